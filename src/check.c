@@ -1,0 +1,89 @@
+#include "check.h"
+
+static uint32_t limit_or(uint32_t requested, uint32_t fallback)
+{
+    return requested != 0 ? requested : fallback;
+}
+
+void pb_ctx_init(pb_ctx *ctx, const perfbuf_options *opts, perfbuf_error *err)
+{
+    perfbuf_options none = {0, 0, 0, 0};
+    if (opts == NULL) {
+        opts = &none;
+    }
+    ctx->flags = opts->flags;
+    ctx->max_sections = limit_or(opts->max_sections, PERFBUF_DEFAULT_MAX_SECTIONS);
+    ctx->max_counters = limit_or(opts->max_counters, PERFBUF_DEFAULT_MAX_COUNTERS);
+    ctx->max_instances = limit_or(opts->max_instances, PERFBUF_DEFAULT_MAX_INSTANCES);
+    ctx->err = err;
+    ctx->anomalies = 0;
+    ctx->first_anomaly.status = PERFBUF_OK;
+    ctx->first_anomaly.offset = 0;
+    ctx->first_anomaly.structure = "";
+    ctx->first_anomaly.field = "";
+    if (err != NULL) {
+        *err = ctx->first_anomaly;
+    }
+}
+
+static perfbuf_error describe(perfbuf_status status, size_t structure_offset, pb_field_id field)
+{
+    perfbuf_error e;
+    e.status = status;
+    e.structure = pb_fields[field].structure;
+    e.field = pb_fields[field].name;
+    /* Offsets inside a buffer the caller holds cannot overflow size_t; if
+     * they ever could, report the structure's own offset. */
+    e.offset = structure_offset;
+    (void)pb_add(structure_offset, pb_fields[field].offset, &e.offset);
+    return e;
+}
+
+perfbuf_status pb_fail(pb_ctx *ctx, perfbuf_status status, size_t structure_offset,
+                       pb_field_id field)
+{
+    if (ctx->err != NULL) {
+        *ctx->err = describe(status, structure_offset, field);
+    }
+    return status;
+}
+
+perfbuf_status pb_fail_truncated(pb_ctx *ctx, size_t structure_offset, size_t available,
+                                 pb_field_id first_field)
+{
+    const char *structure = pb_fields[first_field].structure;
+    pb_field_id f = first_field;
+    pb_field_id cut = first_field;
+    /* Fields of one structure are consecutive in layout.def. */
+    while (f < PB_FIELD_COUNT && pb_fields[f].structure == structure) {
+        if ((size_t)pb_fields[f].offset + pb_fields[f].width > available) {
+            cut = f;
+            break;
+        }
+        f = (pb_field_id)(f + 1);
+    }
+    return pb_fail(ctx, PERFBUF_E_TRUNCATED, structure_offset, cut);
+}
+
+perfbuf_status pb_anomaly(pb_ctx *ctx, uint32_t anomaly, perfbuf_status status,
+                          size_t structure_offset, pb_field_id field)
+{
+    if (pb_strict(ctx)) {
+        return pb_fail(ctx, status, structure_offset, field);
+    }
+    if (ctx->anomalies == 0) {
+        ctx->first_anomaly = describe(status, structure_offset, field);
+    }
+    ctx->anomalies |= anomaly;
+    return PERFBUF_OK;
+}
+
+bool pb_read_systemtime(const pb_cursor *s, size_t rel, perfbuf_systemtime *out)
+{
+    pb_cursor f;
+    return pb_cursor_slice(s, rel, 16, &f) && pb_cursor_read_u16(&f, &out->year) &&
+           pb_cursor_read_u16(&f, &out->month) && pb_cursor_read_u16(&f, &out->day_of_week) &&
+           pb_cursor_read_u16(&f, &out->day) && pb_cursor_read_u16(&f, &out->hour) &&
+           pb_cursor_read_u16(&f, &out->minute) && pb_cursor_read_u16(&f, &out->second) &&
+           pb_cursor_read_u16(&f, &out->milliseconds);
+}

@@ -1,0 +1,81 @@
+/*
+ * The validation context every reader threads through its walk: the
+ * caller's options, where to report a rejection, and the anomalies a
+ * lenient parse tolerated.
+ */
+#ifndef PERFBUF_CHECK_H
+#define PERFBUF_CHECK_H
+
+#include "perfbuf/common.h"
+#include "cursor.h"
+#include "layout.h"
+
+/*
+ * A branch that validation makes impossible. Fuzzing builds trap there so
+ * that a broken invariant is found; the library itself never aborts, so
+ * other builds fall through to the defensive return that follows.
+ */
+#ifdef PERFBUF_FUZZING
+#  define PB_UNREACHABLE() __builtin_trap()
+#else
+#  define PB_UNREACHABLE() ((void)0)
+#endif
+
+typedef struct pb_ctx {
+    uint32_t flags;
+    uint32_t max_sections;
+    uint32_t max_counters;
+    uint32_t max_instances;
+    perfbuf_error *err;       /* may be NULL */
+    uint32_t anomalies;
+    perfbuf_error first_anomaly;
+} pb_ctx;
+
+void pb_ctx_init(pb_ctx *ctx, const perfbuf_options *opts, perfbuf_error *err);
+
+/* Records a rejection of the field at structure_offset + its own offset. */
+perfbuf_status pb_fail(pb_ctx *ctx, perfbuf_status status, size_t structure_offset,
+                       pb_field_id field);
+
+/*
+ * A structure starting at structure_offset has only `available` bytes:
+ * names the first of its fields that does not fit.
+ */
+perfbuf_status pb_fail_truncated(pb_ctx *ctx, size_t structure_offset, size_t available,
+                                 pb_field_id first_field);
+
+/* Loose but known producer behaviour: an error in strict mode, otherwise
+ * an anomaly flag (the first one's location is kept). */
+perfbuf_status pb_anomaly(pb_ctx *ctx, uint32_t anomaly, perfbuf_status status,
+                          size_t structure_offset, pb_field_id field);
+
+static inline bool pb_strict(const pb_ctx *ctx)
+{
+    return (ctx->flags & PERFBUF_STRICT) != 0;
+}
+
+/* Reads a field of a structure window by its layout entry. */
+static inline bool pb_get32(const pb_cursor *s, pb_field_id f, uint32_t *v)
+{
+    return pb_cursor_get_u32(s, pb_fields[f].offset, v);
+}
+
+static inline bool pb_get64(const pb_cursor *s, pb_field_id f, uint64_t *v)
+{
+    return pb_cursor_get_u64(s, pb_fields[f].offset, v);
+}
+
+/* Two's-complement reinterpretation without implementation-defined casts. */
+static inline int64_t pb_i64(uint64_t v)
+{
+    return v <= (uint64_t)INT64_MAX ? (int64_t)v : -(int64_t)(~v) - 1;
+}
+
+static inline int32_t pb_i32(uint32_t v)
+{
+    return v <= (uint32_t)INT32_MAX ? (int32_t)v : -(int32_t)(~v) - 1;
+}
+
+bool pb_read_systemtime(const pb_cursor *s, size_t rel, perfbuf_systemtime *out);
+
+#endif

@@ -1,0 +1,39 @@
+/* Internal text conversion over cursors, shared by every reader. */
+#ifndef PERFBUF_TEXT_INTERNAL_H
+#define PERFBUF_TEXT_INTERNAL_H
+
+#include "perfbuf/text.h"
+#include "cursor.h"
+
+/* A UTF-8 writer into a caller buffer that keeps counting past its end. */
+typedef struct pb_utf8_out {
+    char *buf;
+    size_t cap;     /* bytes usable for text: caller's cap minus the NUL */
+    size_t used;    /* bytes written so far (<= cap) */
+    size_t needed;  /* bytes the whole text needs */
+    bool full;      /* a character did not fit: write no more */
+} pb_utf8_out;
+
+void pb_utf8_out_init(pb_utf8_out *o, char *buf, size_t cap);
+void pb_utf8_put(pb_utf8_out *o, uint32_t code_point);
+/* Appends ASCII text from the library itself (never input bytes). */
+void pb_utf8_put_ascii(pb_utf8_out *o, const char *text);
+/* Terminates and reports: OK or OUTPUT_TOO_SMALL; *len = needed. */
+perfbuf_status pb_utf8_finish(pb_utf8_out *o, size_t *len);
+
+/* Converts every remaining byte of c (an even count) from UTF-16LE. */
+void pb_utf16le_convert(pb_cursor c, pb_utf8_out *o);
+/* Converts every remaining byte of c from a supported code page. */
+void pb_codepage_convert(uint32_t code_page, pb_cursor c, pb_utf8_out *o);
+
+/*
+ * Finds the first NUL code unit among the remaining whole units of c.
+ * On success *units is the count before it.
+ */
+bool pb_utf16le_find_nul(const pb_cursor *c, size_t *units);
+
+/* ASCII case-insensitive comparison of UTF-16LE text with UTF-8 text, as
+ * Windows compares instance names. */
+bool pb_utf16le_equals_utf8(pb_cursor c, const char *utf8, size_t utf8_len);
+
+#endif

@@ -1,0 +1,620 @@
+/*
+ * PerfLib V2 query data. One set of decoding functions serves both the
+ * validating parse (deep: every nested structure) and the iterators
+ * (shallow, on a buffer the parse already accepted), so the walk that was
+ * checked is the walk that is followed.
+ */
+#include "perfbuf/v2_query.h"
+
+#include "check.h"
+#include "text.h"
+
+const char *perfbuf_v2_kind_name(uint32_t kind)
+{
+    switch (kind) {
+    case PERFBUF_V2_ERROR_RETURN:
+        return "PERF_ERROR_RETURN";
+    case PERFBUF_V2_SINGLE_COUNTER:
+        return "PERF_SINGLE_COUNTER";
+    case PERFBUF_V2_MULTIPLE_COUNTERS:
+        return "PERF_MULTIPLE_COUNTERS";
+    case PERFBUF_V2_MULTIPLE_INSTANCES:
+        return "PERF_MULTIPLE_INSTANCES";
+    case PERFBUF_V2_COUNTERSET:
+        return "PERF_COUNTERSET";
+    default:
+        return "unknown";
+    }
+}
+
+static bool kind_is_known(uint32_t kind)
+{
+    return kind == PERFBUF_V2_ERROR_RETURN || kind == PERFBUF_V2_SINGLE_COUNTER ||
+           kind == PERFBUF_V2_MULTIPLE_COUNTERS || kind == PERFBUF_V2_MULTIPLE_INSTANCES ||
+           kind == PERFBUF_V2_COUNTERSET;
+}
+
+static bool kind_has_ids(uint32_t kind)
+{
+    return kind == PERFBUF_V2_MULTIPLE_COUNTERS || kind == PERFBUF_V2_COUNTERSET;
+}
+
+static bool kind_has_instances(uint32_t kind)
+{
+    return kind == PERFBUF_V2_MULTIPLE_INSTANCES || kind == PERFBUF_V2_COUNTERSET;
+}
+
+/*
+ * What is left of a region after its last structure: padding up to the
+ * next multiple of 8 (counted from the region's first byte) is allowed,
+ * more is trailing bytes.
+ */
+static perfbuf_status check_leftover(pb_ctx *ctx, const pb_cursor *region, size_t structure_offset,
+                                     pb_field_id size_field)
+{
+    size_t left = pb_cursor_remaining(region);
+    if (left == 0 || left <= pb_pad8(pb_cursor_consumed(region))) {
+        return PERFBUF_OK;
+    }
+    return pb_anomaly(ctx, PERFBUF_ANOMALY_TRAILING_BYTES, PERFBUF_E_TRAILING_BYTES,
+                      structure_offset, size_field);
+}
+
+/* A size that covers a header and what follows it: at least the header,
+ * inside the parent, a multiple of 8. */
+static perfbuf_status check_block_size(pb_ctx *ctx, uint32_t size, size_t header_size,
+                                       const pb_cursor *parent, size_t at, pb_field_id field)
+{
+    if (size < header_size) {
+        return pb_fail(ctx, PERFBUF_E_SIZE_TOO_SMALL, at, field);
+    }
+    if (size - header_size > pb_cursor_remaining(parent)) {
+        return pb_fail(ctx, PERFBUF_E_SIZE_TOO_LARGE, at, field);
+    }
+    if (size % 8 != 0) {
+        return pb_anomaly(ctx, PERFBUF_ANOMALY_UNALIGNED_SIZE, PERFBUF_E_SIZE_UNALIGNED, at, field);
+    }
+    return PERFBUF_OK;
+}
+
+/* PERF_COUNTER_DATA: steps parent past it; *value covers the dwDataSize
+ * bytes of the value. */
+static perfbuf_status read_counter_data(pb_ctx *ctx, pb_cursor *parent, pb_cursor *value)
+{
+    size_t at = parent->pos;
+    pb_cursor hdr;
+    if (!pb_cursor_sub(parent, PBS_PERF_COUNTER_DATA, &hdr)) {
+        return pb_fail_truncated(ctx, at, pb_cursor_remaining(parent), PBF_PERF_COUNTER_DATA_dwDataSize);
+    }
+    uint32_t data_size;
+    uint32_t size;
+    if (!pb_get32(&hdr, PBF_PERF_COUNTER_DATA_dwDataSize, &data_size) ||
+        !pb_get32(&hdr, PBF_PERF_COUNTER_DATA_dwSize, &size)) {
+        PB_UNREACHABLE();
+        return pb_fail(ctx, PERFBUF_E_TRUNCATED, at, PBF_PERF_COUNTER_DATA_dwDataSize);
+    }
+    perfbuf_status st = check_block_size(ctx, size, PBS_PERF_COUNTER_DATA, parent, at,
+                                         PBF_PERF_COUNTER_DATA_dwSize);
+    if (st != PERFBUF_OK) {
+        return st;
+    }
+    size_t body_len = size - PBS_PERF_COUNTER_DATA;
+    if (data_size > body_len) {
+        return pb_fail(ctx, PERFBUF_E_SIZE_TOO_LARGE, at, PBF_PERF_COUNTER_DATA_dwDataSize);
+    }
+    if (body_len - data_size > pb_pad8(PBS_PERF_COUNTER_DATA + (size_t)data_size)) {
+        st = pb_anomaly(ctx, PERFBUF_ANOMALY_EXCESS_PADDING, PERFBUF_E_EXCESS_PADDING, at,
+                        PBF_PERF_COUNTER_DATA_dwSize);
+        if (st != PERFBUF_OK) {
+            return st;
+        }
+    }
+    pb_cursor body;
+    if (!pb_cursor_sub(parent, body_len, &body) || !pb_cursor_sub(&body, data_size, value)) {
+        PB_UNREACHABLE();
+        return pb_fail(ctx, PERFBUF_E_TRUNCATED, at, PBF_PERF_COUNTER_DATA_dwSize);
+    }
+    return PERFBUF_OK;
+}
+
+static perfbuf_status skip_counter_data(pb_ctx *ctx, pb_cursor *parent, uint32_t count)
+{
+    for (uint32_t i = 0; i < count; i++) {
+        pb_cursor value;
+        perfbuf_status st = read_counter_data(ctx, parent, &value);
+        if (st != PERFBUF_OK) {
+            return st;
+        }
+    }
+    return PERFBUF_OK;
+}
+
+/* PERF_MULTI_COUNTERS and its id list, then the padding to 8. */
+static perfbuf_status read_id_list(pb_ctx *ctx, pb_cursor *body, perfbuf_v2_block *out)
+{
+    size_t at = body->pos;
+    pb_cursor hdr;
+    if (!pb_cursor_sub(body, PBS_PERF_MULTI_COUNTERS, &hdr)) {
+        return pb_fail_truncated(ctx, at, pb_cursor_remaining(body), PBF_PERF_MULTI_COUNTERS_dwSize);
+    }
+    uint32_t size;
+    uint32_t count;
+    if (!pb_get32(&hdr, PBF_PERF_MULTI_COUNTERS_dwSize, &size) ||
+        !pb_get32(&hdr, PBF_PERF_MULTI_COUNTERS_dwCounters, &count)) {
+        PB_UNREACHABLE();
+        return pb_fail(ctx, PERFBUF_E_TRUNCATED, at, PBF_PERF_MULTI_COUNTERS_dwSize);
+    }
+    if (size < PBS_PERF_MULTI_COUNTERS) {
+        return pb_fail(ctx, PERFBUF_E_SIZE_TOO_SMALL, at, PBF_PERF_MULTI_COUNTERS_dwSize);
+    }
+    size_t list_bytes = size - PBS_PERF_MULTI_COUNTERS;
+    if (list_bytes > pb_cursor_remaining(body)) {
+        return pb_fail(ctx, PERFBUF_E_SIZE_TOO_LARGE, at, PBF_PERF_MULTI_COUNTERS_dwSize);
+    }
+    /* count * 4 <= list_bytes, written so that it cannot overflow. */
+    if (count > list_bytes / 4) {
+        return pb_fail(ctx, PERFBUF_E_COUNT_TOO_LARGE, at, PBF_PERF_MULTI_COUNTERS_dwCounters);
+    }
+    if (count > ctx->max_counters) {
+        return pb_fail(ctx, PERFBUF_E_LIMIT_EXCEEDED, at, PBF_PERF_MULTI_COUNTERS_dwCounters);
+    }
+    /* dwSize is 8 + 4n, possibly rounded up to 8; anything more is slack. */
+    size_t exact = (size_t)count * 4;
+    if (list_bytes - exact > pb_pad8(PBS_PERF_MULTI_COUNTERS + exact)) {
+        perfbuf_status st = pb_anomaly(ctx, PERFBUF_ANOMALY_EXCESS_PADDING,
+                                       PERFBUF_E_EXCESS_PADDING, at, PBF_PERF_MULTI_COUNTERS_dwSize);
+        if (st != PERFBUF_OK) {
+            return st;
+        }
+    }
+    out->counter_count = count;
+    out->ids_offset = body->pos;
+    /* The next structure starts 8-aligned whether or not dwSize counted
+     * the padding (an open point of the format). */
+    if (!pb_cursor_skip(body, list_bytes) || !pb_cursor_skip(body, pb_pad8(size))) {
+        return pb_fail(ctx, PERFBUF_E_TRUNCATED, at, PBF_PERF_MULTI_COUNTERS_dwSize);
+    }
+    return PERFBUF_OK;
+}
+
+/* PERF_MULTI_INSTANCES: *region receives the instance blocks it covers. */
+static perfbuf_status read_instance_list(pb_ctx *ctx, pb_cursor *body, perfbuf_v2_block *out,
+                                         pb_cursor *region)
+{
+    size_t at = body->pos;
+    pb_cursor hdr;
+    if (!pb_cursor_sub(body, PBS_PERF_MULTI_INSTANCES, &hdr)) {
+        return pb_fail_truncated(ctx, at, pb_cursor_remaining(body),
+                                 PBF_PERF_MULTI_INSTANCES_dwTotalSize);
+    }
+    uint32_t total;
+    uint32_t count;
+    if (!pb_get32(&hdr, PBF_PERF_MULTI_INSTANCES_dwTotalSize, &total) ||
+        !pb_get32(&hdr, PBF_PERF_MULTI_INSTANCES_dwInstances, &count)) {
+        PB_UNREACHABLE();
+        return pb_fail(ctx, PERFBUF_E_TRUNCATED, at, PBF_PERF_MULTI_INSTANCES_dwTotalSize);
+    }
+    perfbuf_status st = check_block_size(ctx, total, PBS_PERF_MULTI_INSTANCES, body, at,
+                                         PBF_PERF_MULTI_INSTANCES_dwTotalSize);
+    if (st != PERFBUF_OK) {
+        return st;
+    }
+    size_t region_len = total - PBS_PERF_MULTI_INSTANCES;
+    /* The smallest instance is a header and a NUL: 10 bytes. */
+    if (count > region_len / (PBS_PERF_INSTANCE_HEADER + 2)) {
+        return pb_fail(ctx, PERFBUF_E_COUNT_TOO_LARGE, at, PBF_PERF_MULTI_INSTANCES_dwInstances);
+    }
+    if (count > ctx->max_instances) {
+        return pb_fail(ctx, PERFBUF_E_LIMIT_EXCEEDED, at, PBF_PERF_MULTI_INSTANCES_dwInstances);
+    }
+    if (!pb_cursor_sub(body, region_len, region)) {
+        PB_UNREACHABLE();
+        return pb_fail(ctx, PERFBUF_E_TRUNCATED, at, PBF_PERF_MULTI_INSTANCES_dwTotalSize);
+    }
+    out->instance_count = count;
+    out->items_offset = region->start;
+    out->items_end = region->end;
+    return PERFBUF_OK;
+}
+
+/* PERF_INSTANCE_HEADER with its name, then its value_count values. */
+static perfbuf_status read_instance(pb_ctx *ctx, pb_cursor *region, uint32_t value_count,
+                                    perfbuf_v2_instance *out)
+{
+    size_t at = region->pos;
+    pb_cursor hdr;
+    if (!pb_cursor_sub(region, PBS_PERF_INSTANCE_HEADER, &hdr)) {
+        return pb_fail_truncated(ctx, at, pb_cursor_remaining(region), PBF_PERF_INSTANCE_HEADER_Size);
+    }
+    uint32_t size;
+    uint32_t id;
+    if (!pb_get32(&hdr, PBF_PERF_INSTANCE_HEADER_Size, &size) ||
+        !pb_get32(&hdr, PBF_PERF_INSTANCE_HEADER_InstanceId, &id)) {
+        PB_UNREACHABLE();
+        return pb_fail(ctx, PERFBUF_E_TRUNCATED, at, PBF_PERF_INSTANCE_HEADER_Size);
+    }
+    perfbuf_status st = check_block_size(ctx, size, PBS_PERF_INSTANCE_HEADER, region, at,
+                                         PBF_PERF_INSTANCE_HEADER_Size);
+    if (st != PERFBUF_OK) {
+        return st;
+    }
+    pb_cursor name;
+    if (!pb_cursor_sub(region, size - PBS_PERF_INSTANCE_HEADER, &name)) {
+        PB_UNREACHABLE();
+        return pb_fail(ctx, PERFBUF_E_TRUNCATED, at, PBF_PERF_INSTANCE_HEADER_Size);
+    }
+    size_t units;
+    if (!pb_utf16le_find_nul(&name, &units)) {
+        return pb_fail(ctx, PERFBUF_E_UNTERMINATED_STRING, at, PBF_PERF_INSTANCE_HEADER_Name);
+    }
+    /* units < size / 2, so the name with its NUL fits in size. */
+    size_t name_bytes = (units + 1) * 2;
+    if (pb_cursor_size(&name) - name_bytes > pb_pad8(PBS_PERF_INSTANCE_HEADER + name_bytes)) {
+        st = pb_anomaly(ctx, PERFBUF_ANOMALY_EXCESS_PADDING, PERFBUF_E_EXCESS_PADDING, at,
+                        PBF_PERF_INSTANCE_HEADER_Size);
+        if (st != PERFBUF_OK) {
+            return st;
+        }
+    }
+    out->id = id;
+    out->offset = at;
+    out->size = size;
+    out->name_offset = name.start;
+    out->name_units = units;
+    out->values_offset = region->pos;
+    out->value_count = value_count;
+    return skip_counter_data(ctx, region, value_count);
+}
+
+/*
+ * One PERF_COUNTER_HEADER block. Deep: validates everything it contains.
+ * Shallow: decodes only what the block view needs (the buffer is known
+ * to be valid).
+ */
+static perfbuf_status read_block(pb_ctx *ctx, pb_cursor *blocks, bool deep, perfbuf_v2_block *out)
+{
+    size_t at = blocks->pos;
+    pb_cursor hdr;
+    if (!pb_cursor_sub(blocks, PBS_PERF_COUNTER_HEADER, &hdr)) {
+        return pb_fail_truncated(ctx, at, pb_cursor_remaining(blocks), PBF_PERF_COUNTER_HEADER_dwStatus);
+    }
+    uint32_t status;
+    uint32_t kind;
+    uint32_t size;
+    uint32_t reserved;
+    if (!pb_get32(&hdr, PBF_PERF_COUNTER_HEADER_dwStatus, &status) ||
+        !pb_get32(&hdr, PBF_PERF_COUNTER_HEADER_dwType, &kind) ||
+        !pb_get32(&hdr, PBF_PERF_COUNTER_HEADER_dwSize, &size) ||
+        !pb_get32(&hdr, PBF_PERF_COUNTER_HEADER_Reserved, &reserved)) {
+        PB_UNREACHABLE();
+        return pb_fail(ctx, PERFBUF_E_TRUNCATED, at, PBF_PERF_COUNTER_HEADER_dwStatus);
+    }
+    perfbuf_status st = check_block_size(ctx, size, PBS_PERF_COUNTER_HEADER, blocks, at,
+                                         PBF_PERF_COUNTER_HEADER_dwSize);
+    if (st != PERFBUF_OK) {
+        return st;
+    }
+    if (!kind_is_known(kind)) {
+        return pb_fail(ctx, PERFBUF_E_UNKNOWN_VALUE, at, PBF_PERF_COUNTER_HEADER_dwType);
+    }
+    if (reserved != 0) {
+        st = pb_anomaly(ctx, PERFBUF_ANOMALY_RESERVED_NONZERO, PERFBUF_E_RESERVED_NONZERO, at,
+                        PBF_PERF_COUNTER_HEADER_Reserved);
+        if (st != PERFBUF_OK) {
+            return st;
+        }
+    }
+    pb_cursor body;
+    if (!pb_cursor_sub(blocks, size - PBS_PERF_COUNTER_HEADER, &body)) {
+        PB_UNREACHABLE();
+        return pb_fail(ctx, PERFBUF_E_TRUNCATED, at, PBF_PERF_COUNTER_HEADER_dwSize);
+    }
+    out->status = status;
+    out->kind = (perfbuf_v2_kind)kind;
+    out->offset = at;
+    out->size = size;
+    out->counter_count = (kind == PERFBUF_V2_ERROR_RETURN) ? 0 : 1;
+    out->instance_count = 0;
+    out->ids_offset = 0;
+    out->items_offset = body.pos;
+    out->items_end = body.end;
+
+    if (kind_has_ids(kind)) {
+        st = read_id_list(ctx, &body, out);
+        if (st != PERFBUF_OK) {
+            return st;
+        }
+        out->items_offset = body.pos;
+    }
+    if (kind_has_instances(kind)) {
+        pb_cursor region;
+        st = read_instance_list(ctx, &body, out, &region);
+        if (st != PERFBUF_OK || !deep) {
+            return st;
+        }
+        for (uint32_t i = 0; i < out->instance_count; i++) {
+            perfbuf_v2_instance inst;
+            st = read_instance(ctx, &region, out->counter_count, &inst);
+            if (st != PERFBUF_OK) {
+                return st;
+            }
+        }
+        st = check_leftover(ctx, &region, region.start - PBS_PERF_MULTI_INSTANCES,
+                            PBF_PERF_MULTI_INSTANCES_dwTotalSize);
+    } else if (deep) {
+        st = skip_counter_data(ctx, &body, out->counter_count);
+    }
+    if (st != PERFBUF_OK || !deep) {
+        return st;
+    }
+    return check_leftover(ctx, &body, at, PBF_PERF_COUNTER_HEADER_dwSize);
+}
+
+perfbuf_status perfbuf_v2_query_parse(const void *data, size_t received,
+                                      const perfbuf_options *opts, perfbuf_v2_query *out,
+                                      perfbuf_error *err)
+{
+    pb_ctx ctx;
+    pb_ctx_init(&ctx, opts, err);
+    if (out == NULL || (data == NULL && received != 0)) {
+        if (err != NULL) {
+            err->status = PERFBUF_E_INVALID_ARGUMENT;
+        }
+        return PERFBUF_E_INVALID_ARGUMENT;
+    }
+    perfbuf_v2_query zero = {0};
+    *out = zero;
+
+    pb_cursor all = pb_cursor_make((const uint8_t *)data, received);
+    pb_cursor hdr;
+    if (!pb_cursor_sub(&all, PBS_PERF_DATA_HEADER, &hdr)) {
+        return pb_fail_truncated(&ctx, 0, received, PBF_PERF_DATA_HEADER_dwTotalSize);
+    }
+    uint32_t total;
+    uint32_t count;
+    uint64_t stamp;
+    uint64_t time_100ns;
+    uint64_t freq;
+    perfbuf_v2_query q = {0};
+    if (!pb_get32(&hdr, PBF_PERF_DATA_HEADER_dwTotalSize, &total) ||
+        !pb_get32(&hdr, PBF_PERF_DATA_HEADER_dwNumCounters, &count) ||
+        !pb_get64(&hdr, PBF_PERF_DATA_HEADER_PerfTimeStamp, &stamp) ||
+        !pb_get64(&hdr, PBF_PERF_DATA_HEADER_PerfTime100NSec, &time_100ns) ||
+        !pb_get64(&hdr, PBF_PERF_DATA_HEADER_PerfFreq, &freq) ||
+        !pb_read_systemtime(&hdr, PBO_PERF_DATA_HEADER_SystemTime, &q.system_time)) {
+        PB_UNREACHABLE();
+        return pb_fail(&ctx, PERFBUF_E_TRUNCATED, 0, PBF_PERF_DATA_HEADER_dwTotalSize);
+    }
+    if (total < PBS_PERF_DATA_HEADER) {
+        return pb_fail(&ctx, PERFBUF_E_SIZE_TOO_SMALL, 0, PBF_PERF_DATA_HEADER_dwTotalSize);
+    }
+    if (total > received) {
+        return pb_fail(&ctx, PERFBUF_E_SIZE_EXCEEDS_RECEIVED, 0, PBF_PERF_DATA_HEADER_dwTotalSize);
+    }
+    perfbuf_status st = PERFBUF_OK;
+    if (total % 8 != 0) {
+        st = pb_anomaly(&ctx, PERFBUF_ANOMALY_UNALIGNED_SIZE, PERFBUF_E_SIZE_UNALIGNED, 0,
+                        PBF_PERF_DATA_HEADER_dwTotalSize);
+    } else if (total < received) {
+        st = pb_anomaly(&ctx, PERFBUF_ANOMALY_TRAILING_BYTES, PERFBUF_E_TRAILING_BYTES, 0,
+                        PBF_PERF_DATA_HEADER_dwTotalSize);
+    }
+    if (st != PERFBUF_OK) {
+        return st;
+    }
+    pb_cursor blocks;
+    if (!pb_cursor_sub(&all, total - PBS_PERF_DATA_HEADER, &blocks)) {
+        PB_UNREACHABLE();
+        return pb_fail(&ctx, PERFBUF_E_TRUNCATED, 0, PBF_PERF_DATA_HEADER_dwTotalSize);
+    }
+    if (count > pb_cursor_remaining(&blocks) / PBS_PERF_COUNTER_HEADER) {
+        return pb_fail(&ctx, PERFBUF_E_COUNT_TOO_LARGE, 0, PBF_PERF_DATA_HEADER_dwNumCounters);
+    }
+    if (count > ctx.max_sections) {
+        return pb_fail(&ctx, PERFBUF_E_LIMIT_EXCEEDED, 0, PBF_PERF_DATA_HEADER_dwNumCounters);
+    }
+    for (uint32_t i = 0; i < count; i++) {
+        perfbuf_v2_block block;
+        st = read_block(&ctx, &blocks, true, &block);
+        if (st != PERFBUF_OK) {
+            return st;
+        }
+    }
+    st = check_leftover(&ctx, &blocks, 0, PBF_PERF_DATA_HEADER_dwNumCounters);
+    if (st != PERFBUF_OK) {
+        return st;
+    }
+    q.data = (const uint8_t *)data;
+    q.received = received;
+    q.size = total;
+    q.block_count = count;
+    q.perf_time_stamp = pb_i64(stamp);
+    q.perf_time_100ns = pb_i64(time_100ns);
+    q.perf_freq = pb_i64(freq);
+    q.anomalies = ctx.anomalies;
+    q.first_anomaly = ctx.first_anomaly;
+    *out = q;
+    return PERFBUF_OK;
+}
+
+/* ---- views of a validated buffer ---- */
+
+/* A cursor over [pos, end) of a validated buffer, and the context for
+ * re-decoding it: lenient (anomalies were judged by the parse) and silent. */
+static pb_cursor window(const perfbuf_v2_query *q, size_t pos, size_t end)
+{
+    pb_cursor c = pb_cursor_make(q->data, q->size);
+    if (end > q->size || pos > end) {
+        PB_UNREACHABLE();
+        return pb_cursor_make(NULL, 0);
+    }
+    c.start = pos;
+    c.pos = pos;
+    c.end = end;
+    return c;
+}
+
+static void view_ctx(pb_ctx *ctx)
+{
+    pb_ctx_init(ctx, NULL, NULL);
+    ctx->max_counters = UINT32_MAX;
+    ctx->max_instances = UINT32_MAX;
+}
+
+void perfbuf_v2_blocks_begin(const perfbuf_v2_query *q, perfbuf_v2_iter *it)
+{
+    it->pos = PBS_PERF_DATA_HEADER;
+    it->end = q->size;
+    it->next_index = 0;
+    it->count = q->block_count;
+}
+
+bool perfbuf_v2_blocks_next(const perfbuf_v2_query *q, perfbuf_v2_iter *it, perfbuf_v2_block *out)
+{
+    if (it->next_index >= it->count) {
+        return false;
+    }
+    pb_ctx ctx;
+    view_ctx(&ctx);
+    pb_cursor c = window(q, it->pos, it->end);
+    if (read_block(&ctx, &c, false, out) != PERFBUF_OK) {
+        PB_UNREACHABLE();
+        it->next_index = it->count;
+        return false;
+    }
+    out->index = it->next_index++;
+    it->pos = c.pos;
+    return true;
+}
+
+uint32_t perfbuf_v2_block_counter_id(const perfbuf_v2_query *q, const perfbuf_v2_block *block,
+                                     uint32_t i)
+{
+    if (!kind_has_ids(block->kind) || i >= block->counter_count) {
+        return PERFBUF_V2_NO_COUNTER_ID;
+    }
+    pb_cursor ids = window(q, block->ids_offset, block->items_offset);
+    uint32_t id;
+    if (!pb_cursor_get_u32(&ids, (size_t)i * 4, &id)) {
+        PB_UNREACHABLE();
+        return PERFBUF_V2_NO_COUNTER_ID;
+    }
+    return id;
+}
+
+void perfbuf_v2_instances_begin(const perfbuf_v2_block *block, perfbuf_v2_iter *it)
+{
+    it->pos = block->items_offset;
+    it->end = block->items_end;
+    it->next_index = 0;
+    it->count = kind_has_instances(block->kind) ? block->instance_count : 0;
+}
+
+bool perfbuf_v2_instances_next(const perfbuf_v2_query *q, const perfbuf_v2_block *block,
+                               perfbuf_v2_iter *it, perfbuf_v2_instance *out)
+{
+    if (it->next_index >= it->count) {
+        return false;
+    }
+    pb_ctx ctx;
+    view_ctx(&ctx);
+    pb_cursor c = window(q, it->pos, it->end);
+    if (read_instance(&ctx, &c, block->counter_count, out) != PERFBUF_OK) {
+        PB_UNREACHABLE();
+        it->next_index = it->count;
+        return false;
+    }
+    out->index = it->next_index++;
+    it->pos = c.pos;
+    return true;
+}
+
+void perfbuf_v2_block_values_begin(const perfbuf_v2_block *block, perfbuf_v2_iter *it)
+{
+    it->pos = block->items_offset;
+    it->end = block->items_end;
+    it->next_index = 0;
+    it->count = kind_has_instances(block->kind) ? 0 : block->counter_count;
+}
+
+void perfbuf_v2_instance_values_begin(const perfbuf_v2_instance *inst, perfbuf_v2_iter *it)
+{
+    it->pos = inst->values_offset;
+    /* The values lie inside the instance list; the validated sizes stop
+     * each one, and the buffer's end bounds the window. */
+    it->end = SIZE_MAX;
+    it->next_index = 0;
+    it->count = inst->value_count;
+}
+
+bool perfbuf_v2_values_next(const perfbuf_v2_query *q, const perfbuf_v2_block *block,
+                            perfbuf_v2_iter *it, perfbuf_v2_value *out)
+{
+    if (it->next_index >= it->count) {
+        return false;
+    }
+    pb_ctx ctx;
+    view_ctx(&ctx);
+    size_t end = it->end < block->items_end ? it->end : block->items_end;
+    pb_cursor c = window(q, it->pos, end);
+    size_t at = c.pos;
+    pb_cursor value;
+    if (read_counter_data(&ctx, &c, &value) != PERFBUF_OK) {
+        PB_UNREACHABLE();
+        it->next_index = it->count;
+        return false;
+    }
+    out->index = it->next_index;
+    out->counter_id = perfbuf_v2_block_counter_id(q, block, it->next_index);
+    out->offset = at;
+    out->data_size = (uint32_t)pb_cursor_size(&value);
+    out->bytes = pb_cursor_data(&value);
+    out->integer = 0;
+    out->is_integer = false;
+    if (out->data_size == 4) {
+        uint32_t v32;
+        out->is_integer = pb_cursor_read_u32(&value, &v32);
+        out->integer = v32;
+    } else if (out->data_size == 8) {
+        out->is_integer = pb_cursor_read_u64(&value, &out->integer);
+    }
+    it->next_index++;
+    it->pos = c.pos;
+    return true;
+}
+
+perfbuf_status perfbuf_v2_instance_name_utf8(const perfbuf_v2_query *q,
+                                             const perfbuf_v2_instance *inst, char *out,
+                                             size_t cap, size_t *len)
+{
+    if (q == NULL || inst == NULL || (out == NULL && cap != 0)) {
+        return PERFBUF_E_INVALID_ARGUMENT;
+    }
+    pb_utf8_out o;
+    pb_utf8_out_init(&o, out, cap);
+    pb_utf16le_convert(window(q, inst->name_offset, inst->name_offset + inst->name_units * 2), &o);
+    return pb_utf8_finish(&o, len);
+}
+
+perfbuf_status perfbuf_v2_instance_name_utf16(const perfbuf_v2_query *q,
+                                              const perfbuf_v2_instance *inst, uint16_t *out,
+                                              size_t cap, size_t *units)
+{
+    if (q == NULL || inst == NULL || (out == NULL && cap != 0)) {
+        return PERFBUF_E_INVALID_ARGUMENT;
+    }
+    if (units != NULL) {
+        *units = inst->name_units;
+    }
+    if (inst->name_units > cap) {
+        return PERFBUF_E_OUTPUT_TOO_SMALL;
+    }
+    pb_cursor c = window(q, inst->name_offset, inst->name_offset + inst->name_units * 2);
+    for (size_t i = 0; i < inst->name_units; i++) {
+        if (!pb_cursor_read_u16(&c, &out[i])) {
+            PB_UNREACHABLE();
+            return PERFBUF_E_INVALID_ARGUMENT;
+        }
+    }
+    return PERFBUF_OK;
+}
