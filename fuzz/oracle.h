@@ -1,0 +1,34 @@
+/* Shared by the harnesses: a failed invariant is a crash the engines save. */
+#ifndef PERFBUF_FUZZ_ORACLE_H
+#define PERFBUF_FUZZ_ORACLE_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#define ORACLE(cond)            \
+    do {                        \
+        if (!(cond)) {          \
+            __builtin_trap();   \
+        }                       \
+    } while (0)
+
+/* [off, off + n) lies inside a buffer of len bytes. */
+static inline int oracle_inside(size_t off, size_t n, size_t len)
+{
+    return off <= len && n <= len - off;
+}
+
+/* The pointer p, with n bytes, lies inside [base, base + len). */
+static inline int oracle_ptr_inside(const uint8_t *p, size_t n, const uint8_t *base, size_t len)
+{
+    if (p == NULL) {
+        return n == 0;
+    }
+    uintptr_t a = (uintptr_t)p;
+    uintptr_t b = (uintptr_t)base;
+    return a >= b && oracle_inside((size_t)(a - b), n, len);
+}
+
+int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
+
+#endif

@@ -1,0 +1,110 @@
+/*
+ * Runs a harness over files and folders of inputs without a fuzzing
+ * engine: the test run replays every committed corpus with it, and a
+ * crash file can be checked with it on any machine.
+ */
+#include <dirent.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+
+#include "oracle.h"
+
+static int replay_file(const char *path, size_t *count)
+{
+    FILE *f = fopen(path, "rb");
+    if (f == NULL) {
+        fprintf(stderr, "cannot open %s\n", path);
+        return 1;
+    }
+    size_t cap = 1 << 16;
+    size_t len = 0;
+    uint8_t *buf = malloc(cap);
+    size_t got;
+    while (buf != NULL && (got = fread(buf + len, 1, cap - len, f)) > 0) {
+        len += got;
+        if (len == cap) {
+            uint8_t *bigger = realloc(buf, cap * 2);
+            if (bigger == NULL) {
+                free(buf);
+                buf = NULL;
+                break;
+            }
+            buf = bigger;
+            cap *= 2;
+        }
+    }
+    fclose(f);
+    if (buf == NULL) {
+        fprintf(stderr, "out of memory reading %s\n", path);
+        return 1;
+    }
+    /* An exact-size copy, so that ASan sees any read past the input. */
+    uint8_t *exact = malloc(len ? len : 1);
+    if (exact == NULL) {
+        free(buf);
+        return 1;
+    }
+    memcpy(exact, buf, len);
+    free(buf);
+    LLVMFuzzerTestOneInput(exact, len);
+    free(exact);
+    (*count)++;
+    return 0;
+}
+
+static int replay_path(const char *path, size_t *count)
+{
+    struct stat st;
+    if (stat(path, &st) != 0) {
+        fprintf(stderr, "no such file or folder: %s\n", path);
+        return 1;
+    }
+    if (!S_ISDIR(st.st_mode)) {
+        return replay_file(path, count);
+    }
+    DIR *dir = opendir(path);
+    if (dir == NULL) {
+        fprintf(stderr, "cannot open folder %s\n", path);
+        return 1;
+    }
+    int failures = 0;
+    struct dirent *entry;
+    while ((entry = readdir(dir)) != NULL) {
+        if (entry->d_name[0] == '.' || strcmp(entry->d_name, "README.md") == 0) {
+            continue;
+        }
+        size_t n = strlen(path) + strlen(entry->d_name) + 2;
+        char *child = malloc(n);
+        if (child == NULL) {
+            failures++;
+            break;
+        }
+        snprintf(child, n, "%s/%s", path, entry->d_name);
+        struct stat cst;
+        if (stat(child, &cst) == 0 && S_ISDIR(cst.st_mode)) {
+            failures += replay_path(child, count);
+        } else {
+            failures += replay_file(child, count);
+        }
+        free(child);
+    }
+    closedir(dir);
+    return failures;
+}
+
+int main(int argc, char **argv)
+{
+    size_t count = 0;
+    int failures = 0;
+    for (int i = 1; i < argc; i++) {
+        failures += replay_path(argv[i], &count);
+    }
+    printf("replayed %zu inputs\n", count);
+    if (count == 0) {
+        fprintf(stderr, "no inputs found\n");
+        return 1;
+    }
+    return failures == 0 ? 0 : 1;
+}
