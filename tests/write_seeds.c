@@ -1,0 +1,194 @@
+/*
+ * Writes the synthetic seed inputs committed under corpus/: valid buffers
+ * of every shape (valid-*.bin) and malformed ones whose file name says
+ * which field the rejection must name (bad-<STRUCT>.<field>-<what>.bin).
+ * Run: write_seeds CORPUS_DIR. The output is deterministic.
+ */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "builder.h"
+#include "perfbuf/v2_query.h"
+
+static const char *out_dir;
+
+static void write_file(const char *folder, const char *name, const uint8_t *data, size_t len)
+{
+    char path[1024];
+    snprintf(path, sizeof path, "%s/%s/%s", out_dir, folder, name);
+    FILE *f = fopen(path, "wb");
+    if (f == NULL || (len > 0 && fwrite(data, 1, len, f) != len) || fclose(f) != 0) {
+        fprintf(stderr, "write_seeds: cannot write %s\n", path);
+        exit(2);
+    }
+}
+
+static const uint32_t ids3[3] = {0, 3, 24};
+
+static tb_v2 v2_all_kinds(void)
+{
+    tb_v2 v;
+    tb_v2_begin(&v, 5000, 133000000000000000, 10000000);
+    tb_v2_block_begin(&v, 0x1068, PERFBUF_V2_ERROR_RETURN);
+    tb_v2_block_end(&v);
+    tb_v2_block_begin(&v, 0, PERFBUF_V2_SINGLE_COUNTER);
+    tb_v2_u64(&v, 1000);
+    tb_v2_block_end(&v);
+    tb_v2_block_begin(&v, 0, PERFBUF_V2_MULTIPLE_COUNTERS);
+    tb_v2_ids(&v, ids3, 3);
+    tb_v2_u64(&v, 1);
+    tb_v2_u32(&v, 2);
+    tb_v2_u64(&v, 3);
+    tb_v2_block_end(&v);
+    tb_v2_block_begin(&v, 0, PERFBUF_V2_MULTIPLE_INSTANCES);
+    tb_v2_instances_begin(&v, 2);
+    tb_v2_instance(&v, 0, "_Total");
+    tb_v2_u32(&v, 10);
+    tb_v2_instance(&v, 1, "0,0");
+    tb_v2_u32(&v, 20);
+    tb_v2_instances_end(&v);
+    tb_v2_block_end(&v);
+    tb_v2_block_begin(&v, 0, PERFBUF_V2_COUNTERSET);
+    tb_v2_ids(&v, ids3, 3);
+    tb_v2_instances_begin(&v, 2);
+    tb_v2_instance(&v, 0xFFFFFFFF, "_Total");
+    tb_v2_u64(&v, 100);
+    tb_v2_u32(&v, 200);
+    tb_v2_u64(&v, 300);
+    tb_v2_instance(&v, 7, "");
+    tb_v2_u64(&v, 400);
+    tb_v2_u32(&v, 500);
+    tb_v2_u64(&v, 600);
+    tb_v2_instances_end(&v);
+    tb_v2_block_end(&v);
+    tb_v2_end(&v);
+    return v;
+}
+
+static void v2_single_kind(uint32_t kind, const char *name)
+{
+    tb_v2 v;
+    tb_v2_begin(&v, 1, 2, 10000000);
+    tb_v2_block_begin(&v, kind == PERFBUF_V2_ERROR_RETURN ? 0x1068 : 0, kind);
+    switch (kind) {
+    case PERFBUF_V2_SINGLE_COUNTER:
+        tb_v2_u32(&v, 7);
+        break;
+    case PERFBUF_V2_MULTIPLE_COUNTERS:
+        tb_v2_ids(&v, ids3, 2);
+        tb_v2_u64(&v, 1);
+        tb_v2_u64(&v, 2);
+        break;
+    case PERFBUF_V2_MULTIPLE_INSTANCES:
+        tb_v2_instances_begin(&v, 1);
+        tb_v2_instance(&v, 3, "\xF0\x9F\x98\x80 non-BMP");
+        tb_v2_u64(&v, 9);
+        tb_v2_instances_end(&v);
+        break;
+    default:
+        break;
+    }
+    tb_v2_block_end(&v);
+    tb_v2_end(&v);
+    write_file("fuzz_v2_query", name, v.buf.data, v.buf.len);
+    tb_free(&v.buf);
+}
+
+/* Processor Information as a COUNTERSET: 32 ids (0..31 without 29), 4
+ * instances, value sizes as the counterset registers them. */
+static void v2_processor_information(void)
+{
+    static const uint8_t large[32] = {1, 1, 1, 0, 1, 1, 0, 0, 1, 1, 1, 1, 1, 1, 1, 1,
+                                      0, 0, 0, 0, 0, 1, 1, 1, 1, 0, 1, 0, 1, 0, 0, 0};
+    uint32_t ids[31];
+    uint32_t n = 0;
+    for (uint32_t id = 0; id < 32; id++) {
+        if (id != 29) {
+            ids[n++] = id;
+        }
+    }
+    tb_v2 v;
+    tb_v2_begin(&v, 25368570629, 134398148561470699, 10000000);
+    tb_v2_block_begin(&v, 0, PERFBUF_V2_COUNTERSET);
+    tb_v2_ids(&v, ids, n);
+    const char *names[4] = {"_Total", "0,_Total", "0,0", "0,1"};
+    tb_v2_instances_begin(&v, 4);
+    for (uint32_t i = 0; i < 4; i++) {
+        tb_v2_instance(&v, i, names[i]);
+        for (uint32_t k = 0; k < n; k++) {
+            if (large[ids[k]]) {
+                tb_v2_u64(&v, 1000000ull * (i + 1) + ids[k]);
+            } else {
+                tb_v2_u32(&v, 100u * (i + 1) + ids[k]);
+            }
+        }
+    }
+    tb_v2_instances_end(&v);
+    tb_v2_block_end(&v);
+    tb_v2_end(&v);
+    write_file("fuzz_v2_query", "valid-processor-information.bin", v.buf.data, v.buf.len);
+    tb_free(&v.buf);
+}
+
+typedef struct bad_patch {
+    const char *name;
+    size_t at;
+    uint32_t value;
+} bad_patch;
+
+/* Offsets in v2_all_kinds(), as tests/test_v2_query.c documents them. */
+static const bad_patch v2_bad[] = {
+    {"bad-PERF_DATA_HEADER.dwTotalSize-below-header.bin", 0, 47},
+    {"bad-PERF_DATA_HEADER.dwTotalSize-beyond-received.bin", 0, 465},
+    {"bad-PERF_DATA_HEADER.dwNumCounters-beyond-bytes.bin", 4, 27},
+    {"bad-PERF_COUNTER_HEADER.dwSize-below-header.bin", 56, 15},
+    {"bad-PERF_COUNTER_HEADER.dwSize-beyond-total.bin", 56, 417},
+    {"bad-PERF_COUNTER_HEADER.dwType-unknown.bin", 52, 5},
+    {"bad-PERF_COUNTER_DATA.dwSize-below-header.bin", 84, 7},
+    {"bad-PERF_COUNTER_DATA.dwSize-beyond-block.bin", 84, 24},
+    {"bad-PERF_COUNTER_DATA.dwDataSize-beyond-data.bin", 80, 9},
+    {"bad-PERF_MULTI_COUNTERS.dwSize-below-header.bin", 112, 7},
+    {"bad-PERF_MULTI_COUNTERS.dwCounters-overflow.bin", 116, 0x40000001},
+    {"bad-PERF_MULTI_INSTANCES.dwTotalSize-beyond-block.bin", 200, 88},
+    {"bad-PERF_MULTI_INSTANCES.dwInstances-huge.bin", 204, 0xFFFFFFFF},
+    {"bad-PERF_INSTANCE_HEADER.Size-below-header.bin", 208, 7},
+    {"bad-PERF_INSTANCE_HEADER.Name-unterminated.bin", 228, 0x00410041},
+};
+
+static void v2_seeds(void)
+{
+    tb_v2 v;
+    tb_v2_begin(&v, 1, 2, 10000000);
+    tb_v2_end(&v);
+    write_file("fuzz_v2_query", "valid-header-only.bin", v.buf.data, v.buf.len);
+    tb_free(&v.buf);
+    v2_single_kind(PERFBUF_V2_ERROR_RETURN, "valid-error-return.bin");
+    v2_single_kind(PERFBUF_V2_SINGLE_COUNTER, "valid-single-counter.bin");
+    v2_single_kind(PERFBUF_V2_MULTIPLE_COUNTERS, "valid-multiple-counters.bin");
+    v2_single_kind(PERFBUF_V2_MULTIPLE_INSTANCES, "valid-multiple-instances.bin");
+    v2_processor_information();
+    v = v2_all_kinds();
+    write_file("fuzz_v2_query", "valid-all-kinds.bin", v.buf.data, v.buf.len);
+    for (size_t i = 0; i < sizeof v2_bad / sizeof v2_bad[0]; i++) {
+        uint32_t saved = tb_get_u32(&v.buf, v2_bad[i].at);
+        tb_patch_u32(&v.buf, v2_bad[i].at, v2_bad[i].value);
+        write_file("fuzz_v2_query", v2_bad[i].name, v.buf.data, v.buf.len);
+        tb_patch_u32(&v.buf, v2_bad[i].at, saved);
+    }
+    /* Truncated by one byte: the last value is cut. */
+    write_file("fuzz_v2_query", "bad-PERF_DATA_HEADER.dwTotalSize-truncated-by-one.bin",
+               v.buf.data, v.buf.len - 1);
+    tb_free(&v.buf);
+}
+
+int main(int argc, char **argv)
+{
+    if (argc != 2) {
+        fprintf(stderr, "usage: write_seeds CORPUS_DIR\n");
+        return 2;
+    }
+    out_dir = argv[1];
+    v2_seeds();
+    return 0;
+}

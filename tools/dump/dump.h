@@ -1,0 +1,43 @@
+/*
+ * perfbuf-dump's formats. Each format is one module with a detector (for
+ * --format auto) and a decoder that describes a validated buffer through
+ * the emitter. Adding a format is adding a module and a row in formats[].
+ */
+#ifndef PERFBUF_DUMP_H
+#define PERFBUF_DUMP_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include "emit.h"
+#include "perfbuf/common.h"
+
+typedef struct dump_input {
+    const uint8_t *data;
+    size_t size;
+    const char *path;
+    perfbuf_options options;
+} dump_input;
+
+/* Decodes in->data; on rejection fills *err and returns its status. */
+typedef perfbuf_status (*dump_fn)(const dump_input *in, emitter *e, perfbuf_error *err);
+/* True when the bytes can only be this format. */
+typedef bool (*detect_fn)(const uint8_t *data, size_t size);
+
+typedef struct dump_format {
+    const char *name;
+    const char *description;
+    detect_fn detect; /* NULL: only by name */
+    dump_fn dump;
+} dump_format;
+
+perfbuf_status dump_v2_query(const dump_input *in, emitter *e, perfbuf_error *err);
+bool detect_v2_query(const uint8_t *data, size_t size);
+
+/* Shared helpers for decoders. */
+void dump_systemtime(emitter *e, const char *key, const perfbuf_systemtime *t);
+void dump_anomalies(emitter *e, uint32_t anomalies, const perfbuf_error *first);
+uint32_t dump_le32(const uint8_t *p);
+
+#endif

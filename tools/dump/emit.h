@@ -1,0 +1,38 @@
+/*
+ * One description of a decoded buffer, written either as indented text or
+ * as JSON: each format's decoder calls these and never prints directly.
+ */
+#ifndef PERFBUF_DUMP_EMIT_H
+#define PERFBUF_DUMP_EMIT_H
+
+#include <stdbool.h>
+#include <stdint.h>
+#include <stdio.h>
+
+#define EMIT_MAX_DEPTH 32
+
+typedef struct emitter {
+    FILE *out;
+    bool json;
+    int depth;
+    bool has_items[EMIT_MAX_DEPTH];
+    bool in_list[EMIT_MAX_DEPTH];
+} emitter;
+
+void emit_init(emitter *e, FILE *out, bool json);
+/* key is NULL for an element of a list. */
+void emit_object_begin(emitter *e, const char *key);
+void emit_object_end(emitter *e);
+void emit_list_begin(emitter *e, const char *key);
+void emit_list_end(emitter *e);
+void emit_u64(emitter *e, const char *key, uint64_t v);
+void emit_i64(emitter *e, const char *key, int64_t v);
+/* Text shows 0x..., JSON a number. */
+void emit_hex(emitter *e, const char *key, uint64_t v);
+void emit_bool(emitter *e, const char *key, bool v);
+/* utf8 must be valid UTF-8 (perfbuf's conversions guarantee it). */
+void emit_str(emitter *e, const char *key, const char *utf8);
+void emit_null(emitter *e, const char *key);
+void emit_finish(emitter *e);
+
+#endif

@@ -1,0 +1,224 @@
+/*
+ * perfbuf-dump: decodes a captured performance buffer to text or JSON.
+ * Exit status: 0 the buffer is valid, 1 it was rejected (the reason on
+ * stderr as "offset 0x...: STRUCT.field: reason"), 2 usage or I/O error.
+ */
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "dump.h"
+#include "perfbuf/version.h"
+
+/* Largest file read: far above any real buffer, small enough to refuse
+ * reading a device or a mistaken path into memory. */
+#define MAX_INPUT_BYTES ((size_t)1 << 30)
+
+static const dump_format formats[] = {
+    {"v2-query", "PerfLib V2 query data (PerfQueryCounterData)", detect_v2_query, dump_v2_query},
+};
+#define FORMAT_COUNT (sizeof formats / sizeof formats[0])
+
+static void usage(FILE *out)
+{
+    fprintf(out,
+            "usage: perfbuf-dump [options] FILE\n"
+            "  -f, --format NAME   the buffer's format (default: auto)\n"
+            "      --json          write JSON (schema: docs/cli.md)\n"
+            "      --strict        reject what real producers do loosely\n"
+            "      --max-sections N, --max-counters N, --max-instances N\n"
+            "                      limits on counts (0: the library's default)\n"
+            "  -h, --help          this text\n"
+            "      --version       the library version\n"
+            "formats:\n"
+            "  auto                detect where the bytes are unambiguous\n");
+    for (size_t i = 0; i < FORMAT_COUNT; i++) {
+        fprintf(out, "  %-19s %s\n", formats[i].name, formats[i].description);
+    }
+    fprintf(out, "exit status: 0 valid, 1 rejected, 2 usage or I/O error\n");
+}
+
+static int read_file(const char *path, uint8_t **data, size_t *size)
+{
+    FILE *f = fopen(path, "rb");
+    if (f == NULL) {
+        fprintf(stderr, "perfbuf-dump: %s: %s\n", path, strerror(errno));
+        return 2;
+    }
+    size_t cap = 4096;
+    size_t len = 0;
+    uint8_t *buf = malloc(cap);
+    for (;;) {
+        if (buf == NULL) {
+            fclose(f);
+            fprintf(stderr, "perfbuf-dump: %s: out of memory\n", path);
+            return 2;
+        }
+        size_t got = fread(buf + len, 1, cap - len, f);
+        len += got;
+        if (got == 0) {
+            break;
+        }
+        if (len == cap) {
+            if (cap >= MAX_INPUT_BYTES) {
+                fclose(f);
+                free(buf);
+                fprintf(stderr, "perfbuf-dump: %s: larger than %zu bytes\n", path, MAX_INPUT_BYTES);
+                return 2;
+            }
+            uint8_t *bigger = realloc(buf, cap * 2);
+            if (bigger == NULL) {
+                free(buf);
+            }
+            buf = bigger;
+            cap *= 2;
+        }
+    }
+    int failed = ferror(f);
+    fclose(f);
+    if (failed) {
+        free(buf);
+        fprintf(stderr, "perfbuf-dump: %s: read error\n", path);
+        return 2;
+    }
+    /* An exact-size copy: the decoders get exactly the received bytes. */
+    uint8_t *exact = malloc(len ? len : 1);
+    if (exact == NULL) {
+        free(buf);
+        fprintf(stderr, "perfbuf-dump: %s: out of memory\n", path);
+        return 2;
+    }
+    memcpy(exact, buf, len);
+    free(buf);
+    *data = exact;
+    *size = len;
+    return 0;
+}
+
+static int parse_count(const char *text, uint32_t *out)
+{
+    char *end;
+    errno = 0;
+    unsigned long long v = strtoull(text, &end, 10);
+    if (errno != 0 || end == text || *end != '\0' || v > UINT32_MAX || text[0] == '-') {
+        return -1;
+    }
+    *out = (uint32_t)v;
+    return 0;
+}
+
+static const dump_format *find_format(const char *name, const uint8_t *data, size_t size)
+{
+    if (strcmp(name, "auto") != 0) {
+        for (size_t i = 0; i < FORMAT_COUNT; i++) {
+            if (strcmp(formats[i].name, name) == 0) {
+                return &formats[i];
+            }
+        }
+        return NULL;
+    }
+    for (size_t i = 0; i < FORMAT_COUNT; i++) {
+        if (formats[i].detect != NULL && formats[i].detect(data, size)) {
+            return &formats[i];
+        }
+    }
+    return NULL;
+}
+
+int main(int argc, char **argv)
+{
+    const char *format_name = "auto";
+    const char *path = NULL;
+    bool json = false;
+    perfbuf_options options = {0, 0, 0, 0};
+    for (int i = 1; i < argc; i++) {
+        const char *a = argv[i];
+        const char *next = i + 1 < argc ? argv[i + 1] : NULL;
+        uint32_t *limit = NULL;
+        if (strcmp(a, "-h") == 0 || strcmp(a, "--help") == 0) {
+            usage(stdout);
+            return 0;
+        } else if (strcmp(a, "--version") == 0) {
+            printf("perfbuf-dump %s\n", perfbuf_version_string());
+            return 0;
+        } else if (strcmp(a, "--json") == 0) {
+            json = true;
+        } else if (strcmp(a, "--strict") == 0) {
+            options.flags |= PERFBUF_STRICT;
+        } else if ((strcmp(a, "-f") == 0 || strcmp(a, "--format") == 0) && next != NULL) {
+            format_name = next;
+            i++;
+        } else if (strcmp(a, "--max-sections") == 0) {
+            limit = &options.max_sections;
+        } else if (strcmp(a, "--max-counters") == 0) {
+            limit = &options.max_counters;
+        } else if (strcmp(a, "--max-instances") == 0) {
+            limit = &options.max_instances;
+        } else if (a[0] == '-' && a[1] != '\0') {
+            fprintf(stderr, "perfbuf-dump: unknown or incomplete option %s\n", a);
+            usage(stderr);
+            return 2;
+        } else if (path == NULL) {
+            path = a;
+        } else {
+            fprintf(stderr, "perfbuf-dump: one file at a time\n");
+            return 2;
+        }
+        if (limit != NULL) {
+            if (next == NULL || parse_count(next, limit) != 0) {
+                fprintf(stderr, "perfbuf-dump: %s needs a number from 0 to 4294967295\n", a);
+                return 2;
+            }
+            i++;
+        }
+    }
+    if (path == NULL) {
+        usage(stderr);
+        return 2;
+    }
+    uint8_t *data = NULL;
+    size_t size = 0;
+    int rc = read_file(path, &data, &size);
+    if (rc != 0) {
+        return rc;
+    }
+    const dump_format *format = find_format(format_name, data, size);
+    if (format == NULL) {
+        if (strcmp(format_name, "auto") == 0) {
+            fprintf(stderr, "perfbuf-dump: %s: format not recognised; name it with --format\n", path);
+        } else {
+            fprintf(stderr, "perfbuf-dump: unknown format %s (see --help)\n", format_name);
+        }
+        free(data);
+        return 2;
+    }
+
+    dump_input in = {data, size, path, options};
+    emitter e;
+    emit_init(&e, stdout, json);
+    emit_str(&e, "format", format->name);
+    emit_str(&e, "file", path);
+    emit_u64(&e, "bytes", size);
+    perfbuf_error err;
+    memset(&err, 0, sizeof err);
+    perfbuf_status st = format->dump(&in, &e, &err);
+    emit_bool(&e, "valid", st == PERFBUF_OK);
+    if (st != PERFBUF_OK) {
+        emit_object_begin(&e, "error");
+        emit_hex(&e, "offset", err.offset);
+        emit_str(&e, "structure", err.structure ? err.structure : "");
+        emit_str(&e, "field", err.field ? err.field : "");
+        emit_str(&e, "status", perfbuf_status_name(st));
+        emit_str(&e, "message", perfbuf_status_string(st));
+        emit_object_end(&e);
+    }
+    emit_finish(&e);
+    free(data);
+    if (st != PERFBUF_OK) {
+        fprintf(stderr, "offset 0x%zx: %s.%s: %s\n", err.offset, err.structure ? err.structure : "?",
+                err.field ? err.field : "?", perfbuf_status_string(st));
+        return 1;
+    }
+    return 0;
+}
