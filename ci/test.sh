@@ -1,0 +1,15 @@
+#!/usr/bin/env bash
+# The README's test command (gcc, ASan+UBSan, warnings as errors), then the
+# same suite built with clang, also warnings as errors.
+set -euo pipefail
+cd "$(dirname "$0")/.."
+
+echo "== gcc, AddressSanitizer + UndefinedBehaviorSanitizer (README test command)"
+cmake --workflow --preset test
+
+echo "== clang-14, AddressSanitizer + UndefinedBehaviorSanitizer, -Werror"
+CC=clang-14 cmake -S . -B build/clang-asan -DCMAKE_BUILD_TYPE=Debug -DPERFBUF_WERROR=ON \
+  -DCMAKE_C_FLAGS="-fsanitize=address,undefined,float-cast-overflow,integer -fno-sanitize-recover=all -fno-omit-frame-pointer" \
+  -DCMAKE_EXE_LINKER_FLAGS="-fsanitize=address,undefined" >/dev/null
+cmake --build build/clang-asan -j2
+ctest --test-dir build/clang-asan --output-on-failure
