@@ -78,12 +78,34 @@ perfbuf_status pb_anomaly(pb_ctx *ctx, uint32_t anomaly, perfbuf_status status,
     return PERFBUF_OK;
 }
 
-bool pb_read_systemtime(const pb_cursor *s, size_t rel, perfbuf_systemtime *out)
+perfbuf_systemtime pb_field_systemtime(const pb_cursor *s, pb_field_id f)
 {
-    pb_cursor f;
-    return pb_cursor_slice(s, rel, 16, &f) && pb_cursor_read_u16(&f, &out->year) &&
-           pb_cursor_read_u16(&f, &out->month) && pb_cursor_read_u16(&f, &out->day_of_week) &&
-           pb_cursor_read_u16(&f, &out->day) && pb_cursor_read_u16(&f, &out->hour) &&
-           pb_cursor_read_u16(&f, &out->minute) && pb_cursor_read_u16(&f, &out->second) &&
-           pb_cursor_read_u16(&f, &out->milliseconds);
+    perfbuf_systemtime t = {0, 0, 0, 0, 0, 0, 0, 0};
+    pb_cursor w;
+    if (!pb_cursor_slice(s, pb_fields[f].offset, 16, &w) || !pb_cursor_read_u16(&w, &t.year) ||
+        !pb_cursor_read_u16(&w, &t.month) || !pb_cursor_read_u16(&w, &t.day_of_week) ||
+        !pb_cursor_read_u16(&w, &t.day) || !pb_cursor_read_u16(&w, &t.hour) ||
+        !pb_cursor_read_u16(&w, &t.minute) || !pb_cursor_read_u16(&w, &t.second) ||
+        !pb_cursor_read_u16(&w, &t.milliseconds)) {
+        PB_UNREACHABLE();
+    }
+    return t;
+}
+
+perfbuf_status pb_take_struct(pb_ctx *ctx, pb_cursor *parent, size_t size, pb_field_id first_field,
+                              pb_cursor *window)
+{
+    size_t at = parent->pos;
+    if (!pb_cursor_sub(parent, size, window)) {
+        return pb_fail_truncated(ctx, at, pb_cursor_remaining(parent), first_field);
+    }
+    return PERFBUF_OK;
+}
+
+void pb_take_checked(pb_cursor *parent, size_t n, pb_cursor *child)
+{
+    if (!pb_cursor_sub(parent, n, child)) {
+        PB_UNREACHABLE();
+        (void)pb_cursor_sub(parent, 0, child);
+    }
 }

@@ -65,6 +65,45 @@ static inline bool pb_get64(const pb_cursor *s, pb_field_id f, uint64_t *v)
     return pb_cursor_get_u64(s, pb_fields[f].offset, v);
 }
 
+/*
+ * A field of a window that pb_take_struct carved at the structure's full
+ * size: the read cannot fail (layout.c asserts every field lies inside its
+ * structure). Should it ever, fuzzing builds trap and others read 0.
+ */
+static inline uint32_t pb_field32(const pb_cursor *s, pb_field_id f)
+{
+    uint32_t v;
+    if (!pb_get32(s, f, &v)) {
+        PB_UNREACHABLE();
+        return 0;
+    }
+    return v;
+}
+
+static inline uint64_t pb_field64(const pb_cursor *s, pb_field_id f)
+{
+    uint64_t v;
+    if (!pb_get64(s, f, &v)) {
+        PB_UNREACHABLE();
+        return 0;
+    }
+    return v;
+}
+
+/*
+ * Carves the next `size` bytes of parent as the window of a fixed-size
+ * structure, or reports which of its fields (from first_field on) is cut.
+ */
+perfbuf_status pb_take_struct(pb_ctx *ctx, pb_cursor *parent, size_t size, pb_field_id first_field,
+                              pb_cursor *window);
+
+/*
+ * Carves n bytes that a check has already shown to be there. Should they
+ * not be, fuzzing builds trap and others get an empty window, on which
+ * every later read fails safely.
+ */
+void pb_take_checked(pb_cursor *parent, size_t n, pb_cursor *child);
+
 /* Two's-complement reinterpretation without implementation-defined casts. */
 static inline int64_t pb_i64(uint64_t v)
 {
@@ -76,6 +115,7 @@ static inline int32_t pb_i32(uint32_t v)
     return v <= (uint32_t)INT32_MAX ? (int32_t)v : -(int32_t)(~v) - 1;
 }
 
-bool pb_read_systemtime(const pb_cursor *s, size_t rel, perfbuf_systemtime *out);
+/* A SYSTEMTIME field of a structure window (same contract as pb_field32). */
+perfbuf_systemtime pb_field_systemtime(const pb_cursor *s, pb_field_id f);
 
 #endif

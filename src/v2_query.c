@@ -83,17 +83,14 @@ static perfbuf_status read_counter_data(pb_ctx *ctx, pb_cursor *parent, pb_curso
 {
     size_t at = parent->pos;
     pb_cursor hdr;
-    if (!pb_cursor_sub(parent, PBS_PERF_COUNTER_DATA, &hdr)) {
-        return pb_fail_truncated(ctx, at, pb_cursor_remaining(parent), PBF_PERF_COUNTER_DATA_dwDataSize);
+    perfbuf_status st = pb_take_struct(ctx, parent, PBS_PERF_COUNTER_DATA,
+                                       PBF_PERF_COUNTER_DATA_dwDataSize, &hdr);
+    if (st != PERFBUF_OK) {
+        return st;
     }
-    uint32_t data_size;
-    uint32_t size;
-    if (!pb_get32(&hdr, PBF_PERF_COUNTER_DATA_dwDataSize, &data_size) ||
-        !pb_get32(&hdr, PBF_PERF_COUNTER_DATA_dwSize, &size)) {
-        PB_UNREACHABLE();
-        return pb_fail(ctx, PERFBUF_E_TRUNCATED, at, PBF_PERF_COUNTER_DATA_dwDataSize);
-    }
-    perfbuf_status st = check_block_size(ctx, size, PBS_PERF_COUNTER_DATA, parent, at,
+    uint32_t data_size = pb_field32(&hdr, PBF_PERF_COUNTER_DATA_dwDataSize);
+    uint32_t size = pb_field32(&hdr, PBF_PERF_COUNTER_DATA_dwSize);
+    st = check_block_size(ctx, size, PBS_PERF_COUNTER_DATA, parent, at,
                                          PBF_PERF_COUNTER_DATA_dwSize);
     if (st != PERFBUF_OK) {
         return st;
@@ -110,10 +107,8 @@ static perfbuf_status read_counter_data(pb_ctx *ctx, pb_cursor *parent, pb_curso
         }
     }
     pb_cursor body;
-    if (!pb_cursor_sub(parent, body_len, &body) || !pb_cursor_sub(&body, data_size, value)) {
-        PB_UNREACHABLE();
-        return pb_fail(ctx, PERFBUF_E_TRUNCATED, at, PBF_PERF_COUNTER_DATA_dwSize);
-    }
+    pb_take_checked(parent, body_len, &body);
+    pb_take_checked(&body, data_size, value);
     return PERFBUF_OK;
 }
 
@@ -134,16 +129,13 @@ static perfbuf_status read_id_list(pb_ctx *ctx, pb_cursor *body, perfbuf_v2_bloc
 {
     size_t at = body->pos;
     pb_cursor hdr;
-    if (!pb_cursor_sub(body, PBS_PERF_MULTI_COUNTERS, &hdr)) {
-        return pb_fail_truncated(ctx, at, pb_cursor_remaining(body), PBF_PERF_MULTI_COUNTERS_dwSize);
+    perfbuf_status st = pb_take_struct(ctx, body, PBS_PERF_MULTI_COUNTERS,
+                                       PBF_PERF_MULTI_COUNTERS_dwSize, &hdr);
+    if (st != PERFBUF_OK) {
+        return st;
     }
-    uint32_t size;
-    uint32_t count;
-    if (!pb_get32(&hdr, PBF_PERF_MULTI_COUNTERS_dwSize, &size) ||
-        !pb_get32(&hdr, PBF_PERF_MULTI_COUNTERS_dwCounters, &count)) {
-        PB_UNREACHABLE();
-        return pb_fail(ctx, PERFBUF_E_TRUNCATED, at, PBF_PERF_MULTI_COUNTERS_dwSize);
-    }
+    uint32_t size = pb_field32(&hdr, PBF_PERF_MULTI_COUNTERS_dwSize);
+    uint32_t count = pb_field32(&hdr, PBF_PERF_MULTI_COUNTERS_dwCounters);
     if (size < PBS_PERF_MULTI_COUNTERS) {
         return pb_fail(ctx, PERFBUF_E_SIZE_TOO_SMALL, at, PBF_PERF_MULTI_COUNTERS_dwSize);
     }
@@ -161,7 +153,7 @@ static perfbuf_status read_id_list(pb_ctx *ctx, pb_cursor *body, perfbuf_v2_bloc
     /* dwSize is 8 + 4n, possibly rounded up to 8; anything more is slack. */
     size_t exact = (size_t)count * 4;
     if (list_bytes - exact > pb_pad8(PBS_PERF_MULTI_COUNTERS + exact)) {
-        perfbuf_status st = pb_anomaly(ctx, PERFBUF_ANOMALY_EXCESS_PADDING,
+        st = pb_anomaly(ctx, PERFBUF_ANOMALY_EXCESS_PADDING,
                                        PERFBUF_E_EXCESS_PADDING, at, PBF_PERF_MULTI_COUNTERS_dwSize);
         if (st != PERFBUF_OK) {
             return st;
@@ -183,18 +175,14 @@ static perfbuf_status read_instance_list(pb_ctx *ctx, pb_cursor *body, perfbuf_v
 {
     size_t at = body->pos;
     pb_cursor hdr;
-    if (!pb_cursor_sub(body, PBS_PERF_MULTI_INSTANCES, &hdr)) {
-        return pb_fail_truncated(ctx, at, pb_cursor_remaining(body),
-                                 PBF_PERF_MULTI_INSTANCES_dwTotalSize);
+    perfbuf_status st = pb_take_struct(ctx, body, PBS_PERF_MULTI_INSTANCES,
+                                       PBF_PERF_MULTI_INSTANCES_dwTotalSize, &hdr);
+    if (st != PERFBUF_OK) {
+        return st;
     }
-    uint32_t total;
-    uint32_t count;
-    if (!pb_get32(&hdr, PBF_PERF_MULTI_INSTANCES_dwTotalSize, &total) ||
-        !pb_get32(&hdr, PBF_PERF_MULTI_INSTANCES_dwInstances, &count)) {
-        PB_UNREACHABLE();
-        return pb_fail(ctx, PERFBUF_E_TRUNCATED, at, PBF_PERF_MULTI_INSTANCES_dwTotalSize);
-    }
-    perfbuf_status st = check_block_size(ctx, total, PBS_PERF_MULTI_INSTANCES, body, at,
+    uint32_t total = pb_field32(&hdr, PBF_PERF_MULTI_INSTANCES_dwTotalSize);
+    uint32_t count = pb_field32(&hdr, PBF_PERF_MULTI_INSTANCES_dwInstances);
+    st = check_block_size(ctx, total, PBS_PERF_MULTI_INSTANCES, body, at,
                                          PBF_PERF_MULTI_INSTANCES_dwTotalSize);
     if (st != PERFBUF_OK) {
         return st;
@@ -207,10 +195,7 @@ static perfbuf_status read_instance_list(pb_ctx *ctx, pb_cursor *body, perfbuf_v
     if (count > ctx->max_instances) {
         return pb_fail(ctx, PERFBUF_E_LIMIT_EXCEEDED, at, PBF_PERF_MULTI_INSTANCES_dwInstances);
     }
-    if (!pb_cursor_sub(body, region_len, region)) {
-        PB_UNREACHABLE();
-        return pb_fail(ctx, PERFBUF_E_TRUNCATED, at, PBF_PERF_MULTI_INSTANCES_dwTotalSize);
-    }
+    pb_take_checked(body, region_len, region);
     out->instance_count = count;
     out->items_offset = region->start;
     out->items_end = region->end;
@@ -223,26 +208,20 @@ static perfbuf_status read_instance(pb_ctx *ctx, pb_cursor *region, uint32_t val
 {
     size_t at = region->pos;
     pb_cursor hdr;
-    if (!pb_cursor_sub(region, PBS_PERF_INSTANCE_HEADER, &hdr)) {
-        return pb_fail_truncated(ctx, at, pb_cursor_remaining(region), PBF_PERF_INSTANCE_HEADER_Size);
+    perfbuf_status st = pb_take_struct(ctx, region, PBS_PERF_INSTANCE_HEADER,
+                                       PBF_PERF_INSTANCE_HEADER_Size, &hdr);
+    if (st != PERFBUF_OK) {
+        return st;
     }
-    uint32_t size;
-    uint32_t id;
-    if (!pb_get32(&hdr, PBF_PERF_INSTANCE_HEADER_Size, &size) ||
-        !pb_get32(&hdr, PBF_PERF_INSTANCE_HEADER_InstanceId, &id)) {
-        PB_UNREACHABLE();
-        return pb_fail(ctx, PERFBUF_E_TRUNCATED, at, PBF_PERF_INSTANCE_HEADER_Size);
-    }
-    perfbuf_status st = check_block_size(ctx, size, PBS_PERF_INSTANCE_HEADER, region, at,
+    uint32_t size = pb_field32(&hdr, PBF_PERF_INSTANCE_HEADER_Size);
+    uint32_t id = pb_field32(&hdr, PBF_PERF_INSTANCE_HEADER_InstanceId);
+    st = check_block_size(ctx, size, PBS_PERF_INSTANCE_HEADER, region, at,
                                          PBF_PERF_INSTANCE_HEADER_Size);
     if (st != PERFBUF_OK) {
         return st;
     }
     pb_cursor name;
-    if (!pb_cursor_sub(region, size - PBS_PERF_INSTANCE_HEADER, &name)) {
-        PB_UNREACHABLE();
-        return pb_fail(ctx, PERFBUF_E_TRUNCATED, at, PBF_PERF_INSTANCE_HEADER_Size);
-    }
+    pb_take_checked(region, size - PBS_PERF_INSTANCE_HEADER, &name);
     size_t units;
     if (!pb_utf16le_find_nul(&name, &units)) {
         return pb_fail(ctx, PERFBUF_E_UNTERMINATED_STRING, at, PBF_PERF_INSTANCE_HEADER_Name);
@@ -275,21 +254,16 @@ static perfbuf_status read_block(pb_ctx *ctx, pb_cursor *blocks, bool deep, perf
 {
     size_t at = blocks->pos;
     pb_cursor hdr;
-    if (!pb_cursor_sub(blocks, PBS_PERF_COUNTER_HEADER, &hdr)) {
-        return pb_fail_truncated(ctx, at, pb_cursor_remaining(blocks), PBF_PERF_COUNTER_HEADER_dwStatus);
+    perfbuf_status st = pb_take_struct(ctx, blocks, PBS_PERF_COUNTER_HEADER,
+                                       PBF_PERF_COUNTER_HEADER_dwStatus, &hdr);
+    if (st != PERFBUF_OK) {
+        return st;
     }
-    uint32_t status;
-    uint32_t kind;
-    uint32_t size;
-    uint32_t reserved;
-    if (!pb_get32(&hdr, PBF_PERF_COUNTER_HEADER_dwStatus, &status) ||
-        !pb_get32(&hdr, PBF_PERF_COUNTER_HEADER_dwType, &kind) ||
-        !pb_get32(&hdr, PBF_PERF_COUNTER_HEADER_dwSize, &size) ||
-        !pb_get32(&hdr, PBF_PERF_COUNTER_HEADER_Reserved, &reserved)) {
-        PB_UNREACHABLE();
-        return pb_fail(ctx, PERFBUF_E_TRUNCATED, at, PBF_PERF_COUNTER_HEADER_dwStatus);
-    }
-    perfbuf_status st = check_block_size(ctx, size, PBS_PERF_COUNTER_HEADER, blocks, at,
+    uint32_t status = pb_field32(&hdr, PBF_PERF_COUNTER_HEADER_dwStatus);
+    uint32_t kind = pb_field32(&hdr, PBF_PERF_COUNTER_HEADER_dwType);
+    uint32_t size = pb_field32(&hdr, PBF_PERF_COUNTER_HEADER_dwSize);
+    uint32_t reserved = pb_field32(&hdr, PBF_PERF_COUNTER_HEADER_Reserved);
+    st = check_block_size(ctx, size, PBS_PERF_COUNTER_HEADER, blocks, at,
                                          PBF_PERF_COUNTER_HEADER_dwSize);
     if (st != PERFBUF_OK) {
         return st;
@@ -305,10 +279,7 @@ static perfbuf_status read_block(pb_ctx *ctx, pb_cursor *blocks, bool deep, perf
         }
     }
     pb_cursor body;
-    if (!pb_cursor_sub(blocks, size - PBS_PERF_COUNTER_HEADER, &body)) {
-        PB_UNREACHABLE();
-        return pb_fail(ctx, PERFBUF_E_TRUNCATED, at, PBF_PERF_COUNTER_HEADER_dwSize);
-    }
+    pb_take_checked(blocks, size - PBS_PERF_COUNTER_HEADER, &body);
     out->status = status;
     out->kind = (perfbuf_v2_kind)kind;
     out->offset = at;
@@ -367,31 +338,24 @@ perfbuf_status perfbuf_v2_query_parse(const void *data, size_t received,
 
     pb_cursor all = pb_cursor_make((const uint8_t *)data, received);
     pb_cursor hdr;
-    if (!pb_cursor_sub(&all, PBS_PERF_DATA_HEADER, &hdr)) {
-        return pb_fail_truncated(&ctx, 0, received, PBF_PERF_DATA_HEADER_dwTotalSize);
+    perfbuf_status st = pb_take_struct(&ctx, &all, PBS_PERF_DATA_HEADER,
+                                       PBF_PERF_DATA_HEADER_dwTotalSize, &hdr);
+    if (st != PERFBUF_OK) {
+        return st;
     }
-    uint32_t total;
-    uint32_t count;
-    uint64_t stamp;
-    uint64_t time_100ns;
-    uint64_t freq;
     perfbuf_v2_query q = {0};
-    if (!pb_get32(&hdr, PBF_PERF_DATA_HEADER_dwTotalSize, &total) ||
-        !pb_get32(&hdr, PBF_PERF_DATA_HEADER_dwNumCounters, &count) ||
-        !pb_get64(&hdr, PBF_PERF_DATA_HEADER_PerfTimeStamp, &stamp) ||
-        !pb_get64(&hdr, PBF_PERF_DATA_HEADER_PerfTime100NSec, &time_100ns) ||
-        !pb_get64(&hdr, PBF_PERF_DATA_HEADER_PerfFreq, &freq) ||
-        !pb_read_systemtime(&hdr, PBO_PERF_DATA_HEADER_SystemTime, &q.system_time)) {
-        PB_UNREACHABLE();
-        return pb_fail(&ctx, PERFBUF_E_TRUNCATED, 0, PBF_PERF_DATA_HEADER_dwTotalSize);
-    }
+    uint32_t total = pb_field32(&hdr, PBF_PERF_DATA_HEADER_dwTotalSize);
+    uint32_t count = pb_field32(&hdr, PBF_PERF_DATA_HEADER_dwNumCounters);
+    q.perf_time_stamp = pb_i64(pb_field64(&hdr, PBF_PERF_DATA_HEADER_PerfTimeStamp));
+    q.perf_time_100ns = pb_i64(pb_field64(&hdr, PBF_PERF_DATA_HEADER_PerfTime100NSec));
+    q.perf_freq = pb_i64(pb_field64(&hdr, PBF_PERF_DATA_HEADER_PerfFreq));
+    q.system_time = pb_field_systemtime(&hdr, PBF_PERF_DATA_HEADER_SystemTime);
     if (total < PBS_PERF_DATA_HEADER) {
         return pb_fail(&ctx, PERFBUF_E_SIZE_TOO_SMALL, 0, PBF_PERF_DATA_HEADER_dwTotalSize);
     }
     if (total > received) {
         return pb_fail(&ctx, PERFBUF_E_SIZE_EXCEEDS_RECEIVED, 0, PBF_PERF_DATA_HEADER_dwTotalSize);
     }
-    perfbuf_status st = PERFBUF_OK;
     if (total % 8 != 0) {
         st = pb_anomaly(&ctx, PERFBUF_ANOMALY_UNALIGNED_SIZE, PERFBUF_E_SIZE_UNALIGNED, 0,
                         PBF_PERF_DATA_HEADER_dwTotalSize);
@@ -403,10 +367,7 @@ perfbuf_status perfbuf_v2_query_parse(const void *data, size_t received,
         return st;
     }
     pb_cursor blocks;
-    if (!pb_cursor_sub(&all, total - PBS_PERF_DATA_HEADER, &blocks)) {
-        PB_UNREACHABLE();
-        return pb_fail(&ctx, PERFBUF_E_TRUNCATED, 0, PBF_PERF_DATA_HEADER_dwTotalSize);
-    }
+    pb_take_checked(&all, total - PBS_PERF_DATA_HEADER, &blocks);
     if (count > pb_cursor_remaining(&blocks) / PBS_PERF_COUNTER_HEADER) {
         return pb_fail(&ctx, PERFBUF_E_COUNT_TOO_LARGE, 0, PBF_PERF_DATA_HEADER_dwNumCounters);
     }
@@ -428,9 +389,6 @@ perfbuf_status perfbuf_v2_query_parse(const void *data, size_t received,
     q.received = received;
     q.size = total;
     q.block_count = count;
-    q.perf_time_stamp = pb_i64(stamp);
-    q.perf_time_100ns = pb_i64(time_100ns);
-    q.perf_freq = pb_i64(freq);
     q.anomalies = ctx.anomalies;
     q.first_anomaly = ctx.first_anomaly;
     *out = q;

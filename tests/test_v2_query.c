@@ -495,6 +495,38 @@ static void truncation_at_every_length(void)
     tb_free(&v.buf);
 }
 
+/* A block whose dwSize leaves no room for what its kind requires. */
+static void empty_bodies_truncate(void)
+{
+    static const struct {
+        uint32_t kind;
+        const char *structure;
+        const char *field;
+        size_t offset;
+    } cases[] = {
+        {PERFBUF_V2_SINGLE_COUNTER, "PERF_COUNTER_DATA", "dwDataSize", 64},
+        {PERFBUF_V2_MULTIPLE_COUNTERS, "PERF_MULTI_COUNTERS", "dwSize", 64},
+        {PERFBUF_V2_MULTIPLE_INSTANCES, "PERF_MULTI_INSTANCES", "dwTotalSize", 64},
+        {PERFBUF_V2_COUNTERSET, "PERF_MULTI_INSTANCES", "dwTotalSize", 72},
+    };
+    for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
+        tb_v2 v;
+        tb_v2_begin(&v, 0, 0, 1);
+        tb_v2_block_begin(&v, 0, cases[i].kind);
+        if (cases[i].kind == PERFBUF_V2_COUNTERSET) {
+            tb_v2_ids(&v, set_ids, 0);
+        }
+        tb_v2_block_end(&v);
+        tb_v2_end(&v);
+        walk w = parse_and_walk(v.buf.data, v.buf.len, 0);
+        tb_free(&v.buf);
+        CHECK(w.status == PERFBUF_E_TRUNCATED);
+        CHECK_STR(w.err.structure, cases[i].structure);
+        CHECK_STR(w.err.field, cases[i].field);
+        CHECK_EQ_U(w.err.offset, cases[i].offset);
+    }
+}
+
 static void id_list_padding_past_block(void)
 {
     /* Only an unaligned block (lenient) can end inside the id list's padding. */
@@ -580,6 +612,7 @@ static const th_case cases[] = {
     TH_CASE(every_rejection),
     TH_CASE(lenient_reports_anomalies),
     TH_CASE(truncation_at_every_length),
+    TH_CASE(empty_bodies_truncate),
     TH_CASE(id_list_padding_past_block),
     TH_CASE(unaligned_total),
     TH_CASE(header_truncation_names_the_field),
