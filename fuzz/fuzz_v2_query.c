@@ -23,7 +23,7 @@ static void walk_values(const perfbuf_v2_query *q, const perfbuf_v2_block *b, pe
         ORACLE(oracle_ptr_inside(v.bytes, v.data_size, data, size));
         ORACLE(v.is_integer == (v.data_size == 4 || v.data_size == 8));
         d->values++;
-        d->integers += v.integer;
+        d->integers ^= v.integer;
     }
 }
 
@@ -39,7 +39,7 @@ static digest walk(const perfbuf_v2_query *q, const uint8_t *data, size_t size)
         ORACLE(b.index == d.blocks);
         d.blocks++;
         for (uint32_t i = 0; i < b.counter_count && i < 64; i++) {
-            d.integers += perfbuf_v2_block_counter_id(q, &b, i);
+            d.integers ^= perfbuf_v2_block_counter_id(q, &b, i);
         }
         perfbuf_v2_iter vi;
         perfbuf_v2_block_values_begin(&b, &vi);
