@@ -62,7 +62,13 @@ perfbuf_status pb_fail_truncated(pb_ctx *ctx, size_t structure_offset, size_t av
         }
         f = (pb_field_id)(f + 1);
     }
-    return pb_fail(ctx, PERFBUF_E_TRUNCATED, structure_offset, cut);
+    perfbuf_status st = pb_fail(ctx, PERFBUF_E_TRUNCATED, structure_offset, cut);
+    /* A field after a padding hole starts past the data; the error points
+     * at where the data ends, so it always lies inside the input. */
+    if (ctx->err != NULL && pb_fields[cut].offset > available) {
+        ctx->err->offset = structure_offset + available;
+    }
+    return st;
 }
 
 perfbuf_status pb_anomaly(pb_ctx *ctx, uint32_t anomaly, perfbuf_status status,

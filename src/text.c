@@ -164,25 +164,12 @@ bool perfbuf_codepage_supported(uint32_t code_page)
     return code_page == 1252u || code_page == 65001u || code_page == 20127u;
 }
 
+static bool next_codepoint(uint32_t code_page, pb_cursor *c, uint32_t *cp);
+
 void pb_codepage_convert(uint32_t code_page, pb_cursor c, pb_utf8_out *o)
 {
-    if (code_page == 65001u) {
-        uint32_t cp;
-        while (next_utf8(&c, &cp)) {
-            pb_utf8_put(o, cp);
-        }
-        return;
-    }
-    uint8_t b;
-    while (pb_cursor_read_u8(&c, &b)) {
-        uint32_t cp = b;
-        if (b >= 0x80u) {
-            if (code_page != 1252u) {
-                cp = PB_REPLACEMENT;
-            } else if (b < 0xA0u) {
-                cp = cp1252_high[b - 0x80u] != 0 ? cp1252_high[b - 0x80u] : PB_REPLACEMENT;
-            }
-        }
+    uint32_t cp;
+    while (next_codepoint(code_page, &c, &cp)) {
         pb_utf8_put(o, cp);
     }
 }
@@ -232,6 +219,62 @@ bool pb_utf16le_find_nul(const pb_cursor *c, size_t *units)
     return false;
 }
 
+bool pb_text_find_terminator(uint32_t code_page, const pb_cursor *c, size_t *bytes)
+{
+    if (code_page == 0) {
+        size_t units;
+        if (!pb_utf16le_find_nul(c, &units)) {
+            return false;
+        }
+        *bytes = units * 2;
+        return true;
+    }
+    pb_cursor scan = *c;
+    uint8_t b;
+    size_t n = 0;
+    while (pb_cursor_read_u8(&scan, &b)) {
+        if (b == 0) {
+            *bytes = n;
+            return true;
+        }
+        n++;
+    }
+    return false;
+}
+
+void pb_text_convert(uint32_t code_page, pb_cursor c, pb_utf8_out *o)
+{
+    if (code_page == 0) {
+        pb_utf16le_convert(c, o);
+    } else {
+        pb_codepage_convert(code_page, c, o);
+    }
+}
+
+/* Next code point of text in a code page (0: UTF-16LE). */
+static bool next_codepoint(uint32_t code_page, pb_cursor *c, uint32_t *cp)
+{
+    if (code_page == 0) {
+        return next_utf16(c, cp);
+    }
+    if (code_page == 65001u) {
+        return next_utf8(c, cp);
+    }
+    uint8_t b;
+    if (!pb_cursor_read_u8(c, &b)) {
+        return false;
+    }
+    *cp = b;
+    if (b >= 0x80u) {
+        if (code_page != 1252u) {
+            *cp = PB_REPLACEMENT;
+        } else if (b < 0xA0u) {
+            *cp = cp1252_high[b - 0x80u] != 0 ? cp1252_high[b - 0x80u] : PB_REPLACEMENT;
+        }
+    }
+    return true;
+}
+
 static uint32_t ascii_fold(uint32_t cp)
 {
     return (cp >= 'A' && cp <= 'Z') ? cp + ('a' - 'A') : cp;
@@ -239,11 +282,16 @@ static uint32_t ascii_fold(uint32_t cp)
 
 bool pb_utf16le_equals_utf8(pb_cursor c, const char *utf8, size_t utf8_len)
 {
+    return pb_text_equals_utf8(0, c, utf8, utf8_len);
+}
+
+bool pb_text_equals_utf8(uint32_t code_page, pb_cursor c, const char *utf8, size_t utf8_len)
+{
     pb_cursor other = pb_cursor_make((const uint8_t *)utf8, utf8_len);
     uint32_t a;
     uint32_t b;
     for (;;) {
-        bool more_a = next_utf16(&c, &a);
+        bool more_a = next_codepoint(code_page, &c, &a);
         bool more_b = next_utf8(&other, &b);
         if (!more_a || !more_b) {
             return more_a == more_b;

@@ -32,6 +32,19 @@ void pb_codepage_convert(uint32_t code_page, pb_cursor c, pb_utf8_out *o);
  */
 bool pb_utf16le_find_nul(const pb_cursor *c, size_t *units);
 
+/*
+ * Finds the terminator of a name in a code page (0: UTF-16LE, a NUL code
+ * unit; otherwise a NUL byte). On success *bytes is the text's length.
+ */
+bool pb_text_find_terminator(uint32_t code_page, const pb_cursor *c, size_t *bytes);
+
+/* Converts every remaining byte of c as text in code_page (0: UTF-16LE). */
+void pb_text_convert(uint32_t code_page, pb_cursor c, pb_utf8_out *o);
+
+/* ASCII case-insensitive comparison of text in code_page (0: UTF-16LE)
+ * with UTF-8 text. */
+bool pb_text_equals_utf8(uint32_t code_page, pb_cursor c, const char *utf8, size_t utf8_len);
+
 /* ASCII case-insensitive comparison of UTF-16LE text with UTF-8 text, as
  * Windows compares instance names. */
 bool pb_utf16le_equals_utf8(pb_cursor c, const char *utf8, size_t utf8_len);

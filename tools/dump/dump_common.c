@@ -21,6 +21,11 @@ static const struct {
     {PERFBUF_ANOMALY_RESERVED_NONZERO, "reserved-nonzero"},
     {PERFBUF_ANOMALY_COUNT_MISMATCH, "count-mismatch"},
     {PERFBUF_ANOMALY_UNKNOWN_VALUE, "unknown-value"},
+    {PERFBUF_ANOMALY_SIZE_MISMATCH, "size-mismatch"},
+    {PERFBUF_ANOMALY_DUPLICATE, "duplicate"},
+    {PERFBUF_ANOMALY_UNORDERED, "unordered"},
+    {PERFBUF_ANOMALY_MISSING_BASE, "missing-base"},
+    {PERFBUF_ANOMALY_UNTERMINATED, "unterminated"},
 };
 
 void dump_anomalies(emitter *e, uint32_t anomalies, const perfbuf_error *first)

@@ -1,0 +1,210 @@
+/*
+ * The V1 registry format: what RegQueryValueEx(HKEY_PERFORMANCE_DATA, ...)
+ * returns, and what remote registry and SMB tools fetch.
+ *
+ *   perfbuf_v1_parse() validates the whole data block; only after it returns
+ *   PERFBUF_OK do the views below exist, and they cannot fail.
+ *
+ * Layout (docs/v1.md): PERF_DATA_BLOCK (system name inside its header),
+ * then NumObjectTypes objects, each PERF_OBJECT_TYPE + NumCounters
+ * PERF_COUNTER_DEFINITION + either one PERF_COUNTER_BLOCK (NumInstances -1),
+ * nothing (-2, -3: metadata only) or NumInstances pairs of
+ * PERF_INSTANCE_DEFINITION (with its name) and PERF_COUNTER_BLOCK.
+ */
+#ifndef PERFBUF_V1_H
+#define PERFBUF_V1_H
+
+#include "perfbuf/common.h"
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+#define PERFBUF_V1_NO_INSTANCES -1
+#define PERFBUF_V1_METADATA_MULTIPLE_INSTANCES -2
+#define PERFBUF_V1_METADATA_NO_INSTANCES -3
+
+/* A validated data block. */
+typedef struct perfbuf_v1_block {
+    const uint8_t *data;
+    size_t received;
+    size_t size;              /* TotalByteLength: the bytes walked */
+    uint32_t version, revision;
+    size_t header_length;     /* offset of the first object */
+    uint32_t object_count;    /* objects present (lenient: may be < declared) */
+    uint32_t declared_object_count; /* NumObjectTypes */
+    int32_t default_object;
+    perfbuf_systemtime system_time;
+    int64_t perf_time, perf_freq, perf_time_100ns;
+    size_t system_name_offset;
+    size_t system_name_units; /* UTF-16 units before the NUL or the span's end */
+    uint32_t anomalies;
+    perfbuf_error first_anomaly;
+} perfbuf_v1_block;
+
+typedef struct perfbuf_v1_object {
+    uint32_t index;
+    size_t offset;
+    size_t total_length, definition_length, header_length;
+    uint32_t name_title_index, help_title_index, detail_level;
+    uint32_t counter_count;
+    int32_t default_counter;
+    int32_t num_instances;    /* as in the buffer: -1, -2, -3 or a count */
+    uint32_t instance_count;  /* instances present: max(num_instances, 0) */
+    uint32_t code_page;
+    int64_t perf_time, perf_freq;
+    size_t definitions_offset;
+    size_t data_offset;       /* first instance or the single counter block */
+} perfbuf_v1_object;
+
+typedef struct perfbuf_v1_counter {
+    uint32_t index;
+    size_t offset;
+    uint32_t byte_length;
+    uint32_t name_title_index, help_title_index;
+    int32_t default_scale;
+    uint32_t detail_level;
+    uint32_t type;            /* CounterType; see counter_types.h */
+    uint32_t size;            /* CounterSize */
+    uint32_t counter_offset;  /* from the start of each PERF_COUNTER_BLOCK */
+} perfbuf_v1_counter;
+
+/* A PERF_COUNTER_BLOCK: every counter of its object lies inside it. */
+typedef struct perfbuf_v1_counter_block {
+    size_t offset;
+    uint32_t byte_length;
+} perfbuf_v1_counter_block;
+
+typedef struct perfbuf_v1_instance {
+    uint32_t index;
+    size_t offset;
+    uint32_t byte_length;
+    uint32_t parent_title_index;
+    uint32_t parent_instance;
+    int32_t unique_id;
+    size_t name_offset;
+    size_t name_bytes;        /* before the terminator (NUL unit, or NUL byte) */
+    uint32_t code_page;       /* the object's */
+    perfbuf_v1_counter_block counters;
+} perfbuf_v1_instance;
+
+typedef struct perfbuf_v1_iter {
+    size_t pos;
+    size_t end;
+    uint32_t next_index;
+    uint32_t count;
+    uint32_t code_page;       /* instances: the object's CodePage */
+} perfbuf_v1_iter;
+
+PERFBUF_API PERFBUF_MUST_USE perfbuf_status perfbuf_v1_parse(const void *data, size_t received,
+                                                             const perfbuf_options *opts,
+                                                             perfbuf_v1_block *out,
+                                                             perfbuf_error *err);
+
+PERFBUF_API void perfbuf_v1_objects_begin(const perfbuf_v1_block *b, perfbuf_v1_iter *it);
+PERFBUF_API bool perfbuf_v1_objects_next(const perfbuf_v1_block *b, perfbuf_v1_iter *it,
+                                         perfbuf_v1_object *out);
+/* The first object whose ObjectNameTitleIndex is title_index. */
+PERFBUF_API PERFBUF_MUST_USE perfbuf_status perfbuf_v1_find_object(const perfbuf_v1_block *b,
+                                                                   uint32_t title_index,
+                                                                   perfbuf_v1_object *out);
+
+PERFBUF_API void perfbuf_v1_counters_begin(const perfbuf_v1_object *o, perfbuf_v1_iter *it);
+PERFBUF_API bool perfbuf_v1_counters_next(const perfbuf_v1_block *b, perfbuf_v1_iter *it,
+                                          perfbuf_v1_counter *out);
+
+/* The single counter block of an object with NumInstances -1; false otherwise. */
+PERFBUF_API bool perfbuf_v1_object_counter_block(const perfbuf_v1_block *b,
+                                                 const perfbuf_v1_object *o,
+                                                 perfbuf_v1_counter_block *out);
+
+PERFBUF_API void perfbuf_v1_instances_begin(const perfbuf_v1_object *o, perfbuf_v1_iter *it);
+PERFBUF_API bool perfbuf_v1_instances_next(const perfbuf_v1_block *b, perfbuf_v1_iter *it,
+                                           perfbuf_v1_instance *out);
+
+/*
+ * A counter's raw value in a counter block: CounterSize 4 is zero-extended,
+ * 8 read whole; other sizes read as 0 (use perfbuf_v1_counter_bytes).
+ */
+PERFBUF_API uint64_t perfbuf_v1_counter_value(const perfbuf_v1_block *b,
+                                              const perfbuf_v1_counter_block *block,
+                                              const perfbuf_v1_counter *counter);
+/* The counter's CounterSize bytes inside the caller's buffer (NULL if 0). */
+PERFBUF_API const uint8_t *perfbuf_v1_counter_bytes(const perfbuf_v1_block *b,
+                                                    const perfbuf_v1_counter_block *block,
+                                                    const perfbuf_v1_counter *counter);
+
+/* The computer name as UTF-8 (text.h contract). */
+PERFBUF_API PERFBUF_MUST_USE perfbuf_status perfbuf_v1_system_name_utf8(const perfbuf_v1_block *b,
+                                                                        char *out, size_t cap,
+                                                                        size_t *len);
+
+/*
+ * The instance name as UTF-8: UTF-16LE when the object's CodePage is 0,
+ * converted from 1252, 65001 and 20127; any other code page gives
+ * PERFBUF_E_UNKNOWN_VALUE (take the bytes from perfbuf_v1_instance_name_bytes).
+ */
+PERFBUF_API PERFBUF_MUST_USE perfbuf_status perfbuf_v1_instance_name_utf8(
+    const perfbuf_v1_block *b, const perfbuf_v1_instance *inst, char *out, size_t cap,
+    size_t *len);
+PERFBUF_API const uint8_t *perfbuf_v1_instance_name_bytes(const perfbuf_v1_block *b,
+                                                          const perfbuf_v1_instance *inst);
+
+/*
+ * Random access to an object's instances, for resolving parents of a whole
+ * object in linear total time: the caller provides one size_t per instance.
+ */
+typedef struct perfbuf_v1_instance_index {
+    perfbuf_v1_object object;
+    const size_t *offsets;
+    uint32_t count;
+} perfbuf_v1_instance_index;
+
+/* Fills offsets[0 .. instance_count) in one pass; OUTPUT_TOO_SMALL if cap
+ * is less than the object's instance count. */
+PERFBUF_API PERFBUF_MUST_USE perfbuf_status perfbuf_v1_index_build(
+    const perfbuf_v1_block *b, const perfbuf_v1_object *o, size_t *offsets, size_t cap,
+    perfbuf_v1_instance_index *out);
+PERFBUF_API PERFBUF_MUST_USE perfbuf_status perfbuf_v1_index_get(
+    const perfbuf_v1_block *b, const perfbuf_v1_instance_index *index, uint32_t i,
+    perfbuf_v1_instance *out);
+
+/*
+ * The parent of an instance: the ParentObjectInstance-th instance of the
+ * object whose ObjectNameTitleIndex is ParentObjectTitleIndex.
+ *   NOT_FOUND      no parent (title index 0) or the parent object is not in
+ *                  this block (Windows leaves it out unless it was asked for);
+ *   BAD_REFERENCE  the parent index is out of range, or names the instance
+ *                  itself.
+ * parent_index may be NULL; when it indexes the parent object the lookup
+ * is O(1), otherwise O(objects + instances). *err (may be NULL) names the
+ * field of a BAD_REFERENCE.
+ */
+PERFBUF_API PERFBUF_MUST_USE perfbuf_status perfbuf_v1_parent(
+    const perfbuf_v1_block *b, const perfbuf_v1_object *o, const perfbuf_v1_instance *inst,
+    const perfbuf_v1_instance_index *parent_index, perfbuf_v1_instance *parent,
+    perfbuf_error *err);
+
+/*
+ * The display name "parent/name" (or "name" without a parent), as Windows
+ * tools show it. A BAD_REFERENCE parent is reported and the plain name
+ * written; output follows the text.h contract.
+ */
+PERFBUF_API PERFBUF_MUST_USE perfbuf_status perfbuf_v1_full_name_utf8(
+    const perfbuf_v1_block *b, const perfbuf_v1_object *o, const perfbuf_v1_instance *inst,
+    const perfbuf_v1_instance_index *parent_index, char *out, size_t cap, size_t *len);
+
+/*
+ * Finds an instance by "name", "parent/name" or either with "#N" (the
+ * N+1-th instance of that name; "svchost#3" is the fourth svchost), ASCII
+ * case-insensitive as Windows compares them. O(instances).
+ */
+PERFBUF_API PERFBUF_MUST_USE perfbuf_status perfbuf_v1_find_instance(
+    const perfbuf_v1_block *b, const perfbuf_v1_object *o, const char *query, size_t query_len,
+    const perfbuf_v1_instance_index *parent_index, perfbuf_v1_instance *out);
+
+#ifdef __cplusplus
+}
+#endif
+
+#endif

@@ -1,0 +1,699 @@
+/*
+ * The V1 data block. As for V2, one set of decoding functions serves both
+ * the validating parse (deep) and the iterators (shallow, on a block the
+ * parse accepted).
+ */
+#include "perfbuf/counter_types.h"
+#include "perfbuf/v1.h"
+
+#include "check.h"
+#include "text.h"
+#include "v1_internal.h"
+
+/* The smallest instance: its definition and an empty counter block. */
+#define MIN_INSTANCE_BYTES (PBS_PERF_INSTANCE_DEFINITION + PBS_PERF_COUNTER_BLOCK)
+
+static perfbuf_status check_leftover(pb_ctx *ctx, const pb_cursor *region, size_t at,
+                                     pb_field_id field)
+{
+    size_t left = pb_cursor_remaining(region);
+    if (left == 0 || left <= pb_pad8(pb_cursor_consumed(region))) {
+        return PERFBUF_OK;
+    }
+    return pb_anomaly(ctx, PERFBUF_ANOMALY_TRAILING_BYTES, PERFBUF_E_TRAILING_BYTES, at, field);
+}
+
+/* A length that covers its own fixed header: at least it, inside parent. */
+static perfbuf_status check_length(pb_ctx *ctx, uint32_t length, size_t header,
+                                   const pb_cursor *parent, size_t at, pb_field_id field,
+                                   bool must_align)
+{
+    if (length < header) {
+        return pb_fail(ctx, PERFBUF_E_SIZE_TOO_SMALL, at, field);
+    }
+    if (length > pb_cursor_remaining(parent)) {
+        return pb_fail(ctx, PERFBUF_E_SIZE_TOO_LARGE, at, field);
+    }
+    if (must_align && length % 8 != 0) {
+        return pb_anomaly(ctx, PERFBUF_ANOMALY_UNALIGNED_SIZE, PERFBUF_E_SIZE_UNALIGNED, at, field);
+    }
+    return PERFBUF_OK;
+}
+
+perfbuf_status pb_v1_read_counter(pb_ctx *ctx, pb_cursor *defs, perfbuf_v1_counter *out)
+{
+    size_t at = defs->pos;
+    pb_cursor peek = *defs;
+    pb_cursor hdr;
+    perfbuf_status st = pb_take_struct(ctx, &peek, PBS_PERF_COUNTER_DEFINITION,
+                                       PBF_PERF_COUNTER_DEFINITION_ByteLength, &hdr);
+    if (st != PERFBUF_OK) {
+        return st;
+    }
+    uint32_t length = pb_field32(&hdr, PBF_PERF_COUNTER_DEFINITION_ByteLength);
+    st = check_length(ctx, length, PBS_PERF_COUNTER_DEFINITION, defs, at,
+                      PBF_PERF_COUNTER_DEFINITION_ByteLength, false);
+    if (st != PERFBUF_OK) {
+        return st;
+    }
+    pb_cursor def;
+    pb_take_checked(defs, length, &def);
+    out->offset = at;
+    out->byte_length = length;
+    out->name_title_index = pb_field32(&hdr, PBF_PERF_COUNTER_DEFINITION_CounterNameTitleIndex);
+    out->help_title_index = pb_field32(&hdr, PBF_PERF_COUNTER_DEFINITION_CounterHelpTitleIndex);
+    out->default_scale = pb_i32(pb_field32(&hdr, PBF_PERF_COUNTER_DEFINITION_DefaultScale));
+    out->detail_level = pb_field32(&hdr, PBF_PERF_COUNTER_DEFINITION_DetailLevel);
+    out->type = pb_field32(&hdr, PBF_PERF_COUNTER_DEFINITION_CounterType);
+    out->size = pb_field32(&hdr, PBF_PERF_COUNTER_DEFINITION_CounterSize);
+    out->counter_offset = pb_field32(&hdr, PBF_PERF_COUNTER_DEFINITION_CounterOffset);
+
+    if (perfbuf_counter_type_lookup(out->type) == NULL) {
+        st = pb_anomaly(ctx, PERFBUF_ANOMALY_UNKNOWN_VALUE, PERFBUF_E_UNKNOWN_VALUE, at,
+                        PBF_PERF_COUNTER_DEFINITION_CounterType);
+        if (st != PERFBUF_OK) {
+            return st;
+        }
+    }
+    uint32_t expected = perfbuf_counter_type_size(out->type);
+    if (expected != PERFBUF_SIZE_VARIABLE && expected != out->size) {
+        st = pb_anomaly(ctx, PERFBUF_ANOMALY_SIZE_MISMATCH, PERFBUF_E_INCONSISTENT, at,
+                        PBF_PERF_COUNTER_DEFINITION_CounterSize);
+        if (st != PERFBUF_OK) {
+            return st;
+        }
+    }
+    /* The first four bytes of a counter block are its ByteLength. */
+    if (out->size > 0 && out->counter_offset < PBS_PERF_COUNTER_BLOCK) {
+        return pb_fail(ctx, PERFBUF_E_OFFSET_OUT_OF_RANGE, at,
+                       PBF_PERF_COUNTER_DEFINITION_CounterOffset);
+    }
+    return PERFBUF_OK;
+}
+
+perfbuf_status pb_v1_read_counter_block(pb_ctx *ctx, pb_cursor *data, uint64_t needed,
+                                        perfbuf_v1_counter_block *out)
+{
+    size_t at = data->pos;
+    pb_cursor peek = *data;
+    pb_cursor hdr;
+    perfbuf_status st = pb_take_struct(ctx, &peek, PBS_PERF_COUNTER_BLOCK,
+                                       PBF_PERF_COUNTER_BLOCK_ByteLength, &hdr);
+    if (st != PERFBUF_OK) {
+        return st;
+    }
+    uint32_t length = pb_field32(&hdr, PBF_PERF_COUNTER_BLOCK_ByteLength);
+    st = check_length(ctx, length, PBS_PERF_COUNTER_BLOCK, data, at,
+                      PBF_PERF_COUNTER_BLOCK_ByteLength, true);
+    if (st != PERFBUF_OK) {
+        return st;
+    }
+    if (length < needed) {
+        return pb_fail(ctx, PERFBUF_E_SIZE_TOO_SMALL, at, PBF_PERF_COUNTER_BLOCK_ByteLength);
+    }
+    pb_cursor block;
+    pb_take_checked(data, length, &block);
+    out->offset = at;
+    out->byte_length = length;
+    return PERFBUF_OK;
+}
+
+perfbuf_status pb_v1_read_instance(pb_ctx *ctx, pb_cursor *data, uint32_t code_page,
+                                   perfbuf_v1_instance *out)
+{
+    size_t at = data->pos;
+    pb_cursor peek = *data;
+    pb_cursor hdr;
+    perfbuf_status st = pb_take_struct(ctx, &peek, PBS_PERF_INSTANCE_DEFINITION,
+                                       PBF_PERF_INSTANCE_DEFINITION_ByteLength, &hdr);
+    if (st != PERFBUF_OK) {
+        return st;
+    }
+    uint32_t length = pb_field32(&hdr, PBF_PERF_INSTANCE_DEFINITION_ByteLength);
+    st = check_length(ctx, length, PBS_PERF_INSTANCE_DEFINITION, data, at,
+                      PBF_PERF_INSTANCE_DEFINITION_ByteLength, true);
+    if (st != PERFBUF_OK) {
+        return st;
+    }
+    pb_cursor inst;
+    pb_take_checked(data, length, &inst);
+    uint32_t name_offset = pb_field32(&hdr, PBF_PERF_INSTANCE_DEFINITION_NameOffset);
+    uint32_t name_length = pb_field32(&hdr, PBF_PERF_INSTANCE_DEFINITION_NameLength);
+    out->offset = at;
+    out->byte_length = length;
+    out->parent_title_index = pb_field32(&hdr, PBF_PERF_INSTANCE_DEFINITION_ParentObjectTitleIndex);
+    out->parent_instance = pb_field32(&hdr, PBF_PERF_INSTANCE_DEFINITION_ParentObjectInstance);
+    out->unique_id = pb_i32(pb_field32(&hdr, PBF_PERF_INSTANCE_DEFINITION_UniqueID));
+    out->code_page = code_page;
+    out->name_offset = at + PBS_PERF_INSTANCE_DEFINITION;
+    out->name_bytes = 0;
+    if (name_length == 0) {
+        return PERFBUF_OK;
+    }
+    if (name_offset < PBS_PERF_INSTANCE_DEFINITION) {
+        return pb_fail(ctx, PERFBUF_E_OVERLAP, at, PBF_PERF_INSTANCE_DEFINITION_NameOffset);
+    }
+    if (name_offset > length) {
+        return pb_fail(ctx, PERFBUF_E_OFFSET_OUT_OF_RANGE, at,
+                       PBF_PERF_INSTANCE_DEFINITION_NameOffset);
+    }
+    if (name_length > length - name_offset) {
+        return pb_fail(ctx, PERFBUF_E_SIZE_TOO_LARGE, at, PBF_PERF_INSTANCE_DEFINITION_NameLength);
+    }
+    if (code_page == 0 && name_length % 2 != 0) {
+        return pb_fail(ctx, PERFBUF_E_ODD_LENGTH, at, PBF_PERF_INSTANCE_DEFINITION_NameLength);
+    }
+    pb_cursor name;
+    if (!pb_cursor_slice(&inst, name_offset, name_length, &name)) {
+        PB_UNREACHABLE();
+        return pb_fail(ctx, PERFBUF_E_OFFSET_OUT_OF_RANGE, at,
+                       PBF_PERF_INSTANCE_DEFINITION_NameOffset);
+    }
+    out->name_offset = name.start;
+    /* NameLength counts the terminator; a name without one is its whole
+     * span, tolerated (and reported) since its length is known anyway. */
+    size_t text_bytes;
+    if (!pb_text_find_terminator(code_page, &name, &text_bytes)) {
+        text_bytes = name_length;
+        st = pb_anomaly(ctx, PERFBUF_ANOMALY_UNTERMINATED, PERFBUF_E_UNTERMINATED_STRING, at,
+                        PBF_PERF_INSTANCE_DEFINITION_NameLength);
+        if (st != PERFBUF_OK) {
+            return st;
+        }
+    }
+    out->name_bytes = text_bytes;
+    return PERFBUF_OK;
+}
+
+/* Definitions of one object: each one's own checks, the base counter that
+ * must follow fraction, average and precision types, and the largest end
+ * of any counter, which every counter block must reach. */
+static perfbuf_status check_definitions(pb_ctx *ctx, pb_cursor defs, const perfbuf_v1_object *o,
+                                        uint64_t *needed)
+{
+    const perfbuf_counter_type_info *pending = NULL;
+    size_t pending_at = 0;
+    *needed = 0;
+    for (uint32_t i = 0; i < o->counter_count; i++) {
+        perfbuf_v1_counter c;
+        perfbuf_status st = pb_v1_read_counter(ctx, &defs, &c);
+        if (st != PERFBUF_OK) {
+            return st;
+        }
+        const perfbuf_counter_type_info *info = perfbuf_counter_type_lookup(c.type);
+        if (pending != NULL) {
+            bool is_base = info != NULL && info->is_base;
+            bool is_multi_base = c.type == PERF_COUNTER_MULTI_BASE;
+            if (pending->needs_base && !is_base) {
+                return pb_fail(ctx, PERFBUF_E_BAD_REFERENCE, pending_at,
+                               PBF_PERF_COUNTER_DEFINITION_CounterType);
+            }
+            if (pending->needs_multi && !is_multi_base) {
+                st = pb_anomaly(ctx, PERFBUF_ANOMALY_MISSING_BASE, PERFBUF_E_BAD_REFERENCE,
+                                pending_at, PBF_PERF_COUNTER_DEFINITION_CounterType);
+                if (st != PERFBUF_OK) {
+                    return st;
+                }
+            }
+        }
+        pending = (info != NULL && (info->needs_base || info->needs_multi)) ? info : NULL;
+        pending_at = c.offset;
+        uint64_t end = (uint64_t)c.counter_offset + c.size;
+        if (end > *needed) {
+            *needed = end;
+        }
+    }
+    if (pending != NULL) {
+        if (pending->needs_base) {
+            return pb_fail(ctx, PERFBUF_E_BAD_REFERENCE, pending_at,
+                           PBF_PERF_COUNTER_DEFINITION_CounterType);
+        }
+        perfbuf_status st = pb_anomaly(ctx, PERFBUF_ANOMALY_MISSING_BASE, PERFBUF_E_BAD_REFERENCE,
+                                       pending_at, PBF_PERF_COUNTER_DEFINITION_CounterType);
+        if (st != PERFBUF_OK) {
+            return st;
+        }
+    }
+    return check_leftover(ctx, &defs, o->offset, PBF_PERF_OBJECT_TYPE_DefinitionLength);
+}
+
+static perfbuf_status check_object_data(pb_ctx *ctx, pb_cursor data, const perfbuf_v1_object *o,
+                                        uint64_t needed)
+{
+    perfbuf_v1_counter_block block;
+    perfbuf_status st = PERFBUF_OK;
+    if (o->num_instances == PERFBUF_V1_NO_INSTANCES) {
+        st = pb_v1_read_counter_block(ctx, &data, needed, &block);
+    } else {
+        for (uint32_t i = 0; i < o->instance_count && st == PERFBUF_OK; i++) {
+            perfbuf_v1_instance inst;
+            st = pb_v1_read_instance(ctx, &data, o->code_page, &inst);
+            if (st == PERFBUF_OK) {
+                st = pb_v1_read_counter_block(ctx, &data, needed, &block);
+            }
+        }
+    }
+    if (st != PERFBUF_OK) {
+        return st;
+    }
+    return check_leftover(ctx, &data, o->offset, PBF_PERF_OBJECT_TYPE_TotalByteLength);
+}
+
+perfbuf_status pb_v1_read_object(pb_ctx *ctx, pb_cursor *objects, bool deep,
+                                 perfbuf_v1_object *out)
+{
+    size_t at = objects->pos;
+    pb_cursor peek = *objects;
+    pb_cursor hdr;
+    perfbuf_status st = pb_take_struct(ctx, &peek, PBS_PERF_OBJECT_TYPE,
+                                       PBF_PERF_OBJECT_TYPE_TotalByteLength, &hdr);
+    if (st != PERFBUF_OK) {
+        return st;
+    }
+    uint32_t total = pb_field32(&hdr, PBF_PERF_OBJECT_TYPE_TotalByteLength);
+    uint32_t definition = pb_field32(&hdr, PBF_PERF_OBJECT_TYPE_DefinitionLength);
+    uint32_t header = pb_field32(&hdr, PBF_PERF_OBJECT_TYPE_HeaderLength);
+    st = check_length(ctx, total, PBS_PERF_OBJECT_TYPE, objects, at,
+                      PBF_PERF_OBJECT_TYPE_TotalByteLength, true);
+    if (st != PERFBUF_OK) {
+        return st;
+    }
+    if (header < PBS_PERF_OBJECT_TYPE) {
+        return pb_fail(ctx, PERFBUF_E_SIZE_TOO_SMALL, at, PBF_PERF_OBJECT_TYPE_HeaderLength);
+    }
+    if (header > definition) {
+        return pb_fail(ctx, PERFBUF_E_SIZE_TOO_LARGE, at, PBF_PERF_OBJECT_TYPE_HeaderLength);
+    }
+    if (definition > total) {
+        return pb_fail(ctx, PERFBUF_E_SIZE_TOO_LARGE, at, PBF_PERF_OBJECT_TYPE_DefinitionLength);
+    }
+    pb_cursor obj;
+    pb_take_checked(objects, total, &obj);
+
+    out->offset = at;
+    out->total_length = total;
+    out->definition_length = definition;
+    out->header_length = header;
+    out->name_title_index = pb_field32(&hdr, PBF_PERF_OBJECT_TYPE_ObjectNameTitleIndex);
+    out->help_title_index = pb_field32(&hdr, PBF_PERF_OBJECT_TYPE_ObjectHelpTitleIndex);
+    out->detail_level = pb_field32(&hdr, PBF_PERF_OBJECT_TYPE_DetailLevel);
+    out->counter_count = pb_field32(&hdr, PBF_PERF_OBJECT_TYPE_NumCounters);
+    out->default_counter = pb_i32(pb_field32(&hdr, PBF_PERF_OBJECT_TYPE_DefaultCounter));
+    out->num_instances = pb_i32(pb_field32(&hdr, PBF_PERF_OBJECT_TYPE_NumInstances));
+    out->code_page = pb_field32(&hdr, PBF_PERF_OBJECT_TYPE_CodePage);
+    out->perf_time = pb_i64(pb_field64(&hdr, PBF_PERF_OBJECT_TYPE_PerfTime));
+    out->perf_freq = pb_i64(pb_field64(&hdr, PBF_PERF_OBJECT_TYPE_PerfFreq));
+    out->definitions_offset = at + header;
+    out->data_offset = at + definition;
+    out->instance_count = out->num_instances > 0 ? (uint32_t)out->num_instances : 0;
+
+    if (out->counter_count > (definition - header) / PBS_PERF_COUNTER_DEFINITION) {
+        return pb_fail(ctx, PERFBUF_E_COUNT_TOO_LARGE, at, PBF_PERF_OBJECT_TYPE_NumCounters);
+    }
+    if (out->counter_count > ctx->max_counters) {
+        return pb_fail(ctx, PERFBUF_E_LIMIT_EXCEEDED, at, PBF_PERF_OBJECT_TYPE_NumCounters);
+    }
+    if (out->num_instances < PERFBUF_V1_METADATA_NO_INSTANCES) {
+        return pb_fail(ctx, PERFBUF_E_UNKNOWN_VALUE, at, PBF_PERF_OBJECT_TYPE_NumInstances);
+    }
+    if (out->instance_count > (total - definition) / MIN_INSTANCE_BYTES) {
+        return pb_fail(ctx, PERFBUF_E_COUNT_TOO_LARGE, at, PBF_PERF_OBJECT_TYPE_NumInstances);
+    }
+    if (out->instance_count > ctx->max_instances) {
+        return pb_fail(ctx, PERFBUF_E_LIMIT_EXCEEDED, at, PBF_PERF_OBJECT_TYPE_NumInstances);
+    }
+    if (!deep) {
+        return PERFBUF_OK;
+    }
+    pb_cursor defs;
+    pb_cursor data;
+    if (!pb_cursor_slice(&obj, header, definition - header, &defs) ||
+        !pb_cursor_slice(&obj, definition, total - definition, &data)) {
+        PB_UNREACHABLE();
+        return pb_fail(ctx, PERFBUF_E_SIZE_TOO_LARGE, at, PBF_PERF_OBJECT_TYPE_DefinitionLength);
+    }
+    uint64_t needed;
+    st = check_definitions(ctx, defs, out, &needed);
+    if (st != PERFBUF_OK) {
+        return st;
+    }
+    return check_object_data(ctx, data, out, needed);
+}
+
+static bool signature_ok(const pb_cursor *hdr)
+{
+    static const uint16_t perf[4] = {'P', 'E', 'R', 'F'};
+    pb_cursor sig;
+    if (!pb_cursor_slice(hdr, PBO_PERF_DATA_BLOCK_Signature, 8, &sig)) {
+        return false;
+    }
+    for (int i = 0; i < 4; i++) {
+        uint16_t u;
+        if (!pb_cursor_read_u16(&sig, &u) || u != perf[i]) {
+            return false;
+        }
+    }
+    return true;
+}
+
+/* The computer name span inside the header; an empty name is valid. */
+static perfbuf_status read_system_name(pb_ctx *ctx, const pb_cursor *header_region,
+                                       const pb_cursor *hdr, perfbuf_v1_block *q)
+{
+    uint32_t length = pb_field32(hdr, PBF_PERF_DATA_BLOCK_SystemNameLength);
+    uint32_t offset = pb_field32(hdr, PBF_PERF_DATA_BLOCK_SystemNameOffset);
+    q->system_name_offset = PBS_PERF_DATA_BLOCK;
+    q->system_name_units = 0;
+    if (length == 0) {
+        return PERFBUF_OK;
+    }
+    if (offset < PBS_PERF_DATA_BLOCK) {
+        return pb_fail(ctx, PERFBUF_E_OVERLAP, 0, PBF_PERF_DATA_BLOCK_SystemNameOffset);
+    }
+    if (offset > pb_cursor_size(header_region)) {
+        return pb_fail(ctx, PERFBUF_E_OFFSET_OUT_OF_RANGE, 0, PBF_PERF_DATA_BLOCK_SystemNameOffset);
+    }
+    if (length > pb_cursor_size(header_region) - offset) {
+        return pb_fail(ctx, PERFBUF_E_SIZE_TOO_LARGE, 0, PBF_PERF_DATA_BLOCK_SystemNameLength);
+    }
+    if (length % 2 != 0) {
+        return pb_fail(ctx, PERFBUF_E_ODD_LENGTH, 0, PBF_PERF_DATA_BLOCK_SystemNameLength);
+    }
+    pb_cursor name;
+    if (!pb_cursor_slice(header_region, offset, length, &name)) {
+        PB_UNREACHABLE();
+        return pb_fail(ctx, PERFBUF_E_SIZE_TOO_LARGE, 0, PBF_PERF_DATA_BLOCK_SystemNameLength);
+    }
+    size_t units;
+    if (!pb_utf16le_find_nul(&name, &units)) {
+        units = length / 2;
+    }
+    q->system_name_offset = offset;
+    q->system_name_units = units;
+    return PERFBUF_OK;
+}
+
+perfbuf_status perfbuf_v1_parse(const void *data, size_t received, const perfbuf_options *opts,
+                                perfbuf_v1_block *out, perfbuf_error *err)
+{
+    pb_ctx ctx;
+    pb_ctx_init(&ctx, opts, err);
+    if (out == NULL || (data == NULL && received != 0)) {
+        if (err != NULL) {
+            err->status = PERFBUF_E_INVALID_ARGUMENT;
+        }
+        return PERFBUF_E_INVALID_ARGUMENT;
+    }
+    perfbuf_v1_block zero = {0};
+    *out = zero;
+    perfbuf_v1_block q = {0};
+
+    pb_cursor all = pb_cursor_make((const uint8_t *)data, received);
+    pb_cursor peek = all;
+    pb_cursor hdr;
+    perfbuf_status st = pb_take_struct(&ctx, &peek, PBS_PERF_DATA_BLOCK,
+                                       PBF_PERF_DATA_BLOCK_Signature, &hdr);
+    if (st != PERFBUF_OK) {
+        return st;
+    }
+    if (!signature_ok(&hdr)) {
+        return pb_fail(&ctx, PERFBUF_E_BAD_SIGNATURE, 0, PBF_PERF_DATA_BLOCK_Signature);
+    }
+    uint32_t little_endian = pb_field32(&hdr, PBF_PERF_DATA_BLOCK_LittleEndian);
+    if (little_endian == 0) {
+        return pb_fail(&ctx, PERFBUF_E_BIG_ENDIAN_DATA, 0, PBF_PERF_DATA_BLOCK_LittleEndian);
+    }
+    if (little_endian != 1) {
+        return pb_fail(&ctx, PERFBUF_E_UNKNOWN_VALUE, 0, PBF_PERF_DATA_BLOCK_LittleEndian);
+    }
+    uint32_t total = pb_field32(&hdr, PBF_PERF_DATA_BLOCK_TotalByteLength);
+    uint32_t header = pb_field32(&hdr, PBF_PERF_DATA_BLOCK_HeaderLength);
+    uint32_t declared = pb_field32(&hdr, PBF_PERF_DATA_BLOCK_NumObjectTypes);
+    if (total < PBS_PERF_DATA_BLOCK) {
+        return pb_fail(&ctx, PERFBUF_E_SIZE_TOO_SMALL, 0, PBF_PERF_DATA_BLOCK_TotalByteLength);
+    }
+    if (total > received) {
+        return pb_fail(&ctx, PERFBUF_E_SIZE_EXCEEDS_RECEIVED, 0, PBF_PERF_DATA_BLOCK_TotalByteLength);
+    }
+    if (total % 8 != 0) {
+        st = pb_anomaly(&ctx, PERFBUF_ANOMALY_UNALIGNED_SIZE, PERFBUF_E_SIZE_UNALIGNED, 0,
+                        PBF_PERF_DATA_BLOCK_TotalByteLength);
+    } else if (total < received) {
+        st = pb_anomaly(&ctx, PERFBUF_ANOMALY_TRAILING_BYTES, PERFBUF_E_TRAILING_BYTES, 0,
+                        PBF_PERF_DATA_BLOCK_TotalByteLength);
+    }
+    if (st != PERFBUF_OK) {
+        return st;
+    }
+    if (header < PBS_PERF_DATA_BLOCK) {
+        return pb_fail(&ctx, PERFBUF_E_SIZE_TOO_SMALL, 0, PBF_PERF_DATA_BLOCK_HeaderLength);
+    }
+    if (header > total) {
+        return pb_fail(&ctx, PERFBUF_E_SIZE_TOO_LARGE, 0, PBF_PERF_DATA_BLOCK_HeaderLength);
+    }
+    if (header % 8 != 0) {
+        st = pb_anomaly(&ctx, PERFBUF_ANOMALY_UNALIGNED_SIZE, PERFBUF_E_SIZE_UNALIGNED, 0,
+                        PBF_PERF_DATA_BLOCK_HeaderLength);
+        if (st != PERFBUF_OK) {
+            return st;
+        }
+    }
+    pb_cursor block;
+    pb_cursor header_region;
+    pb_take_checked(&all, total, &block);
+    pb_take_checked(&block, header, &header_region);
+    st = read_system_name(&ctx, &header_region, &hdr, &q);
+    if (st != PERFBUF_OK) {
+        return st;
+    }
+    if (declared > ctx.max_sections) {
+        return pb_fail(&ctx, PERFBUF_E_LIMIT_EXCEEDED, 0, PBF_PERF_DATA_BLOCK_NumObjectTypes);
+    }
+    if (pb_strict(&ctx) && declared > pb_cursor_remaining(&block) / PBS_PERF_OBJECT_TYPE) {
+        return pb_fail(&ctx, PERFBUF_E_COUNT_TOO_LARGE, 0, PBF_PERF_DATA_BLOCK_NumObjectTypes);
+    }
+    uint32_t found = 0;
+    for (; found < declared; found++) {
+        /* Providers are known to claim more objects than they wrote: a
+         * lenient parse keeps the objects that are there. */
+        if (pb_cursor_remaining(&block) == 0) {
+            st = pb_anomaly(&ctx, PERFBUF_ANOMALY_COUNT_MISMATCH, PERFBUF_E_COUNT_TOO_LARGE, 0,
+                            PBF_PERF_DATA_BLOCK_NumObjectTypes);
+            if (st != PERFBUF_OK) {
+                return st;
+            }
+            break;
+        }
+        perfbuf_v1_object o;
+        st = pb_v1_read_object(&ctx, &block, true, &o);
+        if (st != PERFBUF_OK) {
+            return st;
+        }
+    }
+    st = check_leftover(&ctx, &block, 0, PBF_PERF_DATA_BLOCK_NumObjectTypes);
+    if (st != PERFBUF_OK) {
+        return st;
+    }
+    q.data = (const uint8_t *)data;
+    q.received = received;
+    q.size = total;
+    q.version = pb_field32(&hdr, PBF_PERF_DATA_BLOCK_Version);
+    q.revision = pb_field32(&hdr, PBF_PERF_DATA_BLOCK_Revision);
+    q.header_length = header;
+    q.object_count = found;
+    q.declared_object_count = declared;
+    q.default_object = pb_i32(pb_field32(&hdr, PBF_PERF_DATA_BLOCK_DefaultObject));
+    q.system_time = pb_field_systemtime(&hdr, PBF_PERF_DATA_BLOCK_SystemTime);
+    q.perf_time = pb_i64(pb_field64(&hdr, PBF_PERF_DATA_BLOCK_PerfTime));
+    q.perf_freq = pb_i64(pb_field64(&hdr, PBF_PERF_DATA_BLOCK_PerfFreq));
+    q.perf_time_100ns = pb_i64(pb_field64(&hdr, PBF_PERF_DATA_BLOCK_PerfTime100nSec));
+    q.anomalies = ctx.anomalies;
+    q.first_anomaly = ctx.first_anomaly;
+    *out = q;
+    return PERFBUF_OK;
+}
+
+/* ---- views of a validated block ---- */
+
+pb_cursor pb_v1_window(const perfbuf_v1_block *b, size_t pos, size_t end)
+{
+    pb_cursor c = pb_cursor_make(b->data, b->size);
+    if (end > b->size || pos > end) {
+        PB_UNREACHABLE();
+        return pb_cursor_make(NULL, 0);
+    }
+    c.start = pos;
+    c.pos = pos;
+    c.end = end;
+    return c;
+}
+
+void pb_v1_view_ctx(pb_ctx *ctx)
+{
+    pb_ctx_init(ctx, NULL, NULL);
+    ctx->max_counters = UINT32_MAX;
+    ctx->max_instances = UINT32_MAX;
+}
+
+void perfbuf_v1_objects_begin(const perfbuf_v1_block *b, perfbuf_v1_iter *it)
+{
+    it->pos = b->header_length;
+    it->end = b->size;
+    it->next_index = 0;
+    it->count = b->object_count;
+    it->code_page = 0;
+}
+
+bool perfbuf_v1_objects_next(const perfbuf_v1_block *b, perfbuf_v1_iter *it,
+                             perfbuf_v1_object *out)
+{
+    if (it->next_index >= it->count) {
+        return false;
+    }
+    pb_ctx ctx;
+    pb_v1_view_ctx(&ctx);
+    pb_cursor c = pb_v1_window(b, it->pos, it->end);
+    if (pb_v1_read_object(&ctx, &c, false, out) != PERFBUF_OK) {
+        PB_UNREACHABLE();
+        it->next_index = it->count;
+        return false;
+    }
+    out->index = it->next_index++;
+    it->pos = c.pos;
+    return true;
+}
+
+perfbuf_status perfbuf_v1_find_object(const perfbuf_v1_block *b, uint32_t title_index,
+                                      perfbuf_v1_object *out)
+{
+    if (b == NULL || out == NULL) {
+        return PERFBUF_E_INVALID_ARGUMENT;
+    }
+    perfbuf_v1_iter it;
+    perfbuf_v1_objects_begin(b, &it);
+    while (perfbuf_v1_objects_next(b, &it, out)) {
+        if (out->name_title_index == title_index) {
+            return PERFBUF_OK;
+        }
+    }
+    return PERFBUF_E_NOT_FOUND;
+}
+
+void perfbuf_v1_counters_begin(const perfbuf_v1_object *o, perfbuf_v1_iter *it)
+{
+    it->pos = o->definitions_offset;
+    it->end = o->data_offset;
+    it->next_index = 0;
+    it->count = o->counter_count;
+    it->code_page = 0;
+}
+
+bool perfbuf_v1_counters_next(const perfbuf_v1_block *b, perfbuf_v1_iter *it,
+                              perfbuf_v1_counter *out)
+{
+    if (it->next_index >= it->count) {
+        return false;
+    }
+    pb_ctx ctx;
+    pb_v1_view_ctx(&ctx);
+    pb_cursor c = pb_v1_window(b, it->pos, it->end);
+    if (pb_v1_read_counter(&ctx, &c, out) != PERFBUF_OK) {
+        PB_UNREACHABLE();
+        it->next_index = it->count;
+        return false;
+    }
+    out->index = it->next_index++;
+    it->pos = c.pos;
+    return true;
+}
+
+bool perfbuf_v1_object_counter_block(const perfbuf_v1_block *b, const perfbuf_v1_object *o,
+                                     perfbuf_v1_counter_block *out)
+{
+    if (o->num_instances != PERFBUF_V1_NO_INSTANCES) {
+        return false;
+    }
+    pb_ctx ctx;
+    pb_v1_view_ctx(&ctx);
+    pb_cursor c = pb_v1_window(b, o->data_offset, o->offset + o->total_length);
+    if (pb_v1_read_counter_block(&ctx, &c, 0, out) != PERFBUF_OK) {
+        PB_UNREACHABLE();
+        return false;
+    }
+    return true;
+}
+
+void perfbuf_v1_instances_begin(const perfbuf_v1_object *o, perfbuf_v1_iter *it)
+{
+    it->pos = o->data_offset;
+    it->end = o->offset + o->total_length;
+    it->next_index = 0;
+    it->count = o->instance_count;
+    it->code_page = o->code_page;
+}
+
+bool perfbuf_v1_instances_next(const perfbuf_v1_block *b, perfbuf_v1_iter *it,
+                               perfbuf_v1_instance *out)
+{
+    if (it->next_index >= it->count) {
+        return false;
+    }
+    pb_ctx ctx;
+    pb_v1_view_ctx(&ctx);
+    pb_cursor c = pb_v1_window(b, it->pos, it->end);
+    if (pb_v1_read_instance(&ctx, &c, it->code_page, out) != PERFBUF_OK ||
+        pb_v1_read_counter_block(&ctx, &c, 0, &out->counters) != PERFBUF_OK) {
+        PB_UNREACHABLE();
+        it->next_index = it->count;
+        return false;
+    }
+    out->index = it->next_index++;
+    it->pos = c.pos;
+    return true;
+}
+
+uint64_t perfbuf_v1_counter_value(const perfbuf_v1_block *b, const perfbuf_v1_counter_block *block,
+                                  const perfbuf_v1_counter *counter)
+{
+    pb_cursor c = pb_v1_window(b, block->offset, block->offset + block->byte_length);
+    if (counter->size == 4) {
+        uint32_t v;
+        if (pb_cursor_get_u32(&c, counter->counter_offset, &v)) {
+            return v;
+        }
+        PB_UNREACHABLE();
+    } else if (counter->size == 8) {
+        uint64_t v;
+        if (pb_cursor_get_u64(&c, counter->counter_offset, &v)) {
+            return v;
+        }
+        PB_UNREACHABLE();
+    }
+    return 0;
+}
+
+const uint8_t *perfbuf_v1_counter_bytes(const perfbuf_v1_block *b,
+                                        const perfbuf_v1_counter_block *block,
+                                        const perfbuf_v1_counter *counter)
+{
+    pb_cursor c = pb_v1_window(b, block->offset, block->offset + block->byte_length);
+    pb_cursor value;
+    if (!pb_cursor_slice(&c, counter->counter_offset, counter->size, &value)) {
+        PB_UNREACHABLE();
+        return NULL;
+    }
+    return pb_cursor_data(&value);
+}
+
+perfbuf_status perfbuf_v1_system_name_utf8(const perfbuf_v1_block *b, char *out, size_t cap,
+                                           size_t *len)
+{
+    if (b == NULL || (out == NULL && cap != 0)) {
+        return PERFBUF_E_INVALID_ARGUMENT;
+    }
+    pb_utf8_out o;
+    pb_utf8_out_init(&o, out, cap);
+    pb_utf16le_convert(
+        pb_v1_window(b, b->system_name_offset, b->system_name_offset + b->system_name_units * 2), &o);
+    return pb_utf8_finish(&o, len);
+}

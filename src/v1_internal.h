@@ -1,0 +1,21 @@
+/* Decoding functions shared by the V1 parse, its views and name lookups. */
+#ifndef PERFBUF_V1_INTERNAL_H
+#define PERFBUF_V1_INTERNAL_H
+
+#include "perfbuf/v1.h"
+#include "check.h"
+
+perfbuf_status pb_v1_read_object(pb_ctx *ctx, pb_cursor *objects, bool deep,
+                                 perfbuf_v1_object *out);
+perfbuf_status pb_v1_read_counter(pb_ctx *ctx, pb_cursor *defs, perfbuf_v1_counter *out);
+perfbuf_status pb_v1_read_instance(pb_ctx *ctx, pb_cursor *data, uint32_t code_page,
+                                   perfbuf_v1_instance *out);
+perfbuf_status pb_v1_read_counter_block(pb_ctx *ctx, pb_cursor *data, uint64_t needed,
+                                        perfbuf_v1_counter_block *out);
+
+/* A cursor over [pos, end) of a validated block. */
+pb_cursor pb_v1_window(const perfbuf_v1_block *b, size_t pos, size_t end);
+/* A silent, lenient context for re-decoding validated bytes. */
+void pb_v1_view_ctx(pb_ctx *ctx);
+
+#endif

@@ -1,0 +1,654 @@
+/*
+ * The V1 reader: a Global-like block (Process, Thread with parents, a
+ * single-instance object with base counters), every rejection branch,
+ * lenient versus strict, names, parents and lookups, the Wine captures.
+ * Every buffer is parsed in front of a guard page.
+ */
+#include "perfbuf/counter_types.h"
+#include "perfbuf/v1.h"
+#include "builder_v1.h"
+#include "guard.h"
+#include "harness.h"
+
+/* ---- the fixture ---- */
+
+enum { PROCESS = 230, THREAD = 232, MEMORY = 4 };
+
+static tb_v1 global_block(void)
+{
+    tb_v1 v;
+    tb_v1_begin(&v, "VM");
+
+    tb_v1_object_begin(&v, PROCESS, 0, 0);
+    tb_v1_counter(&v, 6, PERF_100NSEC_TIMER, 8, 8);
+    tb_v1_counter(&v, 784, PERF_COUNTER_RAWCOUNT, 4, 16);
+    tb_v1_counter(&v, 680, PERF_COUNTER_RAWCOUNT, 4, 20);
+    tb_v1_definitions_end(&v);
+    const char *procs[3] = {"Idle", "svchost", "svchost"};
+    for (uint32_t i = 0; i < 3; i++) {
+        uint8_t data[20] = {0};
+        tb_put64(data, 8, 1000000ull * (i + 1));
+        tb_put32(data, 16, 100 + i);
+        tb_put32(data, 20, 2 + i);
+        tb_v1_instance(&v, procs[i], 0, 0);
+        tb_v1_counter_block(&v, data, sizeof data);
+    }
+    tb_v1_object_end(&v);
+
+    tb_v1_object_begin(&v, THREAD, 0, 0);
+    tb_v1_counter(&v, 146, PERF_COUNTER_COUNTER, 4, 4);
+    tb_v1_counter(&v, 1000, PERF_RAW_FRACTION, 4, 8);
+    tb_v1_counter(&v, 0, PERF_RAW_BASE, 4, 12);
+    tb_v1_definitions_end(&v);
+    const char *threads[4] = {"0", "0", "1", "0"};
+    const uint32_t parents[4] = {0, 1, 1, 2};
+    for (uint32_t i = 0; i < 4; i++) {
+        uint8_t data[12] = {0};
+        tb_put32(data, 4, 7000 + i);
+        tb_put32(data, 8, 25);
+        tb_put32(data, 12, 100);
+        tb_v1_instance(&v, threads[i], PROCESS, parents[i]);
+        tb_v1_counter_block(&v, data, sizeof data);
+    }
+    tb_v1_object_end(&v);
+
+    tb_v1_object_begin(&v, MEMORY, 1, 0);
+    tb_v1_counter(&v, 1380, PERF_COUNTER_LARGE_RAWCOUNT, 8, 8);
+    tb_v1_counter(&v, 200, PERF_PRECISION_100NS_TIMER, 8, 16);
+    tb_v1_counter(&v, 0, PERF_PRECISION_TIMESTAMP, 8, 24);
+    tb_v1_definitions_end(&v);
+    uint8_t mem[28] = {0};
+    tb_put64(mem, 8, 8589934592ull);
+    tb_put64(mem, 16, 4000);
+    tb_put64(mem, 24, 10000);
+    tb_v1_counter_block(&v, mem, sizeof mem);
+    tb_v1_object_end(&v);
+
+    tb_v1_end(&v);
+    return v;
+}
+
+/* Offsets in global_block(), as the views report them (checked below). */
+enum {
+    OBJ_PROCESS = 96,
+    DEF_PROCESS_0 = OBJ_PROCESS + 64,
+    INST_PROCESS_0 = OBJ_PROCESS + 184,
+    BLOCK_PROCESS_0 = INST_PROCESS_0 + 40,
+    INST_PROCESS_1 = BLOCK_PROCESS_0 + 24,
+    OBJ_THREAD = OBJ_PROCESS + 376,
+    DEF_THREAD_1 = OBJ_THREAD + 64 + 40,
+    INST_THREAD_0 = OBJ_THREAD + 184,
+    OBJ_MEMORY = INST_THREAD_0 + 4 * (32 + 16),
+    BLOCK_MEMORY = OBJ_MEMORY + 184,
+    TOTAL = BLOCK_MEMORY + 32
+};
+
+typedef struct walk {
+    perfbuf_status status;
+    perfbuf_error err;
+    perfbuf_v1_block b;
+    uint32_t objects, counters, instances;
+    uint64_t value_sum;
+    char system_name[32];
+    char names[512];
+    bool views_inside;
+} walk;
+
+static bool inside(size_t off, size_t n, size_t len)
+{
+    return off <= len && n <= len - off;
+}
+
+static void add_values(const perfbuf_v1_block *b, const perfbuf_v1_object *o,
+                       const perfbuf_v1_counter_block *blk, walk *w, size_t len)
+{
+    if (!inside(blk->offset, blk->byte_length, len)) {
+        w->views_inside = false;
+    }
+    perfbuf_v1_iter ci;
+    perfbuf_v1_counter c;
+    perfbuf_v1_counters_begin(o, &ci);
+    while (perfbuf_v1_counters_next(b, &ci, &c)) {
+        w->value_sum += perfbuf_v1_counter_value(b, blk, &c);
+        const uint8_t *bytes = perfbuf_v1_counter_bytes(b, blk, &c);
+        if (c.size > 0 && (bytes == NULL || !inside((size_t)(bytes - b->data), c.size, len))) {
+            w->views_inside = false;
+        }
+    }
+}
+
+static walk parse_and_walk(const uint8_t *data, size_t len, uint32_t flags)
+{
+    walk w;
+    memset(&w, 0, sizeof w);
+    w.views_inside = true;
+    guarded g = guard_place(data, len);
+    perfbuf_options opts = {flags, 0, 0, 0};
+    w.status = perfbuf_v1_parse(g.bytes, len, &opts, &w.b, &w.err);
+    if (w.status == PERFBUF_OK) {
+        size_t n;
+        if (perfbuf_v1_system_name_utf8(&w.b, w.system_name, sizeof w.system_name, &n) !=
+            PERFBUF_OK) {
+            w.views_inside = false;
+        }
+        perfbuf_v1_iter oi;
+        perfbuf_v1_object o;
+        perfbuf_v1_objects_begin(&w.b, &oi);
+        while (perfbuf_v1_objects_next(&w.b, &oi, &o)) {
+            w.objects++;
+            w.counters += o.counter_count;
+            if (!inside(o.offset, o.total_length, len)) {
+                w.views_inside = false;
+            }
+            perfbuf_v1_counter_block blk;
+            if (perfbuf_v1_object_counter_block(&w.b, &o, &blk)) {
+                add_values(&w.b, &o, &blk, &w, len);
+            }
+            perfbuf_v1_iter ii;
+            perfbuf_v1_instance inst;
+            perfbuf_v1_instances_begin(&o, &ii);
+            while (perfbuf_v1_instances_next(&w.b, &ii, &inst)) {
+                w.instances++;
+                if (!inside(inst.name_offset, inst.name_bytes, len)) {
+                    w.views_inside = false;
+                }
+                char name[128];
+                perfbuf_status st =
+                    perfbuf_v1_full_name_utf8(&w.b, &o, &inst, NULL, name, sizeof name, &n);
+                if (st == PERFBUF_OK || st == PERFBUF_E_BAD_REFERENCE) {
+                    strncat(w.names, name, sizeof w.names - strlen(w.names) - 2);
+                    strcat(w.names, ";");
+                }
+                add_values(&w.b, &o, &inst.counters, &w, len);
+            }
+        }
+        if (w.objects != w.b.object_count) {
+            w.views_inside = false;
+        }
+    } else if (w.err.offset > len) {
+        w.views_inside = false;
+    }
+    w.b.data = NULL;
+    guard_release(&g);
+    return w;
+}
+
+/* ---- valid blocks ---- */
+
+static void layout_is_as_documented(void)
+{
+    tb_v1 v = global_block();
+    CHECK_EQ_U(v.buf.len, TOTAL);
+    perfbuf_v1_block b;
+    CHECK(perfbuf_v1_parse(v.buf.data, v.buf.len, NULL, &b, NULL) == PERFBUF_OK);
+    perfbuf_v1_iter it;
+    perfbuf_v1_object o;
+    perfbuf_v1_objects_begin(&b, &it);
+    CHECK(perfbuf_v1_objects_next(&b, &it, &o));
+    CHECK_EQ_U(o.offset, OBJ_PROCESS);
+    CHECK_EQ_U(o.data_offset, INST_PROCESS_0);
+    perfbuf_v1_iter ii;
+    perfbuf_v1_instance inst;
+    perfbuf_v1_instances_begin(&o, &ii);
+    CHECK(perfbuf_v1_instances_next(&b, &ii, &inst));
+    CHECK_EQ_U(inst.counters.offset, BLOCK_PROCESS_0);
+    CHECK(perfbuf_v1_instances_next(&b, &ii, &inst));
+    CHECK_EQ_U(inst.offset, INST_PROCESS_1);
+    CHECK(perfbuf_v1_objects_next(&b, &it, &o));
+    CHECK_EQ_U(o.offset, OBJ_THREAD);
+    CHECK(perfbuf_v1_objects_next(&b, &it, &o));
+    CHECK_EQ_U(o.offset, OBJ_MEMORY);
+    perfbuf_v1_counter_block blk;
+    CHECK(perfbuf_v1_object_counter_block(&b, &o, &blk));
+    CHECK_EQ_U(blk.offset, BLOCK_MEMORY);
+    tb_free(&v.buf);
+}
+
+static void global_block_decodes(void)
+{
+    tb_v1 v = global_block();
+    walk w = parse_and_walk(v.buf.data, v.buf.len, PERFBUF_STRICT);
+    CHECK(w.status == PERFBUF_OK);
+    CHECK(w.views_inside);
+    CHECK_EQ_U(w.b.anomalies, 0);
+    CHECK_EQ_U(w.objects, 3);
+    CHECK_EQ_U(w.counters, 9);
+    CHECK_EQ_U(w.instances, 7);
+    CHECK_STR(w.system_name, "VM");
+    CHECK_STR(w.names, "Idle;svchost;svchost;Idle/0;svchost/0;svchost/1;svchost/0;");
+    uint64_t process = (1000000 + 100 + 2) + (2000000 + 101 + 3) + (3000000 + 102 + 4);
+    uint64_t thread = (7000 + 7001 + 7002 + 7003) + 4 * (25 + 100);
+    uint64_t memory = 8589934592ull + 4000 + 10000;
+    CHECK_EQ_U(w.value_sum, process + thread + memory);
+    CHECK_EQ_U(w.b.version, 1);
+    CHECK_EQ_U(w.b.perf_freq, 10000000);
+    CHECK_EQ_U(w.b.perf_time_100ns, 134398148561470699);
+    CHECK_EQ_U(w.b.system_time.year, 2026);
+    CHECK_EQ_U((uint32_t)w.b.default_object, 0xFFFFFFFFu);
+    tb_free(&v.buf);
+}
+
+static void counters_and_objects(void)
+{
+    tb_v1 v = global_block();
+    perfbuf_v1_block b;
+    CHECK(perfbuf_v1_parse(v.buf.data, v.buf.len, NULL, &b, NULL) == PERFBUF_OK);
+    perfbuf_v1_object o;
+    CHECK(perfbuf_v1_find_object(&b, MEMORY, &o) == PERFBUF_OK);
+    CHECK_EQ_U((uint32_t)o.num_instances, 0xFFFFFFFFu);
+    CHECK_EQ_U(o.instance_count, 0);
+    CHECK_EQ_U(o.perf_freq, 1000);
+    perfbuf_v1_iter it;
+    perfbuf_v1_counter c;
+    perfbuf_v1_counters_begin(&o, &it);
+    CHECK(perfbuf_v1_counters_next(&b, &it, &c));
+    CHECK_EQ_U(c.type, PERF_COUNTER_LARGE_RAWCOUNT);
+    CHECK(perfbuf_v1_counters_next(&b, &it, &c));
+    CHECK_EQ_U(c.type, PERF_PRECISION_100NS_TIMER);
+    CHECK(perfbuf_v1_counters_next(&b, &it, &c));
+    CHECK(perfbuf_counter_type_is_base(c.type));
+    CHECK_EQ_U(c.index, 2);
+    CHECK(!perfbuf_v1_counters_next(&b, &it, &c));
+    perfbuf_v1_counter_block blk;
+    CHECK(perfbuf_v1_object_counter_block(&b, &o, &blk));
+    CHECK_EQ_U(perfbuf_v1_counter_value(&b, &blk, &c), 10000);
+    CHECK(perfbuf_v1_find_object(&b, 9999, &o) == PERFBUF_E_NOT_FOUND);
+    CHECK(perfbuf_v1_find_object(&b, PROCESS, &o) == PERFBUF_OK);
+    CHECK(!perfbuf_v1_object_counter_block(&b, &o, &blk));
+    tb_free(&v.buf);
+}
+
+static void parents_and_index(void)
+{
+    tb_v1 v = global_block();
+    perfbuf_v1_block b;
+    CHECK(perfbuf_v1_parse(v.buf.data, v.buf.len, NULL, &b, NULL) == PERFBUF_OK);
+    perfbuf_v1_object process;
+    perfbuf_v1_object thread;
+    CHECK(perfbuf_v1_find_object(&b, PROCESS, &process) == PERFBUF_OK);
+    CHECK(perfbuf_v1_find_object(&b, THREAD, &thread) == PERFBUF_OK);
+    size_t offsets[3];
+    perfbuf_v1_instance_index index;
+    CHECK(perfbuf_v1_index_build(&b, &process, offsets, 2, &index) == PERFBUF_E_OUTPUT_TOO_SMALL);
+    CHECK(perfbuf_v1_index_build(&b, &process, offsets, 3, &index) == PERFBUF_OK);
+    CHECK_EQ_U(index.count, 3);
+    perfbuf_v1_instance inst;
+    CHECK(perfbuf_v1_index_get(&b, &index, 3, &inst) == PERFBUF_E_NOT_FOUND);
+    CHECK(perfbuf_v1_index_get(&b, &index, 2, &inst) == PERFBUF_OK);
+    CHECK_EQ_U(inst.offset, offsets[2]);
+    /* Every thread's full name through the index equals the one without. */
+    perfbuf_v1_iter it;
+    perfbuf_v1_instances_begin(&thread, &it);
+    int n = 0;
+    while (perfbuf_v1_instances_next(&b, &it, &inst)) {
+        char a[64];
+        char c[64];
+        size_t la;
+        size_t lc;
+        CHECK(perfbuf_v1_full_name_utf8(&b, &thread, &inst, &index, a, sizeof a, &la) == PERFBUF_OK);
+        CHECK(perfbuf_v1_full_name_utf8(&b, &thread, &inst, NULL, c, sizeof c, &lc) == PERFBUF_OK);
+        CHECK_STR(a, c);
+        perfbuf_v1_instance parent;
+        CHECK(perfbuf_v1_parent(&b, &thread, &inst, &index, &parent, NULL) == PERFBUF_OK);
+        CHECK_EQ_U(parent.index, inst.parent_instance);
+        n++;
+    }
+    CHECK_EQ_U(n, 4);
+    /* A process has no parent. */
+    CHECK(perfbuf_v1_index_get(&b, &index, 0, &inst) == PERFBUF_OK);
+    perfbuf_v1_instance parent;
+    CHECK(perfbuf_v1_parent(&b, &process, &inst, &index, &parent, NULL) == PERFBUF_E_NOT_FOUND);
+    tb_free(&v.buf);
+}
+
+static void bad_parent_references(void)
+{
+    tb_v1 v = global_block();
+    /* Thread 0 names process instance 3 (out of range), thread 1 names the
+     * Thread object itself at its own position, thread 2 a missing object. */
+    tb_patch_u32(&v.buf, INST_THREAD_0 + 8, 3);
+    tb_patch_u32(&v.buf, INST_THREAD_0 + 48 + 4, THREAD);
+    tb_patch_u32(&v.buf, INST_THREAD_0 + 48 + 8, 1);
+    tb_patch_u32(&v.buf, INST_THREAD_0 + 96 + 4, 4242);
+    perfbuf_v1_block b;
+    CHECK(perfbuf_v1_parse(v.buf.data, v.buf.len, NULL, &b, NULL) == PERFBUF_OK);
+    perfbuf_v1_object thread;
+    CHECK(perfbuf_v1_find_object(&b, THREAD, &thread) == PERFBUF_OK);
+    perfbuf_v1_iter it;
+    perfbuf_v1_instance inst;
+    perfbuf_v1_instance parent;
+    perfbuf_error err;
+    perfbuf_v1_instances_begin(&thread, &it);
+    CHECK(perfbuf_v1_instances_next(&b, &it, &inst));
+    CHECK(perfbuf_v1_parent(&b, &thread, &inst, NULL, &parent, &err) == PERFBUF_E_BAD_REFERENCE);
+    CHECK_STR(err.field, "ParentObjectInstance");
+    CHECK_EQ_U(err.offset, INST_THREAD_0 + 8);
+    char name[64];
+    size_t len;
+    CHECK(perfbuf_v1_full_name_utf8(&b, &thread, &inst, NULL, name, sizeof name, &len) ==
+          PERFBUF_E_BAD_REFERENCE);
+    CHECK_STR(name, "0");
+    CHECK(perfbuf_v1_instances_next(&b, &it, &inst));
+    CHECK(perfbuf_v1_parent(&b, &thread, &inst, NULL, &parent, &err) == PERFBUF_E_BAD_REFERENCE);
+    CHECK(perfbuf_v1_instances_next(&b, &it, &inst));
+    CHECK(perfbuf_v1_parent(&b, &thread, &inst, NULL, &parent, &err) == PERFBUF_E_NOT_FOUND);
+    CHECK(perfbuf_v1_full_name_utf8(&b, &thread, &inst, NULL, name, sizeof name, &len) == PERFBUF_OK);
+    CHECK_STR(name, "1");
+    tb_free(&v.buf);
+}
+
+static void find_by_name(void)
+{
+    tb_v1 v = global_block();
+    perfbuf_v1_block b;
+    CHECK(perfbuf_v1_parse(v.buf.data, v.buf.len, NULL, &b, NULL) == PERFBUF_OK);
+    perfbuf_v1_object process;
+    perfbuf_v1_object thread;
+    CHECK(perfbuf_v1_find_object(&b, PROCESS, &process) == PERFBUF_OK);
+    CHECK(perfbuf_v1_find_object(&b, THREAD, &thread) == PERFBUF_OK);
+    perfbuf_v1_instance inst;
+    CHECK(perfbuf_v1_find_instance(&b, &process, "svchost", 7, NULL, &inst) == PERFBUF_OK);
+    CHECK_EQ_U(inst.index, 1);
+    CHECK(perfbuf_v1_find_instance(&b, &process, "SVCHOST#1", 9, NULL, &inst) == PERFBUF_OK);
+    CHECK_EQ_U(inst.index, 2);
+    CHECK(perfbuf_v1_find_instance(&b, &process, "svchost#2", 9, NULL, &inst) == PERFBUF_E_NOT_FOUND);
+    CHECK(perfbuf_v1_find_instance(&b, &process, "idle", 4, NULL, &inst) == PERFBUF_OK);
+    CHECK_EQ_U(inst.index, 0);
+    CHECK(perfbuf_v1_find_instance(&b, &process, "Idl", 3, NULL, &inst) == PERFBUF_E_NOT_FOUND);
+    CHECK(perfbuf_v1_find_instance(&b, &thread, "svchost/0", 9, NULL, &inst) == PERFBUF_OK);
+    CHECK_EQ_U(inst.index, 1);
+    CHECK(perfbuf_v1_find_instance(&b, &thread, "svchost/0#1", 11, NULL, &inst) == PERFBUF_OK);
+    CHECK_EQ_U(inst.index, 3);
+    CHECK(perfbuf_v1_find_instance(&b, &thread, "Idle/1", 6, NULL, &inst) == PERFBUF_E_NOT_FOUND);
+    size_t offsets[3];
+    perfbuf_v1_instance_index index;
+    CHECK(perfbuf_v1_index_build(&b, &process, offsets, 3, &index) == PERFBUF_OK);
+    CHECK(perfbuf_v1_find_instance(&b, &thread, "svchost/1", 9, &index, &inst) == PERFBUF_OK);
+    CHECK_EQ_U(inst.index, 2);
+    CHECK(perfbuf_v1_find_instance(&b, &thread, "0#2", 3, &index, &inst) == PERFBUF_OK);
+    CHECK_EQ_U(inst.index, 3);
+    tb_free(&v.buf);
+}
+
+static void code_page_names(void)
+{
+    tb_v1 v;
+    tb_v1_begin(&v, "");
+    tb_v1_object_begin(&v, 500, 0, 1252);
+    tb_v1_counter(&v, 2, PERF_COUNTER_RAWCOUNT, 4, 4);
+    tb_v1_definitions_end(&v);
+    uint8_t data[4] = {1, 0, 0, 0};
+    tb_v1_instance(&v, "Caf\xE9", 0, 0);
+    tb_v1_counter_block(&v, data, 4);
+    tb_v1_object_end(&v);
+    tb_v1_object_begin(&v, 502, 0, 932);
+    tb_v1_counter(&v, 2, PERF_COUNTER_RAWCOUNT, 4, 4);
+    tb_v1_definitions_end(&v);
+    tb_v1_instance(&v, "\x83\x65", 0, 0);
+    tb_v1_counter_block(&v, data, 4);
+    tb_v1_object_end(&v);
+    tb_v1_end(&v);
+    walk w = parse_and_walk(v.buf.data, v.buf.len, PERFBUF_STRICT);
+    CHECK(w.status == PERFBUF_OK);
+    CHECK_STR(w.system_name, "");
+    perfbuf_v1_block b;
+    CHECK(perfbuf_v1_parse(v.buf.data, v.buf.len, NULL, &b, NULL) == PERFBUF_OK);
+    perfbuf_v1_object o;
+    CHECK(perfbuf_v1_find_object(&b, 500, &o) == PERFBUF_OK);
+    perfbuf_v1_iter it;
+    perfbuf_v1_instance inst;
+    perfbuf_v1_instances_begin(&o, &it);
+    CHECK(perfbuf_v1_instances_next(&b, &it, &inst));
+    char name[32];
+    size_t len;
+    CHECK(perfbuf_v1_instance_name_utf8(&b, &inst, name, sizeof name, &len) == PERFBUF_OK);
+    CHECK_STR(name, "Caf\xC3\xA9");
+    CHECK(perfbuf_v1_find_instance(&b, &o, "CAF\xC3\xA9", 5, NULL, &inst) == PERFBUF_OK);
+    CHECK(perfbuf_v1_find_object(&b, 502, &o) == PERFBUF_OK);
+    perfbuf_v1_instances_begin(&o, &it);
+    CHECK(perfbuf_v1_instances_next(&b, &it, &inst));
+    CHECK(perfbuf_v1_instance_name_utf8(&b, &inst, name, sizeof name, &len) == PERFBUF_E_UNKNOWN_VALUE);
+    CHECK_EQ_U(inst.name_bytes, 2);
+    const uint8_t *raw = perfbuf_v1_instance_name_bytes(&b, &inst);
+    CHECK(raw != NULL && raw[0] == 0x83 && raw[1] == 0x65);
+    tb_free(&v.buf);
+}
+
+static void metadata_only_objects(void)
+{
+    tb_v1 v;
+    tb_v1_begin(&v, "HOST");
+    tb_v1_object_begin(&v, 238, 0, 0);
+    tb_v1_counter(&v, 6, PERF_100NSEC_TIMER_INV, 8, 8);
+    tb_v1_definitions_end(&v);
+    tb_v1_object_end(&v);
+    tb_patch_u32(&v.buf, v.object_start + 40, (uint32_t)PERFBUF_V1_METADATA_MULTIPLE_INSTANCES);
+    tb_v1_end(&v);
+    walk w = parse_and_walk(v.buf.data, v.buf.len, PERFBUF_STRICT);
+    CHECK(w.status == PERFBUF_OK);
+    CHECK_EQ_U(w.instances, 0);
+    CHECK_STR(w.system_name, "HOST");
+    tb_patch_u32(&v.buf, v.object_start + 40, (uint32_t)-4);
+    w = parse_and_walk(v.buf.data, v.buf.len, 0);
+    CHECK(w.status == PERFBUF_E_UNKNOWN_VALUE);
+    CHECK_STR(w.err.field, "NumInstances");
+    tb_free(&v.buf);
+}
+
+static void wine_captures(void)
+{
+    /* corpus/captures/wine-8.0/v1-global.bin (v1-object-238.bin has the same shape) */
+    static const uint8_t global[96] = {
+        0x50, 0x00, 0x45, 0x00, 0x52, 0x00, 0x46, 0x00, 0x01, 0x00, 0x00, 0x00, 0x01, 0x00, 0x00, 0x00,
+        0x01, 0x00, 0x00, 0x00, 0x60, 0x00, 0x00, 0x00, 0x60, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00,
+        0x00, 0x00, 0x00, 0x00, 0xea, 0x07, 0x0b, 0x00, 0x00, 0x00, 0x16, 0x00, 0x09, 0x00, 0x36, 0x00,
+        0x10, 0x00, 0x70, 0x00, 0x00, 0x00, 0x00, 0x00, 0xb2, 0x38, 0x02, 0xe8, 0x05, 0x00, 0x00, 0x00,
+        0x80, 0x96, 0x98, 0x00, 0x00, 0x00, 0x00, 0x00, 0x5f, 0xb1, 0x74, 0x6f, 0x67, 0x7a, 0xdd, 0x01,
+        0x06, 0x00, 0x00, 0x00, 0x58, 0x00, 0x00, 0x00, 0x56, 0x00, 0x4d, 0x00, 0x00, 0x00, 0x00, 0x00};
+    walk w = parse_and_walk(global, sizeof global, PERFBUF_STRICT);
+    CHECK(w.status == PERFBUF_OK);
+    CHECK_EQ_U(w.b.size, 96);
+    CHECK_EQ_U(w.b.header_length, 96);
+    CHECK_EQ_U(w.b.object_count, 0);
+    CHECK_EQ_U(w.b.version, 1);
+    CHECK_EQ_U(w.b.revision, 1);
+    CHECK_EQ_U(w.b.perf_freq, 10000000);
+    CHECK_STR(w.system_name, "VM");
+    CHECK_EQ_U(w.b.system_name_offset, 88);
+}
+
+/* ---- rejections ---- */
+
+typedef struct rejection {
+    const char *what;
+    size_t patch_at;
+    uint32_t value;
+    uint32_t flags;
+    perfbuf_status status;
+    const char *structure;
+    const char *field;
+    size_t offset;
+    bool lenient_ok;
+} rejection;
+
+#define S PERFBUF_STRICT
+#define B "PERF_DATA_BLOCK"
+#define O "PERF_OBJECT_TYPE"
+#define D "PERF_COUNTER_DEFINITION"
+#define I "PERF_INSTANCE_DEFINITION"
+#define K "PERF_COUNTER_BLOCK"
+static const rejection rejections[] = {
+    /* PERF_DATA_BLOCK */
+    {"signature", 2, 0x00460045, 0, PERFBUF_E_BAD_SIGNATURE, B, "Signature", 0, false},
+    {"big-endian", 8, 0, 0, PERFBUF_E_BIG_ENDIAN_DATA, B, "LittleEndian", 8, false},
+    {"endian 2", 8, 2, 0, PERFBUF_E_UNKNOWN_VALUE, B, "LittleEndian", 8, false},
+    {"total below header", 20, 87, 0, PERFBUF_E_SIZE_TOO_SMALL, B, "TotalByteLength", 20, false},
+    {"total beyond received", 20, TOTAL + 1, 0, PERFBUF_E_SIZE_EXCEEDS_RECEIVED, B, "TotalByteLength", 20, false},
+    {"total unaligned", 20, TOTAL - 1, S, PERFBUF_E_SIZE_UNALIGNED, B, "TotalByteLength", 20, false},
+    {"total below received", 20, TOTAL - 8, S, PERFBUF_E_TRAILING_BYTES, B, "TotalByteLength", 20, false},
+    {"header below struct", 24, 87, 0, PERFBUF_E_SIZE_TOO_SMALL, B, "HeaderLength", 24, false},
+    {"header beyond total", 24, TOTAL + 8, 0, PERFBUF_E_SIZE_TOO_LARGE, B, "HeaderLength", 24, false},
+    {"header unaligned", 24, 92, S, PERFBUF_E_SIZE_UNALIGNED, B, "HeaderLength", 24, false},
+    {"name inside struct", 84, 80, 0, PERFBUF_E_OVERLAP, B, "SystemNameOffset", 84, false},
+    {"name beyond header", 84, 97, 0, PERFBUF_E_OFFSET_OUT_OF_RANGE, B, "SystemNameOffset", 84, false},
+    {"name length beyond header", 80, 10, 0, PERFBUF_E_SIZE_TOO_LARGE, B, "SystemNameLength", 80, false},
+    {"name length odd", 80, 5, 0, PERFBUF_E_ODD_LENGTH, B, "SystemNameLength", 80, false},
+    {"objects beyond bytes", 28, 9, S, PERFBUF_E_COUNT_TOO_LARGE, B, "NumObjectTypes", 28, false},
+    {"objects over limit", 28, 70000, 0, PERFBUF_E_LIMIT_EXCEEDED, B, "NumObjectTypes", 28, false},
+    {"one object more", 28, 4, S, PERFBUF_E_COUNT_TOO_LARGE, B, "NumObjectTypes", 28, true},
+    {"one object less", 28, 2, S, PERFBUF_E_TRAILING_BYTES, B, "NumObjectTypes", 28, true},
+    /* PERF_OBJECT_TYPE */
+    {"object total below struct", OBJ_PROCESS, 63, 0, PERFBUF_E_SIZE_TOO_SMALL, O, "TotalByteLength", OBJ_PROCESS, false},
+    {"object total beyond block", OBJ_PROCESS, TOTAL, 0, PERFBUF_E_SIZE_TOO_LARGE, O, "TotalByteLength", OBJ_PROCESS, false},
+    {"object total unaligned", OBJ_PROCESS, 372, S, PERFBUF_E_SIZE_UNALIGNED, O, "TotalByteLength", OBJ_PROCESS, false},
+    {"object header below struct", OBJ_PROCESS + 8, 63, 0, PERFBUF_E_SIZE_TOO_SMALL, O, "HeaderLength", OBJ_PROCESS + 8, false},
+    {"object header beyond definitions", OBJ_PROCESS + 8, 185, 0, PERFBUF_E_SIZE_TOO_LARGE, O, "HeaderLength", OBJ_PROCESS + 8, false},
+    {"definitions beyond object", OBJ_PROCESS + 4, 377, 0, PERFBUF_E_SIZE_TOO_LARGE, O, "DefinitionLength", OBJ_PROCESS + 4, false},
+    {"counters beyond definitions", OBJ_PROCESS + 32, 4, 0, PERFBUF_E_COUNT_TOO_LARGE, O, "NumCounters", OBJ_PROCESS + 32, false},
+    {"counters huge", OBJ_PROCESS + 32, 0xFFFFFFFF, 0, PERFBUF_E_COUNT_TOO_LARGE, O, "NumCounters", OBJ_PROCESS + 32, false},
+    {"fewer counters", OBJ_PROCESS + 32, 2, S, PERFBUF_E_TRAILING_BYTES, O, "DefinitionLength", OBJ_PROCESS + 4, true},
+    {"instances -4", OBJ_PROCESS + 40, 0xFFFFFFFC, 0, PERFBUF_E_UNKNOWN_VALUE, O, "NumInstances", OBJ_PROCESS + 40, false},
+    {"instances beyond bytes", OBJ_PROCESS + 40, 8, 0, PERFBUF_E_COUNT_TOO_LARGE, O, "NumInstances", OBJ_PROCESS + 40, false},
+    {"instances one more", OBJ_PROCESS + 40, 4, 0, PERFBUF_E_TRUNCATED, I, "ByteLength", OBJ_THREAD, false},
+    {"instances one less", OBJ_PROCESS + 40, 2, S, PERFBUF_E_TRAILING_BYTES, O, "TotalByteLength", OBJ_PROCESS, true},
+    /* PERF_COUNTER_DEFINITION */
+    {"definition below struct", DEF_PROCESS_0, 39, 0, PERFBUF_E_SIZE_TOO_SMALL, D, "ByteLength", DEF_PROCESS_0, false},
+    {"definition beyond definitions", DEF_PROCESS_0, 121, 0, PERFBUF_E_SIZE_TOO_LARGE, D, "ByteLength", DEF_PROCESS_0, false},
+    {"unknown type", DEF_PROCESS_0 + 28, 0x12345678, S, PERFBUF_E_UNKNOWN_VALUE, D, "CounterType", DEF_PROCESS_0 + 28, false},
+    {"size against type", DEF_PROCESS_0 + 32, 4, S, PERFBUF_E_INCONSISTENT, D, "CounterSize", DEF_PROCESS_0 + 32, true},
+    {"offset inside ByteLength", DEF_PROCESS_0 + 36, 2, 0, PERFBUF_E_OFFSET_OUT_OF_RANGE, D, "CounterOffset", DEF_PROCESS_0 + 36, false},
+    {"offset past block", DEF_PROCESS_0 + 36, 20, 0, PERFBUF_E_SIZE_TOO_SMALL, K, "ByteLength", BLOCK_PROCESS_0, false},
+    {"offset huge", DEF_PROCESS_0 + 36, 0xFFFFFFFC, 0, PERFBUF_E_SIZE_TOO_SMALL, K, "ByteLength", BLOCK_PROCESS_0, false},
+    {"fraction without base", DEF_THREAD_1 + 40 + 28, PERF_COUNTER_RAWCOUNT, 0, PERFBUF_E_BAD_REFERENCE, D, "CounterType", DEF_THREAD_1 + 28, false},
+    {"precision without timestamp", OBJ_MEMORY + 64 + 80 + 28, PERF_COUNTER_LARGE_RAWCOUNT, 0, PERFBUF_E_BAD_REFERENCE, D, "CounterType", OBJ_MEMORY + 64 + 40 + 28, false},
+    {"base last without pair", OBJ_MEMORY + 32, 2, 0, PERFBUF_E_BAD_REFERENCE, D, "CounterType", OBJ_MEMORY + 64 + 40 + 28, false},
+    /* PERF_INSTANCE_DEFINITION */
+    {"instance below struct", INST_PROCESS_0, 23, 0, PERFBUF_E_SIZE_TOO_SMALL, I, "ByteLength", INST_PROCESS_0, false},
+    {"instance beyond object", INST_PROCESS_0, 400, 0, PERFBUF_E_SIZE_TOO_LARGE, I, "ByteLength", INST_PROCESS_0, false},
+    {"instance unaligned", INST_PROCESS_0, 36, S, PERFBUF_E_SIZE_UNALIGNED, I, "ByteLength", INST_PROCESS_0, false},
+    {"name over header", INST_PROCESS_0 + 16, 20, 0, PERFBUF_E_OVERLAP, I, "NameOffset", INST_PROCESS_0 + 16, false},
+    {"name beyond instance", INST_PROCESS_0 + 16, 41, 0, PERFBUF_E_OFFSET_OUT_OF_RANGE, I, "NameOffset", INST_PROCESS_0 + 16, false},
+    {"name length beyond instance", INST_PROCESS_0 + 20, 17, 0, PERFBUF_E_SIZE_TOO_LARGE, I, "NameLength", INST_PROCESS_0 + 20, false},
+    {"name length odd", INST_PROCESS_0 + 20, 9, 0, PERFBUF_E_ODD_LENGTH, I, "NameLength", INST_PROCESS_0 + 20, false},
+    {"name without NUL", INST_PROCESS_0 + 20, 8, S, PERFBUF_E_UNTERMINATED_STRING, I, "NameLength", INST_PROCESS_0 + 20, true},
+    /* PERF_COUNTER_BLOCK */
+    {"block below 4", BLOCK_PROCESS_0, 3, 0, PERFBUF_E_SIZE_TOO_SMALL, K, "ByteLength", BLOCK_PROCESS_0, false},
+    {"block beyond object", BLOCK_PROCESS_0, 400, 0, PERFBUF_E_SIZE_TOO_LARGE, K, "ByteLength", BLOCK_PROCESS_0, false},
+    {"block unaligned", BLOCK_PROCESS_0, 28, S, PERFBUF_E_SIZE_UNALIGNED, K, "ByteLength", BLOCK_PROCESS_0, false},
+    {"block below counters", BLOCK_PROCESS_0, 16, 0, PERFBUF_E_SIZE_TOO_SMALL, K, "ByteLength", BLOCK_PROCESS_0, false},
+    {"single block beyond", BLOCK_MEMORY, 40, 0, PERFBUF_E_SIZE_TOO_LARGE, K, "ByteLength", BLOCK_MEMORY, false},
+};
+#undef S
+
+static void every_rejection(void)
+{
+    tb_v1 v = global_block();
+    for (size_t i = 0; i < sizeof rejections / sizeof rejections[0]; i++) {
+        const rejection *r = &rejections[i];
+        uint32_t saved = tb_get_u32(&v.buf, r->patch_at);
+        tb_patch_u32(&v.buf, r->patch_at, r->value);
+        walk w = parse_and_walk(v.buf.data, v.buf.len, r->flags);
+        tb_patch_u32(&v.buf, r->patch_at, saved);
+        if (w.status != r->status || strcmp(w.err.structure, r->structure) != 0 ||
+            strcmp(w.err.field, r->field) != 0 || w.err.offset != r->offset) {
+            fprintf(stderr, "%s: got %s at %zu %s.%s\n", r->what, perfbuf_status_name(w.status),
+                    w.err.offset, w.err.structure, w.err.field);
+        }
+        CHECK_STR(perfbuf_status_name(w.status), perfbuf_status_name(r->status));
+        CHECK_STR(w.err.structure, r->structure);
+        CHECK_STR(w.err.field, r->field);
+        CHECK_EQ_U(w.err.offset, r->offset);
+        CHECK(w.views_inside);
+    }
+    tb_free(&v.buf);
+}
+
+static void lenient_reports_anomalies(void)
+{
+    tb_v1 v = global_block();
+    for (size_t i = 0; i < sizeof rejections / sizeof rejections[0]; i++) {
+        const rejection *r = &rejections[i];
+        if (!r->lenient_ok) {
+            continue;
+        }
+        uint32_t saved = tb_get_u32(&v.buf, r->patch_at);
+        tb_patch_u32(&v.buf, r->patch_at, r->value);
+        walk w = parse_and_walk(v.buf.data, v.buf.len, 0);
+        tb_patch_u32(&v.buf, r->patch_at, saved);
+        if (w.status != PERFBUF_OK) {
+            fprintf(stderr, "%s: lenient got %s at %zu %s.%s\n", r->what,
+                    perfbuf_status_name(w.status), w.err.offset, w.err.structure, w.err.field);
+        }
+        CHECK(w.status == PERFBUF_OK);
+        CHECK(w.b.anomalies != 0);
+        CHECK_STR(w.b.first_anomaly.field, r->field);
+        CHECK(w.views_inside);
+    }
+    tb_free(&v.buf);
+}
+
+static void lenient_count_mismatch_keeps_objects(void)
+{
+    tb_v1 v = global_block();
+    tb_patch_u32(&v.buf, 28, 4);
+    walk w = parse_and_walk(v.buf.data, v.buf.len, 0);
+    CHECK(w.status == PERFBUF_OK);
+    CHECK_EQ_U(w.b.declared_object_count, 4);
+    CHECK_EQ_U(w.b.object_count, 3);
+    CHECK_EQ_U(w.objects, 3);
+    CHECK(w.b.anomalies & PERFBUF_ANOMALY_COUNT_MISMATCH);
+    tb_free(&v.buf);
+}
+
+static void truncation_at_every_length(void)
+{
+    tb_v1 v = global_block();
+    for (size_t len = 0; len < v.buf.len; len++) {
+        walk w = parse_and_walk(v.buf.data, len, 0);
+        CHECK(w.status != PERFBUF_OK);
+        CHECK(w.err.offset <= len);
+        CHECK(w.views_inside);
+    }
+    tb_u8(&v.buf, 0);
+    walk w = parse_and_walk(v.buf.data, v.buf.len, 0);
+    CHECK(w.status == PERFBUF_OK);
+    CHECK(w.b.anomalies & PERFBUF_ANOMALY_TRAILING_BYTES);
+    tb_free(&v.buf);
+}
+
+static void caller_limits(void)
+{
+    tb_v1 v = global_block();
+    perfbuf_v1_block b;
+    perfbuf_error err;
+    perfbuf_options opts = {0, 0, 2, 0};
+    CHECK(perfbuf_v1_parse(v.buf.data, v.buf.len, &opts, &b, &err) == PERFBUF_E_LIMIT_EXCEEDED);
+    CHECK_STR(err.field, "NumCounters");
+    CHECK_EQ_U(err.offset, OBJ_PROCESS + 32);
+    opts.max_counters = 0;
+    opts.max_instances = 3;
+    CHECK(perfbuf_v1_parse(v.buf.data, v.buf.len, &opts, &b, &err) == PERFBUF_E_LIMIT_EXCEEDED);
+    CHECK_STR(err.field, "NumInstances");
+    CHECK_EQ_U(err.offset, OBJ_THREAD + 40);
+    CHECK(b.data == NULL);
+    CHECK(perfbuf_v1_parse(NULL, 8, NULL, &b, &err) == PERFBUF_E_INVALID_ARGUMENT);
+    tb_free(&v.buf);
+}
+
+static const th_case cases[] = {
+    TH_CASE(layout_is_as_documented),
+    TH_CASE(global_block_decodes),
+    TH_CASE(counters_and_objects),
+    TH_CASE(parents_and_index),
+    TH_CASE(bad_parent_references),
+    TH_CASE(find_by_name),
+    TH_CASE(code_page_names),
+    TH_CASE(metadata_only_objects),
+    TH_CASE(wine_captures),
+    TH_CASE(every_rejection),
+    TH_CASE(lenient_reports_anomalies),
+    TH_CASE(lenient_count_mismatch_keeps_objects),
+    TH_CASE(truncation_at_every_length),
+    TH_CASE(caller_limits),
+};
+TH_MAIN(cases)
