@@ -28,6 +28,9 @@ void tb_v1_counter_block(tb_v1 *v, const uint8_t *data, uint32_t size);
 void tb_v1_object_end(tb_v1 *v);
 void tb_v1_end(tb_v1 *v);
 
+enum { TB_V1_PROCESS = 230, TB_V1_THREAD = 232, TB_V1_MEMORY = 4 };
+tb_v1 tb_v1_sample_global(void);
+
 /* Little-endian stores into a counter block's data (offsets as in
  * CounterOffset, i.e. counting the 4-byte ByteLength). */
 void tb_put32(uint8_t *block_data, uint32_t counter_offset, uint32_t v);

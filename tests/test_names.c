@@ -191,14 +191,25 @@ static void index_matches_linear_lookup(void)
     CHECK(perfbuf_names_index_build(&t, slots, 10, &index) == PERFBUF_E_OUTPUT_TOO_SMALL);
     CHECK(perfbuf_names_index_build(&t, slots, t.count, &index) == PERFBUF_OK);
     CHECK_EQ_U(index.duplicates, 1);
+    /* Every key through the index against the table's known contents; a
+     * sample of keys also through the linear walk. */
     for (uint32_t k = 0; k <= 20002; k++) {
-        perfbuf_name_entry a;
         perfbuf_name_entry c;
-        perfbuf_status sa = perfbuf_names_find(&t, k, &a);
         perfbuf_status sc = perfbuf_names_index_find(&t, &index, k, &c);
-        CHECK(sa == sc);
-        if (sa == PERFBUF_OK) {
-            CHECK_EQ_U(a.offset, c.offset);
+        bool present = k % 2 == 0 && k >= 2 && k <= 20000;
+        CHECK(sc == (present ? PERFBUF_OK : PERFBUF_E_NOT_FOUND));
+        if (present && k != 20) {
+            char want[16];
+            char got[16];
+            size_t got_len;
+            snprintf(want, sizeof want, "n%u", k / 2);
+            CHECK(perfbuf_names_text_utf8(&t, &c, got, sizeof got, &got_len) == PERFBUF_OK);
+            CHECK_STR(got, want);
+        }
+        if (k % 97 == 0 || k == 20) {
+            perfbuf_name_entry a;
+            CHECK(perfbuf_names_find(&t, k, &a) == sc);
+            CHECK(sc != PERFBUF_OK || a.offset == c.offset);
         }
     }
     perfbuf_name_entry e;

@@ -10,62 +10,13 @@
 #include "guard.h"
 #include "harness.h"
 
-/* ---- the fixture ---- */
+/* ---- the fixture: tb_v1_sample_global() in builder_v1.c ---- */
 
-enum { PROCESS = 230, THREAD = 232, MEMORY = 4 };
+enum { PROCESS = TB_V1_PROCESS, THREAD = TB_V1_THREAD, MEMORY = TB_V1_MEMORY };
 
 static tb_v1 global_block(void)
 {
-    tb_v1 v;
-    tb_v1_begin(&v, "VM");
-
-    tb_v1_object_begin(&v, PROCESS, 0, 0);
-    tb_v1_counter(&v, 6, PERF_100NSEC_TIMER, 8, 8);
-    tb_v1_counter(&v, 784, PERF_COUNTER_RAWCOUNT, 4, 16);
-    tb_v1_counter(&v, 680, PERF_COUNTER_RAWCOUNT, 4, 20);
-    tb_v1_definitions_end(&v);
-    const char *procs[3] = {"Idle", "svchost", "svchost"};
-    for (uint32_t i = 0; i < 3; i++) {
-        uint8_t data[20] = {0};
-        tb_put64(data, 8, 1000000ull * (i + 1));
-        tb_put32(data, 16, 100 + i);
-        tb_put32(data, 20, 2 + i);
-        tb_v1_instance(&v, procs[i], 0, 0);
-        tb_v1_counter_block(&v, data, sizeof data);
-    }
-    tb_v1_object_end(&v);
-
-    tb_v1_object_begin(&v, THREAD, 0, 0);
-    tb_v1_counter(&v, 146, PERF_COUNTER_COUNTER, 4, 4);
-    tb_v1_counter(&v, 1000, PERF_RAW_FRACTION, 4, 8);
-    tb_v1_counter(&v, 0, PERF_RAW_BASE, 4, 12);
-    tb_v1_definitions_end(&v);
-    const char *threads[4] = {"0", "0", "1", "0"};
-    const uint32_t parents[4] = {0, 1, 1, 2};
-    for (uint32_t i = 0; i < 4; i++) {
-        uint8_t data[12] = {0};
-        tb_put32(data, 4, 7000 + i);
-        tb_put32(data, 8, 25);
-        tb_put32(data, 12, 100);
-        tb_v1_instance(&v, threads[i], PROCESS, parents[i]);
-        tb_v1_counter_block(&v, data, sizeof data);
-    }
-    tb_v1_object_end(&v);
-
-    tb_v1_object_begin(&v, MEMORY, 1, 0);
-    tb_v1_counter(&v, 1380, PERF_COUNTER_LARGE_RAWCOUNT, 8, 8);
-    tb_v1_counter(&v, 200, PERF_PRECISION_100NS_TIMER, 8, 16);
-    tb_v1_counter(&v, 0, PERF_PRECISION_TIMESTAMP, 8, 24);
-    tb_v1_definitions_end(&v);
-    uint8_t mem[28] = {0};
-    tb_put64(mem, 8, 8589934592ull);
-    tb_put64(mem, 16, 4000);
-    tb_put64(mem, 24, 10000);
-    tb_v1_counter_block(&v, mem, sizeof mem);
-    tb_v1_object_end(&v);
-
-    tb_v1_end(&v);
-    return v;
+    return tb_v1_sample_global();
 }
 
 /* Offsets in global_block(), as the views report them (checked below). */

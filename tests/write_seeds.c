@@ -9,6 +9,8 @@
 #include <string.h>
 
 #include "builder.h"
+#include "builder_v1.h"
+#include "perfbuf/counter_types.h"
 #include "perfbuf/v2_query.h"
 
 static const char *out_dir;
@@ -182,6 +184,90 @@ static void v2_seeds(void)
     tb_free(&v.buf);
 }
 
+/* Offsets in tb_v1_sample_global(), as tests/test_v1.c documents them. */
+static const bad_patch v1_bad[] = {
+    {"bad-PERF_DATA_BLOCK.Signature-not-perf.bin", 0, 0x00450051},
+    {"bad-PERF_DATA_BLOCK.LittleEndian-big-endian.bin", 8, 0},
+    {"bad-PERF_DATA_BLOCK.TotalByteLength-beyond-received.bin", 20, 0x7FFFFFFF},
+    {"bad-PERF_DATA_BLOCK.HeaderLength-below-struct.bin", 24, 87},
+    {"bad-PERF_DATA_BLOCK.SystemNameOffset-beyond-header.bin", 84, 97},
+    {"bad-PERF_DATA_BLOCK.NumObjectTypes-over-limit.bin", 28, 0xFFFFFFFF},
+    {"bad-PERF_OBJECT_TYPE.TotalByteLength-below-struct.bin", 96, 63},
+    {"bad-PERF_OBJECT_TYPE.DefinitionLength-beyond-object.bin", 100, 377},
+    {"bad-PERF_OBJECT_TYPE.NumCounters-huge.bin", 128, 0xFFFFFFFF},
+    {"bad-PERF_OBJECT_TYPE.NumInstances-minus-four.bin", 136, 0xFFFFFFFC},
+    {"bad-PERF_COUNTER_DEFINITION.ByteLength-below-struct.bin", 160, 39},
+    {"bad-PERF_COUNTER_DEFINITION.CounterOffset-inside-length.bin", 196, 2},
+    {"bad-PERF_INSTANCE_DEFINITION.ByteLength-beyond-object.bin", 280, 400},
+    {"bad-PERF_INSTANCE_DEFINITION.NameOffset-over-header.bin", 296, 20},
+    {"bad-PERF_INSTANCE_DEFINITION.NameLength-odd.bin", 300, 9},
+    {"bad-PERF_COUNTER_BLOCK.ByteLength-below-counters.bin", 320, 16},
+};
+
+static void v1_seeds(void)
+{
+    tb_v1 v = tb_v1_sample_global();
+    write_file("fuzz_v1", "valid-global.bin", v.buf.data, v.buf.len);
+    for (size_t i = 0; i < sizeof v1_bad / sizeof v1_bad[0]; i++) {
+        uint32_t saved = tb_get_u32(&v.buf, v1_bad[i].at);
+        tb_patch_u32(&v.buf, v1_bad[i].at, v1_bad[i].value);
+        write_file("fuzz_v1", v1_bad[i].name, v.buf.data, v.buf.len);
+        tb_patch_u32(&v.buf, v1_bad[i].at, saved);
+    }
+    tb_free(&v.buf);
+
+    tb_v1 cp;
+    tb_v1_begin(&cp, "HOST-1252");
+    tb_v1_object_begin(&cp, 500, 0, 1252);
+    tb_v1_counter(&cp, 2, PERF_COUNTER_RAWCOUNT, 4, 4);
+    tb_v1_definitions_end(&cp);
+    uint8_t data[4] = {1, 0, 0, 0};
+    tb_v1_instance(&cp, "Caf\xE9", 0, 0);
+    tb_v1_counter_block(&cp, data, 4);
+    tb_v1_object_end(&cp);
+    tb_v1_end(&cp);
+    write_file("fuzz_v1", "valid-code-page-1252.bin", cp.buf.data, cp.buf.len);
+    tb_free(&cp.buf);
+}
+
+static void names_file(const char *name, const char *const *strings, size_t n, int final)
+{
+    tb_buf b;
+    tb_init(&b);
+    for (size_t i = 0; i < n; i++) {
+        tb_utf16(&b, strings[i], 1);
+    }
+    if (final) {
+        tb_u16(&b, 0);
+    }
+    write_file("fuzz_v1_names", name, b.data, b.len);
+    tb_free(&b);
+}
+
+static void names_seeds(void)
+{
+    static const char *const counter[] = {"1", "1847", "2", "System", "4", "Memory",
+                                          "6", "% Processor Time", "230", "Process",
+                                          "232", "Thread", "238", "Processor"};
+    names_file("valid-counter.bin", counter, 14, 1);
+    static const char *const help[] = {"3", "The System object type", "7", "% Processor Time is"};
+    names_file("valid-help.bin", help, 4, 1);
+    static const char *const letter[] = {"1", "a", "2x", "b"};
+    names_file("bad-NAME_TABLE_ENTRY.Index-not-a-number.bin", letter, 4, 1);
+    static const char *const overflow[] = {"4294967296", "a"};
+    names_file("bad-NAME_TABLE_ENTRY.Index-overflow.bin", overflow, 2, 1);
+    static const char *const no_text[] = {"1", "a", "2"};
+    names_file("bad-NAME_TABLE_ENTRY.Text-missing.bin", no_text, 3, 1);
+    static const char *const odd[] = {"1", "a"};
+    tb_buf b;
+    tb_init(&b);
+    tb_utf16(&b, odd[0], 1);
+    tb_utf16(&b, odd[1], 1);
+    tb_u8(&b, 0);
+    write_file("fuzz_v1_names", "bad-REG_MULTI_SZ.Length-odd.bin", b.data, b.len);
+    tb_free(&b);
+}
+
 int main(int argc, char **argv)
 {
     if (argc != 2) {
@@ -190,5 +276,7 @@ int main(int argc, char **argv)
     }
     out_dir = argv[1];
     v2_seeds();
+    v1_seeds();
+    names_seeds();
     return 0;
 }

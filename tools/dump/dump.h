@@ -18,6 +18,8 @@ typedef struct dump_input {
     size_t size;
     const char *path;
     perfbuf_options options;
+    const uint8_t *names;     /* a Counter name table for V1 titles, or NULL */
+    size_t names_size;
 } dump_input;
 
 /* Decodes in->data; on rejection fills *err and returns its status. */
@@ -34,6 +36,10 @@ typedef struct dump_format {
 
 perfbuf_status dump_v2_query(const dump_input *in, emitter *e, perfbuf_error *err);
 bool detect_v2_query(const uint8_t *data, size_t size);
+perfbuf_status dump_v1(const dump_input *in, emitter *e, perfbuf_error *err);
+bool detect_v1(const uint8_t *data, size_t size);
+perfbuf_status dump_names(const dump_input *in, emitter *e, perfbuf_error *err);
+bool detect_names(const uint8_t *data, size_t size);
 
 /* Shared helpers for decoders. */
 void dump_systemtime(emitter *e, const char *key, const perfbuf_systemtime *t);

@@ -15,7 +15,10 @@
  * reading a device or a mistaken path into memory. */
 #define MAX_INPUT_BYTES ((size_t)1 << 30)
 
+/* Detection runs in this order; put the surest signatures first. */
 static const dump_format formats[] = {
+    {"v1", "V1 data block (HKEY_PERFORMANCE_DATA: PERF_DATA_BLOCK)", detect_v1, dump_v1},
+    {"v1-names", "V1 Counter or Help name table (REG_MULTI_SZ)", detect_names, dump_names},
     {"v2-query", "PerfLib V2 query data (PerfQueryCounterData)", detect_v2_query, dump_v2_query},
 };
 #define FORMAT_COUNT (sizeof formats / sizeof formats[0])
@@ -27,6 +30,7 @@ static void usage(FILE *out)
             "  -f, --format NAME   the buffer's format (default: auto)\n"
             "      --json          write JSON (schema: docs/cli.md)\n"
             "      --strict        reject what real producers do loosely\n"
+            "      --names FILE    a Counter name table: show V1 object and counter names\n"
             "      --max-sections N, --max-counters N, --max-instances N\n"
             "                      limits on counts (0: the library's default)\n"
             "  -h, --help          this text\n"
@@ -130,6 +134,7 @@ int main(int argc, char **argv)
 {
     const char *format_name = "auto";
     const char *path = NULL;
+    const char *names_path = NULL;
     bool json = false;
     perfbuf_options options = {0, 0, 0, 0};
     for (int i = 1; i < argc; i++) {
@@ -146,6 +151,9 @@ int main(int argc, char **argv)
             json = true;
         } else if (strcmp(a, "--strict") == 0) {
             options.flags |= PERFBUF_STRICT;
+        } else if (strcmp(a, "--names") == 0 && next != NULL) {
+            names_path = next;
+            i++;
         } else if ((strcmp(a, "-f") == 0 || strcmp(a, "--format") == 0) && next != NULL) {
             format_name = next;
             i++;
@@ -194,7 +202,13 @@ int main(int argc, char **argv)
         return 2;
     }
 
-    dump_input in = {data, size, path, options};
+    uint8_t *names = NULL;
+    size_t names_size = 0;
+    if (names_path != NULL && (rc = read_file(names_path, &names, &names_size)) != 0) {
+        free(data);
+        return rc;
+    }
+    dump_input in = {data, size, path, options, names, names_size};
     emitter e;
     emit_init(&e, stdout, json);
     emit_str(&e, "format", format->name);
@@ -215,6 +229,7 @@ int main(int argc, char **argv)
     }
     emit_finish(&e);
     free(data);
+    free(names);
     if (st != PERFBUF_OK) {
         fprintf(stderr, "offset 0x%zx: %s.%s: %s\n", err.offset, err.structure ? err.structure : "?",
                 err.field ? err.field : "?", perfbuf_status_string(st));

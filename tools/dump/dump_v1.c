@@ -1,0 +1,238 @@
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "dump.h"
+#include "perfbuf/counter_types.h"
+#include "perfbuf/names.h"
+#include "perfbuf/v1.h"
+
+bool detect_v1(const uint8_t *data, size_t size)
+{
+    return size >= 8 && memcmp(data, "P\0E\0R\0F\0", 8) == 0;
+}
+
+/* The title text for an index, when a name table was given. */
+static void emit_title(emitter *e, const char *key, const perfbuf_name_table *names,
+                       const perfbuf_name_index *index, uint32_t title_index)
+{
+    perfbuf_name_entry entry;
+    if (names == NULL || title_index == 0 ||
+        perfbuf_names_index_find(names, index, title_index, &entry) != PERFBUF_OK) {
+        return;
+    }
+    char text[512];
+    size_t len;
+    if (perfbuf_names_text_utf8(names, &entry, text, sizeof text, &len) == PERFBUF_OK ||
+        len >= sizeof text) {
+        emit_str(e, key, text);
+    }
+}
+
+static void emit_values(emitter *e, const perfbuf_v1_block *b, const perfbuf_v1_object *o,
+                        const perfbuf_v1_counter_block *blk)
+{
+    emit_list_begin(e, "values");
+    perfbuf_v1_iter it;
+    perfbuf_v1_counter c;
+    perfbuf_v1_counters_begin(o, &it);
+    while (perfbuf_v1_counters_next(b, &it, &c)) {
+        if (c.size == 4 || c.size == 8) {
+            emit_u64(e, NULL, perfbuf_v1_counter_value(b, blk, &c));
+        } else {
+            const uint8_t *bytes = perfbuf_v1_counter_bytes(b, blk, &c);
+            char hex[2 * 64 + 1];
+            size_t n = c.size < 64 ? c.size : 64;
+            for (size_t i = 0; i < n; i++) {
+                snprintf(hex + 2 * i, 3, "%02x", bytes[i]);
+            }
+            hex[2 * n] = '\0';
+            emit_str(e, NULL, hex);
+        }
+    }
+    emit_list_end(e);
+}
+
+/* An index of the object that o's instances name as parent, so that every
+ * full name resolves in O(1). NULL when there is none. */
+static size_t *parent_index(const perfbuf_v1_block *b, const perfbuf_v1_object *o,
+                            perfbuf_v1_instance_index *index)
+{
+    perfbuf_v1_iter it;
+    perfbuf_v1_instance inst;
+    perfbuf_v1_instances_begin(o, &it);
+    if (!perfbuf_v1_instances_next(b, &it, &inst) || inst.parent_title_index == 0) {
+        return NULL;
+    }
+    perfbuf_v1_object parent;
+    if (perfbuf_v1_find_object(b, inst.parent_title_index, &parent) != PERFBUF_OK) {
+        return NULL;
+    }
+    size_t *offsets = malloc(sizeof *offsets * (parent.instance_count ? parent.instance_count : 1));
+    if (offsets == NULL ||
+        perfbuf_v1_index_build(b, &parent, offsets, parent.instance_count, index) != PERFBUF_OK) {
+        free(offsets);
+        return NULL;
+    }
+    return offsets;
+}
+
+static void emit_instance(emitter *e, const perfbuf_v1_block *b, const perfbuf_v1_object *o,
+                          const perfbuf_v1_instance *inst, const perfbuf_v1_instance_index *index)
+{
+    emit_object_begin(e, NULL);
+    emit_u64(e, "index", inst->index);
+    emit_hex(e, "offset", inst->offset);
+    char name[1024];
+    size_t len;
+    perfbuf_status st = perfbuf_v1_instance_name_utf8(b, inst, name, sizeof name, &len);
+    if (st == PERFBUF_OK || st == PERFBUF_E_OUTPUT_TOO_SMALL) {
+        emit_str(e, "name", name);
+    } else {
+        emit_u64(e, "name_code_page", inst->code_page);
+        emit_u64(e, "name_bytes", inst->name_bytes);
+    }
+    st = perfbuf_v1_full_name_utf8(b, o, inst, index, name, sizeof name, &len);
+    if (st == PERFBUF_OK || st == PERFBUF_E_OUTPUT_TOO_SMALL || st == PERFBUF_E_BAD_REFERENCE) {
+        emit_str(e, "full_name", name);
+    }
+    if (st == PERFBUF_E_BAD_REFERENCE) {
+        emit_str(e, "parent_error", perfbuf_status_name(st));
+    }
+    emit_u64(e, "parent_title_index", inst->parent_title_index);
+    emit_u64(e, "parent_instance", inst->parent_instance);
+    emit_i64(e, "unique_id", inst->unique_id);
+    emit_values(e, b, o, &inst->counters);
+    emit_object_end(e);
+}
+
+perfbuf_status dump_v1(const dump_input *in, emitter *e, perfbuf_error *err)
+{
+    perfbuf_v1_block b;
+    perfbuf_status st = perfbuf_v1_parse(in->data, in->size, &in->options, &b, err);
+    if (st != PERFBUF_OK) {
+        return st;
+    }
+    perfbuf_name_table names;
+    perfbuf_name_index index = {NULL, 0, 0};
+    perfbuf_name_slot *slots = NULL;
+    const perfbuf_name_table *have_names = NULL;
+    if (in->names != NULL &&
+        perfbuf_names_parse(in->names, in->names_size, NULL, &names, NULL) == PERFBUF_OK) {
+        slots = malloc(sizeof *slots * (names.count ? names.count : 1));
+        if (slots != NULL &&
+            perfbuf_names_index_build(&names, slots, names.count, &index) == PERFBUF_OK) {
+            have_names = &names;
+        }
+    }
+    char text[512];
+    size_t len;
+    emit_u64(e, "version", b.version);
+    emit_u64(e, "revision", b.revision);
+    emit_u64(e, "total_size", b.size);
+    emit_u64(e, "header_length", b.header_length);
+    if (perfbuf_v1_system_name_utf8(&b, text, sizeof text, &len) == PERFBUF_OK) {
+        emit_str(e, "system_name", text);
+    }
+    dump_systemtime(e, "system_time", &b.system_time);
+    emit_i64(e, "perf_time", b.perf_time);
+    emit_i64(e, "perf_freq", b.perf_freq);
+    emit_i64(e, "perf_time_100ns", b.perf_time_100ns);
+    emit_i64(e, "default_object", b.default_object);
+    emit_u64(e, "declared_objects", b.declared_object_count);
+    dump_anomalies(e, b.anomalies, &b.first_anomaly);
+    emit_list_begin(e, "objects");
+    perfbuf_v1_iter oi;
+    perfbuf_v1_object o;
+    perfbuf_v1_objects_begin(&b, &oi);
+    while (perfbuf_v1_objects_next(&b, &oi, &o)) {
+        emit_object_begin(e, NULL);
+        emit_u64(e, "index", o.index);
+        emit_hex(e, "offset", o.offset);
+        emit_u64(e, "title_index", o.name_title_index);
+        emit_title(e, "name", have_names, &index, o.name_title_index);
+        emit_u64(e, "help_index", o.help_title_index);
+        emit_u64(e, "detail_level", o.detail_level);
+        emit_i64(e, "num_instances", o.num_instances);
+        emit_u64(e, "code_page", o.code_page);
+        emit_i64(e, "perf_time", o.perf_time);
+        emit_i64(e, "perf_freq", o.perf_freq);
+        emit_list_begin(e, "counters");
+        perfbuf_v1_iter ci;
+        perfbuf_v1_counter c;
+        perfbuf_v1_counters_begin(&o, &ci);
+        while (perfbuf_v1_counters_next(&b, &ci, &c)) {
+            emit_object_begin(e, NULL);
+            emit_u64(e, "index", c.index);
+            emit_u64(e, "title_index", c.name_title_index);
+            emit_title(e, "name", have_names, &index, c.name_title_index);
+            emit_hex(e, "type", c.type);
+            emit_str(e, "type_name", perfbuf_counter_type_name(c.type));
+            emit_u64(e, "size", c.size);
+            emit_u64(e, "counter_offset", c.counter_offset);
+            emit_i64(e, "default_scale", c.default_scale);
+            emit_object_end(e);
+        }
+        emit_list_end(e);
+        perfbuf_v1_counter_block blk;
+        if (perfbuf_v1_object_counter_block(&b, &o, &blk)) {
+            emit_values(e, &b, &o, &blk);
+        }
+        if (o.num_instances >= 0) {
+            perfbuf_v1_instance_index parents;
+            size_t *offsets = parent_index(&b, &o, &parents);
+            emit_list_begin(e, "instances");
+            perfbuf_v1_iter ii;
+            perfbuf_v1_instance inst;
+            perfbuf_v1_instances_begin(&o, &ii);
+            while (perfbuf_v1_instances_next(&b, &ii, &inst)) {
+                emit_instance(e, &b, &o, &inst, offsets != NULL ? &parents : NULL);
+            }
+            emit_list_end(e);
+            free(offsets);
+        }
+        emit_object_end(e);
+    }
+    emit_list_end(e);
+    free(slots);
+    return PERFBUF_OK;
+}
+
+bool detect_names(const uint8_t *data, size_t size)
+{
+    /* UTF-16LE text starting with a decimal digit and ending with two
+     * NUL units: the shape of a Counter or Help value. */
+    return size >= 6 && size % 2 == 0 && data[0] >= '0' && data[0] <= '9' && data[1] == 0 &&
+           data[size - 1] == 0 && data[size - 2] == 0 && data[size - 3] == 0 && data[size - 4] == 0;
+}
+
+perfbuf_status dump_names(const dump_input *in, emitter *e, perfbuf_error *err)
+{
+    perfbuf_name_table t;
+    perfbuf_status st = perfbuf_names_parse(in->data, in->size, &in->options, &t, err);
+    if (st != PERFBUF_OK) {
+        return st;
+    }
+    emit_u64(e, "size", t.size);
+    emit_u64(e, "count", t.count);
+    emit_bool(e, "ascending", t.ascending);
+    dump_anomalies(e, t.anomalies, &t.first_anomaly);
+    emit_list_begin(e, "entries");
+    perfbuf_names_iter it;
+    perfbuf_name_entry entry;
+    perfbuf_names_begin(&t, &it);
+    while (perfbuf_names_next(&t, &it, &entry)) {
+        char text[2048];
+        size_t len;
+        perfbuf_status text_st = perfbuf_names_text_utf8(&t, &entry, text, sizeof text, &len);
+        emit_object_begin(e, NULL);
+        emit_u64(e, "index", entry.title_index);
+        emit_str(e, "text", text);
+        if (text_st != PERFBUF_OK) {
+            emit_u64(e, "text_bytes", len);
+        }
+        emit_object_end(e);
+    }
+    emit_list_end(e);
+    return PERFBUF_OK;
+}
