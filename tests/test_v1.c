@@ -408,6 +408,78 @@ static void wine_captures(void)
     CHECK_EQ_U(w.b.system_name_offset, 88);
 }
 
+/* Raw samples from two captures, then formatted values. */
+static void values_from_two_samples(void)
+{
+    tb_v1 older = global_block();
+    tb_v1 newer = global_block();
+    /* One second later: Idle's % Processor Time moved 0.25 s, Memory's
+     * precision timer 300 of 1200 base units. */
+    tb_patch_u32(&newer.buf, 72, tb_get_u32(&newer.buf, 72) + 10000000u);
+    tb_patch_u32(&newer.buf, BLOCK_PROCESS_0 + 8, 1000000u + 2500000u);
+    tb_patch_u32(&newer.buf, BLOCK_MEMORY + 16, 4300);
+    tb_patch_u32(&newer.buf, BLOCK_MEMORY + 24, 11200);
+    perfbuf_v1_block b0;
+    perfbuf_v1_block b1;
+    CHECK(perfbuf_v1_parse(older.buf.data, older.buf.len, NULL, &b0, NULL) == PERFBUF_OK);
+    CHECK(perfbuf_v1_parse(newer.buf.data, newer.buf.len, NULL, &b1, NULL) == PERFBUF_OK);
+
+    perfbuf_v1_object o0;
+    perfbuf_v1_object o1;
+    perfbuf_v1_instance i0;
+    perfbuf_v1_instance i1;
+    perfbuf_v1_counter c;
+    perfbuf_v1_iter it;
+    perfbuf_raw_sample s0;
+    perfbuf_raw_sample s1;
+    perfbuf_value_context ctx;
+    perfbuf_value v;
+    CHECK(perfbuf_v1_find_object(&b0, PROCESS, &o0) == PERFBUF_OK);
+    CHECK(perfbuf_v1_find_object(&b1, PROCESS, &o1) == PERFBUF_OK);
+    CHECK(perfbuf_v1_find_instance(&b0, &o0, "Idle", 4, NULL, &i0) == PERFBUF_OK);
+    CHECK(perfbuf_v1_find_instance(&b1, &o1, "Idle", 4, NULL, &i1) == PERFBUF_OK);
+    perfbuf_v1_counters_begin(&o0, &it);
+    CHECK(perfbuf_v1_counters_next(&b0, &it, &c));
+    CHECK(perfbuf_v1_raw_sample(&b0, &o0, &c, &i0.counters, &s0, &ctx) == PERFBUF_OK);
+    CHECK(perfbuf_v1_raw_sample(&b1, &o1, &c, &i1.counters, &s1, &ctx) == PERFBUF_OK);
+    CHECK_EQ_U(ctx.frequency, 10000000);
+    CHECK_EQ_U(s1.second - s0.second, 10000000);
+    CHECK_EQ_U(perfbuf_format_value(c.type, &s1, &s0, &ctx, PERFBUF_FMT_DOUBLE, &v), PERFBUF_CSTATUS_VALID_DATA);
+    CHECK(v.as_double > 24.999999 && v.as_double < 25.000001);
+
+    CHECK(perfbuf_v1_find_object(&b0, MEMORY, &o0) == PERFBUF_OK);
+    CHECK(perfbuf_v1_find_object(&b1, MEMORY, &o1) == PERFBUF_OK);
+    perfbuf_v1_counter_block k0;
+    perfbuf_v1_counter_block k1;
+    CHECK(perfbuf_v1_object_counter_block(&b0, &o0, &k0));
+    CHECK(perfbuf_v1_object_counter_block(&b1, &o1, &k1));
+    perfbuf_v1_counters_begin(&o0, &it);
+    CHECK(perfbuf_v1_counters_next(&b0, &it, &c));
+    CHECK(perfbuf_v1_counters_next(&b0, &it, &c));
+    CHECK_EQ_U(c.type, PERF_PRECISION_100NS_TIMER);
+    CHECK(perfbuf_v1_raw_sample(&b0, &o0, &c, &k0, &s0, &ctx) == PERFBUF_OK);
+    CHECK(perfbuf_v1_raw_sample(&b1, &o1, &c, &k1, &s1, &ctx) == PERFBUF_OK);
+    CHECK_EQ_U(s0.second, 10000);
+    CHECK_EQ_U(perfbuf_format_value(c.type, &s1, &s0, &ctx, PERFBUF_FMT_LONG, &v), PERFBUF_CSTATUS_VALID_DATA);
+    CHECK_EQ_U(v.as_long, 25);
+    /* The timestamp itself is a base: no value of its own. */
+    CHECK(perfbuf_v1_counters_next(&b0, &it, &c));
+    CHECK(perfbuf_v1_raw_sample(&b0, &o0, &c, &k0, &s0, &ctx) == PERFBUF_E_INVALID_ARGUMENT);
+
+    CHECK(perfbuf_v1_find_object(&b1, THREAD, &o1) == PERFBUF_OK);
+    perfbuf_v1_instances_begin(&o1, &it);
+    CHECK(perfbuf_v1_instances_next(&b1, &it, &i1));
+    perfbuf_v1_counters_begin(&o1, &it);
+    CHECK(perfbuf_v1_counters_next(&b1, &it, &c));
+    CHECK(perfbuf_v1_counters_next(&b1, &it, &c));
+    CHECK_EQ_U(c.type, PERF_RAW_FRACTION);
+    CHECK(perfbuf_v1_raw_sample(&b1, &o1, &c, &i1.counters, &s1, &ctx) == PERFBUF_OK);
+    CHECK_EQ_U(perfbuf_format_value(c.type, &s1, NULL, &ctx, PERFBUF_FMT_LARGE, &v), PERFBUF_CSTATUS_VALID_DATA);
+    CHECK_EQ_U(v.as_large, 25);
+    tb_free(&older.buf);
+    tb_free(&newer.buf);
+}
+
 /* ---- rejections ---- */
 
 typedef struct rejection {
@@ -596,6 +668,7 @@ static const th_case cases[] = {
     TH_CASE(code_page_names),
     TH_CASE(metadata_only_objects),
     TH_CASE(wine_captures),
+    TH_CASE(values_from_two_samples),
     TH_CASE(every_rejection),
     TH_CASE(lenient_reports_anomalies),
     TH_CASE(lenient_count_mismatch_keeps_objects),

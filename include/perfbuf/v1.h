@@ -15,6 +15,7 @@
 #define PERFBUF_V1_H
 
 #include "perfbuf/common.h"
+#include "perfbuf/values.h"
 
 #ifdef __cplusplus
 extern "C" {
@@ -202,6 +203,22 @@ PERFBUF_API PERFBUF_MUST_USE perfbuf_status perfbuf_v1_full_name_utf8(
 PERFBUF_API PERFBUF_MUST_USE perfbuf_status perfbuf_v1_find_instance(
     const perfbuf_v1_block *b, const perfbuf_v1_object *o, const char *query, size_t query_len,
     const perfbuf_v1_instance_index *parent_index, perfbuf_v1_instance *out);
+
+/*
+ * The raw sample of one counter in one counter block, ready for
+ * perfbuf_format_value: first = the counter's value; second = the clock
+ * its type's time base names (the block's PerfTime or PerfTime100nSec, or
+ * the object's PerfTime) or, for types with a base, the next definition's
+ * value; multi = the following PERF_COUNTER_MULTI_BASE value (saturated to
+ * 32 bits). *context gets the matching frequency (10,000,000 for 100-ns
+ * types) and the definition's DefaultScale. NOT_FOUND when a base or multi
+ * counter the type needs is missing (a lenient parse may have let that by);
+ * INVALID_ARGUMENT when the type has no displayable value.
+ */
+PERFBUF_API PERFBUF_MUST_USE perfbuf_status perfbuf_v1_raw_sample(
+    const perfbuf_v1_block *b, const perfbuf_v1_object *o, const perfbuf_v1_counter *counter,
+    const perfbuf_v1_counter_block *block, perfbuf_raw_sample *sample,
+    perfbuf_value_context *context);
 
 #ifdef __cplusplus
 }

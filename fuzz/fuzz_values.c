@@ -1,0 +1,121 @@
+/*
+ * Counter formulas on arbitrary samples, types, flags and scales. Built
+ * with -fsanitize=float-cast-overflow too, so an out-of-range conversion
+ * would be reported. Oracles: the status is one of the documented ones; a
+ * valid value is finite, not negative, capped at 100 where capping
+ * applies, and its integer forms agree with the double.
+ */
+#include <math.h>
+#include <string.h>
+
+#include "oracle.h"
+#include "perfbuf/counter_types.h"
+#include "perfbuf/values.h"
+
+static const uint32_t named[] = {
+    PERF_COUNTER_COUNTER, PERF_COUNTER_TIMER, PERF_COUNTER_QUEUELEN_TYPE,
+    PERF_COUNTER_LARGE_QUEUELEN_TYPE, PERF_COUNTER_100NS_QUEUELEN_TYPE,
+    PERF_COUNTER_OBJ_TIME_QUEUELEN_TYPE, PERF_COUNTER_BULK_COUNT, PERF_COUNTER_TEXT,
+    PERF_COUNTER_RAWCOUNT, PERF_COUNTER_LARGE_RAWCOUNT, PERF_COUNTER_RAWCOUNT_HEX,
+    PERF_COUNTER_LARGE_RAWCOUNT_HEX, PERF_SAMPLE_FRACTION, PERF_SAMPLE_COUNTER,
+    PERF_COUNTER_NODATA, PERF_COUNTER_TIMER_INV, PERF_SAMPLE_BASE, PERF_AVERAGE_TIMER,
+    PERF_AVERAGE_BASE, PERF_AVERAGE_BULK, PERF_OBJ_TIME_TIMER, PERF_100NSEC_TIMER,
+    PERF_100NSEC_TIMER_INV, PERF_COUNTER_MULTI_TIMER, PERF_COUNTER_MULTI_TIMER_INV,
+    PERF_COUNTER_MULTI_BASE, PERF_100NSEC_MULTI_TIMER, PERF_100NSEC_MULTI_TIMER_INV,
+    PERF_RAW_FRACTION, PERF_LARGE_RAW_FRACTION, PERF_RAW_BASE, PERF_LARGE_RAW_BASE,
+    PERF_ELAPSED_TIME, PERF_COUNTER_HISTOGRAM_TYPE, PERF_COUNTER_DELTA,
+    PERF_COUNTER_LARGE_DELTA, PERF_PRECISION_SYSTEM_TIMER, PERF_PRECISION_100NS_TIMER,
+    PERF_PRECISION_OBJECT_TIMER,
+};
+
+static uint64_t take(const uint8_t **p, size_t *left, size_t n)
+{
+    uint64_t v = 0;
+    for (size_t i = 0; i < n && *left > 0; i++) {
+        v |= (uint64_t)**p << (8 * i);
+        (*p)++;
+        (*left)--;
+    }
+    return v;
+}
+
+static bool status_known(uint32_t st)
+{
+    return st == PERFBUF_CSTATUS_VALID_DATA || st == PERFBUF_CALC_NEGATIVE_DENOMINATOR ||
+           st == PERFBUF_CALC_NEGATIVE_TIMEBASE || st == PERFBUF_CALC_NEGATIVE_VALUE ||
+           st == PERFBUF_CSTATUS_INVALID_DATA || st == PERFBUF_INVALID_ARGUMENT ||
+           st == PERFBUF_INVALID_DATA || st == PERFBUF_NO_DATA;
+}
+
+static void check_value(const perfbuf_value *v, uint32_t type, uint32_t flags)
+{
+    ORACLE(status_known(v->status));
+    if (v->status != PERFBUF_CSTATUS_VALID_DATA) {
+        return;
+    }
+    ORACLE(isfinite(v->as_double));
+    ORACLE(v->as_double >= 0.0);
+    const perfbuf_counter_type_info *info = perfbuf_counter_type_lookup(type);
+    ORACLE(info != NULL && info->samples > 0);
+    if (info->is_percent && !(flags & PERFBUF_FMT_NOCAP100)) {
+        ORACLE(v->as_double <= 100.0);
+    }
+    if (flags & PERFBUF_FMT_LARGE) {
+        ORACLE(fabs((double)v->as_large - trunc(v->as_double)) <= 1.0 + fabs(v->as_double) * 1e-15);
+    }
+    if (flags & PERFBUF_FMT_LONG) {
+        ORACLE((double)v->as_long == trunc(v->as_double) ||
+               fabs((double)v->as_long - v->as_double) < 1.0);
+    }
+}
+
+int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
+{
+    const uint8_t *p = data;
+    size_t left = size;
+    uint32_t pick = (uint32_t)take(&p, &left, 1);
+    uint32_t type = pick < 200 ? named[pick % (sizeof named / sizeof named[0])]
+                               : (uint32_t)take(&p, &left, 4);
+    static const uint32_t formats[4] = {PERFBUF_FMT_DOUBLE, PERFBUF_FMT_LARGE, PERFBUF_FMT_LONG, 0};
+    uint32_t options = (uint32_t)take(&p, &left, 1);
+    uint32_t flags = formats[options & 3] | ((options & 4) ? PERFBUF_FMT_NOSCALE : 0) |
+                     ((options & 8) ? PERFBUF_FMT_1000 : 0) | ((options & 16) ? PERFBUF_FMT_NOCAP100 : 0);
+    perfbuf_value_context ctx;
+    ctx.frequency = take(&p, &left, 8);
+    ctx.scale = (int32_t)(int8_t)take(&p, &left, 1);
+    perfbuf_raw_sample ring[8];
+    size_t n = 0;
+    while (n < 8 && left >= 8) {
+        perfbuf_raw_sample *s = &ring[n++];
+        s->status = (take(&p, &left, 1) & 7) == 7 ? PERFBUF_CSTATUS_INVALID_DATA : PERFBUF_CSTATUS_VALID_DATA;
+        s->type = type;
+        s->first = take(&p, &left, 8);
+        s->second = take(&p, &left, 8);
+        s->multi = (uint32_t)take(&p, &left, 4);
+        s->time_stamp = 0;
+    }
+    if (n == 0) {
+        return 0;
+    }
+    perfbuf_value v;
+    uint32_t st = perfbuf_format_value(type, &ring[n - 1], n > 1 ? &ring[n - 2] : NULL, &ctx, flags, &v);
+    ORACLE(st == v.status);
+    check_value(&v, type, flags);
+    /* The same samples again give the same value. */
+    perfbuf_value again;
+    perfbuf_format_value(type, &ring[n - 1], n > 1 ? &ring[n - 2] : NULL, &ctx, flags, &again);
+    ORACLE(v.status == again.status && v.as_large == again.as_large && v.as_long == again.as_long &&
+           memcmp(&v.as_double, &again.as_double, sizeof v.as_double) == 0);
+
+    perfbuf_statistics stats;
+    size_t first = (size_t)(ctx.frequency % n);
+    st = perfbuf_compute_statistics(type, &ctx, flags, first, n, ring, &stats);
+    ORACLE(st == stats.status && status_known(st));
+    ORACLE(stats.count <= n);
+    if (stats.count > 0) {
+        check_value(&stats.min, type, flags);
+        check_value(&stats.max, type, flags);
+        ORACLE(stats.min.as_double <= stats.max.as_double);
+    }
+    return 0;
+}

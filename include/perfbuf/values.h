@@ -1,0 +1,103 @@
+/*
+ * Displayable counter values from raw samples, as PDH computes them, with
+ * PDH's format flags and statuses. Every formula is exact about its failure
+ * cases: no division by zero, no signed overflow, and no conversion of an
+ * out-of-range double to an integer, on any input (docs/counter-types.md).
+ */
+#ifndef PERFBUF_VALUES_H
+#define PERFBUF_VALUES_H
+
+#include "perfbuf/common.h"
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+/* Sample and value statuses: PDH's numbers (pdhmsg.h). */
+#define PERFBUF_CSTATUS_VALID_DATA          0x00000000u
+#define PERFBUF_CSTATUS_NEW_DATA            0x00000001u
+#define PERFBUF_NO_DATA                     0x800007D5u /* no valid sample in a series */
+#define PERFBUF_CALC_NEGATIVE_DENOMINATOR   0x800007D6u /* time, base or multi difference <= 0 */
+#define PERFBUF_CALC_NEGATIVE_TIMEBASE      0x800007D7u /* frequency 0 */
+#define PERFBUF_CALC_NEGATIVE_VALUE         0x800007D8u /* counter went backwards, or result < 0 */
+#define PERFBUF_CSTATUS_INVALID_DATA        0xC0000BBAu /* missing or mismatched samples */
+#define PERFBUF_INVALID_ARGUMENT            0xC0000BBDu /* bad flags or scale, or a type with no value */
+#define PERFBUF_INVALID_DATA                0xC0000BC6u /* the value does not fit the requested format */
+
+/* True for the two statuses of a usable sample or value. */
+#define PERFBUF_STATUS_IS_VALID(s) ((s) == PERFBUF_CSTATUS_VALID_DATA || (s) == PERFBUF_CSTATUS_NEW_DATA)
+
+/* Format flags: PDH's values (pdh.h). Exactly one of LONG, DOUBLE, LARGE. */
+#define PERFBUF_FMT_LONG     0x00000100u
+#define PERFBUF_FMT_DOUBLE   0x00000200u
+#define PERFBUF_FMT_LARGE    0x00000400u
+#define PERFBUF_FMT_NOSCALE  0x00001000u
+#define PERFBUF_FMT_1000     0x00002000u
+#define PERFBUF_FMT_NOCAP100 0x00008000u
+
+/*
+ * One raw sample, in the manner of PDH_RAW_COUNTER, plus the counter type
+ * it was taken for so that samples of different counters are never paired.
+ *   first   the counter's own value (4-byte values zero-extended)
+ *   second  its time stamp (PerfTime, PerfTime100nSec or the object's) or
+ *           its base counter's value, as the type needs (docs/counter-types.md)
+ *   multi   the PERF_COUNTER_MULTI_BASE value, for multi-timers
+ */
+typedef struct perfbuf_raw_sample {
+    uint32_t status;
+    uint32_t type;
+    uint64_t first;
+    uint64_t second;
+    uint32_t multi;
+    int64_t time_stamp; /* the collection time (FILETIME units); not used by formulas */
+} perfbuf_raw_sample;
+
+/* The frequency and scale a formula needs besides the samples. */
+typedef struct perfbuf_value_context {
+    uint64_t frequency; /* ticks per second of the type's time base (PerfFreq or
+                           the object's); 100-ns types ignore it */
+    int32_t scale;      /* power of ten applied unless NOSCALE: -10..10 */
+} perfbuf_value_context;
+
+typedef struct perfbuf_value {
+    uint32_t status;
+    uint32_t format;    /* the flags asked for */
+    double as_double;   /* FMT_DOUBLE */
+    int64_t as_large;   /* FMT_LARGE (truncated toward zero) */
+    int32_t as_long;    /* FMT_LONG (truncated toward zero) */
+} perfbuf_value;
+
+/*
+ * The displayable value of `type` from `newer` and, for two-sample types,
+ * `older` (may be NULL otherwise). Returns out->status.
+ */
+PERFBUF_API uint32_t perfbuf_format_value(uint32_t type, const perfbuf_raw_sample *newer,
+                                          const perfbuf_raw_sample *older,
+                                          const perfbuf_value_context *context, uint32_t flags,
+                                          perfbuf_value *out);
+
+typedef struct perfbuf_statistics {
+    uint32_t status;
+    uint32_t format;
+    uint32_t count;     /* values the statistics cover */
+    perfbuf_value min, max, mean;
+} perfbuf_statistics;
+
+/*
+ * Statistics over a ring of samples as PdhComputeCounterStatistics takes
+ * them: entries[first] is the oldest, the ring wraps, entries[first - 1]
+ * is the newest. Samples whose status is not valid are skipped. One-sample
+ * types: min, max and mean of each sample's value. Two-sample types: min and
+ * max over consecutive valid pairs, mean from the oldest and newest valid
+ * samples (the counter types' "average" formulas). Returns out->status.
+ */
+PERFBUF_API uint32_t perfbuf_compute_statistics(uint32_t type, const perfbuf_value_context *context,
+                                                uint32_t flags, size_t first, size_t count,
+                                                const perfbuf_raw_sample *entries,
+                                                perfbuf_statistics *out);
+
+#ifdef __cplusplus
+}
+#endif
+
+#endif
