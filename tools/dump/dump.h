@@ -20,6 +20,8 @@ typedef struct dump_input {
     perfbuf_options options;
     const uint8_t *names;     /* a Counter name table for V1 titles, or NULL */
     size_t names_size;
+    const uint8_t *previous;  /* an earlier capture of the same query, or NULL */
+    size_t previous_size;
 } dump_input;
 
 /* Decodes in->data; on rejection fills *err and returns its status. */

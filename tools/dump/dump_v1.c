@@ -53,6 +53,85 @@ static void emit_values(emitter *e, const perfbuf_v1_block *b, const perfbuf_v1_
     emit_list_end(e);
 }
 
+/* The status of a value that could not be formatted, by name. */
+static const char *value_status_name(uint32_t st)
+{
+    switch (st) {
+    case PERFBUF_CSTATUS_INVALID_DATA:
+        return "invalid-data";
+    case PERFBUF_CALC_NEGATIVE_DENOMINATOR:
+        return "negative-denominator";
+    case PERFBUF_CALC_NEGATIVE_TIMEBASE:
+        return "negative-timebase";
+    case PERFBUF_CALC_NEGATIVE_VALUE:
+        return "negative-value";
+    case PERFBUF_INVALID_ARGUMENT:
+        return "not-displayable";
+    case PERFBUF_INVALID_DATA:
+        return "out-of-range";
+    default:
+        return "unknown";
+    }
+}
+
+/*
+ * Formatted values of one counter block against the same block of an
+ * earlier capture (the same object, the same instance position and name).
+ */
+static void emit_formatted(emitter *e, const perfbuf_v1_block *b, const perfbuf_v1_object *o,
+                           const perfbuf_v1_counter_block *blk, const perfbuf_v1_block *pb,
+                           const perfbuf_v1_object *po, const perfbuf_v1_counter_block *pblk)
+{
+    emit_list_begin(e, "formatted");
+    perfbuf_v1_iter it;
+    perfbuf_v1_counter c;
+    perfbuf_v1_counters_begin(o, &it);
+    while (perfbuf_v1_counters_next(b, &it, &c)) {
+        perfbuf_raw_sample s1;
+        perfbuf_raw_sample s0;
+        perfbuf_value_context ctx;
+        perfbuf_value_context pctx;
+        perfbuf_value v;
+        uint32_t st = PERFBUF_INVALID_ARGUMENT;
+        if (perfbuf_v1_raw_sample(b, o, &c, blk, &s1, &ctx) == PERFBUF_OK) {
+            bool have_older = pb != NULL && pblk != NULL &&
+                              perfbuf_v1_raw_sample(pb, po, &c, pblk, &s0, &pctx) == PERFBUF_OK;
+            st = perfbuf_format_value(c.type, &s1, have_older ? &s0 : NULL, &ctx,
+                                      PERFBUF_FMT_DOUBLE, &v);
+        }
+        if (st == PERFBUF_CSTATUS_VALID_DATA) {
+            char text[64];
+            snprintf(text, sizeof text, "%.6f", v.as_double);
+            emit_str(e, NULL, text);
+        } else {
+            emit_str(e, NULL, value_status_name(st));
+        }
+    }
+    emit_list_end(e);
+}
+
+/* The instance of the earlier capture that matches inst: same object, same
+ * position, same name; false when the instance set changed. */
+static bool previous_instance(const perfbuf_v1_block *b, const perfbuf_v1_instance *inst,
+                              const perfbuf_v1_block *pb, const perfbuf_v1_object *po,
+                              perfbuf_v1_instance *out)
+{
+    perfbuf_v1_iter it;
+    perfbuf_v1_instances_begin(po, &it);
+    while (perfbuf_v1_instances_next(pb, &it, out)) {
+        if (out->index == inst->index) {
+            char a[256];
+            char p[256];
+            size_t la;
+            size_t lp;
+            return perfbuf_v1_instance_name_utf8(b, inst, a, sizeof a, &la) == PERFBUF_OK &&
+                   perfbuf_v1_instance_name_utf8(pb, out, p, sizeof p, &lp) == PERFBUF_OK &&
+                   strcmp(a, p) == 0;
+        }
+    }
+    return false;
+}
+
 /* An index of the object that o's instances name as parent, so that every
  * full name resolves in O(1). NULL when there is none. */
 static size_t *parent_index(const perfbuf_v1_block *b, const perfbuf_v1_object *o,
@@ -78,7 +157,8 @@ static size_t *parent_index(const perfbuf_v1_block *b, const perfbuf_v1_object *
 }
 
 static void emit_instance(emitter *e, const perfbuf_v1_block *b, const perfbuf_v1_object *o,
-                          const perfbuf_v1_instance *inst, const perfbuf_v1_instance_index *index)
+                          const perfbuf_v1_instance *inst, const perfbuf_v1_instance_index *index,
+                          const perfbuf_v1_block *pb, const perfbuf_v1_object *po)
 {
     emit_object_begin(e, NULL);
     emit_u64(e, "index", inst->index);
@@ -103,6 +183,11 @@ static void emit_instance(emitter *e, const perfbuf_v1_block *b, const perfbuf_v
     emit_u64(e, "parent_instance", inst->parent_instance);
     emit_i64(e, "unique_id", inst->unique_id);
     emit_values(e, b, o, &inst->counters);
+    if (pb != NULL) {
+        perfbuf_v1_instance older;
+        bool matched = po != NULL && previous_instance(b, inst, pb, po, &older);
+        emit_formatted(e, b, o, &inst->counters, pb, po, matched ? &older.counters : NULL);
+    }
     emit_object_end(e);
 }
 
@@ -123,6 +208,18 @@ perfbuf_status dump_v1(const dump_input *in, emitter *e, perfbuf_error *err)
         if (slots != NULL &&
             perfbuf_names_index_build(&names, slots, names.count, &index) == PERFBUF_OK) {
             have_names = &names;
+        }
+    }
+    perfbuf_v1_block previous;
+    const perfbuf_v1_block *pb = NULL;
+    if (in->previous != NULL) {
+        perfbuf_error perr;
+        if (perfbuf_v1_parse(in->previous, in->previous_size, &in->options, &previous, &perr) !=
+            PERFBUF_OK) {
+            fprintf(stderr, "perfbuf-dump: the --rate capture is rejected: offset 0x%zx: %s.%s: %s\n",
+                    perr.offset, perr.structure, perr.field, perfbuf_status_string(perr.status));
+        } else {
+            pb = &previous;
         }
     }
     char text[512];
@@ -174,9 +271,16 @@ perfbuf_status dump_v1(const dump_input *in, emitter *e, perfbuf_error *err)
             emit_object_end(e);
         }
         emit_list_end(e);
+        perfbuf_v1_object po;
+        bool have_po = pb != NULL && perfbuf_v1_find_object(pb, o.name_title_index, &po) == PERFBUF_OK;
         perfbuf_v1_counter_block blk;
         if (perfbuf_v1_object_counter_block(&b, &o, &blk)) {
             emit_values(e, &b, &o, &blk);
+            if (pb != NULL) {
+                perfbuf_v1_counter_block pblk;
+                bool matched = have_po && perfbuf_v1_object_counter_block(pb, &po, &pblk);
+                emit_formatted(e, &b, &o, &blk, pb, have_po ? &po : NULL, matched ? &pblk : NULL);
+            }
         }
         if (o.num_instances >= 0) {
             perfbuf_v1_instance_index parents;
@@ -186,7 +290,8 @@ perfbuf_status dump_v1(const dump_input *in, emitter *e, perfbuf_error *err)
             perfbuf_v1_instance inst;
             perfbuf_v1_instances_begin(&o, &ii);
             while (perfbuf_v1_instances_next(&b, &ii, &inst)) {
-                emit_instance(e, &b, &o, &inst, offsets != NULL ? &parents : NULL);
+                emit_instance(e, &b, &o, &inst, offsets != NULL ? &parents : NULL, pb,
+                              have_po ? &po : NULL);
             }
             emit_list_end(e);
             free(offsets);

@@ -31,6 +31,7 @@ static void usage(FILE *out)
             "      --json          write JSON (schema: docs/cli.md)\n"
             "      --strict        reject what real producers do loosely\n"
             "      --names FILE    a Counter name table: show V1 object and counter names\n"
+            "      --rate PREVIOUS an earlier capture of the same V1 query: show formatted values\n"
             "      --max-sections N, --max-counters N, --max-instances N\n"
             "                      limits on counts (0: the library's default)\n"
             "  -h, --help          this text\n"
@@ -135,6 +136,7 @@ int main(int argc, char **argv)
     const char *format_name = "auto";
     const char *path = NULL;
     const char *names_path = NULL;
+    const char *previous_path = NULL;
     bool json = false;
     perfbuf_options options = {0, 0, 0, 0};
     for (int i = 1; i < argc; i++) {
@@ -151,6 +153,9 @@ int main(int argc, char **argv)
             json = true;
         } else if (strcmp(a, "--strict") == 0) {
             options.flags |= PERFBUF_STRICT;
+        } else if (strcmp(a, "--rate") == 0 && next != NULL) {
+            previous_path = next;
+            i++;
         } else if (strcmp(a, "--names") == 0 && next != NULL) {
             names_path = next;
             i++;
@@ -208,7 +213,14 @@ int main(int argc, char **argv)
         free(data);
         return rc;
     }
-    dump_input in = {data, size, path, options, names, names_size};
+    uint8_t *previous = NULL;
+    size_t previous_size = 0;
+    if (previous_path != NULL && (rc = read_file(previous_path, &previous, &previous_size)) != 0) {
+        free(data);
+        free(names);
+        return rc;
+    }
+    dump_input in = {data, size, path, options, names, names_size, previous, previous_size};
     emitter e;
     emit_init(&e, stdout, json);
     emit_str(&e, "format", format->name);
@@ -230,6 +242,7 @@ int main(int argc, char **argv)
     emit_finish(&e);
     free(data);
     free(names);
+    free(previous);
     if (st != PERFBUF_OK) {
         fprintf(stderr, "offset 0x%zx: %s.%s: %s\n", err.offset, err.structure ? err.structure : "?",
                 err.field ? err.field : "?", perfbuf_status_string(st));
