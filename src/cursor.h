@@ -25,18 +25,35 @@ typedef struct pb_cursor {
     size_t end;           /* one past the last byte this cursor covers */
 } pb_cursor;
 
-/*@ predicate pb_valid(pb_cursor *c) =
-      \valid_read(c) && c->start <= c->pos && c->pos <= c->end &&
-      (c->end == 0 || \valid_read(c->bytes + (0 .. c->end - 1)));
- */
+/*@
+  // A cursor is valid when its read position lies inside its window and
+  // every byte of the window may be read.
+  predicate pb_valid(pb_cursor *c) =
+      \valid_read(c) && c->start <= c->pos <= c->end &&
+      \valid_read(c->bytes + (c->start .. c->end - 1));
+
+  // The little-endian value of n bytes at p.
+  logic integer le16(uint8_t *p) = p[0] + 256 * p[1];
+  logic integer le32(uint8_t *p) = le16(p) + 65536 * le16(p + 2);
+  logic integer le64(uint8_t *p) = le32(p) + 4294967296 * le32(p + 4);
+*/
 
 /* The one validity predicate. */
+/*@ requires c == \null || \valid_read(c);
+    assigns \nothing;
+    ensures \result ==> c != \null && c->start <= c->pos <= c->end;
+*/
 static inline bool pb_cursor_is_valid(const pb_cursor *c)
 {
     return c != NULL && c->start <= c->pos && c->pos <= c->end &&
            (c->bytes != NULL || c->end == 0);
 }
 
+/*@ requires bytes == \null || \valid_read(bytes + (0 .. len - 1));
+    assigns \nothing;
+    ensures \result.bytes == bytes && \result.start == 0 && \result.pos == 0;
+    ensures \result.end == (bytes == \null ? 0 : len);
+*/
 static inline pb_cursor pb_cursor_make(const uint8_t *bytes, size_t len)
 {
     pb_cursor c;
@@ -47,17 +64,29 @@ static inline pb_cursor pb_cursor_make(const uint8_t *bytes, size_t len)
     return c;
 }
 
+/*@ requires pb_valid((pb_cursor *)c);
+    assigns \nothing;
+    ensures \result == c->end - c->pos;
+*/
 static inline size_t pb_cursor_remaining(const pb_cursor *c)
 {
     return c->end - c->pos;
 }
 
 /* Bytes of the window already read. */
+/*@ requires pb_valid((pb_cursor *)c);
+    assigns \nothing;
+    ensures \result == c->pos - c->start;
+*/
 static inline size_t pb_cursor_consumed(const pb_cursor *c)
 {
     return c->pos - c->start;
 }
 
+/*@ requires pb_valid((pb_cursor *)c);
+    assigns \nothing;
+    ensures \result == c->end - c->start;
+*/
 static inline size_t pb_cursor_size(const pb_cursor *c)
 {
     return c->end - c->start;
@@ -68,6 +97,23 @@ static inline size_t pb_cursor_size(const pb_cursor *c)
  * or fails and changes nothing. The comparison subtracts from the trusted
  * side, so it cannot overflow.
  */
+/*@ requires pb_valid(c) && \valid(c);
+    requires \valid(out) && \separated(out, c);
+    assigns c->pos, *out;
+    ensures pb_valid(c);
+    behavior fits:
+      assumes n <= c->end - c->pos;
+      ensures \result == \true;
+      ensures c->pos == \old(c->pos) + n;
+      ensures n > 0 ==> *out == c->bytes + \old(c->pos);
+      ensures \valid_read(*out + (0 .. n - 1));
+    behavior too_long:
+      assumes n > c->end - c->pos;
+      assigns \nothing;
+      ensures \result == \false && c->pos == \old(c->pos);
+    complete behaviors;
+    disjoint behaviors;
+*/
 static inline bool pb_cursor_take(pb_cursor *c, size_t n, const uint8_t **out)
 {
     if (n > c->end - c->pos) {
@@ -78,12 +124,38 @@ static inline bool pb_cursor_take(pb_cursor *c, size_t n, const uint8_t **out)
     return true;
 }
 
+/*@ requires pb_valid(c) && \valid(c);
+    assigns c->pos;
+    ensures pb_valid(c);
+    behavior fits:
+      assumes n <= c->end - c->pos;
+      ensures \result == \true && c->pos == \old(c->pos) + n;
+    behavior too_long:
+      assumes n > c->end - c->pos;
+      ensures \result == \false && c->pos == \old(c->pos);
+    complete behaviors;
+    disjoint behaviors;
+*/
 static inline bool pb_cursor_skip(pb_cursor *c, size_t n)
 {
     const uint8_t *ignored;
     return pb_cursor_take(c, n, &ignored);
 }
 
+/*@ requires pb_valid(c) && \valid(c);
+    requires \valid(v) && \separated(v, c);
+    assigns c->pos, *v;
+    ensures pb_valid(c);
+    behavior fits:
+      assumes c->end - c->pos >= 1;
+      ensures \result == \true && c->pos == \old(c->pos) + 1;
+      ensures *v == c->bytes[\old(c->pos)];
+    behavior too_long:
+      assumes c->end - c->pos < 1;
+      ensures \result == \false && c->pos == \old(c->pos);
+    complete behaviors;
+    disjoint behaviors;
+*/
 static inline bool pb_cursor_read_u8(pb_cursor *c, uint8_t *v)
 {
     const uint8_t *p;
@@ -94,36 +166,79 @@ static inline bool pb_cursor_read_u8(pb_cursor *c, uint8_t *v)
     return true;
 }
 
+/*@ requires pb_valid(c) && \valid(c);
+    requires \valid(v) && \separated(v, c);
+    assigns c->pos, *v;
+    ensures pb_valid(c);
+    behavior fits:
+      assumes c->end - c->pos >= 2;
+      ensures \result == \true && c->pos == \old(c->pos) + 2;
+      ensures *v == le16(c->bytes + \old(c->pos));
+    behavior too_long:
+      assumes c->end - c->pos < 2;
+      ensures \result == \false && c->pos == \old(c->pos);
+    complete behaviors;
+    disjoint behaviors;
+*/
 static inline bool pb_cursor_read_u16(pb_cursor *c, uint16_t *v)
 {
     const uint8_t *p;
     if (!pb_cursor_take(c, 2, &p)) {
         return false;
     }
-    *v = (uint16_t)((unsigned)p[0] | ((unsigned)p[1] << 8));
+    *v = (uint16_t)((unsigned)p[0] + 256u * p[1]);
     return true;
 }
 
+/*@ requires pb_valid(c) && \valid(c);
+    requires \valid(v) && \separated(v, c);
+    assigns c->pos, *v;
+    ensures pb_valid(c);
+    behavior fits:
+      assumes c->end - c->pos >= 4;
+      ensures \result == \true && c->pos == \old(c->pos) + 4;
+      ensures *v == le32(c->bytes + \old(c->pos));
+    behavior too_long:
+      assumes c->end - c->pos < 4;
+      ensures \result == \false && c->pos == \old(c->pos);
+    complete behaviors;
+    disjoint behaviors;
+*/
 static inline bool pb_cursor_read_u32(pb_cursor *c, uint32_t *v)
 {
     const uint8_t *p;
     if (!pb_cursor_take(c, 4, &p)) {
         return false;
     }
-    *v = (uint32_t)p[0] | ((uint32_t)p[1] << 8) | ((uint32_t)p[2] << 16) |
-         ((uint32_t)p[3] << 24);
+    uint32_t low = (uint32_t)p[0] + 256u * p[1];
+    uint32_t high = (uint32_t)p[2] + 256u * p[3];
+    *v = low + 65536u * high;
     return true;
 }
 
+/*@ requires pb_valid(c) && \valid(c);
+    requires \valid(v) && \separated(v, c);
+    assigns c->pos, *v;
+    ensures pb_valid(c);
+    behavior fits:
+      assumes c->end - c->pos >= 8;
+      ensures \result == \true && c->pos == \old(c->pos) + 8;
+      ensures *v == le64(c->bytes + \old(c->pos));
+    behavior too_long:
+      assumes c->end - c->pos < 8;
+      ensures \result == \false && c->pos == \old(c->pos);
+    complete behaviors;
+    disjoint behaviors;
+*/
 static inline bool pb_cursor_read_u64(pb_cursor *c, uint64_t *v)
 {
     const uint8_t *p;
     if (!pb_cursor_take(c, 8, &p)) {
         return false;
     }
-    *v = (uint64_t)p[0] | ((uint64_t)p[1] << 8) | ((uint64_t)p[2] << 16) |
-         ((uint64_t)p[3] << 24) | ((uint64_t)p[4] << 32) | ((uint64_t)p[5] << 40) |
-         ((uint64_t)p[6] << 48) | ((uint64_t)p[7] << 56);
+    uint64_t low = (uint64_t)p[0] + 256u * (uint64_t)p[1] + 65536u * ((uint64_t)p[2] + 256u * (uint64_t)p[3]);
+    uint64_t high = (uint64_t)p[4] + 256u * (uint64_t)p[5] + 65536u * ((uint64_t)p[6] + 256u * (uint64_t)p[7]);
+    *v = low + 4294967296u * high;
     return true;
 }
 
@@ -131,6 +246,24 @@ static inline bool pb_cursor_read_u64(pb_cursor *c, uint64_t *v)
  * Carves the next n bytes of the parent into a child and advances the
  * parent past them. The child starts reading at its first byte.
  */
+/*@ requires pb_valid(parent) && \valid(parent);
+    requires \valid(child) && \separated(parent, child);
+    assigns parent->pos, *child;
+    ensures pb_valid(parent);
+    behavior fits:
+      assumes n <= parent->end - parent->pos;
+      ensures \result == \true;
+      ensures parent->pos == \old(parent->pos) + n;
+      ensures child->bytes == parent->bytes;
+      ensures child->start == \old(parent->pos) && child->pos == child->start;
+      ensures child->end == \old(parent->pos) + n;
+      ensures pb_valid(child);
+    behavior too_long:
+      assumes n > parent->end - parent->pos;
+      ensures \result == \false && parent->pos == \old(parent->pos);
+    complete behaviors;
+    disjoint behaviors;
+*/
 static inline bool pb_cursor_sub(pb_cursor *parent, size_t n, pb_cursor *child)
 {
     size_t at = parent->pos;
@@ -148,6 +281,23 @@ static inline bool pb_cursor_sub(pb_cursor *parent, size_t n, pb_cursor *child)
  * A child covering [start + rel, start + rel + n) of c, for fields found at
  * an offset from the start of their structure. c itself does not move.
  */
+/*@ requires pb_valid((pb_cursor *)c);
+    requires \valid(child) && \separated(c, child);
+    assigns *child;
+    behavior fits:
+      assumes rel <= c->end - c->start && n <= c->end - c->start - rel;
+      ensures \result == \true;
+      ensures child->bytes == c->bytes;
+      ensures child->start == c->start + rel && child->pos == child->start;
+      ensures child->end == c->start + rel + n;
+      ensures pb_valid(child);
+    behavior outside:
+      assumes rel > c->end - c->start || n > c->end - c->start - rel;
+      assigns \nothing;
+      ensures \result == \false;
+    complete behaviors;
+    disjoint behaviors;
+*/
 static inline bool pb_cursor_slice(const pb_cursor *c, size_t rel, size_t n, pb_cursor *child)
 {
     size_t size = c->end - c->start;
@@ -162,18 +312,57 @@ static inline bool pb_cursor_slice(const pb_cursor *c, size_t rel, size_t n, pb_
 }
 
 /* Fixed-offset reads relative to the start of a structure's window. */
+/*@ requires pb_valid((pb_cursor *)c);
+    requires \valid(v) && \separated(v, c);
+    assigns *v;
+    behavior fits:
+      assumes rel <= c->end - c->start && 2 <= c->end - c->start - rel;
+      ensures \result == \true && *v == le16(c->bytes + c->start + rel);
+    behavior outside:
+      assumes rel > c->end - c->start || 2 > c->end - c->start - rel;
+      assigns \nothing;
+      ensures \result == \false;
+    complete behaviors;
+    disjoint behaviors;
+*/
 static inline bool pb_cursor_get_u16(const pb_cursor *c, size_t rel, uint16_t *v)
 {
     pb_cursor f;
     return pb_cursor_slice(c, rel, 2, &f) && pb_cursor_read_u16(&f, v);
 }
 
+/*@ requires pb_valid((pb_cursor *)c);
+    requires \valid(v) && \separated(v, c);
+    assigns *v;
+    behavior fits:
+      assumes rel <= c->end - c->start && 4 <= c->end - c->start - rel;
+      ensures \result == \true && *v == le32(c->bytes + c->start + rel);
+    behavior outside:
+      assumes rel > c->end - c->start || 4 > c->end - c->start - rel;
+      assigns \nothing;
+      ensures \result == \false;
+    complete behaviors;
+    disjoint behaviors;
+*/
 static inline bool pb_cursor_get_u32(const pb_cursor *c, size_t rel, uint32_t *v)
 {
     pb_cursor f;
     return pb_cursor_slice(c, rel, 4, &f) && pb_cursor_read_u32(&f, v);
 }
 
+/*@ requires pb_valid((pb_cursor *)c);
+    requires \valid(v) && \separated(v, c);
+    assigns *v;
+    behavior fits:
+      assumes rel <= c->end - c->start && 8 <= c->end - c->start - rel;
+      ensures \result == \true && *v == le64(c->bytes + c->start + rel);
+    behavior outside:
+      assumes rel > c->end - c->start || 8 > c->end - c->start - rel;
+      assigns \nothing;
+      ensures \result == \false;
+    complete behaviors;
+    disjoint behaviors;
+*/
 static inline bool pb_cursor_get_u64(const pb_cursor *c, size_t rel, uint64_t *v)
 {
     pb_cursor f;
@@ -182,6 +371,11 @@ static inline bool pb_cursor_get_u64(const pb_cursor *c, size_t rel, uint64_t *v
 
 /* Pointer to the first byte of the window, for handing a validated view
  * of the caller's own bytes back to the caller (never NULL-offset). */
+/*@ requires pb_valid((pb_cursor *)c);
+    assigns \nothing;
+    ensures c->end > c->start ==> \result == c->bytes + c->start;
+    ensures c->end <= c->start ==> \result == \null;
+*/
 static inline const uint8_t *pb_cursor_data(const pb_cursor *c)
 {
     return c->end > c->start ? c->bytes + c->start : NULL;
@@ -189,6 +383,18 @@ static inline const uint8_t *pb_cursor_data(const pb_cursor *c)
 
 /* Arithmetic on values from the buffer: each returns false instead of
  * wrapping. */
+/*@ requires \valid(sum);
+    assigns *sum;
+    behavior fits:
+      assumes a + b <= SIZE_MAX;
+      ensures \result == \true && *sum == a + b;
+    behavior overflows:
+      assumes a + b > SIZE_MAX;
+      assigns \nothing;
+      ensures \result == \false;
+    complete behaviors;
+    disjoint behaviors;
+*/
 static inline bool pb_add(size_t a, size_t b, size_t *sum)
 {
     if (b > SIZE_MAX - a) {
@@ -198,6 +404,18 @@ static inline bool pb_add(size_t a, size_t b, size_t *sum)
     return true;
 }
 
+/*@ requires \valid(product);
+    assigns *product;
+    behavior fits:
+      assumes a * b <= SIZE_MAX;
+      ensures \result == \true && *product == a * b;
+    behavior overflows:
+      assumes a * b > SIZE_MAX;
+      assigns \nothing;
+      ensures \result == \false;
+    complete behaviors;
+    disjoint behaviors;
+*/
 static inline bool pb_mul(size_t a, size_t b, size_t *product)
 {
     if (a != 0 && b > SIZE_MAX / a) {
@@ -208,9 +426,12 @@ static inline bool pb_mul(size_t a, size_t b, size_t *product)
 }
 
 /* Bytes needed to round n up to a multiple of 8 (0..7); cannot overflow. */
+/*@ assigns \nothing;
+    ensures 0 <= \result < 8 && (n + \result) % 8 == 0;
+*/
 static inline size_t pb_pad8(size_t n)
 {
-    return (8 - (n & 7u)) & 7u;
+    return (8 - n % 8) % 8;
 }
 
 #endif

@@ -1,0 +1,5 @@
+/*
+ * The proof's entry: the cursor core exactly as the library compiles it.
+ * frama-c -wp proves every contract in src/cursor.h (ci/prove.sh).
+ */
+#include "../src/cursor.h"
