@@ -1,0 +1,49 @@
+#!/usr/bin/env bash
+# Builds every harness in fuzz/ (fuzz/fuzz_*.c) for one engine, from the same
+# sources, into OUTDIR:
+#   libfuzzer  clang-14, libFuzzer, ASan + UBSan (float-cast-overflow too)
+#   afl        afl-clang-fast, persistent mode through AFL++'s libFuzzer driver,
+#              ASan + UBSan; plus <harness>.cmplog built with AFL_LLVM_CMPLOG
+#   msan       clang-14, MemorySanitizer, linked with fuzz/replay_main.c
+#   coverage   clang-14 source-based coverage, linked with fuzz/replay_main.c
+# Every build defines PERFBUF_FUZZING, so branches that validation makes
+# unreachable trap instead of falling through.
+# Usage: ci/fuzz-build.sh ENGINE OUTDIR
+set -euo pipefail
+cd "$(dirname "$0")/.."
+engine=${1:?engine: libfuzzer, afl, msan or coverage}
+out=${2:?output folder}
+mkdir -p "$out"
+
+common=(-g -O1 -std=c11 -DPERFBUF_FUZZING -Iinclude -Isrc)
+sanitizers=-fsanitize=address,undefined,float-cast-overflow
+library=(src/*.c)
+
+for harness in fuzz/fuzz_*.c; do
+  name=$(basename "$harness" .c)
+  case "$engine" in
+    libfuzzer)
+      clang-14 "${common[@]}" "$sanitizers" -fno-sanitize-recover=all -fsanitize=fuzzer \
+        "$harness" "${library[@]}" -lm -o "$out/$name"
+      ;;
+    afl)
+      AFL_QUIET=1 afl-clang-fast "${common[@]}" "$sanitizers" -fno-sanitize-recover=all \
+        -fsanitize=fuzzer "$harness" "${library[@]}" -lm -o "$out/$name"
+      AFL_QUIET=1 AFL_LLVM_CMPLOG=1 afl-clang-fast "${common[@]}" -fsanitize=fuzzer \
+        "$harness" "${library[@]}" -lm -o "$out/$name.cmplog"
+      ;;
+    msan)
+      clang-14 "${common[@]}" -fsanitize=memory -fsanitize-memory-track-origins \
+        -fno-sanitize-recover=all "$harness" fuzz/replay_main.c "${library[@]}" -lm -o "$out/$name"
+      ;;
+    coverage)
+      clang-14 "${common[@]}" -fprofile-instr-generate -fcoverage-mapping \
+        "$harness" fuzz/replay_main.c "${library[@]}" -lm -o "$out/$name"
+      ;;
+    *)
+      echo "fuzz-build: unknown engine $engine" >&2
+      exit 2
+      ;;
+  esac
+done
+echo "fuzz-build: $engine harnesses in $out: $(cd "$out" && ls | grep -v cmplog | tr '\n' ' ')"

@@ -1,0 +1,107 @@
+#!/usr/bin/env bash
+# The fuzz smoke job: every harness for FUZZ_SECONDS (default 60) under
+# libFuzzer (ASan+UBSan) and under AFL++ (with a cmplog build), two at a
+# time, then the whole corpus replayed under MemorySanitizer. Fails when any
+# crash, leak, timeout or sanitizer report is saved. AFL++ exits 0 even when
+# it saved crashes, so its crashes/ and hangs/ folders are checked here.
+set -euo pipefail
+cd "$(dirname "$0")/.."
+seconds=${FUZZ_SECONDS:-60}
+work=${FUZZ_WORK:-$(mktemp -d)}
+mkdir -p "$work"
+echo "fuzz-smoke: ${seconds}s per harness and engine, work in $work"
+
+bash ci/fuzz-build.sh libfuzzer "$work/libfuzzer" >/dev/null
+bash ci/fuzz-build.sh afl "$work/afl" >/dev/null
+bash ci/fuzz-build.sh msan "$work/msan" >/dev/null
+
+harnesses=$(cd fuzz && ls fuzz_*.c | sed 's/\.c$//')
+
+seeds_of() {
+  local name=$1 dir=$2
+  mkdir -p "$dir"
+  cp corpus/"$name"/* "$dir"/ 2>/dev/null || true
+  rm -f "$dir/README.md"
+  cp corpus/captures/*/*.bin "$dir"/
+}
+
+run_libfuzzer() {
+  local name=$1 dir="$work/lf-$1"
+  seeds_of "$name" "$dir/corpus"
+  local dict=()
+  [ -f "fuzz/$name.dict" ] && dict=(-dict="fuzz/$name.dict")
+  local rc=0
+  timeout $((seconds + 120)) "$work/libfuzzer/$name" -max_total_time="$seconds" -timeout=10 \
+    -rss_limit_mb=2048 -print_final_stats=1 "${dict[@]}" -artifact_prefix="$dir/" \
+    "$dir/corpus" >"$dir/log" 2>&1 || rc=$?
+  local runs
+  runs=$(grep -E "^stat::number_of_executed_units" "$dir/log" | awk '{print $2}' || true)
+  local found
+  found=$(ls "$dir" | { grep -E "^(crash|leak|timeout|oom|slow-unit)-" || true; } | wc -l)
+  if [ "$rc" -ne 0 ] || [ "$found" -ne 0 ]; then
+    echo "FAIL libfuzzer $name: exit $rc, $found saved inputs in $dir"
+    tail -n 30 "$dir/log"
+    return 1
+  fi
+  echo "ok   libfuzzer $name: ${runs:-?} executions, corpus $(ls "$dir/corpus" | wc -l)"
+}
+
+run_afl() {
+  local name=$1 dir="$work/afl-$1"
+  seeds_of "$name" "$dir/in"
+  local dict=()
+  [ -f "fuzz/$name.dict" ] && dict=(-x "fuzz/$name.dict")
+  AFL_SKIP_CPUFREQ=1 AFL_NO_UI=1 AFL_I_DONT_CARE_ABOUT_MISSING_CRASHES=1 AFL_NO_AFFINITY=1 \
+  AFL_SKIP_CRASHES=1 AFL_QUIET=1 \
+    timeout $((seconds + 120)) afl-fuzz -V "$seconds" -m none -t 5000 -i "$dir/in" -o "$dir/out" \
+    -c "$work/afl/$name.cmplog" "${dict[@]}" -- "$work/afl/$name" >"$dir/log" 2>&1 || true
+  local stats="$dir/out/default/fuzzer_stats"
+  if [ ! -f "$stats" ]; then
+    echo "FAIL afl $name: afl-fuzz did not run"
+    tail -n 30 "$dir/log"
+    return 1
+  fi
+  local crashes hangs execs
+  crashes=$(find "$dir/out/default/crashes" -type f ! -name README.txt | wc -l)
+  hangs=$(find "$dir/out/default/hangs" -type f ! -name README.txt | wc -l)
+  execs=$(awk -F: '/^execs_done/ {gsub(/ /, "", $2); print $2}' "$stats" || true)
+  if [ "$crashes" -ne 0 ] || [ "$hangs" -ne 0 ]; then
+    echo "FAIL afl $name: $crashes crashes, $hangs hangs in $dir/out/default"
+    return 1
+  fi
+  echo "ok   afl       $name: ${execs:-?} executions, queue $(ls "$dir/out/default/queue" | wc -l)"
+}
+
+failed=0
+pids=()
+run_pair() {
+  # Two jobs at a time: one per core.
+  "$@" &
+  pids+=($!)
+  if [ ${#pids[@]} -ge 2 ]; then
+    for pid in "${pids[@]}"; do wait "$pid" || failed=1; done
+    pids=()
+  fi
+}
+for name in $harnesses; do
+  run_pair run_libfuzzer "$name"
+  run_pair run_afl "$name"
+done
+for pid in "${pids[@]}"; do wait "$pid" || failed=1; done
+
+echo "== MemorySanitizer replay of the corpus"
+for name in $harnesses; do
+  if ! "$work/msan/$name" "corpus/$name" corpus/captures >"$work/msan-$name.log" 2>&1; then
+    echo "FAIL msan $name"
+    tail -n 30 "$work/msan-$name.log"
+    failed=1
+  else
+    echo "ok   msan      $name: $(tail -n 1 "$work/msan-$name.log")"
+  fi
+done
+
+if [ "$failed" -ne 0 ]; then
+  echo "fuzz-smoke: FAILED (saved inputs are under $work)"
+  exit 1
+fi
+echo "fuzz-smoke: every harness ran clean under libFuzzer, AFL++ and MSan"
