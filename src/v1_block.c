@@ -91,7 +91,7 @@ perfbuf_status pb_v1_read_counter(pb_ctx *ctx, pb_cursor *defs, perfbuf_v1_count
     return PERFBUF_OK;
 }
 
-perfbuf_status pb_v1_read_counter_block(pb_ctx *ctx, pb_cursor *data, uint64_t needed,
+perfbuf_status pb_v1_read_counter_block(pb_ctx *ctx, pb_cursor *data, const pb_v1_reach *reach,
                                         perfbuf_v1_counter_block *out)
 {
     size_t at = data->pos;
@@ -108,8 +108,11 @@ perfbuf_status pb_v1_read_counter_block(pb_ctx *ctx, pb_cursor *data, uint64_t n
     if (st != PERFBUF_OK) {
         return st;
     }
-    if (length < needed) {
-        return pb_fail(ctx, PERFBUF_E_SIZE_TOO_SMALL, at, PBF_PERF_COUNTER_BLOCK_ByteLength);
+    /* A counter that reaches past a block is the definition's fault: it
+     * is named, so the error points at the field that says where. */
+    if (reach != NULL && length < reach->end) {
+        return pb_fail(ctx, PERFBUF_E_OFFSET_OUT_OF_RANGE, reach->definition,
+                       PBF_PERF_COUNTER_DEFINITION_CounterOffset);
     }
     pb_cursor block;
     pb_take_checked(data, length, &block);
@@ -189,11 +192,12 @@ perfbuf_status pb_v1_read_instance(pb_ctx *ctx, pb_cursor *data, uint32_t code_p
  * must follow fraction, average and precision types, and the largest end
  * of any counter, which every counter block must reach. */
 static perfbuf_status check_definitions(pb_ctx *ctx, pb_cursor defs, const perfbuf_v1_object *o,
-                                        uint64_t *needed)
+                                        pb_v1_reach *reach)
 {
     const perfbuf_counter_type_info *pending = NULL;
     size_t pending_at = 0;
-    *needed = 0;
+    reach->end = 0;
+    reach->definition = 0;
     for (uint32_t i = 0; i < o->counter_count; i++) {
         perfbuf_v1_counter c;
         perfbuf_status st = pb_v1_read_counter(ctx, &defs, &c);
@@ -219,8 +223,9 @@ static perfbuf_status check_definitions(pb_ctx *ctx, pb_cursor defs, const perfb
         pending = (info != NULL && (info->needs_base || info->needs_multi)) ? info : NULL;
         pending_at = c.offset;
         uint64_t end = (uint64_t)c.counter_offset + c.size;
-        if (end > *needed) {
-            *needed = end;
+        if (end > reach->end) {
+            reach->end = end;
+            reach->definition = c.offset;
         }
     }
     if (pending != NULL) {
@@ -238,18 +243,18 @@ static perfbuf_status check_definitions(pb_ctx *ctx, pb_cursor defs, const perfb
 }
 
 static perfbuf_status check_object_data(pb_ctx *ctx, pb_cursor data, const perfbuf_v1_object *o,
-                                        uint64_t needed)
+                                        const pb_v1_reach *reach)
 {
     perfbuf_v1_counter_block block;
     perfbuf_status st = PERFBUF_OK;
     if (o->num_instances == PERFBUF_V1_NO_INSTANCES) {
-        st = pb_v1_read_counter_block(ctx, &data, needed, &block);
+        st = pb_v1_read_counter_block(ctx, &data, reach, &block);
     } else {
         for (uint32_t i = 0; i < o->instance_count && st == PERFBUF_OK; i++) {
             perfbuf_v1_instance inst;
             st = pb_v1_read_instance(ctx, &data, o->code_page, &inst);
             if (st == PERFBUF_OK) {
-                st = pb_v1_read_counter_block(ctx, &data, needed, &block);
+                st = pb_v1_read_counter_block(ctx, &data, reach, &block);
             }
         }
     }
@@ -332,12 +337,12 @@ perfbuf_status pb_v1_read_object(pb_ctx *ctx, pb_cursor *objects, bool deep,
         PB_UNREACHABLE();
         return pb_fail(ctx, PERFBUF_E_SIZE_TOO_LARGE, at, PBF_PERF_OBJECT_TYPE_DefinitionLength);
     }
-    uint64_t needed;
-    st = check_definitions(ctx, defs, out, &needed);
+    pb_v1_reach reach;
+    st = check_definitions(ctx, defs, out, &reach);
     if (st != PERFBUF_OK) {
         return st;
     }
-    return check_object_data(ctx, data, out, needed);
+    return check_object_data(ctx, data, out, &reach);
 }
 
 static bool signature_ok(const pb_cursor *hdr)
@@ -616,7 +621,7 @@ bool perfbuf_v1_object_counter_block(const perfbuf_v1_block *b, const perfbuf_v1
     pb_ctx ctx;
     pb_v1_view_ctx(&ctx);
     pb_cursor c = pb_v1_window(b, o->data_offset, o->offset + o->total_length);
-    if (pb_v1_read_counter_block(&ctx, &c, 0, out) != PERFBUF_OK) {
+    if (pb_v1_read_counter_block(&ctx, &c, NULL, out) != PERFBUF_OK) {
         PB_UNREACHABLE();
         return false;
     }
@@ -642,7 +647,7 @@ bool perfbuf_v1_instances_next(const perfbuf_v1_block *b, perfbuf_v1_iter *it,
     pb_v1_view_ctx(&ctx);
     pb_cursor c = pb_v1_window(b, it->pos, it->end);
     if (pb_v1_read_instance(&ctx, &c, it->code_page, out) != PERFBUF_OK ||
-        pb_v1_read_counter_block(&ctx, &c, 0, &out->counters) != PERFBUF_OK) {
+        pb_v1_read_counter_block(&ctx, &c, NULL, &out->counters) != PERFBUF_OK) {
         PB_UNREACHABLE();
         it->next_index = it->count;
         return false;

@@ -5,12 +5,20 @@
 #include "perfbuf/v1.h"
 #include "check.h"
 
+/* How far into every counter block the object's counters reach, and the
+ * definition that reaches furthest. */
+typedef struct pb_v1_reach {
+    uint64_t end;
+    size_t definition;
+} pb_v1_reach;
+
 perfbuf_status pb_v1_read_object(pb_ctx *ctx, pb_cursor *objects, bool deep,
                                  perfbuf_v1_object *out);
 perfbuf_status pb_v1_read_counter(pb_ctx *ctx, pb_cursor *defs, perfbuf_v1_counter *out);
 perfbuf_status pb_v1_read_instance(pb_ctx *ctx, pb_cursor *data, uint32_t code_page,
                                    perfbuf_v1_instance *out);
-perfbuf_status pb_v1_read_counter_block(pb_ctx *ctx, pb_cursor *data, uint64_t needed,
+/* reach is NULL on validated bytes, where it was already checked. */
+perfbuf_status pb_v1_read_counter_block(pb_ctx *ctx, pb_cursor *data, const pb_v1_reach *reach,
                                         perfbuf_v1_counter_block *out);
 
 /* A cursor over [pos, end) of a validated block. */

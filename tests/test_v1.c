@@ -540,8 +540,8 @@ static const rejection rejections[] = {
     {"unknown type", DEF_PROCESS_0 + 28, 0x12345678, S, PERFBUF_E_UNKNOWN_VALUE, D, "CounterType", DEF_PROCESS_0 + 28, false},
     {"size against type", DEF_PROCESS_0 + 32, 4, S, PERFBUF_E_INCONSISTENT, D, "CounterSize", DEF_PROCESS_0 + 32, true},
     {"offset inside ByteLength", DEF_PROCESS_0 + 36, 2, 0, PERFBUF_E_OFFSET_OUT_OF_RANGE, D, "CounterOffset", DEF_PROCESS_0 + 36, false},
-    {"offset past block", DEF_PROCESS_0 + 36, 20, 0, PERFBUF_E_SIZE_TOO_SMALL, K, "ByteLength", BLOCK_PROCESS_0, false},
-    {"offset huge", DEF_PROCESS_0 + 36, 0xFFFFFFFC, 0, PERFBUF_E_SIZE_TOO_SMALL, K, "ByteLength", BLOCK_PROCESS_0, false},
+    {"offset past block", DEF_PROCESS_0 + 36, 20, 0, PERFBUF_E_OFFSET_OUT_OF_RANGE, D, "CounterOffset", DEF_PROCESS_0 + 36, false},
+    {"offset huge", DEF_PROCESS_0 + 36, 0xFFFFFFFC, 0, PERFBUF_E_OFFSET_OUT_OF_RANGE, D, "CounterOffset", DEF_PROCESS_0 + 36, false},
     {"fraction without base", DEF_THREAD_1 + 40 + 28, PERF_COUNTER_RAWCOUNT, 0, PERFBUF_E_BAD_REFERENCE, D, "CounterType", DEF_THREAD_1 + 28, false},
     {"precision without timestamp", OBJ_MEMORY + 64 + 80 + 28, PERF_COUNTER_LARGE_RAWCOUNT, 0, PERFBUF_E_BAD_REFERENCE, D, "CounterType", OBJ_MEMORY + 64 + 40 + 28, false},
     {"base last without pair", OBJ_MEMORY + 32, 2, 0, PERFBUF_E_BAD_REFERENCE, D, "CounterType", OBJ_MEMORY + 64 + 40 + 28, false},
@@ -558,7 +558,7 @@ static const rejection rejections[] = {
     {"block below 4", BLOCK_PROCESS_0, 3, 0, PERFBUF_E_SIZE_TOO_SMALL, K, "ByteLength", BLOCK_PROCESS_0, false},
     {"block beyond object", BLOCK_PROCESS_0, 400, 0, PERFBUF_E_SIZE_TOO_LARGE, K, "ByteLength", BLOCK_PROCESS_0, false},
     {"block unaligned", BLOCK_PROCESS_0, 28, S, PERFBUF_E_SIZE_UNALIGNED, K, "ByteLength", BLOCK_PROCESS_0, false},
-    {"block below counters", BLOCK_PROCESS_0, 16, 0, PERFBUF_E_SIZE_TOO_SMALL, K, "ByteLength", BLOCK_PROCESS_0, false},
+    {"block below counters", BLOCK_PROCESS_0, 16, 0, PERFBUF_E_OFFSET_OUT_OF_RANGE, D, "CounterOffset", DEF_PROCESS_0 + 40 + 40 + 36, false},
     {"single block beyond", BLOCK_MEMORY, 40, 0, PERFBUF_E_SIZE_TOO_LARGE, K, "ByteLength", BLOCK_MEMORY, false},
 };
 #undef S

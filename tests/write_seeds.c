@@ -201,7 +201,8 @@ static const bad_patch v1_bad[] = {
     {"bad-PERF_INSTANCE_DEFINITION.ByteLength-beyond-object.bin", 280, 400},
     {"bad-PERF_INSTANCE_DEFINITION.NameOffset-over-header.bin", 296, 20},
     {"bad-PERF_INSTANCE_DEFINITION.NameLength-odd.bin", 300, 9},
-    {"bad-PERF_COUNTER_BLOCK.ByteLength-below-counters.bin", 320, 16},
+    {"bad-PERF_COUNTER_DEFINITION.CounterOffset-past-block.bin", 196, 20},
+    {"bad-PERF_COUNTER_BLOCK.ByteLength-below-four.bin", 320, 3},
 };
 
 static void v1_seeds(void)
