@@ -13,3 +13,15 @@ CC=clang-14 cmake -S . -B build/clang-asan -DCMAKE_BUILD_TYPE=Debug -DPERFBUF_WE
   -DCMAKE_EXE_LINKER_FLAGS="-fsanitize=address,undefined" >/dev/null
 cmake --build build/clang-asan -j2
 ctest --test-dir build/clang-asan --output-on-failure
+
+echo "== release builds (-O2, where gcc and clang warn about more), -Werror"
+for cc in gcc clang-14; do
+  CC=$cc cmake -S . -B "build/release-$cc" -DCMAKE_BUILD_TYPE=Release -DPERFBUF_WERROR=ON >/dev/null
+  cmake --build "build/release-$cc" -j2
+  ctest --test-dir "build/release-$cc" --output-on-failure
+done
+
+echo "== shared library: exports only perfbuf_*"
+cmake -S . -B build/shared -DBUILD_SHARED_LIBS=ON -DPERFBUF_WERROR=ON >/dev/null
+cmake --build build/shared -j2
+ctest --test-dir build/shared --output-on-failure

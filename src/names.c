@@ -114,7 +114,7 @@ perfbuf_status perfbuf_names_parse(const void *data, size_t size, const perfbuf_
     bool have_previous = false;
     uint32_t previous = 0;
     for (;;) {
-        perfbuf_name_entry e;
+        perfbuf_name_entry e = {0, 0, 0, 0};
         bool end;
         perfbuf_status st = read_entry(&ctx, &c, &e, &end);
         if (st != PERFBUF_OK) {

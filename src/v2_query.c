@@ -530,7 +530,7 @@ bool perfbuf_v2_values_next(const perfbuf_v2_query *q, const perfbuf_v2_block *b
     out->integer = 0;
     out->is_integer = false;
     if (out->data_size == 4) {
-        uint32_t v32;
+        uint32_t v32 = 0;
         out->is_integer = pb_cursor_read_u32(&value, &v32);
         out->integer = v32;
     } else if (out->data_size == 8) {

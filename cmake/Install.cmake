@@ -1,0 +1,40 @@
+# cmake --install: headers, the library, a CMake package giving
+# perfbuf::perfbuf, and a pkg-config file. Static and shared builds can be
+# installed into one prefix (one build each); the CMake package then holds
+# whichever was installed last, and pkg-config finds both by name.
+include(CMakePackageConfigHelpers)
+
+install(TARGETS perfbuf EXPORT perfbufTargets
+        ARCHIVE DESTINATION ${CMAKE_INSTALL_LIBDIR}
+        LIBRARY DESTINATION ${CMAKE_INSTALL_LIBDIR}
+        RUNTIME DESTINATION ${CMAKE_INSTALL_BINDIR}
+        INCLUDES DESTINATION ${CMAKE_INSTALL_INCLUDEDIR})
+install(DIRECTORY include/perfbuf DESTINATION ${CMAKE_INSTALL_INCLUDEDIR})
+
+set(PERFBUF_CMAKE_DIR ${CMAKE_INSTALL_LIBDIR}/cmake/perfbuf)
+install(EXPORT perfbufTargets NAMESPACE perfbuf:: DESTINATION ${PERFBUF_CMAKE_DIR})
+configure_package_config_file(cmake/perfbufConfig.cmake.in
+    ${CMAKE_CURRENT_BINARY_DIR}/perfbufConfig.cmake
+    INSTALL_DESTINATION ${PERFBUF_CMAKE_DIR})
+write_basic_package_version_file(${CMAKE_CURRENT_BINARY_DIR}/perfbufConfigVersion.cmake
+    COMPATIBILITY SameMajorVersion)
+install(FILES ${CMAKE_CURRENT_BINARY_DIR}/perfbufConfig.cmake
+              ${CMAKE_CURRENT_BINARY_DIR}/perfbufConfigVersion.cmake
+        DESTINATION ${PERFBUF_CMAKE_DIR})
+
+if(IS_ABSOLUTE "${CMAKE_INSTALL_LIBDIR}")
+  set(PERFBUF_PC_LIBDIR "${CMAKE_INSTALL_LIBDIR}")
+else()
+  set(PERFBUF_PC_LIBDIR "\${prefix}/${CMAKE_INSTALL_LIBDIR}")
+endif()
+if(IS_ABSOLUTE "${CMAKE_INSTALL_INCLUDEDIR}")
+  set(PERFBUF_PC_INCLUDEDIR "${CMAKE_INSTALL_INCLUDEDIR}")
+else()
+  set(PERFBUF_PC_INCLUDEDIR "\${prefix}/${CMAKE_INSTALL_INCLUDEDIR}")
+endif()
+set(PERFBUF_PC_CFLAGS "")
+if(BUILD_SHARED_LIBS)
+  set(PERFBUF_PC_CFLAGS " -DPERFBUF_SHARED")
+endif()
+configure_file(cmake/perfbuf.pc.in ${CMAKE_CURRENT_BINARY_DIR}/perfbuf.pc @ONLY)
+install(FILES ${CMAKE_CURRENT_BINARY_DIR}/perfbuf.pc DESTINATION ${CMAKE_INSTALL_LIBDIR}/pkgconfig)
