@@ -5,6 +5,7 @@
  * valid value is finite, not negative, capped at 100 where capping
  * applies, and its integer forms agree with the double.
  */
+#include <float.h>
 #include <math.h>
 #include <string.h>
 
@@ -53,7 +54,7 @@ static void check_value(const perfbuf_value *v, uint32_t type, uint32_t flags)
     if (v->status != PERFBUF_CSTATUS_VALID_DATA) {
         return;
     }
-    ORACLE(isfinite(v->as_double));
+    ORACLE(v->as_double >= -DBL_MAX && v->as_double <= DBL_MAX);
     ORACLE(v->as_double >= 0.0);
     const perfbuf_counter_type_info *info = perfbuf_counter_type_lookup(type);
     ORACLE(info != NULL && info->samples > 0);

@@ -3,6 +3,9 @@
  * engine: the test run replays every committed corpus with it, and a
  * crash file can be checked with it on any machine.
  */
+/* 32-bit hosts: stat() and readdir() fail on 64-bit inode numbers otherwise. */
+#define _FILE_OFFSET_BITS 64
+
 #include <dirent.h>
 #include <stdio.h>
 #include <stdlib.h>

@@ -1,0 +1,44 @@
+#!/usr/bin/env bash
+# The unit tests and the corpus replay on every platform perfbuf supports:
+# x86-64 Linux with gcc and with clang, i386 (under qemu-i386), big-endian
+# s390x (under qemu-s390x), and x86-64 Windows (mingw-w64, under Wine with
+# the wine server kept alive). Warnings are errors everywhere.
+set -euo pipefail
+cd "$(dirname "$0")/.."
+
+# One wine server for the whole run, so each test does not pay its start.
+export WINEDEBUG=-all
+export WINEPREFIX=${WINEPREFIX:-$HOME/.wine-perfbuf}
+if command -v wineserver >/dev/null; then
+  wineserver -p >/dev/null 2>&1 || true
+  trap 'wineserver -k >/dev/null 2>&1 || true' EXIT
+fi
+
+summary=()
+run() {
+  local name=$1; shift
+  local dir="build/platform-$name"
+  local start=$SECONDS
+  echo "== $name"
+  cmake -S . -B "$dir" -DCMAKE_BUILD_TYPE=Release -DPERFBUF_WERROR=ON "$@" >/dev/null
+  cmake --build "$dir" -j2
+  local out
+  if ! out=$(ctest --test-dir "$dir" --output-on-failure 2>&1); then
+    echo "$out"
+    echo "platforms: $name FAILED"
+    exit 1
+  fi
+  local line
+  line=$(echo "$out" | grep -E "tests passed" || true)
+  summary+=("$name: $line ($((SECONDS - start)) s)")
+  echo "$line"
+}
+
+CC=gcc run linux-x86_64-gcc
+CC=clang-14 run linux-x86_64-clang
+run linux-i386 -DCMAKE_TOOLCHAIN_FILE=cmake/toolchain-i386.cmake
+run linux-s390x -DCMAKE_TOOLCHAIN_FILE=cmake/toolchain-s390x.cmake
+run windows-x86_64 -DCMAKE_TOOLCHAIN_FILE=cmake/mingw-w64-x86_64.cmake
+
+echo
+for line in "${summary[@]}"; do echo "platforms: $line"; done
