@@ -11,6 +11,8 @@ export WINEDEBUG=-all
 export WINEPREFIX=${WINEPREFIX:-$HOME/.wine-perfbuf}
 if command -v wineserver >/dev/null; then
   wineserver -p >/dev/null 2>&1 || true
+  # The server and Wine's services inherit our output: stop them at the end,
+  # or whoever reads this script's output waits for ever.
   trap 'wineserver -k >/dev/null 2>&1 || true' EXIT
 fi
 
