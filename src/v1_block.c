@@ -3,6 +3,8 @@
  * the validating parse (deep) and the iterators (shallow, on a block the
  * parse accepted).
  */
+#include <string.h>
+
 #include "perfbuf/counter_types.h"
 #include "perfbuf/v1.h"
 
@@ -398,6 +400,116 @@ static perfbuf_status read_system_name(pb_ctx *ctx, const pb_cursor *header_regi
     return PERFBUF_OK;
 }
 
+/* The whole parse, writing the view straight into *q (no copy on the
+ * stack: the largest frame stays small). */
+static perfbuf_status parse_block(pb_ctx *ctx, const void *data, size_t received,
+                                  perfbuf_v1_block *out)
+{
+
+    pb_cursor all = pb_cursor_make((const uint8_t *)data, received);
+    pb_cursor peek = all;
+    pb_cursor hdr;
+    perfbuf_status st = pb_take_struct(ctx, &peek, PBS_PERF_DATA_BLOCK,
+                                       PBF_PERF_DATA_BLOCK_Signature, &hdr);
+    if (st != PERFBUF_OK) {
+        return st;
+    }
+    if (!signature_ok(&hdr)) {
+        return pb_fail(ctx, PERFBUF_E_BAD_SIGNATURE, 0, PBF_PERF_DATA_BLOCK_Signature);
+    }
+    uint32_t little_endian = pb_field32(&hdr, PBF_PERF_DATA_BLOCK_LittleEndian);
+    if (little_endian == 0) {
+        return pb_fail(ctx, PERFBUF_E_BIG_ENDIAN_DATA, 0, PBF_PERF_DATA_BLOCK_LittleEndian);
+    }
+    if (little_endian != 1) {
+        return pb_fail(ctx, PERFBUF_E_UNKNOWN_VALUE, 0, PBF_PERF_DATA_BLOCK_LittleEndian);
+    }
+    uint32_t total = pb_field32(&hdr, PBF_PERF_DATA_BLOCK_TotalByteLength);
+    uint32_t header = pb_field32(&hdr, PBF_PERF_DATA_BLOCK_HeaderLength);
+    uint32_t declared = pb_field32(&hdr, PBF_PERF_DATA_BLOCK_NumObjectTypes);
+    if (total < PBS_PERF_DATA_BLOCK) {
+        return pb_fail(ctx, PERFBUF_E_SIZE_TOO_SMALL, 0, PBF_PERF_DATA_BLOCK_TotalByteLength);
+    }
+    if (total > received) {
+        return pb_fail(ctx, PERFBUF_E_SIZE_EXCEEDS_RECEIVED, 0, PBF_PERF_DATA_BLOCK_TotalByteLength);
+    }
+    if (total % 8 != 0) {
+        st = pb_anomaly(ctx, PERFBUF_ANOMALY_UNALIGNED_SIZE, PERFBUF_E_SIZE_UNALIGNED, 0,
+                        PBF_PERF_DATA_BLOCK_TotalByteLength);
+    } else if (total < received) {
+        st = pb_anomaly(ctx, PERFBUF_ANOMALY_TRAILING_BYTES, PERFBUF_E_TRAILING_BYTES, 0,
+                        PBF_PERF_DATA_BLOCK_TotalByteLength);
+    }
+    if (st != PERFBUF_OK) {
+        return st;
+    }
+    if (header < PBS_PERF_DATA_BLOCK) {
+        return pb_fail(ctx, PERFBUF_E_SIZE_TOO_SMALL, 0, PBF_PERF_DATA_BLOCK_HeaderLength);
+    }
+    if (header > total) {
+        return pb_fail(ctx, PERFBUF_E_SIZE_TOO_LARGE, 0, PBF_PERF_DATA_BLOCK_HeaderLength);
+    }
+    if (header % 8 != 0) {
+        st = pb_anomaly(ctx, PERFBUF_ANOMALY_UNALIGNED_SIZE, PERFBUF_E_SIZE_UNALIGNED, 0,
+                        PBF_PERF_DATA_BLOCK_HeaderLength);
+        if (st != PERFBUF_OK) {
+            return st;
+        }
+    }
+    pb_cursor block;
+    pb_cursor header_region;
+    pb_take_checked(&all, total, &block);
+    pb_take_checked(&block, header, &header_region);
+    st = read_system_name(ctx, &header_region, &hdr, out);
+    if (st != PERFBUF_OK) {
+        return st;
+    }
+    if (declared > ctx->max_sections) {
+        return pb_fail(ctx, PERFBUF_E_LIMIT_EXCEEDED, 0, PBF_PERF_DATA_BLOCK_NumObjectTypes);
+    }
+    if (pb_strict(ctx) && declared > pb_cursor_remaining(&block) / PBS_PERF_OBJECT_TYPE) {
+        return pb_fail(ctx, PERFBUF_E_COUNT_TOO_LARGE, 0, PBF_PERF_DATA_BLOCK_NumObjectTypes);
+    }
+    uint32_t found = 0;
+    for (; found < declared; found++) {
+        /* Providers are known to claim more objects than they wrote: a
+         * lenient parse keeps the objects that are there. */
+        if (pb_cursor_remaining(&block) == 0) {
+            st = pb_anomaly(ctx, PERFBUF_ANOMALY_COUNT_MISMATCH, PERFBUF_E_COUNT_TOO_LARGE, 0,
+                            PBF_PERF_DATA_BLOCK_NumObjectTypes);
+            if (st != PERFBUF_OK) {
+                return st;
+            }
+            break;
+        }
+        perfbuf_v1_object o;
+        st = pb_v1_read_object(ctx, &block, true, &o);
+        if (st != PERFBUF_OK) {
+            return st;
+        }
+    }
+    st = check_leftover(ctx, &block, 0, PBF_PERF_DATA_BLOCK_NumObjectTypes);
+    if (st != PERFBUF_OK) {
+        return st;
+    }
+    out->data = (const uint8_t *)data;
+    out->received = received;
+    out->size = total;
+    out->version = pb_field32(&hdr, PBF_PERF_DATA_BLOCK_Version);
+    out->revision = pb_field32(&hdr, PBF_PERF_DATA_BLOCK_Revision);
+    out->header_length = header;
+    out->object_count = found;
+    out->declared_object_count = declared;
+    out->default_object = pb_i32(pb_field32(&hdr, PBF_PERF_DATA_BLOCK_DefaultObject));
+    out->system_time = pb_field_systemtime(&hdr, PBF_PERF_DATA_BLOCK_SystemTime);
+    out->perf_time = pb_i64(pb_field64(&hdr, PBF_PERF_DATA_BLOCK_PerfTime));
+    out->perf_freq = pb_i64(pb_field64(&hdr, PBF_PERF_DATA_BLOCK_PerfFreq));
+    out->perf_time_100ns = pb_i64(pb_field64(&hdr, PBF_PERF_DATA_BLOCK_PerfTime100nSec));
+    out->anomalies = ctx->anomalies;
+    out->first_anomaly = ctx->first_anomaly;
+    return PERFBUF_OK;
+}
+
 perfbuf_status perfbuf_v1_parse(const void *data, size_t received, const perfbuf_options *opts,
                                 perfbuf_v1_block *out, perfbuf_error *err)
 {
@@ -409,113 +521,12 @@ perfbuf_status perfbuf_v1_parse(const void *data, size_t received, const perfbuf
         }
         return PERFBUF_E_INVALID_ARGUMENT;
     }
-    perfbuf_v1_block zero = {0};
-    *out = zero;
-    perfbuf_v1_block q = {0};
-
-    pb_cursor all = pb_cursor_make((const uint8_t *)data, received);
-    pb_cursor peek = all;
-    pb_cursor hdr;
-    perfbuf_status st = pb_take_struct(&ctx, &peek, PBS_PERF_DATA_BLOCK,
-                                       PBF_PERF_DATA_BLOCK_Signature, &hdr);
+    memset(out, 0, sizeof *out);
+    perfbuf_status st = parse_block(&ctx, data, received, out);
     if (st != PERFBUF_OK) {
-        return st;
+        memset(out, 0, sizeof *out);
     }
-    if (!signature_ok(&hdr)) {
-        return pb_fail(&ctx, PERFBUF_E_BAD_SIGNATURE, 0, PBF_PERF_DATA_BLOCK_Signature);
-    }
-    uint32_t little_endian = pb_field32(&hdr, PBF_PERF_DATA_BLOCK_LittleEndian);
-    if (little_endian == 0) {
-        return pb_fail(&ctx, PERFBUF_E_BIG_ENDIAN_DATA, 0, PBF_PERF_DATA_BLOCK_LittleEndian);
-    }
-    if (little_endian != 1) {
-        return pb_fail(&ctx, PERFBUF_E_UNKNOWN_VALUE, 0, PBF_PERF_DATA_BLOCK_LittleEndian);
-    }
-    uint32_t total = pb_field32(&hdr, PBF_PERF_DATA_BLOCK_TotalByteLength);
-    uint32_t header = pb_field32(&hdr, PBF_PERF_DATA_BLOCK_HeaderLength);
-    uint32_t declared = pb_field32(&hdr, PBF_PERF_DATA_BLOCK_NumObjectTypes);
-    if (total < PBS_PERF_DATA_BLOCK) {
-        return pb_fail(&ctx, PERFBUF_E_SIZE_TOO_SMALL, 0, PBF_PERF_DATA_BLOCK_TotalByteLength);
-    }
-    if (total > received) {
-        return pb_fail(&ctx, PERFBUF_E_SIZE_EXCEEDS_RECEIVED, 0, PBF_PERF_DATA_BLOCK_TotalByteLength);
-    }
-    if (total % 8 != 0) {
-        st = pb_anomaly(&ctx, PERFBUF_ANOMALY_UNALIGNED_SIZE, PERFBUF_E_SIZE_UNALIGNED, 0,
-                        PBF_PERF_DATA_BLOCK_TotalByteLength);
-    } else if (total < received) {
-        st = pb_anomaly(&ctx, PERFBUF_ANOMALY_TRAILING_BYTES, PERFBUF_E_TRAILING_BYTES, 0,
-                        PBF_PERF_DATA_BLOCK_TotalByteLength);
-    }
-    if (st != PERFBUF_OK) {
-        return st;
-    }
-    if (header < PBS_PERF_DATA_BLOCK) {
-        return pb_fail(&ctx, PERFBUF_E_SIZE_TOO_SMALL, 0, PBF_PERF_DATA_BLOCK_HeaderLength);
-    }
-    if (header > total) {
-        return pb_fail(&ctx, PERFBUF_E_SIZE_TOO_LARGE, 0, PBF_PERF_DATA_BLOCK_HeaderLength);
-    }
-    if (header % 8 != 0) {
-        st = pb_anomaly(&ctx, PERFBUF_ANOMALY_UNALIGNED_SIZE, PERFBUF_E_SIZE_UNALIGNED, 0,
-                        PBF_PERF_DATA_BLOCK_HeaderLength);
-        if (st != PERFBUF_OK) {
-            return st;
-        }
-    }
-    pb_cursor block;
-    pb_cursor header_region;
-    pb_take_checked(&all, total, &block);
-    pb_take_checked(&block, header, &header_region);
-    st = read_system_name(&ctx, &header_region, &hdr, &q);
-    if (st != PERFBUF_OK) {
-        return st;
-    }
-    if (declared > ctx.max_sections) {
-        return pb_fail(&ctx, PERFBUF_E_LIMIT_EXCEEDED, 0, PBF_PERF_DATA_BLOCK_NumObjectTypes);
-    }
-    if (pb_strict(&ctx) && declared > pb_cursor_remaining(&block) / PBS_PERF_OBJECT_TYPE) {
-        return pb_fail(&ctx, PERFBUF_E_COUNT_TOO_LARGE, 0, PBF_PERF_DATA_BLOCK_NumObjectTypes);
-    }
-    uint32_t found = 0;
-    for (; found < declared; found++) {
-        /* Providers are known to claim more objects than they wrote: a
-         * lenient parse keeps the objects that are there. */
-        if (pb_cursor_remaining(&block) == 0) {
-            st = pb_anomaly(&ctx, PERFBUF_ANOMALY_COUNT_MISMATCH, PERFBUF_E_COUNT_TOO_LARGE, 0,
-                            PBF_PERF_DATA_BLOCK_NumObjectTypes);
-            if (st != PERFBUF_OK) {
-                return st;
-            }
-            break;
-        }
-        perfbuf_v1_object o;
-        st = pb_v1_read_object(&ctx, &block, true, &o);
-        if (st != PERFBUF_OK) {
-            return st;
-        }
-    }
-    st = check_leftover(&ctx, &block, 0, PBF_PERF_DATA_BLOCK_NumObjectTypes);
-    if (st != PERFBUF_OK) {
-        return st;
-    }
-    q.data = (const uint8_t *)data;
-    q.received = received;
-    q.size = total;
-    q.version = pb_field32(&hdr, PBF_PERF_DATA_BLOCK_Version);
-    q.revision = pb_field32(&hdr, PBF_PERF_DATA_BLOCK_Revision);
-    q.header_length = header;
-    q.object_count = found;
-    q.declared_object_count = declared;
-    q.default_object = pb_i32(pb_field32(&hdr, PBF_PERF_DATA_BLOCK_DefaultObject));
-    q.system_time = pb_field_systemtime(&hdr, PBF_PERF_DATA_BLOCK_SystemTime);
-    q.perf_time = pb_i64(pb_field64(&hdr, PBF_PERF_DATA_BLOCK_PerfTime));
-    q.perf_freq = pb_i64(pb_field64(&hdr, PBF_PERF_DATA_BLOCK_PerfFreq));
-    q.perf_time_100ns = pb_i64(pb_field64(&hdr, PBF_PERF_DATA_BLOCK_PerfTime100nSec));
-    q.anomalies = ctx.anomalies;
-    q.first_anomaly = ctx.first_anomaly;
-    *out = q;
-    return PERFBUF_OK;
+    return st;
 }
 
 /* ---- views of a validated block ---- */

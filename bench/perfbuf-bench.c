@@ -1,0 +1,511 @@
+/*
+ * perfbuf's throughput against the bytes' own read speed. Every figure is
+ * the median of repeated runs, printed as bytes per second, nanoseconds per
+ * instance and the ratio to a plain summing read of the same bytes (the
+ * floor of any parser that looks at every byte). Not run by the tests:
+ * speed belongs in numbers, not in pass/fail.
+ */
+#define _POSIX_C_SOURCE 200809L
+#include <malloc.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+
+#include "builder.h"
+#include "builder_v1.h"
+#include "perfbuf/counter_types.h"
+#include "perfbuf/names.h"
+#include "perfbuf/v1.h"
+#include "perfbuf/v2_query.h"
+#include "perfbuf/values.h"
+
+#define REPEATS 7
+
+static double now_ns(void)
+{
+    struct timespec t;
+    clock_gettime(CLOCK_MONOTONIC, &t);
+    return (double)t.tv_sec * 1e9 + (double)t.tv_nsec;
+}
+
+static int compare_double(const void *a, const void *b)
+{
+    double x = *(const double *)a, y = *(const double *)b;
+    return x < y ? -1 : x > y;
+}
+
+static volatile uint64_t sink;
+
+typedef uint64_t (*work_fn)(const void *ctx);
+
+/* Median nanoseconds of one call, each run repeating the call until it
+ * has taken at least 20 ms. */
+static double measure(work_fn fn, const void *ctx)
+{
+    double runs[REPEATS];
+    for (int r = 0; r < REPEATS; r++) {
+        unsigned calls = 0;
+        double start = now_ns();
+        double elapsed;
+        do {
+            sink += fn(ctx);
+            calls++;
+            elapsed = now_ns() - start;
+        } while (elapsed < 20e6);
+        runs[r] = elapsed / calls;
+    }
+    qsort(runs, REPEATS, sizeof runs[0], compare_double);
+    return runs[REPEATS / 2];
+}
+
+typedef struct buffer {
+    const uint8_t *data;
+    size_t len;
+    size_t instances;
+    const uint8_t *older; /* the previous sample, for formatted values */
+} buffer;
+
+static uint64_t summing_read(const void *ctx)
+{
+    const buffer *b = ctx;
+    uint64_t sum = 0;
+    size_t words = b->len / 8;
+    for (size_t i = 0; i < words; i++) {
+        uint64_t w;
+        memcpy(&w, b->data + 8 * i, 8);
+        sum += w;
+    }
+    return sum;
+}
+
+static uint8_t *copy_target;
+
+static uint64_t copy(const void *ctx)
+{
+    const buffer *b = ctx;
+    memcpy(copy_target, b->data, b->len);
+    return copy_target[b->len / 2];
+}
+
+/* ---- V2 ---- */
+
+static uint64_t v2_validate(const void *ctx)
+{
+    const buffer *b = ctx;
+    perfbuf_v2_query q;
+    return perfbuf_v2_query_parse(b->data, b->len, NULL, &q, NULL) == PERFBUF_OK ? q.block_count : 0;
+}
+
+static uint64_t v2_values(const void *ctx)
+{
+    const buffer *b = ctx;
+    perfbuf_v2_query q;
+    if (perfbuf_v2_query_parse(b->data, b->len, NULL, &q, NULL) != PERFBUF_OK) {
+        return 0;
+    }
+    uint64_t sum = 0;
+    perfbuf_v2_iter bi, ii, vi;
+    perfbuf_v2_block blk;
+    perfbuf_v2_instance inst;
+    perfbuf_v2_value v;
+    perfbuf_v2_blocks_begin(&q, &bi);
+    while (perfbuf_v2_blocks_next(&q, &bi, &blk)) {
+        perfbuf_v2_instances_begin(&blk, &ii);
+        while (perfbuf_v2_instances_next(&q, &blk, &ii, &inst)) {
+            perfbuf_v2_instance_values_begin(&inst, &vi);
+            while (perfbuf_v2_values_next(&q, &blk, &vi, &v)) {
+                sum += v.integer;
+            }
+        }
+    }
+    return sum;
+}
+
+static uint64_t v2_names(const void *ctx)
+{
+    const buffer *b = ctx;
+    perfbuf_v2_query q;
+    if (perfbuf_v2_query_parse(b->data, b->len, NULL, &q, NULL) != PERFBUF_OK) {
+        return 0;
+    }
+    uint64_t sum = 0;
+    perfbuf_v2_iter bi, ii;
+    perfbuf_v2_block blk;
+    perfbuf_v2_instance inst;
+    char name[256];
+    size_t len;
+    perfbuf_v2_blocks_begin(&q, &bi);
+    while (perfbuf_v2_blocks_next(&q, &bi, &blk)) {
+        perfbuf_v2_instances_begin(&blk, &ii);
+        while (perfbuf_v2_instances_next(&q, &blk, &ii, &inst)) {
+            if (perfbuf_v2_instance_name_utf8(&q, &inst, name, sizeof name, &len) == PERFBUF_OK) {
+                sum += len;
+            }
+        }
+    }
+    return sum;
+}
+
+static tb_v2 processor_information(uint32_t instances)
+{
+    uint32_t ids[32];
+    for (uint32_t i = 0; i < 32; i++) {
+        ids[i] = i;
+    }
+    tb_v2 v;
+    tb_v2_begin(&v, 25368570629, 134398148561470699, 10000000);
+    tb_v2_block_begin(&v, 0, PERFBUF_V2_COUNTERSET);
+    tb_v2_ids(&v, ids, 32);
+    tb_v2_instances_begin(&v, instances);
+    char name[32];
+    for (uint32_t i = 0; i < instances; i++) {
+        if (i == 0) {
+            snprintf(name, sizeof name, "_Total");
+        } else {
+            snprintf(name, sizeof name, "%u,%u", (i - 1) / 64, (i - 1) % 64);
+        }
+        tb_v2_instance(&v, i, name);
+        for (uint32_t k = 0; k < 32; k++) {
+            if (k % 3 == 2) {
+                tb_v2_u32(&v, i * 31 + k);
+            } else {
+                tb_v2_u64(&v, (uint64_t)i * 1000003u + k);
+            }
+        }
+    }
+    tb_v2_instances_end(&v);
+    tb_v2_block_end(&v);
+    tb_v2_end(&v);
+    return v;
+}
+
+/* ---- V1 ---- */
+
+/* A Global-like block: Process and Thread objects, 30 counters each (half
+ * 8-byte timers and counts, half 4-byte), threads' parents set. */
+static tb_v1 global_like(uint32_t processes, uint32_t threads_per_process, uint64_t tick)
+{
+    tb_v1 v;
+    tb_v1_begin(&v, "COLLECTOR-HOST-01");
+    for (int object = 0; object < 2; object++) {
+        uint32_t title = object == 0 ? 230 : 232;
+        tb_v1_object_begin(&v, title, 0, 0);
+        for (uint32_t k = 0; k < 30; k++) {
+            bool large = k < 15;
+            uint32_t type = k == 0 ? PERF_100NSEC_TIMER : large ? PERF_COUNTER_LARGE_RAWCOUNT
+                          : k == 15 ? PERF_COUNTER_COUNTER : PERF_COUNTER_RAWCOUNT;
+            uint32_t offset = large ? 8 + 8 * k : 128 + 4 * (k - 15);
+            tb_v1_counter(&v, 2 * k + 2, type, large ? 8 : 4, offset);
+        }
+        tb_v1_definitions_end(&v);
+        uint32_t count = object == 0 ? processes : processes * threads_per_process;
+        char name[64];
+        for (uint32_t i = 0; i < count; i++) {
+            uint8_t data[184];
+            memset(data, 0, sizeof data);
+            for (uint32_t k = 0; k < 15; k++) {
+                tb_put64(data, 8 + 8 * k, (uint64_t)i * 7919u + k + tick * (k + 1));
+            }
+            for (uint32_t k = 0; k < 15; k++) {
+                tb_put32(data, 128 + 4 * k, i + k + (uint32_t)tick);
+            }
+            if (object == 0) {
+                snprintf(name, sizeof name, i % 5 == 0 ? "svchost" : "process-%u.exe", i);
+                tb_v1_instance(&v, name, 0, 0);
+            } else {
+                snprintf(name, sizeof name, "%u", i % threads_per_process);
+                tb_v1_instance(&v, name, 230, i / threads_per_process);
+            }
+            tb_v1_counter_block(&v, data, sizeof data);
+        }
+        tb_v1_object_end(&v);
+    }
+    tb_v1_end(&v);
+    return v;
+}
+
+static uint64_t v1_validate(const void *ctx)
+{
+    const buffer *b = ctx;
+    perfbuf_v1_block blk;
+    return perfbuf_v1_parse(b->data, b->len, NULL, &blk, NULL) == PERFBUF_OK ? blk.object_count : 0;
+}
+
+static uint64_t v1_values(const void *ctx)
+{
+    const buffer *b = ctx;
+    perfbuf_v1_block blk;
+    if (perfbuf_v1_parse(b->data, b->len, NULL, &blk, NULL) != PERFBUF_OK) {
+        return 0;
+    }
+    uint64_t sum = 0;
+    perfbuf_v1_iter oi, ii, ci;
+    perfbuf_v1_object o;
+    perfbuf_v1_instance inst;
+    perfbuf_v1_counter counters[30];
+    perfbuf_v1_objects_begin(&blk, &oi);
+    while (perfbuf_v1_objects_next(&blk, &oi, &o)) {
+        uint32_t n = 0;
+        perfbuf_v1_counters_begin(&o, &ci);
+        while (n < 30 && perfbuf_v1_counters_next(&blk, &ci, &counters[n])) {
+            n++;
+        }
+        perfbuf_v1_instances_begin(&o, &ii);
+        while (perfbuf_v1_instances_next(&blk, &ii, &inst)) {
+            for (uint32_t k = 0; k < n; k++) {
+                sum += perfbuf_v1_counter_value(&blk, &inst.counters, &counters[k]);
+            }
+        }
+    }
+    return sum;
+}
+
+static uint64_t v1_names(const void *ctx)
+{
+    const buffer *b = ctx;
+    perfbuf_v1_block blk;
+    if (perfbuf_v1_parse(b->data, b->len, NULL, &blk, NULL) != PERFBUF_OK) {
+        return 0;
+    }
+    uint64_t sum = 0;
+    perfbuf_v1_iter oi, ii;
+    perfbuf_v1_object o;
+    perfbuf_v1_instance inst;
+    char name[256];
+    size_t len;
+    perfbuf_v1_objects_begin(&blk, &oi);
+    while (perfbuf_v1_objects_next(&blk, &oi, &o)) {
+        perfbuf_v1_instances_begin(&o, &ii);
+        while (perfbuf_v1_instances_next(&blk, &ii, &inst)) {
+            if (perfbuf_v1_instance_name_utf8(&blk, &inst, name, sizeof name, &len) == PERFBUF_OK) {
+                sum += len;
+            }
+        }
+    }
+    return sum;
+}
+
+static size_t *parent_offsets;
+
+static uint64_t v1_full_names(const void *ctx)
+{
+    const buffer *b = ctx;
+    perfbuf_v1_block blk;
+    if (perfbuf_v1_parse(b->data, b->len, NULL, &blk, NULL) != PERFBUF_OK) {
+        return 0;
+    }
+    perfbuf_v1_object process, thread;
+    perfbuf_v1_instance_index index;
+    if (perfbuf_v1_find_object(&blk, 230, &process) != PERFBUF_OK ||
+        perfbuf_v1_find_object(&blk, 232, &thread) != PERFBUF_OK ||
+        perfbuf_v1_index_build(&blk, &process, parent_offsets, process.instance_count, &index) !=
+            PERFBUF_OK) {
+        return 0;
+    }
+    uint64_t sum = 0;
+    perfbuf_v1_iter ii;
+    perfbuf_v1_instance inst;
+    char name[512];
+    size_t len;
+    perfbuf_v1_instances_begin(&thread, &ii);
+    while (perfbuf_v1_instances_next(&blk, &ii, &inst)) {
+        if (perfbuf_v1_full_name_utf8(&blk, &thread, &inst, &index, name, sizeof name, &len) ==
+            PERFBUF_OK) {
+            sum += len;
+        }
+    }
+    return sum;
+}
+
+static uint64_t v1_lookups(const void *ctx)
+{
+    const buffer *b = ctx;
+    perfbuf_v1_block blk;
+    if (perfbuf_v1_parse(b->data, b->len, NULL, &blk, NULL) != PERFBUF_OK) {
+        return 0;
+    }
+    perfbuf_v1_object process;
+    if (perfbuf_v1_find_object(&blk, 230, &process) != PERFBUF_OK) {
+        return 0;
+    }
+    uint64_t sum = 0;
+    char query[64];
+    for (uint32_t i = 0; i < 1000; i++) {
+        uint32_t target = (i * 7u) % process.instance_count;
+        int len = target % 5 == 0 ? snprintf(query, sizeof query, "svchost#%u", target / 5)
+                                  : snprintf(query, sizeof query, "process-%u.exe", target);
+        perfbuf_v1_instance inst;
+        if (perfbuf_v1_find_instance(&blk, &process, query, (size_t)len, NULL, &inst) == PERFBUF_OK) {
+            sum += inst.index;
+        }
+    }
+    return sum;
+}
+
+static uint64_t v1_formatted(const void *ctx)
+{
+    const buffer *b = ctx;
+    perfbuf_v1_block b1, b0;
+    if (perfbuf_v1_parse(b->data, b->len, NULL, &b1, NULL) != PERFBUF_OK ||
+        perfbuf_v1_parse(b->older, b->len, NULL, &b0, NULL) != PERFBUF_OK) {
+        return 0;
+    }
+    uint64_t sum = 0;
+    perfbuf_v1_iter oi0, oi1, ii0, ii1, ci;
+    perfbuf_v1_object o0, o1;
+    perfbuf_v1_instance i0, i1;
+    perfbuf_v1_counter counters[30];
+    perfbuf_v1_objects_begin(&b0, &oi0);
+    perfbuf_v1_objects_begin(&b1, &oi1);
+    while (perfbuf_v1_objects_next(&b0, &oi0, &o0) && perfbuf_v1_objects_next(&b1, &oi1, &o1)) {
+        uint32_t n = 0;
+        perfbuf_v1_counters_begin(&o1, &ci);
+        while (n < 30 && perfbuf_v1_counters_next(&b1, &ci, &counters[n])) {
+            n++;
+        }
+        perfbuf_v1_instances_begin(&o0, &ii0);
+        perfbuf_v1_instances_begin(&o1, &ii1);
+        while (perfbuf_v1_instances_next(&b0, &ii0, &i0) && perfbuf_v1_instances_next(&b1, &ii1, &i1)) {
+            for (uint32_t k = 0; k < n; k++) {
+                perfbuf_raw_sample s0, s1;
+                perfbuf_value_context c0, c1;
+                perfbuf_value v;
+                if (perfbuf_v1_raw_sample(&b0, &o0, &counters[k], &i0.counters, &s0, &c0) == PERFBUF_OK &&
+                    perfbuf_v1_raw_sample(&b1, &o1, &counters[k], &i1.counters, &s1, &c1) == PERFBUF_OK &&
+                    perfbuf_format_value(counters[k].type, &s1, &s0, &c1, PERFBUF_FMT_DOUBLE, &v) ==
+                        PERFBUF_CSTATUS_VALID_DATA) {
+                    sum += (uint64_t)v.as_double;
+                }
+            }
+        }
+    }
+    return sum;
+}
+
+static uint64_t names_validate(const void *ctx)
+{
+    const buffer *b = ctx;
+    perfbuf_name_table t;
+    return perfbuf_names_parse(b->data, b->len, NULL, &t, NULL) == PERFBUF_OK ? t.count : 0;
+}
+
+/* ---- report ---- */
+
+static double floor_ns;
+
+static void row(const char *what, const buffer *b, double ns)
+{
+    double bytes_per_s = (double)b->len / (ns * 1e-9);
+    printf("| %-44s | %10zu | %9.2f | %9.2f | %6.1f%% |\n", what, b->len, bytes_per_s / 1e9,
+           b->instances ? ns / (double)b->instances : 0.0, 100.0 * floor_ns / ns);
+}
+
+static void baselines(const buffer *b)
+{
+    floor_ns = measure(summing_read, b);
+    row("summing read of every byte (the floor)", b, floor_ns);
+    copy_target = malloc(b->len);
+    row("memcpy", b, measure(copy, b));
+    free(copy_target);
+}
+
+static void header(const char *title)
+{
+    printf("\n%s\n\n", title);
+    printf("| %-44s | %10s | %9s | %9s | %7s |\n", "measured", "bytes", "GB/s", "ns/inst", "of sum");
+    printf("|%s|%s|%s|%s|%s|\n", "----------------------------------------------", "------------",
+           "-----------", "-----------", "---------");
+}
+
+int main(void)
+{
+    printf("perfbuf benchmark: median of %d runs of >= 20 ms each\n", REPEATS);
+
+    for (uint32_t n = 8; n <= 1024; n *= 8) {
+        tb_v2 v = processor_information(n == 512 ? 1024 : n);
+        buffer b = {v.buf.data, v.buf.len, n == 512 ? 1024 : n, NULL};
+        char title[128];
+        snprintf(title, sizeof title, "V2 Processor Information query, %zu instances x 32 counters",
+                 b.instances);
+        header(title);
+        baselines(&b);
+        row("validate", &b, measure(v2_validate, &b));
+        row("validate, read every value", &b, measure(v2_values, &b));
+        row("validate, every name to UTF-8", &b, measure(v2_names, &b));
+        tb_free(&v.buf);
+        if (n == 512) {
+            break;
+        }
+    }
+
+    static const uint32_t process_counts[] = {100, 1000, 10000};
+    for (size_t s = 0; s < 3; s++) {
+        uint32_t p = process_counts[s];
+        tb_v1 v0 = global_like(p, 9, 0);
+        tb_v1 v1 = global_like(p, 9, 1000);
+        buffer b = {v1.buf.data, v1.buf.len, (size_t)p * 10, v0.buf.data};
+        parent_offsets = malloc(sizeof *parent_offsets * p);
+        char title[128];
+        snprintf(title, sizeof title, "V1 Global-like block: %u processes, %u threads, 30 counters each",
+                 p, p * 9);
+        header(title);
+        baselines(&b);
+        row("validate", &b, measure(v1_validate, &b));
+        row("validate, read every value", &b, measure(v1_values, &b));
+        row("validate, every name to UTF-8", &b, measure(v1_names, &b));
+        row("validate, every thread's full parent/name", &b, measure(v1_full_names, &b));
+        if (p >= 1000) {
+            row("validate, 1,000 lookups by name", &b, measure(v1_lookups, &b));
+        }
+        row("formatted values, every counter, two samples", &b, measure(v1_formatted, &b));
+        free(parent_offsets);
+        tb_free(&v0.buf);
+        tb_free(&v1.buf);
+    }
+
+    tb_buf names;
+    tb_init(&names);
+    char text[64];
+    for (uint32_t i = 1; i <= 10000; i++) {
+        snprintf(text, sizeof text, "%u", 2 * i);
+        tb_utf16(&names, text, 1);
+        snprintf(text, sizeof text, "Counter name number %u", i);
+        tb_utf16(&names, text, 1);
+    }
+    tb_u16(&names, 0);
+    buffer nb = {names.data, names.len, 10000, NULL};
+    header("Counter name table, 10,000 pairs (ns/inst = per pair)");
+    baselines(&nb);
+    row("validate", &nb, measure(names_validate, &nb));
+    tb_free(&names);
+
+    printf("\nScaling: V1 validate, ns per instance (processes + threads)\n\n");
+    printf("| %10s | %12s | %9s |\n", "instances", "bytes", "ns/inst");
+    printf("|------------|--------------|-----------|\n");
+    double first = 0, last = 0;
+    for (uint32_t p = 100; p <= 100000; p *= 10) {
+        tb_v1 v = global_like(p, 9, 0);
+        buffer b = {v.buf.data, v.buf.len, (size_t)p * 10, NULL};
+        double ns = measure(v1_validate, &b) / (double)b.instances;
+        printf("| %10zu | %12zu | %9.2f |\n", b.instances, b.len, ns);
+        if (p == 100) {
+            first = ns;
+        }
+        last = ns;
+        tb_free(&v.buf);
+    }
+    printf("\nns/instance at 1M over 1k: %.2f\n", last / first);
+
+    /* The process heap across a full validate-and-walk: the library itself
+     * allocates nothing, so the heap does not move. */
+    tb_v1 v = global_like(1000, 9, 0);
+    buffer b = {v.buf.data, v.buf.len, 10000, NULL};
+    struct mallinfo2 before = mallinfo2();
+    sink += v1_values(&b) + v1_names(&b);
+    struct mallinfo2 after = mallinfo2();
+    printf("heap bytes allocated by the library during validate + walk: %zd\n",
+           (ssize_t)(after.uordblks - before.uordblks));
+    tb_free(&v.buf);
+    return 0;
+}
