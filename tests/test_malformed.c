@@ -100,7 +100,7 @@ static void mutate(uint8_t *buf, size_t len, const located *loc, parse_fn parse,
     size_t room = len - loc->at;
     uint32_t room32 = room >= 0xFFFFFFFFu ? 0xFFFFFFFEu : (uint32_t)room;
     uint32_t values[10] = {0, 1, r->min > 1 ? r->min - 1 : 2, room32 + 1, 0xFFFFFFFFu,
-                           0x80000000u, original + 1, 3, 5, 7};
+                           0x80000000u, original == UINT32_MAX ? 1 : original + 1, 3, 5, 7};
     size_t count = r->kind == ENUMERATED ? 10 : 7;
     for (size_t i = 0; i < count; i++) {
         uint32_t v = values[i];
