@@ -78,6 +78,107 @@ static void null_arguments_are_refused(void)
     tb_free(&v.buf);
 }
 
+/* Each pointer argument NULL in turn: every public function refuses it
+ * with PERFBUF_E_INVALID_ARGUMENT (or PDH's invalid-argument status). */
+static void every_pointer_argument_null_in_turn(void)
+{
+    tb_v1 v = tb_v1_sample_global();
+    const uint8_t *d = v.buf.data;
+    size_t n = v.buf.len;
+    perfbuf_v1_block b;
+    CHECK(perfbuf_v1_parse(d, n, NULL, &b, NULL) == PERFBUF_OK);
+    perfbuf_v1_object o;
+    CHECK(perfbuf_v1_find_object(&b, TB_V1_THREAD, &o) == PERFBUF_OK);
+    perfbuf_v1_iter it;
+    perfbuf_v1_instance inst;
+    perfbuf_v1_instances_begin(&o, &it);
+    CHECK(perfbuf_v1_instances_next(&b, &it, &inst));
+    perfbuf_v1_counter c;
+    perfbuf_v1_counters_begin(&o, &it);
+    CHECK(perfbuf_v1_counters_next(&b, &it, &c));
+    char out[16];
+    size_t len;
+    size_t offsets[8];
+    perfbuf_v1_instance_index index;
+    CHECK(perfbuf_v1_index_build(&b, &o, offsets, 8, &index) == PERFBUF_OK);
+    perfbuf_raw_sample s;
+    perfbuf_value_context ctx = {1000, 0};
+    const perfbuf_status bad = PERFBUF_E_INVALID_ARGUMENT;
+
+    CHECK(perfbuf_v1_parse(NULL, n, NULL, &b, NULL) == bad);
+    CHECK(perfbuf_v1_find_object(&b, 1, NULL) == bad);
+    CHECK(perfbuf_v1_instance_name_utf8(NULL, &inst, out, sizeof out, &len) == bad);
+    CHECK(perfbuf_v1_instance_name_utf8(&b, &inst, NULL, 4, &len) == bad);
+    CHECK(perfbuf_v1_index_build(NULL, &o, offsets, 8, &index) == bad);
+    CHECK(perfbuf_v1_index_build(&b, &o, NULL, 8, &index) == bad);
+    CHECK(perfbuf_v1_index_build(&b, &o, offsets, 8, NULL) == bad);
+    CHECK(perfbuf_v1_index_get(NULL, &index, 0, &inst) == bad);
+    CHECK(perfbuf_v1_index_get(&b, &index, 0, NULL) == bad);
+    CHECK(perfbuf_v1_parent(NULL, &o, &inst, NULL, &inst, NULL) == bad);
+    CHECK(perfbuf_v1_parent(&b, NULL, &inst, NULL, &inst, NULL) == bad);
+    CHECK(perfbuf_v1_parent(&b, &o, &inst, NULL, NULL, NULL) == bad);
+    CHECK(perfbuf_v1_full_name_utf8(NULL, &o, &inst, NULL, out, sizeof out, &len) == bad);
+    CHECK(perfbuf_v1_full_name_utf8(&b, &o, NULL, NULL, out, sizeof out, &len) == bad);
+    CHECK(perfbuf_v1_full_name_utf8(&b, &o, &inst, NULL, NULL, 4, &len) == bad);
+    CHECK(perfbuf_v1_find_instance(NULL, &o, "0", 1, NULL, &inst) == bad);
+    CHECK(perfbuf_v1_find_instance(&b, NULL, "0", 1, NULL, &inst) == bad);
+    CHECK(perfbuf_v1_find_instance(&b, &o, "0", 1, NULL, NULL) == bad);
+    CHECK(perfbuf_v1_raw_sample(NULL, &o, &c, &inst.counters, &s, &ctx) == bad);
+    CHECK(perfbuf_v1_raw_sample(&b, NULL, &c, &inst.counters, &s, &ctx) == bad);
+    CHECK(perfbuf_v1_raw_sample(&b, &o, NULL, &inst.counters, &s, &ctx) == bad);
+    CHECK(perfbuf_v1_raw_sample(&b, &o, &c, &inst.counters, NULL, &ctx) == bad);
+    CHECK(perfbuf_v1_raw_sample(&b, &o, &c, &inst.counters, &s, NULL) == bad);
+    CHECK(perfbuf_v1_raw_sample(&b, &o, &c, &inst.counters, &s, &ctx) == PERFBUF_OK);
+
+    perfbuf_name_table t;
+    perfbuf_name_entry e = {0, 0, 0, 0};
+    perfbuf_name_slot slots[2];
+    perfbuf_name_index ni;
+    static const char table[] = "1\0\0\0a\0\0\0\0\0";
+    CHECK(perfbuf_names_parse(NULL, 10, NULL, &t, NULL) == bad);
+    CHECK(perfbuf_names_parse(table, 10, NULL, &t, NULL) == PERFBUF_OK);
+    CHECK(perfbuf_names_text_utf8(&t, NULL, out, sizeof out, &len) == bad);
+    CHECK(perfbuf_names_text_utf8(&t, &e, NULL, 4, &len) == bad);
+    CHECK(perfbuf_names_find(&t, 1, NULL) == bad);
+    CHECK(perfbuf_names_index_build(NULL, slots, 2, &ni) == bad);
+    CHECK(perfbuf_names_index_build(&t, slots, 2, NULL) == bad);
+    CHECK(perfbuf_names_index_build(&t, slots, 2, &ni) == PERFBUF_OK);
+    CHECK(perfbuf_names_index_find(NULL, &ni, 1, &e) == bad);
+    CHECK(perfbuf_names_index_find(&t, &ni, 1, NULL) == bad);
+
+    perfbuf_v2_query q;
+    perfbuf_v2_instance vi = {0, 0, 0, 0, 0, 0, 0, 0};
+    uint16_t units[2];
+    static const uint8_t header[48] = {48};
+    CHECK(perfbuf_v2_query_parse(header, 48, NULL, &q, NULL) == PERFBUF_OK);
+    CHECK(perfbuf_v2_instance_name_utf8(&q, NULL, out, sizeof out, &len) == bad);
+    CHECK(perfbuf_v2_instance_name_utf8(&q, &vi, NULL, 4, &len) == bad);
+    CHECK(perfbuf_v2_instance_name_utf16(&q, NULL, units, 2, &len) == bad);
+    CHECK(perfbuf_v2_instance_name_utf16(&q, &vi, NULL, 2, &len) == bad);
+    CHECK(perfbuf_codepage_to_utf8(1252, "a", 1, NULL, 4, &len) == bad);
+
+    perfbuf_value value;
+    perfbuf_statistics stats;
+    perfbuf_raw_sample ring[1] = {{0, PERF_COUNTER_RAWCOUNT, 1, 0, 0, 0}};
+    CHECK_EQ_U(perfbuf_format_value(PERF_COUNTER_RAWCOUNT, ring, NULL, &ctx, PERFBUF_FMT_DOUBLE, NULL),
+               PERFBUF_INVALID_ARGUMENT);
+    CHECK_EQ_U(perfbuf_compute_statistics(PERF_COUNTER_RAWCOUNT, &ctx, PERFBUF_FMT_DOUBLE, 0, 1, NULL, &stats),
+               PERFBUF_INVALID_ARGUMENT);
+    CHECK_EQ_U(perfbuf_compute_statistics(PERF_COUNTER_RAWCOUNT, NULL, PERFBUF_FMT_DOUBLE, 0, 1, ring, &stats),
+               PERFBUF_INVALID_ARGUMENT);
+    CHECK_EQ_U(perfbuf_compute_statistics(PERF_COUNTER_RAWCOUNT, &ctx, PERFBUF_FMT_DOUBLE, 0, 1, ring, NULL),
+               PERFBUF_INVALID_ARGUMENT);
+    CHECK_EQ_U(perfbuf_compute_statistics(PERF_COUNTER_RAWCOUNT, &ctx, PERFBUF_FMT_LONG | PERFBUF_FMT_LARGE, 0, 1,
+                                          ring, &stats),
+               PERFBUF_INVALID_ARGUMENT);
+    CHECK_EQ_U(perfbuf_compute_statistics(0x12345678, &ctx, PERFBUF_FMT_DOUBLE, 0, 1, ring, &stats),
+               PERFBUF_INVALID_ARGUMENT);
+    CHECK_EQ_U(perfbuf_compute_statistics(PERF_COUNTER_RAWCOUNT, &ctx, PERFBUF_FMT_DOUBLE, 0, 1, ring, &stats),
+               PERFBUF_CSTATUS_VALID_DATA);
+    (void)value;
+    tb_free(&v.buf);
+}
+
 /* An object with an object timer, a multi-timer and its base, and an
  * elapsed time: the V1 value paths of the other time bases. */
 static void object_timers_and_multi_timers(void)
@@ -190,6 +291,7 @@ static void multi_timer_without_its_base(void)
 
 static const th_case cases[] = {
     TH_CASE(null_arguments_are_refused),
+    TH_CASE(every_pointer_argument_null_in_turn),
     TH_CASE(object_timers_and_multi_timers),
     TH_CASE(multi_timer_without_its_base),
 };
