@@ -7,6 +7,8 @@ cd "$(dirname "$0")/.."
 export WINEDEBUG=-all
 export WINEPREFIX=${WINEPREFIX:-$HOME/.wine-perfbuf}
 wineserver -p >/dev/null 2>&1 || true
+# Start the prefix's services now, detached from our output (see platforms.sh).
+wine wineboot </dev/null >/dev/null 2>&1 || true
 
 cmake -S . -B build/capture-mingw -DCMAKE_TOOLCHAIN_FILE=cmake/mingw-w64-x86_64.cmake \
   -DCMAKE_BUILD_TYPE=Release -DPERFBUF_WERROR=ON -DPERFBUF_BUILD_TESTS=OFF >/dev/null

@@ -11,6 +11,10 @@ export WINEDEBUG=-all
 export WINEPREFIX=${WINEPREFIX:-$HOME/.wine-perfbuf}
 if command -v wineserver >/dev/null; then
   wineserver -p >/dev/null 2>&1 || true
+  # Start the prefix's services now, detached from our output: started by
+  # the first test instead, they would inherit that test's output pipe and
+  # ctest would wait for it for ever.
+  wine wineboot </dev/null >/dev/null 2>&1 || true
   # The server and Wine's services inherit our output: stop them at the end,
   # or whoever reads this script's output waits for ever.
   trap 'wineserver -k >/dev/null 2>&1 || true' EXIT

@@ -115,3 +115,24 @@ void pb_take_checked(pb_cursor *parent, size_t n, pb_cursor *child)
         (void)pb_cursor_sub(parent, 0, child);
     }
 }
+
+pb_cursor pb_window(const uint8_t *data, size_t size, size_t pos, size_t end)
+{
+    if (end > size || pos > end) {
+        PB_UNREACHABLE();
+        return pb_cursor_make(NULL, 0);
+    }
+    pb_cursor c = pb_cursor_make(data, size);
+    c.start = pos;
+    c.pos = pos;
+    c.end = end;
+    return c;
+}
+
+void pb_view_ctx(pb_ctx *ctx)
+{
+    pb_ctx_init(ctx, NULL, NULL);
+    ctx->max_sections = UINT32_MAX;
+    ctx->max_counters = UINT32_MAX;
+    ctx->max_instances = UINT32_MAX;
+}

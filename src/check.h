@@ -115,6 +115,17 @@ static inline int32_t pb_i32(uint32_t v)
     return v <= (uint32_t)INT32_MAX ? (int32_t)v : -(int32_t)(~v) - 1;
 }
 
+/*
+ * A cursor over [pos, end) of a buffer a parse has validated, for the
+ * views. Positions come from that parse; should one not fit, fuzzing
+ * builds trap and others get an empty cursor, on which reads fail safely.
+ */
+pb_cursor pb_window(const uint8_t *data, size_t size, size_t pos, size_t end);
+
+/* A silent, lenient context with no limits: re-decoding validated bytes
+ * must not judge them again. */
+void pb_view_ctx(pb_ctx *ctx);
+
 /* A SYSTEMTIME field of a structure window (same contract as pb_field32). */
 perfbuf_systemtime pb_field_systemtime(const pb_cursor *s, pb_field_id f);
 

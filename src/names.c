@@ -157,15 +157,7 @@ perfbuf_status perfbuf_names_parse(const void *data, size_t size, const perfbuf_
 
 static pb_cursor window(const perfbuf_name_table *t, size_t pos, size_t end)
 {
-    pb_cursor c = pb_cursor_make(t->data, t->size);
-    if (end > t->size || pos > end) {
-        PB_UNREACHABLE();
-        return pb_cursor_make(NULL, 0);
-    }
-    c.start = pos;
-    c.pos = pos;
-    c.end = end;
-    return c;
+    return pb_window(t->data, t->size, pos, end);
 }
 
 void perfbuf_names_begin(const perfbuf_name_table *t, perfbuf_names_iter *it)

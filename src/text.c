@@ -51,13 +51,6 @@ void pb_utf8_put(pb_utf8_out *o, uint32_t cp)
     o->used += n;
 }
 
-void pb_utf8_put_ascii(pb_utf8_out *o, const char *text)
-{
-    for (; *text != '\0'; text++) {
-        pb_utf8_put(o, (uint32_t)(unsigned char)*text);
-    }
-}
-
 perfbuf_status pb_utf8_finish(pb_utf8_out *o, size_t *len)
 {
     if (o->buf != NULL) {

@@ -16,8 +16,6 @@ typedef struct pb_utf8_out {
 
 void pb_utf8_out_init(pb_utf8_out *o, char *buf, size_t cap);
 void pb_utf8_put(pb_utf8_out *o, uint32_t code_point);
-/* Appends ASCII text from the library itself (never input bytes). */
-void pb_utf8_put_ascii(pb_utf8_out *o, const char *text);
 /* Terminates and reports: OK or OUTPUT_TOO_SMALL; *len = needed. */
 perfbuf_status pb_utf8_finish(pb_utf8_out *o, size_t *len);
 

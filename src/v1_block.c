@@ -533,22 +533,7 @@ perfbuf_status perfbuf_v1_parse(const void *data, size_t received, const perfbuf
 
 pb_cursor pb_v1_window(const perfbuf_v1_block *b, size_t pos, size_t end)
 {
-    pb_cursor c = pb_cursor_make(b->data, b->size);
-    if (end > b->size || pos > end) {
-        PB_UNREACHABLE();
-        return pb_cursor_make(NULL, 0);
-    }
-    c.start = pos;
-    c.pos = pos;
-    c.end = end;
-    return c;
-}
-
-void pb_v1_view_ctx(pb_ctx *ctx)
-{
-    pb_ctx_init(ctx, NULL, NULL);
-    ctx->max_counters = UINT32_MAX;
-    ctx->max_instances = UINT32_MAX;
+    return pb_window(b->data, b->size, pos, end);
 }
 
 void perfbuf_v1_objects_begin(const perfbuf_v1_block *b, perfbuf_v1_iter *it)
@@ -567,7 +552,7 @@ bool perfbuf_v1_objects_next(const perfbuf_v1_block *b, perfbuf_v1_iter *it,
         return false;
     }
     pb_ctx ctx;
-    pb_v1_view_ctx(&ctx);
+    pb_view_ctx(&ctx);
     pb_cursor c = pb_v1_window(b, it->pos, it->end);
     if (pb_v1_read_object(&ctx, &c, false, out) != PERFBUF_OK) {
         PB_UNREACHABLE();
@@ -611,7 +596,7 @@ bool perfbuf_v1_counters_next(const perfbuf_v1_block *b, perfbuf_v1_iter *it,
         return false;
     }
     pb_ctx ctx;
-    pb_v1_view_ctx(&ctx);
+    pb_view_ctx(&ctx);
     pb_cursor c = pb_v1_window(b, it->pos, it->end);
     if (pb_v1_read_counter(&ctx, &c, out) != PERFBUF_OK) {
         PB_UNREACHABLE();
@@ -630,7 +615,7 @@ bool perfbuf_v1_object_counter_block(const perfbuf_v1_block *b, const perfbuf_v1
         return false;
     }
     pb_ctx ctx;
-    pb_v1_view_ctx(&ctx);
+    pb_view_ctx(&ctx);
     pb_cursor c = pb_v1_window(b, o->data_offset, o->offset + o->total_length);
     if (pb_v1_read_counter_block(&ctx, &c, NULL, out) != PERFBUF_OK) {
         PB_UNREACHABLE();
@@ -655,7 +640,7 @@ bool perfbuf_v1_instances_next(const perfbuf_v1_block *b, perfbuf_v1_iter *it,
         return false;
     }
     pb_ctx ctx;
-    pb_v1_view_ctx(&ctx);
+    pb_view_ctx(&ctx);
     pb_cursor c = pb_v1_window(b, it->pos, it->end);
     if (pb_v1_read_instance(&ctx, &c, it->code_page, out) != PERFBUF_OK ||
         pb_v1_read_counter_block(&ctx, &c, NULL, &out->counters) != PERFBUF_OK) {

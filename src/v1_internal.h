@@ -23,7 +23,5 @@ perfbuf_status pb_v1_read_counter_block(pb_ctx *ctx, pb_cursor *data, const pb_v
 
 /* A cursor over [pos, end) of a validated block. */
 pb_cursor pb_v1_window(const perfbuf_v1_block *b, size_t pos, size_t end);
-/* A silent, lenient context for re-decoding validated bytes. */
-void pb_v1_view_ctx(pb_ctx *ctx);
 
 #endif

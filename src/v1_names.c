@@ -76,7 +76,7 @@ perfbuf_status perfbuf_v1_index_get(const perfbuf_v1_block *b,
         return PERFBUF_E_INVALID_ARGUMENT;
     }
     pb_ctx ctx;
-    pb_v1_view_ctx(&ctx);
+    pb_view_ctx(&ctx);
     pb_cursor c = pb_v1_window(b, index->offsets[i], end);
     if (pb_v1_read_instance(&ctx, &c, index->object.code_page, out) != PERFBUF_OK ||
         pb_v1_read_counter_block(&ctx, &c, NULL, &out->counters) != PERFBUF_OK) {

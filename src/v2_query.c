@@ -397,26 +397,9 @@ perfbuf_status perfbuf_v2_query_parse(const void *data, size_t received,
 
 /* ---- views of a validated buffer ---- */
 
-/* A cursor over [pos, end) of a validated buffer, and the context for
- * re-decoding it: lenient (anomalies were judged by the parse) and silent. */
 static pb_cursor window(const perfbuf_v2_query *q, size_t pos, size_t end)
 {
-    pb_cursor c = pb_cursor_make(q->data, q->size);
-    if (end > q->size || pos > end) {
-        PB_UNREACHABLE();
-        return pb_cursor_make(NULL, 0);
-    }
-    c.start = pos;
-    c.pos = pos;
-    c.end = end;
-    return c;
-}
-
-static void view_ctx(pb_ctx *ctx)
-{
-    pb_ctx_init(ctx, NULL, NULL);
-    ctx->max_counters = UINT32_MAX;
-    ctx->max_instances = UINT32_MAX;
+    return pb_window(q->data, q->size, pos, end);
 }
 
 void perfbuf_v2_blocks_begin(const perfbuf_v2_query *q, perfbuf_v2_iter *it)
@@ -433,7 +416,7 @@ bool perfbuf_v2_blocks_next(const perfbuf_v2_query *q, perfbuf_v2_iter *it, perf
         return false;
     }
     pb_ctx ctx;
-    view_ctx(&ctx);
+    pb_view_ctx(&ctx);
     pb_cursor c = window(q, it->pos, it->end);
     if (read_block(&ctx, &c, false, out) != PERFBUF_OK) {
         PB_UNREACHABLE();
@@ -475,7 +458,7 @@ bool perfbuf_v2_instances_next(const perfbuf_v2_query *q, const perfbuf_v2_block
         return false;
     }
     pb_ctx ctx;
-    view_ctx(&ctx);
+    pb_view_ctx(&ctx);
     pb_cursor c = window(q, it->pos, it->end);
     if (read_instance(&ctx, &c, block->counter_count, out) != PERFBUF_OK) {
         PB_UNREACHABLE();
@@ -512,7 +495,7 @@ bool perfbuf_v2_values_next(const perfbuf_v2_query *q, const perfbuf_v2_block *b
         return false;
     }
     pb_ctx ctx;
-    view_ctx(&ctx);
+    pb_view_ctx(&ctx);
     size_t end = it->end < block->items_end ? it->end : block->items_end;
     pb_cursor c = window(q, it->pos, end);
     size_t at = c.pos;
