@@ -8,6 +8,7 @@
 
 #include "check.h"
 #include "text.h"
+#include "v2_internal.h"
 
 const char *perfbuf_v2_kind_name(uint32_t kind)
 {
@@ -203,8 +204,8 @@ static perfbuf_status read_instance_list(pb_ctx *ctx, pb_cursor *body, perfbuf_v
 }
 
 /* PERF_INSTANCE_HEADER with its name, then its value_count values. */
-static perfbuf_status read_instance(pb_ctx *ctx, pb_cursor *region, uint32_t value_count,
-                                    perfbuf_v2_instance *out)
+perfbuf_status pb_v2_read_instance(pb_ctx *ctx, pb_cursor *region, uint32_t value_count,
+                                   perfbuf_v2_instance *out)
 {
     size_t at = region->pos;
     pb_cursor hdr;
@@ -305,7 +306,7 @@ static perfbuf_status read_block(pb_ctx *ctx, pb_cursor *blocks, bool deep, perf
         }
         for (uint32_t i = 0; i < out->instance_count; i++) {
             perfbuf_v2_instance inst;
-            st = read_instance(ctx, &region, out->counter_count, &inst);
+            st = pb_v2_read_instance(ctx, &region, out->counter_count, &inst);
             if (st != PERFBUF_OK) {
                 return st;
             }
@@ -460,7 +461,7 @@ bool perfbuf_v2_instances_next(const perfbuf_v2_query *q, const perfbuf_v2_block
     pb_ctx ctx;
     pb_view_ctx(&ctx);
     pb_cursor c = window(q, it->pos, it->end);
-    if (read_instance(&ctx, &c, block->counter_count, out) != PERFBUF_OK) {
+    if (pb_v2_read_instance(&ctx, &c, block->counter_count, out) != PERFBUF_OK) {
         PB_UNREACHABLE();
         it->next_index = it->count;
         return false;

@@ -1,0 +1,13 @@
+/* Decoding shared by the V2 query-data reader and the V2 metadata readers. */
+#ifndef PERFBUF_V2_INTERNAL_H
+#define PERFBUF_V2_INTERNAL_H
+
+#include "perfbuf/v2_query.h"
+#include "check.h"
+
+/* A PERF_INSTANCE_HEADER block (header, NUL-terminated UTF-16LE name,
+ * padding) followed by value_count PERF_COUNTER_DATA blocks. */
+perfbuf_status pb_v2_read_instance(pb_ctx *ctx, pb_cursor *region, uint32_t value_count,
+                                   perfbuf_v2_instance *out);
+
+#endif

@@ -1,0 +1,344 @@
+/*
+ * PerfLib V2 metadata readers: counterset registration, the counterset
+ * list and the instance list.
+ */
+#include <string.h>
+
+#include "perfbuf/counter_types.h"
+#include "perfbuf/v2_meta.h"
+
+#include "check.h"
+#include "text.h"
+#include "v2_internal.h"
+
+/* The id checks compare pairs; without a caller's limit, bound them here. */
+#define REGINFO_DEFAULT_MAX_COUNTERS 4096u
+
+static perfbuf_guid read_guid(const pb_cursor *s, size_t rel)
+{
+    perfbuf_guid g;
+    memset(&g, 0, sizeof g);
+    pb_cursor f;
+    if (!pb_cursor_slice(s, rel, 16, &f) || !pb_cursor_read_u32(&f, &g.data1) ||
+        !pb_cursor_read_u16(&f, &g.data2) || !pb_cursor_read_u16(&f, &g.data3)) {
+        PB_UNREACHABLE();
+        return g;
+    }
+    for (int i = 0; i < 8; i++) {
+        if (!pb_cursor_read_u8(&f, &g.data4[i])) {
+            PB_UNREACHABLE();
+        }
+    }
+    return g;
+}
+
+static bool instance_type_known(uint32_t t)
+{
+    return t == PERFBUF_COUNTERSET_SINGLE_INSTANCE || t == PERFBUF_COUNTERSET_MULTI_INSTANCES ||
+           t == PERFBUF_COUNTERSET_SINGLE_AGGREGATE || t == PERFBUF_COUNTERSET_MULTI_AGGREGATE ||
+           t == PERFBUF_COUNTERSET_SINGLE_AGGREGATE_HISTORY ||
+           t == PERFBUF_COUNTERSET_INSTANCE_AGGREGATE;
+}
+
+static bool detail_known(uint32_t d)
+{
+    return d == 100 || d == 200;
+}
+
+/* Decodes the counter whose PERF_COUNTER_REG_INFO starts at `at`. */
+static void decode_counter(const pb_cursor *s, size_t at, uint32_t index, perfbuf_v2_counter_reg *out)
+{
+    out->index = index;
+    out->offset = at;
+    out->id = pb_field32(s, PBF_PERF_COUNTER_REG_INFO_CounterId);
+    out->type = pb_field32(s, PBF_PERF_COUNTER_REG_INFO_Type);
+    out->attributes = pb_field64(s, PBF_PERF_COUNTER_REG_INFO_Attrib);
+    out->detail_level = pb_field32(s, PBF_PERF_COUNTER_REG_INFO_DetailLevel);
+    out->default_scale = pb_i32(pb_field32(s, PBF_PERF_COUNTER_REG_INFO_DefaultScale));
+    out->base_id = pb_field32(s, PBF_PERF_COUNTER_REG_INFO_BaseCounterId);
+    out->perf_time_id = pb_field32(s, PBF_PERF_COUNTER_REG_INFO_PerfTimeId);
+    out->perf_freq_id = pb_field32(s, PBF_PERF_COUNTER_REG_INFO_PerfFreqId);
+    out->multi_id = pb_field32(s, PBF_PERF_COUNTER_REG_INFO_MultiId);
+    out->aggregate = pb_field32(s, PBF_PERF_COUNTER_REG_INFO_AggregateFunc);
+}
+
+static perfbuf_status check_counter(pb_ctx *ctx, const pb_cursor *s, const perfbuf_v2_counter_reg *c)
+{
+    struct {
+        bool bad;
+        uint32_t anomaly;
+        perfbuf_status status;
+        pb_field_id field;
+    } checks[] = {
+        {perfbuf_counter_type_lookup(c->type) == NULL, PERFBUF_ANOMALY_UNKNOWN_VALUE,
+         PERFBUF_E_UNKNOWN_VALUE, PBF_PERF_COUNTER_REG_INFO_Type},
+        {(c->attributes & ~(uint64_t)0x1F) != 0, PERFBUF_ANOMALY_UNKNOWN_VALUE,
+         PERFBUF_E_UNKNOWN_VALUE, PBF_PERF_COUNTER_REG_INFO_Attrib},
+        {!detail_known(c->detail_level), PERFBUF_ANOMALY_UNKNOWN_VALUE, PERFBUF_E_UNKNOWN_VALUE,
+         PBF_PERF_COUNTER_REG_INFO_DetailLevel},
+        {c->default_scale < -10 || c->default_scale > 10, PERFBUF_ANOMALY_UNKNOWN_VALUE,
+         PERFBUF_E_UNKNOWN_VALUE, PBF_PERF_COUNTER_REG_INFO_DefaultScale},
+        {c->aggregate > 4, PERFBUF_ANOMALY_UNKNOWN_VALUE, PERFBUF_E_UNKNOWN_VALUE,
+         PBF_PERF_COUNTER_REG_INFO_AggregateFunc},
+        {pb_field32(s, PBF_PERF_COUNTER_REG_INFO_Reserved) != 0, PERFBUF_ANOMALY_RESERVED_NONZERO,
+         PERFBUF_E_RESERVED_NONZERO, PBF_PERF_COUNTER_REG_INFO_Reserved},
+    };
+    for (size_t i = 0; i < sizeof checks / sizeof checks[0]; i++) {
+        if (checks[i].bad) {
+            perfbuf_status st = pb_anomaly(ctx, checks[i].anomaly, checks[i].status, c->offset,
+                                           checks[i].field);
+            if (st != PERFBUF_OK) {
+                return st;
+            }
+        }
+    }
+    return PERFBUF_OK;
+}
+
+bool perfbuf_v2_reginfo_counter(const perfbuf_v2_reginfo *r, uint32_t i, perfbuf_v2_counter_reg *out)
+{
+    if (r == NULL || out == NULL || i >= r->counter_count) {
+        return false;
+    }
+    size_t at = PBS_PERF_COUNTERSET_REG_INFO + (size_t)i * PBS_PERF_COUNTER_REG_INFO;
+    pb_cursor all = pb_window(r->data, r->size, 0, r->size);
+    pb_cursor s;
+    if (!pb_cursor_slice(&all, at, PBS_PERF_COUNTER_REG_INFO, &s)) {
+        PB_UNREACHABLE();
+        return false;
+    }
+    decode_counter(&s, at, i, out);
+    return true;
+}
+
+perfbuf_status perfbuf_v2_reginfo_find(const perfbuf_v2_reginfo *r, uint32_t id,
+                                       perfbuf_v2_counter_reg *out)
+{
+    if (r == NULL || out == NULL) {
+        return PERFBUF_E_INVALID_ARGUMENT;
+    }
+    for (uint32_t i = 0; perfbuf_v2_reginfo_counter(r, i, out); i++) {
+        if (out->id == id) {
+            return PERFBUF_OK;
+        }
+    }
+    return PERFBUF_E_NOT_FOUND;
+}
+
+/* A reference to another counter of the set: absent, or a counter whose
+ * type can play the role. */
+static perfbuf_status check_reference(pb_ctx *ctx, const perfbuf_v2_reginfo *r,
+                                      const perfbuf_v2_counter_reg *c, uint32_t id,
+                                      pb_field_id field)
+{
+    if (id == PERFBUF_V2_NO_ID) {
+        return PERFBUF_OK;
+    }
+    perfbuf_v2_counter_reg target;
+    bool fits = false;
+    if (perfbuf_v2_reginfo_find(r, id, &target) == PERFBUF_OK && target.index != c->index) {
+        /* MS-PCQ 2.2.4.2: a base counter; time and frequency as large raw
+         * counts; the multi divisor as a raw count. */
+        if (field == PBF_PERF_COUNTER_REG_INFO_BaseCounterId) {
+            fits = perfbuf_counter_type_is_base(target.type);
+        } else if (field == PBF_PERF_COUNTER_REG_INFO_MultiId) {
+            fits = target.type == PERF_COUNTER_RAWCOUNT;
+        } else {
+            fits = target.type == PERF_COUNTER_LARGE_RAWCOUNT;
+        }
+    }
+    return fits ? PERFBUF_OK : pb_fail(ctx, PERFBUF_E_BAD_REFERENCE, c->offset, field);
+}
+
+perfbuf_status perfbuf_v2_reginfo_parse(const void *data, size_t size, const perfbuf_options *opts,
+                                        perfbuf_v2_reginfo *out, perfbuf_error *err)
+{
+    pb_ctx ctx;
+    pb_ctx_init(&ctx, opts, err);
+    if (opts == NULL || opts->max_counters == 0) {
+        ctx.max_counters = REGINFO_DEFAULT_MAX_COUNTERS;
+    }
+    if (out == NULL || (data == NULL && size != 0)) {
+        if (err != NULL) {
+            err->status = PERFBUF_E_INVALID_ARGUMENT;
+        }
+        return PERFBUF_E_INVALID_ARGUMENT;
+    }
+    memset(out, 0, sizeof *out);
+    pb_cursor all = pb_cursor_make((const uint8_t *)data, size);
+    pb_cursor hdr;
+    perfbuf_status st = pb_take_struct(&ctx, &all, PBS_PERF_COUNTERSET_REG_INFO,
+                                       PBF_PERF_COUNTERSET_REG_INFO_CounterSetGuid, &hdr);
+    if (st != PERFBUF_OK) {
+        return st;
+    }
+    perfbuf_v2_reginfo r;
+    memset(&r, 0, sizeof r);
+    r.data = (const uint8_t *)data;
+    r.size = size;
+    r.counterset = read_guid(&hdr, PBO_PERF_COUNTERSET_REG_INFO_CounterSetGuid);
+    r.detail_level = pb_field32(&hdr, PBF_PERF_COUNTERSET_REG_INFO_DetailLevel);
+    r.counter_count = pb_field32(&hdr, PBF_PERF_COUNTERSET_REG_INFO_NumCounters);
+    r.instance_type = pb_field32(&hdr, PBF_PERF_COUNTERSET_REG_INFO_InstanceType);
+    if (pb_field32(&hdr, PBF_PERF_COUNTERSET_REG_INFO_CounterSetType) != 0) {
+        st = pb_anomaly(&ctx, PERFBUF_ANOMALY_RESERVED_NONZERO, PERFBUF_E_RESERVED_NONZERO, 0,
+                        PBF_PERF_COUNTERSET_REG_INFO_CounterSetType);
+    }
+    if (st == PERFBUF_OK && !detail_known(r.detail_level)) {
+        st = pb_anomaly(&ctx, PERFBUF_ANOMALY_UNKNOWN_VALUE, PERFBUF_E_UNKNOWN_VALUE, 0,
+                        PBF_PERF_COUNTERSET_REG_INFO_DetailLevel);
+    }
+    if (st != PERFBUF_OK) {
+        return st;
+    }
+    if (!instance_type_known(r.instance_type)) {
+        return pb_fail(&ctx, PERFBUF_E_UNKNOWN_VALUE, 0, PBF_PERF_COUNTERSET_REG_INFO_InstanceType);
+    }
+    if (r.counter_count > pb_cursor_remaining(&all) / PBS_PERF_COUNTER_REG_INFO) {
+        return pb_fail(&ctx, PERFBUF_E_COUNT_TOO_LARGE, 0, PBF_PERF_COUNTERSET_REG_INFO_NumCounters);
+    }
+    if (r.counter_count > ctx.max_counters) {
+        return pb_fail(&ctx, PERFBUF_E_LIMIT_EXCEEDED, 0, PBF_PERF_COUNTERSET_REG_INFO_NumCounters);
+    }
+    perfbuf_v2_counter_reg c;
+    for (uint32_t i = 0; i < r.counter_count; i++) {
+        size_t at = all.pos;
+        pb_cursor s;
+        pb_take_checked(&all, PBS_PERF_COUNTER_REG_INFO, &s);
+        decode_counter(&s, at, i, &c);
+        st = check_counter(&ctx, &s, &c);
+        if (st != PERFBUF_OK) {
+            return st;
+        }
+    }
+    if (pb_cursor_remaining(&all) > 0) {
+        st = pb_anomaly(&ctx, PERFBUF_ANOMALY_TRAILING_BYTES, PERFBUF_E_TRAILING_BYTES, 0,
+                        PBF_PERF_COUNTERSET_REG_INFO_NumCounters);
+        if (st != PERFBUF_OK) {
+            return st;
+        }
+    }
+    /* Ids: unique, and every reference names a counter that can serve. */
+    for (uint32_t i = 0; perfbuf_v2_reginfo_counter(&r, i, &c); i++) {
+        perfbuf_v2_counter_reg earlier;
+        for (uint32_t j = 0; j < i && perfbuf_v2_reginfo_counter(&r, j, &earlier); j++) {
+            if (earlier.id == c.id) {
+                return pb_fail(&ctx, PERFBUF_E_DUPLICATE_ID, c.offset, PBF_PERF_COUNTER_REG_INFO_CounterId);
+            }
+        }
+        if ((st = check_reference(&ctx, &r, &c, c.base_id, PBF_PERF_COUNTER_REG_INFO_BaseCounterId)) != PERFBUF_OK ||
+            (st = check_reference(&ctx, &r, &c, c.perf_time_id, PBF_PERF_COUNTER_REG_INFO_PerfTimeId)) != PERFBUF_OK ||
+            (st = check_reference(&ctx, &r, &c, c.perf_freq_id, PBF_PERF_COUNTER_REG_INFO_PerfFreqId)) != PERFBUF_OK ||
+            (st = check_reference(&ctx, &r, &c, c.multi_id, PBF_PERF_COUNTER_REG_INFO_MultiId)) != PERFBUF_OK) {
+            return st;
+        }
+    }
+    r.anomalies = ctx.anomalies;
+    r.first_anomaly = ctx.first_anomaly;
+    *out = r;
+    return PERFBUF_OK;
+}
+
+perfbuf_status perfbuf_v2_countersets_parse(const void *data, size_t size,
+                                            perfbuf_v2_countersets *out, perfbuf_error *err)
+{
+    pb_ctx ctx;
+    pb_ctx_init(&ctx, NULL, err);
+    if (out == NULL || (data == NULL && size != 0)) {
+        return PERFBUF_E_INVALID_ARGUMENT;
+    }
+    out->data = NULL;
+    out->count = 0;
+    if (size % 16 != 0) {
+        return pb_fail(&ctx, PERFBUF_E_SIZE_UNALIGNED, 0, PBF_COUNTERSET_LIST_Length);
+    }
+    out->data = (const uint8_t *)data;
+    out->count = size / 16;
+    return PERFBUF_OK;
+}
+
+bool perfbuf_v2_countersets_get(const perfbuf_v2_countersets *l, size_t i, perfbuf_guid *out)
+{
+    if (l == NULL || out == NULL || i >= l->count) {
+        return false;
+    }
+    pb_cursor all = pb_window(l->data, l->count * 16, 0, l->count * 16);
+    *out = read_guid(&all, i * 16);
+    return true;
+}
+
+perfbuf_status perfbuf_v2_instance_list_parse(const void *data, size_t size,
+                                              const perfbuf_options *opts,
+                                              perfbuf_v2_instance_list *out, perfbuf_error *err)
+{
+    pb_ctx ctx;
+    pb_ctx_init(&ctx, opts, err);
+    if (out == NULL || (data == NULL && size != 0)) {
+        return PERFBUF_E_INVALID_ARGUMENT;
+    }
+    memset(out, 0, sizeof *out);
+    pb_cursor all = pb_cursor_make((const uint8_t *)data, size);
+    uint32_t count = 0;
+    /* Each instance consumes at least its 8-byte header. */
+    while (pb_cursor_remaining(&all) > 0) {
+        if (count >= ctx.max_instances) {
+            return pb_fail(&ctx, PERFBUF_E_LIMIT_EXCEEDED, all.pos, PBF_PERF_INSTANCE_HEADER_Size);
+        }
+        perfbuf_v2_instance inst;
+        perfbuf_status st = pb_v2_read_instance(&ctx, &all, 0, &inst);
+        if (st != PERFBUF_OK) {
+            return st;
+        }
+        count++;
+    }
+    out->data = (const uint8_t *)data;
+    out->size = size;
+    out->count = count;
+    out->anomalies = ctx.anomalies;
+    out->first_anomaly = ctx.first_anomaly;
+    return PERFBUF_OK;
+}
+
+void perfbuf_v2_instance_list_begin(perfbuf_v2_list_iter *it)
+{
+    it->pos = 0;
+    it->next_index = 0;
+}
+
+bool perfbuf_v2_instance_list_next(const perfbuf_v2_instance_list *l, perfbuf_v2_list_iter *it,
+                                   perfbuf_v2_listed_instance *out)
+{
+    if (it->next_index >= l->count) {
+        return false;
+    }
+    pb_ctx ctx;
+    pb_view_ctx(&ctx);
+    pb_cursor c = pb_window(l->data, l->size, it->pos, l->size);
+    perfbuf_v2_instance inst;
+    if (pb_v2_read_instance(&ctx, &c, 0, &inst) != PERFBUF_OK) {
+        PB_UNREACHABLE();
+        it->next_index = l->count;
+        return false;
+    }
+    out->index = it->next_index++;
+    out->id = inst.id;
+    out->offset = inst.offset;
+    out->name_offset = inst.name_offset;
+    out->name_units = inst.name_units;
+    it->pos = c.pos;
+    return true;
+}
+
+perfbuf_status perfbuf_v2_listed_name_utf8(const perfbuf_v2_instance_list *l,
+                                           const perfbuf_v2_listed_instance *inst, char *out,
+                                           size_t cap, size_t *len)
+{
+    if (l == NULL || inst == NULL || (out == NULL && cap != 0)) {
+        return PERFBUF_E_INVALID_ARGUMENT;
+    }
+    pb_utf8_out o;
+    pb_utf8_out_init(&o, out, cap);
+    pb_utf16le_convert(pb_window(l->data, l->size, inst->name_offset,
+                                 inst->name_offset + inst->name_units * 2), &o);
+    return pb_utf8_finish(&o, len);
+}

@@ -1,0 +1,267 @@
+/*
+ * V2 metadata: the Processor Information registration exactly as Microsoft's
+ * example gives it (31 counters, id 29 absent, three base counters, one of
+ * them shared), every rejection of the registration reader, the counterset
+ * list and the instance list. Every buffer is parsed in front of a guard page.
+ */
+#include "perfbuf/counter_types.h"
+#include "perfbuf/v2_meta.h"
+#include "builder.h"
+#include "guard.h"
+#include "harness.h"
+
+typedef struct reg_row {
+    uint32_t id;
+    uint32_t type;
+    uint32_t base;
+} reg_row;
+
+/* ../shared/processor-information.md */
+static const reg_row processor_information[31] = {
+    {0, PERF_100NSEC_TIMER_INV, 0xFFFFFFFF}, {1, PERF_100NSEC_TIMER, 0xFFFFFFFF},
+    {2, PERF_100NSEC_TIMER, 0xFFFFFFFF}, {3, PERF_COUNTER_COUNTER, 0xFFFFFFFF},
+    {4, PERF_100NSEC_TIMER, 0xFFFFFFFF}, {5, PERF_100NSEC_TIMER, 0xFFFFFFFF},
+    {6, PERF_COUNTER_COUNTER, 0xFFFFFFFF}, {7, PERF_COUNTER_RAWCOUNT, 0xFFFFFFFF},
+    {8, PERF_100NSEC_TIMER, 0xFFFFFFFF}, {9, PERF_100NSEC_TIMER, 0xFFFFFFFF},
+    {10, PERF_100NSEC_TIMER, 0xFFFFFFFF}, {11, PERF_100NSEC_TIMER, 0xFFFFFFFF},
+    {12, PERF_COUNTER_BULK_COUNT, 0xFFFFFFFF}, {13, PERF_COUNTER_BULK_COUNT, 0xFFFFFFFF},
+    {14, PERF_COUNTER_BULK_COUNT, 0xFFFFFFFF}, {15, PERF_100NSEC_TIMER_INV, 0xFFFFFFFF},
+    {16, PERF_COUNTER_RAWCOUNT, 0xFFFFFFFF}, {17, PERF_COUNTER_RAWCOUNT, 0xFFFFFFFF},
+    {18, PERF_COUNTER_RAWCOUNT, 0xFFFFFFFF}, {19, PERF_COUNTER_RAWCOUNT, 0xFFFFFFFF},
+    {20, PERF_COUNTER_COUNTER, 0xFFFFFFFF}, {21, PERF_PRECISION_100NS_TIMER, 22},
+    {22, PERF_PRECISION_TIMESTAMP, 0xFFFFFFFF}, {23, PERF_COUNTER_BULK_COUNT, 0xFFFFFFFF},
+    {24, PERF_AVERAGE_BULK, 25}, {25, PERF_AVERAGE_BASE, 0xFFFFFFFF},
+    {26, PERF_AVERAGE_BULK, 27}, {27, PERF_AVERAGE_BASE, 0xFFFFFFFF},
+    {28, PERF_AVERAGE_BULK, 27}, {30, PERF_COUNTER_RAWCOUNT, 0xFFFFFFFF},
+    {31, PERF_COUNTER_RAWCOUNT, 0xFFFFFFFF},
+};
+
+static tb_buf reginfo(const reg_row *rows, uint32_t count, uint32_t instance_type)
+{
+    tb_buf b;
+    tb_init(&b);
+    /* {b4fc721a-0378-476f-89ba-a5a79f810b36} */
+    static const uint8_t guid[16] = {0x1a, 0x72, 0xfc, 0xb4, 0x78, 0x03, 0x6f, 0x47,
+                                     0x89, 0xba, 0xa5, 0xa7, 0x9f, 0x81, 0x0b, 0x36};
+    tb_bytes(&b, guid, 16);
+    tb_u32(&b, 0);            /* CounterSetType */
+    tb_u32(&b, 100);          /* DetailLevel */
+    tb_u32(&b, count);
+    tb_u32(&b, instance_type);
+    for (uint32_t i = 0; i < count; i++) {
+        tb_u32(&b, rows[i].id);
+        tb_u32(&b, rows[i].type);
+        tb_u64(&b, 0);        /* Attrib */
+        tb_u32(&b, 100);
+        tb_u32(&b, 0);        /* DefaultScale */
+        tb_u32(&b, rows[i].base);
+        tb_u32(&b, 0xFFFFFFFF);
+        tb_u32(&b, 0xFFFFFFFF);
+        tb_u32(&b, 0xFFFFFFFF);
+        tb_u32(&b, 0);        /* AggregateFunc */
+        tb_u32(&b, 0);        /* Reserved */
+    }
+    return b;
+}
+
+static perfbuf_status parse_reg(const tb_buf *b, size_t len, uint32_t flags, perfbuf_v2_reginfo *r,
+                                perfbuf_error *err)
+{
+    guarded g = guard_place(b->data, len);
+    perfbuf_options opts = {flags, 0, 0, 0};
+    perfbuf_status st = perfbuf_v2_reginfo_parse(g.bytes, len, &opts, r, err);
+    guard_release(&g);
+    r->data = NULL;
+    return st;
+}
+
+static void processor_information_registration(void)
+{
+    tb_buf b = reginfo(processor_information, 31, PERFBUF_COUNTERSET_MULTI_INSTANCES);
+    CHECK_EQ_U(b.len, 32 + 31 * 48);
+    perfbuf_v2_reginfo r;
+    perfbuf_error err;
+    CHECK(perfbuf_v2_reginfo_parse(b.data, b.len, NULL, &r, &err) == PERFBUF_OK);
+    CHECK_EQ_U(r.counter_count, 31);
+    CHECK_EQ_U(r.instance_type, PERFBUF_COUNTERSET_MULTI_INSTANCES);
+    char g[PERFBUF_GUID_STRING_SIZE];
+    perfbuf_guid_format(&r.counterset, g);
+    CHECK_STR(g, "{b4fc721a-0378-476f-89ba-a5a79f810b36}");
+    perfbuf_v2_counter_reg c;
+    CHECK(perfbuf_v2_reginfo_find(&r, 29, &c) == PERFBUF_E_NOT_FOUND);
+    CHECK(perfbuf_v2_reginfo_find(&r, 28, &c) == PERFBUF_OK);
+    CHECK_EQ_U(c.base_id, 27);
+    CHECK_EQ_U(c.index, 28);
+    CHECK(perfbuf_v2_reginfo_find(&r, 31, &c) == PERFBUF_OK);
+    CHECK_EQ_U(c.index, 30);
+    /* Three base counters, one shared by two counters. */
+    unsigned bases = 0;
+    unsigned users_of_27 = 0;
+    for (uint32_t i = 0; perfbuf_v2_reginfo_counter(&r, i, &c); i++) {
+        bases += perfbuf_counter_type_is_base(c.type);
+        users_of_27 += c.base_id == 27;
+    }
+    CHECK_EQ_U(bases, 3);
+    CHECK_EQ_U(users_of_27, 2);
+    CHECK(!perfbuf_v2_reginfo_counter(&r, 31, &c));
+    perfbuf_v2_reginfo strict;
+    CHECK(parse_reg(&b, b.len, PERFBUF_STRICT, &strict, &err) == PERFBUF_OK);
+    CHECK_EQ_U(strict.anomalies, 0);
+    tb_free(&b);
+}
+
+typedef struct reg_rejection {
+    const char *what;
+    size_t at;
+    uint32_t value;
+    uint32_t flags;
+    perfbuf_status status;
+    const char *field;
+    size_t offset;
+} reg_rejection;
+
+#define C(i) (32 + 48 * (i))
+static const reg_rejection reg_rejections[] = {
+    {"counterset type", 16, 1, PERFBUF_STRICT, PERFBUF_E_RESERVED_NONZERO, "CounterSetType", 16},
+    {"detail level", 20, 300, PERFBUF_STRICT, PERFBUF_E_UNKNOWN_VALUE, "DetailLevel", 20},
+    {"instance type", 28, 1, 0, PERFBUF_E_UNKNOWN_VALUE, "InstanceType", 28},
+    {"counters beyond bytes", 24, 32, 0, PERFBUF_E_COUNT_TOO_LARGE, "NumCounters", 24},
+    {"counters huge", 24, 0xFFFFFFFF, 0, PERFBUF_E_COUNT_TOO_LARGE, "NumCounters", 24},
+    {"fewer counters", 24, 30, PERFBUF_STRICT, PERFBUF_E_TRAILING_BYTES, "NumCounters", 24},
+    {"unknown type", C(3) + 4, 0x12345678, PERFBUF_STRICT, PERFBUF_E_UNKNOWN_VALUE, "Type", C(3) + 4},
+    {"attribute bit", C(3) + 8, 0x20, PERFBUF_STRICT, PERFBUF_E_UNKNOWN_VALUE, "Attrib", C(3) + 8},
+    {"counter detail", C(3) + 16, 400, PERFBUF_STRICT, PERFBUF_E_UNKNOWN_VALUE, "DetailLevel", C(3) + 16},
+    {"scale 11", C(3) + 20, 11, PERFBUF_STRICT, PERFBUF_E_UNKNOWN_VALUE, "DefaultScale", C(3) + 20},
+    {"scale -11", C(3) + 20, 0xFFFFFFF5, PERFBUF_STRICT, PERFBUF_E_UNKNOWN_VALUE, "DefaultScale", C(3) + 20},
+    {"aggregate 5", C(3) + 40, 5, PERFBUF_STRICT, PERFBUF_E_UNKNOWN_VALUE, "AggregateFunc", C(3) + 40},
+    {"reserved", C(3) + 44, 1, PERFBUF_STRICT, PERFBUF_E_RESERVED_NONZERO, "Reserved", C(3) + 44},
+    {"duplicate id", C(5), 4, 0, PERFBUF_E_DUPLICATE_ID, "CounterId", C(5)},
+    {"base missing", C(21) + 24, 29, 0, PERFBUF_E_BAD_REFERENCE, "BaseCounterId", C(21) + 24},
+    {"base not a base", C(24) + 24, 3, 0, PERFBUF_E_BAD_REFERENCE, "BaseCounterId", C(24) + 24},
+    {"base itself", C(25) + 24, 25, 0, PERFBUF_E_BAD_REFERENCE, "BaseCounterId", C(25) + 24},
+    {"time not large raw", C(3) + 28, 7, 0, PERFBUF_E_BAD_REFERENCE, "PerfTimeId", C(3) + 28},
+    {"freq missing", C(3) + 32, 1000, 0, PERFBUF_E_BAD_REFERENCE, "PerfFreqId", C(3) + 32},
+    {"multi not raw", C(3) + 36, 0, 0, PERFBUF_E_BAD_REFERENCE, "MultiId", C(3) + 36},
+};
+#undef C
+
+static void every_registration_rejection(void)
+{
+    tb_buf b = reginfo(processor_information, 31, PERFBUF_COUNTERSET_MULTI_INSTANCES);
+    for (size_t i = 0; i < sizeof reg_rejections / sizeof reg_rejections[0]; i++) {
+        const reg_rejection *x = &reg_rejections[i];
+        uint32_t saved = tb_get_u32(&b, x->at);
+        tb_patch_u32(&b, x->at, x->value);
+        perfbuf_v2_reginfo r;
+        perfbuf_error err = {PERFBUF_OK, 0, "", ""};
+        perfbuf_status st = parse_reg(&b, b.len, x->flags, &r, &err);
+        if (st != x->status || err.offset != x->offset) {
+            fprintf(stderr, "%s: %s at %zu %s.%s\n", x->what, perfbuf_status_name(st), err.offset,
+                    err.structure, err.field);
+        }
+        CHECK_STR(perfbuf_status_name(st), perfbuf_status_name(x->status));
+        CHECK_STR(err.field, x->field);
+        CHECK_EQ_U(err.offset, x->offset);
+        if (x->flags == PERFBUF_STRICT) {
+            /* Leniently, the same buffer parses with the anomaly recorded. */
+            CHECK(parse_reg(&b, b.len, 0, &r, &err) == PERFBUF_OK);
+            CHECK(r.anomalies != 0);
+            CHECK_STR(r.first_anomaly.field, x->field);
+        }
+        tb_patch_u32(&b, x->at, saved);
+    }
+    /* Every truncation of the registration is rejected inside the input. */
+    for (size_t len = 0; len < b.len; len++) {
+        perfbuf_v2_reginfo r;
+        perfbuf_error err;
+        CHECK(parse_reg(&b, len, 0, &r, &err) != PERFBUF_OK);
+        CHECK(err.offset <= len);
+    }
+    perfbuf_v2_reginfo r;
+    perfbuf_error err;
+    perfbuf_options few = {0, 0, 30, 0};
+    CHECK(perfbuf_v2_reginfo_parse(b.data, b.len, &few, &r, &err) == PERFBUF_E_LIMIT_EXCEEDED);
+    CHECK(perfbuf_v2_reginfo_parse(NULL, 4, NULL, &r, &err) == PERFBUF_E_INVALID_ARGUMENT);
+    tb_free(&b);
+}
+
+static void counterset_list(void)
+{
+    static const uint8_t two[32] = {0x1a, 0x72, 0xfc, 0xb4, 0x78, 0x03, 0x6f, 0x47, 0x89, 0xba, 0xa5,
+                                    0xa7, 0x9f, 0x81, 0x0b, 0x36, 1, 0, 0, 0, 2, 0, 3, 0};
+    guarded g = guard_place(two, sizeof two);
+    perfbuf_v2_countersets l;
+    perfbuf_error err;
+    CHECK(perfbuf_v2_countersets_parse(g.bytes, 32, &l, &err) == PERFBUF_OK);
+    CHECK_EQ_U(l.count, 2);
+    perfbuf_guid guid;
+    char text[PERFBUF_GUID_STRING_SIZE];
+    CHECK(perfbuf_v2_countersets_get(&l, 1, &guid));
+    perfbuf_guid_format(&guid, text);
+    CHECK_STR(text, "{00000001-0002-0003-0000-000000000000}");
+    CHECK(!perfbuf_v2_countersets_get(&l, 2, &guid));
+    CHECK(perfbuf_v2_countersets_parse(g.bytes + 1, 31, &l, &err) == PERFBUF_E_SIZE_UNALIGNED);
+    CHECK_STR(err.structure, "COUNTERSET_LIST");
+    CHECK(perfbuf_v2_countersets_parse(g.bytes, 0, &l, &err) == PERFBUF_OK);
+    CHECK_EQ_U(l.count, 0);
+    guard_release(&g);
+}
+
+static void instance_list(void)
+{
+    /* The MS-PCQ example: a 6-byte name ("ab" + NUL) makes Size 16. */
+    tb_v2 v;
+    tb_v2_begin(&v, 0, 0, 0);
+    size_t start = v.buf.len;
+    tb_v2_instance(&v, 1, "ab");
+    tb_v2_instance(&v, 2, "_Total");
+    tb_v2_instance(&v, 3, "\xF0\x9F\x98\x80");
+    const uint8_t *list = v.buf.data + start;
+    size_t len = v.buf.len - start;
+    CHECK_EQ_U(tb_get_u32(&v.buf, start), 16);
+    guarded g = guard_place(list, len);
+    perfbuf_v2_instance_list l;
+    perfbuf_error err;
+    CHECK(perfbuf_v2_instance_list_parse(g.bytes, len, NULL, &l, &err) == PERFBUF_OK);
+    CHECK_EQ_U(l.count, 3);
+    perfbuf_v2_list_iter it;
+    perfbuf_v2_listed_instance inst;
+    char name[32];
+    size_t n;
+    perfbuf_v2_instance_list_begin(&it);
+    CHECK(perfbuf_v2_instance_list_next(&l, &it, &inst));
+    CHECK(perfbuf_v2_instance_list_next(&l, &it, &inst));
+    CHECK_EQ_U(inst.id, 2);
+    CHECK(perfbuf_v2_listed_name_utf8(&l, &inst, name, sizeof name, &n) == PERFBUF_OK);
+    CHECK_STR(name, "_Total");
+    CHECK(perfbuf_v2_instance_list_next(&l, &it, &inst));
+    CHECK(!perfbuf_v2_instance_list_next(&l, &it, &inst));
+    /* A prefix is a valid list exactly when it ends between instances. */
+    for (size_t cut = 0; cut <= len; cut++) {
+        guarded p = guard_place(list, cut);
+        perfbuf_status st = perfbuf_v2_instance_list_parse(p.bytes, cut, NULL, &l, &err);
+        guard_release(&p);
+        bool boundary = cut == 0 || cut == 16 || cut == 16 + 24 || cut == len;
+        CHECK((st == PERFBUF_OK) == boundary);
+        CHECK(st == PERFBUF_OK || err.offset <= cut);
+    }
+    perfbuf_options one = {0, 0, 0, 2};
+    CHECK(perfbuf_v2_instance_list_parse(g.bytes, len, &one, &l, &err) == PERFBUF_E_LIMIT_EXCEEDED);
+    guard_release(&g);
+    /* A name without its NUL inside Size. */
+    tb_patch_u32(&v.buf, start + 12, 0x00630063);
+    g = guard_place(list, len);
+    CHECK(perfbuf_v2_instance_list_parse(g.bytes, len, NULL, &l, &err) == PERFBUF_E_UNTERMINATED_STRING);
+    CHECK_STR(err.field, "Name");
+    CHECK_EQ_U(err.offset, 8);
+    guard_release(&g);
+    tb_free(&v.buf);
+}
+
+static const th_case cases[] = {
+    TH_CASE(processor_information_registration),
+    TH_CASE(every_registration_rejection),
+    TH_CASE(counterset_list),
+    TH_CASE(instance_list),
+};
+TH_MAIN(cases)
