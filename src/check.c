@@ -98,24 +98,6 @@ perfbuf_systemtime pb_field_systemtime(const pb_cursor *s, pb_field_id f)
     return t;
 }
 
-perfbuf_status pb_take_struct(pb_ctx *ctx, pb_cursor *parent, size_t size, pb_field_id first_field,
-                              pb_cursor *window)
-{
-    size_t at = parent->pos;
-    if (!pb_cursor_sub(parent, size, window)) {
-        return pb_fail_truncated(ctx, at, pb_cursor_remaining(parent), first_field);
-    }
-    return PERFBUF_OK;
-}
-
-void pb_take_checked(pb_cursor *parent, size_t n, pb_cursor *child)
-{
-    if (!pb_cursor_sub(parent, n, child)) {
-        PB_UNREACHABLE();
-        (void)pb_cursor_sub(parent, 0, child);
-    }
-}
-
 pb_cursor pb_window(const uint8_t *data, size_t size, size_t pos, size_t end)
 {
     if (end > size || pos > end) {

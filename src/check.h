@@ -94,15 +94,29 @@ static inline uint64_t pb_field64(const pb_cursor *s, pb_field_id f)
  * Carves the next `size` bytes of parent as the window of a fixed-size
  * structure, or reports which of its fields (from first_field on) is cut.
  */
-perfbuf_status pb_take_struct(pb_ctx *ctx, pb_cursor *parent, size_t size, pb_field_id first_field,
-                              pb_cursor *window);
+static inline perfbuf_status pb_take_struct(pb_ctx *ctx, pb_cursor *parent, size_t size,
+                                            pb_field_id first_field, pb_cursor *window)
+{
+    size_t at = parent->pos;
+    if (pb_cursor_sub(parent, size, window)) {
+        return PERFBUF_OK;
+    }
+    *window = pb_cursor_make(NULL, 0);
+    return pb_fail_truncated(ctx, at, pb_cursor_remaining(parent), first_field);
+}
 
 /*
  * Carves n bytes that a check has already shown to be there. Should they
  * not be, fuzzing builds trap and others get an empty window, on which
  * every later read fails safely.
  */
-void pb_take_checked(pb_cursor *parent, size_t n, pb_cursor *child);
+static inline void pb_take_checked(pb_cursor *parent, size_t n, pb_cursor *child)
+{
+    if (!pb_cursor_sub(parent, n, child)) {
+        PB_UNREACHABLE();
+        (void)pb_cursor_sub(parent, 0, child);
+    }
+}
 
 /* Two's-complement reinterpretation without implementation-defined casts. */
 static inline int64_t pb_i64(uint64_t v)

@@ -116,7 +116,7 @@ static perfbuf_status read_counter_data(pb_ctx *ctx, pb_cursor *parent, pb_curso
 static perfbuf_status skip_counter_data(pb_ctx *ctx, pb_cursor *parent, uint32_t count)
 {
     for (uint32_t i = 0; i < count; i++) {
-        pb_cursor value;
+        pb_cursor value = pb_cursor_make(NULL, 0);
         perfbuf_status st = read_counter_data(ctx, parent, &value);
         if (st != PERFBUF_OK) {
             return st;
@@ -500,7 +500,7 @@ bool perfbuf_v2_values_next(const perfbuf_v2_query *q, const perfbuf_v2_block *b
     size_t end = it->end < block->items_end ? it->end : block->items_end;
     pb_cursor c = window(q, it->pos, end);
     size_t at = c.pos;
-    pb_cursor value;
+    pb_cursor value = pb_cursor_make(NULL, 0);
     if (read_counter_data(&ctx, &c, &value) != PERFBUF_OK) {
         PB_UNREACHABLE();
         it->next_index = it->count;
