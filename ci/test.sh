@@ -25,3 +25,8 @@ echo "== shared library: exports only perfbuf_*"
 cmake -S . -B build/shared -DBUILD_SHARED_LIBS=ON -DPERFBUF_WERROR=ON >/dev/null
 cmake --build build/shared -j2
 ctest --test-dir build/shared --output-on-failure
+
+echo "== the benchmark builds (it is run by hand: bench/README.md)"
+cmake -S . -B build/bench -DCMAKE_BUILD_TYPE=Release -DPERFBUF_BUILD_BENCH=ON -DPERFBUF_WERROR=ON >/dev/null
+cmake --build build/bench --target perfbuf-bench -j2
+bash bench/stack-usage.sh

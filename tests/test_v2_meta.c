@@ -6,6 +6,7 @@
  */
 #include "perfbuf/counter_types.h"
 #include "perfbuf/v2_meta.h"
+#include "perfbuf/v2_query.h"
 #include "builder.h"
 #include "guard.h"
 #include "harness.h"
@@ -258,10 +259,100 @@ static void instance_list(void)
     tb_free(&v.buf);
 }
 
+/* One Processor Information query sample: instance "_Total" with the
+ * given values for counters 0, 21, 22, 24 and 25; other counters 7. */
+static tb_v2 processor_sample(int64_t time_100ns, uint64_t idle, uint64_t precision,
+                              uint64_t stamp, uint64_t perf, uint32_t perf_base)
+{
+    uint32_t ids[31];
+    for (uint32_t i = 0; i < 31; i++) {
+        ids[i] = processor_information[i].id;
+    }
+    tb_v2 v;
+    tb_v2_begin(&v, 1000, time_100ns, 10000000);
+    tb_v2_block_begin(&v, 0, 6);
+    tb_v2_ids(&v, ids, 31);
+    tb_v2_instances_begin(&v, 1);
+    tb_v2_instance(&v, 0, "_Total");
+    for (uint32_t i = 0; i < 31; i++) {
+        uint32_t id = ids[i];
+        uint32_t size = perfbuf_counter_type_size(processor_information[i].type);
+        uint64_t value = id == 0 ? idle : id == 21 ? precision : id == 22 ? stamp
+                       : id == 24 ? perf : id == 25 ? perf_base : 7;
+        if (size == 8) {
+            tb_v2_u64(&v, value);
+        } else {
+            tb_v2_u32(&v, (uint32_t)value);
+        }
+    }
+    tb_v2_instances_end(&v);
+    tb_v2_block_end(&v);
+    tb_v2_end(&v);
+    return v;
+}
+
+static void values_through_the_registration(void)
+{
+    tb_buf reg_buf = reginfo(processor_information, 31, PERFBUF_COUNTERSET_MULTI_INSTANCES);
+    perfbuf_v2_reginfo reg;
+    CHECK(perfbuf_v2_reginfo_parse(reg_buf.data, reg_buf.len, NULL, &reg, NULL) == PERFBUF_OK);
+    const int64_t t0 = 134398148561470699;
+    tb_v2 older = processor_sample(t0, 5000000000u, 1000, 10000, 0, 0);
+    tb_v2 newer = processor_sample(t0 + 100000000, 5087500000u, 1250, 11000, 3000, 100);
+    perfbuf_v2_query q0;
+    perfbuf_v2_query q1;
+    CHECK(perfbuf_v2_query_parse(older.buf.data, older.buf.len, NULL, &q0, NULL) == PERFBUF_OK);
+    CHECK(perfbuf_v2_query_parse(newer.buf.data, newer.buf.len, NULL, &q1, NULL) == PERFBUF_OK);
+    perfbuf_v2_iter it;
+    perfbuf_v2_block b0;
+    perfbuf_v2_block b1;
+    perfbuf_v2_instance i0;
+    perfbuf_v2_instance i1;
+    perfbuf_v2_blocks_begin(&q0, &it);
+    CHECK(perfbuf_v2_blocks_next(&q0, &it, &b0));
+    perfbuf_v2_blocks_begin(&q1, &it);
+    CHECK(perfbuf_v2_blocks_next(&q1, &it, &b1));
+    perfbuf_v2_instances_begin(&b0, &it);
+    CHECK(perfbuf_v2_instances_next(&q0, &b0, &it, &i0));
+    perfbuf_v2_instances_begin(&b1, &it);
+    CHECK(perfbuf_v2_instances_next(&q1, &b1, &it, &i1));
+
+    /* % Processor Time: 100 x (1 - 87,500,000 / 100,000,000) = 12.5;
+     * % Disk-style precision timer: 100 x 250 / 1000 = 25;
+     * % Processor Performance (average bulk over base 25): 3000 / 100 = 30. */
+    static const struct {
+        uint32_t id;
+        double value;
+    } want[3] = {{0, 12.5}, {21, 25.0}, {24, 30.0}};
+    for (int k = 0; k < 3; k++) {
+        perfbuf_raw_sample s0;
+        perfbuf_raw_sample s1;
+        perfbuf_value_context ctx;
+        CHECK(perfbuf_v2_raw_sample(&q0, &b0, &i0, &reg, want[k].id, &s0, &ctx) == PERFBUF_OK);
+        CHECK(perfbuf_v2_raw_sample(&q1, &b1, &i1, &reg, want[k].id, &s1, &ctx) == PERFBUF_OK);
+        perfbuf_value v;
+        CHECK_EQ_U(perfbuf_format_value(s1.type, &s1, &s0, &ctx, PERFBUF_FMT_DOUBLE | PERFBUF_FMT_NOCAP100, &v),
+                   PERFBUF_CSTATUS_VALID_DATA);
+        if (v.as_double < want[k].value - 1e-9 || v.as_double > want[k].value + 1e-9) {
+            fprintf(stderr, "counter %u: %.9f\n", want[k].id, v.as_double);
+        }
+        CHECK(v.as_double > want[k].value - 1e-9 && v.as_double < want[k].value + 1e-9);
+    }
+    perfbuf_raw_sample s;
+    perfbuf_value_context ctx;
+    CHECK(perfbuf_v2_raw_sample(&q1, &b1, &i1, &reg, 29, &s, &ctx) == PERFBUF_E_NOT_FOUND);
+    CHECK(perfbuf_v2_raw_sample(&q1, &b1, &i1, &reg, 25, &s, &ctx) == PERFBUF_E_INVALID_ARGUMENT);
+    CHECK(perfbuf_v2_raw_sample(&q1, &b1, &i1, NULL, 0, &s, &ctx) == PERFBUF_E_INVALID_ARGUMENT);
+    tb_free(&reg_buf);
+    tb_free(&older.buf);
+    tb_free(&newer.buf);
+}
+
 static const th_case cases[] = {
     TH_CASE(processor_information_registration),
     TH_CASE(every_registration_rejection),
     TH_CASE(counterset_list),
     TH_CASE(instance_list),
+    TH_CASE(values_through_the_registration),
 };
 TH_MAIN(cases)

@@ -12,6 +12,8 @@
 #define PERFBUF_V2_META_H
 
 #include "perfbuf/common.h"
+#include "perfbuf/v2_query.h"
+#include "perfbuf/values.h"
 
 #ifdef __cplusplus
 extern "C" {
@@ -119,6 +121,24 @@ PERFBUF_API bool perfbuf_v2_instance_list_next(const perfbuf_v2_instance_list *l
 PERFBUF_API PERFBUF_MUST_USE perfbuf_status perfbuf_v2_listed_name_utf8(
     const perfbuf_v2_instance_list *l, const perfbuf_v2_listed_instance *inst, char *out,
     size_t cap, size_t *len);
+
+/*
+ * The raw sample of one counter of one instance (or of a block without
+ * instances), ready for perfbuf_format_value, using the registration for
+ * the counter's type and its BaseCounterId, PerfTimeId, PerfFreqId and
+ * MultiId: first = the counter's value; second = the header's PerfTimeStamp
+ * or PerfTime100NSec, the PerfTimeId counter's value for object timers, or
+ * the base counter's value; multi = the MultiId counter's value. *context
+ * gets the frequency (PerfFreq, 10,000,000, or the PerfFreqId counter's
+ * value) and the DefaultScale. For blocks without a counter-id list (single
+ * counter, multiple instances) the block's one value is the counter's.
+ * NOT_FOUND when the counter, or one it refers to, is not in the data;
+ * INVALID_ARGUMENT when the type has no displayable value.
+ */
+PERFBUF_API PERFBUF_MUST_USE perfbuf_status perfbuf_v2_raw_sample(
+    const perfbuf_v2_query *q, const perfbuf_v2_block *block, const perfbuf_v2_instance *inst,
+    const perfbuf_v2_reginfo *reg, uint32_t counter_id, perfbuf_raw_sample *sample,
+    perfbuf_value_context *context);
 
 #ifdef __cplusplus
 }
