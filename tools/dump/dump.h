@@ -22,6 +22,9 @@ typedef struct dump_input {
     size_t names_size;
     const uint8_t *previous;  /* an earlier capture of the same query, or NULL */
     size_t previous_size;
+    const uint8_t *const *series;   /* earlier captures, oldest first (--series) */
+    const size_t *series_sizes;
+    size_t series_count;
 } dump_input;
 
 /* Decodes in->data; on rejection fills *err and returns its status. */

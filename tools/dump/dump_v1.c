@@ -132,6 +132,86 @@ static bool previous_instance(const perfbuf_v1_block *b, const perfbuf_v1_instan
     return false;
 }
 
+/*
+ * Statistics of every counter of one counter block over a series of
+ * captures (oldest first, the decoded buffer last), as
+ * perfbuf_compute_statistics computes them. Instances match by position
+ * and name; a capture without the instance contributes an invalid sample.
+ */
+static void emit_statistics(emitter *e, const dump_input *in, const perfbuf_v1_block *b,
+                            const perfbuf_v1_object *o, const perfbuf_v1_instance *inst,
+                            const perfbuf_v1_counter_block *blk)
+{
+    size_t n = in->series_count + 1;
+    perfbuf_raw_sample *ring = calloc(n, sizeof *ring);
+    perfbuf_v1_block *blocks = calloc(n, sizeof *blocks);
+    if (ring == NULL || blocks == NULL) {
+        free(ring);
+        free(blocks);
+        return;
+    }
+    bool *valid = calloc(n, sizeof *valid);
+    for (size_t k = 0; valid != NULL && k < in->series_count; k++) {
+        valid[k] = perfbuf_v1_parse(in->series[k], in->series_sizes[k], &in->options, &blocks[k],
+                                    NULL) == PERFBUF_OK;
+    }
+    emit_list_begin(e, "statistics");
+    perfbuf_v1_iter it;
+    perfbuf_v1_counter c;
+    perfbuf_v1_counters_begin(o, &it);
+    while (valid != NULL && perfbuf_v1_counters_next(b, &it, &c)) {
+        perfbuf_value_context ctx = {0, 0};
+        for (size_t k = 0; k < n; k++) {
+            ring[k].status = PERFBUF_CSTATUS_INVALID_DATA;
+            const perfbuf_v1_block *kb = k + 1 == n ? b : &blocks[k];
+            if (k + 1 < n && !valid[k]) {
+                continue;
+            }
+            perfbuf_v1_object ko;
+            perfbuf_v1_instance ki;
+            perfbuf_v1_counter_block kblk;
+            perfbuf_value_context kctx;
+            if (perfbuf_v1_find_object(kb, o->name_title_index, &ko) != PERFBUF_OK) {
+                continue;
+            }
+            if (inst != NULL) {
+                if (!previous_instance(b, inst, kb, &ko, &ki)) {
+                    continue;
+                }
+                kblk = ki.counters;
+            } else if (!perfbuf_v1_object_counter_block(kb, &ko, &kblk)) {
+                continue;
+            }
+            if (perfbuf_v1_raw_sample(kb, &ko, &c, &kblk, &ring[k], &kctx) == PERFBUF_OK) {
+                ctx = kctx;
+            } else {
+                ring[k].status = PERFBUF_CSTATUS_INVALID_DATA;
+            }
+        }
+        (void)blk;
+        perfbuf_statistics st;
+        uint32_t rc = perfbuf_compute_statistics(c.type, &ctx, PERFBUF_FMT_DOUBLE, 0, n, ring, &st);
+        emit_object_begin(e, NULL);
+        emit_u64(e, "count", st.count);
+        if (rc == PERFBUF_CSTATUS_VALID_DATA) {
+            char text[64];
+            snprintf(text, sizeof text, "%.6f", st.min.as_double);
+            emit_str(e, "min", text);
+            snprintf(text, sizeof text, "%.6f", st.max.as_double);
+            emit_str(e, "max", text);
+            snprintf(text, sizeof text, "%.6f", st.mean.as_double);
+            emit_str(e, "mean", text);
+        } else {
+            emit_str(e, "status", value_status_name(rc));
+        }
+        emit_object_end(e);
+    }
+    emit_list_end(e);
+    free(valid);
+    free(ring);
+    free(blocks);
+}
+
 /* An index of the object that o's instances name as parent, so that every
  * full name resolves in O(1). NULL when there is none. */
 static size_t *parent_index(const perfbuf_v1_block *b, const perfbuf_v1_object *o,
@@ -156,9 +236,10 @@ static size_t *parent_index(const perfbuf_v1_block *b, const perfbuf_v1_object *
     return offsets;
 }
 
-static void emit_instance(emitter *e, const perfbuf_v1_block *b, const perfbuf_v1_object *o,
-                          const perfbuf_v1_instance *inst, const perfbuf_v1_instance_index *index,
-                          const perfbuf_v1_block *pb, const perfbuf_v1_object *po)
+static void emit_instance(emitter *e, const dump_input *in, const perfbuf_v1_block *b,
+                          const perfbuf_v1_object *o, const perfbuf_v1_instance *inst,
+                          const perfbuf_v1_instance_index *index, const perfbuf_v1_block *pb,
+                          const perfbuf_v1_object *po)
 {
     emit_object_begin(e, NULL);
     emit_u64(e, "index", inst->index);
@@ -187,6 +268,9 @@ static void emit_instance(emitter *e, const perfbuf_v1_block *b, const perfbuf_v
         perfbuf_v1_instance older;
         bool matched = po != NULL && previous_instance(b, inst, pb, po, &older);
         emit_formatted(e, b, o, &inst->counters, pb, po, matched ? &older.counters : NULL);
+    }
+    if (in->series_count > 0) {
+        emit_statistics(e, in, b, o, inst, &inst->counters);
     }
     emit_object_end(e);
 }
@@ -281,6 +365,9 @@ perfbuf_status dump_v1(const dump_input *in, emitter *e, perfbuf_error *err)
                 bool matched = have_po && perfbuf_v1_object_counter_block(pb, &po, &pblk);
                 emit_formatted(e, &b, &o, &blk, pb, have_po ? &po : NULL, matched ? &pblk : NULL);
             }
+            if (in->series_count > 0) {
+                emit_statistics(e, in, &b, &o, NULL, &blk);
+            }
         }
         if (o.num_instances >= 0) {
             perfbuf_v1_instance_index parents;
@@ -290,7 +377,7 @@ perfbuf_status dump_v1(const dump_input *in, emitter *e, perfbuf_error *err)
             perfbuf_v1_instance inst;
             perfbuf_v1_instances_begin(&o, &ii);
             while (perfbuf_v1_instances_next(&b, &ii, &inst)) {
-                emit_instance(e, &b, &o, &inst, offsets != NULL ? &parents : NULL, pb,
+                emit_instance(e, in, &b, &o, &inst, offsets != NULL ? &parents : NULL, pb,
                               have_po ? &po : NULL);
             }
             emit_list_end(e);

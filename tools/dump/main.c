@@ -32,6 +32,8 @@ static void usage(FILE *out)
             "      --strict        reject what real producers do loosely\n"
             "      --names FILE    a Counter name table: show V1 object and counter names\n"
             "      --rate PREVIOUS an earlier capture of the same V1 query: show formatted values\n"
+            "      --series EARLIER... --  earlier captures of the same V1 query, oldest\n"
+            "                      first: show each counter's min, max and mean over them and FILE\n"
             "      --max-sections N, --max-counters N, --max-instances N\n"
             "                      limits on counts (0: the library's default)\n"
             "  -h, --help          this text\n"
@@ -137,6 +139,8 @@ int main(int argc, char **argv)
     const char *path = NULL;
     const char *names_path = NULL;
     const char *previous_path = NULL;
+    const char *series_paths[64];
+    size_t series_count = 0;
     bool json = false;
     perfbuf_options options = {0, 0, 0, 0};
     for (int i = 1; i < argc; i++) {
@@ -153,6 +157,19 @@ int main(int argc, char **argv)
             json = true;
         } else if (strcmp(a, "--strict") == 0) {
             options.flags |= PERFBUF_STRICT;
+        } else if (strcmp(a, "--series") == 0) {
+            while (i + 1 < argc && strcmp(argv[i + 1], "--") != 0) {
+                if (series_count == sizeof series_paths / sizeof series_paths[0]) {
+                    fprintf(stderr, "perfbuf-dump: at most 64 captures in a series\n");
+                    return 2;
+                }
+                series_paths[series_count++] = argv[++i];
+            }
+            if (i + 1 >= argc) {
+                fprintf(stderr, "perfbuf-dump: --series ends with --\n");
+                return 2;
+            }
+            i++;
         } else if (strcmp(a, "--rate") == 0 && next != NULL) {
             previous_path = next;
             i++;
@@ -220,7 +237,21 @@ int main(int argc, char **argv)
         free(names);
         return rc;
     }
-    dump_input in = {data, size, path, options, names, names_size, previous, previous_size};
+    uint8_t *series[64];
+    size_t series_sizes[64];
+    for (size_t k = 0; k < series_count; k++) {
+        if ((rc = read_file(series_paths[k], &series[k], &series_sizes[k])) != 0) {
+            for (size_t j = 0; j < k; j++) {
+                free(series[j]);
+            }
+            free(data);
+            free(names);
+            free(previous);
+            return rc;
+        }
+    }
+    dump_input in = {data, size, path, options, names, names_size, previous, previous_size,
+                     (const uint8_t *const *)series, series_sizes, series_count};
     emitter e;
     emit_init(&e, stdout, json);
     emit_str(&e, "format", format->name);
@@ -243,6 +274,9 @@ int main(int argc, char **argv)
     free(data);
     free(names);
     free(previous);
+    for (size_t k = 0; k < series_count; k++) {
+        free(series[k]);
+    }
     if (st != PERFBUF_OK) {
         fprintf(stderr, "offset 0x%zx: %s.%s: %s\n", err.offset, err.structure ? err.structure : "?",
                 err.field ? err.field : "?", perfbuf_status_string(st));
