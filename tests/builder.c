@@ -226,3 +226,56 @@ void tb_v2_end(tb_v2 *v)
     tb_patch_u32(&v->buf, 0, (uint32_t)v->buf.len);
     tb_patch_u32(&v->buf, 4, v->blocks);
 }
+
+/*
+ * One block of each kind, two instances in the instance kinds: the layout
+ * tests/test_v2_query.c documents offset by offset (464 bytes).
+ */
+static const uint32_t sample_ids[3] = {0, 3, 24};
+
+tb_v2 tb_v2_sample_all_kinds(void)
+{
+    tb_v2 v;
+    tb_v2_begin(&v, 5000, 133000000000000000, 10000000);
+
+    tb_v2_block_begin(&v, 0x1068, 0);
+    tb_v2_block_end(&v);
+
+    tb_v2_block_begin(&v, 0, 1);
+    tb_v2_u64(&v, 1000);
+    tb_v2_block_end(&v);
+
+    tb_v2_block_begin(&v, 0, 2);
+    tb_v2_ids(&v, sample_ids, 3);
+    tb_v2_u64(&v, 1);
+    tb_v2_u32(&v, 2);
+    tb_v2_u64(&v, 3);
+    tb_v2_block_end(&v);
+
+    tb_v2_block_begin(&v, 0, 4);
+    tb_v2_instances_begin(&v, 2);
+    tb_v2_instance(&v, 0, "_Total");
+    tb_v2_u32(&v, 10);
+    tb_v2_instance(&v, 1, "0,0");
+    tb_v2_u32(&v, 20);
+    tb_v2_instances_end(&v);
+    tb_v2_block_end(&v);
+
+    tb_v2_block_begin(&v, 0, 6);
+    tb_v2_ids(&v, sample_ids, 3);
+    tb_v2_instances_begin(&v, 2);
+    tb_v2_instance(&v, 0xFFFFFFFF, "_Total");
+    tb_v2_u64(&v, 100);
+    tb_v2_u32(&v, 200);
+    tb_v2_u64(&v, 300);
+    tb_v2_instance(&v, 7, "");
+    tb_v2_u64(&v, 400);
+    tb_v2_u32(&v, 500);
+    tb_v2_u64(&v, 600);
+    tb_v2_instances_end(&v);
+    tb_v2_block_end(&v);
+
+    tb_v2_end(&v);
+    return v;
+}
+

@@ -56,4 +56,7 @@ void tb_v2_instance(tb_v2 *v, uint32_t id, const char *utf8_name);
 /* Patches dwTotalSize and dwNumCounters; the buffer is then complete. */
 void tb_v2_end(tb_v2 *v);
 
+/* A buffer with one block of each of the five kinds (464 bytes). */
+tb_v2 tb_v2_sample_all_kinds(void);
+
 #endif

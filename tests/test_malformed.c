@@ -225,43 +225,7 @@ static size_t locate_v2(const uint8_t *buf, size_t len, located *list)
 
 static tb_v2 v2_seed(void)
 {
-    static const uint32_t ids[3] = {0, 3, 24};
-    tb_v2 v;
-    tb_v2_begin(&v, 5000, 133000000000000000, 10000000);
-    tb_v2_block_begin(&v, 0x1068, PERFBUF_V2_ERROR_RETURN);
-    tb_v2_block_end(&v);
-    tb_v2_block_begin(&v, 0, PERFBUF_V2_SINGLE_COUNTER);
-    tb_v2_u64(&v, 1000);
-    tb_v2_block_end(&v);
-    tb_v2_block_begin(&v, 0, PERFBUF_V2_MULTIPLE_COUNTERS);
-    tb_v2_ids(&v, ids, 3);
-    tb_v2_u64(&v, 1);
-    tb_v2_u32(&v, 2);
-    tb_v2_u64(&v, 3);
-    tb_v2_block_end(&v);
-    tb_v2_block_begin(&v, 0, PERFBUF_V2_MULTIPLE_INSTANCES);
-    tb_v2_instances_begin(&v, 2);
-    tb_v2_instance(&v, 0, "_Total");
-    tb_v2_u32(&v, 10);
-    tb_v2_instance(&v, 1, "0,0");
-    tb_v2_u32(&v, 20);
-    tb_v2_instances_end(&v);
-    tb_v2_block_end(&v);
-    tb_v2_block_begin(&v, 0, PERFBUF_V2_COUNTERSET);
-    tb_v2_ids(&v, ids, 3);
-    tb_v2_instances_begin(&v, 2);
-    tb_v2_instance(&v, 0xFFFFFFFF, "_Total");
-    tb_v2_u64(&v, 100);
-    tb_v2_u32(&v, 200);
-    tb_v2_u64(&v, 300);
-    tb_v2_instance(&v, 7, "x");
-    tb_v2_u64(&v, 400);
-    tb_v2_u32(&v, 500);
-    tb_v2_u64(&v, 600);
-    tb_v2_instances_end(&v);
-    tb_v2_block_end(&v);
-    tb_v2_end(&v);
-    return v;
+    return tb_v2_sample_all_kinds();
 }
 
 static void v2_every_field(void)
