@@ -348,11 +348,131 @@ static void values_through_the_registration(void)
     tb_free(&newer.buf);
 }
 
+/* A set with an object timer (time and frequency counters), a 100-ns
+ * multi-timer and its multi counter, read from blocks without instances. */
+static void object_and_multi_timers_without_instances(void)
+{
+    static const struct {
+        uint32_t id, type, time, freq, multi;
+    } set[5] = {
+        {0, PERF_OBJ_TIME_TIMER, 1, 2, 0xFFFFFFFF},
+        {1, PERF_COUNTER_LARGE_RAWCOUNT, 0xFFFFFFFF, 0xFFFFFFFF, 0xFFFFFFFF},
+        {2, PERF_COUNTER_LARGE_RAWCOUNT, 0xFFFFFFFF, 0xFFFFFFFF, 0xFFFFFFFF},
+        {3, PERF_100NSEC_MULTI_TIMER, 0xFFFFFFFF, 0xFFFFFFFF, 4},
+        {4, PERF_COUNTER_RAWCOUNT, 0xFFFFFFFF, 0xFFFFFFFF, 0xFFFFFFFF},
+    };
+    reg_row rows[5];
+    for (int i = 0; i < 5; i++) {
+        rows[i].id = set[i].id;
+        rows[i].type = set[i].type;
+        rows[i].base = 0xFFFFFFFF;
+    }
+    tb_buf reg_buf = reginfo(rows, 5, PERFBUF_COUNTERSET_SINGLE_INSTANCE);
+    for (uint32_t i = 0; i < 5; i++) {
+        tb_patch_u32(&reg_buf, 32 + 48 * i + 28, set[i].time);
+        tb_patch_u32(&reg_buf, 32 + 48 * i + 32, set[i].freq);
+        tb_patch_u32(&reg_buf, 32 + 48 * i + 36, set[i].multi);
+    }
+    perfbuf_v2_reginfo reg;
+    perfbuf_error err;
+    CHECK(perfbuf_v2_reginfo_parse(reg_buf.data, reg_buf.len, NULL, &reg, &err) == PERFBUF_OK);
+    static const uint32_t ids[5] = {0, 1, 2, 3, 4};
+    tb_v2 v[2];
+    for (int k = 0; k < 2; k++) {
+        tb_v2_begin(&v[k], 0, 1000000 + k * 10000000, 10000000);
+        tb_v2_block_begin(&v[k], 0, 2);
+        tb_v2_ids(&v[k], ids, 5);
+        tb_v2_u64(&v[k], (uint64_t)k * 250);      /* object ticks busy */
+        tb_v2_u64(&v[k], 5000 + (uint64_t)k * 1000); /* object clock */
+        tb_v2_u64(&v[k], 1000);                   /* object frequency */
+        tb_v2_u64(&v[k], (uint64_t)k * 20000000);  /* 100-ns busy over 4 units */
+        tb_v2_u32(&v[k], 4);
+        tb_v2_block_end(&v[k]);
+        tb_v2_block_begin(&v[k], 0, 1);            /* a single counter: id 4 */
+        tb_v2_u64(&v[k], 8589934592ull);
+        tb_v2_block_end(&v[k]);
+        tb_v2_end(&v[k]);
+    }
+    perfbuf_v2_query q[2];
+    perfbuf_v2_block blocks[2][2];
+    for (int k = 0; k < 2; k++) {
+        CHECK(perfbuf_v2_query_parse(v[k].buf.data, v[k].buf.len, NULL, &q[k], NULL) == PERFBUF_OK);
+        perfbuf_v2_iter it;
+        perfbuf_v2_blocks_begin(&q[k], &it);
+        CHECK(perfbuf_v2_blocks_next(&q[k], &it, &blocks[k][0]));
+        CHECK(perfbuf_v2_blocks_next(&q[k], &it, &blocks[k][1]));
+    }
+    static const struct {
+        uint32_t id;
+        double value;
+    } want[2] = {{0, 25.0}, {3, 50.0}};
+    for (int i = 0; i < 2; i++) {
+        perfbuf_raw_sample s0;
+        perfbuf_raw_sample s1;
+        perfbuf_value_context ctx;
+        CHECK(perfbuf_v2_raw_sample(&q[0], &blocks[0][0], NULL, &reg, want[i].id, &s0, &ctx) == PERFBUF_OK);
+        CHECK(perfbuf_v2_raw_sample(&q[1], &blocks[1][0], NULL, &reg, want[i].id, &s1, &ctx) == PERFBUF_OK);
+        perfbuf_value value;
+        CHECK_EQ_U(perfbuf_format_value(s1.type, &s1, &s0, &ctx, PERFBUF_FMT_DOUBLE, &value),
+                   PERFBUF_CSTATUS_VALID_DATA);
+        CHECK(value.as_double > want[i].value - 1e-9 && value.as_double < want[i].value + 1e-9);
+    }
+    /* The single-counter block: its one value is the counter's, and a
+     * multi value too large for 32 bits saturates. */
+    perfbuf_raw_sample s;
+    perfbuf_value_context ctx;
+    CHECK(perfbuf_v2_raw_sample(&q[1], &blocks[1][1], NULL, &reg, 4, &s, &ctx) == PERFBUF_OK);
+    CHECK_EQ_U(s.first, 8589934592ull);
+    CHECK(perfbuf_v2_raw_sample(&q[1], &blocks[1][1], NULL, &reg, 3, &s, &ctx) == PERFBUF_OK);
+    CHECK_EQ_U(s.multi, UINT32_MAX);
+    CHECK(perfbuf_v2_raw_sample(NULL, &blocks[1][1], NULL, &reg, 3, &s, &ctx) == PERFBUF_E_INVALID_ARGUMENT);
+    CHECK(perfbuf_v2_raw_sample(&q[1], NULL, NULL, &reg, 3, &s, &ctx) == PERFBUF_E_INVALID_ARGUMENT);
+    CHECK(perfbuf_v2_raw_sample(&q[1], &blocks[1][1], NULL, &reg, 3, NULL, &ctx) == PERFBUF_E_INVALID_ARGUMENT);
+    CHECK(perfbuf_v2_raw_sample(&q[1], &blocks[1][1], NULL, &reg, 3, &s, NULL) == PERFBUF_E_INVALID_ARGUMENT);
+    /* Without its time counter in the data, an object timer has no sample. */
+    tb_patch_u32(&reg_buf, 32 + 28, 3);
+    perfbuf_v2_reginfo bad;
+    CHECK(perfbuf_v2_reginfo_parse(reg_buf.data, reg_buf.len, NULL, &bad, &err) == PERFBUF_E_BAD_REFERENCE);
+    tb_free(&reg_buf);
+    tb_free(&v[0].buf);
+    tb_free(&v[1].buf);
+}
+
+static void metadata_null_arguments(void)
+{
+    static const uint8_t bytes[16] = {16};
+    perfbuf_error err;
+    perfbuf_v2_countersets l;
+    perfbuf_v2_instance_list il;
+    perfbuf_v2_reginfo r;
+    perfbuf_v2_counter_reg c;
+    perfbuf_v2_listed_instance li = {0, 0, 0, 0, 0};
+    char out[8];
+    size_t len;
+    CHECK(perfbuf_v2_countersets_parse(NULL, 16, &l, &err) == PERFBUF_E_INVALID_ARGUMENT);
+    CHECK(perfbuf_v2_countersets_parse(bytes, 16, NULL, &err) == PERFBUF_E_INVALID_ARGUMENT);
+    CHECK(!perfbuf_v2_countersets_get(NULL, 0, NULL));
+    CHECK(perfbuf_v2_instance_list_parse(NULL, 8, NULL, &il, &err) == PERFBUF_E_INVALID_ARGUMENT);
+    CHECK(perfbuf_v2_instance_list_parse(bytes, 16, NULL, NULL, &err) == PERFBUF_E_INVALID_ARGUMENT);
+    CHECK(perfbuf_v2_instance_list_parse(bytes, 0, NULL, &il, &err) == PERFBUF_OK);
+    CHECK(perfbuf_v2_listed_name_utf8(NULL, &li, out, sizeof out, &len) == PERFBUF_E_INVALID_ARGUMENT);
+    CHECK(perfbuf_v2_listed_name_utf8(&il, NULL, out, sizeof out, &len) == PERFBUF_E_INVALID_ARGUMENT);
+    CHECK(perfbuf_v2_listed_name_utf8(&il, &li, NULL, 4, &len) == PERFBUF_E_INVALID_ARGUMENT);
+    CHECK(perfbuf_v2_reginfo_parse(bytes, 16, NULL, NULL, &err) == PERFBUF_E_INVALID_ARGUMENT);
+    CHECK(!perfbuf_v2_reginfo_counter(NULL, 0, &c));
+    CHECK(perfbuf_v2_reginfo_find(NULL, 0, &c) == PERFBUF_E_INVALID_ARGUMENT);
+    /* 16 of 32 bytes: the first field that does not fit is named. */
+    CHECK(perfbuf_v2_reginfo_parse(bytes, 16, NULL, &r, &err) == PERFBUF_E_TRUNCATED);
+    CHECK_STR(err.field, "CounterSetType");
+}
+
 static const th_case cases[] = {
     TH_CASE(processor_information_registration),
     TH_CASE(every_registration_rejection),
     TH_CASE(counterset_list),
     TH_CASE(instance_list),
     TH_CASE(values_through_the_registration),
+    TH_CASE(object_and_multi_timers_without_instances),
+    TH_CASE(metadata_null_arguments),
 };
 TH_MAIN(cases)
