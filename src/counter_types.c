@@ -77,6 +77,23 @@ bool perfbuf_counter_type_is_base(uint32_t type)
     return info != NULL && info->is_base;
 }
 
+unsigned perfbuf_counter_type_samples(uint32_t type)
+{
+    const perfbuf_counter_type_info *info = perfbuf_counter_type_lookup(type);
+    return info != NULL ? info->samples : 0u;
+}
+
+bool perfbuf_counter_type_is_displayable(uint32_t type)
+{
+    return perfbuf_counter_type_samples(type) != 0;
+}
+
+const char *perfbuf_counter_type_suffix(uint32_t type)
+{
+    const perfbuf_counter_type_info *info = perfbuf_counter_type_lookup(type);
+    return info != NULL ? info->suffix : "";
+}
+
 uint32_t perfbuf_counter_type_size(uint32_t type)
 {
     switch (type & 0x300u) {

@@ -1,15 +1,14 @@
 /*
  * Counter formulas. Differences of raw values are taken in exact unsigned
  * arithmetic, after checking their order; only then do they become doubles.
- * Every double is checked for range before it becomes an integer.
+ * Doubles divide only by quantities shown to be > 0, and every double is
+ * checked for range before it becomes an integer.
  */
 #include "perfbuf/values.h"
 
 #include <float.h>
 
 #include "perfbuf/counter_types.h"
-
-#define TEN_MILLION 10000000.0
 
 typedef enum formula {
     F_NONE,
@@ -80,108 +79,123 @@ static formula formula_of(uint32_t type)
     }
 }
 
+/*
+ * What a formula reads. Two-sample formulas: n = dN, d = dT or dB (0 for
+ * the deltas, which have no second value). One-sample formulas: n = N,
+ * d = B or T. m is the newer sample's multi count.
+ */
+typedef struct inputs {
+    uint64_t n;
+    uint64_t d;
+    uint32_t m;
+} inputs;
+
+static uint32_t gather(formula f, const perfbuf_raw_sample *s1, const perfbuf_raw_sample *s0,
+                       inputs *in)
+{
+    in->m = s1->multi;
+    if (s0 == NULL) {
+        in->n = s1->first;
+        in->d = s1->second;
+        return PERFBUF_CSTATUS_VALID_DATA;
+    }
+    if (s1->first < s0->first) {
+        return PERFBUF_CALC_NEGATIVE_VALUE;
+    }
+    in->n = s1->first - s0->first;
+    in->d = 0;
+    /* Deltas carry nothing in their second value: whatever is there is
+     * not a clock and must not make the value fail. */
+    if (f == F_DELTA) {
+        return PERFBUF_CSTATUS_VALID_DATA;
+    }
+    if (s1->second < s0->second) {
+        return PERFBUF_CALC_NEGATIVE_DENOMINATOR;
+    }
+    in->d = s1->second - s0->second;
+    return PERFBUF_CSTATUS_VALID_DATA;
+}
+
 static double as_double(uint64_t v)
 {
     return (double)v;
 }
 
-/* newer - older, or false when the value went backwards. */
-static bool difference(uint64_t newer, uint64_t older, uint64_t *d)
+/*
+ * The formula's value before scale, x1000 and cap; or a status. The
+ * operands are at most 2^64, frequencies too, so no intermediate leaves
+ * the finite doubles (the largest, F * dN / dT, is below 2^128).
+ */
+static uint32_t evaluate(formula f, const inputs *in, uint64_t frequency, double *out)
 {
-    if (newer < older) {
-        return false;
-    }
-    *d = newer - older;
-    return true;
-}
-
-/* The formula's value before scale, x1000 and cap; or a status. */
-static uint32_t evaluate(formula f, const perfbuf_raw_sample *s1, const perfbuf_raw_sample *s0,
-                         uint64_t frequency, double *out)
-{
-    uint64_t dn = 0;
-    uint64_t dd = 0;
-    bool two = s0 != NULL;
-    if (two) {
-        if (!difference(s1->first, s0->first, &dn)) {
-            return PERFBUF_CALC_NEGATIVE_VALUE;
-        }
-        /* The second value is a clock or a base: it must move forward. */
-        if (!difference(s1->second, s0->second, &dd)) {
-            return PERFBUF_CALC_NEGATIVE_DENOMINATOR;
-        }
-    }
-    double n = as_double(dn);
-    double d = as_double(dd);
+    double n = as_double(in->n);
+    double d = as_double(in->d);
     double freq = as_double(frequency);
     switch (f) {
     case F_RATE:
         if (frequency == 0) {
             return PERFBUF_CALC_NEGATIVE_TIMEBASE;
         }
-        if (dd == 0) {
+        if (in->d == 0) {
             return PERFBUF_CALC_NEGATIVE_DENOMINATOR;
         }
         *out = n * (freq / d);
         return PERFBUF_CSTATUS_VALID_DATA;
     case F_QUEUE:
     case F_AVERAGE_BULK:
-        if (dd == 0) {
+        if (in->d == 0) {
             return PERFBUF_CALC_NEGATIVE_DENOMINATOR;
         }
         *out = n / d;
         return PERFBUF_CSTATUS_VALID_DATA;
     case F_TIMER:
     case F_DELTA_FRACTION:
-        if (dd == 0) {
+    case F_RAW_FRACTION:
+        if (in->d == 0) {
             return PERFBUF_CALC_NEGATIVE_DENOMINATOR;
         }
         *out = 100.0 * (n / d);
         return PERFBUF_CSTATUS_VALID_DATA;
     case F_TIMER_INV:
-        if (dd == 0) {
+        if (in->d == 0) {
             return PERFBUF_CALC_NEGATIVE_DENOMINATOR;
         }
-        if (dn > dd) {
+        /* Exact: a busy time longer than the interval is negative idle. */
+        if (in->n > in->d) {
             return PERFBUF_CALC_NEGATIVE_VALUE;
         }
         *out = 100.0 * (1.0 - n / d);
         return PERFBUF_CSTATUS_VALID_DATA;
     case F_MULTI_TIMER:
     case F_MULTI_TIMER_INV: {
-        if (dd == 0 || s1->multi == 0) {
+        if (in->d == 0 || in->m == 0) {
             return PERFBUF_CALC_NEGATIVE_DENOMINATOR;
         }
-        double m = (double)s1->multi;
+        double m = (double)in->m;
         double ratio = n / d;
         if (f == F_MULTI_TIMER) {
             *out = 100.0 * ratio / m;
             return PERFBUF_CSTATUS_VALID_DATA;
         }
-        if (ratio > m) {
+        /* dN / dT > M exactly when dN > M * dT; M * dT may need 96 bits,
+         * so compare the quotient and remainder instead of multiplying. */
+        uint64_t whole = in->n / in->d;
+        if (whole > in->m || (whole == in->m && in->n % in->d != 0)) {
             return PERFBUF_CALC_NEGATIVE_VALUE;
         }
         *out = 100.0 * (m - ratio) / m;
         return PERFBUF_CSTATUS_VALID_DATA;
     }
-    case F_RAW_FRACTION:
-        if (s1->second == 0) {
-            return PERFBUF_CALC_NEGATIVE_DENOMINATOR;
-        }
-        *out = 100.0 * (as_double(s1->first) / as_double(s1->second));
-        return PERFBUF_CSTATUS_VALID_DATA;
     case F_AVERAGE_TIMER:
         if (frequency == 0) {
             return PERFBUF_CALC_NEGATIVE_TIMEBASE;
         }
-        if (dd == 0) {
+        if (in->d == 0) {
             return PERFBUF_CALC_NEGATIVE_DENOMINATOR;
         }
         *out = (n / freq) / d;
         return PERFBUF_CSTATUS_VALID_DATA;
     case F_RAW:
-        *out = as_double(s1->first);
-        return PERFBUF_CSTATUS_VALID_DATA;
     case F_DELTA:
         *out = n;
         return PERFBUF_CSTATUS_VALID_DATA;
@@ -189,10 +203,10 @@ static uint32_t evaluate(formula f, const perfbuf_raw_sample *s1, const perfbuf_
         if (frequency == 0) {
             return PERFBUF_CALC_NEGATIVE_TIMEBASE;
         }
-        if (s1->second < s1->first) {
+        if (in->d < in->n) {
             return PERFBUF_CALC_NEGATIVE_VALUE;
         }
-        *out = as_double(s1->second - s1->first) / freq;
+        *out = as_double(in->d - in->n) / freq;
         return PERFBUF_CSTATUS_VALID_DATA;
     case F_NONE:
     default:
@@ -206,7 +220,13 @@ static bool one_format(uint32_t flags)
     return kinds == PERFBUF_FMT_LONG || kinds == PERFBUF_FMT_DOUBLE || kinds == PERFBUF_FMT_LARGE;
 }
 
-/* Finite, and inside [lo, hi): false for NaN and infinities too. */
+static bool scale_in_range(int32_t scale)
+{
+    return scale >= PERFBUF_MIN_SCALE && scale <= PERFBUF_MAX_SCALE;
+}
+
+/* Finite, and inside [lo, hi): false for NaN and infinities too. The
+ * bounds are powers of two, exact in a double. */
 static bool in_range(double v, double lo, double hi)
 {
     return v >= lo && v < hi;
@@ -234,22 +254,79 @@ static uint32_t store(double v, uint32_t flags, perfbuf_value *out)
     return PERFBUF_CSTATUS_VALID_DATA;
 }
 
-static double power_of_ten(int32_t scale)
+/* 10^0 .. 10^10, each exact in a double; negative scales divide, so
+ * 10^-k is applied with one correctly rounded operation. */
+static const double powers_of_ten[PERFBUF_MAX_SCALE + 1] = {
+    1e0, 1e1, 1e2, 1e3, 1e4, 1e5, 1e6, 1e7, 1e8, 1e9, 1e10,
+};
+
+static double apply_scale(double v, int32_t scale)
 {
-    double p = 1.0;
-    for (int32_t i = 0; i < scale; i++) {
-        p *= 10.0;
-    }
-    for (int32_t i = 0; i > scale; i--) {
-        p /= 10.0;
-    }
-    return p;
+    return scale >= 0 ? v * powers_of_ten[scale] : v / powers_of_ten[-scale];
 }
 
-static uint32_t finish(perfbuf_value *out, uint32_t status)
+/*
+ * Scale, x1000 and cap, then the requested format. `exact` is the
+ * integer value of raw counts and deltas: when nothing scales it, the
+ * integer formats get it without a trip through a double.
+ */
+static uint32_t present(bool percent, bool integral, uint64_t exact, double v,
+                        int32_t scale, uint32_t flags, perfbuf_value *out)
 {
-    out->status = status;
-    return status;
+    bool scaled = (flags & PERFBUF_FMT_NOSCALE) == 0 && scale != 0;
+    bool times_1000 = (flags & PERFBUF_FMT_1000) != 0;
+    if (integral && !scaled && !times_1000 && (flags & PERFBUF_FMT_DOUBLE) == 0) {
+        uint64_t limit = (flags & PERFBUF_FMT_LONG) ? (uint64_t)INT32_MAX : (uint64_t)INT64_MAX;
+        if (exact > limit) {
+            return PERFBUF_INVALID_DATA;
+        }
+        out->as_double = as_double(exact);
+        out->as_large = (int64_t)exact;
+        out->as_long = (flags & PERFBUF_FMT_LONG) ? (int32_t)exact : 0;
+        return PERFBUF_CSTATUS_VALID_DATA;
+    }
+    if (scaled) {
+        v = apply_scale(v, scale);
+    }
+    if (times_1000) {
+        v *= 1000.0;
+    }
+    if (percent && (flags & PERFBUF_FMT_NOCAP100) == 0 && v > 100.0) {
+        v = 100.0;
+    }
+    return store(v, flags, out);
+}
+
+static void clear_value(perfbuf_value *v, uint32_t flags)
+{
+    perfbuf_value zero = {0, 0, 0.0, 0, 0};
+    *v = zero;
+    v->format = flags;
+}
+
+/* One value from checked arguments; `used` receives the formula's inputs. */
+static uint32_t compute(const perfbuf_counter_type_info *info, formula f,
+                        const perfbuf_raw_sample *s1, const perfbuf_raw_sample *s0,
+                        const perfbuf_value_context *context, uint32_t flags,
+                        perfbuf_value *out, inputs *used)
+{
+    clear_value(out, flags);
+    uint32_t st = gather(f, s1, info->samples == 2 ? s0 : NULL, used);
+    double v = 0.0;
+    if (st == PERFBUF_CSTATUS_VALID_DATA) {
+        st = evaluate(f, used, context->frequency, &v);
+    }
+    if (st == PERFBUF_CSTATUS_VALID_DATA) {
+        st = present(info->is_percent, f == F_RAW || f == F_DELTA, used->n, v, context->scale,
+                     flags, out);
+    }
+    out->status = st;
+    return st;
+}
+
+static bool usable(const perfbuf_raw_sample *s, uint32_t type)
+{
+    return PERFBUF_STATUS_IS_VALID(s->status) && s->type == type;
 }
 
 uint32_t perfbuf_format_value(uint32_t type, const perfbuf_raw_sample *newer,
@@ -259,68 +336,53 @@ uint32_t perfbuf_format_value(uint32_t type, const perfbuf_raw_sample *newer,
     if (out == NULL) {
         return PERFBUF_INVALID_ARGUMENT;
     }
-    perfbuf_value zero = {0, 0, 0.0, 0, 0};
-    *out = zero;
-    out->format = flags;
+    clear_value(out, flags);
     const perfbuf_counter_type_info *info = perfbuf_counter_type_lookup(type);
     formula f = formula_of(type);
     if (newer == NULL || context == NULL || info == NULL || f == F_NONE || !one_format(flags) ||
-        context->scale < -10 || context->scale > 10) {
-        return finish(out, PERFBUF_INVALID_ARGUMENT);
+        !scale_in_range(context->scale)) {
+        out->status = PERFBUF_INVALID_ARGUMENT;
+        return out->status;
     }
-    if (!PERFBUF_STATUS_IS_VALID(newer->status) || newer->type != type) {
-        return finish(out, PERFBUF_CSTATUS_INVALID_DATA);
+    if (!usable(newer, type) || (info->samples == 2 && (older == NULL || !usable(older, type)))) {
+        out->status = PERFBUF_CSTATUS_INVALID_DATA;
+        return out->status;
     }
-    const perfbuf_raw_sample *base = NULL;
-    if (info->samples == 2) {
-        if (older == NULL || !PERFBUF_STATUS_IS_VALID(older->status) || older->type != type) {
-            return finish(out, PERFBUF_CSTATUS_INVALID_DATA);
-        }
-        base = older;
-    }
-    double v = 0.0;
-    uint32_t st = evaluate(f, newer, base, context->frequency, &v);
-    if (st != PERFBUF_CSTATUS_VALID_DATA) {
-        return finish(out, st);
-    }
-    bool scaled = (flags & PERFBUF_FMT_NOSCALE) == 0 && context->scale != 0;
-    bool times_1000 = (flags & PERFBUF_FMT_1000) != 0;
-    /* Raw counts and deltas are integers: when nothing scales them, the
-     * 64-bit result is exact, not rounded through a double. */
-    if ((f == F_RAW || f == F_DELTA) && !scaled && !times_1000 && (flags & PERFBUF_FMT_DOUBLE) == 0) {
-        uint64_t exact = f == F_RAW ? newer->first : newer->first - older->first;
-        if ((flags & PERFBUF_FMT_LONG) ? exact > (uint64_t)INT32_MAX : exact > (uint64_t)INT64_MAX) {
-            return finish(out, PERFBUF_INVALID_DATA);
-        }
-        out->as_double = as_double(exact);
-        out->as_large = (int64_t)exact;
-        out->as_long = (flags & PERFBUF_FMT_LONG) ? (int32_t)exact : 0;
-        return finish(out, PERFBUF_CSTATUS_VALID_DATA);
-    }
-    if (scaled) {
-        v *= power_of_ten(context->scale);
-    }
-    if (times_1000) {
-        v *= 1000.0;
-    }
-    if (info->is_percent && (flags & PERFBUF_FMT_NOCAP100) == 0 && v > 100.0) {
-        v = 100.0;
-    }
-    return finish(out, store(v, flags, out));
+    inputs used;
+    return compute(info, f, newer, older, context, flags, out, &used);
 }
 
 /* ---- statistics ---- */
 
-static void keep_extremes(const perfbuf_value *v, perfbuf_statistics *s, double *sum)
+/* a < b in the format the values were asked in; integers compare exactly. */
+static bool less(const perfbuf_value *a, const perfbuf_value *b, uint32_t flags)
 {
-    if (s->count == 0 || v->as_double < s->min.as_double) {
+    if (flags & PERFBUF_FMT_DOUBLE) {
+        return a->as_double < b->as_double;
+    }
+    return a->as_large < b->as_large;
+}
+
+static void keep(const perfbuf_value *v, uint32_t flags, perfbuf_statistics *s, double *sum)
+{
+    if (s->count == 0 || less(v, &s->min, flags)) {
         s->min = *v;
     }
-    if (s->count == 0 || v->as_double > s->max.as_double) {
+    if (s->count == 0 || less(&s->max, v, flags)) {
         s->max = *v;
     }
     *sum += v->as_double;
     s->count++;
+}
+
+/* a += b, or false when the sum does not fit. */
+static bool accumulate(uint64_t *a, uint64_t b)
+{
+    if (b > UINT64_MAX - *a) {
+        return false;
+    }
+    *a += b;
+    return true;
 }
 
 uint32_t perfbuf_compute_statistics(uint32_t type, const perfbuf_value_context *context,
@@ -332,52 +394,62 @@ uint32_t perfbuf_compute_statistics(uint32_t type, const perfbuf_value_context *
     }
     perfbuf_statistics empty = {0, flags, 0, {0, 0, 0.0, 0, 0}, {0, 0, 0.0, 0, 0}, {0, 0, 0.0, 0, 0}};
     *out = empty;
+    clear_value(&out->min, flags);
+    clear_value(&out->max, flags);
+    clear_value(&out->mean, flags);
     const perfbuf_counter_type_info *info = perfbuf_counter_type_lookup(type);
-    if (entries == NULL || context == NULL || info == NULL || info->samples == 0 ||
-        count == 0 || first >= count || !one_format(flags)) {
+    formula f = formula_of(type);
+    /* PDH counts entries in a DWORD; so does out->count. */
+    if (entries == NULL || context == NULL || info == NULL || f == F_NONE || count == 0 ||
+        count > UINT32_MAX || first >= count || !one_format(flags) ||
+        !scale_in_range(context->scale)) {
         out->status = PERFBUF_INVALID_ARGUMENT;
         return out->status;
     }
-    const perfbuf_raw_sample *oldest = NULL;
+    /* Two-sample means divide the summed differences of the pairs used:
+     * with no gap that is the "average" formula from the oldest to the
+     * newest sample, and it always lies between the pairs' min and max. */
+    bool by_sums = info->samples == 2 && f != F_DELTA;
+    inputs total = {0, 0, 0};
+    bool sums_fit = true;
     const perfbuf_raw_sample *previous = NULL;
-    const perfbuf_raw_sample *newest = NULL;
     double sum = 0.0;
     for (size_t k = 0; k < count; k++) {
         /* Chronological: first .. count-1, then 0 .. first-1. */
         size_t i = k < count - first ? first + k : k - (count - first);
         const perfbuf_raw_sample *s = &entries[i];
-        if (!PERFBUF_STATUS_IS_VALID(s->status) || s->type != type) {
+        if (!usable(s, type)) {
             continue;
         }
-        perfbuf_value v;
-        if (info->samples == 1) {
-            if (perfbuf_format_value(type, s, NULL, context, flags, &v) ==
+        if (info->samples == 1 || previous != NULL) {
+            perfbuf_value v;
+            inputs used;
+            if (compute(info, f, s, previous, context, flags, &v, &used) ==
                 PERFBUF_CSTATUS_VALID_DATA) {
-                keep_extremes(&v, out, &sum);
+                keep(&v, flags, out, &sum);
+                sums_fit = sums_fit && accumulate(&total.n, used.n) && accumulate(&total.d, used.d);
+                total.m = used.m;
             }
-        } else if (previous != NULL &&
-                   perfbuf_format_value(type, s, previous, context, flags, &v) ==
-                       PERFBUF_CSTATUS_VALID_DATA) {
-            keep_extremes(&v, out, &sum);
-        }
-        if (oldest == NULL) {
-            oldest = s;
         }
         previous = s;
-        newest = s;
     }
     if (out->count == 0) {
         out->status = PERFBUF_NO_DATA;
         return out->status;
     }
     uint32_t st;
-    if (info->samples == 1) {
+    double mean = 0.0;
+    if (!by_sums) {
         st = store(sum / (double)out->count, flags, &out->mean);
-        out->mean.format = flags;
-        out->mean.status = st;
+    } else if (!sums_fit) {
+        st = PERFBUF_INVALID_DATA;
     } else {
-        st = perfbuf_format_value(type, newest, oldest, context, flags, &out->mean);
+        st = evaluate(f, &total, context->frequency, &mean);
+        if (st == PERFBUF_CSTATUS_VALID_DATA) {
+            st = present(info->is_percent, false, 0, mean, context->scale, flags, &out->mean);
+        }
     }
+    out->mean.status = st;
     out->status = st;
     return st;
 }

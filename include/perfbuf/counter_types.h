@@ -84,6 +84,14 @@ PERFBUF_API const perfbuf_counter_type_info *perfbuf_counter_type_lookup(uint32_
 PERFBUF_API const char *perfbuf_counter_type_name(uint32_t type);
 /* True for the base types (by value, not by the NOSHOW bit). */
 PERFBUF_API bool perfbuf_counter_type_is_base(uint32_t type);
+/* Samples the type's formula needs (1 or 2), from the formulas rather than
+ * the PERF_DELTA_COUNTER bit; 0 for bases, text, no-data, histogram and
+ * unknown types, which have no displayable value. */
+PERFBUF_API unsigned perfbuf_counter_type_samples(uint32_t type);
+/* True when perfbuf_format_value can give the type a value. */
+PERFBUF_API bool perfbuf_counter_type_is_displayable(uint32_t type);
+/* "/sec", "%", "secs", or "" (also for unknown types). */
+PERFBUF_API const char *perfbuf_counter_type_suffix(uint32_t type);
 
 #ifdef __cplusplus
 }

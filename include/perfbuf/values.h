@@ -13,7 +13,11 @@
 extern "C" {
 #endif
 
-/* Sample and value statuses: PDH's numbers (pdhmsg.h). */
+/*
+ * Sample and value statuses: PDH's numbers (pdhmsg.h). Macros, not an enum:
+ * C11 requires enumeration constants to fit an int, and the warning and
+ * error codes have the top bit set.
+ */
 #define PERFBUF_CSTATUS_VALID_DATA          0x00000000u
 #define PERFBUF_CSTATUS_NEW_DATA            0x00000001u
 #define PERFBUF_NO_DATA                     0x800007D5u /* no valid sample in a series */
@@ -27,13 +31,19 @@ extern "C" {
 /* True for the two statuses of a usable sample or value. */
 #define PERFBUF_STATUS_IS_VALID(s) ((s) == PERFBUF_CSTATUS_VALID_DATA || (s) == PERFBUF_CSTATUS_NEW_DATA)
 
-/* Format flags: PDH's values (pdh.h). Exactly one of LONG, DOUBLE, LARGE. */
+/* Format flags: PDH's values (pdh.h). Exactly one of LONG, DOUBLE, LARGE;
+ * other bits (PDH_FMT_RAW, _ANSI, _UNICODE, _NODATA) are ignored. */
 #define PERFBUF_FMT_LONG     0x00000100u
 #define PERFBUF_FMT_DOUBLE   0x00000200u
 #define PERFBUF_FMT_LARGE    0x00000400u
 #define PERFBUF_FMT_NOSCALE  0x00001000u
 #define PERFBUF_FMT_1000     0x00002000u
 #define PERFBUF_FMT_NOCAP100 0x00008000u
+
+/* The scales perfbuf_value_context accepts: a V1 DefaultScale or a V2
+ * counter's Scale, as a power of ten. */
+#define PERFBUF_MIN_SCALE (-10)
+#define PERFBUF_MAX_SCALE 10
 
 /*
  * One raw sample, in the manner of PDH_RAW_COUNTER, plus the counter type
@@ -56,7 +66,8 @@ typedef struct perfbuf_raw_sample {
 typedef struct perfbuf_value_context {
     uint64_t frequency; /* ticks per second of the type's time base (PerfFreq or
                            the object's); 100-ns types ignore it */
-    int32_t scale;      /* power of ten applied unless NOSCALE: -10..10 */
+    int32_t scale;      /* power of ten applied unless NOSCALE:
+                           PERFBUF_MIN_SCALE..PERFBUF_MAX_SCALE */
 } perfbuf_value_context;
 
 typedef struct perfbuf_value {
@@ -86,10 +97,15 @@ typedef struct perfbuf_statistics {
 /*
  * Statistics over a ring of samples as PdhComputeCounterStatistics takes
  * them: entries[first] is the oldest, the ring wraps, entries[first - 1]
- * is the newest. Samples whose status is not valid are skipped. One-sample
- * types: min, max and mean of each sample's value. Two-sample types: min and
- * max over consecutive valid pairs, mean from the oldest and newest valid
- * samples (the counter types' "average" formulas). Returns out->status.
+ * is the newest; count is at most UINT32_MAX, as for PDH. Samples whose
+ * status is not valid, or of another type, are skipped, and so are values
+ * that fail (a pair across a counter reset). One-sample types and deltas:
+ * min, max and arithmetic mean of the values. Other two-sample types: min
+ * and max over consecutive usable pairs; the mean is the formula applied to
+ * the pairs' summed differences, which without gaps is the counter type's
+ * "average" formula from the oldest to the newest sample. out->count is the
+ * number of values used. Returns out->status: the mean's status, or
+ * PERFBUF_NO_DATA when no value was usable.
  */
 PERFBUF_API uint32_t perfbuf_compute_statistics(uint32_t type, const perfbuf_value_context *context,
                                                 uint32_t flags, size_t first, size_t count,
