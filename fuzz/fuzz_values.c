@@ -67,7 +67,26 @@ static void check_value(const perfbuf_value *v, uint32_t type, uint32_t flags)
     if (flags & PERFBUF_FMT_LONG) {
         ORACLE((double)v->as_long == trunc(v->as_double) ||
                fabs((double)v->as_long - v->as_double) < 1.0);
+        ORACLE(v->as_large == v->as_long);
     }
+}
+
+/* lo <= v <= hi, allowing the roundings of a sum or a quotient (and,
+ * for integers, of a truncation next to them). */
+static bool between(double lo, double v, double hi, double ulp)
+{
+    double slack = ulp + 1e-9 * (fabs(hi) > 1.0 ? fabs(hi) : 1.0);
+    return v >= lo - slack && v <= hi + slack;
+}
+
+/* The mean within [min, max], compared in the format asked for: integer
+ * formats pick min and max by their integer values. */
+static bool mean_inside(const perfbuf_statistics *s, uint32_t flags)
+{
+    if (flags & PERFBUF_FMT_DOUBLE) {
+        return between(s->min.as_double, s->mean.as_double, s->max.as_double, 0.0);
+    }
+    return between((double)s->min.as_large, (double)s->mean.as_large, (double)s->max.as_large, 1.0);
 }
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
@@ -83,7 +102,8 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
                      ((options & 8) ? PERFBUF_FMT_1000 : 0) | ((options & 16) ? PERFBUF_FMT_NOCAP100 : 0);
     perfbuf_value_context ctx;
     ctx.frequency = take(&p, &left, 8);
-    ctx.scale = (int32_t)(int8_t)take(&p, &left, 1);
+    /* -12..12: mostly accepted scales, and the first refused ones. */
+    ctx.scale = (int32_t)(int8_t)take(&p, &left, 1) % 13;
     perfbuf_raw_sample ring[8];
     size_t n = 0;
     while (n < 8 && left >= 8) {
@@ -102,6 +122,11 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
     uint32_t st = perfbuf_format_value(type, &ring[n - 1], n > 1 ? &ring[n - 2] : NULL, &ctx, flags, &v);
     ORACLE(st == v.status);
     check_value(&v, type, flags);
+    /* Only a type without a value, bad flags or a bad scale are refused. */
+    bool arguments_ok = (flags & (PERFBUF_FMT_DOUBLE | PERFBUF_FMT_LARGE | PERFBUF_FMT_LONG)) != 0 &&
+                        ctx.scale >= PERFBUF_MIN_SCALE && ctx.scale <= PERFBUF_MAX_SCALE;
+    ORACLE((st == PERFBUF_INVALID_ARGUMENT) ==
+           (!arguments_ok || !perfbuf_counter_type_is_displayable(type)));
     /* The same samples again give the same value. */
     perfbuf_value again;
     perfbuf_format_value(type, &ring[n - 1], n > 1 ? &ring[n - 2] : NULL, &ctx, flags, &again);
@@ -116,7 +141,17 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
     if (stats.count > 0) {
         check_value(&stats.min, type, flags);
         check_value(&stats.max, type, flags);
-        ORACLE(stats.min.as_double <= stats.max.as_double);
+        ORACLE((flags & PERFBUF_FMT_DOUBLE) ? stats.min.as_double <= stats.max.as_double
+                                            : stats.min.as_large <= stats.max.as_large);
+    }
+    /* The mean lies between min and max, except for multi-timers, whose
+     * mean divides by the newest M while each pair used its own. */
+    if (st == PERFBUF_CSTATUS_VALID_DATA) {
+        ORACLE(stats.count > 0);
+        check_value(&stats.mean, type, flags);
+        if (perfbuf_counter_type_lookup(type)->needs_multi == false) {
+            ORACLE(mean_inside(&stats, flags));
+        }
     }
     return 0;
 }
