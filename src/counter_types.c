@@ -88,6 +88,11 @@ bool perfbuf_counter_type_is_displayable(uint32_t type)
     return perfbuf_counter_type_samples(type) != 0;
 }
 
+bool perfbuf_counter_type_is_hex(uint32_t type)
+{
+    return type == PERF_COUNTER_RAWCOUNT_HEX || type == PERF_COUNTER_LARGE_RAWCOUNT_HEX;
+}
+
 const char *perfbuf_counter_type_suffix(uint32_t type)
 {
     const perfbuf_counter_type_info *info = perfbuf_counter_type_lookup(type);

@@ -173,6 +173,19 @@ static void mismatched_and_invalid_samples(void)
     CHECK_EQ_U(perfbuf_format_value(PERF_COUNTER_COUNTER, &s1, &s0, &ctx, PERFBUF_FMT_DOUBLE, &v),
                PERFBUF_CSTATUS_INVALID_DATA);
     s0.status = OK;
+    /* The newer sample's status counts as much as the older one's, for one-
+     * and two-sample types alike. */
+    s1.status = PERFBUF_CSTATUS_INVALID_DATA;
+    CHECK_EQ_U(perfbuf_format_value(PERF_COUNTER_COUNTER, &s1, &s0, &ctx, PERFBUF_FMT_DOUBLE, &v),
+               PERFBUF_CSTATUS_INVALID_DATA);
+    perfbuf_raw_sample raw = {0x800007D1u /* PDH_CSTATUS_NO_INSTANCE */, PERF_COUNTER_RAWCOUNT, 5, 0, 0, 0};
+    CHECK_EQ_U(perfbuf_format_value(raw.type, &raw, NULL, &ctx, PERFBUF_FMT_DOUBLE, &v),
+               PERFBUF_CSTATUS_INVALID_DATA);
+    raw.status = OK;
+    raw.type = PERF_COUNTER_LARGE_RAWCOUNT;
+    CHECK_EQ_U(perfbuf_format_value(PERF_COUNTER_RAWCOUNT, &raw, NULL, &ctx, PERFBUF_FMT_DOUBLE, &v),
+               PERFBUF_CSTATUS_INVALID_DATA);
+    s1.status = PERFBUF_CSTATUS_NEW_DATA;
     CHECK_EQ_U(perfbuf_format_value(PERF_COUNTER_BULK_COUNT, &s1, &s0, &ctx, PERFBUF_FMT_DOUBLE, &v),
                PERFBUF_CSTATUS_INVALID_DATA);
     CHECK_EQ_U(perfbuf_format_value(PERF_COUNTER_COUNTER, &s1, &s0, &ctx, PERFBUF_FMT_DOUBLE, &v), OK);
@@ -550,6 +563,10 @@ static void type_table(void)
     CHECK_EQ_U(perfbuf_counter_type_samples(0x12345678u), 0);
     CHECK(!perfbuf_counter_type_is_displayable(0x12345678u));
     CHECK_STR(perfbuf_counter_type_suffix(0x12345678u), "");
+    CHECK(perfbuf_counter_type_is_hex(PERF_COUNTER_RAWCOUNT_HEX));
+    CHECK(perfbuf_counter_type_is_hex(PERF_COUNTER_LARGE_RAWCOUNT_HEX));
+    CHECK(!perfbuf_counter_type_is_hex(PERF_COUNTER_RAWCOUNT));
+    CHECK(!perfbuf_counter_type_is_hex(PERF_COUNTER_NODATA)); /* HEX subtype bits, no value */
     CHECK(!perfbuf_counter_type_is_base(0x12345678u));
 }
 

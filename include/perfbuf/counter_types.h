@@ -90,6 +90,9 @@ PERFBUF_API bool perfbuf_counter_type_is_base(uint32_t type);
 PERFBUF_API unsigned perfbuf_counter_type_samples(uint32_t type);
 /* True when perfbuf_format_value can give the type a value. */
 PERFBUF_API bool perfbuf_counter_type_is_displayable(uint32_t type);
+/* True for the raw counts a display shows in hexadecimal
+ * (PERF_COUNTER_RAWCOUNT_HEX, PERF_COUNTER_LARGE_RAWCOUNT_HEX). */
+PERFBUF_API bool perfbuf_counter_type_is_hex(uint32_t type);
 /* "/sec", "%", "secs", or "" (also for unknown types). */
 PERFBUF_API const char *perfbuf_counter_type_suffix(uint32_t type);
 
