@@ -684,7 +684,8 @@ int main(int argc, char **argv)
         fprintf(stderr, "perfbuf-capture: path too long: %s\n", out_dir);
         return 2;
     }
-    c.manifest = fopen(path, "w");
+    /* Binary: LF line ends on every system, so manifests compare as text. */
+    c.manifest = fopen(path, "wb");
     if (c.manifest == NULL) {
         die_io("create", path);
     }
