@@ -108,7 +108,7 @@ typedef struct capture {
 static void usage(FILE *f)
 {
     fprintf(f,
-            "usage: perfbuf-capture OUTDIR [--object INDEX]... [--lang LLL]\n"
+            "usage: perfbuf-capture OUTDIR [--object INDEX]... [--lang LLL] [--no-global]\n"
             "                       [--counterset GUID]... [--max-countersets N]\n"
             "\n"
             "Writes this machine's performance-counter buffers into OUTDIR (created if\n"
@@ -123,6 +123,7 @@ static void usage(FILE *f)
             "  --counterset GUID    capture only this V2 counterset, e.g.\n"
             "                       {b4fc721a-0378-476f-89ba-a5a79f810b36} (repeatable)\n"
             "  --max-countersets N  otherwise the first N countersets listed (default %u)\n"
+            "  --no-global          skip \"Global\" and \"Costly\", which list every process\n"
             "  -h, --help           this text\n"
             "\n"
             "Nothing is sent anywhere: the folder is all this program writes. The buffers\n"
@@ -620,12 +621,17 @@ int main(int argc, char **argv)
     const char *lang = "009";
     unsigned long max_sets = DEFAULT_MAX_SETS;
     const char *out_dir = NULL;
+    bool global = true;
     for (int i = 1; i < argc; i++) {
         const char *a = argv[i];
         const char *next = i + 1 < argc ? argv[i + 1] : NULL;
         if (strcmp(a, "--help") == 0 || strcmp(a, "-h") == 0) {
             usage(stdout);
             return 0;
+        }
+        if (strcmp(a, "--no-global") == 0) {
+            global = false;
+            continue;
         }
         bool takes_value = strcmp(a, "--object") == 0 || strcmp(a, "--lang") == 0 ||
                            strcmp(a, "--counterset") == 0 || strcmp(a, "--max-countersets") == 0;
@@ -694,8 +700,10 @@ int main(int argc, char **argv)
     /* V1 */
     wchar_t value[32];
     char file[64];
-    capture_v1(&c, L"Global", "v1-global.bin");
-    capture_v1(&c, L"Costly", "v1-costly.bin");
+    if (global) {
+        capture_v1(&c, L"Global", "v1-global.bin");
+        capture_v1(&c, L"Costly", "v1-costly.bin");
+    }
     for (size_t i = 0; i < object_count; i++) {
         widen("", objects[i], value, sizeof value / sizeof value[0]);
         snprintf(file, sizeof file, "v1-object-%s.bin", objects[i]);
