@@ -17,17 +17,46 @@ for kind in static shared; do
   cmake --install "$work/build-$kind" >/dev/null
 done
 echo "installed:"
-(cd "$prefix" && find . -type f | sort | sed 's/^/  /')
+(cd "$prefix" && find . \( -type f -o -type l \) | sort | sed 's/^/  /')
 
-echo "== find_package(perfbuf CONFIG)"
-cmake -S examples/consumer -B "$work/consumer-cmake" -DCMAKE_PREFIX_PATH="$prefix" >/dev/null
-cmake --build "$work/consumer-cmake" >/dev/null
-LD_LIBRARY_PATH="$prefix/lib" "$work/consumer-cmake/consumer" "$capture"
+# Which libperfbuf a consumer binary loads at run time, if any.
+needs_shared() { readelf -d "$1" | grep -q 'NEEDED.*libperfbuf'; }
+check_linkage() {
+  local bin=$1 kind=$2
+  if [ "$kind" = shared ] && ! needs_shared "$bin"; then
+    echo "install-check: $bin should load libperfbuf.so"; exit 1
+  fi
+  if [ "$kind" = static ] && needs_shared "$bin"; then
+    echo "install-check: $bin should hold libperfbuf.a, not load libperfbuf.so"; exit 1
+  fi
+}
 
-echo "== pkg-config (examples/consumer/Makefile)"
+for kind in static shared; do
+  shared=OFF
+  [ "$kind" = shared ] && shared=ON
+  echo "== find_package(perfbuf CONFIG), $kind (perfbuf_SHARED_LIBS=$shared)"
+  cmake -S examples/consumer -B "$work/consumer-cmake-$kind" -DCMAKE_PREFIX_PATH="$prefix" \
+    -Dperfbuf_SHARED_LIBS=$shared >/dev/null
+  cmake --build "$work/consumer-cmake-$kind" >/dev/null
+  check_linkage "$work/consumer-cmake-$kind/consumer" $kind
+  LD_LIBRARY_PATH="$prefix/lib" "$work/consumer-cmake-$kind/consumer" "$capture"
+done
+
 pcdir=$(ls -d "$prefix"/lib*/pkgconfig | head -n 1)
-mkdir -p "$work/consumer-pc"
-cp examples/consumer/main.c examples/consumer/Makefile "$work/consumer-pc/"
-PKG_CONFIG_PATH="$pcdir" make -s -C "$work/consumer-pc" consumer
-LD_LIBRARY_PATH="$(dirname "$pcdir")" "$work/consumer-pc/consumer" "$capture"
-echo "install-check: the consumer builds and runs both ways"
+libdir=$(dirname "$pcdir")
+for kind in shared static; do
+  echo "== pkg-config (examples/consumer/Makefile), $kind"
+  mkdir -p "$work/consumer-pc-$kind"
+  cp examples/consumer/main.c examples/consumer/Makefile "$work/consumer-pc-$kind/"
+  if [ "$kind" = shared ]; then
+    PKG_CONFIG_PATH="$pcdir" make -s -C "$work/consumer-pc-$kind" consumer
+  else
+    # With both libraries in one directory, -lperfbuf links the shared one;
+    # the GNU linker's -Bstatic asks for the archive instead.
+    PKG_CONFIG_PATH="$pcdir" make -s -C "$work/consumer-pc-$kind" consumer \
+      LDLIBS="-Wl,-Bstatic $(PKG_CONFIG_PATH="$pcdir" pkg-config --libs --static perfbuf) -Wl,-Bdynamic"
+  fi
+  check_linkage "$work/consumer-pc-$kind/consumer" $kind
+  LD_LIBRARY_PATH="$libdir" "$work/consumer-pc-$kind/consumer" "$capture"
+done
+echo "install-check: the consumer builds and runs against the static and the shared library, with find_package and with pkg-config"

@@ -1,7 +1,8 @@
 # cmake --install: headers, the library, a CMake package giving
 # perfbuf::perfbuf, and a pkg-config file. Static and shared builds can be
-# installed into one prefix (one build each); the CMake package then holds
-# whichever was installed last, and pkg-config finds both by name.
+# installed into one prefix (one build each): each writes its own targets
+# file, perfbuf-static-targets.cmake or perfbuf-shared-targets.cmake, and
+# perfbufConfig.cmake chooses between them (see perfbufConfig.cmake.in).
 include(CMakePackageConfigHelpers)
 
 install(TARGETS perfbuf EXPORT perfbufTargets
@@ -12,7 +13,13 @@ install(TARGETS perfbuf EXPORT perfbufTargets
 install(DIRECTORY include/perfbuf DESTINATION ${CMAKE_INSTALL_INCLUDEDIR})
 
 set(PERFBUF_CMAKE_DIR ${CMAKE_INSTALL_LIBDIR}/cmake/perfbuf)
-install(EXPORT perfbufTargets NAMESPACE perfbuf:: DESTINATION ${PERFBUF_CMAKE_DIR})
+if(BUILD_SHARED_LIBS)
+  set(PERFBUF_TARGETS_KIND shared)
+else()
+  set(PERFBUF_TARGETS_KIND static)
+endif()
+install(EXPORT perfbufTargets NAMESPACE perfbuf:: FILE perfbuf-${PERFBUF_TARGETS_KIND}-targets.cmake
+        DESTINATION ${PERFBUF_CMAKE_DIR})
 configure_package_config_file(cmake/perfbufConfig.cmake.in
     ${CMAKE_CURRENT_BINARY_DIR}/perfbufConfig.cmake
     INSTALL_DESTINATION ${PERFBUF_CMAKE_DIR})
