@@ -12,145 +12,80 @@
  * is recorded in the manifest, not fatal. Nothing is sent anywhere; the
  * folder is all the output. Exit 0 when the folder was written (failed
  * calls are in the manifest), 2 on usage or I/O errors.
+ *
+ * This is a tool, not the library: it allocates and prints. The buffers it
+ * receives are not interpreted beyond the two fields it needs (the instance
+ * type of a counterset, the status of an added counter), each read only
+ * after checking the buffer is long enough.
  */
 #include <windows.h>
 
 #include <stdbool.h>
+#include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 #include <wchar.h>
 
+#define CAPTURE_VERSION "1"
+
+/* HKEY_PERFORMANCE_DATA answers ERROR_MORE_DATA without saying how much it
+ * needs: the buffer doubles from 64 KiB up to this bound, then the call is
+ * recorded as failed. A busy server's "Global" is a few MiB. */
 #define MAX_BUFFER (64u << 20)
-#define MAX_LIST 64
+#define FIRST_V1_BUFFER (64u << 10)
+/* The V2 calls say what they need, but the need can grow between the sizing
+ * call and the filling call (an instance appears): this many attempts. */
+#define SIZED_ATTEMPTS 4
+#define MAX_OBJECTS 64
+#define MAX_NAMED_SETS 64
+#define MAX_SETS_LIMIT 4096u
+#define DEFAULT_MAX_SETS 32u
 
-/* The PerfLib V2 consumer API, declared here because mingw-w64's perflib.h
- * carries only the provider half. Layouts: docs/v2-query.md. */
-typedef ULONG(WINAPI *enum_countersets_fn)(LPCWSTR, GUID *, DWORD, DWORD *);
-typedef ULONG(WINAPI *query_reginfo_fn)(LPCWSTR, const GUID *, DWORD, DWORD, BYTE *, DWORD, DWORD *);
-typedef ULONG(WINAPI *enum_instances_fn)(LPCWSTR, const GUID *, void *, DWORD, DWORD *);
-typedef ULONG(WINAPI *open_query_fn)(LPCWSTR, HANDLE *);
-typedef ULONG(WINAPI *close_query_fn)(HANDLE);
-typedef ULONG(WINAPI *add_counters_fn)(HANDLE, void *, DWORD);
-typedef ULONG(WINAPI *query_info_fn)(HANDLE, void *, DWORD, DWORD *);
-typedef ULONG(WINAPI *query_data_fn)(HANDLE, void *, DWORD, DWORD *);
+/* The PerfLib V2 consumer API (advapi32.dll, Windows 10 1607 and later for
+ * the query half), declared here because mingw-w64's perflib.h carries only
+ * the provider half. Signatures from Microsoft's perflib.h documentation. */
+typedef ULONG(WINAPI *enum_countersets_fn)(LPCWSTR machine, GUID *ids, DWORD count,
+                                           DWORD *count_actual);
+typedef ULONG(WINAPI *query_reginfo_fn)(LPCWSTR machine, const GUID *set, DWORD request_code,
+                                        DWORD request_lang_id, BYTE *info, DWORD size,
+                                        DWORD *size_actual);
+typedef ULONG(WINAPI *enum_instances_fn)(LPCWSTR machine, const GUID *set, void *instances,
+                                         DWORD size, DWORD *size_actual);
+typedef ULONG(WINAPI *open_query_fn)(LPCWSTR machine, HANDLE *query);
+typedef ULONG(WINAPI *close_query_fn)(HANDLE query);
+typedef ULONG(WINAPI *add_counters_fn)(HANDLE query, void *counters, DWORD size);
+typedef ULONG(WINAPI *query_info_fn)(HANDLE query, void *counters, DWORD size,
+                                     DWORD *size_actual);
+typedef ULONG(WINAPI *query_data_fn)(HANDLE query, void *data, DWORD size, DWORD *size_actual);
 
+/* PerfRegInfoType */
+#define PERF_REG_COUNTERSET_STRUCT 1u
+#define PERF_REG_COUNTERSET_NAME_STRING 3u
+#define PERF_REG_COUNTERSET_HELP_STRING 4u
+#define PERF_REG_COUNTER_NAME_STRINGS 5u
+#define PERF_REG_COUNTER_HELP_STRINGS 6u
+#define PERF_REG_PROVIDER_NAME 7u
+#define PERF_REG_PROVIDER_GUID 8u
+#define PERF_REG_COUNTERSET_ENGLISH_NAME 9u
+#define PERF_REG_COUNTER_ENGLISH_NAMES 10u
+
+/* PERF_COUNTER_IDENTIFIER: CounterSetGuid, Status, Size, CounterId,
+ * InstanceId, Index, Reserved; then the optional instance name, padded to a
+ * multiple of 8. */
+#define ID_STATUS 16
+#define ID_SIZE 20
+#define ID_COUNTER 24
+#define ID_INSTANCE 28
+#define ID_HEADER_SIZE 40
 #define PERF_WILDCARD_COUNTER 0xFFFFFFFFu
-#define PERF_COUNTER_IDENTIFIER_SIZE 40
-
-static FILE *manifest;
-static const char *out_dir;
-
-static void usage(FILE *f)
-{
-    fprintf(f,
-            "usage: perfbuf-capture OUTDIR [--object INDEX]... [--lang LLL]\n"
-            "                       [--counterset GUID]... [--max-countersets N]\n"
-            "Writes this machine's performance buffers into OUTDIR with a manifest.\n"
-            "  --object INDEX       also capture the V1 data for this object index (e.g. 238)\n"
-            "  --lang LLL           language of the name tables (default 009, English)\n"
-            "  --counterset GUID    capture only these V2 countersets ({xxxxxxxx-...})\n"
-            "  --max-countersets N  at most N countersets from the enumeration (default 32)\n"
-            "Nothing is sent anywhere. The buffers name this machine and its processes:\n"
-            "read docs/capture.md before sharing them.\n");
-}
-
-static void guid_text(const GUID *g, char out[39])
-{
-    snprintf(out, 39, "{%08lx-%04x-%04x-%02x%02x-%02x%02x%02x%02x%02x%02x}", (unsigned long)g->Data1,
-             g->Data2, g->Data3, g->Data4[0], g->Data4[1], g->Data4[2], g->Data4[3], g->Data4[4],
-             g->Data4[5], g->Data4[6], g->Data4[7]);
-}
-
-static int parse_guid(const char *s, GUID *g)
-{
-    unsigned long d1;
-    unsigned d2, d3, b[8];
-    if (sscanf(s, "{%8lx-%4x-%4x-%2x%2x-%2x%2x%2x%2x%2x%2x}", &d1, &d2, &d3, &b[0], &b[1], &b[2],
-               &b[3], &b[4], &b[5], &b[6], &b[7]) != 11) {
-        return -1;
-    }
-    g->Data1 = (DWORD)d1;
-    g->Data2 = (WORD)d2;
-    g->Data3 = (WORD)d3;
-    for (int i = 0; i < 8; i++) {
-        g->Data4[i] = (BYTE)b[i];
-    }
-    return 0;
-}
-
-/* Saves a buffer and records it; a failed call is recorded with no file. */
-static void record(const char *file, const char *call, const char *args, unsigned long status,
-                   const void *data, size_t len)
-{
-    if (status == ERROR_SUCCESS && file != NULL) {
-        char path[MAX_PATH];
-        snprintf(path, sizeof path, "%s\\%s", out_dir, file);
-        FILE *f = fopen(path, "wb");
-        if (f == NULL || (len > 0 && fwrite(data, 1, len, f) != len) || fclose(f) != 0) {
-            fprintf(stderr, "perfbuf-capture: cannot write %s\n", path);
-            exit(2);
-        }
-    }
-    fprintf(manifest, "%s\t%s\t%s\t%lu\t%lu\n", status == ERROR_SUCCESS && file ? file : "-", call,
-            args, status, (unsigned long)len);
-    fflush(manifest);
-}
-
-/* V1: one registry value of HKEY_PERFORMANCE_DATA, grown on ERROR_MORE_DATA. */
-static void capture_v1(const wchar_t *value, const char *file)
-{
-    DWORD cap = 1u << 16;
-    BYTE *buf = NULL;
-    LONG rc;
-    DWORD size;
-    DWORD type = 0;
-    for (;;) {
-        BYTE *bigger = realloc(buf, cap);
-        if (bigger == NULL) {
-            free(buf);
-            fprintf(stderr, "perfbuf-capture: out of memory\n");
-            exit(2);
-        }
-        buf = bigger;
-        size = cap;
-        rc = RegQueryValueExW(HKEY_PERFORMANCE_DATA, value, NULL, &type, buf, &size);
-        if (rc != ERROR_MORE_DATA || cap >= MAX_BUFFER) {
-            break;
-        }
-        cap *= 2;
-    }
-    char args[128];
-    snprintf(args, sizeof args, "HKEY_PERFORMANCE_DATA \"%ls\" type=%lu", value, (unsigned long)type);
-    record(file, "RegQueryValueExW", args, (unsigned long)rc, buf, rc == ERROR_SUCCESS ? size : 0);
-    free(buf);
-}
-
-/* Calls a "fill this buffer, or tell me the size" function twice. */
-typedef ULONG (*sized_call)(void *ctx, BYTE *buf, DWORD cap, DWORD *needed);
-
-static ULONG call_sized(sized_call call, void *ctx, BYTE **out, DWORD *len)
-{
-    *out = NULL;
-    *len = 0;
-    DWORD needed = 0;
-    ULONG rc = call(ctx, NULL, 0, &needed);
-    if (rc != ERROR_SUCCESS && rc != ERROR_NOT_ENOUGH_MEMORY && rc != ERROR_MORE_DATA) {
-        return rc;
-    }
-    if (needed == 0 || needed > MAX_BUFFER) {
-        needed = needed == 0 ? 64 : MAX_BUFFER;
-    }
-    BYTE *buf = calloc(1, needed);
-    if (buf == NULL) {
-        return ERROR_OUTOFMEMORY;
-    }
-    DWORD actual = 0;
-    rc = call(ctx, buf, needed, &actual);
-    *out = buf;
-    *len = rc == ERROR_SUCCESS ? actual : 0;
-    return rc;
-}
+#define PERF_ANY_INSTANCE_ID 0xFFFFFFFFu
+/* PERF_COUNTERSET_REG_INFO.InstanceType; bit 1 is set by every
+ * multi-instance type (MULTI, MULTI_AGGREGATE, INSTANCE_AGGREGATE). */
+#define REG_INFO_INSTANCE_TYPE 28
+#define REG_INFO_SIZE 32
+#define INSTANCE_TYPE_MULTI_BIT 0x2u
 
 typedef struct v2_api {
     enum_countersets_fn enum_countersets;
@@ -163,266 +98,690 @@ typedef struct v2_api {
     query_data_fn query_data;
 } v2_api;
 
-typedef struct reginfo_ctx {
+typedef struct capture {
+    const char *dir;
+    FILE *manifest;
+    unsigned files;
+    unsigned failures;
+} capture;
+
+static void usage(FILE *f)
+{
+    fprintf(f,
+            "usage: perfbuf-capture OUTDIR [--object INDEX]... [--lang LLL] [--no-global]\n"
+            "                       [--counterset GUID]... [--max-countersets N]\n"
+            "\n"
+            "Writes this machine's performance-counter buffers into OUTDIR (created if\n"
+            "needed), one file per call, and manifest.txt listing every call made, its\n"
+            "arguments, its Win32 status and the bytes it returned.\n"
+            "\n"
+            "  --object INDEX       also query the V1 data of this object index\n"
+            "                       (238 Processor, 230 Process, 2 System, 4 Memory)\n"
+            "  --lang LLL           language of the V1 name tables and the V2 strings,\n"
+            "                       as the registry names it: 009 English (default),\n"
+            "                       007 German, 00C French, ...\n"
+            "  --counterset GUID    capture only this V2 counterset, e.g.\n"
+            "                       {b4fc721a-0378-476f-89ba-a5a79f810b36} (repeatable)\n"
+            "  --max-countersets N  otherwise the first N countersets listed (default %u)\n"
+            "  --no-global          skip \"Global\" and \"Costly\", which list every process\n"
+            "  -h, --help           this text\n"
+            "\n"
+            "Nothing is sent anywhere: the folder is all this program writes. The buffers\n"
+            "name this computer, its processes and its devices: read docs/capture.md\n"
+            "before sharing them. Exit status: 0 when OUTDIR was written (calls that\n"
+            "failed are listed in the manifest), 2 on a usage or file error.\n",
+            DEFAULT_MAX_SETS);
+}
+
+static void die_io(const char *what, const char *path)
+{
+    fprintf(stderr, "perfbuf-capture: cannot %s %s (error %lu)\n", what, path,
+            (unsigned long)GetLastError());
+    exit(2);
+}
+
+static void *xcalloc(size_t size)
+{
+    void *p = calloc(1, size == 0 ? 1 : size);
+    if (p == NULL) {
+        fprintf(stderr, "perfbuf-capture: out of memory (%zu bytes)\n", size);
+        exit(2);
+    }
+    return p;
+}
+
+static void guid_text(const GUID *g, char out[39])
+{
+    snprintf(out, 39, "{%08lx-%04x-%04x-%02x%02x-%02x%02x%02x%02x%02x%02x}", (unsigned long)g->Data1,
+             (unsigned)g->Data2, (unsigned)g->Data3, (unsigned)g->Data4[0], (unsigned)g->Data4[1],
+             (unsigned)g->Data4[2], (unsigned)g->Data4[3], (unsigned)g->Data4[4],
+             (unsigned)g->Data4[5], (unsigned)g->Data4[6], (unsigned)g->Data4[7]);
+}
+
+static int hex_digit(char c)
+{
+    if (c >= '0' && c <= '9') {
+        return c - '0';
+    }
+    if (c >= 'a' && c <= 'f') {
+        return c - 'a' + 10;
+    }
+    if (c >= 'A' && c <= 'F') {
+        return c - 'A' + 10;
+    }
+    return -1;
+}
+
+/* Exactly {xxxxxxxx-xxxx-xxxx-xxxx-xxxxxxxxxxxx}, braces optional. */
+static bool parse_guid(const char *s, GUID *g)
+{
+    static const int groups[] = {8, 4, 4, 4, 12};
+    uint8_t bytes[16];
+    size_t n = 0;
+    bool braced = s[0] == '{';
+    const char *p = braced ? s + 1 : s;
+    for (size_t i = 0; i < sizeof groups / sizeof groups[0]; i++) {
+        if (i > 0 && *p++ != '-') {
+            return false;
+        }
+        for (int j = 0; j < groups[i]; j += 2) {
+            int hi = hex_digit(p[0]);
+            int lo = hi < 0 ? -1 : hex_digit(p[1]);
+            if (lo < 0) {
+                return false;
+            }
+            bytes[n++] = (uint8_t)(hi * 16 + lo);
+            p += 2;
+        }
+    }
+    if (braced && *p++ != '}') {
+        return false;
+    }
+    if (*p != '\0') {
+        return false;
+    }
+    /* The text shows Data1..Data3 most significant byte first. */
+    g->Data1 = (DWORD)bytes[0] << 24 | (DWORD)bytes[1] << 16 | (DWORD)bytes[2] << 8 | bytes[3];
+    g->Data2 = (WORD)(bytes[4] << 8 | bytes[5]);
+    g->Data3 = (WORD)(bytes[6] << 8 | bytes[7]);
+    memcpy(g->Data4, bytes + 8, 8);
+    return true;
+}
+
+/* Object indexes and languages become parts of file names: only digits
+ * (hex digits for a language) are accepted, so no argument can name a path. */
+static bool all_digits(const char *s, size_t max_len, bool hex)
+{
+    size_t n = strlen(s);
+    if (n == 0 || n > max_len) {
+        return false;
+    }
+    for (size_t i = 0; i < n; i++) {
+        if (hex ? hex_digit(s[i]) < 0 : !(s[i] >= '0' && s[i] <= '9')) {
+            return false;
+        }
+    }
+    return true;
+}
+
+static void widen(const char *prefix, const char *ascii, wchar_t *out, size_t cap)
+{
+    size_t n = 0;
+    for (const char *p = prefix; *p != '\0' && n + 1 < cap; p++) {
+        out[n++] = (wchar_t)(unsigned char)*p;
+    }
+    for (const char *p = ascii; *p != '\0' && n + 1 < cap; p++) {
+        out[n++] = (wchar_t)(unsigned char)*p;
+    }
+    out[n] = L'\0';
+}
+
+static const char *status_name(unsigned long status)
+{
+    switch (status) {
+    case ERROR_SUCCESS: return "ERROR_SUCCESS";
+    case ERROR_FILE_NOT_FOUND: return "ERROR_FILE_NOT_FOUND";
+    case ERROR_ACCESS_DENIED: return "ERROR_ACCESS_DENIED";
+    case ERROR_NOT_ENOUGH_MEMORY: return "ERROR_NOT_ENOUGH_MEMORY";
+    case ERROR_OUTOFMEMORY: return "ERROR_OUTOFMEMORY";
+    case ERROR_INVALID_PARAMETER: return "ERROR_INVALID_PARAMETER";
+    case ERROR_CALL_NOT_IMPLEMENTED: return "ERROR_CALL_NOT_IMPLEMENTED";
+    case ERROR_PROC_NOT_FOUND: return "ERROR_PROC_NOT_FOUND";
+    case ERROR_MORE_DATA: return "ERROR_MORE_DATA";
+    case ERROR_NOT_FOUND: return "ERROR_NOT_FOUND";
+    case 4200: return "ERROR_WMI_GUID_NOT_FOUND";
+    case 4201: return "ERROR_WMI_INSTANCE_NOT_FOUND";
+    default: return "-";
+    }
+}
+
+/* Saves a buffer (only when the call succeeded) and adds its manifest line:
+ * file, function, arguments, status, status name, bytes. */
+static void record(capture *c, const char *file, const char *call, const char *args,
+                   unsigned long status, const void *data, size_t len)
+{
+    bool saved = status == ERROR_SUCCESS && file != NULL;
+    if (saved) {
+        char path[MAX_PATH];
+        int n = snprintf(path, sizeof path, "%s\\%s", c->dir, file);
+        if (n < 0 || (size_t)n >= sizeof path) {
+            fprintf(stderr, "perfbuf-capture: path too long: %s\\%s\n", c->dir, file);
+            exit(2);
+        }
+        FILE *f = fopen(path, "wb");
+        if (f == NULL) {
+            die_io("create", path);
+        }
+        bool ok = len == 0 || fwrite(data, 1, len, f) == len;
+        if (fclose(f) != 0 || !ok) {
+            die_io("write", path);
+        }
+        c->files++;
+    } else if (status != ERROR_SUCCESS) {
+        c->failures++;
+    }
+    if (fprintf(c->manifest, "%s\t%s\t%s\t%lu\t%s\t%zu\n", saved ? file : "-", call, args, status,
+                status_name(status), saved ? len : (size_t)0) < 0 ||
+        fflush(c->manifest) != 0) {
+        die_io("write", "manifest.txt");
+    }
+}
+
+static void missing(capture *c, const char *function)
+{
+    record(c, NULL, function, "not exported by advapi32.dll", ERROR_PROC_NOT_FOUND, NULL, 0);
+}
+
+/* V1: one value of HKEY_PERFORMANCE_DATA. */
+static void capture_v1(capture *c, const wchar_t *value, const char *file)
+{
+    DWORD cap = FIRST_V1_BUFFER;
+    BYTE *buf = NULL;
+    LONG rc;
+    DWORD size;
+    DWORD type = REG_NONE;
+    unsigned attempts = 0;
+    for (;;) {
+        free(buf);
+        buf = xcalloc(cap);
+        size = cap;
+        attempts++;
+        rc = RegQueryValueExW(HKEY_PERFORMANCE_DATA, value, NULL, &type, buf, &size);
+        if (rc != ERROR_MORE_DATA || cap >= MAX_BUFFER) {
+            break;
+        }
+        cap *= 2;
+    }
+    if (rc == ERROR_SUCCESS && size > cap) {
+        size = cap; /* never write more than the buffer holds */
+    }
+    char args[160];
+    snprintf(args, sizeof args, "HKEY_PERFORMANCE_DATA \"%ls\" type=%s buffer=%lu attempts=%u",
+             value, type == REG_BINARY ? "REG_BINARY" : type == REG_MULTI_SZ ? "REG_MULTI_SZ" : "other",
+             (unsigned long)cap, attempts);
+    record(c, file, "RegQueryValueExW", args, (unsigned long)rc, buf, rc == ERROR_SUCCESS ? size : 0);
+    free(buf);
+}
+
+/* A V2 call of the form "fill this buffer, or say how big it must be". */
+typedef ULONG (*sized_call)(const void *ctx, BYTE *buf, DWORD cap, DWORD *needed);
+
+/* Asks for the size, then fills; the need can grow in between, so a few
+ * attempts, each with what the last one asked for. *len never exceeds the
+ * buffer allocated. */
+static ULONG call_sized(sized_call call, const void *ctx, BYTE **out, DWORD *len, unsigned *tries)
+{
+    *out = NULL;
+    *len = 0;
+    DWORD needed = 0;
+    ULONG rc = call(ctx, NULL, 0, &needed);
+    *tries = 1;
+    if (rc == ERROR_SUCCESS && needed == 0) {
+        return rc; /* an empty answer */
+    }
+    if (rc != ERROR_SUCCESS && rc != ERROR_NOT_ENOUGH_MEMORY && rc != ERROR_MORE_DATA) {
+        return rc;
+    }
+    for (unsigned attempt = 0; attempt < SIZED_ATTEMPTS; attempt++) {
+        if (needed == 0 || needed > MAX_BUFFER) {
+            return needed == 0 ? ERROR_INVALID_DATA : ERROR_NOT_ENOUGH_MEMORY;
+        }
+        DWORD cap = needed;
+        BYTE *buf = xcalloc(cap);
+        DWORD actual = 0;
+        rc = call(ctx, buf, cap, &actual);
+        (*tries)++;
+        if (rc == ERROR_SUCCESS) {
+            *out = buf;
+            *len = actual < cap ? actual : cap;
+            return rc;
+        }
+        free(buf);
+        if (rc != ERROR_NOT_ENOUGH_MEMORY && rc != ERROR_MORE_DATA) {
+            return rc;
+        }
+        /* Some room for what appears before the next attempt. */
+        needed = actual > cap ? actual : cap;
+        needed = needed > MAX_BUFFER - needed / 4 ? MAX_BUFFER : needed + needed / 4;
+    }
+    return rc;
+}
+
+typedef struct set_ctx {
     const v2_api *api;
     const GUID *set;
     DWORD code;
-} reginfo_ctx;
+    DWORD lang;
+    HANDLE query;
+} set_ctx;
 
-static ULONG reginfo_call(void *p, BYTE *buf, DWORD cap, DWORD *needed)
+static ULONG countersets_call(const void *p, BYTE *buf, DWORD cap, DWORD *needed)
 {
-    reginfo_ctx *c = p;
-    return c->api->query_reginfo(NULL, c->set, c->code, 0, buf, cap, needed);
+    const set_ctx *c = p;
+    DWORD count = 0;
+    ULONG rc = c->api->enum_countersets(NULL, (GUID *)(void *)buf, cap / (DWORD)sizeof(GUID), &count);
+    /* Counted in GUIDs; the helper counts bytes. */
+    *needed = count > MAX_BUFFER / sizeof(GUID) ? MAX_BUFFER : count * (DWORD)sizeof(GUID);
+    return rc;
 }
 
-static ULONG instances_call(void *p, BYTE *buf, DWORD cap, DWORD *needed)
+static ULONG reginfo_call(const void *p, BYTE *buf, DWORD cap, DWORD *needed)
 {
-    reginfo_ctx *c = p;
+    const set_ctx *c = p;
+    return c->api->query_reginfo(NULL, c->set, c->code, c->lang, buf, cap, needed);
+}
+
+static ULONG instances_call(const void *p, BYTE *buf, DWORD cap, DWORD *needed)
+{
+    const set_ctx *c = p;
     return c->api->enum_instances(NULL, c->set, buf, cap, needed);
 }
 
-typedef struct query_ctx {
-    const v2_api *api;
-    HANDLE query;
-    BYTE *ids;
-    DWORD ids_len;
-} query_ctx;
-
-static ULONG data_call(void *p, BYTE *buf, DWORD cap, DWORD *needed)
+static ULONG info_call(const void *p, BYTE *buf, DWORD cap, DWORD *needed)
 {
-    query_ctx *c = p;
-    return c->api->query_data(c->query, buf, cap, needed);
-}
-
-static ULONG info_call(void *p, BYTE *buf, DWORD cap, DWORD *needed)
-{
-    query_ctx *c = p;
+    const set_ctx *c = p;
     return c->api->query_info(c->query, buf, cap, needed);
 }
 
-static void missing(const char *function)
+static ULONG data_call(const void *p, BYTE *buf, DWORD cap, DWORD *needed)
 {
-    record(NULL, function, "not exported by advapi32.dll", ERROR_PROC_NOT_FOUND, NULL, 0);
+    const set_ctx *c = p;
+    return c->api->query_data(c->query, buf, cap, needed);
 }
 
-static void capture_counterset(const v2_api *api, const GUID *set)
+static uint32_t get32(const BYTE *p)
+{
+    return (uint32_t)p[0] | (uint32_t)p[1] << 8 | (uint32_t)p[2] << 16 | (uint32_t)p[3] << 24;
+}
+
+static void put32(BYTE *p, uint32_t v)
+{
+    p[0] = (BYTE)v;
+    p[1] = (BYTE)(v >> 8);
+    p[2] = (BYTE)(v >> 16);
+    p[3] = (BYTE)(v >> 24);
+}
+
+/* The string requests, with the language they take: the named-language ones
+ * get the --lang LANGID, the others 0 as the documentation asks. */
+static const struct {
+    DWORD code;
+    bool localized;
+} string_requests[] = {
+    {PERF_REG_COUNTERSET_NAME_STRING, true},  {PERF_REG_COUNTERSET_HELP_STRING, true},
+    {PERF_REG_COUNTER_NAME_STRINGS, true},    {PERF_REG_COUNTER_HELP_STRINGS, true},
+    {PERF_REG_PROVIDER_NAME, false},          {PERF_REG_PROVIDER_GUID, false},
+    {PERF_REG_COUNTERSET_ENGLISH_NAME, false}, {PERF_REG_COUNTER_ENGLISH_NAMES, false},
+};
+
+/* Registration info and strings; returns whether the set has instances
+ * (true when unknown, the usual case and what Wine is asked). */
+static bool capture_reginfo(capture *c, const v2_api *api, const GUID *set, const char *g,
+                            DWORD langid)
+{
+    char file[128];
+    char args[160];
+    BYTE *buf;
+    DWORD len;
+    unsigned tries;
+    bool multi_instance = true;
+    if (api->query_reginfo == NULL) {
+        missing(c, "PerfQueryCounterSetRegistrationInfo");
+        return multi_instance;
+    }
+    set_ctx ctx = {api, set, PERF_REG_COUNTERSET_STRUCT, 0, NULL};
+    ULONG rc = call_sized(reginfo_call, &ctx, &buf, &len, &tries);
+    snprintf(file, sizeof file, "v2-reginfo-%s.bin", g);
+    if (rc == ERROR_SUCCESS && len >= REG_INFO_SIZE) {
+        multi_instance = (get32(buf + REG_INFO_INSTANCE_TYPE) & INSTANCE_TYPE_MULTI_BIT) != 0;
+    }
+    snprintf(args, sizeof args, "%s requestCode=%lu requestLangId=0 calls=%u", g,
+             (unsigned long)PERF_REG_COUNTERSET_STRUCT, tries);
+    record(c, file, "PerfQueryCounterSetRegistrationInfo", args, rc, buf, len);
+    free(buf);
+    for (size_t i = 0; i < sizeof string_requests / sizeof string_requests[0]; i++) {
+        ctx.code = string_requests[i].code;
+        ctx.lang = string_requests[i].localized ? langid : 0;
+        rc = call_sized(reginfo_call, &ctx, &buf, &len, &tries);
+        snprintf(file, sizeof file, "v2-strings-%lu-%s.bin", (unsigned long)ctx.code, g);
+        snprintf(args, sizeof args, "%s requestCode=%lu requestLangId=0x%04lx calls=%u", g,
+                 (unsigned long)ctx.code, (unsigned long)ctx.lang, tries);
+        record(c, file, "PerfQueryCounterSetRegistrationInfo", args, rc, buf, len);
+        free(buf);
+    }
+    return multi_instance;
+}
+
+static void capture_counterset(capture *c, const v2_api *api, const GUID *set, DWORD langid)
 {
     char g[39];
     guid_text(set, g);
     char file[128];
-    char args[128];
-    reginfo_ctx rc_ctx = {api, set, 0};
-    BYTE *buf = NULL;
-    DWORD len = 0;
+    char args[160];
+    BYTE *buf;
+    DWORD len;
+    unsigned tries;
     ULONG rc;
-    bool multi_instance = true;
-    if (api->query_reginfo != NULL) {
-        static const DWORD codes[] = {1, 3, 4, 5, 6, 7, 10};
-        for (size_t i = 0; i < sizeof codes / sizeof codes[0]; i++) {
-            rc_ctx.code = codes[i];
-            rc = call_sized(reginfo_call, &rc_ctx, &buf, &len);
-            if (codes[i] == 1) {
-                snprintf(file, sizeof file, "v2-reginfo-%s.bin", g);
-                /* PERF_COUNTERSET_REG_INFO.InstanceType at offset 28. */
-                if (rc == ERROR_SUCCESS && len >= 32) {
-                    DWORD type;
-                    memcpy(&type, buf + 28, 4);
-                    multi_instance = (type & 0x2u) != 0;
-                }
-            } else {
-                snprintf(file, sizeof file, "v2-strings-%lu-%s.bin", (unsigned long)codes[i], g);
-            }
-            snprintf(args, sizeof args, "%s requestCode=%lu langId=0", g, (unsigned long)codes[i]);
-            record(file, "PerfQueryCounterSetRegistrationInfo", args, rc, buf, len);
-            free(buf);
-        }
-    } else {
-        missing("PerfQueryCounterSetRegistrationInfo");
-    }
+    bool multi_instance = capture_reginfo(c, api, set, g, langid);
+
+    set_ctx ctx = {api, set, 0, 0, NULL};
     if (api->enum_instances != NULL) {
-        rc = call_sized(instances_call, &rc_ctx, &buf, &len);
+        rc = call_sized(instances_call, &ctx, &buf, &len, &tries);
         snprintf(file, sizeof file, "v2-instances-%s.bin", g);
-        record(file, "PerfEnumerateCounterSetInstances", g, rc, buf, len);
+        snprintf(args, sizeof args, "%s calls=%u", g, tries);
+        record(c, file, "PerfEnumerateCounterSetInstances", args, rc, buf, len);
         free(buf);
     } else {
-        missing("PerfEnumerateCounterSetInstances");
+        missing(c, "PerfEnumerateCounterSetInstances");
     }
-    if (api->open_query == NULL || api->add_counters == NULL || api->query_data == NULL ||
-        api->close_query == NULL) {
-        missing("PerfOpenQueryHandle/PerfAddCounters/PerfQueryCounterData/PerfCloseQueryHandle");
+
+    if (api->open_query == NULL || api->add_counters == NULL || api->close_query == NULL) {
+        missing(c, "PerfOpenQueryHandle/PerfAddCounters/PerfCloseQueryHandle");
         return;
     }
     HANDLE query = NULL;
     rc = api->open_query(NULL, &query);
-    record(NULL, "PerfOpenQueryHandle", "local machine", rc, NULL, 0);
+    record(c, NULL, "PerfOpenQueryHandle", "machine=NULL (this computer)", rc, NULL, 0);
     if (rc != ERROR_SUCCESS) {
         return;
     }
-    /* One PERF_COUNTER_IDENTIFIER: every counter, every instance ("*"). */
-    BYTE id[PERF_COUNTER_IDENTIFIER_SIZE + 8];
+    /* One identifier: every counter (wildcard id), every instance: the name
+     * "*" for a multi-instance set; no name at all for a single-instance one,
+     * which rejects an identifier that carries one. */
+    BYTE id[ID_HEADER_SIZE + 8];
     memset(id, 0, sizeof id);
-    DWORD id_size = multi_instance ? sizeof id : PERF_COUNTER_IDENTIFIER_SIZE;
-    DWORD wildcard = PERF_WILDCARD_COUNTER;
-    memcpy(id, set, 16);
-    memcpy(id + 20, &id_size, 4);
-    memcpy(id + 24, &wildcard, 4);
-    memcpy(id + 28, &wildcard, 4);
+    DWORD id_size = multi_instance ? (DWORD)sizeof id : ID_HEADER_SIZE;
+    memcpy(id, set, sizeof *set);
+    put32(id + ID_SIZE, id_size);
+    put32(id + ID_COUNTER, PERF_WILDCARD_COUNTER);
+    put32(id + ID_INSTANCE, PERF_ANY_INSTANCE_ID);
     if (multi_instance) {
-        const WCHAR star[2] = {L'*', 0};
-        memcpy(id + PERF_COUNTER_IDENTIFIER_SIZE, star, sizeof star);
+        id[ID_HEADER_SIZE] = '*'; /* UTF-16LE "*", NUL, then padding */
     }
     rc = api->add_counters(query, id, id_size);
-    DWORD id_status;
-    memcpy(&id_status, id + 16, 4);
-    snprintf(args, sizeof args, "%s counter=* instance=%s status=%lu", g, multi_instance ? "*" : "-",
-             (unsigned long)id_status);
-    record(NULL, "PerfAddCounters", args, rc, NULL, 0);
-    query_ctx q = {api, query, NULL, 0};
+    snprintf(args, sizeof args, "%s CounterId=0xFFFFFFFF InstanceId=0xFFFFFFFF instance=%s Size=%lu "
+             "identifier.Status=%lu", g, multi_instance ? "\"*\"" : "none", (unsigned long)id_size,
+             (unsigned long)get32(id + ID_STATUS));
+    record(c, NULL, "PerfAddCounters", args, rc, NULL, 0);
+
+    ctx.query = query;
     if (api->query_info != NULL) {
-        rc = call_sized(info_call, &q, &buf, &len);
+        rc = call_sized(info_call, &ctx, &buf, &len, &tries);
         snprintf(file, sizeof file, "v2-counterinfo-%s.bin", g);
-        record(file, "PerfQueryCounterInfo", g, rc, buf, len);
+        snprintf(args, sizeof args, "%s calls=%u", g, tries);
+        record(c, file, "PerfQueryCounterInfo", args, rc, buf, len);
         free(buf);
     } else {
-        missing("PerfQueryCounterInfo");
+        missing(c, "PerfQueryCounterInfo");
     }
-    for (int sample = 0; sample < 2; sample++) {
-        if (sample == 1) {
-            Sleep(1000);
+    if (api->query_data != NULL) {
+        for (int sample = 0; sample < 2; sample++) {
+            if (sample == 1) {
+                Sleep(1000); /* a second sample, for rates */
+            }
+            rc = call_sized(data_call, &ctx, &buf, &len, &tries);
+            snprintf(file, sizeof file, "v2-query-%s-%d.bin", g, sample);
+            snprintf(args, sizeof args, "%s sample=%d calls=%u", g, sample, tries);
+            record(c, file, "PerfQueryCounterData", args, rc, buf, len);
+            free(buf);
         }
-        rc = call_sized(data_call, &q, &buf, &len);
-        snprintf(file, sizeof file, "v2-query-%s-%d.bin", g, sample);
-        snprintf(args, sizeof args, "%s sample %d", g, sample);
-        record(file, "PerfQueryCounterData", args, rc, buf, len);
-        free(buf);
+    } else {
+        missing(c, "PerfQueryCounterData");
     }
-    api->close_query(query);
+    rc = api->close_query(query);
+    record(c, NULL, "PerfCloseQueryHandle", g, rc, NULL, 0);
 }
 
-static void os_version(void)
+static void manifest_header(capture *c, int argc, char **argv)
 {
-    typedef LONG(WINAPI * rtl_get_version_fn)(OSVERSIONINFOW *);
-    OSVERSIONINFOW v;
+    FILE *m = c->manifest;
+    fprintf(m, "# perfbuf-capture %s manifest\n", CAPTURE_VERSION);
+    fprintf(m, "# columns: file (- when none was written), function, arguments, status "
+               "(Win32), status name, bytes written\n");
+    /* The options, not the folder: its path often holds the user's name. */
+    fprintf(m, "# options:");
+    for (int i = 1; i < argc; i++) {
+        if (argv[i] != c->dir) {
+            fprintf(m, " %s", argv[i]);
+        }
+    }
+    fprintf(m, "\n");
+    time_t now = time(NULL);
+    struct tm *utc = gmtime(&now);
+    char stamp[32] = "unknown";
+    if (utc != NULL) {
+        strftime(stamp, sizeof stamp, "%Y-%m-%dT%H:%M:%SZ", utc);
+    }
+    fprintf(m, "# time %s\n", stamp);
+
+    /* RtlGetVersion, because GetVersionEx reports what the manifest of the
+     * program asks for rather than the real version. */
+    typedef LONG(WINAPI * rtl_get_version_fn)(OSVERSIONINFOEXW *);
+    OSVERSIONINFOEXW v;
     memset(&v, 0, sizeof v);
     v.dwOSVersionInfoSize = sizeof v;
     HMODULE ntdll = GetModuleHandleW(L"ntdll.dll");
-    rtl_get_version_fn get = ntdll ? (rtl_get_version_fn)(void (*)(void))GetProcAddress(ntdll, "RtlGetVersion") : NULL;
+    rtl_get_version_fn get =
+        ntdll ? (rtl_get_version_fn)(void (*)(void))GetProcAddress(ntdll, "RtlGetVersion") : NULL;
     if (get != NULL && get(&v) == 0) {
-        fprintf(manifest, "# os %lu.%lu.%lu\n", (unsigned long)v.dwMajorVersion,
-                (unsigned long)v.dwMinorVersion, (unsigned long)v.dwBuildNumber);
+        fprintf(m, "# os Windows %lu.%lu build %lu %s sp %u.%u\n", (unsigned long)v.dwMajorVersion,
+                (unsigned long)v.dwMinorVersion, (unsigned long)v.dwBuildNumber,
+                v.wProductType == VER_NT_WORKSTATION ? "workstation" : "server",
+                (unsigned)v.wServicePackMajor, (unsigned)v.wServicePackMinor);
     } else {
-        fprintf(manifest, "# os unknown\n");
+        fprintf(m, "# os unknown\n");
     }
+    /* Wine says so through an ntdll export that Windows lacks. */
+    if (ntdll != NULL && GetProcAddress(ntdll, "wine_get_version") != NULL) {
+        typedef const char *(__cdecl * wine_version_fn)(void);
+        wine_version_fn wine =
+            (wine_version_fn)(void (*)(void))GetProcAddress(ntdll, "wine_get_version");
+        fprintf(m, "# wine %s\n", wine());
+    }
+    SYSTEM_INFO si;
+    GetNativeSystemInfo(&si);
+    fprintf(m, "# architecture %s, %lu processors\n",
+            si.wProcessorArchitecture == PROCESSOR_ARCHITECTURE_AMD64   ? "x64"
+            : si.wProcessorArchitecture == PROCESSOR_ARCHITECTURE_ARM64 ? "arm64"
+            : si.wProcessorArchitecture == PROCESSOR_ARCHITECTURE_INTEL ? "x86"
+                                                                        : "other",
+            (unsigned long)si.dwNumberOfProcessors);
+    fflush(m);
 }
 
-#define LOAD(api, field, type, name) (api).field = (type)(void (*)(void))GetProcAddress(lib, name)
+#define LOAD(lib, api, field, type, name) \
+    ((api).field = (type)(void (*)(void))GetProcAddress(lib, name))
 
 int main(int argc, char **argv)
 {
-    const char *objects[MAX_LIST];
+    const char *objects[MAX_OBJECTS];
     size_t object_count = 0;
-    GUID sets[MAX_LIST];
-    size_t set_count = 0;
+    GUID named[MAX_NAMED_SETS];
+    size_t named_count = 0;
     const char *lang = "009";
-    unsigned long max_sets = 32;
+    unsigned long max_sets = DEFAULT_MAX_SETS;
+    const char *out_dir = NULL;
+    bool global = true;
     for (int i = 1; i < argc; i++) {
+        const char *a = argv[i];
         const char *next = i + 1 < argc ? argv[i + 1] : NULL;
-        if (strcmp(argv[i], "--help") == 0 || strcmp(argv[i], "-h") == 0) {
+        if (strcmp(a, "--help") == 0 || strcmp(a, "-h") == 0) {
             usage(stdout);
             return 0;
-        } else if (strcmp(argv[i], "--object") == 0 && next && object_count < MAX_LIST) {
+        }
+        if (strcmp(a, "--no-global") == 0) {
+            global = false;
+            continue;
+        }
+        bool takes_value = strcmp(a, "--object") == 0 || strcmp(a, "--lang") == 0 ||
+                           strcmp(a, "--counterset") == 0 || strcmp(a, "--max-countersets") == 0;
+        if (takes_value && next == NULL) {
+            fprintf(stderr, "perfbuf-capture: %s needs a value\n", a);
+            return 2;
+        }
+        if (strcmp(a, "--object") == 0) {
+            if (!all_digits(next, 10, false) || object_count == MAX_OBJECTS) {
+                fprintf(stderr, "perfbuf-capture: --object takes a decimal index (at most %d)\n",
+                        MAX_OBJECTS);
+                return 2;
+            }
             objects[object_count++] = next;
-            i++;
-        } else if (strcmp(argv[i], "--lang") == 0 && next && strlen(next) <= 4) {
+        } else if (strcmp(a, "--lang") == 0) {
+            if (!all_digits(next, 4, true)) {
+                fprintf(stderr, "perfbuf-capture: --lang takes a hex language such as 009\n");
+                return 2;
+            }
             lang = next;
-            i++;
-        } else if (strcmp(argv[i], "--counterset") == 0 && next && set_count < MAX_LIST &&
-                   parse_guid(next, &sets[set_count]) == 0) {
-            set_count++;
-            i++;
-        } else if (strcmp(argv[i], "--max-countersets") == 0 && next) {
-            max_sets = strtoul(next, NULL, 10);
-            i++;
-        } else if (argv[i][0] != '-' && out_dir == NULL) {
-            out_dir = argv[i];
+        } else if (strcmp(a, "--counterset") == 0) {
+            if (named_count == MAX_NAMED_SETS || !parse_guid(next, &named[named_count])) {
+                fprintf(stderr, "perfbuf-capture: --counterset takes a GUID (at most %d)\n",
+                        MAX_NAMED_SETS);
+                return 2;
+            }
+            named_count++;
+        } else if (strcmp(a, "--max-countersets") == 0) {
+            char *end;
+            max_sets = strtoul(next, &end, 10);
+            if (!all_digits(next, 5, false) || *end != '\0' || max_sets > MAX_SETS_LIMIT) {
+                fprintf(stderr, "perfbuf-capture: --max-countersets takes 0 to %u\n",
+                        MAX_SETS_LIMIT);
+                return 2;
+            }
+        } else if (a[0] != '-' && out_dir == NULL) {
+            out_dir = a;
+            continue;
         } else {
             usage(stderr);
             return 2;
         }
+        i++;
     }
     if (out_dir == NULL) {
         usage(stderr);
         return 2;
     }
-    CreateDirectoryA(out_dir, NULL);
+    if (!CreateDirectoryA(out_dir, NULL) && GetLastError() != ERROR_ALREADY_EXISTS) {
+        die_io("create the folder", out_dir);
+    }
+    capture c = {out_dir, NULL, 0, 0};
     char path[MAX_PATH];
-    snprintf(path, sizeof path, "%s\\manifest.txt", out_dir);
-    manifest = fopen(path, "w");
-    if (manifest == NULL) {
-        fprintf(stderr, "perfbuf-capture: cannot write %s\n", path);
+    int n = snprintf(path, sizeof path, "%s\\manifest.txt", out_dir);
+    if (n < 0 || (size_t)n >= sizeof path) {
+        fprintf(stderr, "perfbuf-capture: path too long: %s\n", out_dir);
         return 2;
     }
-    fprintf(manifest, "# perfbuf-capture manifest: file, call, arguments, status (Win32), bytes\n");
-    os_version();
-
-    capture_v1(L"Global", "v1-global.bin");
-    capture_v1(L"Costly", "v1-costly.bin");
-    for (size_t i = 0; i < object_count; i++) {
-        wchar_t value[32];
-        char file[64];
-        swprintf(value, 32, L"%hs", objects[i]);
-        snprintf(file, sizeof file, "v1-object-%s.bin", objects[i]);
-        capture_v1(value, file);
+    /* Binary: LF line ends on every system, so manifests compare as text. */
+    c.manifest = fopen(path, "wb");
+    if (c.manifest == NULL) {
+        die_io("create", path);
     }
+    manifest_header(&c, argc, argv);
+
+    /* V1 */
     wchar_t value[32];
     char file[64];
-    swprintf(value, 32, L"Counter %hs", lang);
+    if (global) {
+        capture_v1(&c, L"Global", "v1-global.bin");
+        capture_v1(&c, L"Costly", "v1-costly.bin");
+    }
+    for (size_t i = 0; i < object_count; i++) {
+        widen("", objects[i], value, sizeof value / sizeof value[0]);
+        snprintf(file, sizeof file, "v1-object-%s.bin", objects[i]);
+        capture_v1(&c, value, file);
+    }
+    widen("Counter ", lang, value, sizeof value / sizeof value[0]);
     snprintf(file, sizeof file, "v1-names-counter-%s.bin", lang);
-    capture_v1(value, file);
-    swprintf(value, 32, L"Help %hs", lang);
+    capture_v1(&c, value, file);
+    widen("Help ", lang, value, sizeof value / sizeof value[0]);
     snprintf(file, sizeof file, "v1-names-help-%s.bin", lang);
-    capture_v1(value, file);
-    RegCloseKey(HKEY_PERFORMANCE_DATA);
+    capture_v1(&c, value, file);
+    /* Closing HKEY_PERFORMANCE_DATA unloads the V1 providers' collectors. */
+    record(&c, NULL, "RegCloseKey", "HKEY_PERFORMANCE_DATA",
+           (unsigned long)RegCloseKey(HKEY_PERFORMANCE_DATA), NULL, 0);
 
+    /* V2 */
     v2_api api;
     memset(&api, 0, sizeof api);
     HMODULE lib = LoadLibraryW(L"advapi32.dll");
     if (lib != NULL) {
-        LOAD(api, enum_countersets, enum_countersets_fn, "PerfEnumerateCounterSet");
-        LOAD(api, query_reginfo, query_reginfo_fn, "PerfQueryCounterSetRegistrationInfo");
-        LOAD(api, enum_instances, enum_instances_fn, "PerfEnumerateCounterSetInstances");
-        LOAD(api, open_query, open_query_fn, "PerfOpenQueryHandle");
-        LOAD(api, close_query, close_query_fn, "PerfCloseQueryHandle");
-        LOAD(api, add_counters, add_counters_fn, "PerfAddCounters");
-        LOAD(api, query_info, query_info_fn, "PerfQueryCounterInfo");
-        LOAD(api, query_data, query_data_fn, "PerfQueryCounterData");
+        LOAD(lib, api, enum_countersets, enum_countersets_fn, "PerfEnumerateCounterSet");
+        LOAD(lib, api, query_reginfo, query_reginfo_fn, "PerfQueryCounterSetRegistrationInfo");
+        LOAD(lib, api, enum_instances, enum_instances_fn, "PerfEnumerateCounterSetInstances");
+        LOAD(lib, api, open_query, open_query_fn, "PerfOpenQueryHandle");
+        LOAD(lib, api, close_query, close_query_fn, "PerfCloseQueryHandle");
+        LOAD(lib, api, add_counters, add_counters_fn, "PerfAddCounters");
+        LOAD(lib, api, query_info, query_info_fn, "PerfQueryCounterInfo");
+        LOAD(lib, api, query_data, query_data_fn, "PerfQueryCounterData");
+    } else {
+        record(&c, NULL, "LoadLibraryW", "advapi32.dll", (unsigned long)GetLastError(), NULL, 0);
     }
-    if (set_count == 0) {
-        if (api.enum_countersets != NULL) {
-            GUID listed[MAX_LIST * 8];
-            DWORD actual = 0;
-            ULONG rc = api.enum_countersets(NULL, listed, MAX_LIST * 8, &actual);
-            if (actual > MAX_LIST * 8) {
-                actual = MAX_LIST * 8;
-            }
-            record(rc == ERROR_SUCCESS ? "v2-countersets.bin" : NULL, "PerfEnumerateCounterSet",
-                   "local machine", rc, listed, rc == ERROR_SUCCESS ? actual * sizeof(GUID) : 0);
-            for (DWORD i = 0; rc == ERROR_SUCCESS && i < actual && set_count < max_sets &&
-                              set_count < MAX_LIST; i++) {
-                sets[set_count++] = listed[i];
-            }
-        } else {
-            missing("PerfEnumerateCounterSet");
+    /* LANGID of the V1 language: "009" is the primary language 0x09. */
+    DWORD langid = (DWORD)MAKELANGID((WORD)strtoul(lang, NULL, 16) & 0x3FFu, SUBLANG_DEFAULT);
+
+    GUID *sets = NULL;
+    GUID *listed = NULL; /* owns the enumerated list */
+    size_t set_count = 0;
+    if (api.enum_countersets != NULL) {
+        set_ctx ctx = {&api, NULL, 0, 0, NULL};
+        BYTE *list;
+        DWORD len;
+        unsigned tries;
+        ULONG rc = call_sized(countersets_call, &ctx, &list, &len, &tries);
+        len -= len % (DWORD)sizeof(GUID);
+        char args[64];
+        snprintf(args, sizeof args, "machine=NULL (this computer) calls=%u", tries);
+        record(&c, "v2-countersets.bin", "PerfEnumerateCounterSet", args, rc, list, len);
+        if (named_count == 0 && rc == ERROR_SUCCESS) {
+            set_count = len / sizeof(GUID);
+            set_count = set_count < max_sets ? set_count : max_sets;
+            listed = (GUID *)(void *)list;
+            sets = listed;
+            list = NULL;
         }
-        if (set_count == 0) {
-            /* Processor Information, which every Windows since 7 has. */
-            parse_guid("{b4fc721a-0378-476f-89ba-a5a79f810b36}", &sets[set_count++]);
-        }
+        free(list);
+    } else {
+        missing(&c, "PerfEnumerateCounterSet");
+    }
+    if (named_count > 0) {
+        sets = named;
+        set_count = named_count;
+    } else if (set_count == 0 && max_sets > 0) {
+        /* No list: Processor Information, which every Windows since 7 has. */
+        static GUID fallback;
+        parse_guid("{b4fc721a-0378-476f-89ba-a5a79f810b36}", &fallback);
+        fprintf(c.manifest, "# no counterset list: querying Processor Information\n");
+        sets = &fallback;
+        set_count = 1;
     }
     for (size_t i = 0; i < set_count; i++) {
-        capture_counterset(&api, &sets[i]);
+        capture_counterset(&c, &api, &sets[i], langid);
     }
-    fclose(manifest);
-    printf("perfbuf-capture: wrote %s (see manifest.txt)\n", out_dir);
+    free(listed);
+    fprintf(c.manifest, "# end: %u files, %u calls failed\n", c.files, c.failures);
+    if (fclose(c.manifest) != 0) {
+        die_io("write", path);
+    }
+    printf("perfbuf-capture: wrote %u files into %s (%u calls failed; see manifest.txt)\n",
+           c.files, out_dir, c.failures);
     return 0;
 }
