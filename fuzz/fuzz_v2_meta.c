@@ -88,7 +88,7 @@ static uint64_t walk_strings(const perfbuf_v2_strings *s)
         size_t len;
         perfbuf_status conv = perfbuf_v2_counter_string_utf8(s, &cs, text, sizeof text, &len);
         ORACLE(conv == PERFBUF_OK || conv == PERFBUF_E_OUTPUT_TOO_SMALL);
-        digest = digest * 31 + cs.counter_id + cs.text_offset + cs.units;
+        digest ^= (uint64_t)i ^ ((uint64_t)cs.counter_id << 32) ^ cs.text_offset ^ (cs.units << 16);
     }
     return digest;
 }
@@ -138,7 +138,7 @@ static uint64_t walk_identifiers(const perfbuf_v2_identifiers *l, size_t size)
         perfbuf_status conv = perfbuf_v2_identifier_name_utf8(l, &id, name, sizeof name, &len);
         ORACLE(conv == PERFBUF_OK || conv == PERFBUF_E_OUTPUT_TOO_SMALL);
         end = id.offset + id.size;
-        digest = digest * 31 + id.counter_id + id.query_index + id.name_units;
+        digest ^= (uint64_t)n ^ ((uint64_t)id.counter_id << 32) ^ id.query_index ^ (id.name_units << 16);
         n++;
     }
     ORACLE(n == l->count && end == size);
