@@ -69,11 +69,11 @@ static bool ids_ascending(const perfbuf_v2_reginfo *reg)
 {
     perfbuf_v2_counter_reg prev;
     perfbuf_v2_counter_reg c;
-    for (uint32_t i = 1; i < reg->counter_count; i++) {
-        if (!perfbuf_v2_reginfo_counter(reg, i - 1, &prev) ||
-            !perfbuf_v2_reginfo_counter(reg, i, &c) || prev.id >= c.id) {
+    for (uint32_t i = 0; perfbuf_v2_reginfo_counter(reg, i, &c); i++) {
+        if (i > 0 && prev.id >= c.id) {
             return false;
         }
+        prev = c;
     }
     return true;
 }
@@ -106,8 +106,9 @@ static bool lookup(const crosscheck *x, uint32_t id, perfbuf_v2_counter_reg *c)
 
 static bool same_guid(const perfbuf_guid *a, const perfbuf_guid *b)
 {
-    return a->data1 == b->data1 && a->data2 == b->data2 && a->data3 == b->data3 &&
-           memcmp(a->data4, b->data4, sizeof a->data4) == 0;
+    uint32_t differ = (a->data1 ^ b->data1) | (uint32_t)(a->data2 ^ b->data2) |
+                      (uint32_t)(a->data3 ^ b->data3);
+    return differ == 0 && memcmp(a->data4, b->data4, sizeof a->data4) == 0;
 }
 
 /* An identifier that asks this counterset for something and got it. */

@@ -285,13 +285,9 @@ perfbuf_status perfbuf_v2_strings_find(const perfbuf_v2_strings *s, uint32_t cou
     if (s == NULL || out == NULL) {
         return PERFBUF_E_INVALID_ARGUMENT;
     }
-    pb_cursor block = pb_window(s->data, s->size, 0, s->size);
-    for (uint32_t i = 0; i < s->count; i++) {
-        uint32_t id;
-        uint32_t offset;
-        read_string_header(&block, i, &id, &offset);
-        if (id == counter_id) {
-            return perfbuf_v2_strings_get(s, i, out) ? PERFBUF_OK : PERFBUF_E_NOT_FOUND;
+    for (uint32_t i = 0; perfbuf_v2_strings_get(s, i, out); i++) {
+        if (out->counter_id == counter_id) {
+            return PERFBUF_OK;
         }
     }
     return PERFBUF_E_NOT_FOUND;

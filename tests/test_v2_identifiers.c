@@ -200,16 +200,24 @@ typedef struct fixture {
 
 static const char *const four_instances[4] = {"_Total", "0,_Total", "0,0", "0,1"};
 
-/* Parses the three buffers of f (ids only when ids_buf has bytes). */
+/* Parses the three buffers of f, each in front of a guard page, and
+ * cross-checks them (with the identifiers when asked). */
 static perfbuf_status crosscheck(fixture *f, bool with_ids, perfbuf_v2_mismatch *m)
 {
-    EXPECT(perfbuf_v2_reginfo_parse(f->reg_buf.data, f->reg_buf.len, NULL, &f->reg, NULL) ==
+    guarded reg = guard_place(f->reg_buf.data, f->reg_buf.len);
+    guarded query = guard_place(f->query.buf.data, f->query.buf.len);
+    guarded ids = guard_place(f->ids_buf.data, f->ids_buf.len);
+    EXPECT(perfbuf_v2_reginfo_parse(reg.bytes, f->reg_buf.len, NULL, &f->reg, NULL) ==
            PERFBUF_OK);
-    EXPECT(perfbuf_v2_query_parse(f->query.buf.data, f->query.buf.len, NULL, &f->q, NULL) ==
+    EXPECT(perfbuf_v2_query_parse(query.bytes, f->query.buf.len, NULL, &f->q, NULL) ==
            PERFBUF_OK);
-    EXPECT(perfbuf_v2_identifiers_parse(f->ids_buf.data, f->ids_buf.len, NULL, &f->ids, NULL) ==
+    EXPECT(perfbuf_v2_identifiers_parse(ids.bytes, f->ids_buf.len, NULL, &f->ids, NULL) ==
            PERFBUF_OK);
-    return perfbuf_v2_crosscheck(&f->q, &f->reg, with_ids ? &f->ids : NULL, m);
+    perfbuf_status st = perfbuf_v2_crosscheck(&f->q, &f->reg, with_ids ? &f->ids : NULL, m);
+    guard_release(&reg);
+    guard_release(&query);
+    guard_release(&ids);
+    return st;
 }
 
 static fixture processor_fixture(uint32_t instance_type)
@@ -408,6 +416,66 @@ static void single_counter_blocks(void)
     fixture_free(&f);
 }
 
+/* What only some buffers exercise: a variable-length type, a block no
+ * identifier names, a GUID that differs only in its last bytes. */
+static void loose_ends(void)
+{
+    static const tb_reg_row rows[2] = {{1, PERF_COUNTER_TEXT, PERFBUF_V2_NO_ID, NULL},
+                                       {2, PERF_COUNTER_RAWCOUNT, PERFBUF_V2_NO_ID, NULL}};
+    fixture f;
+    memset(&f, 0, sizeof f);
+    f.reg_buf = tb_v2_reginfo(rows, 2, PERFBUF_COUNTERSET_SINGLE_INSTANCE);
+    static const uint32_t ids[2] = {1, 2};
+    static const uint8_t text[12] = {'h', 0, 'i', 0, 0, 0, 1, 2, 3, 4, 5, 6};
+    tb_v2_begin(&f.query, 1, 2, 10000000);
+    tb_v2_block_begin(&f.query, 0, PERFBUF_V2_MULTIPLE_COUNTERS);
+    tb_v2_ids(&f.query, ids, 2);
+    tb_v2_value(&f.query, text, sizeof text);   /* any size for text */
+    tb_v2_u32(&f.query, 9);
+    tb_v2_block_end(&f.query);
+    tb_v2_block_begin(&f.query, 0, PERFBUF_V2_SINGLE_COUNTER);
+    tb_v2_u64(&f.query, 9);                     /* 8 bytes: wrong for counter 2 */
+    tb_v2_block_end(&f.query);
+    tb_v2_end(&f.query);
+    tb_init(&f.ids_buf);
+    /* Block 1 is named by an identifier of a counterset that differs from
+     * the registration's only in the last byte of its GUID. */
+    uint8_t near_guid[16];
+    memcpy(near_guid, tb_processor_information_guid, 16);
+    near_guid[15] ^= 1;
+    tb_v2_identifier(&f.ids_buf, near_guid, 0, 2, PERFBUF_V2_ANY_INSTANCE_ID, 1, NULL);
+    perfbuf_v2_mismatch m;
+    CHECK(crosscheck(&f, true, &m) == PERFBUF_OK);
+    /* Now the same counterset: block 1's 8 bytes are wrong for a raw count,
+     * and block 0, which no identifier names, is not judged. */
+    tb_patch_u32(&f.ids_buf, 12, tb_get_u32(&f.ids_buf, 12) ^ 0x01000000u);
+    CHECK(crosscheck(&f, true, &m) == PERFBUF_E_INCONSISTENT);
+    CHECK(m.kind == PERFBUF_V2_VALUE_SIZE);
+    CHECK_EQ_U(m.block_index, 1);
+    fixture_free(&f);
+    /* Every kind has a name. */
+    CHECK_STR(perfbuf_v2_mismatch_name(PERFBUF_V2_AGREE), "AGREE");
+    CHECK_STR(perfbuf_v2_mismatch_name(PERFBUF_V2_UNKNOWN_COUNTER), "UNKNOWN_COUNTER");
+    CHECK_STR(perfbuf_v2_mismatch_name(PERFBUF_V2_VALUE_SIZE), "VALUE_SIZE");
+    CHECK_STR(perfbuf_v2_mismatch_name(PERFBUF_V2_RESULT_KIND), "RESULT_KIND");
+    CHECK_STR(perfbuf_v2_mismatch_name(PERFBUF_V2_INDEX_RANGE), "INDEX_RANGE");
+    CHECK_STR(perfbuf_v2_mismatch_name((perfbuf_v2_mismatch_kind)99), "?");
+    /* Views refuse missing arguments. */
+    perfbuf_v2_identifiers l;
+    perfbuf_error err;
+    CHECK(perfbuf_v2_identifiers_parse(NULL, 0, NULL, &l, &err) == PERFBUF_OK);
+    perfbuf_v2_list_iter it;
+    perfbuf_v2_identifier id;
+    perfbuf_v2_identifiers_begin(&it);
+    CHECK(!perfbuf_v2_identifiers_next(&l, NULL, &id));
+    CHECK(!perfbuf_v2_identifiers_next(&l, &it, NULL));
+    char name[4];
+    size_t n;
+    CHECK(perfbuf_v2_identifier_name_utf8(&l, NULL, name, sizeof name, &n) ==
+          PERFBUF_E_INVALID_ARGUMENT);
+    CHECK(perfbuf_v2_identifier_name_utf8(&l, &id, NULL, 4, &n) == PERFBUF_E_INVALID_ARGUMENT);
+}
+
 static const th_case cases[] = {
     TH_CASE(identifiers),
     TH_CASE(every_identifier_rejection),
@@ -417,5 +485,6 @@ static const th_case cases[] = {
     TH_CASE(instances_from_a_single_instance_set),
     TH_CASE(identifiers_against_the_data),
     TH_CASE(single_counter_blocks),
+    TH_CASE(loose_ends),
 };
 TH_MAIN(cases)

@@ -403,6 +403,28 @@ static void every_string_rejection(void)
     perfbuf_v2_counter_string cs;
     char text[4];
     size_t n;
+    /* No bytes at all: a pointer is not needed, and nothing is there. */
+    CHECK(perfbuf_v2_strings_parse(NULL, 0, PERFBUF_V2_STRINGS_AUTO, NULL, &s, NULL) ==
+          PERFBUF_E_TRUNCATED);
+    CHECK(perfbuf_v2_strings_parse(NULL, 8, PERFBUF_V2_STRINGS_AUTO, NULL, &s, NULL) ==
+          PERFBUF_E_INVALID_ARGUMENT);
+    perfbuf_v2_string one;
+    CHECK(perfbuf_v2_string_parse(NULL, 0, NULL, &one, NULL) == PERFBUF_E_UNTERMINATED_STRING);
+    CHECK(perfbuf_v2_string_parse(NULL, 2, NULL, &one, NULL) == PERFBUF_E_INVALID_ARGUMENT);
+    perfbuf_guid g;
+    CHECK(perfbuf_v2_provider_guid_parse(NULL, 0, &g, &err) == PERFBUF_E_TRUNCATED);
+    CHECK(perfbuf_v2_provider_guid_parse(NULL, 16, &g, NULL) == PERFBUF_E_INVALID_ARGUMENT);
+    perfbuf_v2_counter_answer a;
+    CHECK(perfbuf_v2_counter_reg_parse(NULL, 0, NULL, &a, &err) == PERFBUF_E_TRUNCATED);
+    CHECK(perfbuf_v2_counter_reg_parse(NULL, 48, NULL, &a, NULL) == PERFBUF_E_INVALID_ARGUMENT);
+    CHECK(parse_strings(&b, b.len, PERFBUF_V2_STRINGS_AUTO, 0, 0, &s, &err) == PERFBUF_OK);
+    s.data = b.data;
+    CHECK(!perfbuf_v2_strings_get(&s, 0, NULL));
+    CHECK(perfbuf_v2_strings_find(&s, 1, NULL) == PERFBUF_E_INVALID_ARGUMENT);
+    CHECK(perfbuf_v2_counter_string_utf8(&s, NULL, text, sizeof text, &n) ==
+          PERFBUF_E_INVALID_ARGUMENT);
+    CHECK(perfbuf_v2_strings_get(&s, 0, &cs));
+    CHECK(perfbuf_v2_counter_string_utf8(&s, &cs, NULL, 4, &n) == PERFBUF_E_INVALID_ARGUMENT);
     CHECK(!perfbuf_v2_strings_get(NULL, 0, &cs));
     CHECK(perfbuf_v2_strings_find(NULL, 1, &cs) == PERFBUF_E_INVALID_ARGUMENT);
     CHECK(perfbuf_v2_counter_string_utf8(NULL, &cs, text, sizeof text, &n) ==

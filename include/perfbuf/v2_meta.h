@@ -221,7 +221,7 @@ PERFBUF_API PERFBUF_MUST_USE perfbuf_status perfbuf_v2_strings_parse(
 /* The i-th string header (i < count); false past the end. */
 PERFBUF_API bool perfbuf_v2_strings_get(const perfbuf_v2_strings *s, uint32_t i,
                                         perfbuf_v2_counter_string *out);
-/* The string of that counter id; NOT_FOUND otherwise. O(count). */
+/* The string of that counter id; NOT_FOUND otherwise. O(block size). */
 PERFBUF_API PERFBUF_MUST_USE perfbuf_status perfbuf_v2_strings_find(const perfbuf_v2_strings *s,
                                                                     uint32_t counter_id,
                                                                     perfbuf_v2_counter_string *out);
