@@ -365,13 +365,18 @@ static void object_and_multi_timers_without_instances(void)
         CHECK(value.as_double > want[i].value - 1e-9 && value.as_double < want[i].value + 1e-9);
     }
     /* The single-counter block: its one value is the counter's, and a
-     * multi value too large for 32 bits saturates. */
+     * multi value too large for PDH's 32-bit MultiCount makes the sample
+     * invalid rather than silently clamped. */
     perfbuf_raw_sample s;
     perfbuf_value_context ctx;
     CHECK(perfbuf_v2_raw_sample(&q[1], &blocks[1][1], NULL, &reg, 4, &s, &ctx) == PERFBUF_OK);
     CHECK_EQ_U(s.first, 8589934592ull);
     CHECK(perfbuf_v2_raw_sample(&q[1], &blocks[1][1], NULL, &reg, 3, &s, &ctx) == PERFBUF_OK);
-    CHECK_EQ_U(s.multi, UINT32_MAX);
+    CHECK_EQ_U(s.status, PERFBUF_CSTATUS_INVALID_DATA);
+    CHECK_EQ_U(s.multi, 0);
+    perfbuf_value refused;
+    CHECK_EQ_U(perfbuf_format_value(s.type, &s, &s, &ctx, PERFBUF_FMT_DOUBLE, &refused),
+               PERFBUF_CSTATUS_INVALID_DATA);
     CHECK(perfbuf_v2_raw_sample(NULL, &blocks[1][1], NULL, &reg, 3, &s, &ctx) == PERFBUF_E_INVALID_ARGUMENT);
     CHECK(perfbuf_v2_raw_sample(&q[1], NULL, NULL, &reg, 3, &s, &ctx) == PERFBUF_E_INVALID_ARGUMENT);
     CHECK(perfbuf_v2_raw_sample(&q[1], &blocks[1][1], NULL, &reg, 3, NULL, &ctx) == PERFBUF_E_INVALID_ARGUMENT);
