@@ -28,6 +28,8 @@ const char *perfbuf_v2_mismatch_name(perfbuf_v2_mismatch_kind kind)
     return "?";
 }
 
+#define CACHE_SLOTS 32u
+
 typedef struct crosscheck {
     const perfbuf_v2_query *q;
     const perfbuf_v2_reginfo *reg;
@@ -35,6 +37,11 @@ typedef struct crosscheck {
     bool reg_sorted;          /* counter ids strictly ascending: binary search */
     perfbuf_v2_list_iter id_pos;
     perfbuf_v2_mismatch *out;
+    /* The value size of recently seen counter ids, direct-mapped: every
+     * instance repeats the same ids, so most values skip the lookup. */
+    uint32_t cached_id[CACHE_SLOTS];
+    uint32_t cached_size[CACHE_SLOTS];
+    uint32_t cached;          /* bit i: slot i holds an entry */
 } crosscheck;
 
 static void no_location(perfbuf_error *e)
@@ -171,24 +178,47 @@ static bool has_id_list(perfbuf_v2_kind kind)
     return kind == PERFBUF_V2_MULTIPLE_COUNTERS || kind == PERFBUF_V2_COUNTERSET;
 }
 
+/* The size a value of counter id must have (PERFBUF_SIZE_VARIABLE: any),
+ * or false when the registration does not have the counter. */
+static bool expected_size(crosscheck *x, uint32_t id, uint32_t *size)
+{
+    uint32_t slot = id % CACHE_SLOTS;
+    if ((x->cached & (1u << slot)) != 0 && x->cached_id[slot] == id) {
+        *size = x->cached_size[slot];
+        return true;
+    }
+    perfbuf_v2_counter_reg c;
+    if (!lookup(x, id, &c)) {
+        return false;
+    }
+    *size = perfbuf_counter_type_size(c.type);
+    x->cached_id[slot] = id;
+    x->cached_size[slot] = *size;
+    x->cached |= 1u << slot;
+    return true;
+}
+
 static perfbuf_status check_values(crosscheck *x, const perfbuf_v2_block *b, perfbuf_v2_iter *it,
                                    uint32_t block_counter)
 {
     perfbuf_v2_value v;
-    perfbuf_v2_counter_reg c;
     while (perfbuf_v2_values_next(x->q, b, it, &v)) {
         uint32_t id = has_id_list(b->kind) ? v.counter_id : block_counter;
+        uint32_t expected;
         if (id == PERFBUF_V2_NO_COUNTER_ID) {
             continue;
         }
-        if (!lookup(x, id, &c)) {
+        if (!expected_size(x, id, &expected)) {
             /* Id lists are checked before their values; this is an
              * identifier's counter, checked before any block. */
             PB_UNREACHABLE();
             continue;
         }
-        uint32_t expected = perfbuf_counter_type_size(c.type);
         if (expected != PERFBUF_SIZE_VARIABLE && v.data_size != expected) {
+            perfbuf_v2_counter_reg c;
+            if (!lookup(x, id, &c)) {
+                PB_UNREACHABLE();
+            }
             locate(&x->out->in_query, v.offset, PBF_PERF_COUNTER_DATA_dwDataSize);
             locate(&x->out->in_registration, c.offset, PBF_PERF_COUNTER_REG_INFO_Type);
             return disagree(x, PERFBUF_V2_VALUE_SIZE, b->index, id);
@@ -239,7 +269,13 @@ perfbuf_status perfbuf_v2_crosscheck(const perfbuf_v2_query *q, const perfbuf_v2
     no_location(&out->in_query);
     no_location(&out->in_registration);
     no_location(&out->in_identifiers);
-    crosscheck x = {q, reg, ids, ids_ascending(reg), {0, 0}, out};
+    crosscheck x;
+    memset(&x, 0, sizeof x);
+    x.q = q;
+    x.reg = reg;
+    x.ids = ids;
+    x.reg_sorted = ids_ascending(reg);
+    x.out = out;
     perfbuf_status st = ids != NULL ? check_identifiers(&x) : PERFBUF_OK;
     if (ids != NULL) {
         perfbuf_v2_identifiers_begin(&x.id_pos);
