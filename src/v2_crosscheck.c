@@ -28,7 +28,10 @@ const char *perfbuf_v2_mismatch_name(perfbuf_v2_mismatch_kind kind)
     return "?";
 }
 
-#define CACHE_SLOTS 32u
+#define CACHED_POSITIONS 64u
+
+/* A counter type's value size in two bits. */
+enum { SIZE_CODE_ZERO = 0, SIZE_CODE_DWORD = 1, SIZE_CODE_LARGE = 2, SIZE_CODE_VARIABLE = 3 };
 
 typedef struct crosscheck {
     const perfbuf_v2_query *q;
@@ -37,11 +40,11 @@ typedef struct crosscheck {
     bool reg_sorted;          /* counter ids strictly ascending: binary search */
     perfbuf_v2_list_iter id_pos;
     perfbuf_v2_mismatch *out;
-    /* The value size of recently seen counter ids, direct-mapped: every
-     * instance repeats the same ids, so most values skip the lookup. */
-    uint32_t cached_id[CACHE_SLOTS];
-    uint32_t cached_size[CACHE_SLOTS];
-    uint32_t cached;          /* bit i: slot i holds an entry */
+    /* The value sizes of the first CACHED_POSITIONS positions of the
+     * current block's id list (2 bits each, SIZE_CODE_*): every instance
+     * repeats the same ids, so most values skip the lookup. */
+    uint64_t known_positions;
+    uint64_t size_codes[2];
 } crosscheck;
 
 static void no_location(perfbuf_error *e)
@@ -178,13 +181,33 @@ static bool has_id_list(perfbuf_v2_kind kind)
     return kind == PERFBUF_V2_MULTIPLE_COUNTERS || kind == PERFBUF_V2_COUNTERSET;
 }
 
-/* The size a value of counter id must have (PERFBUF_SIZE_VARIABLE: any),
- * or false when the registration does not have the counter. */
-static bool expected_size(crosscheck *x, uint32_t id, uint32_t *size)
+static uint32_t size_code(uint32_t size)
 {
-    uint32_t slot = id % CACHE_SLOTS;
-    if ((x->cached & (1u << slot)) != 0 && x->cached_id[slot] == id) {
-        *size = x->cached_size[slot];
+    return size == 0 ? SIZE_CODE_ZERO
+         : size == 4 ? SIZE_CODE_DWORD
+         : size == 8 ? SIZE_CODE_LARGE
+                     : SIZE_CODE_VARIABLE;
+}
+
+static uint32_t size_of_code(uint32_t code)
+{
+    static const uint32_t sizes[4] = {0, 4, 8, PERFBUF_SIZE_VARIABLE};
+    return sizes[code & 3u];
+}
+
+/*
+ * The size a value must have (PERFBUF_SIZE_VARIABLE: any): of counter id,
+ * at position `position` of its block's id list (or any position when the
+ * block has no list). False when the registration lacks the counter.
+ */
+static bool expected_size(crosscheck *x, bool cacheable, uint32_t position, uint32_t id,
+                          uint32_t *size)
+{
+    cacheable = cacheable && position < CACHED_POSITIONS;
+    uint32_t word = position / 32u;
+    uint32_t shift = (position % 32u) * 2u;
+    if (cacheable && (x->known_positions >> position & 1u) != 0) {
+        *size = size_of_code((uint32_t)(x->size_codes[word] >> shift));
         return true;
     }
     perfbuf_v2_counter_reg c;
@@ -192,9 +215,10 @@ static bool expected_size(crosscheck *x, uint32_t id, uint32_t *size)
         return false;
     }
     *size = perfbuf_counter_type_size(c.type);
-    x->cached_id[slot] = id;
-    x->cached_size[slot] = *size;
-    x->cached |= 1u << slot;
+    if (cacheable) {
+        x->size_codes[word] |= (uint64_t)size_code(*size) << shift;
+        x->known_positions |= (uint64_t)1 << position;
+    }
     return true;
 }
 
@@ -203,12 +227,13 @@ static perfbuf_status check_values(crosscheck *x, const perfbuf_v2_block *b, per
 {
     perfbuf_v2_value v;
     while (perfbuf_v2_values_next(x->q, b, it, &v)) {
-        uint32_t id = has_id_list(b->kind) ? v.counter_id : block_counter;
+        bool listed = has_id_list(b->kind);
+        uint32_t id = listed ? v.counter_id : block_counter;
         uint32_t expected;
         if (id == PERFBUF_V2_NO_COUNTER_ID) {
             continue;
         }
-        if (!expected_size(x, id, &expected)) {
+        if (!expected_size(x, listed, v.index, id, &expected)) {
             /* Id lists are checked before their values; this is an
              * identifier's counter, checked before any block. */
             PB_UNREACHABLE();
@@ -245,6 +270,9 @@ static perfbuf_status check_block(crosscheck *x, const perfbuf_v2_block *b, uint
             return disagree(x, PERFBUF_V2_UNKNOWN_COUNTER, b->index, id);
         }
     }
+    x->known_positions = 0;
+    x->size_codes[0] = 0;
+    x->size_codes[1] = 0;
     perfbuf_v2_iter vi;
     perfbuf_v2_block_values_begin(b, &vi);
     perfbuf_status st = check_values(x, b, &vi, block_counter);
