@@ -327,10 +327,10 @@ static inline void mut_patch32(mut_out *o, size_t at, uint32_t v)
 }
 
 /*
- * The driver every structured mutator shares: one time in eight, or when
- * the input does not read as a tree, or when the tree does not fit in
- * max_size once written, the engine's byte mutation; otherwise parse,
- * mutate, write. Defined by each format as MUT_FORMAT_mutate.
+ * The driver every structured mutator shares, prefix##_mutate: one time in
+ * eight, or when the input does not read as a tree, or when the mutated
+ * tree does not fit in max_size once written, the engine's byte mutation;
+ * otherwise read, change, write. *structured says which one happened.
  */
 #define MUT_DRIVER(prefix)                                                                        \
     static size_t prefix##_mutate(uint8_t *data, size_t size, size_t max_size, unsigned int seed, \
@@ -349,19 +349,26 @@ static inline void mut_patch32(mut_out *o, size_t at, uint32_t v)
         if (!prefix##_read(&tree, size)) {                                                        \
             return bytes(data, size, max_size);                                                   \
         }                                                                                         \
-        for (int attempt = 0; attempt < 8; attempt++) {                                           \
-            if (prefix##_change(&tree, &r, bytes)) {                                              \
+        /* A change can leave the bytes as they were (a field set to its    \
+         * own value, nothing of the kind to delete): changes accumulate    \
+         * until the output differs. */                                     \
+        for (int attempt = 0; attempt < 16; attempt++) {                                          \
+            if (!prefix##_change(&tree, &r, bytes)) {                                             \
+                continue;                                                                         \
+            }                                                                                     \
+            mut_out o = {out_buf, max_size < sizeof out_buf ? max_size : sizeof out_buf, 0,       \
+                         true};                                                                   \
+            prefix##_write(&tree, &o);                                                            \
+            if (!o.ok) {                                                                          \
                 break;                                                                            \
             }                                                                                     \
+            if (o.len != size || memcmp(out_buf, data, size) != 0) {                              \
+                memcpy(data, out_buf, o.len);                                                     \
+                *structured = true;                                                               \
+                return o.len;                                                                     \
+            }                                                                                     \
         }                                                                                         \
-        mut_out o = {out_buf, max_size < sizeof out_buf ? max_size : sizeof out_buf, 0, true};    \
-        prefix##_write(&tree, &o);                                                                \
-        if (!o.ok) {                                                                              \
-            return bytes(data, size, max_size);                                                   \
-        }                                                                                         \
-        memcpy(data, out_buf, o.len);                                                             \
-        *structured = true;                                                                       \
-        return o.len;                                                                             \
+        return bytes(data, size, max_size);                                                       \
     }
 
 #endif

@@ -528,8 +528,47 @@ static bool v2m_instance_count(mut_tree *t, mut_rng *r)
     return true;
 }
 
+/* A new block of a random kind among the blocks: the smallest contents
+ * that kind can have (one id, one instance named "_Total", one value). */
+static bool v2m_new_block(mut_tree *t, mut_rng *r)
+{
+    static const uint32_t kinds[] = {0, 1, 2, 4, 6};
+    static const uint8_t name[] = {'_', 0, 'T', 0, 'o', 0, 't', 0, 'a', 0, 'l', 0};
+    uint32_t type = kinds[mut_rand(r, 5)];
+    uint32_t blocks = mut_count_kind(t, V2M_BLOCK);
+    uint32_t at = mut_rand(r, blocks + 1);
+    at = at < blocks ? mut_nth_kind(t, V2M_BLOCK, at) : t->count;
+    /* Block header, instance header, a 4-byte id or value, the name. */
+    uint32_t off;
+    uint8_t *p = mut_alloc(t, 28 + sizeof name, &off);
+    if (p == NULL || t->count > MUT_MAX_NODES - 3) {
+        return false;
+    }
+    memset(p, 0, 28);
+    mut_put32(p + 4, type);
+    mut_put32(p + 20, mut_rand(r, 4));
+    mut_put32(p + 24, mut_rand(r, 16));
+    memcpy(p + 28, name, sizeof name);
+    mut_node nodes[3] = {{V2M_BLOCK, 1, 0, off, 16, off + 24, v2m_has_ids(type) ? 4u : 0u},
+                         {V2M_INSTANCE, 2, 0, off + 16, 8, off + 28, sizeof name},
+                         {V2M_VALUE, 3, 0, 0, 0, off + 24, 4}};
+    uint32_t n = 3;
+    if (!v2m_has_instances(type)) {
+        nodes[1] = nodes[2];
+        nodes[1].depth = 2;
+        n = type == 0 ? 1 : 2;
+    }
+    memmove(&t->node[at + n], &t->node[at], (t->count - at) * sizeof nodes[0]);
+    memcpy(&t->node[at], nodes, n * sizeof nodes[0]);
+    t->count += n;
+    return true;
+}
+
 static bool v2m_change(mut_tree *t, mut_rng *r, mut_bytes_fn bytes)
 {
+    if (mut_rand(r, 16) == 0) {
+        return v2m_new_block(t, r);
+    }
     switch (mut_rand(r, 12)) {
     case 0:
     case 1:
