@@ -454,27 +454,18 @@ static bool v1m_add_counter(mut_tree *t, mut_rng *r)
     return true;
 }
 
-static bool v1m_field_header(mut_tree *t, mut_rng *r, mut_bytes_fn bytes, mut_node *n)
+static void v1m_field_header(mut_rng *r, mut_bytes_fn bytes, uint8_t *h)
 {
     /* Version, Revision, DefaultObject, SystemTime, PerfTime, PerfFreq,
      * PerfTime100nSec; rarely Signature and LittleEndian. */
     static const uint8_t at[] = {12, 16, 32, 36, 56, 64, 72, 0, 8};
     static const uint8_t width[] = {4, 4, 4, 16, 8, 8, 8, 8, 4};
     uint32_t f = mut_rand(r, 40) == 0 ? 7 + mut_rand(r, 2) : mut_rand(r, 7);
-    uint8_t *h = mut_own_hdr(t, n);
-    if (h == NULL) {
-        return false;
-    }
     mut_field(bytes, h + at[f], width[f]);
-    return true;
 }
 
-static bool v1m_field_object(mut_tree *t, mut_rng *r, mut_bytes_fn bytes, mut_node *n)
+static void v1m_field_object(mut_rng *r, mut_bytes_fn bytes, uint8_t *h)
 {
-    uint8_t *h = mut_own_hdr(t, n);
-    if (h == NULL) {
-        return false;
-    }
     switch (mut_rand(r, 6)) {
     case 0: {
         static const uint32_t pages[] = {0, 1252, 65001, 20127, 437, 1200};
@@ -497,15 +488,10 @@ static bool v1m_field_object(mut_tree *t, mut_rng *r, mut_bytes_fn bytes, mut_no
         break;
     }
     }
-    return true;
 }
 
-static bool v1m_field_definition(mut_tree *t, mut_rng *r, mut_bytes_fn bytes, mut_node *n)
+static void v1m_field_definition(mut_rng *r, mut_bytes_fn bytes, uint8_t *h)
 {
-    uint8_t *h = mut_own_hdr(t, n);
-    if (h == NULL) {
-        return false;
-    }
     switch (mut_rand(r, 6)) {
     case 0:
     case 1:
@@ -529,15 +515,10 @@ static bool v1m_field_definition(mut_tree *t, mut_rng *r, mut_bytes_fn bytes, mu
         break;
     }
     }
-    return true;
 }
 
-static bool v1m_field_instance(mut_tree *t, mut_rng *r, mut_bytes_fn bytes, mut_node *n)
+static void v1m_field_instance(const mut_tree *t, mut_rng *r, mut_bytes_fn bytes, uint8_t *h)
 {
-    uint8_t *h = mut_own_hdr(t, n);
-    if (h == NULL) {
-        return false;
-    }
     switch (mut_rand(r, 4)) {
     case 0: {
         /* A parent in an object that is there, at an index that may be. */
@@ -557,26 +538,33 @@ static bool v1m_field_instance(mut_tree *t, mut_rng *r, mut_bytes_fn bytes, mut_
         mut_field(bytes, h + 12, 4);
         break;
     }
-    return true;
 }
 
 static bool v1m_field(mut_tree *t, mut_rng *r, mut_bytes_fn bytes)
 {
     mut_node *n = &t->node[mut_rand(r, t->count)];
-    switch (n->kind) {
-    case V1M_HEADER:
-        return v1m_field_header(t, r, bytes, n);
-    case V1M_OBJECT:
-        return v1m_field_object(t, r, bytes, n);
-    case V1M_DEFINITION:
-        return v1m_field_definition(t, r, bytes, n);
-    case V1M_INSTANCE:
-        return v1m_field_instance(t, r, bytes, n);
-    case V1M_BLOCK:
+    if (n->kind == V1M_BLOCK) {
         return mut_var_bytes(t, n, bytes, n->var_len + 8);
-    default:
+    }
+    uint8_t *h = mut_own_hdr(t, n);
+    if (h == NULL) {
         return false;
     }
+    switch (n->kind) {
+    case V1M_HEADER:
+        v1m_field_header(r, bytes, h);
+        break;
+    case V1M_OBJECT:
+        v1m_field_object(r, bytes, h);
+        break;
+    case V1M_DEFINITION:
+        v1m_field_definition(r, bytes, h);
+        break;
+    default:
+        v1m_field_instance(t, r, bytes, h);
+        break;
+    }
+    return true;
 }
 
 /* Instance names and the computer name: longer, shorter, or mutated. */

@@ -77,10 +77,7 @@ static int oracle_v2_query(const uint8_t *data, size_t size)
     perfbuf_error err;
     perfbuf_status st = perfbuf_v2_query_parse(data, size, NULL, &lenient, &err);
     if (st != PERFBUF_OK) {
-        ORACLE(err.status == st);
-        ORACLE(err.offset <= size);
-        ORACLE(err.structure != NULL && err.structure[0] != '\0');
-        ORACLE(err.field != NULL && err.field[0] != '\0');
+        oracle_rejection(st, &err, size);
     } else {
         ORACLE(lenient.size <= size);
         digest first = walk(&lenient, data, size);
