@@ -14,9 +14,11 @@
 
 #include "builder.h"
 #include "builder_v1.h"
+#include "builder_v2meta.h"
 #include "perfbuf/counter_types.h"
 #include "perfbuf/names.h"
 #include "perfbuf/v1.h"
+#include "perfbuf/v2_meta.h"
 #include "perfbuf/v2_query.h"
 #include "perfbuf/values.h"
 
@@ -178,6 +180,68 @@ static tb_v2 processor_information(uint32_t instances)
     tb_v2_block_end(&v);
     tb_v2_end(&v);
     return v;
+}
+
+/* The registration of the query above: 4-byte raw counts where the query
+ * has 4-byte values, 8-byte ones elsewhere. */
+static tb_buf processor_registration(void)
+{
+    tb_reg_row rows[32];
+    for (uint32_t k = 0; k < 32; k++) {
+        rows[k].id = k;
+        rows[k].type = k % 3 == 2 ? PERF_COUNTER_RAWCOUNT : PERF_COUNTER_LARGE_RAWCOUNT;
+        rows[k].base = PERFBUF_V2_NO_ID;
+        rows[k].name = NULL;
+    }
+    return tb_v2_reginfo(rows, 32, PERFBUF_COUNTERSET_MULTI_INSTANCES);
+}
+
+static perfbuf_v2_reginfo bench_registration;
+
+static uint64_t v2_crosscheck(const void *ctx)
+{
+    const buffer *b = ctx;
+    perfbuf_v2_query q;
+    perfbuf_v2_mismatch m;
+    if (perfbuf_v2_query_parse(b->data, b->len, NULL, &q, NULL) != PERFBUF_OK ||
+        perfbuf_v2_crosscheck(&q, &bench_registration, NULL, &m) != PERFBUF_OK) {
+        return 0;
+    }
+    return q.block_count;
+}
+
+/* Every value formatted against the same instance of an earlier sample,
+ * through the registration (the earlier sample is the same buffer). */
+static uint64_t v2_formatted(const void *ctx)
+{
+    const buffer *b = ctx;
+    perfbuf_v2_query q;
+    if (perfbuf_v2_query_parse(b->data, b->len, NULL, &q, NULL) != PERFBUF_OK) {
+        return 0;
+    }
+    uint64_t sum = 0;
+    perfbuf_v2_iter bi, ii;
+    perfbuf_v2_block blk;
+    perfbuf_v2_instance inst;
+    perfbuf_v2_counter_reg c;
+    perfbuf_v2_blocks_begin(&q, &bi);
+    while (perfbuf_v2_blocks_next(&q, &bi, &blk)) {
+        perfbuf_v2_instances_begin(&blk, &ii);
+        while (perfbuf_v2_instances_next(&q, &blk, &ii, &inst)) {
+            for (uint32_t k = 0; perfbuf_v2_reginfo_counter(&bench_registration, k, &c); k++) {
+                perfbuf_raw_sample s;
+                perfbuf_value_context vc;
+                perfbuf_value v;
+                if (perfbuf_v2_raw_sample(&q, &blk, &inst, &bench_registration, c.id, &s, &vc) ==
+                        PERFBUF_OK &&
+                    perfbuf_format_value(c.type, &s, &s, &vc, PERFBUF_FMT_LARGE, &v) ==
+                        PERFBUF_CSTATUS_VALID_DATA) {
+                    sum += (uint64_t)v.as_large;
+                }
+            }
+        }
+    }
+    return sum;
 }
 
 /* ---- V1 ---- */
@@ -418,9 +482,38 @@ static void header(const char *title)
            "-----------", "-----------", "---------");
 }
 
+/* The processor the numbers were measured on, as the kernel names it. */
+static void print_cpu(void)
+{
+    FILE *f = fopen("/proc/cpuinfo", "r");
+    char line[256];
+    unsigned cpus = 0;
+    char model[256] = "unknown";
+    while (f != NULL && fgets(line, sizeof line, f) != NULL) {
+        if (strncmp(line, "model name", 10) == 0) {
+            const char *colon = strchr(line, ':');
+            if (colon != NULL && cpus++ == 0) {
+                snprintf(model, sizeof model, "%s", colon + 2);
+                model[strcspn(model, "\n")] = '\0';
+            }
+        }
+    }
+    if (f != NULL) {
+        fclose(f);
+    }
+    printf("cpu: %s (%u logical)\n", model, cpus);
+}
+
 int main(void)
 {
     printf("perfbuf benchmark: median of %d runs of >= 20 ms each\n", REPEATS);
+    print_cpu();
+    tb_buf registration = processor_registration();
+    if (perfbuf_v2_reginfo_parse(registration.data, registration.len, NULL, &bench_registration,
+                                 NULL) != PERFBUF_OK) {
+        fprintf(stderr, "perfbuf-bench: the registration does not parse\n");
+        return 1;
+    }
 
     for (uint32_t n = 8; n <= 1024; n *= 8) {
         tb_v2 v = processor_information(n == 512 ? 1024 : n);
@@ -433,6 +526,8 @@ int main(void)
         row("validate", &b, measure(v2_validate, &b));
         row("validate, read every value", &b, measure(v2_values, &b));
         row("validate, every name to UTF-8", &b, measure(v2_names, &b));
+        row("validate, cross-check against the registration", &b, measure(v2_crosscheck, &b));
+        row("validate, format every value (registration)", &b, measure(v2_formatted, &b));
         tb_free(&v.buf);
         if (n == 512) {
             break;
@@ -497,6 +592,22 @@ int main(void)
     }
     printf("\nns/instance at 1M over 1k: %.2f\n", last / first);
 
+    printf("\nScaling: V2 validate, ns per instance (32 counters each)\n\n");
+    printf("| %10s | %12s | %9s |\n", "instances", "bytes", "ns/inst");
+    printf("|------------|--------------|-----------|\n");
+    for (uint32_t n = 1000; n <= 100000; n *= 10) {
+        tb_v2 v2 = processor_information(n);
+        buffer b2 = {v2.buf.data, v2.buf.len, n, NULL};
+        double ns = measure(v2_validate, &b2) / (double)n;
+        printf("| %10u | %12zu | %9.2f |\n", n, b2.len, ns);
+        if (n == 1000) {
+            first = ns;
+        }
+        last = ns;
+        tb_free(&v2.buf);
+    }
+    printf("\nns/instance at 100k over 1k: %.2f\n", last / first);
+
     /* The process heap across a full validate-and-walk: the library itself
      * allocates nothing, so the heap does not move. */
     tb_v1 v = global_like(1000, 9, 0);
@@ -507,5 +618,6 @@ int main(void)
     printf("heap bytes allocated by the library during validate + walk: %zd\n",
            (ssize_t)(after.uordblks - before.uordblks));
     tb_free(&v.buf);
+    tb_free(&registration);
     return 0;
 }

@@ -1,6 +1,8 @@
 /*
  * The V2 metadata readers on arbitrary bytes; the first byte picks the
- * reader (registration info, counterset list, instance list). Oracles:
+ * reader (0 registration info, 1 counterset list, 2 instance list, 3 one
+ * counter's registration, 4 single string, 5 provider GUID, 6 string block
+ * with the origin from the second byte, 7 counter identifiers). Oracles:
  * rejections inside the input naming a field; after a success every view
  * lies inside the input, references resolve to counters of the set, and a
  * second walk sees the same.
@@ -26,17 +28,159 @@ static uint64_t walk_reginfo(const perfbuf_v2_reginfo *r, size_t size)
     return digest;
 }
 
+static const perfbuf_options strict_options = {PERFBUF_STRICT, 0, 0, 0};
+
+static perfbuf_status one_counter(const uint8_t *data, size_t size, perfbuf_error *err)
+{
+    perfbuf_v2_counter_answer a;
+    perfbuf_status st = perfbuf_v2_counter_reg_parse(data, size, NULL, &a, err);
+    if (st == PERFBUF_OK) {
+        ORACLE(a.counter.offset == 0 && size >= 48);
+        perfbuf_v2_counter_answer s;
+        perfbuf_error serr;
+        if (perfbuf_v2_counter_reg_parse(data, size, &strict_options, &s, &serr) == PERFBUF_OK) {
+            ORACLE(a.anomalies == 0);
+        } else {
+            ORACLE(a.anomalies != 0);
+        }
+    }
+    return st;
+}
+
+static perfbuf_status single_string(const uint8_t *data, size_t size, perfbuf_error *err)
+{
+    perfbuf_v2_string s;
+    perfbuf_status st = perfbuf_v2_string_parse(data, size, NULL, &s, err);
+    if (st == PERFBUF_OK) {
+        ORACLE(oracle_inside(0, s.units * 2 + 2, size));
+        char text[64];
+        size_t len;
+        perfbuf_status conv = perfbuf_v2_string_utf8(&s, text, sizeof text, &len);
+        ORACLE(conv == PERFBUF_OK || conv == PERFBUF_E_OUTPUT_TOO_SMALL);
+        ORACLE(strlen(text) < sizeof text);
+    }
+    return st;
+}
+
+static perfbuf_status provider_guid(const uint8_t *data, size_t size, perfbuf_error *err)
+{
+    perfbuf_guid g;
+    perfbuf_status st = perfbuf_v2_provider_guid_parse(data, size, &g, err);
+    ORACLE((st == PERFBUF_OK) == (size == 16));
+    return st;
+}
+
+static uint64_t walk_strings(const perfbuf_v2_strings *s)
+{
+    uint64_t digest = 0;
+    perfbuf_v2_counter_string cs;
+    for (uint32_t i = 0; perfbuf_v2_strings_get(s, i, &cs); i++) {
+        ORACLE(cs.index == i);
+        ORACLE(oracle_inside(cs.offset, 8, s->strings_offset));
+        if (cs.present) {
+            ORACLE(cs.text_offset >= s->strings_offset);
+            ORACLE(oracle_inside(cs.text_offset, cs.units * 2 + 2, s->size));
+        }
+        perfbuf_v2_counter_string found;
+        ORACLE(perfbuf_v2_strings_find(s, cs.counter_id, &found) == PERFBUF_OK);
+        ORACLE(found.index == i);
+        char text[32];
+        size_t len;
+        perfbuf_status conv = perfbuf_v2_counter_string_utf8(s, &cs, text, sizeof text, &len);
+        ORACLE(conv == PERFBUF_OK || conv == PERFBUF_E_OUTPUT_TOO_SMALL);
+        digest ^= (uint64_t)i ^ ((uint64_t)cs.counter_id << 32) ^ cs.text_offset ^ (cs.units << 16);
+    }
+    return digest;
+}
+
+static perfbuf_status string_block(const uint8_t *data, size_t size, perfbuf_error *err)
+{
+    if (size == 0) {
+        return PERFBUF_E_INVALID_ARGUMENT;
+    }
+    perfbuf_v2_string_origin origin = (perfbuf_v2_string_origin)(data[0] % 3);
+    perfbuf_v2_strings s;
+    perfbuf_status st = perfbuf_v2_strings_parse(data + 1, size - 1, origin, NULL, &s, err);
+    if (st == PERFBUF_OK) {
+        ORACLE(s.origin != PERFBUF_V2_STRINGS_AUTO);
+        ORACLE(origin == PERFBUF_V2_STRINGS_AUTO || s.origin == origin);
+        ORACLE(s.size <= size - 1);
+        ORACLE(walk_strings(&s) == walk_strings(&s));
+        /* AUTO picks one of the two readings, which must then accept it. */
+        perfbuf_v2_strings again;
+        perfbuf_error again_err;
+        ORACLE(perfbuf_v2_strings_parse(data + 1, size - 1, s.origin, NULL, &again, &again_err) ==
+               PERFBUF_OK);
+    } else if (st != PERFBUF_E_INVALID_ARGUMENT) {
+        ORACLE(err->offset <= size - 1);
+    }
+    /* The offset is checked by the caller against the whole input. */
+    return st == PERFBUF_OK ? st : PERFBUF_E_INVALID_ARGUMENT;
+}
+
+static uint64_t walk_identifiers(const perfbuf_v2_identifiers *l, size_t size)
+{
+    uint64_t digest = 0;
+    perfbuf_v2_list_iter it;
+    perfbuf_v2_identifier id;
+    uint32_t n = 0;
+    size_t end = 0;
+    perfbuf_v2_identifiers_begin(&it);
+    while (perfbuf_v2_identifiers_next(l, &it, &id)) {
+        ORACLE(id.index == n && id.offset == end && id.size >= 40);
+        ORACLE(oracle_inside(id.offset, id.size, size));
+        if (id.has_name) {
+            ORACLE(id.name_offset == id.offset + 40);
+            ORACLE(oracle_inside(id.name_offset, id.name_units * 2 + 2, id.offset + id.size));
+        }
+        char name[32];
+        size_t len;
+        perfbuf_status conv = perfbuf_v2_identifier_name_utf8(l, &id, name, sizeof name, &len);
+        ORACLE(conv == PERFBUF_OK || conv == PERFBUF_E_OUTPUT_TOO_SMALL);
+        end = id.offset + id.size;
+        digest ^= (uint64_t)n ^ ((uint64_t)id.counter_id << 32) ^ id.query_index ^ (id.name_units << 16);
+        n++;
+    }
+    ORACLE(n == l->count && end == size);
+    return digest;
+}
+
+static perfbuf_status identifiers(const uint8_t *data, size_t size, perfbuf_error *err)
+{
+    perfbuf_v2_identifiers l;
+    perfbuf_status st = perfbuf_v2_identifiers_parse(data, size, NULL, &l, err);
+    if (st == PERFBUF_OK) {
+        ORACLE(walk_identifiers(&l, size) == walk_identifiers(&l, size));
+        perfbuf_v2_identifiers s;
+        perfbuf_error serr;
+        if (perfbuf_v2_identifiers_parse(data, size, &strict_options, &s, &serr) == PERFBUF_OK) {
+            ORACLE(l.anomalies == 0);
+        }
+    }
+    return st;
+}
+
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
     if (size == 0) {
         return 0;
     }
-    uint8_t pick = data[0] % 3;
+    uint8_t pick = data[0] % 8;
     data++;
     size--;
     perfbuf_error err;
     perfbuf_status st;
-    if (pick == 0) {
+    if (pick == 3) {
+        st = one_counter(data, size, &err);
+    } else if (pick == 4) {
+        st = single_string(data, size, &err);
+    } else if (pick == 5) {
+        st = provider_guid(data, size, &err);
+    } else if (pick == 6) {
+        st = string_block(data, size, &err);
+    } else if (pick == 7) {
+        st = identifiers(data, size, &err);
+    } else if (pick == 0) {
         perfbuf_v2_reginfo r;
         st = perfbuf_v2_reginfo_parse(data, size, NULL, &r, &err);
         if (st == PERFBUF_OK) {

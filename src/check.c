@@ -98,6 +98,26 @@ perfbuf_systemtime pb_field_systemtime(const pb_cursor *s, pb_field_id f)
     return t;
 }
 
+perfbuf_guid pb_read_guid(const pb_cursor *s, size_t rel)
+{
+    perfbuf_guid g = {0, 0, 0, {0, 0, 0, 0, 0, 0, 0, 0}};
+    pb_cursor f;
+    bool ok = pb_cursor_slice(s, rel, 16, &f) && pb_cursor_read_u32(&f, &g.data1) &&
+              pb_cursor_read_u16(&f, &g.data2) && pb_cursor_read_u16(&f, &g.data3);
+    for (size_t i = 0; ok && i < sizeof g.data4; i++) {
+        ok = pb_cursor_read_u8(&f, &g.data4[i]);
+    }
+    if (!ok) {
+        PB_UNREACHABLE();
+    }
+    return g;
+}
+
+perfbuf_guid pb_field_guid(const pb_cursor *s, pb_field_id f)
+{
+    return pb_read_guid(s, pb_fields[f].offset);
+}
+
 pb_cursor pb_window(const uint8_t *data, size_t size, size_t pos, size_t end)
 {
     if (end > size || pos > end) {

@@ -143,4 +143,10 @@ void pb_view_ctx(pb_ctx *ctx);
 /* A SYSTEMTIME field of a structure window (same contract as pb_field32). */
 perfbuf_systemtime pb_field_systemtime(const pb_cursor *s, pb_field_id f);
 
+/* A GUID field of a structure window (same contract as pb_field32). */
+perfbuf_guid pb_field_guid(const pb_cursor *s, pb_field_id f);
+
+/* The GUID at byte rel of a window a parse has validated. */
+perfbuf_guid pb_read_guid(const pb_cursor *s, size_t rel);
+
 #endif

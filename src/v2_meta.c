@@ -1,6 +1,6 @@
 /*
- * PerfLib V2 metadata readers: counterset registration, the counterset
- * list and the instance list.
+ * PerfLib V2 metadata readers: counterset and counter registration, the
+ * counterset list and the instance list.
  */
 #include <string.h>
 
@@ -13,24 +13,6 @@
 
 /* The id checks compare pairs; without a caller's limit, bound them here. */
 #define REGINFO_DEFAULT_MAX_COUNTERS 4096u
-
-static perfbuf_guid read_guid(const pb_cursor *s, size_t rel)
-{
-    perfbuf_guid g;
-    memset(&g, 0, sizeof g);
-    pb_cursor f;
-    if (!pb_cursor_slice(s, rel, 16, &f) || !pb_cursor_read_u32(&f, &g.data1) ||
-        !pb_cursor_read_u16(&f, &g.data2) || !pb_cursor_read_u16(&f, &g.data3)) {
-        PB_UNREACHABLE();
-        return g;
-    }
-    for (int i = 0; i < 8; i++) {
-        if (!pb_cursor_read_u8(&f, &g.data4[i])) {
-            PB_UNREACHABLE();
-        }
-    }
-    return g;
-}
 
 static bool instance_type_known(uint32_t t)
 {
@@ -92,6 +74,42 @@ static perfbuf_status check_counter(pb_ctx *ctx, const pb_cursor *s, const perfb
             }
         }
     }
+    return PERFBUF_OK;
+}
+
+perfbuf_status perfbuf_v2_counter_reg_parse(const void *data, size_t size,
+                                           const perfbuf_options *opts,
+                                           perfbuf_v2_counter_answer *out, perfbuf_error *err)
+{
+    pb_ctx ctx;
+    pb_ctx_init(&ctx, opts, err);
+    if (out == NULL || (data == NULL && size != 0)) {
+        if (err != NULL) {
+            err->status = PERFBUF_E_INVALID_ARGUMENT;
+        }
+        return PERFBUF_E_INVALID_ARGUMENT;
+    }
+    memset(out, 0, sizeof *out);
+    pb_cursor all = pb_cursor_make((const uint8_t *)data, size);
+    pb_cursor s;
+    perfbuf_status st = pb_take_struct(&ctx, &all, PBS_PERF_COUNTER_REG_INFO,
+                                       PBF_PERF_COUNTER_REG_INFO_CounterId, &s);
+    if (st != PERFBUF_OK) {
+        return st;
+    }
+    perfbuf_v2_counter_reg c;
+    decode_counter(&s, 0, 0, &c);
+    st = check_counter(&ctx, &s, &c);
+    if (st == PERFBUF_OK && pb_cursor_remaining(&all) > 0) {
+        st = pb_anomaly(&ctx, PERFBUF_ANOMALY_TRAILING_BYTES, PERFBUF_E_TRAILING_BYTES,
+                        PBS_PERF_COUNTER_REG_INFO, PBF_REG_ANSWER_Length);
+    }
+    if (st != PERFBUF_OK) {
+        return st;
+    }
+    out->counter = c;
+    out->anomalies = ctx.anomalies;
+    out->first_anomaly = ctx.first_anomaly;
     return PERFBUF_OK;
 }
 
@@ -176,7 +194,7 @@ perfbuf_status perfbuf_v2_reginfo_parse(const void *data, size_t size, const per
     memset(&r, 0, sizeof r);
     r.data = (const uint8_t *)data;
     r.size = size;
-    r.counterset = read_guid(&hdr, PBO_PERF_COUNTERSET_REG_INFO_CounterSetGuid);
+    r.counterset = pb_field_guid(&hdr, PBF_PERF_COUNTERSET_REG_INFO_CounterSetGuid);
     r.detail_level = pb_field32(&hdr, PBF_PERF_COUNTERSET_REG_INFO_DetailLevel);
     r.counter_count = pb_field32(&hdr, PBF_PERF_COUNTERSET_REG_INFO_NumCounters);
     r.instance_type = pb_field32(&hdr, PBF_PERF_COUNTERSET_REG_INFO_InstanceType);
@@ -263,7 +281,7 @@ bool perfbuf_v2_countersets_get(const perfbuf_v2_countersets *l, size_t i, perfb
         return false;
     }
     pb_cursor all = pb_window(l->data, l->count * 16, 0, l->count * 16);
-    *out = read_guid(&all, i * 16);
+    *out = pb_read_guid(&all, i * 16);
     return true;
 }
 

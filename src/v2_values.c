@@ -84,7 +84,13 @@ perfbuf_status perfbuf_v2_raw_sample(const perfbuf_v2_query *q, const perfbuf_v2
         if (!value_of(q, block, inst, c.multi_id, &v)) {
             return PERFBUF_E_NOT_FOUND;
         }
-        sample->multi = v > UINT32_MAX ? UINT32_MAX : (uint32_t)v;
+        /* PDH's MultiCount is 32 bits: a larger base cannot be used as it is,
+         * and a clamped one would give a wrong value that looks right. */
+        if (v > UINT32_MAX) {
+            sample->status = PERFBUF_CSTATUS_INVALID_DATA;
+        } else {
+            sample->multi = (uint32_t)v;
+        }
     }
     return PERFBUF_OK;
 }

@@ -39,7 +39,69 @@ execute_process(COMMAND ${DUMP} --series ${DIR}/s0.bin ${DIR}/s3.bin RESULT_VARI
                 OUTPUT_QUIET ERROR_QUIET)
 expect("--series without its closing --" "${rc}" "2")
 
+# V2: the query with its registration, names and identifiers beside it.
+execute_process(COMMAND ${DUMP} --json --format v2-query --registration ${DIR}/v2-reginfo.bin
+                        --counter-names ${DIR}/v2-names.bin --identifiers ${DIR}/v2-ids.bin
+                        --rate ${DIR}/v2-q0.bin ${DIR}/v2-q1.bin
+                OUTPUT_VARIABLE json RESULT_VARIABLE rc)
+expect("v2 --rate exit" "${rc}" "0")
+string(JSON agree GET "${json}" crosscheck agree)
+expect("v2 cross-check" "${agree}" "ON")
+string(JSON name GET "${json}" blocks 0 instances 0 values 0 name)
+expect("v2 counter 0 name" "${name}" "% Processor Time")
+string(JSON type GET "${json}" blocks 0 instances 0 values 0 type)
+expect("v2 counter 0 type" "${type}" "PERF_100NSEC_TIMER_INV")
+string(JSON busy GET "${json}" blocks 0 instances 0 values 0 formatted)
+expect("v2 _Total % Processor Time" "${busy}" "75.000000")
+string(JSON raw GET "${json}" blocks 0 instances 1 values 7 formatted)
+expect("v2 0,0 DPC Rate (a raw count)" "${raw}" "2007.000000")
+
+execute_process(COMMAND ${DUMP} --json --format v2-query --registration
+                        ${DIR}/v2-reginfo-single.bin ${DIR}/v2-q1.bin
+                OUTPUT_VARIABLE json RESULT_VARIABLE rc)
+expect("v2 mismatch exit (the query itself is valid)" "${rc}" "0")
+string(JSON agree GET "${json}" crosscheck agree)
+expect("v2 cross-check against a single-instance set" "${agree}" "OFF")
+string(JSON kind GET "${json}" crosscheck mismatch)
+expect("v2 mismatch kind" "${kind}" "RESULT_KIND")
+string(JSON field GET "${json}" crosscheck in_registration field)
+expect("v2 mismatch field in the registration" "${field}" "InstanceType")
+
+# Every metadata format decodes its file, one fact checked in each.
+set(meta_checks
+    "v2-reginfo|v2-reginfo.bin|counters/21/base_id|22"
+    "v2-counter|v2-counter.bin|counter/type_name|PERF_PRECISION_100NS_TIMER"
+    "v2-string|v2-name.bin|text|Processor Information"
+    "v2-provider-guid|v2-provider.bin|provider|{b4fc721a-0378-476f-89ba-a5a79f810b36}"
+    "v2-strings|v2-names.bin|strings/30/text|Performance Limit Flags"
+    "v2-countersets|v2-countersets.bin|countersets/1|{b4fc721b-0378-476f-89ba-a5a79f810b36}"
+    "v2-instances|v2-instances.bin|instances/1/name|0,0"
+    "v2-identifiers|v2-ids.bin|identifiers/0/instance_name|*")
+foreach(check IN LISTS meta_checks)
+  string(REPLACE "|" ";" parts "${check}")
+  list(GET parts 0 format)
+  list(GET parts 1 file)
+  list(GET parts 2 path)
+  list(GET parts 3 want)
+  string(REPLACE "/" ";" keys "${path}")
+  execute_process(COMMAND ${DUMP} --json --strict --format ${format} ${DIR}/${file}
+                  OUTPUT_VARIABLE json RESULT_VARIABLE rc)
+  expect("${format} exit" "${rc}" "0")
+  string(JSON got GET "${json}" ${keys})
+  expect("${format} ${path}" "${got}" "${want}")
+  # Text output too, and the file cut by one byte is rejected.
+  execute_process(COMMAND ${DUMP} --format ${format} ${DIR}/${file} RESULT_VARIABLE rc
+                  OUTPUT_QUIET)
+  expect("${format} text exit" "${rc}" "0")
+endforeach()
+execute_process(COMMAND ${DUMP} --format v2-strings --origin block ${DIR}/v2-names.bin
+                RESULT_VARIABLE rc OUTPUT_QUIET ERROR_VARIABLE err)
+expect("v2-strings read with the other origin" "${rc}" "1")
+expect("v2-strings rejection names dwOffset"
+       "${err}" "offset 0xc: PERF_STRING_COUNTER_HEADER.dwOffset: the offset points outside the structure it belongs to\n")
+
 if(failed GREATER 0)
   message(FATAL_ERROR "${failed} checks failed")
 endif()
-message("9 passed, 0 failed")
+math(EXPR total "13 + 4 * 8 + 2")
+message("${total} passed, 0 failed")

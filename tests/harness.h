@@ -54,6 +54,16 @@ extern th_state th;
         }                                                                             \
     } while (0)
 
+/* CHECK for helpers that return a value: records the failure, goes on. */
+#define EXPECT(cond)                                                                  \
+    do {                                                                              \
+        if (!(cond)) {                                                                \
+            fprintf(stderr, "%s:%d: %s: EXPECT(%s) failed\n", __FILE__, __LINE__,     \
+                    th.case_name, #cond);                                             \
+            th.case_failed = true;                                                    \
+        }                                                                             \
+    } while (0)
+
 /* Runs a helper that may fail a CHECK, and stops the case if it did. */
 #define CALL(expr)                                                                    \
     do {                                                                              \

@@ -1,11 +1,93 @@
 /*
- * Writes four V1 captures of the same query one second apart (DIR/s0.bin
- * .. s3.bin) for the perfbuf-dump --rate and --series test: Idle's
- * % Processor Time moves 1.5 s, 2.5 s, then 3.5 s of every 10 s.
+ * Writes the inputs of the perfbuf-dump --rate, --series and V2 metadata
+ * test into DIR:
+ *   - four V1 captures of the same query one second apart (s0.bin ..
+ *     s3.bin): Idle's % Processor Time moves 1.5 s, 2.5 s, then 3.5 s of
+ *     every 10 s;
+ *   - Processor Information in V2: two query captures one second apart
+ *     (v2-q0.bin, v2-q1.bin) in which "_Total" is idle 2.5 s of 10 s, its
+ *     registration (v2-reginfo.bin, and v2-reginfo-single.bin claiming a
+ *     single instance), counter names (v2-names.bin), identifiers
+ *     (v2-ids.bin), a counter struct, name, provider GUID, counterset list
+ *     and instance list.
  */
 #include <stdio.h>
 
 #include "builder_v1.h"
+#include "builder_v2meta.h"
+
+static int write_file(const char *dir, const char *name, const uint8_t *data, size_t len)
+{
+    char path[512];
+    snprintf(path, sizeof path, "%s/%s", dir, name);
+    FILE *f = fopen(path, "wb");
+    if (f == NULL || (len > 0 && fwrite(data, 1, len, f) != len) || fclose(f) != 0) {
+        fprintf(stderr, "make_series: cannot write %s\n", path);
+        return 2;
+    }
+    return 0;
+}
+
+static int write_buf(const char *dir, const char *name, tb_buf *b)
+{
+    int rc = write_file(dir, name, b->data, b->len);
+    tb_free(b);
+    return rc;
+}
+
+static int v2_files(const char *dir)
+{
+    static const char *const instances[2] = {"_Total", "0,0"};
+    int rc = 0;
+    for (uint32_t k = 0; k < 2 && rc == 0; k++) {
+        tb_v2 q = tb_v2_processor_information_query(instances, 2);
+        /* PerfTimeStamp and PerfTime100NSec one second on (the low words
+         * do not carry); "_Total"'s % Processor Time (its first value, at
+         * 240) 2.5 s of idle on. */
+        tb_patch_u32(&q.buf, 8, tb_get_u32(&q.buf, 8) + k * 10000000u);
+        tb_patch_u32(&q.buf, 16, tb_get_u32(&q.buf, 16) + k * 10000000u);
+        tb_patch_u32(&q.buf, 240, 1000u + k * 2500000u);
+        char name[32];
+        snprintf(name, sizeof name, "v2-q%u.bin", k);
+        rc = write_buf(dir, name, &q.buf);
+    }
+    tb_buf b = tb_v2_reginfo(tb_processor_information, TB_PROCESSOR_INFORMATION_COUNTERS,
+                             PERFBUF_COUNTERSET_MULTI_INSTANCES);
+    tb_buf one;
+    tb_init(&one);
+    tb_bytes(&one, b.data + 32 + 21 * 48, 48);
+    rc = rc ? rc : write_buf(dir, "v2-reginfo.bin", &b);
+    rc = rc ? rc : write_buf(dir, "v2-counter.bin", &one);
+    b = tb_v2_reginfo(tb_processor_information, TB_PROCESSOR_INFORMATION_COUNTERS,
+                      PERFBUF_COUNTERSET_SINGLE_INSTANCE);
+    rc = rc ? rc : write_buf(dir, "v2-reginfo-single.bin", &b);
+    b = tb_v2_strings(tb_processor_information, TB_PROCESSOR_INFORMATION_COUNTERS,
+                      PERFBUF_V2_STRINGS_FROM_ARRAY_END);
+    rc = rc ? rc : write_buf(dir, "v2-names.bin", &b);
+    tb_init(&b);
+    tb_v2_identifier(&b, tb_processor_information_guid, 0, PERFBUF_V2_WILDCARD_COUNTER,
+                     PERFBUF_V2_ANY_INSTANCE_ID, 0, "*");
+    rc = rc ? rc : write_buf(dir, "v2-ids.bin", &b);
+    b = tb_v2_string_answer("Processor Information");
+    rc = rc ? rc : write_buf(dir, "v2-name.bin", &b);
+    rc = rc ? rc : write_file(dir, "v2-provider.bin", tb_processor_information_guid, 16);
+    tb_init(&b);
+    tb_bytes(&b, tb_processor_information_guid, 16);
+    tb_bytes(&b, tb_processor_information_guid, 16);
+    b.data[16] ^= 1;
+    rc = rc ? rc : write_buf(dir, "v2-countersets.bin", &b);
+    tb_init(&b);
+    for (uint32_t i = 0; i < 2; i++) {
+        size_t start = b.len;
+        tb_u32(&b, 0);
+        tb_u32(&b, i);
+        tb_utf16(&b, instances[i], 1);
+        tb_pad8_from(&b, start);
+        tb_patch_u32(&b, start, (uint32_t)(b.len - start));
+    }
+    rc = rc ? rc : write_buf(dir, "v2-instances.bin", &b);
+    return rc;
+}
 
 int main(int argc, char **argv)
 {
@@ -27,5 +109,5 @@ int main(int argc, char **argv)
         }
         tb_free(&v.buf);
     }
-    return 0;
+    return v2_files(argv[1]);
 }

@@ -246,6 +246,19 @@ static void object_timers_and_multi_timers(void)
         }
         CHECK(v.as_double > expect[c.index] - 1e-9 && v.as_double < expect[c.index] + 1e-9);
     }
+    /* A multi base past 32 bits (PDH's MultiCount is a DWORD) makes the
+     * sample invalid instead of clamping it to a wrong value. */
+    size_t base_at = k1.offset + 24;
+    tb_patch_u32(&newer.buf, base_at + 4, 1);
+    CHECK(perfbuf_v1_parse(newer.buf.data, newer.buf.len, NULL, &b1, NULL) == PERFBUF_OK);
+    perfbuf_v1_counter multi;
+    perfbuf_v1_counters_begin(&o1, &it);
+    CHECK(perfbuf_v1_counters_next(&b1, &it, &multi) && perfbuf_v1_counters_next(&b1, &it, &multi));
+    CHECK_EQ_U(multi.type, PERF_100NSEC_MULTI_TIMER);
+    perfbuf_raw_sample big;
+    perfbuf_value_context ctx;
+    CHECK(perfbuf_v1_raw_sample(&b1, &o1, &multi, &k1, &big, &ctx) == PERFBUF_OK);
+    CHECK_EQ_U(big.status, PERFBUF_CSTATUS_INVALID_DATA);
     tb_free(&older.buf);
     tb_free(&newer.buf);
 }

@@ -9,9 +9,11 @@
  * are counted, not asserted.
  */
 #include "perfbuf/v1.h"
+#include "perfbuf/v2_meta.h"
 #include "perfbuf/v2_query.h"
 #include "builder.h"
 #include "builder_v1.h"
+#include "builder_v2meta.h"
 #include "guard.h"
 #include "harness.h"
 
@@ -21,7 +23,9 @@ typedef enum kind {
     COUNT,     /* huge counts cannot fit */
     SCOUNT,    /* a signed count: negative values other than -1..-3 are invalid */
     OFFSET,    /* an offset: below min (over a header) or past the end */
-    ENUMERATED /* one of a few values */
+    ENUMERATED, /* one of a few values */
+    STRING_OFFSET, /* from the buffer start; 0xFFFFFFFF means none */
+    COUNTER_TYPE  /* a counter type: 0x80000000 is PERF_COUNTER_HISTOGRAM_TYPE */
 } kind;
 
 typedef struct field_rule {
@@ -72,7 +76,8 @@ static void put32(uint8_t *p, uint32_t v)
 }
 
 /* Whether a value can never be valid for the field, whatever else holds. */
-static bool must_reject(const field_rule *r, uint32_t v, uint32_t original, size_t room)
+static bool must_reject(const field_rule *r, uint32_t v, uint32_t original, size_t room,
+                        size_t len)
 {
     switch (r->kind) {
     case SIZE:
@@ -87,6 +92,10 @@ static bool must_reject(const field_rule *r, uint32_t v, uint32_t original, size
         return (v < r->min || v > room) && original != 0;
     case ENUMERATED:
         return v == 3 || v == 5 || v == 7 || v >= 0x80000000u;
+    case COUNTER_TYPE:
+        return v == 3 || v == 5 || v == 7 || v == 0xFFFFFFFFu;
+    case STRING_OFFSET:
+        return v != 0xFFFFFFFFu && (v < r->min || v >= len);
     default:
         return false;
     }
@@ -101,7 +110,7 @@ static void mutate(uint8_t *buf, size_t len, const located *loc, parse_fn parse,
     uint32_t room32 = room >= 0xFFFFFFFFu ? 0xFFFFFFFEu : (uint32_t)room;
     uint32_t values[10] = {0, 1, r->min > 1 ? r->min - 1 : 2, room32 + 1, 0xFFFFFFFFu,
                            0x80000000u, original == UINT32_MAX ? 1 : original + 1, 3, 5, 7};
-    size_t count = r->kind == ENUMERATED ? 10 : 7;
+    size_t count = r->kind == ENUMERATED || r->kind == COUNTER_TYPE ? 10 : 7;
     for (size_t i = 0; i < count; i++) {
         uint32_t v = values[i];
         if (v == original) {
@@ -128,7 +137,7 @@ static void mutate(uint8_t *buf, size_t len, const located *loc, parse_fn parse,
                     r->field, v, err.offset, len);
             th.case_failed = true;
         }
-        if (must_reject(r, v, original, room)) {
+        if (must_reject(r, v, original, room, len)) {
             t->must++;
             if (!named) {
                 fprintf(stderr, "%s.%s at %zu = 0x%x: got %s naming %s.%s at %zu\n", r->structure,
@@ -140,9 +149,14 @@ static void mutate(uint8_t *buf, size_t len, const located *loc, parse_fn parse,
     }
 }
 
-static void truncate_around(const uint8_t *buf, size_t len, size_t boundary, parse_fn parse, tally *t)
+/* A list may end at any of its boundaries: then only boundary +-1 must fail. */
+static void truncate_around(const uint8_t *buf, size_t len, size_t boundary, bool is_list,
+                            parse_fn parse, tally *t)
 {
     for (size_t cut = boundary > 0 ? boundary - 1 : 0; cut <= boundary + 1 && cut < len; cut++) {
+        if (is_list && cut == boundary) {
+            continue;
+        }
         guarded g = guard_place(buf, cut);
         perfbuf_error err;
         perfbuf_status st = parse(g.bytes, cut, &err);
@@ -237,7 +251,7 @@ static void v2_every_field(void)
     tally t = {0, 0, 0, 0, 0, 0};
     for (size_t i = 0; i < n; i++) {
         mutate(v.buf.data, v.buf.len, &list[i], parse_v2, &t);
-        truncate_around(v.buf.data, v.buf.len, list[i].at, parse_v2, &t);
+        truncate_around(v.buf.data, v.buf.len, list[i].at, false, parse_v2, &t);
     }
     printf("v2: %zu fields, %u variants: %u rejected naming the field (%u had to be), "
            "%u rejected at another field, %u accepted; %u truncations rejected\n",
@@ -311,7 +325,7 @@ static void v1_every_field(void)
     tally t = {0, 0, 0, 0, 0, 0};
     for (size_t i = 0; i < n; i++) {
         mutate(v.buf.data, v.buf.len, &list[i], parse_v1, &t);
-        truncate_around(v.buf.data, v.buf.len, list[i].at, parse_v1, &t);
+        truncate_around(v.buf.data, v.buf.len, list[i].at, false, parse_v1, &t);
     }
     printf("v1: %zu fields, %u variants: %u rejected naming the field (%u had to be), "
            "%u rejected at another field, %u accepted; %u truncations rejected\n",
@@ -320,8 +334,124 @@ static void v1_every_field(void)
     tb_free(&v.buf);
 }
 
+/* ---- V2 metadata ---- */
+
+static perfbuf_status parse_reginfo(const uint8_t *data, size_t len, perfbuf_error *err)
+{
+    perfbuf_options strict = {PERFBUF_STRICT, 0, 0, 0};
+    perfbuf_v2_reginfo r;
+    return perfbuf_v2_reginfo_parse(data, len, &strict, &r, err);
+}
+
+/* Offsets count from the block start here, as perflib.h documents them:
+ * AUTO would read an offset into the headers as MS-PCQ's. */
+static perfbuf_status parse_strings(const uint8_t *data, size_t len, perfbuf_error *err)
+{
+    perfbuf_options strict = {PERFBUF_STRICT, 0, 0, 0};
+    perfbuf_v2_strings s;
+    return perfbuf_v2_strings_parse(data, len, PERFBUF_V2_STRINGS_FROM_BLOCK, &strict, &s, err);
+}
+
+static perfbuf_status parse_identifiers(const uint8_t *data, size_t len, perfbuf_error *err)
+{
+    perfbuf_options strict = {PERFBUF_STRICT, 0, 0, 0};
+    perfbuf_v2_identifiers l;
+    return perfbuf_v2_identifiers_parse(data, len, &strict, &l, err);
+}
+
+static perfbuf_status parse_instance_list(const uint8_t *data, size_t len, perfbuf_error *err)
+{
+    perfbuf_options strict = {PERFBUF_STRICT, 0, 0, 0};
+    perfbuf_v2_instance_list l;
+    return perfbuf_v2_instance_list_parse(data, len, &strict, &l, err);
+}
+
+/* The string seed has three headers: strings start at 8 + 3 * 8. */
+static const field_rule meta_rules[] = {
+    {"PERF_COUNTERSET_REG_INFO", "NumCounters", 24, COUNT, 0, false},
+    {"PERF_COUNTERSET_REG_INFO", "InstanceType", 28, ENUMERATED, 0, false},
+    {"PERF_COUNTER_REG_INFO", "Type", 4, COUNTER_TYPE, 0, false},
+    {"PERF_STRING_BUFFER_HEADER", "dwSize", 0, SIZE, 8, true},
+    {"PERF_STRING_BUFFER_HEADER", "dwCounters", 4, COUNT, 0, false},
+    {"PERF_STRING_COUNTER_HEADER", "dwOffset", 4, STRING_OFFSET, 32, false},
+    {"PERF_COUNTER_IDENTIFIER", "Size", 20, SIZE, 40, true},
+    {"PERF_INSTANCE_HEADER", "Size", 0, SIZE, 8, true},
+};
+
+enum { M_SET = 0, M_COUNTER = 2, M_STRINGS = 3, M_STRING = 5, M_IDENTIFIER = 6, M_INSTANCE = 7 };
+
+static void walk(const char *label, tb_buf *b, const located *list, size_t n, bool is_list,
+                 parse_fn parse, unsigned must_floor)
+{
+    tally t = {0, 0, 0, 0, 0, 0};
+    guarded g = guard_place(b->data, b->len);
+    perfbuf_error err;
+    CHECK(parse(g.bytes, b->len, &err) == PERFBUF_OK);
+    guard_release(&g);
+    for (size_t i = 0; i < n; i++) {
+        mutate(b->data, b->len, &list[i], parse, &t);
+        truncate_around(b->data, b->len, list[i].at, is_list, parse, &t);
+    }
+    truncate_around(b->data, b->len, b->len, is_list, parse, &t);
+    printf("%s: %zu fields, %u variants: %u rejected naming the field (%u had to be), "
+           "%u rejected at another field, %u accepted; %u truncations rejected\n",
+           label, n, t.variants, t.named, t.must, t.elsewhere, t.accepted, t.truncations);
+    CHECK(t.must >= must_floor);
+}
+
+static void v2_metadata_every_field(void)
+{
+    located list[64];
+    size_t n = 0;
+    tb_buf reg = tb_v2_reginfo(tb_processor_information, TB_PROCESSOR_INFORMATION_COUNTERS,
+                               PERFBUF_COUNTERSET_MULTI_INSTANCES);
+    n = add(list, 0, 0, &meta_rules[M_SET], 2);
+    for (uint32_t i = 0; i < TB_PROCESSOR_INFORMATION_COUNTERS; i++) {
+        n = add(list, n, 32 + 48 * (size_t)i, &meta_rules[M_COUNTER], 1);
+    }
+    CALL(walk("v2 registration", &reg, list, n, false, parse_reginfo, 100));
+    tb_free(&reg);
+
+    static const tb_reg_row three[3] = {{1, 0, 0, "ab"}, {2, 0, 0, "cd"}, {3, 0, 0, NULL}};
+    tb_buf strings = tb_v2_strings(three, 3, PERFBUF_V2_STRINGS_FROM_BLOCK);
+    n = add(list, 0, 0, &meta_rules[M_STRINGS], 2);
+    for (size_t i = 0; i < 3; i++) {
+        n = add(list, n, 8 + 8 * i, &meta_rules[M_STRING], 1);
+    }
+    CALL(walk("v2 string block", &strings, list, n, false, parse_strings, 20));
+    tb_free(&strings);
+
+    tb_buf ids;
+    tb_init(&ids);
+    n = 0;
+    const char *names[3] = {"*", NULL, "a longer instance name"};
+    for (uint32_t i = 0; i < 3; i++) {
+        n = add(list, n, ids.len, &meta_rules[M_IDENTIFIER], 1);
+        tb_v2_identifier(&ids, tb_processor_information_guid, 0, i, PERFBUF_V2_ANY_INSTANCE_ID,
+                         i, names[i]);
+    }
+    CALL(walk("v2 identifiers", &ids, list, n, true, parse_identifiers, 10));
+    tb_free(&ids);
+
+    tb_buf instances;
+    tb_init(&instances);
+    n = 0;
+    for (uint32_t i = 0; i < 3; i++) {
+        size_t start = instances.len;
+        n = add(list, n, start, &meta_rules[M_INSTANCE], 1);
+        tb_u32(&instances, 0);
+        tb_u32(&instances, i);
+        tb_utf16(&instances, names[i] != NULL ? names[i] : "", 1);
+        tb_pad8_from(&instances, start);
+        tb_patch_u32(&instances, start, (uint32_t)(instances.len - start));
+    }
+    CALL(walk("v2 instance list", &instances, list, n, true, parse_instance_list, 10));
+    tb_free(&instances);
+}
+
 static const th_case cases[] = {
     TH_CASE(v2_every_field),
     TH_CASE(v1_every_field),
+    TH_CASE(v2_metadata_every_field),
 };
 TH_MAIN(cases)

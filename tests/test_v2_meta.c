@@ -7,63 +7,9 @@
 #include "perfbuf/counter_types.h"
 #include "perfbuf/v2_meta.h"
 #include "perfbuf/v2_query.h"
-#include "builder.h"
+#include "builder_v2meta.h"
 #include "guard.h"
 #include "harness.h"
-
-typedef struct reg_row {
-    uint32_t id;
-    uint32_t type;
-    uint32_t base;
-} reg_row;
-
-/* ../shared/processor-information.md */
-static const reg_row processor_information[31] = {
-    {0, PERF_100NSEC_TIMER_INV, 0xFFFFFFFF}, {1, PERF_100NSEC_TIMER, 0xFFFFFFFF},
-    {2, PERF_100NSEC_TIMER, 0xFFFFFFFF}, {3, PERF_COUNTER_COUNTER, 0xFFFFFFFF},
-    {4, PERF_100NSEC_TIMER, 0xFFFFFFFF}, {5, PERF_100NSEC_TIMER, 0xFFFFFFFF},
-    {6, PERF_COUNTER_COUNTER, 0xFFFFFFFF}, {7, PERF_COUNTER_RAWCOUNT, 0xFFFFFFFF},
-    {8, PERF_100NSEC_TIMER, 0xFFFFFFFF}, {9, PERF_100NSEC_TIMER, 0xFFFFFFFF},
-    {10, PERF_100NSEC_TIMER, 0xFFFFFFFF}, {11, PERF_100NSEC_TIMER, 0xFFFFFFFF},
-    {12, PERF_COUNTER_BULK_COUNT, 0xFFFFFFFF}, {13, PERF_COUNTER_BULK_COUNT, 0xFFFFFFFF},
-    {14, PERF_COUNTER_BULK_COUNT, 0xFFFFFFFF}, {15, PERF_100NSEC_TIMER_INV, 0xFFFFFFFF},
-    {16, PERF_COUNTER_RAWCOUNT, 0xFFFFFFFF}, {17, PERF_COUNTER_RAWCOUNT, 0xFFFFFFFF},
-    {18, PERF_COUNTER_RAWCOUNT, 0xFFFFFFFF}, {19, PERF_COUNTER_RAWCOUNT, 0xFFFFFFFF},
-    {20, PERF_COUNTER_COUNTER, 0xFFFFFFFF}, {21, PERF_PRECISION_100NS_TIMER, 22},
-    {22, PERF_PRECISION_TIMESTAMP, 0xFFFFFFFF}, {23, PERF_COUNTER_BULK_COUNT, 0xFFFFFFFF},
-    {24, PERF_AVERAGE_BULK, 25}, {25, PERF_AVERAGE_BASE, 0xFFFFFFFF},
-    {26, PERF_AVERAGE_BULK, 27}, {27, PERF_AVERAGE_BASE, 0xFFFFFFFF},
-    {28, PERF_AVERAGE_BULK, 27}, {30, PERF_COUNTER_RAWCOUNT, 0xFFFFFFFF},
-    {31, PERF_COUNTER_RAWCOUNT, 0xFFFFFFFF},
-};
-
-static tb_buf reginfo(const reg_row *rows, uint32_t count, uint32_t instance_type)
-{
-    tb_buf b;
-    tb_init(&b);
-    /* {b4fc721a-0378-476f-89ba-a5a79f810b36} */
-    static const uint8_t guid[16] = {0x1a, 0x72, 0xfc, 0xb4, 0x78, 0x03, 0x6f, 0x47,
-                                     0x89, 0xba, 0xa5, 0xa7, 0x9f, 0x81, 0x0b, 0x36};
-    tb_bytes(&b, guid, 16);
-    tb_u32(&b, 0);            /* CounterSetType */
-    tb_u32(&b, 100);          /* DetailLevel */
-    tb_u32(&b, count);
-    tb_u32(&b, instance_type);
-    for (uint32_t i = 0; i < count; i++) {
-        tb_u32(&b, rows[i].id);
-        tb_u32(&b, rows[i].type);
-        tb_u64(&b, 0);        /* Attrib */
-        tb_u32(&b, 100);
-        tb_u32(&b, 0);        /* DefaultScale */
-        tb_u32(&b, rows[i].base);
-        tb_u32(&b, 0xFFFFFFFF);
-        tb_u32(&b, 0xFFFFFFFF);
-        tb_u32(&b, 0xFFFFFFFF);
-        tb_u32(&b, 0);        /* AggregateFunc */
-        tb_u32(&b, 0);        /* Reserved */
-    }
-    return b;
-}
 
 static perfbuf_status parse_reg(const tb_buf *b, size_t len, uint32_t flags, perfbuf_v2_reginfo *r,
                                 perfbuf_error *err)
@@ -78,7 +24,7 @@ static perfbuf_status parse_reg(const tb_buf *b, size_t len, uint32_t flags, per
 
 static void processor_information_registration(void)
 {
-    tb_buf b = reginfo(processor_information, 31, PERFBUF_COUNTERSET_MULTI_INSTANCES);
+    tb_buf b = tb_v2_reginfo(tb_processor_information, 31, PERFBUF_COUNTERSET_MULTI_INSTANCES);
     CHECK_EQ_U(b.len, 32 + 31 * 48);
     perfbuf_v2_reginfo r;
     perfbuf_error err;
@@ -148,7 +94,7 @@ static const reg_rejection reg_rejections[] = {
 
 static void every_registration_rejection(void)
 {
-    tb_buf b = reginfo(processor_information, 31, PERFBUF_COUNTERSET_MULTI_INSTANCES);
+    tb_buf b = tb_v2_reginfo(tb_processor_information, 31, PERFBUF_COUNTERSET_MULTI_INSTANCES);
     for (size_t i = 0; i < sizeof reg_rejections / sizeof reg_rejections[0]; i++) {
         const reg_rejection *x = &reg_rejections[i];
         uint32_t saved = tb_get_u32(&b, x->at);
@@ -266,7 +212,7 @@ static tb_v2 processor_sample(int64_t time_100ns, uint64_t idle, uint64_t precis
 {
     uint32_t ids[31];
     for (uint32_t i = 0; i < 31; i++) {
-        ids[i] = processor_information[i].id;
+        ids[i] = tb_processor_information[i].id;
     }
     tb_v2 v;
     tb_v2_begin(&v, 1000, time_100ns, 10000000);
@@ -276,7 +222,7 @@ static tb_v2 processor_sample(int64_t time_100ns, uint64_t idle, uint64_t precis
     tb_v2_instance(&v, 0, "_Total");
     for (uint32_t i = 0; i < 31; i++) {
         uint32_t id = ids[i];
-        uint32_t size = perfbuf_counter_type_size(processor_information[i].type);
+        uint32_t size = perfbuf_counter_type_size(tb_processor_information[i].type);
         uint64_t value = id == 0 ? idle : id == 21 ? precision : id == 22 ? stamp
                        : id == 24 ? perf : id == 25 ? perf_base : 7;
         if (size == 8) {
@@ -293,7 +239,7 @@ static tb_v2 processor_sample(int64_t time_100ns, uint64_t idle, uint64_t precis
 
 static void values_through_the_registration(void)
 {
-    tb_buf reg_buf = reginfo(processor_information, 31, PERFBUF_COUNTERSET_MULTI_INSTANCES);
+    tb_buf reg_buf = tb_v2_reginfo(tb_processor_information, 31, PERFBUF_COUNTERSET_MULTI_INSTANCES);
     perfbuf_v2_reginfo reg;
     CHECK(perfbuf_v2_reginfo_parse(reg_buf.data, reg_buf.len, NULL, &reg, NULL) == PERFBUF_OK);
     const int64_t t0 = 134398148561470699;
@@ -361,13 +307,14 @@ static void object_and_multi_timers_without_instances(void)
         {3, PERF_100NSEC_MULTI_TIMER, 0xFFFFFFFF, 0xFFFFFFFF, 4},
         {4, PERF_COUNTER_RAWCOUNT, 0xFFFFFFFF, 0xFFFFFFFF, 0xFFFFFFFF},
     };
-    reg_row rows[5];
+    tb_reg_row rows[5];
     for (int i = 0; i < 5; i++) {
         rows[i].id = set[i].id;
         rows[i].type = set[i].type;
         rows[i].base = 0xFFFFFFFF;
+        rows[i].name = NULL;
     }
-    tb_buf reg_buf = reginfo(rows, 5, PERFBUF_COUNTERSET_SINGLE_INSTANCE);
+    tb_buf reg_buf = tb_v2_reginfo(rows, 5, PERFBUF_COUNTERSET_SINGLE_INSTANCE);
     for (uint32_t i = 0; i < 5; i++) {
         tb_patch_u32(&reg_buf, 32 + 48 * i + 28, set[i].time);
         tb_patch_u32(&reg_buf, 32 + 48 * i + 32, set[i].freq);
@@ -418,13 +365,18 @@ static void object_and_multi_timers_without_instances(void)
         CHECK(value.as_double > want[i].value - 1e-9 && value.as_double < want[i].value + 1e-9);
     }
     /* The single-counter block: its one value is the counter's, and a
-     * multi value too large for 32 bits saturates. */
+     * multi value too large for PDH's 32-bit MultiCount makes the sample
+     * invalid rather than silently clamped. */
     perfbuf_raw_sample s;
     perfbuf_value_context ctx;
     CHECK(perfbuf_v2_raw_sample(&q[1], &blocks[1][1], NULL, &reg, 4, &s, &ctx) == PERFBUF_OK);
     CHECK_EQ_U(s.first, 8589934592ull);
     CHECK(perfbuf_v2_raw_sample(&q[1], &blocks[1][1], NULL, &reg, 3, &s, &ctx) == PERFBUF_OK);
-    CHECK_EQ_U(s.multi, UINT32_MAX);
+    CHECK_EQ_U(s.status, PERFBUF_CSTATUS_INVALID_DATA);
+    CHECK_EQ_U(s.multi, 0);
+    perfbuf_value refused;
+    CHECK_EQ_U(perfbuf_format_value(s.type, &s, &s, &ctx, PERFBUF_FMT_DOUBLE, &refused),
+               PERFBUF_CSTATUS_INVALID_DATA);
     CHECK(perfbuf_v2_raw_sample(NULL, &blocks[1][1], NULL, &reg, 3, &s, &ctx) == PERFBUF_E_INVALID_ARGUMENT);
     CHECK(perfbuf_v2_raw_sample(&q[1], NULL, NULL, &reg, 3, &s, &ctx) == PERFBUF_E_INVALID_ARGUMENT);
     CHECK(perfbuf_v2_raw_sample(&q[1], &blocks[1][1], NULL, &reg, 3, NULL, &ctx) == PERFBUF_E_INVALID_ARGUMENT);

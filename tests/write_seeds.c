@@ -10,6 +10,7 @@
 
 #include "builder.h"
 #include "builder_v1.h"
+#include "builder_v2meta.h"
 #include "perfbuf/counter_types.h"
 #include "perfbuf/v2_query.h"
 
@@ -234,6 +235,80 @@ static void names_seeds(void)
     tb_free(&b);
 }
 
+/* fuzz_v2_meta inputs: a byte that picks the reader, then its buffer. */
+static void meta_file(const char *name, uint8_t pick, const uint8_t *data, size_t len)
+{
+    tb_buf b;
+    tb_init(&b);
+    tb_u8(&b, pick);
+    tb_bytes(&b, data, len);
+    write_file("fuzz_v2_meta", name, b.data, b.len);
+    tb_free(&b);
+}
+
+static void v2_meta_seeds(void)
+{
+    tb_buf reg = tb_v2_reginfo(tb_processor_information, TB_PROCESSOR_INFORMATION_COUNTERS,
+                               PERFBUF_COUNTERSET_MULTI_INSTANCES);
+    meta_file("valid-reginfo-processor-information.bin", 0, reg.data, reg.len);
+    meta_file("valid-counter-struct.bin", 3, reg.data + 32 + 21 * 48, 48);
+    tb_buf b = tb_v2_string_answer("Processor Information");
+    meta_file("valid-string.bin", 4, b.data, b.len);
+    tb_free(&b);
+    meta_file("valid-provider-guid.bin", 5, tb_processor_information_guid, 16);
+    const perfbuf_v2_string_origin origins[2] = {PERFBUF_V2_STRINGS_FROM_BLOCK,
+                                                 PERFBUF_V2_STRINGS_FROM_ARRAY_END};
+    const char *names[2] = {"valid-strings-from-block.bin", "valid-strings-from-array-end.bin"};
+    for (int o = 0; o < 2; o++) {
+        tb_buf block = tb_v2_strings(tb_processor_information, TB_PROCESSOR_INFORMATION_COUNTERS,
+                                     origins[o]);
+        tb_init(&b);
+        tb_u8(&b, (uint8_t)PERFBUF_V2_STRINGS_AUTO);
+        tb_bytes(&b, block.data, block.len);
+        meta_file(names[o], 6, b.data, b.len);
+        tb_free(&b);
+        tb_free(&block);
+    }
+    tb_init(&b);
+    tb_v2_identifier(&b, tb_processor_information_guid, 0, PERFBUF_V2_WILDCARD_COUNTER,
+                     PERFBUF_V2_ANY_INSTANCE_ID, 0, "*");
+    tb_v2_identifier(&b, tb_processor_information_guid, 0x1068, 7, 3, 1, NULL);
+    meta_file("valid-identifiers.bin", 7, b.data, b.len);
+    tb_patch_u32(&b, 48 + 20, 39);
+    meta_file("bad-PERF_COUNTER_IDENTIFIER.Size-below-header.bin", 7, b.data, b.len);
+    tb_free(&b);
+
+    /* fuzz_v2_crosscheck: [u16 reg][u16 ids][reg][ids][query]. */
+    static const char *const instances[2] = {"_Total", "0,0"};
+    tb_v2 q = tb_v2_processor_information_query(instances, 2);
+    tb_buf ids;
+    tb_init(&ids);
+    tb_v2_identifier(&ids, tb_processor_information_guid, 0, PERFBUF_V2_WILDCARD_COUNTER,
+                     PERFBUF_V2_ANY_INSTANCE_ID, 0, "*");
+    const struct {
+        const char *name;
+        uint32_t instance_type;
+        bool with_ids;
+    } cross[3] = {{"valid-agree.bin", PERFBUF_COUNTERSET_MULTI_INSTANCES, true},
+                  {"valid-agree-without-identifiers.bin", PERFBUF_COUNTERSET_MULTI_INSTANCES, false},
+                  {"valid-disagree-result-kind.bin", PERFBUF_COUNTERSET_SINGLE_INSTANCE, true}};
+    for (int i = 0; i < 3; i++) {
+        tb_patch_u32(&reg, 28, cross[i].instance_type);
+        size_t ids_len = cross[i].with_ids ? ids.len : 0;
+        tb_init(&b);
+        tb_u16(&b, (uint16_t)reg.len);
+        tb_u16(&b, (uint16_t)ids_len);
+        tb_bytes(&b, reg.data, reg.len);
+        tb_bytes(&b, ids.data, ids_len);
+        tb_bytes(&b, q.buf.data, q.buf.len);
+        write_file("fuzz_v2_crosscheck", cross[i].name, b.data, b.len);
+        tb_free(&b);
+    }
+    tb_free(&ids);
+    tb_free(&q.buf);
+    tb_free(&reg);
+}
+
 int main(int argc, char **argv)
 {
     if (argc != 2) {
@@ -244,5 +319,6 @@ int main(int argc, char **argv)
     v2_seeds();
     v1_seeds();
     names_seeds();
+    v2_meta_seeds();
     return 0;
 }

@@ -5,7 +5,13 @@
  *     PERF_COUNTER_REG_INFO array;
  *   - the instance list (PerfEnumerateCounterSetInstances): a packed
  *     sequence of PERF_INSTANCE_HEADER blocks;
- *   - the counterset list (PerfEnumerateCounterSet): an array of GUIDs.
+ *   - the counterset list (PerfEnumerateCounterSet): an array of GUIDs;
+ *   - one counter's registration (PERF_REG_COUNTER_STRUCT);
+ *   - the string results: one string (counterset name, help, English name,
+ *     provider name), the provider GUID, and the per-counter string blocks
+ *     (PERF_STRING_BUFFER_HEADER: names, help, English names);
+ *   - the counter identifiers of PerfQueryCounterInfo;
+ *   - a cross-check of a query-data buffer against a registration.
  * Each is validated whole before its view exists (docs/v2-metadata.md).
  */
 #ifndef PERFBUF_V2_META_H
@@ -121,6 +127,200 @@ PERFBUF_API bool perfbuf_v2_instance_list_next(const perfbuf_v2_instance_list *l
 PERFBUF_API PERFBUF_MUST_USE perfbuf_status perfbuf_v2_listed_name_utf8(
     const perfbuf_v2_instance_list *l, const perfbuf_v2_listed_instance *inst, char *out,
     size_t cap, size_t *len);
+
+/*
+ * One counter's registration (PERF_REG_COUNTER_STRUCT): a single
+ * PERF_COUNTER_REG_INFO. Its own fields are judged as in a counterset
+ * (type, attributes, detail level, scale, aggregation, Reserved); the ids it
+ * refers to cannot be, since the other counters are not in the buffer.
+ */
+typedef struct perfbuf_v2_counter_answer {
+    perfbuf_v2_counter_reg counter;
+    uint32_t anomalies;
+    perfbuf_error first_anomaly;
+} perfbuf_v2_counter_answer;
+
+PERFBUF_API PERFBUF_MUST_USE perfbuf_status perfbuf_v2_counter_reg_parse(
+    const void *data, size_t size, const perfbuf_options *opts, perfbuf_v2_counter_answer *out,
+    perfbuf_error *err);
+
+/*
+ * A single-string result (PERF_REG_COUNTERSET_NAME_STRING, _HELP_STRING,
+ * PERF_REG_PROVIDER_NAME, PERF_REG_COUNTERSET_ENGLISH_NAME): UTF-16LE with a
+ * NUL inside the buffer. Bytes after the NUL are an anomaly (TRAILING_BYTES).
+ */
+typedef struct perfbuf_v2_string {
+    const uint8_t *data;
+    size_t size;
+    size_t units;              /* UTF-16 code units before the NUL */
+    uint32_t anomalies;
+    perfbuf_error first_anomaly;
+} perfbuf_v2_string;
+
+PERFBUF_API PERFBUF_MUST_USE perfbuf_status perfbuf_v2_string_parse(const void *data, size_t size,
+                                                                    const perfbuf_options *opts,
+                                                                    perfbuf_v2_string *out,
+                                                                    perfbuf_error *err);
+PERFBUF_API PERFBUF_MUST_USE perfbuf_status perfbuf_v2_string_utf8(const perfbuf_v2_string *s,
+                                                                   char *out, size_t cap,
+                                                                   size_t *len);
+
+/* PERF_REG_PROVIDER_GUID: exactly 16 bytes. */
+PERFBUF_API PERFBUF_MUST_USE perfbuf_status perfbuf_v2_provider_guid_parse(const void *data,
+                                                                           size_t size,
+                                                                           perfbuf_guid *out,
+                                                                           perfbuf_error *err);
+
+/*
+ * Where PERF_STRING_COUNTER_HEADER.dwOffset counts from. perflib.h and its
+ * reference page say the start of the PERF_STRING_BUFFER_HEADER; MS-PCQ
+ * 2.2.4.4 says the end of the string-header array. AUTO decides per buffer
+ * (docs/v2-metadata.md): from the block start when no present offset points
+ * into the headers, from the array end otherwise.
+ */
+typedef enum perfbuf_v2_string_origin {
+    PERFBUF_V2_STRINGS_AUTO = 0,
+    PERFBUF_V2_STRINGS_FROM_BLOCK = 1,
+    PERFBUF_V2_STRINGS_FROM_ARRAY_END = 2
+} perfbuf_v2_string_origin;
+
+/* PERF_STRING_COUNTER_HEADER.dwOffset of a counter without a string. */
+#define PERFBUF_V2_NO_STRING 0xFFFFFFFFu
+
+/* A validated PERF_STRING_BUFFER_HEADER block. */
+typedef struct perfbuf_v2_strings {
+    const uint8_t *data;
+    size_t size;                      /* dwSize: the bytes that were walked */
+    uint32_t count;                   /* dwCounters */
+    perfbuf_v2_string_origin origin;  /* the one used: never AUTO */
+    size_t strings_offset;            /* 8 + 8 * count: where strings may start */
+    uint32_t anomalies;
+    perfbuf_error first_anomaly;
+} perfbuf_v2_strings;
+
+typedef struct perfbuf_v2_counter_string {
+    uint32_t index;            /* position among the string headers */
+    size_t offset;             /* of its PERF_STRING_COUNTER_HEADER */
+    uint32_t counter_id;
+    bool present;              /* false when dwOffset is PERFBUF_V2_NO_STRING */
+    size_t text_offset;        /* of the first code unit, when present */
+    size_t units;              /* code units before the NUL; 0 when absent */
+} perfbuf_v2_counter_string;
+
+/*
+ * Validates a string block: dwSize inside the received bytes and large
+ * enough for dwCounters headers; counter ids unique (compared pairwise, so
+ * max_counters caps the count: 4,096 without one); every present string at
+ * or after the headers, starting inside dwSize and NUL-terminated before
+ * it. Bytes after dwSize, a dwSize that is not a multiple of 8 and a string
+ * at an odd offset are anomalies.
+ */
+PERFBUF_API PERFBUF_MUST_USE perfbuf_status perfbuf_v2_strings_parse(
+    const void *data, size_t size, perfbuf_v2_string_origin origin, const perfbuf_options *opts,
+    perfbuf_v2_strings *out, perfbuf_error *err);
+/* The i-th string header (i < count); false past the end. */
+PERFBUF_API bool perfbuf_v2_strings_get(const perfbuf_v2_strings *s, uint32_t i,
+                                        perfbuf_v2_counter_string *out);
+/* The string of that counter id; NOT_FOUND otherwise. O(block size). */
+PERFBUF_API PERFBUF_MUST_USE perfbuf_status perfbuf_v2_strings_find(const perfbuf_v2_strings *s,
+                                                                    uint32_t counter_id,
+                                                                    perfbuf_v2_counter_string *out);
+/* UTF-8 of a present string (an absent one converts to ""). */
+PERFBUF_API PERFBUF_MUST_USE perfbuf_status perfbuf_v2_counter_string_utf8(
+    const perfbuf_v2_strings *s, const perfbuf_v2_counter_string *str, char *out, size_t cap,
+    size_t *len);
+
+/* PERF_WILDCARD_COUNTER: an identifier that asks for every counter. */
+#define PERFBUF_V2_WILDCARD_COUNTER 0xFFFFFFFFu
+/* An InstanceId that does not filter on the id. */
+#define PERFBUF_V2_ANY_INSTANCE_ID 0xFFFFFFFFu
+
+/* The PERF_COUNTER_IDENTIFIER blocks of PerfQueryCounterInfo. */
+typedef struct perfbuf_v2_identifiers {
+    const uint8_t *data;
+    size_t size;
+    uint32_t count;
+    uint32_t anomalies;
+    perfbuf_error first_anomaly;
+} perfbuf_v2_identifiers;
+
+typedef struct perfbuf_v2_identifier {
+    uint32_t index;            /* position in the buffer */
+    size_t offset;             /* of the PERF_COUNTER_IDENTIFIER */
+    size_t size;               /* Size: header, name and padding */
+    perfbuf_guid counterset;
+    uint32_t status;           /* a Win32 error code; 0 for a usable one */
+    uint32_t counter_id;       /* or PERFBUF_V2_WILDCARD_COUNTER */
+    uint32_t instance_id;      /* or PERFBUF_V2_ANY_INSTANCE_ID */
+    uint32_t query_index;      /* Index: its PERF_COUNTER_HEADER in the query data */
+    bool has_name;             /* Size > 40 */
+    size_t name_offset;
+    size_t name_units;         /* code units before the NUL */
+} perfbuf_v2_identifier;
+
+/*
+ * Validates the sequence: each Size at least 40 and inside the buffer; a
+ * Size above 40 holds a NUL-terminated name. A Size that is not a multiple
+ * of 8, padding longer than alignment needs and a non-zero Reserved are
+ * anomalies. max_counters caps the number of identifiers.
+ */
+PERFBUF_API PERFBUF_MUST_USE perfbuf_status perfbuf_v2_identifiers_parse(
+    const void *data, size_t size, const perfbuf_options *opts, perfbuf_v2_identifiers *out,
+    perfbuf_error *err);
+PERFBUF_API void perfbuf_v2_identifiers_begin(perfbuf_v2_list_iter *it);
+PERFBUF_API bool perfbuf_v2_identifiers_next(const perfbuf_v2_identifiers *l,
+                                             perfbuf_v2_list_iter *it,
+                                             perfbuf_v2_identifier *out);
+PERFBUF_API PERFBUF_MUST_USE perfbuf_status perfbuf_v2_identifier_name_utf8(
+    const perfbuf_v2_identifiers *l, const perfbuf_v2_identifier *id, char *out, size_t cap,
+    size_t *len);
+
+/* What a cross-check found. */
+typedef enum perfbuf_v2_mismatch_kind {
+    PERFBUF_V2_AGREE = 0,
+    PERFBUF_V2_UNKNOWN_COUNTER = 1,  /* a counter id the registration does not have */
+    PERFBUF_V2_VALUE_SIZE = 2,       /* dwDataSize is not the size of the counter's type */
+    PERFBUF_V2_RESULT_KIND = 3,      /* instances from a single-instance counterset */
+    PERFBUF_V2_INDEX_RANGE = 4       /* an identifier's Index past the query's blocks */
+} perfbuf_v2_mismatch_kind;
+
+PERFBUF_API const char *perfbuf_v2_mismatch_name(perfbuf_v2_mismatch_kind kind);
+
+/*
+ * The first disagreement, located in each buffer involved: in_query names
+ * a field of the query data, in_registration one of the registration, and
+ * in_identifiers one of the identifiers when they were given (status
+ * PERFBUF_OK and structure "" for a buffer not involved).
+ */
+typedef struct perfbuf_v2_mismatch {
+    perfbuf_v2_mismatch_kind kind;
+    uint32_t block_index;
+    uint32_t counter_id;
+    perfbuf_error in_query;
+    perfbuf_error in_registration;
+    perfbuf_error in_identifiers;
+} perfbuf_v2_mismatch;
+
+/*
+ * Checks that a validated query-data buffer and a validated registration
+ * agree: every counter id of the data is registered, every value's
+ * dwDataSize is the size its type's size bits give (4, 8 or 0; variable-
+ * length types take any), and a single-instance counterset has no
+ * instance blocks (PERF_SINGLE_COUNTER and PERF_MULTIPLE_COUNTERS may come
+ * from one instance of any counterset). PERF_ERROR_RETURN blocks carry no
+ * data and always agree.
+ * ids (may be NULL) are the identifiers of the query: they give the counter
+ * of blocks without an id list (single counter, multiple instances) and
+ * limit the check to blocks of the registration's counterset; without them
+ * every block is taken to belong to it and blocks without an id list are
+ * checked for their kind only.
+ * PERFBUF_OK when they agree, PERFBUF_E_INCONSISTENT with *out filled when
+ * not. Cost: O(values + identifiers x blocks / ordered runs); identifiers in
+ * Index order take one pass.
+ */
+PERFBUF_API PERFBUF_MUST_USE perfbuf_status perfbuf_v2_crosscheck(
+    const perfbuf_v2_query *q, const perfbuf_v2_reginfo *reg, const perfbuf_v2_identifiers *ids,
+    perfbuf_v2_mismatch *out);
 
 /*
  * The raw sample of one counter of one instance (or of a block without

@@ -1,6 +1,7 @@
 #include <stdio.h>
 
 #include "dump.h"
+#include "perfbuf/values.h"
 
 void dump_systemtime(emitter *e, const char *key, const perfbuf_systemtime *t)
 {
@@ -50,4 +51,38 @@ void dump_anomalies(emitter *e, uint32_t anomalies, const perfbuf_error *first)
 uint32_t dump_le32(const uint8_t *p)
 {
     return (uint32_t)p[0] | ((uint32_t)p[1] << 8) | ((uint32_t)p[2] << 16) | ((uint32_t)p[3] << 24);
+}
+
+/* The status of a value that could not be formatted, by name. */
+const char *dump_value_status_name(uint32_t st)
+{
+    switch (st) {
+    case PERFBUF_CSTATUS_INVALID_DATA:
+        return "invalid-data";
+    case PERFBUF_CALC_NEGATIVE_DENOMINATOR:
+        return "negative-denominator";
+    case PERFBUF_CALC_NEGATIVE_TIMEBASE:
+        return "negative-timebase";
+    case PERFBUF_CALC_NEGATIVE_VALUE:
+        return "negative-value";
+    case PERFBUF_INVALID_ARGUMENT:
+        return "not-displayable";
+    case PERFBUF_INVALID_DATA:
+        return "out-of-range";
+    default:
+        return "unknown";
+    }
+}
+
+void dump_side_rejected(const char *what, const perfbuf_error *err)
+{
+    fprintf(stderr, "perfbuf-dump: the %s is rejected: offset 0x%zx: %s.%s: %s\n", what,
+            err->offset, err->structure, err->field, perfbuf_status_string(err->status));
+}
+
+void dump_guid(emitter *e, const char *key, const perfbuf_guid *g)
+{
+    char text[PERFBUF_GUID_STRING_SIZE];
+    perfbuf_guid_format(g, text);
+    emit_str(e, key, text);
 }

@@ -53,27 +53,6 @@ static void emit_values(emitter *e, const perfbuf_v1_block *b, const perfbuf_v1_
     emit_list_end(e);
 }
 
-/* The status of a value that could not be formatted, by name. */
-static const char *value_status_name(uint32_t st)
-{
-    switch (st) {
-    case PERFBUF_CSTATUS_INVALID_DATA:
-        return "invalid-data";
-    case PERFBUF_CALC_NEGATIVE_DENOMINATOR:
-        return "negative-denominator";
-    case PERFBUF_CALC_NEGATIVE_TIMEBASE:
-        return "negative-timebase";
-    case PERFBUF_CALC_NEGATIVE_VALUE:
-        return "negative-value";
-    case PERFBUF_INVALID_ARGUMENT:
-        return "not-displayable";
-    case PERFBUF_INVALID_DATA:
-        return "out-of-range";
-    default:
-        return "unknown";
-    }
-}
-
 /*
  * Formatted values of one counter block against the same block of an
  * earlier capture (the same object, the same instance position and name).
@@ -104,7 +83,7 @@ static void emit_formatted(emitter *e, const perfbuf_v1_block *b, const perfbuf_
             snprintf(text, sizeof text, "%.6f", v.as_double);
             emit_str(e, NULL, text);
         } else {
-            emit_str(e, NULL, value_status_name(st));
+            emit_str(e, NULL, dump_value_status_name(st));
         }
     }
     emit_list_end(e);
@@ -202,7 +181,7 @@ static void emit_statistics(emitter *e, const dump_input *in, const perfbuf_v1_b
             snprintf(text, sizeof text, "%.6f", st.mean.as_double);
             emit_str(e, "mean", text);
         } else {
-            emit_str(e, "status", value_status_name(rc));
+            emit_str(e, "status", dump_value_status_name(rc));
         }
         emit_object_end(e);
     }

@@ -9,6 +9,7 @@
 #include <string.h>
 
 #include "dump.h"
+#include "perfbuf/v2_meta.h"
 #include "perfbuf/version.h"
 
 /* Largest file read: far above any real buffer, small enough to refuse
@@ -20,6 +21,19 @@ static const dump_format formats[] = {
     {"v1", "V1 data block (HKEY_PERFORMANCE_DATA: PERF_DATA_BLOCK)", detect_v1, dump_v1},
     {"v1-names", "V1 Counter or Help name table (REG_MULTI_SZ)", detect_names, dump_names},
     {"v2-query", "PerfLib V2 query data (PerfQueryCounterData)", detect_v2_query, dump_v2_query},
+    {"v2-reginfo", "V2 counterset registration (PERF_REG_COUNTERSET_STRUCT)", NULL,
+     dump_v2_reginfo},
+    {"v2-counter", "V2 one counter's registration (PERF_REG_COUNTER_STRUCT)", NULL,
+     dump_v2_counter},
+    {"v2-string", "V2 name, help or provider-name string (codes 3, 4, 7, 9)", NULL,
+     dump_v2_string},
+    {"v2-provider-guid", "V2 provider GUID (PERF_REG_PROVIDER_GUID)", NULL, dump_v2_provider_guid},
+    {"v2-strings", "V2 per-counter names or help (PERF_STRING_BUFFER_HEADER)", NULL,
+     dump_v2_strings},
+    {"v2-countersets", "V2 counterset list (PerfEnumerateCounterSet)", NULL, dump_v2_countersets},
+    {"v2-instances", "V2 instance list (PerfEnumerateCounterSetInstances)", NULL,
+     dump_v2_instances},
+    {"v2-identifiers", "V2 counter identifiers (PerfQueryCounterInfo)", NULL, dump_v2_identifiers},
 };
 #define FORMAT_COUNT (sizeof formats / sizeof formats[0])
 
@@ -31,9 +45,15 @@ static void usage(FILE *out)
             "      --json          write JSON (schema: docs/cli.md)\n"
             "      --strict        reject what real producers do loosely\n"
             "      --names FILE    a Counter name table: show V1 object and counter names\n"
-            "      --rate PREVIOUS an earlier capture of the same V1 query: show formatted values\n"
+            "      --rate PREVIOUS an earlier capture of the same query: show formatted values\n"
+            "                      (V2 needs --registration)\n"
             "      --series EARLIER... --  earlier captures of the same V1 query, oldest\n"
             "                      first: show each counter's min, max and mean over them and FILE\n"
+            "      --registration FILE  V2: the counterset's registration (v2-reginfo): show\n"
+            "                      counter types and check the query data against it\n"
+            "      --counter-names FILE V2: the counters' names (v2-strings)\n"
+            "      --identifiers FILE   V2: the query's counter identifiers (v2-identifiers)\n"
+            "      --origin auto|block|array-end  where v2-strings offsets count from\n"
             "      --max-sections N, --max-counters N, --max-instances N\n"
             "                      limits on counts (0: the library's default)\n"
             "  -h, --help          this text\n"
@@ -139,6 +159,10 @@ int main(int argc, char **argv)
     const char *path = NULL;
     const char *names_path = NULL;
     const char *previous_path = NULL;
+    const char *registration_path = NULL;
+    const char *counter_names_path = NULL;
+    const char *identifiers_path = NULL;
+    int origin = PERFBUF_V2_STRINGS_AUTO;
     const char *series_paths[64];
     size_t series_count = 0;
     bool json = false;
@@ -172,6 +196,27 @@ int main(int argc, char **argv)
             i++;
         } else if (strcmp(a, "--rate") == 0 && next != NULL) {
             previous_path = next;
+            i++;
+        } else if (strcmp(a, "--registration") == 0 && next != NULL) {
+            registration_path = next;
+            i++;
+        } else if (strcmp(a, "--counter-names") == 0 && next != NULL) {
+            counter_names_path = next;
+            i++;
+        } else if (strcmp(a, "--identifiers") == 0 && next != NULL) {
+            identifiers_path = next;
+            i++;
+        } else if (strcmp(a, "--origin") == 0 && next != NULL) {
+            if (strcmp(next, "auto") == 0) {
+                origin = PERFBUF_V2_STRINGS_AUTO;
+            } else if (strcmp(next, "block") == 0) {
+                origin = PERFBUF_V2_STRINGS_FROM_BLOCK;
+            } else if (strcmp(next, "array-end") == 0) {
+                origin = PERFBUF_V2_STRINGS_FROM_ARRAY_END;
+            } else {
+                fprintf(stderr, "perfbuf-dump: --origin is auto, block or array-end\n");
+                return 2;
+            }
             i++;
         } else if (strcmp(a, "--names") == 0 && next != NULL) {
             names_path = next;
@@ -237,6 +282,21 @@ int main(int argc, char **argv)
         free(names);
         return rc;
     }
+    /* The V2 side files. */
+    const char *side_paths[3] = {registration_path, counter_names_path, identifiers_path};
+    uint8_t *side[3] = {NULL, NULL, NULL};
+    size_t side_sizes[3] = {0, 0, 0};
+    for (size_t k = 0; k < 3; k++) {
+        if (side_paths[k] != NULL && (rc = read_file(side_paths[k], &side[k], &side_sizes[k])) != 0) {
+            for (size_t j = 0; j < k; j++) {
+                free(side[j]);
+            }
+            free(data);
+            free(names);
+            free(previous);
+            return rc;
+        }
+    }
     uint8_t *series[64];
     size_t series_sizes[64];
     for (size_t k = 0; k < series_count; k++) {
@@ -247,11 +307,16 @@ int main(int argc, char **argv)
             free(data);
             free(names);
             free(previous);
+            for (size_t j = 0; j < 3; j++) {
+                free(side[j]);
+            }
             return rc;
         }
     }
     dump_input in = {data, size, path, options, names, names_size, previous, previous_size,
-                     (const uint8_t *const *)series, series_sizes, series_count};
+                     (const uint8_t *const *)series, series_sizes, series_count,
+                     side[0], side_sizes[0], side[1], side_sizes[1], side[2], side_sizes[2],
+                     origin};
     emitter e;
     emit_init(&e, stdout, json);
     emit_str(&e, "format", format->name);
@@ -276,6 +341,9 @@ int main(int argc, char **argv)
     free(previous);
     for (size_t k = 0; k < series_count; k++) {
         free(series[k]);
+    }
+    for (size_t k = 0; k < 3; k++) {
+        free(side[k]);
     }
     if (st != PERFBUF_OK) {
         fprintf(stderr, "offset 0x%zx: %s.%s: %s\n", err.offset, err.structure ? err.structure : "?",

@@ -1,0 +1,223 @@
+/*
+ * perfbuf-dump's V2 metadata formats: counterset and counter registration,
+ * string answers, string blocks, the counterset and instance lists, and
+ * counter identifiers.
+ */
+#include <stdio.h>
+
+#include "dump.h"
+#include "perfbuf/counter_types.h"
+#include "perfbuf/v2_meta.h"
+
+static void emit_id(emitter *e, const char *key, uint32_t id)
+{
+    if (id == PERFBUF_V2_NO_ID) {
+        emit_null(e, key);
+    } else {
+        emit_u64(e, key, id);
+    }
+}
+
+static void emit_counter(emitter *e, const perfbuf_v2_counter_reg *c)
+{
+    emit_u64(e, "id", c->id);
+    emit_hex(e, "offset", c->offset);
+    emit_hex(e, "type", c->type);
+    const char *name = perfbuf_counter_type_name(c->type);
+    emit_str(e, "type_name", name != NULL ? name : "");
+    emit_hex(e, "attributes", c->attributes);
+    emit_u64(e, "detail_level", c->detail_level);
+    emit_i64(e, "default_scale", c->default_scale);
+    emit_id(e, "base_id", c->base_id);
+    emit_id(e, "perf_time_id", c->perf_time_id);
+    emit_id(e, "perf_freq_id", c->perf_freq_id);
+    emit_id(e, "multi_id", c->multi_id);
+    emit_u64(e, "aggregate", c->aggregate);
+}
+
+perfbuf_status dump_v2_reginfo(const dump_input *in, emitter *e, perfbuf_error *err)
+{
+    perfbuf_v2_reginfo r;
+    perfbuf_status st = perfbuf_v2_reginfo_parse(in->data, in->size, &in->options, &r, err);
+    if (st != PERFBUF_OK) {
+        return st;
+    }
+    dump_guid(e, "counterset", &r.counterset);
+    emit_u64(e, "detail_level", r.detail_level);
+    emit_hex(e, "instance_type", r.instance_type);
+    dump_anomalies(e, r.anomalies, &r.first_anomaly);
+    emit_list_begin(e, "counters");
+    perfbuf_v2_counter_reg c;
+    for (uint32_t i = 0; perfbuf_v2_reginfo_counter(&r, i, &c); i++) {
+        emit_object_begin(e, NULL);
+        emit_counter(e, &c);
+        emit_object_end(e);
+    }
+    emit_list_end(e);
+    return PERFBUF_OK;
+}
+
+perfbuf_status dump_v2_counter(const dump_input *in, emitter *e, perfbuf_error *err)
+{
+    perfbuf_v2_counter_answer a;
+    perfbuf_status st = perfbuf_v2_counter_reg_parse(in->data, in->size, &in->options, &a, err);
+    if (st != PERFBUF_OK) {
+        return st;
+    }
+    dump_anomalies(e, a.anomalies, &a.first_anomaly);
+    emit_object_begin(e, "counter");
+    emit_counter(e, &a.counter);
+    emit_object_end(e);
+    return PERFBUF_OK;
+}
+
+perfbuf_status dump_v2_string(const dump_input *in, emitter *e, perfbuf_error *err)
+{
+    perfbuf_v2_string s;
+    perfbuf_status st = perfbuf_v2_string_parse(in->data, in->size, &in->options, &s, err);
+    if (st != PERFBUF_OK) {
+        return st;
+    }
+    char text[4096];
+    size_t len;
+    perfbuf_status conv = perfbuf_v2_string_utf8(&s, text, sizeof text, &len);
+    emit_str(e, "text", text);
+    if (conv != PERFBUF_OK) {
+        emit_u64(e, "text_bytes", len);
+    }
+    dump_anomalies(e, s.anomalies, &s.first_anomaly);
+    return PERFBUF_OK;
+}
+
+perfbuf_status dump_v2_provider_guid(const dump_input *in, emitter *e, perfbuf_error *err)
+{
+    perfbuf_guid g;
+    perfbuf_status st = perfbuf_v2_provider_guid_parse(in->data, in->size, &g, err);
+    if (st != PERFBUF_OK) {
+        return st;
+    }
+    dump_guid(e, "provider", &g);
+    return PERFBUF_OK;
+}
+
+static const char *origin_name(perfbuf_v2_string_origin origin)
+{
+    return origin == PERFBUF_V2_STRINGS_FROM_ARRAY_END ? "array-end" : "block";
+}
+
+perfbuf_status dump_v2_strings(const dump_input *in, emitter *e, perfbuf_error *err)
+{
+    perfbuf_v2_strings s;
+    perfbuf_status st = perfbuf_v2_strings_parse(in->data, in->size,
+                                                 (perfbuf_v2_string_origin)in->string_origin,
+                                                 &in->options, &s, err);
+    if (st != PERFBUF_OK) {
+        return st;
+    }
+    emit_u64(e, "total_size", s.size);
+    emit_str(e, "offset_origin", origin_name(s.origin));
+    dump_anomalies(e, s.anomalies, &s.first_anomaly);
+    emit_list_begin(e, "strings");
+    perfbuf_v2_counter_string cs;
+    for (uint32_t i = 0; perfbuf_v2_strings_get(&s, i, &cs); i++) {
+        emit_object_begin(e, NULL);
+        emit_u64(e, "counter_id", cs.counter_id);
+        if (cs.present) {
+            char text[4096];
+            size_t len;
+            perfbuf_status conv = perfbuf_v2_counter_string_utf8(&s, &cs, text, sizeof text, &len);
+            emit_hex(e, "offset", cs.text_offset);
+            emit_str(e, "text", text);
+            if (conv != PERFBUF_OK) {
+                emit_u64(e, "text_bytes", len);
+            }
+        } else {
+            emit_null(e, "text");
+        }
+        emit_object_end(e);
+    }
+    emit_list_end(e);
+    return PERFBUF_OK;
+}
+
+perfbuf_status dump_v2_countersets(const dump_input *in, emitter *e, perfbuf_error *err)
+{
+    perfbuf_v2_countersets l;
+    perfbuf_status st = perfbuf_v2_countersets_parse(in->data, in->size, &l, err);
+    if (st != PERFBUF_OK) {
+        return st;
+    }
+    emit_list_begin(e, "countersets");
+    perfbuf_guid g;
+    for (size_t i = 0; perfbuf_v2_countersets_get(&l, i, &g); i++) {
+        dump_guid(e, NULL, &g);
+    }
+    emit_list_end(e);
+    return PERFBUF_OK;
+}
+
+perfbuf_status dump_v2_instances(const dump_input *in, emitter *e, perfbuf_error *err)
+{
+    perfbuf_v2_instance_list l;
+    perfbuf_status st = perfbuf_v2_instance_list_parse(in->data, in->size, &in->options, &l, err);
+    if (st != PERFBUF_OK) {
+        return st;
+    }
+    dump_anomalies(e, l.anomalies, &l.first_anomaly);
+    emit_list_begin(e, "instances");
+    perfbuf_v2_list_iter it;
+    perfbuf_v2_listed_instance inst;
+    perfbuf_v2_instance_list_begin(&it);
+    while (perfbuf_v2_instance_list_next(&l, &it, &inst)) {
+        emit_object_begin(e, NULL);
+        emit_u64(e, "id", inst.id);
+        emit_hex(e, "offset", inst.offset);
+        char name[4096];
+        size_t len;
+        perfbuf_status conv = perfbuf_v2_listed_name_utf8(&l, &inst, name, sizeof name, &len);
+        emit_str(e, "name", name);
+        if (conv != PERFBUF_OK) {
+            emit_u64(e, "name_bytes", len);
+        }
+        emit_object_end(e);
+    }
+    emit_list_end(e);
+    return PERFBUF_OK;
+}
+
+perfbuf_status dump_v2_identifiers(const dump_input *in, emitter *e, perfbuf_error *err)
+{
+    perfbuf_v2_identifiers l;
+    perfbuf_status st = perfbuf_v2_identifiers_parse(in->data, in->size, &in->options, &l, err);
+    if (st != PERFBUF_OK) {
+        return st;
+    }
+    dump_anomalies(e, l.anomalies, &l.first_anomaly);
+    emit_list_begin(e, "identifiers");
+    perfbuf_v2_list_iter it;
+    perfbuf_v2_identifier id;
+    perfbuf_v2_identifiers_begin(&it);
+    while (perfbuf_v2_identifiers_next(&l, &it, &id)) {
+        emit_object_begin(e, NULL);
+        emit_hex(e, "offset", id.offset);
+        dump_guid(e, "counterset", &id.counterset);
+        emit_hex(e, "status", id.status);
+        emit_id(e, "counter_id", id.counter_id);
+        emit_id(e, "instance_id", id.instance_id);
+        emit_u64(e, "query_index", id.query_index);
+        if (id.has_name) {
+            char name[4096];
+            size_t len;
+            perfbuf_status conv = perfbuf_v2_identifier_name_utf8(&l, &id, name, sizeof name, &len);
+            emit_str(e, "instance_name", name);
+            if (conv != PERFBUF_OK) {
+                emit_u64(e, "name_bytes", len);
+            }
+        } else {
+            emit_null(e, "instance_name");
+        }
+        emit_object_end(e);
+    }
+    emit_list_end(e);
+    return PERFBUF_OK;
+}
