@@ -8,9 +8,15 @@ for src in src/*.c; do
   $CC $CFLAGS -std=c11 -DPERFBUF_FUZZING -Iinclude -Isrc -c "$src" \
     -o "$WORK/perfbuf-objects/$(basename "$src" .c).o"
 done
+# libFuzzer's and AFL++'s drivers provide LLVMFuzzerMutate, which the
+# structure-aware harnesses' LLVMFuzzerCustomMutator needs.
+mutator=()
+case "${FUZZING_ENGINE:-libfuzzer}" in
+  libfuzzer|afl) mutator=(-DPERFBUF_FUZZ_MUTATOR) ;;
+esac
 for harness in fuzz/fuzz_*.c; do
   name=$(basename "$harness" .c)
-  $CC $CFLAGS -std=c11 -DPERFBUF_FUZZING -Iinclude -Isrc -c "$harness" -o "$WORK/$name.o"
+  $CC $CFLAGS -std=c11 -DPERFBUF_FUZZING "${mutator[@]}" -Iinclude -Isrc -c "$harness" -o "$WORK/$name.o"
   $CXX $CXXFLAGS "$WORK/$name.o" "$WORK"/perfbuf-objects/*.o $LIB_FUZZING_ENGINE -lm -o "$OUT/$name"
   if [ -d "corpus/$name" ]; then
     (cd "corpus/$name" && zip -q -r "$OUT/${name}_seed_corpus.zip" . -x README.md)

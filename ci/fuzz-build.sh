@@ -7,7 +7,10 @@
 #   msan       clang-14, MemorySanitizer, linked with fuzz/replay_main.c
 #   coverage   clang-14 source-based coverage, linked with fuzz/replay_main.c
 # Every build defines PERFBUF_FUZZING, so branches that validation makes
-# unreachable trap instead of falling through.
+# unreachable trap instead of falling through. The two engine builds also
+# define PERFBUF_FUZZ_MUTATOR: both drivers provide LLVMFuzzerMutate, which
+# the structure-aware harnesses' LLVMFuzzerCustomMutator calls (libFuzzer
+# uses that mutator; AFL++ ignores it and mutates bytes with its own).
 # Usage: ci/fuzz-build.sh ENGINE OUTDIR
 set -euo pipefail
 cd "$(dirname "$0")/.."
@@ -23,13 +26,13 @@ for harness in fuzz/fuzz_*.c; do
   name=$(basename "$harness" .c)
   case "$engine" in
     libfuzzer)
-      clang-14 "${common[@]}" "$sanitizers" -fno-sanitize-recover=all -fsanitize=fuzzer \
+      clang-14 "${common[@]}" -DPERFBUF_FUZZ_MUTATOR "$sanitizers" -fno-sanitize-recover=all -fsanitize=fuzzer \
         "$harness" "${library[@]}" -lm -o "$out/$name"
       ;;
     afl)
-      AFL_QUIET=1 afl-clang-fast "${common[@]}" "$sanitizers" -fno-sanitize-recover=all \
+      AFL_QUIET=1 afl-clang-fast "${common[@]}" -DPERFBUF_FUZZ_MUTATOR "$sanitizers" -fno-sanitize-recover=all \
         -fsanitize=fuzzer "$harness" "${library[@]}" -lm -o "$out/$name"
-      AFL_QUIET=1 AFL_LLVM_CMPLOG=1 afl-clang-fast "${common[@]}" -fsanitize=fuzzer \
+      AFL_QUIET=1 AFL_LLVM_CMPLOG=1 afl-clang-fast "${common[@]}" -DPERFBUF_FUZZ_MUTATOR -fsanitize=fuzzer \
         "$harness" "${library[@]}" -lm -o "$out/$name.cmplog"
       ;;
     msan)

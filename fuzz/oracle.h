@@ -5,6 +5,8 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "perfbuf/common.h"
+
 #define ORACLE(cond)            \
     do {                        \
         if (!(cond)) {          \
@@ -27,6 +29,16 @@ static inline int oracle_ptr_inside(const uint8_t *p, size_t n, const uint8_t *b
     uintptr_t a = (uintptr_t)p;
     uintptr_t b = (uintptr_t)base;
     return a >= b && oracle_inside((size_t)(a - b), n, len);
+}
+
+/* A rejection of an input of size bytes: its status is the one returned,
+ * its offset inside the input, and it names a structure and a field. */
+static inline void oracle_rejection(perfbuf_status st, const perfbuf_error *err, size_t size)
+{
+    ORACLE(err->status == st);
+    ORACLE(err->offset <= size);
+    ORACLE(err->structure != NULL && err->structure[0] != '\0');
+    ORACLE(err->field != NULL && err->field[0] != '\0');
 }
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);

@@ -9,7 +9,9 @@ cmake_minimum_required(VERSION 3.25)
 # corpus folder -> format name; captures are matched by file-name prefix.
 set(folder_formats
     fuzz_v2_query=v2-query
+    fuzz_v2_query_structured=v2-query
     fuzz_v1=v1
+    fuzz_v1_structured=v1
     fuzz_v1_names=v1-names)
 set(capture_formats
     v2-query-=v2-query
