@@ -52,11 +52,18 @@ typedef struct mut_tree {
 
 /* xorshift64*, seeded from the engine's seed: the same seed gives the
  * same mutation. */
+/* The generator wraps on purpose; -fsanitize=integer reports that too. */
+#if defined(__clang__)
+#  define MUT_WRAPS __attribute__((no_sanitize("integer")))
+#else
+#  define MUT_WRAPS
+#endif
+
 typedef struct mut_rng {
     uint64_t s;
 } mut_rng;
 
-static inline void mut_rng_seed(mut_rng *r, unsigned int seed)
+MUT_WRAPS static inline void mut_rng_seed(mut_rng *r, unsigned int seed)
 {
     r->s = 0x9E3779B97F4A7C15ull ^ ((uint64_t)seed * 0xD1B54A32D192ED03ull);
     if (r->s == 0) {
@@ -64,7 +71,7 @@ static inline void mut_rng_seed(mut_rng *r, unsigned int seed)
     }
 }
 
-static inline uint32_t mut_rand(mut_rng *r, uint32_t n)
+MUT_WRAPS static inline uint32_t mut_rand(mut_rng *r, uint32_t n)
 {
     r->s ^= r->s >> 12;
     r->s ^= r->s << 25;
@@ -182,8 +189,11 @@ static inline void mut_delete_run(mut_tree *t, uint32_t from, uint32_t end)
 static inline uint32_t mut_nth_kind(const mut_tree *t, uint8_t kind, uint32_t k)
 {
     for (uint32_t i = 0; i < t->count; i++) {
-        if (t->node[i].kind == kind && k-- == 0) {
-            return i;
+        if (t->node[i].kind == kind) {
+            if (k == 0) {
+                return i;
+            }
+            k--;
         }
     }
     return t->count;
@@ -220,9 +230,11 @@ static inline uint32_t mut_child(const mut_tree *t, uint32_t parent, uint8_t kin
 {
     uint32_t end = mut_subtree_end(t, parent);
     for (uint32_t i = parent + 1; i < end; i++) {
-        if (t->node[i].kind == kind && t->node[i].depth == t->node[parent].depth + 1 &&
-            k-- == 0) {
-            return i;
+        if (t->node[i].kind == kind && t->node[i].depth == t->node[parent].depth + 1) {
+            if (k == 0) {
+                return i;
+            }
+            k--;
         }
     }
     return t->count;
@@ -254,8 +266,9 @@ static inline void mut_field(mut_bytes_fn bytes, uint8_t *field, size_t width)
     memcpy(field, tmp, n < width ? n : width);
 }
 
-/* Values that size and index fields are most often wrong by. */
-static inline uint32_t mut_interesting32(mut_rng *r, uint32_t old)
+/* Values that size and index fields are most often wrong by (one off
+ * either way wraps at the ends, as a corrupted field would). */
+MUT_WRAPS static inline uint32_t mut_interesting32(mut_rng *r, uint32_t old)
 {
     static const uint32_t table[] = {0, 1, 2, 4, 7, 8, 0x7F, 0x80, 0xFF, 0x7FFF, 0xFFFF,
                                      0x7FFFFFFF, 0x80000000u, 0xFFFFFFFEu, 0xFFFFFFFFu};

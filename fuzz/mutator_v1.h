@@ -507,7 +507,7 @@ static void v1m_field_definition(mut_rng *r, mut_bytes_fn bytes, uint8_t *h)
         mut_put32(h + 36, mut_rand(r, 4) ? 4 * (1 + mut_rand(r, 16)) : mut_rand(r, 72));
         break;
     case 4:
-        mut_put32(h + 20, mut_rand(r, 2) ? mut_rand(r, 21) - 10 : mut_interesting32(r, 0));
+        mut_put32(h + 20, mut_rand(r, 2) ? (uint32_t)((int32_t)mut_rand(r, 21) - 10) : mut_interesting32(r, 0));
         break;
     default: {
         static const uint8_t at[] = {4, 12, 24, 8, 16};
