@@ -52,7 +52,7 @@ static perfbuf_status read_identifier(pb_ctx *ctx, pb_cursor *region, perfbuf_v2
     if (pb_cursor_size(&name) == 0) {
         return PERFBUF_OK;
     }
-    size_t units;
+    size_t units = 0;
     if (!pb_utf16le_find_nul(&name, &units)) {
         return pb_fail(ctx, PERFBUF_E_UNTERMINATED_STRING, at, PBF_PERF_COUNTER_IDENTIFIER_Name);
     }

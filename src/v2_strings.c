@@ -31,7 +31,7 @@ perfbuf_status perfbuf_v2_string_parse(const void *data, size_t size, const perf
     }
     memset(out, 0, sizeof *out);
     pb_cursor all = pb_cursor_make((const uint8_t *)data, size);
-    size_t units;
+    size_t units = 0;
     if (!pb_utf16le_find_nul(&all, &units)) {
         return pb_fail(&ctx, PERFBUF_E_UNTERMINATED_STRING, 0, PBF_REG_STRING_Text);
     }
@@ -230,8 +230,8 @@ perfbuf_status perfbuf_v2_strings_parse(const void *data, size_t size,
         if (offset == PERFBUF_V2_NO_STRING) {
             continue;
         }
-        size_t start;
-        size_t units;
+        size_t start = 0;
+        size_t units = 0;
         st = locate_string(&ctx, &block, header_at, origin_at, strings_offset, offset, &start,
                            &units);
         if (st != PERFBUF_OK) {
@@ -266,8 +266,8 @@ bool perfbuf_v2_strings_get(const perfbuf_v2_strings *s, uint32_t i, perfbuf_v2_
     }
     pb_ctx ctx;
     pb_view_ctx(&ctx);
-    size_t start;
-    size_t units;
+    size_t start = 0;
+    size_t units = 0;
     if (locate_string(&ctx, &block, out->offset, origin_offset(s->origin, s->strings_offset),
                       s->strings_offset, offset, &start, &units) != PERFBUF_OK) {
         PB_UNREACHABLE();
