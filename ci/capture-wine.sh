@@ -6,8 +6,9 @@
 #   ci/capture-wine.sh [PERFBUF_DUMP]
 #
 # With the path of a perfbuf-dump built for this host, every buffer written is
-# also decoded with --format auto: a buffer it rejects fails the run, one whose
-# format it does not recognise is reported and skipped.
+# also decoded, with the format its file name gives (docs/capture.md) or
+# --format auto: a buffer it rejects fails the run, one whose format it does
+# not recognise is reported and skipped.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 dump=${1:-}
@@ -121,12 +122,25 @@ if [ -z "$dump" ]; then
 elif [ ! -x "$dump" ]; then
   echo "capture-wine: $dump is not an executable: buffers not decoded"
 else
+  # The perfbuf-dump format of each file perfbuf-capture writes.
+  format_of() {
+    case $1 in
+      v2-countersets.bin) echo v2-countersets ;;
+      v2-reginfo-*) echo v2-reginfo ;;
+      v2-strings-[3479]-*) echo v2-string ;;
+      v2-strings-5-* | v2-strings-6-* | v2-strings-10-*) echo v2-strings ;;
+      v2-strings-8-*) echo v2-provider-guid ;;
+      v2-instances-*) echo v2-instances ;;
+      v2-counterinfo-*) echo v2-identifiers ;;
+      *) echo auto ;;
+    esac
+  }
   decoded=0
   skipped=0
   for path in "$cap"/*.bin; do
     f=$(basename "$path")
     rc=0
-    "$dump" --format auto "$path" >"$out/dump.txt" 2>&1 || rc=$?
+    "$dump" --format "$(format_of "$f")" "$path" >"$out/dump.txt" 2>&1 || rc=$?
     case $rc in
       0) decoded=$((decoded + 1)) ;;
       2) skipped=$((skipped + 1))
