@@ -12,6 +12,7 @@ packages=(
   gcc-mingw-w64-x86-64 wine64 wine             # Windows x86-64 under Wine
   frama-c-base why3 z3 cvc4                    # proofs of the cursor core
   valgrind
+  zip unzip                                    # OSS-Fuzz seed corpora (ci/oss-fuzz-local.sh)
 )
 
 missing=()
