@@ -84,6 +84,17 @@ perfbuf_status pb_anomaly(pb_ctx *ctx, uint32_t anomaly, perfbuf_status status,
     return PERFBUF_OK;
 }
 
+perfbuf_status pb_check_arguments(pb_ctx *ctx, const void *data, size_t size, const void *out)
+{
+    if (out != NULL && (data != NULL || size == 0)) {
+        return PERFBUF_OK;
+    }
+    if (ctx->err != NULL) {
+        ctx->err->status = PERFBUF_E_INVALID_ARGUMENT;
+    }
+    return PERFBUF_E_INVALID_ARGUMENT;
+}
+
 perfbuf_systemtime pb_field_systemtime(const pb_cursor *s, pb_field_id f)
 {
     perfbuf_systemtime t = {0, 0, 0, 0, 0, 0, 0, 0};

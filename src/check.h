@@ -49,6 +49,10 @@ perfbuf_status pb_fail_truncated(pb_ctx *ctx, size_t structure_offset, size_t av
 perfbuf_status pb_anomaly(pb_ctx *ctx, uint32_t anomaly, perfbuf_status status,
                           size_t structure_offset, pb_field_id field);
 
+/* A reader's arguments: an output, and bytes unless there are none.
+ * INVALID_ARGUMENT (also in the caller's error) when they are missing. */
+perfbuf_status pb_check_arguments(pb_ctx *ctx, const void *data, size_t size, const void *out);
+
 static inline bool pb_strict(const pb_ctx *ctx)
 {
     return (ctx->flags & PERFBUF_STRICT) != 0;

@@ -97,10 +97,7 @@ perfbuf_status perfbuf_names_parse(const void *data, size_t size, const perfbuf_
 {
     pb_ctx ctx;
     pb_ctx_init(&ctx, opts, err);
-    if (out == NULL || (data == NULL && size != 0)) {
-        if (err != NULL) {
-            err->status = PERFBUF_E_INVALID_ARGUMENT;
-        }
+    if (pb_check_arguments(&ctx, data, size, out) != PERFBUF_OK) {
         return PERFBUF_E_INVALID_ARGUMENT;
     }
     perfbuf_name_table zero = {0};

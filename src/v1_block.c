@@ -515,10 +515,7 @@ perfbuf_status perfbuf_v1_parse(const void *data, size_t received, const perfbuf
 {
     pb_ctx ctx;
     pb_ctx_init(&ctx, opts, err);
-    if (out == NULL || (data == NULL && received != 0)) {
-        if (err != NULL) {
-            err->status = PERFBUF_E_INVALID_ARGUMENT;
-        }
+    if (pb_check_arguments(&ctx, data, received, out) != PERFBUF_OK) {
         return PERFBUF_E_INVALID_ARGUMENT;
     }
     memset(out, 0, sizeof *out);

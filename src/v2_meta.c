@@ -83,10 +83,7 @@ perfbuf_status perfbuf_v2_counter_reg_parse(const void *data, size_t size,
 {
     pb_ctx ctx;
     pb_ctx_init(&ctx, opts, err);
-    if (out == NULL || (data == NULL && size != 0)) {
-        if (err != NULL) {
-            err->status = PERFBUF_E_INVALID_ARGUMENT;
-        }
+    if (pb_check_arguments(&ctx, data, size, out) != PERFBUF_OK) {
         return PERFBUF_E_INVALID_ARGUMENT;
     }
     memset(out, 0, sizeof *out);
@@ -176,10 +173,7 @@ perfbuf_status perfbuf_v2_reginfo_parse(const void *data, size_t size, const per
     if (opts == NULL || opts->max_counters == 0) {
         ctx.max_counters = REGINFO_DEFAULT_MAX_COUNTERS;
     }
-    if (out == NULL || (data == NULL && size != 0)) {
-        if (err != NULL) {
-            err->status = PERFBUF_E_INVALID_ARGUMENT;
-        }
+    if (pb_check_arguments(&ctx, data, size, out) != PERFBUF_OK) {
         return PERFBUF_E_INVALID_ARGUMENT;
     }
     memset(out, 0, sizeof *out);
@@ -262,7 +256,7 @@ perfbuf_status perfbuf_v2_countersets_parse(const void *data, size_t size,
 {
     pb_ctx ctx;
     pb_ctx_init(&ctx, NULL, err);
-    if (out == NULL || (data == NULL && size != 0)) {
+    if (pb_check_arguments(&ctx, data, size, out) != PERFBUF_OK) {
         return PERFBUF_E_INVALID_ARGUMENT;
     }
     out->data = NULL;
@@ -291,7 +285,7 @@ perfbuf_status perfbuf_v2_instance_list_parse(const void *data, size_t size,
 {
     pb_ctx ctx;
     pb_ctx_init(&ctx, opts, err);
-    if (out == NULL || (data == NULL && size != 0)) {
+    if (pb_check_arguments(&ctx, data, size, out) != PERFBUF_OK) {
         return PERFBUF_E_INVALID_ARGUMENT;
     }
     memset(out, 0, sizeof *out);

@@ -13,21 +13,13 @@
 /* Ids are compared pairwise; without a caller's limit, bound them here. */
 #define STRINGS_DEFAULT_MAX_COUNTERS 4096u
 
-static perfbuf_status invalid_argument(perfbuf_error *err)
-{
-    if (err != NULL) {
-        err->status = PERFBUF_E_INVALID_ARGUMENT;
-    }
-    return PERFBUF_E_INVALID_ARGUMENT;
-}
-
 perfbuf_status perfbuf_v2_string_parse(const void *data, size_t size, const perfbuf_options *opts,
                                        perfbuf_v2_string *out, perfbuf_error *err)
 {
     pb_ctx ctx;
     pb_ctx_init(&ctx, opts, err);
-    if (out == NULL || (data == NULL && size != 0)) {
-        return invalid_argument(err);
+    if (pb_check_arguments(&ctx, data, size, out) != PERFBUF_OK) {
+        return PERFBUF_E_INVALID_ARGUMENT;
     }
     memset(out, 0, sizeof *out);
     pb_cursor all = pb_cursor_make((const uint8_t *)data, size);
@@ -69,8 +61,8 @@ perfbuf_status perfbuf_v2_provider_guid_parse(const void *data, size_t size, per
 {
     pb_ctx ctx;
     pb_ctx_init(&ctx, NULL, err);
-    if (out == NULL || (data == NULL && size != 0)) {
-        return invalid_argument(err);
+    if (pb_check_arguments(&ctx, data, size, out) != PERFBUF_OK) {
+        return PERFBUF_E_INVALID_ARGUMENT;
     }
     memset(out, 0, sizeof *out);
     pb_cursor all = pb_cursor_make((const uint8_t *)data, size);
@@ -168,10 +160,12 @@ perfbuf_status perfbuf_v2_strings_parse(const void *data, size_t size,
     if (opts == NULL || opts->max_counters == 0) {
         ctx.max_counters = STRINGS_DEFAULT_MAX_COUNTERS;
     }
-    if (out == NULL || (data == NULL && size != 0) ||
-        (origin != PERFBUF_V2_STRINGS_AUTO && origin != PERFBUF_V2_STRINGS_FROM_BLOCK &&
-         origin != PERFBUF_V2_STRINGS_FROM_ARRAY_END)) {
-        return invalid_argument(err);
+    bool origin_known = origin == PERFBUF_V2_STRINGS_AUTO ||
+                        origin == PERFBUF_V2_STRINGS_FROM_BLOCK ||
+                        origin == PERFBUF_V2_STRINGS_FROM_ARRAY_END;
+    /* An unknown origin is refused like a missing output. */
+    if (pb_check_arguments(&ctx, data, size, origin_known ? out : NULL) != PERFBUF_OK) {
+        return PERFBUF_E_INVALID_ARGUMENT;
     }
     memset(out, 0, sizeof *out);
     pb_cursor all = pb_cursor_make((const uint8_t *)data, size);

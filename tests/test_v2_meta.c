@@ -402,9 +402,12 @@ static void metadata_null_arguments(void)
     char out[8];
     size_t len;
     CHECK(perfbuf_v2_countersets_parse(NULL, 16, &l, &err) == PERFBUF_E_INVALID_ARGUMENT);
+    /* Every reader says so in the caller's error too. */
+    CHECK(err.status == PERFBUF_E_INVALID_ARGUMENT);
     CHECK(perfbuf_v2_countersets_parse(bytes, 16, NULL, &err) == PERFBUF_E_INVALID_ARGUMENT);
     CHECK(!perfbuf_v2_countersets_get(NULL, 0, NULL));
     CHECK(perfbuf_v2_instance_list_parse(NULL, 8, NULL, &il, &err) == PERFBUF_E_INVALID_ARGUMENT);
+    CHECK(err.status == PERFBUF_E_INVALID_ARGUMENT);
     CHECK(perfbuf_v2_instance_list_parse(bytes, 16, NULL, NULL, &err) == PERFBUF_E_INVALID_ARGUMENT);
     CHECK(perfbuf_v2_instance_list_parse(bytes, 0, NULL, &il, &err) == PERFBUF_OK);
     CHECK(perfbuf_v2_listed_name_utf8(NULL, &li, out, sizeof out, &len) == PERFBUF_E_INVALID_ARGUMENT);
