@@ -212,8 +212,8 @@ typedef struct perfbuf_v2_counter_string {
  * enough for dwCounters headers; counter ids unique (compared pairwise, so
  * max_counters caps the count: 4,096 without one); every present string at
  * or after the headers, starting inside dwSize and NUL-terminated before
- * it. Bytes after dwSize, a dwSize that is not a multiple of 8 and a string
- * at an odd offset are anomalies.
+ * it. Bytes after dwSize and a dwSize that is not a multiple of 8 are
+ * anomalies. A string may start at an odd offset: it is read byte by byte.
  */
 PERFBUF_API PERFBUF_MUST_USE perfbuf_status perfbuf_v2_strings_parse(
     const void *data, size_t size, perfbuf_v2_string_origin origin, const perfbuf_options *opts,
