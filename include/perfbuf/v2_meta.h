@@ -315,8 +315,10 @@ typedef struct perfbuf_v2_mismatch {
  * every block is taken to belong to it and blocks without an id list are
  * checked for their kind only.
  * PERFBUF_OK when they agree, PERFBUF_E_INCONSISTENT with *out filled when
- * not. Cost: O(values + identifiers x blocks / ordered runs); identifiers in
- * Index order take one pass.
+ * not. Cost: about linear in the values when the registration lists ids in
+ * ascending order (binary search, and value sizes remembered by id-list
+ * position) and the identifiers come in Index order (one pass); otherwise
+ * a lookup may scan the registration and a block the identifiers.
  */
 PERFBUF_API PERFBUF_MUST_USE perfbuf_status perfbuf_v2_crosscheck(
     const perfbuf_v2_query *q, const perfbuf_v2_reginfo *reg, const perfbuf_v2_identifiers *ids,
