@@ -8,8 +8,11 @@ trap 'rm -rf "$work"' EXIT
 for src in src/*.c; do
   gcc -std=c11 -O2 -fstack-usage -Iinclude -Isrc -c "$src" -o "$work/$(basename "$src" .c).o"
 done
+# One awk pass and no early-closing reader such as `head`: under pipefail,
+# a writer killed by SIGPIPE (exit 141) would fail the run for nothing.
+cat "$work"/*.su | awk -F'\t' '{print $2 "\t" $1 "\t" $3}' | sort -rn >"$work/frames"
 echo "largest stack frames of libperfbuf (bytes, function, kind):"
-cat "$work"/*.su | awk -F'\t' '{print $2 "\t" $1 "\t" $3}' | sort -rn | head -n 10 | sed 's/^/  /'
-largest=$(cat "$work"/*.su | awk -F'\t' '{print $2}' | sort -rn | head -n 1)
-dynamic=$(cat "$work"/*.su | awk -F'\t' '$3 != "static"' | wc -l)
+awk 'NR <= 10 {print "  " $0}' "$work/frames"
+largest=$(awk 'NR == 1 {print $1}' "$work/frames")
+dynamic=$(awk -F'\t' '$3 != "static"' "$work/frames" | wc -l)
 echo "largest frame: $largest bytes (target <= 512); functions with non-static frames: $dynamic"

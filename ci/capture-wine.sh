@@ -75,7 +75,7 @@ done
 # names the computer after the host: `VM` makes the 96 bytes of the README.
 v1_block() {
   local f=$1 n
-  head -c 8 "$cap/$f" | od -An -tx1 | grep -q "50 00 45 00 52 00 46 00" ||
+  [[ "$(od -An -tx1 -N8 "$cap/$f")" == *"50 00 45 00 52 00 46 00"* ]] ||
     { problem "$f has no PERF signature"; return; }
   [ "$(u32 "$f" 8)-$(u32 "$f" 12)-$(u32 "$f" 16)" = 1-1-1 ] ||
     problem "$f: LittleEndian, Version, Revision are not 1, 1, 1"

@@ -20,7 +20,9 @@ echo "installed:"
 (cd "$prefix" && find . \( -type f -o -type l \) | sort | sed 's/^/  /')
 
 # Which libperfbuf a consumer binary loads at run time, if any.
-needs_shared() { readelf -d "$1" | grep -q 'NEEDED.*libperfbuf'; }
+# grep without -q reads all of readelf's output: an early exit would kill
+# readelf with SIGPIPE and, under pipefail, fail the check for nothing.
+needs_shared() { readelf -d "$1" | grep 'NEEDED.*libperfbuf' >/dev/null; }
 check_linkage() {
   local bin=$1 kind=$2
   if [ "$kind" = shared ] && ! needs_shared "$bin"; then
@@ -42,7 +44,8 @@ for kind in static shared; do
   LD_LIBRARY_PATH="$prefix/lib" "$work/consumer-cmake-$kind/consumer" "$capture"
 done
 
-pcdir=$(ls -d "$prefix"/lib*/pkgconfig | head -n 1)
+pcdirs=("$prefix"/lib*/pkgconfig)
+pcdir=${pcdirs[0]}
 libdir=$(dirname "$pcdir")
 for kind in shared static; do
   echo "== pkg-config (examples/consumer/Makefile), $kind"
