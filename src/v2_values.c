@@ -2,10 +2,14 @@
 #include "perfbuf/counter_types.h"
 #include "perfbuf/v2_meta.h"
 
-/* The integer value of counter `id` among the values of an instance or of
- * a block without instances. */
+/*
+ * The integer value of counter `id` among the values of an instance or of
+ * a block without instances. A block without an id list holds one counter,
+ * the one asked for (`own`): the counters it refers to (time, frequency,
+ * base, multi) are not in it, and its value must not stand in for them.
+ */
 static bool value_of(const perfbuf_v2_query *q, const perfbuf_v2_block *block,
-                     const perfbuf_v2_instance *inst, uint32_t id, uint64_t *out)
+                     const perfbuf_v2_instance *inst, uint32_t id, bool own, uint64_t *out)
 {
     perfbuf_v2_iter it;
     perfbuf_v2_value v;
@@ -15,6 +19,9 @@ static bool value_of(const perfbuf_v2_query *q, const perfbuf_v2_block *block,
         perfbuf_v2_block_values_begin(block, &it);
     }
     bool has_ids = block->kind == PERFBUF_V2_MULTIPLE_COUNTERS || block->kind == PERFBUF_V2_COUNTERSET;
+    if (!has_ids && !own) {
+        return false;
+    }
     while (perfbuf_v2_values_next(q, block, &it, &v)) {
         if ((has_ids ? v.counter_id == id : v.index == 0) && v.is_integer) {
             *out = v.integer;
@@ -52,7 +59,7 @@ perfbuf_status perfbuf_v2_raw_sample(const perfbuf_v2_query *q, const perfbuf_v2
     sample->time_stamp = q->perf_time_100ns;
     context->scale = c.default_scale;
     context->frequency = 0;
-    if (!value_of(q, block, inst, counter_id, &sample->first)) {
+    if (!value_of(q, block, inst, counter_id, true, &sample->first)) {
         return PERFBUF_E_NOT_FOUND;
     }
     uint64_t v;
@@ -66,8 +73,8 @@ perfbuf_status perfbuf_v2_raw_sample(const perfbuf_v2_query *q, const perfbuf_v2
         context->frequency = 10000000u;
         break;
     case PERFBUF_TIME_OBJECT:
-        if (!value_of(q, block, inst, c.perf_time_id, &sample->second) ||
-            !value_of(q, block, inst, c.perf_freq_id, &context->frequency)) {
+        if (!value_of(q, block, inst, c.perf_time_id, false, &sample->second) ||
+            !value_of(q, block, inst, c.perf_freq_id, false, &context->frequency)) {
             return PERFBUF_E_NOT_FOUND;
         }
         break;
@@ -76,12 +83,12 @@ perfbuf_status perfbuf_v2_raw_sample(const perfbuf_v2_query *q, const perfbuf_v2
         break;
     }
     if (info->needs_base) {
-        if (!value_of(q, block, inst, c.base_id, &sample->second)) {
+        if (!value_of(q, block, inst, c.base_id, false, &sample->second)) {
             return PERFBUF_E_NOT_FOUND;
         }
     }
     if (info->needs_multi) {
-        if (!value_of(q, block, inst, c.multi_id, &v)) {
+        if (!value_of(q, block, inst, c.multi_id, false, &v)) {
             return PERFBUF_E_NOT_FOUND;
         }
         /* PDH's MultiCount is 32 bits: a larger base cannot be used as it is,

@@ -338,16 +338,23 @@ static void object_and_multi_timers_without_instances(void)
         tb_v2_block_begin(&v[k], 0, 1);            /* a single counter: id 4 */
         tb_v2_u64(&v[k], 8589934592ull);
         tb_v2_block_end(&v[k]);
+        static const uint32_t multi_ids[2] = {3, 4};
+        tb_v2_block_begin(&v[k], 0, 2);            /* a multi-timer, its base past 32 bits */
+        tb_v2_ids(&v[k], multi_ids, 2);
+        tb_v2_u64(&v[k], (uint64_t)k * 20000000);
+        tb_v2_u64(&v[k], 8589934592ull);
+        tb_v2_block_end(&v[k]);
         tb_v2_end(&v[k]);
     }
     perfbuf_v2_query q[2];
-    perfbuf_v2_block blocks[2][2];
+    perfbuf_v2_block blocks[2][3];
     for (int k = 0; k < 2; k++) {
         CHECK(perfbuf_v2_query_parse(v[k].buf.data, v[k].buf.len, NULL, &q[k], NULL) == PERFBUF_OK);
         perfbuf_v2_iter it;
         perfbuf_v2_blocks_begin(&q[k], &it);
         CHECK(perfbuf_v2_blocks_next(&q[k], &it, &blocks[k][0]));
         CHECK(perfbuf_v2_blocks_next(&q[k], &it, &blocks[k][1]));
+        CHECK(perfbuf_v2_blocks_next(&q[k], &it, &blocks[k][2]));
     }
     static const struct {
         uint32_t id;
@@ -364,14 +371,20 @@ static void object_and_multi_timers_without_instances(void)
                    PERFBUF_CSTATUS_VALID_DATA);
         CHECK(value.as_double > want[i].value - 1e-9 && value.as_double < want[i].value + 1e-9);
     }
-    /* The single-counter block: its one value is the counter's, and a
-     * multi value too large for PDH's 32-bit MultiCount makes the sample
-     * invalid rather than silently clamped. */
+    /* The single-counter block: its one value is the counter's, and only
+     * that counter's: the time, frequency and multi counters another type
+     * needs are not in it, so its value cannot stand in for them. */
     perfbuf_raw_sample s;
     perfbuf_value_context ctx;
     CHECK(perfbuf_v2_raw_sample(&q[1], &blocks[1][1], NULL, &reg, 4, &s, &ctx) == PERFBUF_OK);
     CHECK_EQ_U(s.first, 8589934592ull);
-    CHECK(perfbuf_v2_raw_sample(&q[1], &blocks[1][1], NULL, &reg, 3, &s, &ctx) == PERFBUF_OK);
+    CHECK(perfbuf_v2_raw_sample(&q[1], &blocks[1][1], NULL, &reg, 0, &s, &ctx) ==
+          PERFBUF_E_NOT_FOUND);
+    CHECK(perfbuf_v2_raw_sample(&q[1], &blocks[1][1], NULL, &reg, 3, &s, &ctx) ==
+          PERFBUF_E_NOT_FOUND);
+    /* A multi value too large for PDH's 32-bit MultiCount makes the sample
+     * invalid rather than silently clamped. */
+    CHECK(perfbuf_v2_raw_sample(&q[1], &blocks[1][2], NULL, &reg, 3, &s, &ctx) == PERFBUF_OK);
     CHECK_EQ_U(s.status, PERFBUF_CSTATUS_INVALID_DATA);
     CHECK_EQ_U(s.multi, 0);
     perfbuf_value refused;

@@ -333,7 +333,9 @@ PERFBUF_API PERFBUF_MUST_USE perfbuf_status perfbuf_v2_crosscheck(
  * the base counter's value; multi = the MultiId counter's value. *context
  * gets the frequency (PerfFreq, 10,000,000, or the PerfFreqId counter's
  * value) and the DefaultScale. For blocks without a counter-id list (single
- * counter, multiple instances) the block's one value is the counter's.
+ * counter, multiple instances) the block's one value is the counter's, and
+ * the counters it refers to are not there: a type that needs a time,
+ * frequency, base or multi counter has no sample from such a block.
  * NOT_FOUND when the counter, or one it refers to, is not in the data;
  * INVALID_ARGUMENT when the type has no displayable value.
  */
