@@ -1,5 +1,7 @@
 #include "check.h"
 
+#include "text.h"
+
 static uint32_t limit_or(uint32_t requested, uint32_t fallback)
 {
     return requested != 0 ? requested : fallback;
@@ -26,24 +28,23 @@ void pb_ctx_init(pb_ctx *ctx, const perfbuf_options *opts, perfbuf_error *err)
     }
 }
 
-static perfbuf_error describe(perfbuf_status status, size_t structure_offset, pb_field_id field)
+void pb_describe(perfbuf_error *e, perfbuf_status status, size_t structure_offset,
+                 pb_field_id field)
 {
-    perfbuf_error e;
-    e.status = status;
-    e.structure = pb_fields[field].structure;
-    e.field = pb_fields[field].name;
+    e->status = status;
+    e->structure = pb_fields[field].structure;
+    e->field = pb_fields[field].name;
     /* Offsets inside a buffer the caller holds cannot overflow size_t; if
      * they ever could, report the structure's own offset. */
-    e.offset = structure_offset;
-    (void)pb_add(structure_offset, pb_fields[field].offset, &e.offset);
-    return e;
+    e->offset = structure_offset;
+    (void)pb_add(structure_offset, pb_fields[field].offset, &e->offset);
 }
 
 perfbuf_status pb_fail(pb_ctx *ctx, perfbuf_status status, size_t structure_offset,
                        pb_field_id field)
 {
     if (ctx->err != NULL) {
-        *ctx->err = describe(status, structure_offset, field);
+        pb_describe(ctx->err, status, structure_offset, field);
     }
     return status;
 }
@@ -78,7 +79,7 @@ perfbuf_status pb_anomaly(pb_ctx *ctx, uint32_t anomaly, perfbuf_status status,
         return pb_fail(ctx, status, structure_offset, field);
     }
     if (ctx->anomalies == 0) {
-        ctx->first_anomaly = describe(status, structure_offset, field);
+        pb_describe(&ctx->first_anomaly, status, structure_offset, field);
     }
     ctx->anomalies |= anomaly;
     return PERFBUF_OK;
@@ -107,6 +108,21 @@ perfbuf_systemtime pb_field_systemtime(const pb_cursor *s, pb_field_id f)
         PB_UNREACHABLE();
     }
     return t;
+}
+
+perfbuf_status pb_view_utf16_to_utf8(const uint8_t *data, size_t size, size_t offset,
+                                     size_t units, char *out, size_t cap, size_t *len)
+{
+    pb_utf8_out o;
+    pb_utf8_out_init(&o, out, cap);
+    size_t bytes;
+    size_t end;
+    if (pb_mul(units, 2, &bytes) && pb_add(offset, bytes, &end)) {
+        pb_utf16le_convert(pb_window(data, size, offset, end), &o);
+    } else {
+        PB_UNREACHABLE();
+    }
+    return pb_utf8_finish(&o, len);
 }
 
 perfbuf_guid pb_read_guid(const pb_cursor *s, size_t rel)

@@ -33,6 +33,10 @@ typedef struct pb_ctx {
 
 void pb_ctx_init(pb_ctx *ctx, const perfbuf_options *opts, perfbuf_error *err);
 
+/* Fills *e to name the field at structure_offset + its own offset. */
+void pb_describe(perfbuf_error *e, perfbuf_status status, size_t structure_offset,
+                 pb_field_id field);
+
 /* Records a rejection of the field at structure_offset + its own offset. */
 perfbuf_status pb_fail(pb_ctx *ctx, perfbuf_status status, size_t structure_offset,
                        pb_field_id field);
@@ -146,6 +150,15 @@ void pb_view_ctx(pb_ctx *ctx);
 
 /* A SYSTEMTIME field of a structure window (same contract as pb_field32). */
 perfbuf_systemtime pb_field_systemtime(const pb_cursor *s, pb_field_id f);
+
+/*
+ * UTF-8 of `units` UTF-16LE code units at byte `offset` of a buffer a parse
+ * has validated (a view's name or string); out and len as in
+ * perfbuf_utf16le_to_utf8. A range outside the buffer converts nothing and
+ * traps in fuzzing builds.
+ */
+perfbuf_status pb_view_utf16_to_utf8(const uint8_t *data, size_t size, size_t offset,
+                                     size_t units, char *out, size_t cap, size_t *len);
 
 /* A GUID field of a structure window (same contract as pb_field32). */
 perfbuf_guid pb_field_guid(const pb_cursor *s, pb_field_id f);

@@ -190,10 +190,7 @@ perfbuf_status perfbuf_names_text_utf8(const perfbuf_name_table *t, const perfbu
     if (t == NULL || e == NULL || (out == NULL && cap != 0)) {
         return PERFBUF_E_INVALID_ARGUMENT;
     }
-    pb_utf8_out o;
-    pb_utf8_out_init(&o, out, cap);
-    pb_utf16le_convert(window(t, e->text_offset, e->text_offset + e->text_units * 2), &o);
-    return pb_utf8_finish(&o, len);
+    return pb_view_utf16_to_utf8(t->data, t->size, e->text_offset, e->text_units, out, cap, len);
 }
 
 perfbuf_status perfbuf_names_find(const perfbuf_name_table *t, uint32_t title_index,

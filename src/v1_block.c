@@ -689,9 +689,6 @@ perfbuf_status perfbuf_v1_system_name_utf8(const perfbuf_v1_block *b, char *out,
     if (b == NULL || (out == NULL && cap != 0)) {
         return PERFBUF_E_INVALID_ARGUMENT;
     }
-    pb_utf8_out o;
-    pb_utf8_out_init(&o, out, cap);
-    pb_utf16le_convert(
-        pb_v1_window(b, b->system_name_offset, b->system_name_offset + b->system_name_units * 2), &o);
-    return pb_utf8_finish(&o, len);
+    return pb_view_utf16_to_utf8(b->data, b->size, b->system_name_offset, b->system_name_units,
+                                 out, cap, len);
 }

@@ -58,12 +58,7 @@ static void no_location(perfbuf_error *e)
 /* Names a field of one buffer in the report, as a rejection would. */
 static void locate(perfbuf_error *where, size_t structure_offset, pb_field_id field)
 {
-    pb_ctx ctx;
-    pb_ctx_init(&ctx, NULL, where);
-    perfbuf_status st = pb_fail(&ctx, PERFBUF_E_INCONSISTENT, structure_offset, field);
-    if (st != PERFBUF_E_INCONSISTENT) {
-        PB_UNREACHABLE();
-    }
+    pb_describe(where, PERFBUF_E_INCONSISTENT, structure_offset, field);
 }
 
 static perfbuf_status disagree(crosscheck *x, perfbuf_v2_mismatch_kind kind, uint32_t block_index,
@@ -198,10 +193,11 @@ static uint32_t size_of_code(uint32_t code)
 /*
  * The size a value must have (PERFBUF_SIZE_VARIABLE: any): of counter id,
  * at position `position` of its block's id list (or any position when the
- * block has no list). False when the registration lacks the counter.
+ * block has no list). False when the registration lacks the counter. A
+ * lookup uses the caller's *scratch, to keep one counter on the stack.
  */
 static bool expected_size(crosscheck *x, bool cacheable, uint32_t position, uint32_t id,
-                          uint32_t *size)
+                          perfbuf_v2_counter_reg *scratch, uint32_t *size)
 {
     cacheable = cacheable && position < CACHED_POSITIONS;
     uint32_t word = position / 32u;
@@ -210,11 +206,10 @@ static bool expected_size(crosscheck *x, bool cacheable, uint32_t position, uint
         *size = size_of_code((uint32_t)(x->size_codes[word] >> shift));
         return true;
     }
-    perfbuf_v2_counter_reg c;
-    if (!lookup(x, id, &c)) {
+    if (!lookup(x, id, scratch)) {
         return false;
     }
-    *size = perfbuf_counter_type_size(c.type);
+    *size = perfbuf_counter_type_size(scratch->type);
     if (cacheable) {
         x->size_codes[word] |= (uint64_t)size_code(*size) << shift;
         x->known_positions |= (uint64_t)1 << position;
@@ -226,6 +221,7 @@ static perfbuf_status check_values(crosscheck *x, const perfbuf_v2_block *b, per
                                    uint32_t block_counter)
 {
     perfbuf_v2_value v;
+    perfbuf_v2_counter_reg c;
     while (perfbuf_v2_values_next(x->q, b, it, &v)) {
         bool listed = has_id_list(b->kind);
         uint32_t id = listed ? v.counter_id : block_counter;
@@ -233,16 +229,17 @@ static perfbuf_status check_values(crosscheck *x, const perfbuf_v2_block *b, per
         if (id == PERFBUF_V2_NO_COUNTER_ID) {
             continue;
         }
-        if (!expected_size(x, listed, v.index, id, &expected)) {
+        if (!expected_size(x, listed, v.index, id, &c, &expected)) {
             /* Id lists are checked before their values; this is an
              * identifier's counter, checked before any block. */
             PB_UNREACHABLE();
             continue;
         }
         if (expected != PERFBUF_SIZE_VARIABLE && v.data_size != expected) {
-            perfbuf_v2_counter_reg c;
+            /* The size may have come from the cache: find the counter. */
             if (!lookup(x, id, &c)) {
                 PB_UNREACHABLE();
+                continue;
             }
             locate(&x->out->in_query, v.offset, PBF_PERF_COUNTER_DATA_dwDataSize);
             locate(&x->out->in_registration, c.offset, PBF_PERF_COUNTER_REG_INFO_Type);

@@ -132,12 +132,6 @@ perfbuf_status perfbuf_v2_identifier_name_utf8(const perfbuf_v2_identifiers *l,
     if (l == NULL || id == NULL || (out == NULL && cap != 0)) {
         return PERFBUF_E_INVALID_ARGUMENT;
     }
-    pb_utf8_out o;
-    pb_utf8_out_init(&o, out, cap);
-    if (id->has_name) {
-        pb_utf16le_convert(pb_window(l->data, l->size, id->name_offset,
-                                     id->name_offset + id->name_units * 2),
-                           &o);
-    }
-    return pb_utf8_finish(&o, len);
+    /* Without a name, offset and units are 0: nothing to convert. */
+    return pb_view_utf16_to_utf8(l->data, l->size, id->name_offset, id->name_units, out, cap, len);
 }

@@ -348,9 +348,6 @@ perfbuf_status perfbuf_v2_listed_name_utf8(const perfbuf_v2_instance_list *l,
     if (l == NULL || inst == NULL || (out == NULL && cap != 0)) {
         return PERFBUF_E_INVALID_ARGUMENT;
     }
-    pb_utf8_out o;
-    pb_utf8_out_init(&o, out, cap);
-    pb_utf16le_convert(pb_window(l->data, l->size, inst->name_offset,
-                                 inst->name_offset + inst->name_units * 2), &o);
-    return pb_utf8_finish(&o, len);
+    return pb_view_utf16_to_utf8(l->data, l->size, inst->name_offset, inst->name_units, out, cap,
+                                 len);
 }

@@ -529,10 +529,8 @@ perfbuf_status perfbuf_v2_instance_name_utf8(const perfbuf_v2_query *q,
     if (q == NULL || inst == NULL || (out == NULL && cap != 0)) {
         return PERFBUF_E_INVALID_ARGUMENT;
     }
-    pb_utf8_out o;
-    pb_utf8_out_init(&o, out, cap);
-    pb_utf16le_convert(window(q, inst->name_offset, inst->name_offset + inst->name_units * 2), &o);
-    return pb_utf8_finish(&o, len);
+    return pb_view_utf16_to_utf8(q->data, q->size, inst->name_offset, inst->name_units, out, cap,
+                                 len);
 }
 
 perfbuf_status perfbuf_v2_instance_name_utf16(const perfbuf_v2_query *q,

@@ -50,10 +50,7 @@ perfbuf_status perfbuf_v2_string_utf8(const perfbuf_v2_string *s, char *out, siz
     if (s == NULL || (out == NULL && cap != 0)) {
         return PERFBUF_E_INVALID_ARGUMENT;
     }
-    pb_utf8_out o;
-    pb_utf8_out_init(&o, out, cap);
-    pb_utf16le_convert(pb_window(s->data, s->size, 0, s->units * 2), &o);
-    return pb_utf8_finish(&o, len);
+    return pb_view_utf16_to_utf8(s->data, s->size, 0, s->units, out, cap, len);
 }
 
 perfbuf_status perfbuf_v2_provider_guid_parse(const void *data, size_t size, perfbuf_guid *out,
@@ -294,12 +291,6 @@ perfbuf_status perfbuf_v2_counter_string_utf8(const perfbuf_v2_strings *s,
     if (s == NULL || str == NULL || (out == NULL && cap != 0)) {
         return PERFBUF_E_INVALID_ARGUMENT;
     }
-    pb_utf8_out o;
-    pb_utf8_out_init(&o, out, cap);
-    if (str->present) {
-        pb_utf16le_convert(pb_window(s->data, s->size, str->text_offset,
-                                     str->text_offset + str->units * 2),
-                           &o);
-    }
-    return pb_utf8_finish(&o, len);
+    /* An absent string has offset and units 0: nothing to convert. */
+    return pb_view_utf16_to_utf8(s->data, s->size, str->text_offset, str->units, out, cap, len);
 }
