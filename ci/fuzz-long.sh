@@ -24,11 +24,15 @@ half=$(( cores > 1 ? cores / 2 : 1 ))
   -artifact_prefix="$work/" "${dict_lf[@]}" "$work/lf-corpus" >"$work/libfuzzer.log" 2>&1 &
 lf=$!
 export AFL_SKIP_CPUFREQ=1 AFL_NO_UI=1 AFL_I_DONT_CARE_ABOUT_MISSING_CRASHES=1
-afl-fuzz -V "$seconds" -M main -m none -i "$work/seeds" -o "$work/afl-out" \
+# The structured harnesses take the structure-aware mutator under AFL++ too.
+source ci/afl-mutator-env.sh
+mutator=()
+afl_mutator_env "$name" "$work/afl/afl_mutator.so" mutator
+env "${mutator[@]}" afl-fuzz -V "$seconds" -M main -m none -i "$work/seeds" -o "$work/afl-out" \
   -c "$work/afl/$name.cmplog" "${dict_afl[@]}" -- "$work/afl/$name" >"$work/afl-main.log" 2>&1 &
 afl_pids=($!)
 for i in $(seq 2 "$half"); do
-  afl-fuzz -V "$seconds" -S "s$i" -m none -i "$work/seeds" -o "$work/afl-out" \
+  env "${mutator[@]}" afl-fuzz -V "$seconds" -S "s$i" -m none -i "$work/seeds" -o "$work/afl-out" \
     "${dict_afl[@]}" -- "$work/afl/$name" >"$work/afl-s$i.log" 2>&1 &
   afl_pids+=($!)
 done

@@ -15,6 +15,7 @@ bash ci/fuzz-build.sh libfuzzer "$work/libfuzzer" >/dev/null
 bash ci/fuzz-build.sh afl "$work/afl" >/dev/null
 bash ci/fuzz-build.sh msan "$work/msan" >/dev/null
 
+source ci/afl-mutator-env.sh
 harnesses=$(cd fuzz && ls fuzz_*.c | sed 's/\.c$//')
 
 seeds_of() {
@@ -51,13 +52,22 @@ run_afl() {
   seeds_of "$name" "$dir/in"
   local dict=()
   [ -f "fuzz/$name.dict" ] && dict=(-x "fuzz/$name.dict")
-  AFL_SKIP_CPUFREQ=1 AFL_NO_UI=1 AFL_I_DONT_CARE_ABOUT_MISSING_CRASHES=1 AFL_NO_AFFINITY=1 \
+  # The structured harnesses get the structure-aware mutators under AFL++
+  # too, from the custom mutator library, before AFL++'s own havoc stage.
+  local mutator=()
+  afl_mutator_env "$name" "$work/afl/afl_mutator.so" mutator
+  env "${mutator[@]}" AFL_SKIP_CPUFREQ=1 AFL_NO_UI=1 AFL_I_DONT_CARE_ABOUT_MISSING_CRASHES=1 AFL_NO_AFFINITY=1 \
   AFL_SKIP_CRASHES=1 AFL_QUIET=1 \
     timeout $((seconds + 120)) afl-fuzz -V "$seconds" -m none -t 5000 -i "$dir/in" -o "$dir/out" \
     -c "$work/afl/$name.cmplog" "${dict[@]}" -- "$work/afl/$name" >"$dir/log" 2>&1 || true
   local stats="$dir/out/default/fuzzer_stats"
   if [ ! -f "$stats" ]; then
     echo "FAIL afl $name: afl-fuzz did not run"
+    tail -n 30 "$dir/log"
+    return 1
+  fi
+  if [ ${#mutator[@]} -ne 0 ] && ! grep "Loading custom mutator library" "$dir/log" >/dev/null; then
+    echo "FAIL afl $name: afl-fuzz did not load the structure-aware mutator"
     tail -n 30 "$dir/log"
     return 1
   fi
@@ -69,7 +79,9 @@ run_afl() {
     echo "FAIL afl $name: $crashes crashes, $hangs hangs in $dir/out/default"
     return 1
   fi
-  echo "ok   afl       $name: ${execs:-?} executions, queue $(ls "$dir/out/default/queue" | wc -l)"
+  local how=""
+  [ ${#mutator[@]} -ne 0 ] && how=", structure-aware mutator loaded"
+  echo "ok   afl       $name: ${execs:-?} executions, queue $(ls "$dir/out/default/queue" | wc -l)$how"
 }
 
 failed=0

@@ -340,6 +340,48 @@ static inline void mut_patch32(mut_out *o, size_t at, uint32_t v)
 }
 
 /*
+ * One byte-level change within max_size (flip a bit, set a byte, insert or
+ * erase one, an interesting 32-bit value): the byte mutation for callers
+ * without the engine's LLVMFuzzerMutate, that is the mutator check and the
+ * AFL++ mutator library (whose host runs its own havoc stage after it).
+ */
+static inline size_t mut_byte_change(mut_rng *r, uint8_t *data, size_t size, size_t max_size)
+{
+    size_t at = size == 0 ? 0 : mut_rand(r, (uint32_t)size);
+    switch (mut_rand(r, 5)) {
+    case 0:
+        if (size > 0) {
+            data[at] ^= (uint8_t)(1u << mut_rand(r, 8));
+        }
+        return size;
+    case 1:
+        if (size > 0) {
+            data[at] = (uint8_t)mut_rand(r, 256);
+        }
+        return size;
+    case 2:
+        if (size >= max_size) {
+            return size;
+        }
+        memmove(data + at + 1, data + at, size - at);
+        data[at] = (uint8_t)mut_rand(r, 256);
+        return size + 1;
+    case 3:
+        if (size <= 1) {
+            return size;
+        }
+        memmove(data + at, data + at + 1, size - at - 1);
+        return size - 1;
+    default:
+        if (size >= 4) {
+            at = mut_rand(r, (uint32_t)(size - 3));
+            mut_put32(data + at, mut_interesting32(r, mut_get32(data + at)));
+        }
+        return size;
+    }
+}
+
+/*
  * The driver every structured mutator shares, prefix##_mutate: one time in
  * eight, or when the input does not read as a tree, or when the mutated
  * tree does not fit in max_size once written, the engine's byte mutation;

@@ -4,9 +4,15 @@
  * many mutants the library still accepts (lenient parse), against the same
  * number of plain byte mutations. The engine's LLVMFuzzerMutate is replaced
  * by a small byte mutator of the same kind (flip, set, insert, erase,
- * interesting values), which both sides use.
+ * interesting values), which both sides use. The AFL++ mutator library
+ * (fuzz/afl_mutator.c), linked in, is checked through its afl_custom_*
+ * entry points as afl-fuzz calls them.
  * Usage: mutator_check --v2 SEED... --v1 SEED...
  */
+/* setenv, for the AFL++ library's format variable. */
+#if !defined(_WIN32) && !defined(_POSIX_C_SOURCE)
+#  define _POSIX_C_SOURCE 200809L
+#endif
 #include <stdio.h>
 #include <stdlib.h>
 
@@ -31,41 +37,10 @@ static uint8_t buf[BUF_CAP], again[BUF_CAP];
 
 static mut_rng byte_rng;
 
-/* A stand-in for LLVMFuzzerMutate: one byte-level change within max_size. */
+/* A stand-in for LLVMFuzzerMutate. */
 static size_t byte_mutate(uint8_t *data, size_t size, size_t max_size)
 {
-    size_t at = size == 0 ? 0 : mut_rand(&byte_rng, (uint32_t)size);
-    switch (mut_rand(&byte_rng, 5)) {
-    case 0:
-        if (size > 0) {
-            data[at] ^= (uint8_t)(1u << mut_rand(&byte_rng, 8));
-        }
-        return size;
-    case 1:
-        if (size > 0) {
-            data[at] = (uint8_t)mut_rand(&byte_rng, 256);
-        }
-        return size;
-    case 2:
-        if (size >= max_size) {
-            return size;
-        }
-        memmove(data + at + 1, data + at, size - at);
-        data[at] = (uint8_t)mut_rand(&byte_rng, 256);
-        return size + 1;
-    case 3:
-        if (size <= 1) {
-            return size;
-        }
-        memmove(data + at, data + at + 1, size - at - 1);
-        return size - 1;
-    default:
-        if (size >= 4) {
-            at = mut_rand(&byte_rng, (uint32_t)(size - 3));
-            mut_put32(data + at, mut_interesting32(&byte_rng, mut_get32(data + at)));
-        }
-        return size;
-    }
+    return mut_byte_change(&byte_rng, data, size, max_size);
 }
 
 typedef size_t (*mutate_fn)(uint8_t *, size_t, size_t, unsigned int, mut_bytes_fn, bool *);
@@ -194,10 +169,83 @@ static void unreadable_inputs_fall_back(void)
     }
 }
 
+void *afl_mutator_open(const char *format, unsigned int seed);
+void *afl_custom_init(void *afl, unsigned int seed);
+size_t afl_custom_fuzz(void *data, uint8_t *buf, size_t buf_size, uint8_t **out_buf,
+                       uint8_t *add_buf, size_t add_buf_size, size_t max_size);
+void afl_custom_deinit(void *data);
+
+/* afl_custom_init reads the format from the environment, as afl-fuzz
+ * passes it. */
+static void set_afl_format(const char *format)
+{
+#ifdef _WIN32
+    CHECK(_putenv_s("PERFBUF_AFL_MUTATOR", format) == 0);
+#else
+    CHECK(setenv("PERFBUF_AFL_MUTATOR", format, 1) == 0);
+#endif
+}
+
+/* The library as afl-fuzz drives it: one mutant per call in a buffer of
+ * its own, within max_size, the input left as it was, and most mutants of
+ * valid seeds still valid. */
+static void afl_library_mutants(const char *format, const seed *seeds, size_t count,
+                                accept_fn accepts)
+{
+    CALL(set_afl_format(format));
+    void *m = afl_custom_init(NULL, 11);
+    CHECK(m != NULL);
+    unsigned total = 0, ok = 0, changed = 0;
+    for (size_t s = 0; s < count; s++) {
+        size_t max_size = seeds[s].size + 4096u;
+        CHECK(max_size <= BUF_CAP);
+        for (unsigned i = 0; i < 500u; i++) {
+            memcpy(again, seeds[s].data, seeds[s].size);
+            uint8_t *out = NULL;
+            size_t n = afl_custom_fuzz(m, again, seeds[s].size, &out, NULL, 0, max_size);
+            CHECK(out != NULL && out != again);
+            CHECK(n <= max_size);
+            CHECK(memcmp(again, seeds[s].data, seeds[s].size) == 0);
+            ok += accepts(out, n);
+            changed += n != seeds[s].size || memcmp(out, seeds[s].data, n) != 0;
+            total++;
+        }
+    }
+    afl_custom_deinit(m);
+    printf("AFL++ mutator library, %s: %u mutants, %.1f %% accepted, %u differ from their seed\n",
+           format, total, 100.0 * ok / total, changed);
+    CHECK(total > 0);
+    CHECK(ok * 10u >= total * 6u);
+    CHECK(changed * 10u >= total * 9u);
+}
+
+static void afl_library_mutates_both_formats(void)
+{
+    CHECK(v2_count > 0 && v1_count > 0);
+    CALL(afl_library_mutants("v2-query", v2_seeds, v2_count, v2_accepts));
+    CALL(afl_library_mutants("v1", v1_seeds, v1_count, v1_accepts));
+}
+
+/* A format the library does not know gives no mutator (afl_custom_init
+ * then stops afl-fuzz), and a host that calls on without one gets no
+ * mutant rather than a crash. */
+static void afl_library_needs_a_format(void)
+{
+    CHECK(afl_mutator_open(NULL, 1) == NULL);
+    CHECK(afl_mutator_open("v3", 1) == NULL);
+    uint8_t in[4] = {1, 2, 3, 4};
+    uint8_t *out = NULL;
+    CHECK(afl_custom_fuzz(NULL, in, sizeof in, &out, NULL, 0, 64) == 0);
+    CHECK(out == in);
+    afl_custom_deinit(NULL);
+}
+
 static const th_case cases[] = {
     TH_CASE(v2_mutants_mostly_valid),
     TH_CASE(v1_mutants_mostly_valid),
     TH_CASE(unreadable_inputs_fall_back),
+    TH_CASE(afl_library_mutates_both_formats),
+    TH_CASE(afl_library_needs_a_format),
 };
 
 th_state th;
