@@ -68,13 +68,14 @@ perfbuf_status perfbuf_v1_raw_sample(const perfbuf_v1_block *b, const perfbuf_v1
             return PERFBUF_OK;
         }
         if (info->needs_multi && next.type == PERF_COUNTER_MULTI_BASE) {
-            /* PDH's MultiCount is 32 bits: a larger base cannot be used as it is,
-         * and a clamped one would give a wrong value that looks right. */
-        if (value > UINT32_MAX) {
-            sample->status = PERFBUF_CSTATUS_INVALID_DATA;
-        } else {
-            sample->multi = (uint32_t)value;
-        }
+            /* PDH's MultiCount is 32 bits: a larger base cannot be used as
+             * it is, and a clamped one would give a wrong value that looks
+             * right. */
+            if (value > UINT32_MAX) {
+                sample->status = PERFBUF_CSTATUS_INVALID_DATA;
+            } else {
+                sample->multi = (uint32_t)value;
+            }
             return PERFBUF_OK;
         }
         break;

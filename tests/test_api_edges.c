@@ -302,10 +302,84 @@ static void multi_timer_without_its_base(void)
     tb_free(&v.buf);
 }
 
+/*
+ * Clocks that are zero or negative reach the formulas as 0 (which then
+ * report them rather than divide by them); a type with no displayable
+ * value has no sample. (A fraction whose next definition is no base never
+ * gets this far: the parse refuses it in both modes.)
+ */
+static void samples_from_unusable_clocks_and_pairs(void)
+{
+    tb_v1 v;
+    tb_v1_begin(&v, "HOST");
+    tb_v1_object_begin(&v, 700, 1, 0);
+    tb_v1_counter(&v, 702, PERF_COUNTER_COUNTER, 4, 8);
+    tb_v1_counter(&v, 704, PERF_OBJ_TIME_TIMER, 8, 16);
+    tb_v1_counter(&v, 706, PERF_COUNTER_LARGE_RAWCOUNT, 8, 24);
+    tb_v1_counter(&v, 708, PERF_COUNTER_TEXT, 4, 32);
+    tb_v1_definitions_end(&v);
+    uint8_t data[36] = {0};
+    tb_put32(data, 8, 77);
+    tb_put64(data, 16, 5000);
+    tb_put64(data, 24, 9);
+    tb_v1_counter_block(&v, data, sizeof data);
+    tb_v1_object_end(&v);
+    tb_v1_end(&v);
+    /* Block PerfTime -5 and PerfFreq 0; object PerfTime 0 and PerfFreq -1. */
+    size_t object_at = tb_get_u32(&v.buf, 24);
+    tb_patch_u32(&v.buf, 56, 0xFFFFFFFBu);
+    tb_patch_u32(&v.buf, 60, 0xFFFFFFFFu);
+    tb_patch_u32(&v.buf, 64, 0);
+    tb_patch_u32(&v.buf, 68, 0);
+    tb_patch_u32(&v.buf, object_at + 48, 0);
+    tb_patch_u32(&v.buf, object_at + 52, 0);
+    tb_patch_u32(&v.buf, object_at + 56, 0xFFFFFFFFu);
+    tb_patch_u32(&v.buf, object_at + 60, 0xFFFFFFFFu);
+
+    perfbuf_v1_block b;
+    perfbuf_error err;
+    CHECK(perfbuf_v1_parse(v.buf.data, v.buf.len, NULL, &b, &err) == PERFBUF_OK);
+    CHECK(b.perf_time == -5 && b.perf_freq == 0);
+    perfbuf_v1_object o;
+    CHECK(perfbuf_v1_find_object(&b, 700, &o) == PERFBUF_OK);
+    CHECK(o.perf_time == 0 && o.perf_freq == -1);
+    perfbuf_v1_counter_block k;
+    CHECK(perfbuf_v1_object_counter_block(&b, &o, &k));
+    perfbuf_v1_iter it;
+    perfbuf_v1_counter c[4];
+    perfbuf_v1_counters_begin(&o, &it);
+    for (int i = 0; i < 4; i++) {
+        CHECK(perfbuf_v1_counters_next(&b, &it, &c[i]));
+    }
+    perfbuf_raw_sample s;
+    perfbuf_value_context ctx;
+    perfbuf_value value;
+
+    CHECK(perfbuf_v1_raw_sample(&b, &o, &c[0], &k, &s, &ctx) == PERFBUF_OK);
+    CHECK_EQ_U(s.first, 77);
+    CHECK_EQ_U(s.second, 0);
+    CHECK_EQ_U(ctx.frequency, 0);
+    CHECK(!PERFBUF_STATUS_IS_VALID(
+        perfbuf_format_value(c[0].type, &s, &s, &ctx, PERFBUF_FMT_DOUBLE, &value)));
+
+    CHECK(perfbuf_v1_raw_sample(&b, &o, &c[1], &k, &s, &ctx) == PERFBUF_OK);
+    CHECK_EQ_U(s.first, 5000);
+    CHECK_EQ_U(s.second, 0);
+    CHECK_EQ_U(ctx.frequency, 0);
+    CHECK(!PERFBUF_STATUS_IS_VALID(
+        perfbuf_format_value(c[1].type, &s, NULL, &ctx, PERFBUF_FMT_DOUBLE, &value)));
+
+    CHECK(perfbuf_v1_raw_sample(&b, &o, &c[2], &k, &s, &ctx) == PERFBUF_OK);
+    CHECK_EQ_U(s.first, 9);
+    CHECK(perfbuf_v1_raw_sample(&b, &o, &c[3], &k, &s, &ctx) == PERFBUF_E_INVALID_ARGUMENT);
+    tb_free(&v.buf);
+}
+
 static const th_case cases[] = {
     TH_CASE(null_arguments_are_refused),
     TH_CASE(every_pointer_argument_null_in_turn),
     TH_CASE(object_timers_and_multi_timers),
     TH_CASE(multi_timer_without_its_base),
+    TH_CASE(samples_from_unusable_clocks_and_pairs),
 };
 TH_MAIN(cases)
