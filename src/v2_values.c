@@ -19,7 +19,9 @@ static bool value_of(const perfbuf_v2_query *q, const perfbuf_v2_block *block,
         perfbuf_v2_block_values_begin(block, &it);
     }
     bool has_ids = block->kind == PERFBUF_V2_MULTIPLE_COUNTERS || block->kind == PERFBUF_V2_COUNTERSET;
-    if (!has_ids && !own) {
+    /* 0xFFFFFFFF is a reference's "none": no value answers to it, not even
+     * one whose id list entry happens to hold that number. */
+    if ((!has_ids && !own) || id == PERFBUF_V2_NO_ID) {
         return false;
     }
     while (perfbuf_v2_values_next(q, block, &it, &v)) {
@@ -73,6 +75,12 @@ perfbuf_status perfbuf_v2_raw_sample(const perfbuf_v2_query *q, const perfbuf_v2
         context->frequency = 10000000u;
         break;
     case PERFBUF_TIME_OBJECT:
+        /* PERF_PRECISION_OBJECT_TIMER divides by its base counter, not by
+         * a clock (docs/counter-types.md, O-20): it needs no PerfTimeId or
+         * PerfFreqId, only the BaseCounterId read below. */
+        if (info->needs_base) {
+            break;
+        }
         if (!value_of(q, block, inst, c.perf_time_id, false, &sample->second) ||
             !value_of(q, block, inst, c.perf_freq_id, false, &context->frequency)) {
             return PERFBUF_E_NOT_FOUND;
