@@ -46,6 +46,13 @@ static void decode_counter(const pb_cursor *s, size_t at, uint32_t index, perfbu
 
 static perfbuf_status check_counter(pb_ctx *ctx, const pb_cursor *s, const perfbuf_v2_counter_reg *c)
 {
+    /* 0xFFFFFFFF is PERF_WILDCARD_COUNTER in a query and "none" in every
+     * reference: a counter with that id could be neither asked for nor
+     * referred to, and its values would read as a wildcard's. Refused in
+     * both modes. */
+    if (c->id == PERFBUF_V2_NO_ID) {
+        return pb_fail(ctx, PERFBUF_E_UNKNOWN_VALUE, c->offset, PBF_PERF_COUNTER_REG_INFO_CounterId);
+    }
     struct {
         bool bad;
         uint32_t anomaly;
@@ -320,7 +327,7 @@ void perfbuf_v2_instance_list_begin(perfbuf_v2_list_iter *it)
 bool perfbuf_v2_instance_list_next(const perfbuf_v2_instance_list *l, perfbuf_v2_list_iter *it,
                                    perfbuf_v2_listed_instance *out)
 {
-    if (it->next_index >= l->count) {
+    if (l == NULL || it == NULL || out == NULL || it->next_index >= l->count) {
         return false;
     }
     pb_ctx ctx;

@@ -131,8 +131,9 @@ PERFBUF_API PERFBUF_MUST_USE perfbuf_status perfbuf_v2_listed_name_utf8(
 /*
  * One counter's registration (PERF_REG_COUNTER_STRUCT): a single
  * PERF_COUNTER_REG_INFO. Its own fields are judged as in a counterset
- * (type, attributes, detail level, scale, aggregation, Reserved); the ids it
- * refers to cannot be, since the other counters are not in the buffer.
+ * (its CounterId not 0xFFFFFFFF, type, attributes, detail level, scale,
+ * aggregation, Reserved); the ids it refers to cannot be, since the other
+ * counters are not in the buffer.
  */
 typedef struct perfbuf_v2_counter_answer {
     perfbuf_v2_counter_reg counter;
@@ -281,7 +282,8 @@ typedef enum perfbuf_v2_mismatch_kind {
     PERFBUF_V2_UNKNOWN_COUNTER = 1,  /* a counter id the registration does not have */
     PERFBUF_V2_VALUE_SIZE = 2,       /* dwDataSize is not the size of the counter's type */
     PERFBUF_V2_RESULT_KIND = 3,      /* instances from a single-instance counterset */
-    PERFBUF_V2_INDEX_RANGE = 4       /* an identifier's Index past the query's blocks */
+    PERFBUF_V2_INDEX_RANGE = 4,      /* an identifier's Index past the query's blocks */
+    PERFBUF_V2_INDEX_DUPLICATE = 5   /* two usable identifiers with the same Index */
 } perfbuf_v2_mismatch_kind;
 
 PERFBUF_API const char *perfbuf_v2_mismatch_name(perfbuf_v2_mismatch_kind kind);
@@ -318,7 +320,8 @@ typedef struct perfbuf_v2_mismatch {
  * not. Cost: about linear in the values when the registration lists ids in
  * ascending order (binary search, and value sizes remembered by id-list
  * position) and the identifiers come in Index order (one pass); otherwise
- * a lookup may scan the registration and a block the identifiers.
+ * a lookup may scan the registration, and a block the identifiers (which
+ * are then also checked pairwise for a shared Index).
  */
 PERFBUF_API PERFBUF_MUST_USE perfbuf_status perfbuf_v2_crosscheck(
     const perfbuf_v2_query *q, const perfbuf_v2_reginfo *reg, const perfbuf_v2_identifiers *ids,
