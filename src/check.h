@@ -21,6 +21,17 @@
 #  define PB_UNREACHABLE() ((void)0)
 #endif
 
+/*
+ * A function kept out of its caller: for a pass that runs once and needs
+ * its own scratch, so that the caller's frame stays small (the library's
+ * target is 512 bytes per frame, bench/stack-usage.sh).
+ */
+#if defined(__GNUC__) || defined(__clang__)
+#  define PB_NOINLINE __attribute__((noinline))
+#else
+#  define PB_NOINLINE
+#endif
+
 typedef struct pb_ctx {
     uint32_t flags;
     uint32_t max_sections;

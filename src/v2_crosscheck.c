@@ -24,6 +24,8 @@ const char *perfbuf_v2_mismatch_name(perfbuf_v2_mismatch_kind kind)
         return "RESULT_KIND";
     case PERFBUF_V2_INDEX_RANGE:
         return "INDEX_RANGE";
+    case PERFBUF_V2_INDEX_DUPLICATE:
+        return "INDEX_DUPLICATE";
     }
     return "?";
 }
@@ -123,15 +125,17 @@ static bool answered_here(const crosscheck *x, const perfbuf_v2_identifier *id)
 }
 
 /*
- * The identifier whose results are in block `index`. Scans on from where
- * the last search ended and wraps once, so identifiers in Index order cost
- * one pass over them in all.
+ * The identifier whose results are in block `index`: the one with Status 0
+ * and that Index (a failed one owns no block, whatever its Index says;
+ * check_identifiers has made sure no two usable ones share an Index).
+ * Scans on from where the last search ended and wraps once, so identifiers
+ * in Index order cost one pass over them in all.
  */
 static bool identifier_of_block(crosscheck *x, uint32_t index, perfbuf_v2_identifier *found)
 {
     for (int lap = 0; lap < 2; lap++) {
         while (perfbuf_v2_identifiers_next(x->ids, &x->id_pos, found)) {
-            if (found->query_index == index) {
+            if (found->status == 0 && found->query_index == index) {
                 return true;
             }
         }
@@ -140,15 +144,58 @@ static bool identifier_of_block(crosscheck *x, uint32_t index, perfbuf_v2_identi
     return false;
 }
 
+/*
+ * Two usable identifiers with one Index would both claim one block, and
+ * whichever came first would decide whether it is checked. Called only
+ * when the usable identifiers are not in strictly ascending Index order
+ * (in order, no two can share one), so the quadratic scan is paid only
+ * where the block searches are quadratic already.
+ */
+static perfbuf_status check_unique_indexes(crosscheck *x)
+{
+    perfbuf_v2_list_iter it;
+    perfbuf_v2_identifier id;
+    perfbuf_v2_identifiers_begin(&it);
+    for (uint32_t position = 0; perfbuf_v2_identifiers_next(x->ids, &it, &id); position++) {
+        if (id.status != 0) {
+            continue;
+        }
+        perfbuf_v2_list_iter before;
+        perfbuf_v2_identifier earlier;
+        perfbuf_v2_identifiers_begin(&before);
+        for (uint32_t k = 0; k < position && perfbuf_v2_identifiers_next(x->ids, &before, &earlier);
+             k++) {
+            if (earlier.status == 0 && earlier.query_index == id.query_index) {
+                locate(&x->out->in_identifiers, id.offset, PBF_PERF_COUNTER_IDENTIFIER_Index);
+                return disagree(x, PERFBUF_V2_INDEX_DUPLICATE, id.query_index, id.counter_id);
+            }
+        }
+    }
+    return PERFBUF_OK;
+}
+
 /* Every identifier of this counterset points at a block and, when it names
- * one counter, at a registered one. */
-static perfbuf_status check_identifiers(crosscheck *x)
+ * one counter, at a registered one; no two usable identifiers (of any
+ * counterset) point at the same block. Runs once, before the blocks, with
+ * scratch of its own: kept out of perfbuf_v2_crosscheck's frame. */
+PB_NOINLINE static perfbuf_status check_identifiers(crosscheck *x)
 {
     perfbuf_v2_list_iter it;
     perfbuf_v2_identifier id;
     perfbuf_v2_counter_reg c;
+    bool ascending = true;
+    bool seen_usable = false;
+    uint32_t last_index = 0;
     perfbuf_v2_identifiers_begin(&it);
     while (perfbuf_v2_identifiers_next(x->ids, &it, &id)) {
+        if (id.status != 0) {
+            continue;
+        }
+        if (seen_usable && id.query_index <= last_index) {
+            ascending = false;
+        }
+        seen_usable = true;
+        last_index = id.query_index;
         if (!answered_here(x, &id)) {
             continue;
         }
@@ -163,7 +210,7 @@ static perfbuf_status check_identifiers(crosscheck *x)
             return disagree(x, PERFBUF_V2_UNKNOWN_COUNTER, id.query_index, id.counter_id);
         }
     }
-    return PERFBUF_OK;
+    return ascending ? PERFBUF_OK : check_unique_indexes(x);
 }
 
 static bool has_instances(perfbuf_v2_kind kind)
