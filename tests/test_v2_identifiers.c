@@ -476,6 +476,50 @@ static void loose_ends(void)
     CHECK(perfbuf_v2_identifier_name_utf8(&l, &id, NULL, 4, &n) == PERFBUF_E_INVALID_ARGUMENT);
 }
 
+/*
+ * One block, one usable identifier: a failed identifier with the same
+ * Index owns nothing and must not hide the block from the check; two
+ * usable ones with one Index are reported; usable ones out of Index order
+ * but each with its own are fine.
+ */
+static void identifiers_sharing_an_index(void)
+{
+    fixture f = processor_fixture(PERFBUF_COUNTERSET_MULTI_INSTANCES);
+    perfbuf_v2_mismatch m;
+    tb_patch_u32(&f.query.buf, QUERY_IDS + 4 * 28, 29); /* a counter not registered */
+    tb_free(&f.ids_buf);
+    tb_init(&f.ids_buf);
+    tb_v2_identifier(&f.ids_buf, tb_processor_information_guid, 0x1068, 28, 0, 0, "*");
+    tb_v2_identifier(&f.ids_buf, tb_processor_information_guid, 0, PERFBUF_V2_WILDCARD_COUNTER,
+                     PERFBUF_V2_ANY_INSTANCE_ID, 0, "*");
+    CHECK(crosscheck(&f, true, &m) == PERFBUF_E_INCONSISTENT);
+    CHECK(m.kind == PERFBUF_V2_UNKNOWN_COUNTER);
+    CHECK_EQ_U(m.counter_id, 29);
+
+    tb_free(&f.ids_buf);
+    tb_init(&f.ids_buf);
+    tb_v2_identifier(&f.ids_buf, memory_guid, 0, PERFBUF_V2_WILDCARD_COUNTER, 0, 0, "*");
+    tb_v2_identifier(&f.ids_buf, tb_processor_information_guid, 0, PERFBUF_V2_WILDCARD_COUNTER,
+                     PERFBUF_V2_ANY_INSTANCE_ID, 0, "*");
+    CHECK(crosscheck(&f, true, &m) == PERFBUF_E_INCONSISTENT);
+    CHECK(m.kind == PERFBUF_V2_INDEX_DUPLICATE);
+    CHECK_STR(perfbuf_v2_mismatch_name(m.kind), "INDEX_DUPLICATE");
+    CHECK_EQ_U(m.block_index, 0);
+    CHECK_STR(m.in_identifiers.structure, "PERF_COUNTER_IDENTIFIER");
+    CHECK_STR(m.in_identifiers.field, "Index");
+    CHECK_EQ_U(m.in_identifiers.offset, 48 + 32);
+    CHECK_STR(m.in_query.structure, "");
+
+    tb_patch_u32(&f.query.buf, QUERY_IDS + 4 * 28, 28);
+    tb_free(&f.ids_buf);
+    tb_init(&f.ids_buf);
+    tb_v2_identifier(&f.ids_buf, memory_guid, 0, PERFBUF_V2_WILDCARD_COUNTER, 0, 1, "*");
+    tb_v2_identifier(&f.ids_buf, tb_processor_information_guid, 0, PERFBUF_V2_WILDCARD_COUNTER,
+                     PERFBUF_V2_ANY_INSTANCE_ID, 0, "*");
+    CHECK(crosscheck(&f, true, &m) == PERFBUF_OK);
+    fixture_free(&f);
+}
+
 static const th_case cases[] = {
     TH_CASE(identifiers),
     TH_CASE(every_identifier_rejection),
@@ -484,6 +528,7 @@ static const th_case cases[] = {
     TH_CASE(value_size_against_type),
     TH_CASE(instances_from_a_single_instance_set),
     TH_CASE(identifiers_against_the_data),
+    TH_CASE(identifiers_sharing_an_index),
     TH_CASE(single_counter_blocks),
     TH_CASE(loose_ends),
 };

@@ -434,6 +434,95 @@ static void metadata_null_arguments(void)
     CHECK_STR(err.field, "CounterSetType");
 }
 
+/*
+ * PERF_PRECISION_OBJECT_TIMER divides by its base (O-20), so a counter
+ * with a BaseCounterId and no PerfTimeId / PerfFreqId has a sample; and a
+ * reference of 0xFFFFFFFF ("none") finds no value even when an id list
+ * holds that number.
+ */
+static void precision_timer_and_none_references(void)
+{
+    tb_reg_row rows[3] = {
+        {0, PERF_PRECISION_OBJECT_TIMER, 1, NULL},
+        {1, PERF_PRECISION_TIMESTAMP, PERFBUF_V2_NO_ID, NULL},
+        {2, PERF_OBJ_TIME_TIMER, PERFBUF_V2_NO_ID, NULL},
+    };
+    tb_buf reg_buf = tb_v2_reginfo(rows, 3, PERFBUF_COUNTERSET_SINGLE_INSTANCE);
+    perfbuf_v2_reginfo reg;
+    CHECK(perfbuf_v2_reginfo_parse(reg_buf.data, reg_buf.len, NULL, &reg, NULL) == PERFBUF_OK);
+    /* Block 0: the precision timer and its base; block 1: the object
+     * timer and a value under 0xFFFFFFFF. */
+    static const uint32_t timer_ids[2] = {0, 1};
+    static const uint32_t none_ids[2] = {2, PERFBUF_V2_NO_ID};
+    tb_v2 v[2];
+    perfbuf_v2_query q[2];
+    perfbuf_v2_block block[2][2];
+    for (int k = 0; k < 2; k++) {
+        tb_v2_begin(&v[k], 0, 1000000 + k * 10000000, 10000000);
+        tb_v2_block_begin(&v[k], 0, 2);
+        tb_v2_ids(&v[k], timer_ids, 2);
+        tb_v2_u64(&v[k], (uint64_t)k * 300);          /* precision timer */
+        tb_v2_u64(&v[k], 1000 + (uint64_t)k * 1000);  /* its timestamp base */
+        tb_v2_block_end(&v[k]);
+        tb_v2_block_begin(&v[k], 0, 2);
+        tb_v2_ids(&v[k], none_ids, 2);
+        tb_v2_u64(&v[k], 50);                          /* object timer */
+        tb_v2_u64(&v[k], 100);                         /* under id 0xFFFFFFFF */
+        tb_v2_block_end(&v[k]);
+        tb_v2_end(&v[k]);
+        CHECK(perfbuf_v2_query_parse(v[k].buf.data, v[k].buf.len, NULL, &q[k], NULL) == PERFBUF_OK);
+        perfbuf_v2_iter it;
+        perfbuf_v2_blocks_begin(&q[k], &it);
+        CHECK(perfbuf_v2_blocks_next(&q[k], &it, &block[k][0]));
+        CHECK(perfbuf_v2_blocks_next(&q[k], &it, &block[k][1]));
+    }
+    perfbuf_raw_sample s[2];
+    perfbuf_value_context ctx;
+    for (int k = 0; k < 2; k++) {
+        CHECK(perfbuf_v2_raw_sample(&q[k], &block[k][0], NULL, &reg, 0, &s[k], &ctx) == PERFBUF_OK);
+        CHECK_EQ_U(s[k].second, 1000 + (uint64_t)k * 1000);
+    }
+    perfbuf_value value;
+    CHECK_EQ_U(perfbuf_format_value(s[1].type, &s[1], &s[0], &ctx, PERFBUF_FMT_DOUBLE, &value),
+               PERFBUF_CSTATUS_VALID_DATA);
+    CHECK(value.as_double > 30.0 - 1e-9 && value.as_double < 30.0 + 1e-9);
+    /* The object timer's PerfTimeId and PerfFreqId are "none": no sample,
+     * though its block holds a value under 0xFFFFFFFF. */
+    CHECK(perfbuf_v2_raw_sample(&q[1], &block[1][1], NULL, &reg, 2, &s[1], &ctx) ==
+          PERFBUF_E_NOT_FOUND);
+    tb_free(&reg_buf);
+    tb_free(&v[0].buf);
+    tb_free(&v[1].buf);
+}
+
+/* A counter registered under 0xFFFFFFFF, the wildcard and "none", is
+ * refused in both modes, by the counterset and the one-counter readers. */
+static void counter_id_of_none_is_refused(void)
+{
+    tb_reg_row rows[2] = {
+        {0, PERF_COUNTER_RAWCOUNT, PERFBUF_V2_NO_ID, NULL},
+        {PERFBUF_V2_NO_ID, PERF_COUNTER_RAWCOUNT, PERFBUF_V2_NO_ID, NULL},
+    };
+    tb_buf reg_buf = tb_v2_reginfo(rows, 2, PERFBUF_COUNTERSET_SINGLE_INSTANCE);
+    perfbuf_options strict = {PERFBUF_STRICT, 0, 0, 0};
+    const perfbuf_options *modes[2] = {NULL, &strict};
+    for (int m = 0; m < 2; m++) {
+        perfbuf_v2_reginfo reg;
+        perfbuf_error err;
+        CHECK(perfbuf_v2_reginfo_parse(reg_buf.data, reg_buf.len, modes[m], &reg, &err) ==
+              PERFBUF_E_UNKNOWN_VALUE);
+        CHECK_STR(err.structure, "PERF_COUNTER_REG_INFO");
+        CHECK_STR(err.field, "CounterId");
+        CHECK_EQ_U(err.offset, 32 + 48);
+        perfbuf_v2_counter_answer one;
+        CHECK(perfbuf_v2_counter_reg_parse(reg_buf.data + 32 + 48, 48, modes[m], &one, &err) ==
+              PERFBUF_E_UNKNOWN_VALUE);
+        CHECK_STR(err.field, "CounterId");
+        CHECK_EQ_U(err.offset, 0);
+    }
+    tb_free(&reg_buf);
+}
+
 static const th_case cases[] = {
     TH_CASE(processor_information_registration),
     TH_CASE(every_registration_rejection),
@@ -441,6 +530,8 @@ static const th_case cases[] = {
     TH_CASE(instance_list),
     TH_CASE(values_through_the_registration),
     TH_CASE(object_and_multi_timers_without_instances),
+    TH_CASE(precision_timer_and_none_references),
+    TH_CASE(counter_id_of_none_is_refused),
     TH_CASE(metadata_null_arguments),
 };
 TH_MAIN(cases)
