@@ -132,6 +132,6 @@ perfbuf_status perfbuf_v2_identifier_name_utf8(const perfbuf_v2_identifiers *l,
     if (l == NULL || id == NULL || (out == NULL && cap != 0)) {
         return PERFBUF_E_INVALID_ARGUMENT;
     }
-    /* Without a name, offset and units are 0: nothing to convert. */
-    return pb_view_utf16_to_utf8(l->data, l->size, id->name_offset, id->name_units, out, cap, len);
+    return pb_view_utf16_to_utf8(l->data, l->size, id->name_offset,
+                                 id->has_name ? id->name_units : 0, out, cap, len);
 }

@@ -291,6 +291,6 @@ perfbuf_status perfbuf_v2_counter_string_utf8(const perfbuf_v2_strings *s,
     if (s == NULL || str == NULL || (out == NULL && cap != 0)) {
         return PERFBUF_E_INVALID_ARGUMENT;
     }
-    /* An absent string has offset and units 0: nothing to convert. */
-    return pb_view_utf16_to_utf8(s->data, s->size, str->text_offset, str->units, out, cap, len);
+    return pb_view_utf16_to_utf8(s->data, s->size, str->text_offset, str->present ? str->units : 0,
+                                 out, cap, len);
 }
