@@ -263,6 +263,15 @@ static void object_timers_and_multi_timers(void)
     tb_free(&newer.buf);
 }
 
+/* A lenient parse of v, its object 700 and that object's counter block. */
+static void open_object_700(const tb_v1 *v, perfbuf_v1_block *b, perfbuf_v1_object *o,
+                            perfbuf_v1_counter_block *k)
+{
+    CHECK(perfbuf_v1_parse(v->buf.data, v->buf.len, NULL, b, NULL) == PERFBUF_OK);
+    CHECK(perfbuf_v1_find_object(b, 700, o) == PERFBUF_OK);
+    CHECK(perfbuf_v1_object_counter_block(b, o, k));
+}
+
 static void multi_timer_without_its_base(void)
 {
     tb_v1 v;
@@ -282,12 +291,10 @@ static void multi_timer_without_its_base(void)
     CHECK(perfbuf_v1_parse(v.buf.data, v.buf.len, &strict, &b, &err) == PERFBUF_E_BAD_REFERENCE);
     CHECK_STR(err.field, "CounterType");
     CHECK_EQ_U(err.offset, tb_get_u32(&v.buf, 24) + 64 + 28);
-    CHECK(perfbuf_v1_parse(v.buf.data, v.buf.len, NULL, &b, &err) == PERFBUF_OK);
-    CHECK(b.anomalies & PERFBUF_ANOMALY_MISSING_BASE);
     perfbuf_v1_object o;
-    CHECK(perfbuf_v1_find_object(&b, 700, &o) == PERFBUF_OK);
     perfbuf_v1_counter_block k;
-    CHECK(perfbuf_v1_object_counter_block(&b, &o, &k));
+    CALL(open_object_700(&v, &b, &o, &k));
+    CHECK(b.anomalies & PERFBUF_ANOMALY_MISSING_BASE);
     perfbuf_v1_iter it;
     perfbuf_v1_counter c;
     perfbuf_v1_counters_begin(&o, &it);
@@ -337,14 +344,11 @@ static void samples_from_unusable_clocks_and_pairs(void)
     tb_patch_u32(&v.buf, object_at + 60, 0xFFFFFFFFu);
 
     perfbuf_v1_block b;
-    perfbuf_error err;
-    CHECK(perfbuf_v1_parse(v.buf.data, v.buf.len, NULL, &b, &err) == PERFBUF_OK);
-    CHECK(b.perf_time == -5 && b.perf_freq == 0);
     perfbuf_v1_object o;
-    CHECK(perfbuf_v1_find_object(&b, 700, &o) == PERFBUF_OK);
-    CHECK(o.perf_time == 0 && o.perf_freq == -1);
     perfbuf_v1_counter_block k;
-    CHECK(perfbuf_v1_object_counter_block(&b, &o, &k));
+    CALL(open_object_700(&v, &b, &o, &k));
+    CHECK(b.perf_time == -5 && b.perf_freq == 0);
+    CHECK(o.perf_time == 0 && o.perf_freq == -1);
     perfbuf_v1_iter it;
     perfbuf_v1_counter c[4];
     perfbuf_v1_counters_begin(&o, &it);

@@ -476,6 +476,18 @@ static void loose_ends(void)
     CHECK(perfbuf_v2_identifier_name_utf8(&l, &id, NULL, 4, &n) == PERFBUF_E_INVALID_ARGUMENT);
 }
 
+/* f's identifiers become one given identifier, then the usable wildcard
+ * one of Processor Information for block 0. */
+static void ahead_of_the_usable_one(fixture *f, const uint8_t guid[16], uint32_t status,
+                                    uint32_t counter_id, uint32_t index)
+{
+    tb_free(&f->ids_buf);
+    tb_init(&f->ids_buf);
+    tb_v2_identifier(&f->ids_buf, guid, status, counter_id, 0, index, "*");
+    tb_v2_identifier(&f->ids_buf, tb_processor_information_guid, 0, PERFBUF_V2_WILDCARD_COUNTER,
+                     PERFBUF_V2_ANY_INSTANCE_ID, 0, "*");
+}
+
 /*
  * One block, one usable identifier: a failed identifier with the same
  * Index owns nothing and must not hide the block from the check; two
@@ -487,20 +499,12 @@ static void identifiers_sharing_an_index(void)
     fixture f = processor_fixture(PERFBUF_COUNTERSET_MULTI_INSTANCES);
     perfbuf_v2_mismatch m;
     tb_patch_u32(&f.query.buf, QUERY_IDS + 4 * 28, 29); /* a counter not registered */
-    tb_free(&f.ids_buf);
-    tb_init(&f.ids_buf);
-    tb_v2_identifier(&f.ids_buf, tb_processor_information_guid, 0x1068, 28, 0, 0, "*");
-    tb_v2_identifier(&f.ids_buf, tb_processor_information_guid, 0, PERFBUF_V2_WILDCARD_COUNTER,
-                     PERFBUF_V2_ANY_INSTANCE_ID, 0, "*");
+    ahead_of_the_usable_one(&f, tb_processor_information_guid, 0x1068, 28, 0);
     CHECK(crosscheck(&f, true, &m) == PERFBUF_E_INCONSISTENT);
     CHECK(m.kind == PERFBUF_V2_UNKNOWN_COUNTER);
     CHECK_EQ_U(m.counter_id, 29);
 
-    tb_free(&f.ids_buf);
-    tb_init(&f.ids_buf);
-    tb_v2_identifier(&f.ids_buf, memory_guid, 0, PERFBUF_V2_WILDCARD_COUNTER, 0, 0, "*");
-    tb_v2_identifier(&f.ids_buf, tb_processor_information_guid, 0, PERFBUF_V2_WILDCARD_COUNTER,
-                     PERFBUF_V2_ANY_INSTANCE_ID, 0, "*");
+    ahead_of_the_usable_one(&f, memory_guid, 0, PERFBUF_V2_WILDCARD_COUNTER, 0);
     CHECK(crosscheck(&f, true, &m) == PERFBUF_E_INCONSISTENT);
     CHECK(m.kind == PERFBUF_V2_INDEX_DUPLICATE);
     CHECK_STR(perfbuf_v2_mismatch_name(m.kind), "INDEX_DUPLICATE");
@@ -511,11 +515,7 @@ static void identifiers_sharing_an_index(void)
     CHECK_STR(m.in_query.structure, "");
 
     tb_patch_u32(&f.query.buf, QUERY_IDS + 4 * 28, 28);
-    tb_free(&f.ids_buf);
-    tb_init(&f.ids_buf);
-    tb_v2_identifier(&f.ids_buf, memory_guid, 0, PERFBUF_V2_WILDCARD_COUNTER, 0, 1, "*");
-    tb_v2_identifier(&f.ids_buf, tb_processor_information_guid, 0, PERFBUF_V2_WILDCARD_COUNTER,
-                     PERFBUF_V2_ANY_INSTANCE_ID, 0, "*");
+    ahead_of_the_usable_one(&f, memory_guid, 0, PERFBUF_V2_WILDCARD_COUNTER, 1);
     CHECK(crosscheck(&f, true, &m) == PERFBUF_OK);
     fixture_free(&f);
 }

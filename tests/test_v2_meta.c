@@ -183,6 +183,11 @@ static void instance_list(void)
     CHECK_STR(name, "_Total");
     CHECK(perfbuf_v2_instance_list_next(&l, &it, &inst));
     CHECK(!perfbuf_v2_instance_list_next(&l, &it, &inst));
+    perfbuf_v2_instance_list_begin(&it);
+    CHECK(!perfbuf_v2_instance_list_next(NULL, &it, &inst));
+    CHECK(!perfbuf_v2_instance_list_next(&l, NULL, &inst));
+    CHECK(!perfbuf_v2_instance_list_next(&l, &it, NULL));
+    CHECK(perfbuf_v2_instance_list_next(&l, &it, &inst));
     /* A prefix is a valid list exactly when it ends between instances. */
     for (size_t cut = 0; cut <= len; cut++) {
         guarded p = guard_place(list, cut);
