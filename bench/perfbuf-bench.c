@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT OR Apache-2.0 */
 /*
  * perfbuf's throughput against the bytes' own read speed. Every figure is
  * the median of repeated runs, printed as bytes per second, nanoseconds per

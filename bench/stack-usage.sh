@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: MIT OR Apache-2.0
 # The largest stack frames of the library's functions, from gcc's
 # -fstack-usage (release flags). The target is 512 bytes at most.
 set -euo pipefail

@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: MIT OR Apache-2.0
 # Sourced by the fuzz jobs. afl_mutator_env HARNESS LIBRARY ARRAY fills the
 # array ARRAY with the environment that makes afl-fuzz load the
 # structure-aware mutator (fuzz/afl_mutator.c) for a structured harness, and

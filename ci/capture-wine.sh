@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: MIT OR Apache-2.0
 # Cross-compiles perfbuf-capture with mingw-w64, runs it under Wine into a
 # temporary folder, and checks that it wrote the buffers
 # corpus/captures/README.md describes, and a manifest that agrees with them.

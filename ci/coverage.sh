@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: MIT OR Apache-2.0
 # Line and branch coverage of src/ per file, from the unit tests and the
 # corpus replayed through every harness (clang source-based coverage).
 # Prints the table and the totals; the targets (95 % lines, 90 % branches)

@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: MIT OR Apache-2.0
 # Builds every harness in fuzz/ (fuzz/fuzz_*.c) for one engine, from the same
 # sources, into OUTDIR:
 #   libfuzzer  clang-14, libFuzzer, ASan + UBSan (float-cast-overflow too)

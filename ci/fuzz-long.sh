@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: MIT OR Apache-2.0
 # A long campaign on one harness with both engines on all cores, then the
 # findings merged (minimised) back into corpus/<harness>/ and a summary.
 # Usage: ci/fuzz-long.sh HARNESS HOURS   (e.g. fuzz_v1 4)

@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: MIT OR Apache-2.0
 # The fuzz smoke job: every harness for FUZZ_SECONDS (default 60) under
 # libFuzzer (ASan+UBSan) and under AFL++ (with a cmplog build), two at a
 # time, then the whole corpus replayed under MemorySanitizer. Fails when any

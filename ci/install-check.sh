@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: MIT OR Apache-2.0
 # Installs perfbuf (static and shared) into a temporary prefix and builds
 # the example consumer against it both ways: find_package and pkg-config.
 set -euo pipefail

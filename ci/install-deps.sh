@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: MIT OR Apache-2.0
 # Installs what the CI jobs need on a fresh Debian 12 machine.
 # Needs root (CI runs as root); does nothing when everything is present.
 set -euo pipefail

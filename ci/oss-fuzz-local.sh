@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: MIT OR Apache-2.0
 # Runs oss-fuzz/build.sh here with clang's variables set as OSS-Fuzz sets
 # them (address sanitizer, libFuzzer), then runs each fuzzer it built for a
 # few seconds on its seed corpus.

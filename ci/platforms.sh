@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: MIT OR Apache-2.0
 # The unit tests and the corpus replay on every platform perfbuf supports:
 # x86-64 Linux with gcc and with clang, i386 (under qemu-i386), big-endian
 # s390x (under qemu-s390x), and x86-64 Windows (mingw-w64, under Wine with

@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: MIT OR Apache-2.0
 # Proves the cursor core (src/cursor.h) with Frama-C WP: every ACSL contract
 # and every run-time-error goal (no overflow, no out-of-bounds access),
 # with Z3 and CVC4. Fails on any unproven goal; prints the count proved.

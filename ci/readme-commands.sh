@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: MIT OR Apache-2.0
 # Runs the first command of the README's opening block (build, then decode a
 # bundled capture) and checks that it decoded the capture. The second command,
 # the test workflow, is run by ci/test.sh.

@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: MIT OR Apache-2.0
 # The README's test command (gcc, ASan+UBSan, warnings as errors), then the
 # same suite built with clang, also warnings as errors.
 set -euo pipefail

@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: MIT OR Apache-2.0
 # cmake --install: headers, the library, a CMake package giving
 # perfbuf::perfbuf, and a pkg-config file. Static and shared builds can be
 # installed into one prefix (one build each): each writes its own targets

@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: MIT OR Apache-2.0
 # The warning set every perfbuf target builds with; PERFBUF_WERROR turns
 # them into errors (CI sets it).
 option(PERFBUF_WERROR "Treat compiler warnings as errors" OFF)

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT OR Apache-2.0 */
 /*
  * The structure-aware mutators (fuzz/mutator_v2_query.h, fuzz/mutator_v1.h)
  * as an AFL++ custom mutator library. libFuzzer reaches them through the

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT OR Apache-2.0 */
 /*
  * The name conversions on arbitrary bytes: UTF-16LE and code pages to
  * UTF-8 into caller buffers of every size. Oracles: the output is always

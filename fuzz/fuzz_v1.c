@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT OR Apache-2.0 */
 /*
  * The V1 data-block reader on arbitrary bytes. Beyond "no crash":
  *   - a rejection names an offset inside the input, a structure and a field;

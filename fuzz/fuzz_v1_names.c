@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT OR Apache-2.0 */
 /*
  * The Counter/Help name-table reader on arbitrary bytes: rejections point
  * inside the input; after a success every entry converts, the sorted index

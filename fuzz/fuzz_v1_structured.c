@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT OR Apache-2.0 */
 /*
  * The V1 data-block reader under structure-aware mutation: the same oracle
  * as fuzz/fuzz_v1.c (fuzz/oracle_v1.h), fed by a mutator that

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT OR Apache-2.0 */
 /*
  * The cross-check of V2 query data against a registration and counter
  * identifiers, on three buffers split from one input:

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT OR Apache-2.0 */
 /*
  * The V2 metadata readers on arbitrary bytes; the first byte picks the
  * reader (0 registration info, 1 counterset list, 2 instance list, 3 one

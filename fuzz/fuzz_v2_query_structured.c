@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT OR Apache-2.0 */
 /*
  * The V2 query-data reader under structure-aware mutation: the same oracle
  * as fuzz/fuzz_v2_query.c (fuzz/oracle_v2_query.h), fed by a mutator that

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT OR Apache-2.0 */
 /*
  * Counter formulas on arbitrary samples, types, flags and scales. Built
  * with -fsanitize=float-cast-overflow too, so an out-of-range conversion

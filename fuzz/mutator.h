@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT OR Apache-2.0 */
 /*
  * Machinery shared by the structure-aware mutators (fuzz/mutator_v2_query.h,
  * fuzz/mutator_v1.h). A mutator reads its input into a tree of structures

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT OR Apache-2.0 */
 /*
  * Checks the structure-aware mutators without a fuzzing engine: from each
  * valid seed given on the command line, many single mutations, counting how

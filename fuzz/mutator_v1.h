@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT OR Apache-2.0 */
 /*
  * Structure-aware mutation of V1 data blocks (docs/v1.md):
  *   PERF_DATA_BLOCK + system name                 depth 0

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT OR Apache-2.0 */
 /*
  * Structure-aware mutation of PerfLib V2 query data (docs/v2-query.md):
  *   PERF_DATA_HEADER

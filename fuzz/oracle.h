@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT OR Apache-2.0 */
 /* Shared by the harnesses: a failed invariant is a crash the engines save. */
 #ifndef PERFBUF_FUZZ_ORACLE_H
 #define PERFBUF_FUZZ_ORACLE_H

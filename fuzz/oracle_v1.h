@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT OR Apache-2.0 */
 /*
  * The oracle of the V1 data-block reader, shared by fuzz/fuzz_v1.c
  * (byte-level mutation) and fuzz/fuzz_v1_structured.c (structure-aware

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT OR Apache-2.0 */
 /*
  * The oracle of the V2 query-data reader, shared by fuzz/fuzz_v2_query.c
  * (byte-level mutation) and fuzz/fuzz_v2_query_structured.c (structure-aware

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT OR Apache-2.0 */
 /*
  * Runs a harness over files and folders of inputs without a fuzzing
  * engine: the test run replays every committed corpus with it, and a

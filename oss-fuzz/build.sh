@@ -1,4 +1,5 @@
 #!/bin/bash -eu
+# SPDX-License-Identifier: MIT OR Apache-2.0
 # OSS-Fuzz / ClusterFuzzLite build: every harness in fuzz/, with the
 # compiler, flags and engine the infrastructure sets ($CC, $CFLAGS,
 # $LIB_FUZZING_ENGINE, $OUT, $SRC), plus seed corpora and dictionaries.

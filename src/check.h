@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT OR Apache-2.0 */
 /*
  * The validation context every reader threads through its walk: the
  * caller's options, where to report a rejection, and the anomalies a

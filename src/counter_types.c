@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT OR Apache-2.0 */
 /*
  * One row per named counter type (FORMATS: winperf.h, cross-checked with
  * the WMI and MS-PCQ tables). "Samples" comes from the formulas, not from

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT OR Apache-2.0 */
 /*
  * The cursor core: the only code in perfbuf that touches the bytes of an
  * untrusted buffer. Every other module reads through these functions.

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT OR Apache-2.0 */
 #include "layout.h"
 
 const pb_field pb_fields[PB_FIELD_COUNT] = {

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT OR Apache-2.0 */
 /* Field and structure identifiers generated from layout.def. */
 #ifndef PERFBUF_LAYOUT_H
 #define PERFBUF_LAYOUT_H

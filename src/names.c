@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT OR Apache-2.0 */
 /*
  * The Counter/Help title databases. The list is walked string by string;
  * every string ends at a NUL unit found by the cursor, so each loop step

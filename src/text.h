@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT OR Apache-2.0 */
 /* Internal text conversion over cursors, shared by every reader. */
 #ifndef PERFBUF_TEXT_INTERNAL_H
 #define PERFBUF_TEXT_INTERNAL_H

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT OR Apache-2.0 */
 /*
  * The V1 data block. As for V2, one set of decoding functions serves both
  * the validating parse (deep) and the iterators (shallow, on a block the

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT OR Apache-2.0 */
 /* Decoding functions shared by the V1 parse, its views and name lookups. */
 #ifndef PERFBUF_V1_INTERNAL_H
 #define PERFBUF_V1_INTERNAL_H

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT OR Apache-2.0 */
 /*
  * V1 instance names, parents and lookups. None of these walks more than
  * one object's instances per call; with an index of the parent object,

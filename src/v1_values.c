@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT OR Apache-2.0 */
 /* Raw samples from a validated V1 block (FORMATS section 6). */
 #include "perfbuf/counter_types.h"
 #include "perfbuf/v1.h"

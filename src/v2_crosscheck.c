@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT OR Apache-2.0 */
 /*
  * Whether a V2 query-data buffer and a counterset registration (and, when
  * given, the query's counter identifiers) agree. All three were validated

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT OR Apache-2.0 */
 /*
  * PerfLib V2 counter identifiers: the PERF_COUNTER_IDENTIFIER blocks that
  * PerfQueryCounterInfo returns, each followed by an optional instance name

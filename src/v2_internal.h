@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT OR Apache-2.0 */
 /* Decoding shared by the V2 query-data reader and the V2 metadata readers. */
 #ifndef PERFBUF_V2_INTERNAL_H
 #define PERFBUF_V2_INTERNAL_H

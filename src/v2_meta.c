@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT OR Apache-2.0 */
 /*
  * PerfLib V2 metadata readers: counterset and counter registration, the
  * counterset list and the instance list.

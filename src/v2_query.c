@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT OR Apache-2.0 */
 /*
  * PerfLib V2 query data. One set of decoding functions serves both the
  * validating parse (deep: every nested structure) and the iterators

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT OR Apache-2.0 */
 /*
  * PerfLib V2 string answers of PerfQueryCounterSetRegistrationInfo: one
  * string, the provider GUID, and the per-counter string blocks

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT OR Apache-2.0 */
 /* Raw samples from a validated V2 query and its counterset registration. */
 #include "perfbuf/counter_types.h"
 #include "perfbuf/v2_meta.h"

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT OR Apache-2.0 */
 /*
  * Counter formulas. Differences of raw values are taken in exact unsigned
  * arithmetic, after checking their order; only then do they become doubles.

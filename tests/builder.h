@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT OR Apache-2.0 */
 /*
  * Builds well-formed performance buffers in memory for tests, seeds and
  * benchmarks. Test code only: it allocates and exits on allocation failure.

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT OR Apache-2.0 */
 /* Builds well-formed V1 data blocks (test code: allocates, exits on failure). */
 #ifndef PERFBUF_TEST_BUILDER_V1_H
 #define PERFBUF_TEST_BUILDER_V1_H

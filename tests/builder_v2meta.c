@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT OR Apache-2.0 */
 #include "builder_v2meta.h"
 
 #include "perfbuf/counter_types.h"

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT OR Apache-2.0 */
 /*
  * Test-side builder of the V2 metadata answers: counterset registration,
  * string answers, string blocks and counter identifiers, plus the

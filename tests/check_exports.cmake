@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: MIT OR Apache-2.0
 cmake_minimum_required(VERSION 3.25)
 # A shared libperfbuf exports functions named perfbuf_* and nothing else
 # (the linker's own bookkeeping symbols aside).

@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: MIT OR Apache-2.0
 cmake_minimum_required(VERSION 3.25)
 # The library must not allocate, print, abort or exit: none of those
 # functions may appear among the undefined symbols of libperfbuf.

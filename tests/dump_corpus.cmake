@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: MIT OR Apache-2.0
 cmake_minimum_required(VERSION 3.25)
 # Runs perfbuf-dump over every committed input and checks its verdict:
 #   valid-*.bin and the real captures decode (exit 0);

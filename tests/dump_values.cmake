@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: MIT OR Apache-2.0
 cmake_minimum_required(VERSION 3.25)
 # perfbuf-dump --rate and --series on four captures one second apart:
 # Idle's % Processor Time is 15, 25 and 35 % over the three intervals.

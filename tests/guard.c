@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT OR Apache-2.0 */
 /* MAP_ANONYMOUS is outside strict C11 and POSIX.1-2008. */
 #define _DEFAULT_SOURCE
 #include "guard.h"

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT OR Apache-2.0 */
 /*
  * Places a buffer so that its last byte is the last byte before an
  * unmapped page: any read past the end faults at once, with or without a

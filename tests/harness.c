@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT OR Apache-2.0 */
 #include "harness.h"
 
 int th_run(const th_case *cases, size_t count)

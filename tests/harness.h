@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT OR Apache-2.0 */
 /*
  * A minimal test harness: each test file is one executable that runs its
  * cases and ends with the line "N passed, N failed". A case fails on its

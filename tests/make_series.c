@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT OR Apache-2.0 */
 /*
  * Writes the inputs of the perfbuf-dump --rate, --series and V2 metadata
  * test into DIR:

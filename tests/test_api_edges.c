@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT OR Apache-2.0 */
 /*
  * The edges of the public API: NULL and out-of-range arguments to every
  * function that takes them, and the V1 value paths that the Global-like

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT OR Apache-2.0 */
 /* The cursor core: bounds, byte order, sub-cursors, checked arithmetic. */
 #include "../src/cursor.h"
 #include "harness.h"

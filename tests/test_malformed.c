@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT OR Apache-2.0 */
 /*
  * The per-field malformed corpus, checked rather than claimed: every size,
  * count, offset and kind field of every structure in valid seeds is set to

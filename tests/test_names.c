@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT OR Apache-2.0 */
 /* The Counter/Help title databases: parsing, every rejection, lookups. */
 #include "perfbuf/names.h"
 #include "builder.h"

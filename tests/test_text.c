@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT OR Apache-2.0 */
 /* UTF-16LE and code-page conversion to UTF-8 into caller buffers. */
 #include "perfbuf/text.h"
 #include "harness.h"

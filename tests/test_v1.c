@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT OR Apache-2.0 */
 /*
  * The V1 reader: a Global-like block (Process, Thread with parents, a
  * single-instance object with base counters), every rejection branch,

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT OR Apache-2.0 */
 /*
  * PERF_COUNTER_IDENTIFIER sequences (PerfQueryCounterInfo) and the
  * cross-check of query data against a registration and identifiers.

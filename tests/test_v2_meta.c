@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT OR Apache-2.0 */
 /*
  * V2 metadata: the Processor Information registration exactly as Microsoft's
  * example gives it (31 counters, id 29 absent, three base counters, one of

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT OR Apache-2.0 */
 /*
  * The V2 query-data reader: valid buffers of all five kinds, every
  * rejection branch at its boundary, lenient versus strict, and the views.

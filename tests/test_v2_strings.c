@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT OR Apache-2.0 */
 /*
  * The V2 registration answers besides the counterset structure: one
  * counter's registration, single strings, the provider GUID and the

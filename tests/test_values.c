@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT OR Apache-2.0 */
 /*
  * Counter values: every counter type with hand-computed expectations, every
  * status path, the format flags, and statistics over a ring of samples.

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT OR Apache-2.0 */
 /*
  * perfbuf_format_value against an independent model, on pseudo-random
  * samples, types, scales and flags (fixed seed: every run is the same).

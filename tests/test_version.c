@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT OR Apache-2.0 */
 /* The version the headers give, the version the library reports, and the
  * project's version agree. */
 #include "perfbuf/version.h"

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT OR Apache-2.0 */
 /*
  * Writes the synthetic seed inputs committed under corpus/: valid buffers
  * of every shape (valid-*.bin) and malformed ones whose file name says

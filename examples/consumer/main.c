@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT OR Apache-2.0 */
 /* A program outside the perfbuf tree, built against an installed perfbuf:
  * decodes a V2 query-data file and prints its block count. */
 #include <stdio.h>

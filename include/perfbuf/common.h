@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT OR Apache-2.0 */
 /*
  * perfbuf: safe parsing of Windows performance-counter buffers.
  * Types shared by every reader: status codes, error reports, options.

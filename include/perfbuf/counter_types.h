@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT OR Apache-2.0 */
 /*
  * The named counter types of winperf.h and what a reader needs to know
  * about each: value size, whether it needs a base or multi counter, how

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT OR Apache-2.0 */
 /*
  * The V1 title databases: the "Counter" and "Help" values (REG_MULTI_SZ,
  * UTF-16LE), a list of decimal index / text pairs ended by an empty string.

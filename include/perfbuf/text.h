@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT OR Apache-2.0 */
 /*
  * Text conversions for names found in performance buffers. All of them
  * write into caller-provided buffers and never allocate.

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT OR Apache-2.0 */
 /*
  * The V1 registry format: what RegQueryValueEx(HKEY_PERFORMANCE_DATA, ...)
  * returns, and what remote registry and SMB tools fetch.

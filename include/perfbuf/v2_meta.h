@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT OR Apache-2.0 */
 /*
  * PerfLib V2 metadata: what a consumer needs besides the query data.
  *   - counterset registration (PerfQueryCounterSetRegistrationInfo with

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT OR Apache-2.0 */
 /*
  * PerfLib V2 query data: the buffer PerfQueryCounterData fills and the
  * MS-PCQ remote protocol carries.

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT OR Apache-2.0 */
 /*
  * Displayable counter values from raw samples, as PDH computes them, with
  * PDH's format flags and statuses. Every formula is exact about its failure

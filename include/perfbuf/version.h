@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT OR Apache-2.0 */
 #ifndef PERFBUF_VERSION_H
 #define PERFBUF_VERSION_H
 

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT OR Apache-2.0 */
 /*
  * perfbuf-capture: writes the performance buffers of this Windows machine
  * into a folder, for decoding with perfbuf-dump and for perfbuf's corpus.

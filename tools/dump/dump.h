@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT OR Apache-2.0 */
 /*
  * perfbuf-dump's formats. Each format is one module with a detector (for
  * --format auto) and a decoder that describes a validated buffer through

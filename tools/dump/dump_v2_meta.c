@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT OR Apache-2.0 */
 /*
  * perfbuf-dump's V2 metadata formats: counterset and counter registration,
  * string answers, string blocks, the counterset and instance lists, and

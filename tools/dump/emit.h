@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT OR Apache-2.0 */
 /*
  * One description of a decoded buffer, written either as indented text or
  * as JSON: each format's decoder calls these and never prints directly.

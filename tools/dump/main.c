@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT OR Apache-2.0 */
 /*
  * perfbuf-dump: decodes a captured performance buffer to text or JSON.
  * Exit status: 0 the buffer is valid, 1 it was rejected (the reason on
