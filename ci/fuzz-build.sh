@@ -22,7 +22,7 @@ engine=${1:?engine: libfuzzer, afl, msan or coverage}
 out=${2:?output folder}
 mkdir -p "$out"
 
-common=(-g -O1 -std=c11 -DPERFBUF_FUZZING -Iinclude -Isrc)
+common=(-g -O1 -std=c11 -DPERFBUF_FUZZING -DPERFBUF_COUNT_WORK -Iinclude -Isrc)
 sanitizers=-fsanitize=address,undefined,float-cast-overflow
 library=(src/*.c)
 

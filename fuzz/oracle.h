@@ -7,6 +7,7 @@
 #include <stdint.h>
 
 #include "perfbuf/common.h"
+#include "work.h"
 
 #define ORACLE(cond)            \
     do {                        \
@@ -41,6 +42,41 @@ static inline void oracle_rejection(perfbuf_status st, const perfbuf_error *err,
     ORACLE(err->structure != NULL && err->structure[0] != '\0');
     ORACLE(err->field != NULL && err->field[0] != '\0');
 }
+
+/*
+ * The work budget of docs/linear-time.md: a public call given `bytes` bytes
+ * of input (all its buffers and strings together) does at most
+ * WORK_PER_BYTE * bytes + WORK_FIXED units of work (src/work.h). A walk over
+ * a whole validated buffer with the linear patterns the headers document
+ * (every view, every name, every parent through an index) has the same
+ * budget, so a per-item call that is linear on its own but repeats a scan
+ * of the buffer is caught too.
+ */
+#define WORK_PER_BYTE 16u
+#define WORK_FIXED 256u
+
+#ifdef PERFBUF_COUNT_WORK
+static inline void work_start(void)
+{
+    pb_work_units = 0;
+}
+
+static inline void work_check(size_t bytes)
+{
+    ORACLE(pb_work_units <= (uint64_t)WORK_PER_BYTE * bytes + WORK_FIXED);
+}
+#else
+static inline void work_start(void) {}
+static inline void work_check(size_t bytes) { (void)bytes; }
+#endif
+
+/* Runs one statement (a public call) under the budget of `bytes`. */
+#define BUDGETED(bytes, stmt) \
+    do {                      \
+        work_start();         \
+        stmt;                 \
+        work_check(bytes);    \
+    } while (0)
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
 

@@ -6,7 +6,7 @@
 cd "$SRC/perfbuf"
 mkdir -p "$WORK/perfbuf-objects"
 for src in src/*.c; do
-  $CC $CFLAGS -std=c11 -DPERFBUF_FUZZING -Iinclude -Isrc -c "$src" \
+  $CC $CFLAGS -std=c11 -DPERFBUF_FUZZING -DPERFBUF_COUNT_WORK -Iinclude -Isrc -c "$src" \
     -o "$WORK/perfbuf-objects/$(basename "$src" .c).o"
 done
 # libFuzzer's and AFL++'s drivers provide LLVMFuzzerMutate, which the
@@ -17,7 +17,7 @@ case "${FUZZING_ENGINE:-libfuzzer}" in
 esac
 for harness in fuzz/fuzz_*.c; do
   name=$(basename "$harness" .c)
-  $CC $CFLAGS -std=c11 -DPERFBUF_FUZZING "${mutator[@]}" -Iinclude -Isrc -c "$harness" -o "$WORK/$name.o"
+  $CC $CFLAGS -std=c11 -DPERFBUF_FUZZING -DPERFBUF_COUNT_WORK "${mutator[@]}" -Iinclude -Isrc -c "$harness" -o "$WORK/$name.o"
   $CXX $CXXFLAGS "$WORK/$name.o" "$WORK"/perfbuf-objects/*.o $LIB_FUZZING_ENGINE -lm -o "$OUT/$name"
   if [ -d "corpus/$name" ]; then
     (cd "corpus/$name" && zip -q -r "$OUT/${name}_seed_corpus.zip" . -x README.md)

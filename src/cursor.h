@@ -19,6 +19,8 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "work.h"
+
 typedef struct pb_cursor {
     const uint8_t *bytes; /* the caller's whole buffer; offsets count from here */
     size_t start;         /* first byte this cursor covers */
@@ -117,6 +119,7 @@ static inline size_t pb_cursor_size(const pb_cursor *c)
 */
 static inline bool pb_cursor_take(pb_cursor *c, size_t n, const uint8_t **out)
 {
+    PB_WORK(1);
     if (n > c->end - c->pos) {
         return false;
     }
@@ -301,6 +304,7 @@ static inline bool pb_cursor_sub(pb_cursor *parent, size_t n, pb_cursor *child)
 */
 static inline bool pb_cursor_slice(const pb_cursor *c, size_t rel, size_t n, pb_cursor *child)
 {
+    PB_WORK(1);
     size_t size = c->end - c->start;
     if (rel > size || n > size - rel) {
         return false;
