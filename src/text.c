@@ -18,12 +18,24 @@ static size_t utf8_length(uint32_t cp)
     return cp < 0x80u ? 1u : cp < 0x800u ? 2u : cp < 0x10000u ? 3u : 4u;
 }
 
+void pb_utf8_add_needed(pb_utf8_out *o, size_t n)
+{
+    /* Saturates: on a 32-bit host a name of over 1.4 GiB in a code page
+     * that triples (1252, invalid 65001) needs more than SIZE_MAX bytes,
+     * and a wrapped count would report a cut name as whole. */
+    o->needed = n > SIZE_MAX - o->needed ? SIZE_MAX : o->needed + n;
+}
+
+void pb_utf8_add_bound(pb_utf8_out *o, size_t items)
+{
+    size_t bound = items > SIZE_MAX / PB_UTF8_MAX_PER_ITEM ? SIZE_MAX : items * PB_UTF8_MAX_PER_ITEM;
+    pb_utf8_add_needed(o, bound);
+}
+
 void pb_utf8_put(pb_utf8_out *o, uint32_t cp)
 {
     size_t n = utf8_length(cp);
-    /* needed counts at most 4 bytes per input unit or byte, so it stays
-     * far below SIZE_MAX for any buffer that exists. */
-    o->needed += n;
+    pb_utf8_add_needed(o, n);
     if (o->full || n > o->cap - o->used) {
         o->full = true;
         return;
@@ -88,8 +100,14 @@ static bool next_utf16(pb_cursor *c, uint32_t *cp)
 void pb_utf16le_convert(pb_cursor c, pb_utf8_out *o)
 {
     uint32_t cp;
-    while (next_utf16(&c, &cp)) {
+    while (!o->full && next_utf16(&c, &cp)) {
         pb_utf8_put(o, cp);
+    }
+    /* Decoding on once the output is full would cost the whole text on
+     * every call that cannot print it (a long name shared by many
+     * instances): what is left is bounded instead. */
+    if (o->full) {
+        pb_utf8_add_bound(o, pb_cursor_remaining(&c) / 2);
     }
 }
 
@@ -163,8 +181,11 @@ static bool next_codepoint(uint32_t code_page, pb_cursor *c, uint32_t *cp);
 void pb_codepage_convert(uint32_t code_page, pb_cursor c, pb_utf8_out *o)
 {
     uint32_t cp;
-    while (next_codepoint(code_page, &c, &cp)) {
+    while (!o->full && next_codepoint(code_page, &c, &cp)) {
         pb_utf8_put(o, cp);
+    }
+    if (o->full) {
+        pb_utf8_add_bound(o, pb_cursor_remaining(&c));
     }
 }
 

@@ -6,17 +6,32 @@
 #include "perfbuf/text.h"
 #include "cursor.h"
 
-/* A UTF-8 writer into a caller buffer that keeps counting past its end. */
+/*
+ * A UTF-8 writer into a caller buffer. Until a character does not fit it
+ * counts exactly; from then on the converters stop decoding and add an
+ * upper bound for the rest (PB_UTF8_MAX_PER_ITEM per UTF-16 unit or
+ * code-page byte), so a call costs at most what the caller's buffer holds
+ * plus O(1), whatever the length of the text. The count saturates at
+ * SIZE_MAX.
+ */
 typedef struct pb_utf8_out {
     char *buf;
     size_t cap;     /* bytes usable for text: caller's cap minus the NUL */
     size_t used;    /* bytes written so far (<= cap) */
-    size_t needed;  /* bytes the whole text needs */
+    size_t needed;  /* exact while !full; afterwards a size that is enough */
     bool full;      /* a character did not fit: write no more */
 } pb_utf8_out;
 
+/* UTF-8 bytes one UTF-16 unit or one code-page byte can become: a BMP
+ * character or U+FFFD takes 3, a surrogate pair 4 for 2 units. */
+#define PB_UTF8_MAX_PER_ITEM 3u
+
 void pb_utf8_out_init(pb_utf8_out *o, char *buf, size_t cap);
 void pb_utf8_put(pb_utf8_out *o, uint32_t code_point);
+/* Adds n bytes to the count, saturating. */
+void pb_utf8_add_needed(pb_utf8_out *o, size_t n);
+/* Adds the most that `items` more units or bytes could need. */
+void pb_utf8_add_bound(pb_utf8_out *o, size_t items);
 /* Terminates and reports: OK or OUTPUT_TOO_SMALL; *len = needed. */
 perfbuf_status pb_utf8_finish(pb_utf8_out *o, size_t *len);
 

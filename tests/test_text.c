@@ -63,9 +63,16 @@ static void output_too_small_keeps_whole_characters(void)
     char one[1] = {'x'};
     CHECK(perfbuf_utf16le_to_utf8(b.data, b.len, one, 1, &len) == PERFBUF_E_OUTPUT_TOO_SMALL);
     CHECK_EQ_U(one[0], 0);
-    /* Measuring only: no buffer at all. */
+    /* Measuring only: no buffer at all. Conversion stops at the first
+     * character, so the size is exact for it (1) and 3 per unit after. */
     CHECK(perfbuf_utf16le_to_utf8(b.data, b.len, NULL, 0, &len) == PERFBUF_E_OUTPUT_TOO_SMALL);
+    CHECK_EQ_U(len, 1 + 3 * 2);
+    /* The size is enough: a second call with it succeeds, exactly. */
+    char retry[8];
+    CHECK(len + 1 <= sizeof retry);
+    CHECK(perfbuf_utf16le_to_utf8(b.data, b.len, retry, len + 1, &len) == PERFBUF_OK);
     CHECK_EQ_U(len, 5);
+    CHECK_STR(retry, "ab\xE2\x82\xAC");
     tb_free(&b);
 }
 

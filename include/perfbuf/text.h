@@ -3,11 +3,16 @@
  * Text conversions for names found in performance buffers. All of them
  * write into caller-provided buffers and never allocate.
  *
- * Common contract: the output is always NUL-terminated when cap > 0; *len
- * receives the number of bytes the whole conversion needs, not counting
- * the NUL. When that does not fit, the function returns
- * PERFBUF_E_OUTPUT_TOO_SMALL and the output holds the longest prefix that
- * ends on a whole character.
+ * Common contract: the output is always NUL-terminated when cap > 0. On
+ * PERFBUF_OK, *len is the number of bytes written, not counting the NUL.
+ * When the text does not fit, the function returns
+ * PERFBUF_E_OUTPUT_TOO_SMALL, the output holds the longest prefix that ends
+ * on a whole character, and *len is a size that is enough: call again with
+ * *len + 1 bytes and the text fits. That size is exact up to the first
+ * character that did not fit and an upper bound for the rest (3 bytes per
+ * remaining UTF-16 unit or code-page byte), because conversion stops once
+ * the output is full: a call costs what the caller's buffer holds, not
+ * what a hostile name's length would. It saturates at SIZE_MAX.
  */
 #ifndef PERFBUF_TEXT_H
 #define PERFBUF_TEXT_H
