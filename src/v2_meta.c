@@ -9,11 +9,9 @@
 #include "perfbuf/v2_meta.h"
 
 #include "check.h"
+#include "order.h"
 #include "text.h"
 #include "v2_internal.h"
-
-/* The id checks compare pairs; without a caller's limit, bound them here. */
-#define REGINFO_DEFAULT_MAX_COUNTERS 4096u
 
 static bool instance_type_known(uint32_t t)
 {
@@ -134,18 +132,41 @@ bool perfbuf_v2_reginfo_counter(const perfbuf_v2_reginfo *r, uint32_t i, perfbuf
     return true;
 }
 
+/* The CounterId of counter i, for the ordering module. */
+static bool read_counter_id(const void *source, uint32_t i, uint32_t *id)
+{
+    const perfbuf_v2_reginfo *r = source;
+    size_t at = PBS_PERF_COUNTERSET_REG_INFO + (size_t)i * PBS_PERF_COUNTER_REG_INFO +
+                pb_fields[PBF_PERF_COUNTER_REG_INFO_CounterId].offset;
+    pb_cursor all = pb_cursor_make(r->data, r->size);
+    return i < r->counter_count && pb_cursor_get_u32(&all, at, id);
+}
+
 perfbuf_status perfbuf_v2_reginfo_find(const perfbuf_v2_reginfo *r, uint32_t id,
                                        perfbuf_v2_counter_reg *out)
 {
     if (r == NULL || out == NULL) {
         return PERFBUF_E_INVALID_ARGUMENT;
     }
-    for (uint32_t i = 0; perfbuf_v2_reginfo_counter(r, i, out); i++) {
-        if (out->id == id) {
-            return PERFBUF_OK;
+    uint32_t position = 0;
+    bool found = false;
+    if (r->ids_ascending) {
+        found = pb_keys_find_ascending(read_counter_id, r, r->counter_count, id, &position);
+    } else if (r->order != NULL) {
+        found = pb_keys_find_sorted(r->order, r->order_count, id, &position);
+    } else {
+        /* Unordered without scratch: parse allowed this only for a small set. */
+        for (uint32_t i = 0; i < r->counter_count && i < PERFBUF_V2_SMALL_SET && !found; i++) {
+            uint32_t k;
+            found = read_counter_id(r, i, &k) && k == id;
+            position = i;
         }
     }
-    return PERFBUF_E_NOT_FOUND;
+    /* The scratch is the caller's memory: what it names is read again. */
+    if (!found || !perfbuf_v2_reginfo_counter(r, position, out) || out->id != id) {
+        return PERFBUF_E_NOT_FOUND;
+    }
+    return PERFBUF_OK;
 }
 
 /* A reference to another counter of the set: absent, or a counter whose
@@ -173,14 +194,50 @@ static perfbuf_status check_reference(pb_ctx *ctx, const perfbuf_v2_reginfo *r,
     return fits ? PERFBUF_OK : pb_fail(ctx, PERFBUF_E_BAD_REFERENCE, c->offset, field);
 }
 
-perfbuf_status perfbuf_v2_reginfo_parse(const void *data, size_t size, const perfbuf_options *opts,
-                                        perfbuf_v2_reginfo *out, perfbuf_error *err)
+/* Ids unique, in one pass when they ascend, else sorted into scratch. */
+static perfbuf_status check_ids(pb_ctx *ctx, perfbuf_v2_reginfo *r, uint64_t *scratch, size_t cap)
+{
+    uint32_t duplicate = 0;
+    size_t sorted = 0;
+    size_t at_first = PBS_PERF_COUNTERSET_REG_INFO;
+    switch (pb_keys_check(read_counter_id, r, r->counter_count, scratch, cap, &sorted, &duplicate)) {
+    case PB_KEYS_ASCENDING:
+        r->ids_ascending = true;
+        return PERFBUF_OK;
+    case PB_KEYS_SMALL:
+        return PERFBUF_OK;
+    case PB_KEYS_SORTED:
+        r->order = scratch;
+        r->order_count = sorted;
+        return PERFBUF_OK;
+    case PB_KEYS_DUPLICATE:
+        return pb_fail(ctx, PERFBUF_E_DUPLICATE_ID,
+                       at_first + (size_t)duplicate * PBS_PERF_COUNTER_REG_INFO,
+                       PBF_PERF_COUNTER_REG_INFO_CounterId);
+    case PB_KEYS_NEED_SCRATCH:
+        break;
+    }
+    if (scratch != NULL) {
+        return pb_fail(ctx, PERFBUF_E_OUTPUT_TOO_SMALL, 0, PBF_PERF_COUNTERSET_REG_INFO_NumCounters);
+    }
+    /* Name the first id that breaks the order: that is what needs sorting. */
+    uint32_t i = 1;
+    uint32_t prev = 0;
+    uint32_t id = 0;
+    while (i < r->counter_count && read_counter_id(r, i - 1, &prev) && read_counter_id(r, i, &id) &&
+           prev < id) {
+        i++;
+    }
+    return pb_fail(ctx, PERFBUF_E_SCRATCH_NEEDED, at_first + (size_t)i * PBS_PERF_COUNTER_REG_INFO,
+                   PBF_PERF_COUNTER_REG_INFO_CounterId);
+}
+
+static perfbuf_status parse_reginfo(const void *data, size_t size, const perfbuf_options *opts,
+                                    uint64_t *scratch, size_t cap, perfbuf_v2_reginfo *out,
+                                    perfbuf_error *err)
 {
     pb_ctx ctx;
     pb_ctx_init(&ctx, opts, err);
-    if (opts == NULL || opts->max_counters == 0) {
-        ctx.max_counters = REGINFO_DEFAULT_MAX_COUNTERS;
-    }
     if (pb_check_arguments(&ctx, data, size, out) != PERFBUF_OK) {
         return PERFBUF_E_INVALID_ARGUMENT;
     }
@@ -238,14 +295,12 @@ perfbuf_status perfbuf_v2_reginfo_parse(const void *data, size_t size, const per
             return st;
         }
     }
-    /* Ids: unique, and every reference names a counter that can serve. */
+    /* Ids unique; then every reference names a counter that can serve,
+     * found in O(log n) through what check_ids learnt. */
+    if ((st = check_ids(&ctx, &r, scratch, cap)) != PERFBUF_OK) {
+        return st;
+    }
     for (uint32_t i = 0; perfbuf_v2_reginfo_counter(&r, i, &c); i++) {
-        perfbuf_v2_counter_reg earlier;
-        for (uint32_t j = 0; j < i && perfbuf_v2_reginfo_counter(&r, j, &earlier); j++) {
-            if (earlier.id == c.id) {
-                return pb_fail(&ctx, PERFBUF_E_DUPLICATE_ID, c.offset, PBF_PERF_COUNTER_REG_INFO_CounterId);
-            }
-        }
         if ((st = check_reference(&ctx, &r, &c, c.base_id, PBF_PERF_COUNTER_REG_INFO_BaseCounterId)) != PERFBUF_OK ||
             (st = check_reference(&ctx, &r, &c, c.perf_time_id, PBF_PERF_COUNTER_REG_INFO_PerfTimeId)) != PERFBUF_OK ||
             (st = check_reference(&ctx, &r, &c, c.perf_freq_id, PBF_PERF_COUNTER_REG_INFO_PerfFreqId)) != PERFBUF_OK ||
@@ -257,6 +312,25 @@ perfbuf_status perfbuf_v2_reginfo_parse(const void *data, size_t size, const per
     r.first_anomaly = ctx.first_anomaly;
     *out = r;
     return PERFBUF_OK;
+}
+
+perfbuf_status perfbuf_v2_reginfo_parse(const void *data, size_t size, const perfbuf_options *opts,
+                                        perfbuf_v2_reginfo *out, perfbuf_error *err)
+{
+    return parse_reginfo(data, size, opts, NULL, 0, out, err);
+}
+
+perfbuf_status perfbuf_v2_reginfo_parse_indexed(const void *data, size_t size,
+                                                const perfbuf_options *opts, uint64_t *scratch,
+                                                size_t cap, perfbuf_v2_reginfo *out,
+                                                perfbuf_error *err)
+{
+    if (scratch == NULL && cap != 0) {
+        pb_ctx ctx;
+        pb_ctx_init(&ctx, opts, err);
+        return pb_check_arguments(&ctx, data, size, NULL);
+    }
+    return parse_reginfo(data, size, opts, scratch, cap, out, err);
 }
 
 perfbuf_status perfbuf_v2_countersets_parse(const void *data, size_t size,

@@ -9,10 +9,8 @@
 #include "perfbuf/v2_meta.h"
 
 #include "check.h"
+#include "order.h"
 #include "text.h"
-
-/* Ids are compared pairwise; without a caller's limit, bound them here. */
-#define STRINGS_DEFAULT_MAX_COUNTERS 4096u
 
 perfbuf_status perfbuf_v2_string_parse(const void *data, size_t size, const perfbuf_options *opts,
                                        perfbuf_v2_string *out, perfbuf_error *err)
@@ -117,7 +115,7 @@ static perfbuf_v2_string_origin resolve_origin(const pb_cursor *block, uint32_t 
  */
 static perfbuf_status locate_string(pb_ctx *ctx, const pb_cursor *block, size_t header_at,
                                     size_t origin_at, size_t strings_offset, uint32_t offset,
-                                    size_t *start, size_t *units)
+                                    size_t budget, size_t *start, size_t *units)
 {
     size_t block_size = pb_cursor_size(block);
     if (offset > block_size - origin_at) {
@@ -129,15 +127,19 @@ static perfbuf_status locate_string(pb_ctx *ctx, const pb_cursor *block, size_t 
         return pb_fail(ctx, PERFBUF_E_OFFSET_OUT_OF_RANGE, header_at,
                        PBF_PERF_STRING_COUNTER_HEADER_dwOffset);
     }
+    /* The scan stops where the strings' shared budget runs out: past it
+     * the strings must share bytes, whatever the rest holds. */
+    size_t scan = block_size - at;
+    bool cut_by_budget = budget < scan;
     pb_cursor text;
-    if (!pb_cursor_slice(block, at, block_size - at, &text)) {
+    if (!pb_cursor_slice(block, at, cut_by_budget ? budget : scan, &text)) {
         PB_UNREACHABLE();
         return pb_fail(ctx, PERFBUF_E_OFFSET_OUT_OF_RANGE, header_at,
                        PBF_PERF_STRING_COUNTER_HEADER_dwOffset);
     }
     if (!pb_utf16le_find_nul(&text, units)) {
-        return pb_fail(ctx, PERFBUF_E_UNTERMINATED_STRING, header_at,
-                       PBF_PERF_STRING_COUNTER_HEADER_dwOffset);
+        return pb_fail(ctx, cut_by_budget ? PERFBUF_E_OVERLAP : PERFBUF_E_UNTERMINATED_STRING,
+                       header_at, PBF_PERF_STRING_COUNTER_HEADER_dwOffset);
     }
     *start = at;
     return PERFBUF_OK;
@@ -148,16 +150,57 @@ static size_t origin_offset(perfbuf_v2_string_origin origin, size_t strings_offs
     return origin == PERFBUF_V2_STRINGS_FROM_ARRAY_END ? strings_offset : 0;
 }
 
-perfbuf_status perfbuf_v2_strings_parse(const void *data, size_t size,
-                                        perfbuf_v2_string_origin origin,
-                                        const perfbuf_options *opts, perfbuf_v2_strings *out,
-                                        perfbuf_error *err)
+/* The dwCounterId of header i, for the ordering module. */
+static bool read_string_id(const void *source, uint32_t i, uint32_t *id)
+{
+    const perfbuf_v2_strings *s = source;
+    size_t at = PBS_PERF_STRING_BUFFER_HEADER + (size_t)i * PBS_PERF_STRING_COUNTER_HEADER +
+                pb_fields[PBF_PERF_STRING_COUNTER_HEADER_dwCounterId].offset;
+    pb_cursor all = pb_cursor_make(s->data, s->size);
+    return i < s->count && pb_cursor_get_u32(&all, at, id);
+}
+
+static perfbuf_status check_ids(pb_ctx *ctx, perfbuf_v2_strings *s, uint64_t *scratch, size_t cap)
+{
+    uint32_t duplicate = 0;
+    size_t sorted = 0;
+    switch (pb_keys_check(read_string_id, s, s->count, scratch, cap, &sorted, &duplicate)) {
+    case PB_KEYS_ASCENDING:
+        s->ids_ascending = true;
+        return PERFBUF_OK;
+    case PB_KEYS_SMALL:
+        return PERFBUF_OK;
+    case PB_KEYS_SORTED:
+        s->order = scratch;
+        s->order_count = sorted;
+        return PERFBUF_OK;
+    case PB_KEYS_DUPLICATE:
+        return pb_fail(ctx, PERFBUF_E_DUPLICATE_ID,
+                       PBS_PERF_STRING_BUFFER_HEADER + (size_t)duplicate * PBS_PERF_STRING_COUNTER_HEADER,
+                       PBF_PERF_STRING_COUNTER_HEADER_dwCounterId);
+    case PB_KEYS_NEED_SCRATCH:
+        break;
+    }
+    if (scratch != NULL) {
+        return pb_fail(ctx, PERFBUF_E_OUTPUT_TOO_SMALL, 0, PBF_PERF_STRING_BUFFER_HEADER_dwCounters);
+    }
+    uint32_t i = 1;
+    uint32_t prev = 0;
+    uint32_t id = 0;
+    while (i < s->count && read_string_id(s, i - 1, &prev) && read_string_id(s, i, &id) && prev < id) {
+        i++;
+    }
+    return pb_fail(ctx, PERFBUF_E_SCRATCH_NEEDED,
+                   PBS_PERF_STRING_BUFFER_HEADER + (size_t)i * PBS_PERF_STRING_COUNTER_HEADER,
+                   PBF_PERF_STRING_COUNTER_HEADER_dwCounterId);
+}
+
+static perfbuf_status parse_strings(const void *data, size_t size, perfbuf_v2_string_origin origin,
+                                    const perfbuf_options *opts, uint64_t *scratch, size_t cap,
+                                    perfbuf_v2_strings *out, perfbuf_error *err)
 {
     pb_ctx ctx;
     pb_ctx_init(&ctx, opts, err);
-    if (opts == NULL || opts->max_counters == 0) {
-        ctx.max_counters = STRINGS_DEFAULT_MAX_COUNTERS;
-    }
     bool origin_known = origin == PERFBUF_V2_STRINGS_AUTO ||
                         origin == PERFBUF_V2_STRINGS_FROM_BLOCK ||
                         origin == PERFBUF_V2_STRINGS_FROM_ARRAY_END;
@@ -204,40 +247,64 @@ perfbuf_status perfbuf_v2_strings_parse(const void *data, size_t size,
     if (origin == PERFBUF_V2_STRINGS_AUTO) {
         origin = resolve_origin(&block, count, strings_offset);
     }
+    perfbuf_v2_strings view;
+    memset(&view, 0, sizeof view);
+    view.data = (const uint8_t *)data;
+    view.size = block_size;
+    view.count = count;
+    view.origin = origin;
+    view.strings_offset = strings_offset;
+    if ((st = check_ids(&ctx, &view, scratch, cap)) != PERFBUF_OK) {
+        return st;
+    }
     size_t origin_at = origin_offset(origin, strings_offset);
+    /* Disjoint strings with their NULs fit in the bytes after the headers;
+     * each scan spends from that. */
+    size_t budget = block_size - strings_offset;
     for (uint32_t i = 0; i < count; i++) {
         size_t header_at = PBS_PERF_STRING_BUFFER_HEADER + (size_t)i * PBS_PERF_STRING_COUNTER_HEADER;
         uint32_t id;
         uint32_t offset;
         read_string_header(&block, i, &id, &offset);
-        for (uint32_t j = 0; j < i; j++) {
-            uint32_t earlier_id;
-            uint32_t earlier_offset;
-            read_string_header(&block, j, &earlier_id, &earlier_offset);
-            if (earlier_id == id) {
-                return pb_fail(&ctx, PERFBUF_E_DUPLICATE_ID, header_at,
-                               PBF_PERF_STRING_COUNTER_HEADER_dwCounterId);
-            }
-        }
         if (offset == PERFBUF_V2_NO_STRING) {
             continue;
         }
         size_t start = 0;
         size_t units = 0;
-        st = locate_string(&ctx, &block, header_at, origin_at, strings_offset, offset, &start,
-                           &units);
+        st = locate_string(&ctx, &block, header_at, origin_at, strings_offset, offset, budget,
+                           &start, &units);
         if (st != PERFBUF_OK) {
             return st;
         }
+        /* The scan found the NUL inside the budget: (units + 1) * 2 fits. */
+        budget -= (units + 1) * 2;
     }
-    out->data = (const uint8_t *)data;
-    out->size = block_size;
-    out->count = count;
-    out->origin = origin;
-    out->strings_offset = strings_offset;
-    out->anomalies = ctx.anomalies;
-    out->first_anomaly = ctx.first_anomaly;
+    view.anomalies = ctx.anomalies;
+    view.first_anomaly = ctx.first_anomaly;
+    *out = view;
     return PERFBUF_OK;
+}
+
+perfbuf_status perfbuf_v2_strings_parse(const void *data, size_t size,
+                                        perfbuf_v2_string_origin origin,
+                                        const perfbuf_options *opts, perfbuf_v2_strings *out,
+                                        perfbuf_error *err)
+{
+    return parse_strings(data, size, origin, opts, NULL, 0, out, err);
+}
+
+perfbuf_status perfbuf_v2_strings_parse_indexed(const void *data, size_t size,
+                                                perfbuf_v2_string_origin origin,
+                                                const perfbuf_options *opts, uint64_t *scratch,
+                                                size_t cap, perfbuf_v2_strings *out,
+                                                perfbuf_error *err)
+{
+    if (scratch == NULL && cap != 0) {
+        pb_ctx ctx;
+        pb_ctx_init(&ctx, opts, err);
+        return pb_check_arguments(&ctx, data, size, NULL);
+    }
+    return parse_strings(data, size, origin, opts, scratch, cap, out, err);
 }
 
 bool perfbuf_v2_strings_get(const perfbuf_v2_strings *s, uint32_t i, perfbuf_v2_counter_string *out)
@@ -261,7 +328,7 @@ bool perfbuf_v2_strings_get(const perfbuf_v2_strings *s, uint32_t i, perfbuf_v2_
     size_t start = 0;
     size_t units = 0;
     if (locate_string(&ctx, &block, out->offset, origin_offset(s->origin, s->strings_offset),
-                      s->strings_offset, offset, &start, &units) != PERFBUF_OK) {
+                      s->strings_offset, offset, s->size, &start, &units) != PERFBUF_OK) {
         PB_UNREACHABLE();
         return true;
     }
@@ -277,12 +344,23 @@ perfbuf_status perfbuf_v2_strings_find(const perfbuf_v2_strings *s, uint32_t cou
     if (s == NULL || out == NULL) {
         return PERFBUF_E_INVALID_ARGUMENT;
     }
-    for (uint32_t i = 0; perfbuf_v2_strings_get(s, i, out); i++) {
-        if (out->counter_id == counter_id) {
-            return PERFBUF_OK;
+    uint32_t position = 0;
+    bool found = false;
+    if (s->ids_ascending) {
+        found = pb_keys_find_ascending(read_string_id, s, s->count, counter_id, &position);
+    } else if (s->order != NULL) {
+        found = pb_keys_find_sorted(s->order, s->order_count, counter_id, &position);
+    } else {
+        for (uint32_t i = 0; i < s->count && i < PERFBUF_V2_SMALL_SET && !found; i++) {
+            uint32_t id;
+            found = read_string_id(s, i, &id) && id == counter_id;
+            position = i;
         }
     }
-    return PERFBUF_E_NOT_FOUND;
+    if (!found || !perfbuf_v2_strings_get(s, position, out) || out->counter_id != counter_id) {
+        return PERFBUF_E_NOT_FOUND;
+    }
+    return PERFBUF_OK;
 }
 
 perfbuf_status perfbuf_v2_counter_string_utf8(const perfbuf_v2_strings *s,

@@ -529,6 +529,75 @@ static void counter_id_of_none_is_refused(void)
     tb_free(&reg_buf);
 }
 
+/* n raw counters whose ids descend from 1000 (or with one repeated). */
+static tb_buf descending_registration(uint32_t n, bool repeat_one, tb_reg_row *rows)
+{
+    for (uint32_t i = 0; i < n; i++) {
+        rows[i].id = 1000 - i;
+        rows[i].type = PERF_COUNTER_RAWCOUNT;
+        rows[i].base = PERFBUF_V2_NO_ID;
+        rows[i].name = NULL;
+    }
+    if (repeat_one) {
+        rows[n - 3].id = rows[5].id;
+    }
+    return tb_v2_reginfo(rows, n, PERFBUF_COUNTERSET_SINGLE_INSTANCE);
+}
+
+/*
+ * Ids out of order: a small set is scanned; a larger one needs scratch to
+ * be sorted (never compared pairwise), and the plain parse says so by
+ * naming the first id out of order. With scratch, duplicates are found
+ * and every id is found again through the sorted scratch.
+ */
+static void unordered_ids_need_scratch(void)
+{
+    tb_reg_row rows[64];
+    perfbuf_v2_reginfo r;
+    perfbuf_error err;
+    perfbuf_v2_counter_reg c;
+    tb_buf small = descending_registration(PERFBUF_V2_SMALL_SET, false, rows);
+    CHECK(perfbuf_v2_reginfo_parse(small.data, small.len, NULL, &r, &err) == PERFBUF_OK);
+    CHECK(!r.ids_ascending && r.order == NULL);
+    CHECK(perfbuf_v2_reginfo_find(&r, 1000 - 31, &c) == PERFBUF_OK);
+    CHECK_EQ_U(c.index, 31);
+    tb_free(&small);
+
+    tb_buf big = descending_registration(64, false, rows);
+    CHECK(perfbuf_v2_reginfo_parse(big.data, big.len, NULL, &r, &err) == PERFBUF_E_SCRATCH_NEEDED);
+    CHECK_STR(err.field, "CounterId");
+    CHECK_EQ_U(err.offset, 32 + 1 * 48);
+    uint64_t scratch[64];
+    CHECK(perfbuf_v2_reginfo_parse_indexed(big.data, big.len, NULL, scratch, 63, &r, &err) ==
+          PERFBUF_E_OUTPUT_TOO_SMALL);
+    CHECK_STR(err.field, "NumCounters");
+    CHECK(perfbuf_v2_reginfo_parse_indexed(big.data, big.len, NULL, NULL, 64, &r, &err) ==
+          PERFBUF_E_INVALID_ARGUMENT);
+    CHECK(perfbuf_v2_reginfo_parse_indexed(big.data, big.len, NULL, scratch, 64, &r, &err) ==
+          PERFBUF_OK);
+    CHECK(r.order == scratch && r.order_count == 64);
+    for (uint32_t i = 0; i < 64; i++) {
+        CHECK(perfbuf_v2_reginfo_find(&r, 1000 - i, &c) == PERFBUF_OK);
+        CHECK_EQ_U(c.index, i);
+    }
+    CHECK(perfbuf_v2_reginfo_find(&r, 1001, &c) == PERFBUF_E_NOT_FOUND);
+    /* A tampered scratch entry names a counter whose id differs: not found. */
+    scratch[0] = (uint64_t)(1000 - 63) << 32 | 5;
+    CHECK(perfbuf_v2_reginfo_find(&r, 1000 - 63, &c) == PERFBUF_E_NOT_FOUND);
+    tb_free(&big);
+
+    tb_buf dup = descending_registration(64, true, rows);
+    CHECK(perfbuf_v2_reginfo_parse_indexed(dup.data, dup.len, NULL, scratch, 64, &r, &err) ==
+          PERFBUF_E_DUPLICATE_ID);
+    CHECK_EQ_U(err.offset, 32 + 61 * 48);
+    tb_free(&dup);
+    tb_buf small_dup = descending_registration(PERFBUF_V2_SMALL_SET, true, rows);
+    CHECK(perfbuf_v2_reginfo_parse(small_dup.data, small_dup.len, NULL, &r, &err) ==
+          PERFBUF_E_DUPLICATE_ID);
+    CHECK_EQ_U(err.offset, 32 + (PERFBUF_V2_SMALL_SET - 3) * 48);
+    tb_free(&small_dup);
+}
+
 static const th_case cases[] = {
     TH_CASE(processor_information_registration),
     TH_CASE(every_registration_rejection),
@@ -539,5 +608,6 @@ static const th_case cases[] = {
     TH_CASE(precision_timer_and_none_references),
     TH_CASE(counter_id_of_none_is_refused),
     TH_CASE(metadata_null_arguments),
+    TH_CASE(unordered_ids_need_scratch),
 };
 TH_MAIN(cases)

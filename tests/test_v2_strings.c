@@ -433,6 +433,99 @@ static void every_string_rejection(void)
     tb_free(&b);
 }
 
+/*
+ * Strings that share bytes beyond what the string area holds are refused:
+ * many headers pointing into one long string would otherwise be scanned
+ * once each. Strings that share within the budget (two headers naming one
+ * short string in a block with room to spare) still pass.
+ */
+static void strings_sharing_bytes(void)
+{
+    /* 8 headers, all at one 40-unit string: 8 * 82 bytes > the 82 there. */
+    tb_buf b;
+    tb_init(&b);
+    uint32_t count = 8;
+    size_t strings_at = 8 + 8 * (size_t)count;
+    tb_u32(&b, 0);
+    tb_u32(&b, count);
+    for (uint32_t i = 0; i < count; i++) {
+        tb_u32(&b, i + 1);
+        tb_u32(&b, (uint32_t)strings_at);
+    }
+    for (int i = 0; i < 40; i++) {
+        tb_u16(&b, 'x');
+    }
+    tb_u16(&b, 0);
+    tb_pad8_from(&b, 0);
+    tb_patch_u32(&b, 0, (uint32_t)b.len);
+    perfbuf_v2_strings s;
+    perfbuf_error err;
+    CHECK(perfbuf_v2_strings_parse(b.data, b.len, PERFBUF_V2_STRINGS_FROM_BLOCK, NULL, &s, &err) ==
+          PERFBUF_E_OVERLAP);
+    CHECK_STR(err.field, "dwOffset");
+    CHECK_EQ_U(err.offset, 8 + 1 * 8 + 4);
+    /* Two headers share a 3-unit string; the padding leaves room for it. */
+    tb_buf two;
+    tb_init(&two);
+    tb_u32(&two, 0);
+    tb_u32(&two, 2);
+    tb_u32(&two, 1);
+    tb_u32(&two, 24);
+    tb_u32(&two, 2);
+    tb_u32(&two, 24);
+    tb_u16(&two, 'a');
+    tb_u16(&two, 'b');
+    tb_u16(&two, 'c');
+    tb_u16(&two, 0);
+    tb_zeros(&two, 8);
+    tb_patch_u32(&two, 0, (uint32_t)two.len);
+    CHECK(perfbuf_v2_strings_parse(two.data, two.len, PERFBUF_V2_STRINGS_FROM_BLOCK, NULL, &s,
+                                   &err) == PERFBUF_OK);
+    perfbuf_v2_counter_string cs;
+    CHECK(perfbuf_v2_strings_find(&s, 2, &cs) == PERFBUF_OK);
+    CHECK_EQ_U(cs.units, 3);
+    tb_free(&two);
+    tb_free(&b);
+}
+
+/* Unordered ids: as the registration's, a large set needs scratch. */
+static void unordered_string_ids(void)
+{
+    tb_reg_row rows[40];
+    static const char *names[40];
+    char storage[40][8];
+    for (uint32_t i = 0; i < 40; i++) {
+        snprintf(storage[i], sizeof storage[i], "c%u", (unsigned)i);
+        names[i] = storage[i];
+        rows[i].id = 500 - i;
+        rows[i].type = 0;
+        rows[i].base = PERFBUF_V2_NO_ID;
+        rows[i].name = names[i];
+    }
+    tb_buf b = tb_v2_strings(rows, 40, PERFBUF_V2_STRINGS_FROM_BLOCK);
+    perfbuf_v2_strings s;
+    perfbuf_error err;
+    CHECK(perfbuf_v2_strings_parse(b.data, b.len, PERFBUF_V2_STRINGS_AUTO, NULL, &s, &err) ==
+          PERFBUF_E_SCRATCH_NEEDED);
+    CHECK_EQ_U(err.offset, 8 + 1 * 8);
+    uint64_t scratch[40];
+    CHECK(perfbuf_v2_strings_parse_indexed(b.data, b.len, PERFBUF_V2_STRINGS_AUTO, NULL, scratch,
+                                           40, &s, &err) == PERFBUF_OK);
+    perfbuf_v2_counter_string cs;
+    char text[8];
+    size_t n;
+    for (uint32_t i = 0; i < 40; i++) {
+        CHECK(perfbuf_v2_strings_find(&s, 500 - i, &cs) == PERFBUF_OK);
+        CHECK(perfbuf_v2_counter_string_utf8(&s, &cs, text, sizeof text, &n) == PERFBUF_OK);
+        CHECK_STR(text, storage[i]);
+    }
+    tb_patch_u32(&b, 8 + 7 * 8, 500 - 2);
+    CHECK(perfbuf_v2_strings_parse_indexed(b.data, b.len, PERFBUF_V2_STRINGS_AUTO, NULL, scratch,
+                                           40, &s, &err) == PERFBUF_E_DUPLICATE_ID);
+    CHECK_EQ_U(err.offset, 8 + 7 * 8);
+    tb_free(&b);
+}
+
 static const th_case cases[] = {
     TH_CASE(single_strings),
     TH_CASE(provider_guid),
@@ -440,5 +533,7 @@ static const th_case cases[] = {
     TH_CASE(names_of_processor_information),
     TH_CASE(absent_strings),
     TH_CASE(every_string_rejection),
+    TH_CASE(strings_sharing_bytes),
+    TH_CASE(unordered_string_ids),
 };
 TH_MAIN(cases)

@@ -45,7 +45,17 @@ typedef struct perfbuf_v2_reginfo {
     uint32_t instance_type;
     uint32_t anomalies;
     perfbuf_error first_anomaly;
+    /* How perfbuf_v2_reginfo_find finds an id in O(log n): the ids ascend,
+     * or `order` (the caller's scratch of perfbuf_v2_reginfo_parse_indexed,
+     * which must outlive the view) holds them sorted. Neither: at most
+     * PERFBUF_V2_SMALL_SET counters, scanned. */
+    bool ids_ascending;
+    const uint64_t *order;
+    size_t order_count;
 } perfbuf_v2_reginfo;
+
+/* Up to this many unordered ids or indexes are checked without scratch. */
+#define PERFBUF_V2_SMALL_SET 32u
 
 typedef struct perfbuf_v2_counter_reg {
     uint32_t index;            /* position in the array */
@@ -66,8 +76,11 @@ typedef struct perfbuf_v2_counter_reg {
  * set whose type can serve that role, documented values for the instance
  * type (an error) and for types, detail levels, scales, attributes and
  * aggregation (anomalies; errors under PERFBUF_STRICT).
- * Id checks compare every pair: their cost is quadratic in the count, which
- * max_counters caps (registered countersets have tens of counters).
+ * Linear in the bytes when the counter ids ascend (as Windows lists them),
+ * or when there are at most PERFBUF_V2_SMALL_SET counters; otherwise the ids
+ * must be sorted to be checked in O(n log n), and this call returns
+ * PERFBUF_E_SCRATCH_NEEDED (naming the first CounterId out of order):
+ * call perfbuf_v2_reginfo_parse_indexed with counter_count entries.
  */
 PERFBUF_API PERFBUF_MUST_USE perfbuf_status perfbuf_v2_reginfo_parse(const void *data,
                                                                      size_t size,
@@ -75,10 +88,20 @@ PERFBUF_API PERFBUF_MUST_USE perfbuf_status perfbuf_v2_reginfo_parse(const void 
                                                                      perfbuf_v2_reginfo *out,
                                                                      perfbuf_error *err);
 
+/*
+ * The same, with scratch of `cap` entries for sorting unordered ids
+ * (NumCounters of them suffice; OUTPUT_TOO_SMALL when fewer). The view
+ * keeps a pointer to the scratch for its lookups: keep it unchanged while
+ * the view is used.
+ */
+PERFBUF_API PERFBUF_MUST_USE perfbuf_status perfbuf_v2_reginfo_parse_indexed(
+    const void *data, size_t size, const perfbuf_options *opts, uint64_t *scratch, size_t cap,
+    perfbuf_v2_reginfo *out, perfbuf_error *err);
+
 /* The i-th counter (i < counter_count); false past the end. */
 PERFBUF_API bool perfbuf_v2_reginfo_counter(const perfbuf_v2_reginfo *r, uint32_t i,
                                             perfbuf_v2_counter_reg *out);
-/* The counter with that id; NOT_FOUND otherwise. O(counters). */
+/* The counter with that id; NOT_FOUND otherwise. O(log counters). */
 PERFBUF_API PERFBUF_MUST_USE perfbuf_status perfbuf_v2_reginfo_find(const perfbuf_v2_reginfo *r,
                                                                     uint32_t id,
                                                                     perfbuf_v2_counter_reg *out);
@@ -198,6 +221,10 @@ typedef struct perfbuf_v2_strings {
     size_t strings_offset;            /* 8 + 8 * count: where strings may start */
     uint32_t anomalies;
     perfbuf_error first_anomaly;
+    /* How perfbuf_v2_strings_find finds an id: as in perfbuf_v2_reginfo. */
+    bool ids_ascending;
+    const uint64_t *order;
+    size_t order_count;
 } perfbuf_v2_strings;
 
 typedef struct perfbuf_v2_counter_string {
@@ -211,19 +238,30 @@ typedef struct perfbuf_v2_counter_string {
 
 /*
  * Validates a string block: dwSize inside the received bytes and large
- * enough for dwCounters headers; counter ids unique (compared pairwise, so
- * max_counters caps the count: 4,096 without one); every present string at
+ * enough for dwCounters headers; counter ids unique; every present string at
  * or after the headers, starting inside dwSize and NUL-terminated before
- * it. Bytes after dwSize and a dwSize that is not a multiple of 8 are
- * anomalies. A string may start at an odd offset: it is read byte by byte.
+ * it; and the present strings together, each with its NUL, no longer than
+ * the bytes after the headers (OVERLAP otherwise, naming the dwOffset whose
+ * string went past that). Strings that do not share bytes always pass; the
+ * rule is what lets the walk, and every later walk of the view, read each
+ * byte a bounded number of times when hostile headers all point into one
+ * long string. Bytes after dwSize and a dwSize that is not a multiple of 8
+ * are anomalies. A string may start at an odd offset: it is read byte by
+ * byte. Ids are checked as perfbuf_v2_reginfo_parse checks counter ids:
+ * linear when they ascend or are few, else PERFBUF_E_SCRATCH_NEEDED and
+ * perfbuf_v2_strings_parse_indexed sorts them in n log n.
  */
 PERFBUF_API PERFBUF_MUST_USE perfbuf_status perfbuf_v2_strings_parse(
     const void *data, size_t size, perfbuf_v2_string_origin origin, const perfbuf_options *opts,
     perfbuf_v2_strings *out, perfbuf_error *err);
+/* With scratch of `cap` entries (dwCounters suffice) kept by the view. */
+PERFBUF_API PERFBUF_MUST_USE perfbuf_status perfbuf_v2_strings_parse_indexed(
+    const void *data, size_t size, perfbuf_v2_string_origin origin, const perfbuf_options *opts,
+    uint64_t *scratch, size_t cap, perfbuf_v2_strings *out, perfbuf_error *err);
 /* The i-th string header (i < count); false past the end. */
 PERFBUF_API bool perfbuf_v2_strings_get(const perfbuf_v2_strings *s, uint32_t i,
                                         perfbuf_v2_counter_string *out);
-/* The string of that counter id; NOT_FOUND otherwise. O(block size). */
+/* The string of that counter id; NOT_FOUND otherwise. O(log count + its length). */
 PERFBUF_API PERFBUF_MUST_USE perfbuf_status perfbuf_v2_strings_find(const perfbuf_v2_strings *s,
                                                                     uint32_t counter_id,
                                                                     perfbuf_v2_counter_string *out);
