@@ -11,6 +11,7 @@
 #include "perfbuf/v2_meta.h"
 
 #include "check.h"
+#include "order.h"
 
 const char *perfbuf_v2_mismatch_name(perfbuf_v2_mismatch_kind kind)
 {
@@ -36,12 +37,23 @@ const char *perfbuf_v2_mismatch_name(perfbuf_v2_mismatch_kind kind)
 /* A counter type's value size in two bits. */
 enum { SIZE_CODE_ZERO = 0, SIZE_CODE_DWORD = 1, SIZE_CODE_LARGE = 2, SIZE_CODE_VARIABLE = 3 };
 
+/* How blocks find their identifier, decided once by check_identifiers. */
+typedef enum {
+    PAIR_IN_ORDER,      /* usable identifiers ascend by Index: one merge pass */
+    PAIR_SMALL,         /* at most PERFBUF_V2_SMALL_SET identifiers: scanned */
+    PAIR_SORTED         /* sorted by Index in the caller's scratch */
+} pairing;
+
 typedef struct crosscheck {
     const perfbuf_v2_query *q;
     const perfbuf_v2_reginfo *reg;
     const perfbuf_v2_identifiers *ids;
-    bool reg_sorted;          /* counter ids strictly ascending: binary search */
-    perfbuf_v2_list_iter id_pos;
+    pairing pairing;
+    perfbuf_v2_list_iter id_pos;   /* PAIR_IN_ORDER: the next identifier */
+    uint64_t *sorted;              /* PAIR_SORTED: Index << 32 | offset */
+    size_t sorted_cap;
+    size_t sorted_count;
+    size_t sorted_next;
     perfbuf_v2_mismatch *out;
     /* The value sizes of the first CACHED_POSITIONS positions of the
      * current block's id list (2 bits each, SIZE_CODE_*): every instance
@@ -73,43 +85,10 @@ static perfbuf_status disagree(crosscheck *x, perfbuf_v2_mismatch_kind kind, uin
     return PERFBUF_E_INCONSISTENT;
 }
 
-static bool ids_ascending(const perfbuf_v2_reginfo *reg)
-{
-    perfbuf_v2_counter_reg prev;
-    perfbuf_v2_counter_reg c;
-    for (uint32_t i = 0; perfbuf_v2_reginfo_counter(reg, i, &c); i++) {
-        if (i > 0 && prev.id >= c.id) {
-            return false;
-        }
-        prev = c;
-    }
-    return true;
-}
-
-/* The registered counter with that id: O(log n) when the ids ascend. */
+/* The registered counter with that id: O(log n), as the view finds it. */
 static bool lookup(const crosscheck *x, uint32_t id, perfbuf_v2_counter_reg *c)
 {
-    if (!x->reg_sorted) {
-        return perfbuf_v2_reginfo_find(x->reg, id, c) == PERFBUF_OK;
-    }
-    uint32_t lo = 0;
-    uint32_t hi = x->reg->counter_count;
-    while (lo < hi) {
-        uint32_t mid = lo + (hi - lo) / 2;
-        if (!perfbuf_v2_reginfo_counter(x->reg, mid, c)) {
-            PB_UNREACHABLE();
-            return false;
-        }
-        if (c->id == id) {
-            return true;
-        }
-        if (c->id < id) {
-            lo = mid + 1;
-        } else {
-            hi = mid;
-        }
-    }
-    return false;
+    return perfbuf_v2_reginfo_find(x->reg, id, c) == PERFBUF_OK;
 }
 
 static bool same_guid(const perfbuf_guid *a, const perfbuf_guid *b)
@@ -125,60 +104,129 @@ static bool answered_here(const crosscheck *x, const perfbuf_v2_identifier *id)
     return id->status == 0 && same_guid(&id->counterset, &x->reg->counterset);
 }
 
+static bool usable(const perfbuf_v2_identifier *id)
+{
+    return id->status == 0;
+}
+
+/* The identifier whose PERF_COUNTER_IDENTIFIER starts at `offset`. */
+static bool identifier_at(const crosscheck *x, size_t offset, perfbuf_v2_identifier *found)
+{
+    perfbuf_v2_list_iter it = {offset, 0};
+    return perfbuf_v2_identifiers_next(x->ids, &it, found);
+}
+
 /*
  * The identifier whose results are in block `index`: the one with Status 0
  * and that Index (a failed one owns no block, whatever its Index says;
  * check_identifiers has made sure no two usable ones share an Index).
- * Scans on from where the last search ended and wraps once, so identifiers
- * in Index order cost one pass over them in all.
+ * Blocks come in ascending index, so in order and sorted pairing each
+ * advance a position that never goes back: one pass over the identifiers
+ * for all the blocks together.
  */
 static bool identifier_of_block(crosscheck *x, uint32_t index, perfbuf_v2_identifier *found)
 {
-    for (int lap = 0; lap < 2; lap++) {
-        while (perfbuf_v2_identifiers_next(x->ids, &x->id_pos, found)) {
-            if (found->status == 0 && found->query_index == index) {
+    switch (x->pairing) {
+    case PAIR_IN_ORDER:
+        for (;;) {
+            perfbuf_v2_list_iter peek = x->id_pos;
+            if (!perfbuf_v2_identifiers_next(x->ids, &peek, found)) {
+                return false;
+            }
+            if (usable(found) && found->query_index > index) {
+                return false;
+            }
+            x->id_pos = peek;
+            if (usable(found) && found->query_index == index) {
                 return true;
             }
         }
-        perfbuf_v2_identifiers_begin(&x->id_pos);
+    case PAIR_SORTED:
+        while (x->sorted_next < x->sorted_count && x->sorted[x->sorted_next] >> 32 < index) {
+            PB_WORK(1);
+            x->sorted_next++;
+        }
+        if (x->sorted_next == x->sorted_count || x->sorted[x->sorted_next] >> 32 != index) {
+            return false;
+        }
+        return identifier_at(x, (size_t)(uint32_t)x->sorted[x->sorted_next], found);
+    case PAIR_SMALL:
+        break;
+    }
+    perfbuf_v2_list_iter it;
+    perfbuf_v2_identifiers_begin(&it);
+    while (perfbuf_v2_identifiers_next(x->ids, &it, found)) {
+        if (usable(found) && found->query_index == index) {
+            return true;
+        }
     }
     return false;
 }
 
-/*
- * Two usable identifiers with one Index would both claim one block, and
- * whichever came first would decide whether it is checked. Called only
- * when the usable identifiers are not in strictly ascending Index order
- * (in order, no two can share one), so the quadratic scan is paid only
- * where the block searches are quadratic already.
- */
-static perfbuf_status check_unique_indexes(crosscheck *x)
+static perfbuf_status duplicate_index(crosscheck *x, const perfbuf_v2_identifier *id)
+{
+    locate(&x->out->in_identifiers, id->offset, PBF_PERF_COUNTER_IDENTIFIER_Index);
+    return disagree(x, PERFBUF_V2_INDEX_DUPLICATE, id->query_index, id->counter_id);
+}
+
+/* PAIR_SMALL: at most PERFBUF_V2_SMALL_SET identifiers, compared pairwise. */
+static perfbuf_status small_unique_indexes(crosscheck *x)
 {
     perfbuf_v2_list_iter it;
     perfbuf_v2_identifier id;
     perfbuf_v2_identifiers_begin(&it);
     for (uint32_t position = 0; perfbuf_v2_identifiers_next(x->ids, &it, &id); position++) {
-        if (id.status != 0) {
-            continue;
-        }
         perfbuf_v2_list_iter before;
         perfbuf_v2_identifier earlier;
         perfbuf_v2_identifiers_begin(&before);
-        for (uint32_t k = 0; k < position && perfbuf_v2_identifiers_next(x->ids, &before, &earlier);
+        for (uint32_t k = 0; usable(&id) && k < position &&
+                             perfbuf_v2_identifiers_next(x->ids, &before, &earlier);
              k++) {
-            if (earlier.status == 0 && earlier.query_index == id.query_index) {
-                locate(&x->out->in_identifiers, id.offset, PBF_PERF_COUNTER_IDENTIFIER_Index);
-                return disagree(x, PERFBUF_V2_INDEX_DUPLICATE, id.query_index, id.counter_id);
+            if (usable(&earlier) && earlier.query_index == id.query_index) {
+                return duplicate_index(x, &id);
             }
         }
     }
     return PERFBUF_OK;
 }
 
+/* PAIR_SORTED: usable identifiers sorted by Index in the caller's scratch;
+ * equal neighbours share one. The later one in the buffer is reported, of
+ * the pair whose later one comes first, as the pairwise scan would. */
+static perfbuf_status sorted_unique_indexes(crosscheck *x)
+{
+    perfbuf_v2_list_iter it;
+    perfbuf_v2_identifier id;
+    size_t n = 0;
+    perfbuf_v2_identifiers_begin(&it);
+    while (perfbuf_v2_identifiers_next(x->ids, &it, &id)) {
+        if (usable(&id)) {
+            x->sorted[n++] = (uint64_t)id.query_index << 32 | (uint32_t)id.offset;
+        }
+    }
+    pb_sort_u64(x->sorted, n);
+    x->sorted_count = n;
+    bool found = false;
+    uint32_t first_later = 0;
+    for (size_t k = 1; k < n; k++) {
+        PB_WORK(1);
+        if (x->sorted[k] >> 32 == x->sorted[k - 1] >> 32 &&
+            (!found || (uint32_t)x->sorted[k] < first_later)) {
+            first_later = (uint32_t)x->sorted[k];
+            found = true;
+        }
+    }
+    if (found && identifier_at(x, first_later, &id)) {
+        return duplicate_index(x, &id);
+    }
+    return PERFBUF_OK;
+}
+
 /* Every identifier of this counterset points at a block and, when it names
  * one counter, at a registered one; no two usable identifiers (of any
- * counterset) point at the same block. Runs once, before the blocks, with
- * scratch of its own: kept out of perfbuf_v2_crosscheck's frame. */
+ * counterset) point at the same block; and how blocks will find their
+ * identifier. Runs once, before the blocks, with scratch of its own: kept
+ * out of perfbuf_v2_crosscheck's frame. */
 PB_NOINLINE static perfbuf_status check_identifiers(crosscheck *x)
 {
     perfbuf_v2_list_iter it;
@@ -187,13 +235,15 @@ PB_NOINLINE static perfbuf_status check_identifiers(crosscheck *x)
     bool ascending = true;
     bool seen_usable = false;
     uint32_t last_index = 0;
+    size_t first_unordered = 0;
     perfbuf_v2_identifiers_begin(&it);
     while (perfbuf_v2_identifiers_next(x->ids, &it, &id)) {
-        if (id.status != 0) {
+        if (!usable(&id)) {
             continue;
         }
-        if (seen_usable && id.query_index <= last_index) {
+        if (ascending && seen_usable && id.query_index <= last_index) {
             ascending = false;
+            first_unordered = id.offset;
         }
         seen_usable = true;
         last_index = id.query_index;
@@ -211,7 +261,22 @@ PB_NOINLINE static perfbuf_status check_identifiers(crosscheck *x)
             return disagree(x, PERFBUF_V2_UNKNOWN_COUNTER, id.query_index, id.counter_id);
         }
     }
-    return ascending ? PERFBUF_OK : check_unique_indexes(x);
+    if (ascending) {
+        x->pairing = PAIR_IN_ORDER;
+        return PERFBUF_OK;
+    }
+    if (x->ids->count <= PERFBUF_V2_SMALL_SET) {
+        x->pairing = PAIR_SMALL;
+        return small_unique_indexes(x);
+    }
+    /* Offsets go into 32 bits of a scratch entry. */
+    if (x->sorted != NULL && x->sorted_cap >= x->ids->count && x->ids->size <= UINT32_MAX) {
+        x->pairing = PAIR_SORTED;
+        return sorted_unique_indexes(x);
+    }
+    pb_describe(&x->out->in_identifiers, PERFBUF_E_SCRATCH_NEEDED, first_unordered,
+                PBF_PERF_COUNTER_IDENTIFIER_Index);
+    return PERFBUF_E_SCRATCH_NEEDED;
 }
 
 static bool has_instances(perfbuf_v2_kind kind)
@@ -331,8 +396,9 @@ static perfbuf_status check_block(crosscheck *x, const perfbuf_v2_block *b, uint
     return st;
 }
 
-perfbuf_status perfbuf_v2_crosscheck(const perfbuf_v2_query *q, const perfbuf_v2_reginfo *reg,
-                                     const perfbuf_v2_identifiers *ids, perfbuf_v2_mismatch *out)
+static perfbuf_status run_crosscheck(const perfbuf_v2_query *q, const perfbuf_v2_reginfo *reg,
+                                     const perfbuf_v2_identifiers *ids, uint64_t *scratch,
+                                     size_t cap, perfbuf_v2_mismatch *out)
 {
     if (q == NULL || reg == NULL || out == NULL) {
         return PERFBUF_E_INVALID_ARGUMENT;
@@ -347,7 +413,8 @@ perfbuf_status perfbuf_v2_crosscheck(const perfbuf_v2_query *q, const perfbuf_v2
     x.q = q;
     x.reg = reg;
     x.ids = ids;
-    x.reg_sorted = ids_ascending(reg);
+    x.sorted = scratch;
+    x.sorted_cap = cap;
     x.out = out;
     perfbuf_status st = ids != NULL ? check_identifiers(&x) : PERFBUF_OK;
     if (ids != NULL) {
@@ -371,4 +438,21 @@ perfbuf_status perfbuf_v2_crosscheck(const perfbuf_v2_query *q, const perfbuf_v2
         st = check_block(&x, &b, block_counter);
     }
     return st;
+}
+
+perfbuf_status perfbuf_v2_crosscheck(const perfbuf_v2_query *q, const perfbuf_v2_reginfo *reg,
+                                     const perfbuf_v2_identifiers *ids, perfbuf_v2_mismatch *out)
+{
+    return run_crosscheck(q, reg, ids, NULL, 0, out);
+}
+
+perfbuf_status perfbuf_v2_crosscheck_indexed(const perfbuf_v2_query *q,
+                                             const perfbuf_v2_reginfo *reg,
+                                             const perfbuf_v2_identifiers *ids, uint64_t *scratch,
+                                             size_t cap, perfbuf_v2_mismatch *out)
+{
+    if (scratch == NULL && cap != 0) {
+        return PERFBUF_E_INVALID_ARGUMENT;
+    }
+    return run_crosscheck(q, reg, ids, scratch, cap, out);
 }

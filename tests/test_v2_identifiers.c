@@ -203,7 +203,8 @@ static const char *const four_instances[4] = {"_Total", "0,_Total", "0,0", "0,1"
 
 /* Parses the three buffers of f, each in front of a guard page, and
  * cross-checks them (with the identifiers when asked). */
-static perfbuf_status crosscheck(fixture *f, bool with_ids, perfbuf_v2_mismatch *m)
+static perfbuf_status crosscheck_with(fixture *f, bool with_ids, uint64_t *scratch, size_t cap,
+                                      perfbuf_v2_mismatch *m)
 {
     guarded reg = guard_place(f->reg_buf.data, f->reg_buf.len);
     guarded query = guard_place(f->query.buf.data, f->query.buf.len);
@@ -214,11 +215,20 @@ static perfbuf_status crosscheck(fixture *f, bool with_ids, perfbuf_v2_mismatch 
            PERFBUF_OK);
     EXPECT(perfbuf_v2_identifiers_parse(ids.bytes, f->ids_buf.len, NULL, &f->ids, NULL) ==
            PERFBUF_OK);
-    perfbuf_status st = perfbuf_v2_crosscheck(&f->q, &f->reg, with_ids ? &f->ids : NULL, m);
+    perfbuf_status st =
+        scratch == NULL && cap == 0
+            ? perfbuf_v2_crosscheck(&f->q, &f->reg, with_ids ? &f->ids : NULL, m)
+            : perfbuf_v2_crosscheck_indexed(&f->q, &f->reg, with_ids ? &f->ids : NULL, scratch,
+                                            cap, m);
     guard_release(&reg);
     guard_release(&query);
     guard_release(&ids);
     return st;
+}
+
+static perfbuf_status crosscheck(fixture *f, bool with_ids, perfbuf_v2_mismatch *m)
+{
+    return crosscheck_with(f, with_ids, NULL, 0, m);
 }
 
 static fixture processor_fixture(uint32_t instance_type)
@@ -521,6 +531,76 @@ static void identifiers_sharing_an_index(void)
     fixture_free(&f);
 }
 
+/*
+ * More identifiers than are scanned without scratch, usable ones out of
+ * Index order (another counterset's, listed backwards, then the one for
+ * block 0): the plain check asks for scratch, naming the first Index out
+ * of order; with scratch the pairing holds and shared Indexes are found.
+ */
+static void many_unordered_identifiers(void)
+{
+    fixture f = processor_fixture(PERFBUF_COUNTERSET_MULTI_INSTANCES);
+    tb_free(&f.ids_buf);
+    tb_init(&f.ids_buf);
+    uint32_t others = 40;
+    for (uint32_t i = 0; i < others; i++) {
+        tb_v2_identifier(&f.ids_buf, memory_guid, 0, 3, 0, 100 - i, NULL);
+    }
+    size_t each = f.ids_buf.len / others;
+    tb_v2_identifier(&f.ids_buf, tb_processor_information_guid, 0, PERFBUF_V2_WILDCARD_COUNTER,
+                     PERFBUF_V2_ANY_INSTANCE_ID, 0, "*");
+    perfbuf_v2_mismatch m;
+    CHECK(crosscheck(&f, true, &m) == PERFBUF_E_SCRATCH_NEEDED);
+    CHECK_STR(m.in_identifiers.field, "Index");
+    CHECK_EQ_U(m.in_identifiers.offset, 1 * each + 32);
+    uint64_t scratch[41];
+    CHECK(crosscheck_with(&f, true, scratch, 40, &m) ==
+          PERFBUF_E_SCRATCH_NEEDED);
+    CHECK(crosscheck_with(&f, true, NULL, 41, &m) ==
+          PERFBUF_E_INVALID_ARGUMENT);
+    CHECK(crosscheck_with(&f, true, scratch, 41, &m) == PERFBUF_OK);
+    /* The block is still checked through its identifier: break a value. */
+    tb_patch_u32(&f.query.buf, QUERY_IDS + 4 * 28, 29);
+    CHECK(crosscheck(&f, true, &m) == PERFBUF_E_SCRATCH_NEEDED);
+    CHECK(crosscheck_with(&f, true, scratch, 41, &m) ==
+          PERFBUF_E_INCONSISTENT);
+    CHECK(m.kind == PERFBUF_V2_UNKNOWN_COUNTER);
+    tb_patch_u32(&f.query.buf, QUERY_IDS + 4 * 28, 28);
+    /* Identifiers 30 and 35 share Index 70: the later one is named. */
+    tb_patch_u32(&f.ids_buf, 35 * each + 32, 70);
+    CHECK(crosscheck(&f, true, &m) == PERFBUF_E_SCRATCH_NEEDED);
+    CHECK(crosscheck_with(&f, true, scratch, 41, &m) ==
+          PERFBUF_E_INCONSISTENT);
+    CHECK(m.kind == PERFBUF_V2_INDEX_DUPLICATE);
+    CHECK_EQ_U(m.in_identifiers.offset, 35 * each + 32);
+    fixture_free(&f);
+}
+
+/*
+ * Failed identifiers and identifiers of other countersets before and
+ * after the usable ones, all in Index order: one merge pass pairs them.
+ */
+static void failed_identifiers_in_order(void)
+{
+    fixture f = processor_fixture(PERFBUF_COUNTERSET_MULTI_INSTANCES);
+    tb_free(&f.ids_buf);
+    tb_init(&f.ids_buf);
+    for (uint32_t i = 0; i < 50; i++) {
+        tb_v2_identifier(&f.ids_buf, tb_processor_information_guid, 0x1068, 3, 0, i % 7, NULL);
+    }
+    tb_v2_identifier(&f.ids_buf, tb_processor_information_guid, 0, PERFBUF_V2_WILDCARD_COUNTER,
+                     PERFBUF_V2_ANY_INSTANCE_ID, 0, "*");
+    for (uint32_t i = 0; i < 50; i++) {
+        tb_v2_identifier(&f.ids_buf, memory_guid, 0, 3, 0, 1 + i, NULL);
+    }
+    perfbuf_v2_mismatch m;
+    CHECK(crosscheck(&f, true, &m) == PERFBUF_OK);
+    tb_patch_u32(&f.query.buf, QUERY_IDS + 4 * 28, 29);
+    CHECK(crosscheck(&f, true, &m) == PERFBUF_E_INCONSISTENT);
+    CHECK(m.kind == PERFBUF_V2_UNKNOWN_COUNTER);
+    fixture_free(&f);
+}
+
 static const th_case cases[] = {
     TH_CASE(identifiers),
     TH_CASE(every_identifier_rejection),
@@ -530,6 +610,8 @@ static const th_case cases[] = {
     TH_CASE(instances_from_a_single_instance_set),
     TH_CASE(identifiers_against_the_data),
     TH_CASE(identifiers_sharing_an_index),
+    TH_CASE(many_unordered_identifiers),
+    TH_CASE(failed_identifiers_in_order),
     TH_CASE(single_counter_blocks),
     TH_CASE(loose_ends),
 };

@@ -356,15 +356,24 @@ typedef struct perfbuf_v2_mismatch {
  * every block is taken to belong to it and blocks without an id list are
  * checked for their kind only.
  * PERFBUF_OK when they agree, PERFBUF_E_INCONSISTENT with *out filled when
- * not. Cost: about linear in the values when the registration lists ids in
- * ascending order (binary search, and value sizes remembered by id-list
- * position) and the identifiers come in Index order (one pass); otherwise
- * a lookup may scan the registration, and a block the identifiers (which
- * are then also checked pairwise for a shared Index).
+ * not. Cost: linear in the three buffers, with an O(log n) registration
+ * lookup where a value's id-list position is past the first 64 (the view
+ * finds ids as perfbuf_v2_reginfo_find does). Blocks are paired with their
+ * identifiers in one pass when the usable identifiers come in Index order
+ * (as PerfQueryCounterInfo lists them) or number at most
+ * PERFBUF_V2_SMALL_SET; otherwise they must be sorted by Index, and this
+ * call returns PERFBUF_E_SCRATCH_NEEDED with in_identifiers naming the
+ * first Index out of order: call perfbuf_v2_crosscheck_indexed.
  */
 PERFBUF_API PERFBUF_MUST_USE perfbuf_status perfbuf_v2_crosscheck(
     const perfbuf_v2_query *q, const perfbuf_v2_reginfo *reg, const perfbuf_v2_identifiers *ids,
     perfbuf_v2_mismatch *out);
+
+/* The same, with scratch of `cap` entries (one per identifier) for sorting
+ * unordered identifiers by Index. */
+PERFBUF_API PERFBUF_MUST_USE perfbuf_status perfbuf_v2_crosscheck_indexed(
+    const perfbuf_v2_query *q, const perfbuf_v2_reginfo *reg, const perfbuf_v2_identifiers *ids,
+    uint64_t *scratch, size_t cap, perfbuf_v2_mismatch *out);
 
 /*
  * The raw sample of one counter of one instance (or of a block without
