@@ -118,11 +118,11 @@ perfbuf_status pb_view_utf16_to_utf8(const uint8_t *data, size_t size, size_t of
     pb_utf8_out_init(&o, out, cap);
     size_t bytes;
     size_t end;
-    if (pb_mul(units, 2, &bytes) && pb_add(offset, bytes, &end)) {
-        pb_utf16le_convert(pb_window(data, size, offset, end), &o);
-    } else {
-        PB_UNREACHABLE();
+    if (!pb_mul(units, 2, &bytes) || !pb_add(offset, bytes, &end) || end > size) {
+        (void)pb_utf8_finish(&o, len);
+        return PERFBUF_E_INVALID_ARGUMENT;
     }
+    pb_utf16le_convert(pb_window(data, size, offset, end), &o);
     return pb_utf8_finish(&o, len);
 }
 
@@ -149,7 +149,6 @@ perfbuf_guid pb_field_guid(const pb_cursor *s, pb_field_id f)
 pb_cursor pb_window(const uint8_t *data, size_t size, size_t pos, size_t end)
 {
     if (end > size || pos > end) {
-        PB_UNREACHABLE();
         return pb_cursor_make(NULL, 0);
     }
     pb_cursor c = pb_cursor_make(data, size);

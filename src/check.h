@@ -151,8 +151,11 @@ static inline int32_t pb_i32(uint32_t v)
 
 /*
  * A cursor over [pos, end) of a buffer a parse has validated, for the
- * views. Positions come from that parse; should one not fit, fuzzing
- * builds trap and others get an empty cursor, on which reads fail safely.
+ * views. Positions come from views and iterators the caller holds, which
+ * may belong to another buffer (two captures of one query): a range
+ * outside the buffer gives an empty cursor, on which reads fail safely.
+ * That is a caller's mix-up, not a broken invariant, so it never traps;
+ * the fuzz oracles check that views of one buffer agree with its parse.
  */
 pb_cursor pb_window(const uint8_t *data, size_t size, size_t pos, size_t end);
 
@@ -166,8 +169,8 @@ perfbuf_systemtime pb_field_systemtime(const pb_cursor *s, pb_field_id f);
 /*
  * UTF-8 of `units` UTF-16LE code units at byte `offset` of a buffer a parse
  * has validated (a view's name or string); out and len as in
- * perfbuf_utf16le_to_utf8. A range outside the buffer converts nothing and
- * traps in fuzzing builds.
+ * perfbuf_utf16le_to_utf8. A range outside the buffer (a view of another
+ * buffer) is INVALID_ARGUMENT, never an empty name.
  */
 perfbuf_status pb_view_utf16_to_utf8(const uint8_t *data, size_t size, size_t offset,
                                      size_t units, char *out, size_t cap, size_t *len);

@@ -257,6 +257,18 @@ bool pb_text_find_terminator(uint32_t code_page, const pb_cursor *c, size_t *byt
     return false;
 }
 
+void pb_text_convert_to_nul(uint32_t code_page, pb_cursor c, pb_utf8_out *o)
+{
+    uint32_t cp;
+    while (!o->full && next_codepoint(code_page, &c, &cp) && cp != 0) {
+        pb_utf8_put(o, cp);
+    }
+    if (o->full) {
+        size_t rest = pb_cursor_remaining(&c);
+        pb_utf8_add_bound(o, code_page == 0 ? rest / 2 : rest);
+    }
+}
+
 void pb_text_convert(uint32_t code_page, pb_cursor c, pb_utf8_out *o)
 {
     if (code_page == 0) {
@@ -300,13 +312,14 @@ bool pb_utf16le_equals_utf8(pb_cursor c, const char *utf8, size_t utf8_len)
     return pb_text_equals_utf8(0, c, utf8, utf8_len);
 }
 
-bool pb_text_equals_utf8(uint32_t code_page, pb_cursor c, const char *utf8, size_t utf8_len)
+static bool equals_utf8(uint32_t code_page, pb_cursor c, bool stop_at_nul, const char *utf8,
+                        size_t utf8_len)
 {
     pb_cursor other = pb_cursor_make((const uint8_t *)utf8, utf8_len);
     uint32_t a;
     uint32_t b;
     for (;;) {
-        bool more_a = next_codepoint(code_page, &c, &a);
+        bool more_a = next_codepoint(code_page, &c, &a) && !(stop_at_nul && a == 0);
         bool more_b = next_utf8(&other, &b);
         if (!more_a || !more_b) {
             return more_a == more_b;
@@ -315,4 +328,15 @@ bool pb_text_equals_utf8(uint32_t code_page, pb_cursor c, const char *utf8, size
             return false;
         }
     }
+}
+
+bool pb_text_equals_utf8(uint32_t code_page, pb_cursor c, const char *utf8, size_t utf8_len)
+{
+    return equals_utf8(code_page, c, false, utf8, utf8_len);
+}
+
+bool pb_text_equals_utf8_to_nul(uint32_t code_page, pb_cursor c, const char *utf8,
+                                size_t utf8_len)
+{
+    return equals_utf8(code_page, c, true, utf8, utf8_len);
 }

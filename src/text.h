@@ -55,9 +55,22 @@ bool pb_text_find_terminator(uint32_t code_page, const pb_cursor *c, size_t *byt
 /* Converts every remaining byte of c as text in code_page (0: UTF-16LE). */
 void pb_text_convert(uint32_t code_page, pb_cursor c, pb_utf8_out *o);
 
+/*
+ * The same up to the first NUL character: for a name whose span is known
+ * but whose terminator was never looked for, so that reading it costs what
+ * the output holds rather than a scan of the whole span first.
+ */
+void pb_text_convert_to_nul(uint32_t code_page, pb_cursor c, pb_utf8_out *o);
+
 /* ASCII case-insensitive comparison of text in code_page (0: UTF-16LE)
  * with UTF-8 text. */
 bool pb_text_equals_utf8(uint32_t code_page, pb_cursor c, const char *utf8, size_t utf8_len);
+
+/* The same, with the text ending at its first NUL character. Either way a
+ * comparison stops at the first difference, so it reads at most as many
+ * characters of c as utf8 has, plus one. */
+bool pb_text_equals_utf8_to_nul(uint32_t code_page, pb_cursor c, const char *utf8,
+                                size_t utf8_len);
 
 /* ASCII case-insensitive comparison of UTF-16LE text with UTF-8 text, as
  * Windows compares instance names. */

@@ -472,6 +472,7 @@ static perfbuf_status parse_block(pb_ctx *ctx, const void *data, size_t received
         return pb_fail(ctx, PERFBUF_E_COUNT_TOO_LARGE, 0, PBF_PERF_DATA_BLOCK_NumObjectTypes);
     }
     uint32_t found = 0;
+    size_t instances = 0;
     for (; found < declared; found++) {
         /* Providers are known to claim more objects than they wrote: a
          * lenient parse keeps the objects that are there. */
@@ -488,6 +489,9 @@ static perfbuf_status parse_block(pb_ctx *ctx, const void *data, size_t received
         if (st != PERFBUF_OK) {
             return st;
         }
+        /* Each instance takes at least its 24-byte definition, so the sum
+         * stays below the block's size. */
+        instances += o.instance_count;
     }
     st = check_leftover(ctx, &block, 0, PBF_PERF_DATA_BLOCK_NumObjectTypes);
     if (st != PERFBUF_OK) {
@@ -500,6 +504,7 @@ static perfbuf_status parse_block(pb_ctx *ctx, const void *data, size_t received
     out->revision = pb_field32(&hdr, PBF_PERF_DATA_BLOCK_Revision);
     out->header_length = header;
     out->object_count = found;
+    out->index_slots = 2 * (size_t)found + instances;
     out->declared_object_count = declared;
     out->default_object = pb_i32(pb_field32(&hdr, PBF_PERF_DATA_BLOCK_DefaultObject));
     out->system_time = pb_field_systemtime(&hdr, PBF_PERF_DATA_BLOCK_SystemTime);
@@ -553,7 +558,7 @@ bool perfbuf_v1_objects_next(const perfbuf_v1_block *b, perfbuf_v1_iter *it,
     pb_view_ctx(&ctx);
     pb_cursor c = pb_v1_window(b, it->pos, it->end);
     if (pb_v1_read_object(&ctx, &c, false, out) != PERFBUF_OK) {
-        PB_UNREACHABLE();
+        /* An iterator or view of another buffer: nothing to read. */
         it->next_index = it->count;
         return false;
     }
@@ -597,7 +602,7 @@ bool perfbuf_v1_counters_next(const perfbuf_v1_block *b, perfbuf_v1_iter *it,
     pb_view_ctx(&ctx);
     pb_cursor c = pb_v1_window(b, it->pos, it->end);
     if (pb_v1_read_counter(&ctx, &c, out) != PERFBUF_OK) {
-        PB_UNREACHABLE();
+        /* An iterator or view of another buffer: nothing to read. */
         it->next_index = it->count;
         return false;
     }
@@ -616,7 +621,7 @@ bool perfbuf_v1_object_counter_block(const perfbuf_v1_block *b, const perfbuf_v1
     pb_view_ctx(&ctx);
     pb_cursor c = pb_v1_window(b, o->data_offset, o->offset + o->total_length);
     if (pb_v1_read_counter_block(&ctx, &c, NULL, out) != PERFBUF_OK) {
-        PB_UNREACHABLE();
+        /* An iterator or view of another buffer: nothing to read. */
         return false;
     }
     return true;
@@ -642,7 +647,7 @@ bool perfbuf_v1_instances_next(const perfbuf_v1_block *b, perfbuf_v1_iter *it,
     pb_cursor c = pb_v1_window(b, it->pos, it->end);
     if (pb_v1_read_instance(&ctx, &c, it->code_page, out) != PERFBUF_OK ||
         pb_v1_read_counter_block(&ctx, &c, NULL, &out->counters) != PERFBUF_OK) {
-        PB_UNREACHABLE();
+        /* An iterator or view of another buffer: nothing to read. */
         it->next_index = it->count;
         return false;
     }
@@ -651,34 +656,66 @@ bool perfbuf_v1_instances_next(const perfbuf_v1_block *b, perfbuf_v1_iter *it,
     return true;
 }
 
+bool pb_v1_object_at(const perfbuf_v1_block *b, size_t offset, perfbuf_v1_object *out)
+{
+    pb_ctx ctx;
+    pb_view_ctx(&ctx);
+    pb_cursor c = pb_v1_window(b, offset, b->size);
+    return offset >= b->header_length && pb_v1_read_object(&ctx, &c, false, out) == PERFBUF_OK;
+}
+
+bool pb_v1_object_of_block(const perfbuf_v1_block *b, const perfbuf_v1_object *o)
+{
+    perfbuf_v1_object again;
+    return pb_v1_object_at(b, o->offset, &again) && again.total_length == o->total_length &&
+           again.definition_length == o->definition_length &&
+           again.header_length == o->header_length &&
+           again.name_title_index == o->name_title_index &&
+           again.counter_count == o->counter_count && again.num_instances == o->num_instances &&
+           again.code_page == o->code_page;
+}
+
+/* The counter's bytes in a counter block, or false when they are not
+ * there: a counter block and a definition of two different captures. */
+bool pb_v1_counter_slice(const perfbuf_v1_block *b, const perfbuf_v1_counter_block *block,
+                         const perfbuf_v1_counter *counter, pb_cursor *value)
+{
+    size_t end;
+    if (!pb_add(block->offset, block->byte_length, &end)) {
+        return false;
+    }
+    pb_cursor c = pb_v1_window(b, block->offset, end);
+    return pb_cursor_size(&c) == block->byte_length &&
+           pb_cursor_slice(&c, counter->counter_offset, counter->size, value);
+}
+
 uint64_t perfbuf_v1_counter_value(const perfbuf_v1_block *b, const perfbuf_v1_counter_block *block,
                                   const perfbuf_v1_counter *counter)
 {
-    pb_cursor c = pb_v1_window(b, block->offset, block->offset + block->byte_length);
-    if (counter->size == 4) {
-        uint32_t v;
-        if (pb_cursor_get_u32(&c, counter->counter_offset, &v)) {
-            return v;
-        }
-        PB_UNREACHABLE();
-    } else if (counter->size == 8) {
-        uint64_t v;
-        if (pb_cursor_get_u64(&c, counter->counter_offset, &v)) {
-            return v;
-        }
-        PB_UNREACHABLE();
+    pb_cursor value;
+    if (b == NULL || block == NULL || counter == NULL ||
+        !pb_v1_counter_slice(b, block, counter, &value)) {
+        return 0;
     }
-    return 0;
+    if (counter->size == 4) {
+        uint32_t v = 0;
+        (void)pb_cursor_read_u32(&value, &v);
+        return v;
+    }
+    uint64_t v = 0;
+    if (counter->size == 8) {
+        (void)pb_cursor_read_u64(&value, &v);
+    }
+    return v;
 }
 
 const uint8_t *perfbuf_v1_counter_bytes(const perfbuf_v1_block *b,
                                         const perfbuf_v1_counter_block *block,
                                         const perfbuf_v1_counter *counter)
 {
-    pb_cursor c = pb_v1_window(b, block->offset, block->offset + block->byte_length);
     pb_cursor value;
-    if (!pb_cursor_slice(&c, counter->counter_offset, counter->size, &value)) {
-        PB_UNREACHABLE();
+    if (b == NULL || block == NULL || counter == NULL ||
+        !pb_v1_counter_slice(b, block, counter, &value)) {
         return NULL;
     }
     return pb_cursor_data(&value);

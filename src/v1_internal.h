@@ -24,5 +24,12 @@ perfbuf_status pb_v1_read_counter_block(pb_ctx *ctx, pb_cursor *data, const pb_v
 
 /* A cursor over [pos, end) of a validated block. */
 pb_cursor pb_v1_window(const perfbuf_v1_block *b, size_t pos, size_t end);
+/* The object of b at `offset`, read again (no deep checks). */
+bool pb_v1_object_at(const perfbuf_v1_block *b, size_t offset, perfbuf_v1_object *out);
+/* o is an object of b as b's own bytes describe it: a view the caller
+ * holds is used only once b says the same. */
+bool pb_v1_object_of_block(const perfbuf_v1_block *b, const perfbuf_v1_object *o);
+bool pb_v1_counter_slice(const perfbuf_v1_block *b, const perfbuf_v1_counter_block *block,
+                         const perfbuf_v1_counter *counter, pb_cursor *value);
 
 #endif

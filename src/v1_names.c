@@ -6,6 +6,9 @@
  */
 #include "perfbuf/v1.h"
 
+#include <string.h>
+
+#include "order.h"
 #include "text.h"
 #include "v1_internal.h"
 
@@ -47,6 +50,7 @@ perfbuf_status perfbuf_v1_index_build(const perfbuf_v1_block *b, const perfbuf_v
     if (o->instance_count > cap) {
         return PERFBUF_E_OUTPUT_TOO_SMALL;
     }
+    memset(out, 0, sizeof *out);
     perfbuf_v1_iter it;
     perfbuf_v1_instance inst;
     perfbuf_v1_instances_begin(o, &it);
@@ -87,7 +91,70 @@ perfbuf_status perfbuf_v1_index_get(const perfbuf_v1_block *b,
     return PERFBUF_OK;
 }
 
-/* The i-th instance of object o by walking it: O(i). */
+perfbuf_status perfbuf_v1_block_index_build(const perfbuf_v1_block *b, uint64_t *slots, size_t cap,
+                                            perfbuf_v1_instance_index *out)
+{
+    if (b == NULL || out == NULL || (slots == NULL && cap != 0)) {
+        return PERFBUF_E_INVALID_ARGUMENT;
+    }
+    if (cap < b->index_slots) {
+        return PERFBUF_E_OUTPUT_TOO_SMALL;
+    }
+    memset(out, 0, sizeof *out);
+    /* Layout: object_count sorted keys (title << 32 | slot of the object),
+     * then per object its offset and its instances' offsets. */
+    size_t next = b->object_count;
+    uint32_t objects = 0;
+    perfbuf_v1_iter oi;
+    perfbuf_v1_object o;
+    perfbuf_v1_objects_begin(b, &oi);
+    while (perfbuf_v1_objects_next(b, &oi, &o)) {
+        if (next >= cap || next > UINT32_MAX || 1 + (size_t)o.instance_count > cap - next) {
+            return PERFBUF_E_OUTPUT_TOO_SMALL;
+        }
+        slots[objects++] = (uint64_t)o.name_title_index << 32 | (uint32_t)next;
+        slots[next++] = o.offset;
+        perfbuf_v1_iter ii;
+        perfbuf_v1_instance inst;
+        perfbuf_v1_instances_begin(&o, &ii);
+        while (perfbuf_v1_instances_next(b, &ii, &inst)) {
+            slots[next++] = inst.offset;
+        }
+    }
+    pb_sort_u64(slots, objects);
+    out->slots = slots;
+    out->slot_count = next;
+    out->object_count = objects;
+    out->block_data = b->data;
+    return PERFBUF_OK;
+}
+
+/* The first indexed object with that title: its slot, by binary search. */
+static bool block_index_object(const perfbuf_v1_block *b, const perfbuf_v1_instance_index *index,
+                               uint32_t title, size_t *slot, perfbuf_v1_object *object)
+{
+    size_t lo = 0;
+    size_t hi = index->object_count;
+    while (lo < hi) {
+        PB_WORK(1);
+        size_t mid = lo + (hi - lo) / 2;
+        if (index->slots[mid] >> 32 < title) {
+            lo = mid + 1;
+        } else {
+            hi = mid;
+        }
+    }
+    if (lo == index->object_count || index->slots[lo] >> 32 != title) {
+        return false;
+    }
+    *slot = (uint32_t)index->slots[lo];
+    /* The slots are the caller's memory: what they name is read again. */
+    return *slot < index->slot_count && index->slots[*slot] <= SIZE_MAX &&
+           pb_v1_object_at(b, (size_t)index->slots[*slot], object) &&
+           object->name_title_index == title && object->instance_count <= index->slot_count - *slot - 1;
+}
+
+/* The i-th instance of object o by walking it: O(o's bytes). */
 static bool nth_instance(const perfbuf_v1_block *b, const perfbuf_v1_object *o, uint32_t i,
                          perfbuf_v1_instance *out)
 {
@@ -101,7 +168,6 @@ static bool nth_instance(const perfbuf_v1_block *b, const perfbuf_v1_object *o, 
             return true;
         }
     }
-    PB_UNREACHABLE();
     return false;
 }
 
@@ -117,22 +183,48 @@ static perfbuf_status bad_reference(perfbuf_error *err, const perfbuf_v1_instanc
     return PERFBUF_E_BAD_REFERENCE;
 }
 
-perfbuf_status perfbuf_v1_parent(const perfbuf_v1_block *b, const perfbuf_v1_object *o,
-                                 const perfbuf_v1_instance *inst,
-                                 const perfbuf_v1_instance_index *parent_index,
-                                 perfbuf_v1_instance *parent, perfbuf_error *err)
+/* Where an instance's parent is: its offset and code page. */
+typedef struct parent_place {
+    size_t offset;
+    uint32_t code_page;
+} parent_place;
+
+/* Whether index answers for parents in that object without a walk. */
+static bool index_covers(const perfbuf_v1_block *b, const perfbuf_v1_instance_index *index,
+                         uint32_t title)
 {
-    if (b == NULL || o == NULL || inst == NULL || parent == NULL) {
-        return PERFBUF_E_INVALID_ARGUMENT;
+    if (index == NULL) {
+        return false;
     }
+    return index->slots != NULL ? index->block_data == b->data
+                                : index->object.name_title_index == title;
+}
+
+/*
+ * Finds the parent of inst without reading the parent's name: through the
+ * index when it covers the parent's object, otherwise by walking the block.
+ * The one-object form's offsets are checked as perfbuf_v1_index_get checks
+ * them; the block form's, by reading the object again.
+ */
+static perfbuf_status locate_parent(const perfbuf_v1_block *b, const perfbuf_v1_object *o,
+                                    const perfbuf_v1_instance *inst,
+                                    const perfbuf_v1_instance_index *index, parent_place *place,
+                                    perfbuf_error *err)
+{
     if (inst->parent_title_index == 0) {
         return PERFBUF_E_NOT_FOUND;
     }
     perfbuf_v1_object parent_object;
-    bool indexed = parent_index != NULL &&
-                   parent_index->object.name_title_index == inst->parent_title_index;
-    if (indexed) {
-        parent_object = parent_index->object;
+    size_t slot = 0;
+    bool by_block_index = index != NULL && index->slots != NULL && index->block_data == b->data;
+    bool by_object_index = !by_block_index && index != NULL && index->slots == NULL &&
+                           index->object.name_title_index == inst->parent_title_index;
+    if (by_block_index) {
+        if (!block_index_object(b, index, inst->parent_title_index, &slot, &parent_object)) {
+            return PERFBUF_E_NOT_FOUND;
+        }
+    } else if (by_object_index) {
+        parent_object = index->object;
     } else if (perfbuf_v1_find_object(b, inst->parent_title_index, &parent_object) != PERFBUF_OK) {
         return PERFBUF_E_NOT_FOUND;
     }
@@ -142,23 +234,74 @@ perfbuf_status perfbuf_v1_parent(const perfbuf_v1_block *b, const perfbuf_v1_obj
     if (parent_object.offset == o->offset && inst->parent_instance == inst->index) {
         return bad_reference(err, inst, PBF_PERF_INSTANCE_DEFINITION_ParentObjectInstance);
     }
-    if (indexed) {
-        return perfbuf_v1_index_get(b, parent_index, inst->parent_instance, parent);
+    place->code_page = parent_object.code_page;
+    if (by_block_index) {
+        uint64_t at = index->slots[slot + 1 + inst->parent_instance];
+        if (at > SIZE_MAX) {
+            return PERFBUF_E_INVALID_ARGUMENT;
+        }
+        place->offset = (size_t)at;
+        return PERFBUF_OK;
     }
-    if (!nth_instance(b, &parent_object, inst->parent_instance, parent)) {
+    perfbuf_v1_instance parent;
+    if (by_object_index) {
+        perfbuf_status st = perfbuf_v1_index_get(b, index, inst->parent_instance, &parent);
+        if (st != PERFBUF_OK) {
+            return st;
+        }
+    } else if (!nth_instance(b, &parent_object, inst->parent_instance, &parent)) {
         return PERFBUF_E_NOT_FOUND;
     }
+    place->offset = parent.offset;
     return PERFBUF_OK;
 }
 
-/* Appends an instance's name to o; false for an unsupported code page. */
-static bool put_name(const perfbuf_v1_block *b, const perfbuf_v1_instance *inst, pb_utf8_out *o)
+/* The span NameLength gives an instance's name at `offset`, unscanned. */
+static bool name_span(const perfbuf_v1_block *b, size_t offset, pb_cursor *span)
 {
-    if (inst->code_page != 0 && !perfbuf_codepage_supported(inst->code_page)) {
+    pb_cursor all = pb_window(b->data, b->size, offset, b->size);
+    uint32_t name_offset;
+    uint32_t name_length;
+    uint32_t length;
+    if (!pb_get32(&all, PBF_PERF_INSTANCE_DEFINITION_ByteLength, &length) ||
+        !pb_get32(&all, PBF_PERF_INSTANCE_DEFINITION_NameOffset, &name_offset) ||
+        !pb_get32(&all, PBF_PERF_INSTANCE_DEFINITION_NameLength, &name_length)) {
         return false;
     }
-    pb_text_convert(inst->code_page, name_window(b, inst), o);
-    return true;
+    if (name_length == 0) {
+        return pb_cursor_slice(&all, 0, 0, span);
+    }
+    return name_offset <= length && name_length <= length - name_offset &&
+           pb_cursor_slice(&all, name_offset, name_length, span);
+}
+
+perfbuf_status perfbuf_v1_parent(const perfbuf_v1_block *b, const perfbuf_v1_object *o,
+                                 const perfbuf_v1_instance *inst,
+                                 const perfbuf_v1_instance_index *parent_index,
+                                 perfbuf_v1_instance *parent, perfbuf_error *err)
+{
+    if (b == NULL || o == NULL || inst == NULL || parent == NULL) {
+        return PERFBUF_E_INVALID_ARGUMENT;
+    }
+    parent_place place;
+    perfbuf_status st = locate_parent(b, o, inst, parent_index, &place, err);
+    if (st != PERFBUF_OK) {
+        return st;
+    }
+    pb_ctx ctx;
+    pb_view_ctx(&ctx);
+    pb_cursor c = pb_v1_window(b, place.offset, b->size);
+    if (pb_v1_read_instance(&ctx, &c, place.code_page, parent) != PERFBUF_OK ||
+        pb_v1_read_counter_block(&ctx, &c, NULL, &parent->counters) != PERFBUF_OK) {
+        return PERFBUF_E_INVALID_ARGUMENT;
+    }
+    parent->index = inst->parent_instance;
+    return PERFBUF_OK;
+}
+
+static bool code_page_known(uint32_t code_page)
+{
+    return code_page == 0 || perfbuf_codepage_supported(code_page);
 }
 
 perfbuf_status perfbuf_v1_full_name_utf8(const perfbuf_v1_block *b, const perfbuf_v1_object *o,
@@ -171,15 +314,22 @@ perfbuf_status perfbuf_v1_full_name_utf8(const perfbuf_v1_block *b, const perfbu
     }
     pb_utf8_out text;
     pb_utf8_out_init(&text, out, cap);
-    perfbuf_v1_instance parent;
-    perfbuf_status parent_st = perfbuf_v1_parent(b, o, inst, parent_index, &parent, NULL);
-    if (parent_st == PERFBUF_OK && put_name(b, &parent, &text)) {
+    parent_place place;
+    pb_cursor parent_name;
+    perfbuf_status parent_st = locate_parent(b, o, inst, parent_index, &place, NULL);
+    /* The parent's name is read up to its NUL and only as far as the
+     * output holds: a long one shared by many children costs each call
+     * what the caller's buffer holds. */
+    if (parent_st == PERFBUF_OK && code_page_known(place.code_page) &&
+        name_span(b, place.offset, &parent_name)) {
+        pb_text_convert_to_nul(place.code_page, parent_name, &text);
         pb_utf8_put(&text, '/');
     }
-    if (!put_name(b, inst, &text)) {
+    if (!code_page_known(inst->code_page)) {
         (void)pb_utf8_finish(&text, len);
         return PERFBUF_E_UNKNOWN_VALUE;
     }
+    pb_text_convert(inst->code_page, name_window(b, inst), &text);
     perfbuf_status st = pb_utf8_finish(&text, len);
     if (st == PERFBUF_OK && parent_st == PERFBUF_E_BAD_REFERENCE) {
         return PERFBUF_E_BAD_REFERENCE;
@@ -230,17 +380,32 @@ perfbuf_status perfbuf_v1_find_instance(const perfbuf_v1_block *b, const perfbuf
             break;
         }
     }
+    /* Children of one parent come together: its answer is kept. */
+    bool have_last = false;
+    size_t last_offset = 0;
+    bool last_match = false;
     uint32_t seen = 0;
     perfbuf_v1_iter it;
     perfbuf_v1_instances_begin(o, &it);
     while (perfbuf_v1_instances_next(b, &it, out)) {
         bool match;
         if (parent_name != NULL && out->parent_title_index != 0) {
-            perfbuf_v1_instance parent;
-            match = perfbuf_v1_parent(b, o, out, parent_index, &parent, NULL) == PERFBUF_OK &&
-                    pb_text_equals_utf8(parent.code_page, name_window(b, &parent), parent_name,
-                                        parent_len) &&
-                    pb_text_equals_utf8(out->code_page, name_window(b, out), name, name_len);
+            if (!index_covers(b, parent_index, out->parent_title_index)) {
+                return PERFBUF_E_SCRATCH_NEEDED;
+            }
+            parent_place place;
+            pb_cursor span;
+            match = pb_text_equals_utf8(out->code_page, name_window(b, out), name, name_len) &&
+                    locate_parent(b, o, out, parent_index, &place, NULL) == PERFBUF_OK &&
+                    code_page_known(place.code_page);
+            if (match && !(have_last && last_offset == place.offset)) {
+                have_last = true;
+                last_offset = place.offset;
+                last_match = name_span(b, place.offset, &span) &&
+                             pb_text_equals_utf8_to_nul(place.code_page, span, parent_name,
+                                                        parent_len);
+            }
+            match = match && last_match;
         } else {
             /* Without parents the whole query (slash included) is the name. */
             const char *whole = parent_name != NULL ? query : name;

@@ -342,18 +342,16 @@ static perfbuf_status check_values(crosscheck *x, const perfbuf_v2_block *b, per
         if (id == PERFBUF_V2_NO_COUNTER_ID) {
             continue;
         }
-        if (!expected_size(x, listed, v.index, id, &c, &expected)) {
-            /* Id lists are checked before their values; this is an
-             * identifier's counter, checked before any block. */
-            PB_UNREACHABLE();
-            continue;
+        /* Id lists and identifiers' counters were found before any value,
+         * so a lookup fails here only when the registration view's scratch
+         * changed under it (reused by another parse): its ids are unknown. */
+        if (!expected_size(x, listed, v.index, id, &c, &expected) ||
+            (expected != PERFBUF_SIZE_VARIABLE && v.data_size != expected && !lookup(x, id, &c))) {
+            locate(&x->out->in_query, v.offset, PBF_PERF_COUNTER_DATA_dwDataSize);
+            locate(&x->out->in_registration, 0, PBF_PERF_COUNTERSET_REG_INFO_NumCounters);
+            return disagree(x, PERFBUF_V2_UNKNOWN_COUNTER, b->index, id);
         }
         if (expected != PERFBUF_SIZE_VARIABLE && v.data_size != expected) {
-            /* The size may have come from the cache: find the counter. */
-            if (!lookup(x, id, &c)) {
-                PB_UNREACHABLE();
-                continue;
-            }
             locate(&x->out->in_query, v.offset, PBF_PERF_COUNTER_DATA_dwDataSize);
             locate(&x->out->in_registration, c.offset, PBF_PERF_COUNTER_REG_INFO_Type);
             return disagree(x, PERFBUF_V2_VALUE_SIZE, b->index, id);

@@ -117,7 +117,7 @@ bool perfbuf_v2_identifiers_next(const perfbuf_v2_identifiers *l, perfbuf_v2_lis
     pb_view_ctx(&ctx);
     pb_cursor c = pb_window(l->data, l->size, it->pos, l->size);
     if (read_identifier(&ctx, &c, out) != PERFBUF_OK) {
-        PB_UNREACHABLE();
+        /* An iterator or view of another buffer: nothing to read. */
         it->next_index = l->count;
         return false;
     }

@@ -410,7 +410,7 @@ bool perfbuf_v2_instance_list_next(const perfbuf_v2_instance_list *l, perfbuf_v2
     pb_cursor c = pb_window(l->data, l->size, it->pos, l->size);
     perfbuf_v2_instance inst;
     if (pb_v2_read_instance(&ctx, &c, 0, &inst) != PERFBUF_OK) {
-        PB_UNREACHABLE();
+        /* An iterator or view of another buffer: nothing to read. */
         it->next_index = l->count;
         return false;
     }

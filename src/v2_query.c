@@ -418,7 +418,7 @@ bool perfbuf_v2_blocks_next(const perfbuf_v2_query *q, perfbuf_v2_iter *it, perf
     pb_view_ctx(&ctx);
     pb_cursor c = window(q, it->pos, it->end);
     if (read_block(&ctx, &c, false, out) != PERFBUF_OK) {
-        PB_UNREACHABLE();
+        /* An iterator or view of another buffer: nothing to read. */
         it->next_index = it->count;
         return false;
     }
@@ -436,7 +436,7 @@ uint32_t perfbuf_v2_block_counter_id(const perfbuf_v2_query *q, const perfbuf_v2
     pb_cursor ids = window(q, block->ids_offset, block->items_offset);
     uint32_t id;
     if (!pb_cursor_get_u32(&ids, (size_t)i * 4, &id)) {
-        PB_UNREACHABLE();
+        /* An iterator or view of another buffer: nothing to read. */
         return PERFBUF_V2_NO_COUNTER_ID;
     }
     return id;
@@ -460,7 +460,7 @@ bool perfbuf_v2_instances_next(const perfbuf_v2_query *q, const perfbuf_v2_block
     pb_view_ctx(&ctx);
     pb_cursor c = window(q, it->pos, it->end);
     if (pb_v2_read_instance(&ctx, &c, block->counter_count, out) != PERFBUF_OK) {
-        PB_UNREACHABLE();
+        /* An iterator or view of another buffer: nothing to read. */
         it->next_index = it->count;
         return false;
     }
@@ -500,7 +500,7 @@ bool perfbuf_v2_values_next(const perfbuf_v2_query *q, const perfbuf_v2_block *b
     size_t at = c.pos;
     pb_cursor value = pb_cursor_make(NULL, 0);
     if (read_counter_data(&ctx, &c, &value) != PERFBUF_OK) {
-        PB_UNREACHABLE();
+        /* An iterator or view of another buffer: nothing to read. */
         it->next_index = it->count;
         return false;
     }
@@ -547,10 +547,15 @@ perfbuf_status perfbuf_v2_instance_name_utf16(const perfbuf_v2_query *q,
     if (inst->name_units > cap) {
         return PERFBUF_E_OUTPUT_TOO_SMALL;
     }
-    pb_cursor c = window(q, inst->name_offset, inst->name_offset + inst->name_units * 2);
+    size_t bytes;
+    size_t end;
+    if (!pb_mul(inst->name_units, 2, &bytes) || !pb_add(inst->name_offset, bytes, &end)) {
+        return PERFBUF_E_INVALID_ARGUMENT;
+    }
+    pb_cursor c = window(q, inst->name_offset, end);
     for (size_t i = 0; i < inst->name_units; i++) {
         if (!pb_cursor_read_u16(&c, &out[i])) {
-            PB_UNREACHABLE();
+            /* An iterator or view of another buffer: nothing to read. */
             return PERFBUF_E_INVALID_ARGUMENT;
         }
     }

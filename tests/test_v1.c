@@ -307,11 +307,20 @@ static void find_by_name(void)
     CHECK(perfbuf_v1_find_instance(&b, &process, "idle", 4, NULL, &inst) == PERFBUF_OK);
     CHECK_EQ_U(inst.index, 0);
     CHECK(perfbuf_v1_find_instance(&b, &process, "Idl", 3, NULL, &inst) == PERFBUF_E_NOT_FOUND);
-    CHECK(perfbuf_v1_find_instance(&b, &thread, "svchost/0", 9, NULL, &inst) == PERFBUF_OK);
+    /* Parents need an index: without one each candidate would walk the block. */
+    CHECK(perfbuf_v1_find_instance(&b, &thread, "svchost/0", 9, NULL, &inst) ==
+          PERFBUF_E_SCRATCH_NEEDED);
+    uint64_t slots[16];
+    perfbuf_v1_instance_index whole;
+    CHECK(b.index_slots <= 16);
+    CHECK(perfbuf_v1_block_index_build(&b, slots, b.index_slots - 1, &whole) ==
+          PERFBUF_E_OUTPUT_TOO_SMALL);
+    CHECK(perfbuf_v1_block_index_build(&b, slots, b.index_slots, &whole) == PERFBUF_OK);
+    CHECK(perfbuf_v1_find_instance(&b, &thread, "svchost/0", 9, &whole, &inst) == PERFBUF_OK);
     CHECK_EQ_U(inst.index, 1);
-    CHECK(perfbuf_v1_find_instance(&b, &thread, "svchost/0#1", 11, NULL, &inst) == PERFBUF_OK);
+    CHECK(perfbuf_v1_find_instance(&b, &thread, "svchost/0#1", 11, &whole, &inst) == PERFBUF_OK);
     CHECK_EQ_U(inst.index, 3);
-    CHECK(perfbuf_v1_find_instance(&b, &thread, "Idle/1", 6, NULL, &inst) == PERFBUF_E_NOT_FOUND);
+    CHECK(perfbuf_v1_find_instance(&b, &thread, "Idle/1", 6, &whole, &inst) == PERFBUF_E_NOT_FOUND);
     size_t offsets[3];
     perfbuf_v1_instance_index index;
     CHECK(perfbuf_v1_index_build(&b, &process, offsets, 3, &index) == PERFBUF_OK);

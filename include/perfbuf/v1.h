@@ -40,6 +40,7 @@ typedef struct perfbuf_v1_block {
     int64_t perf_time, perf_freq, perf_time_100ns;
     size_t system_name_offset;
     size_t system_name_units; /* UTF-16 units before the NUL or the span's end */
+    size_t index_slots;       /* entries perfbuf_v1_block_index_build needs */
     uint32_t anomalies;
     perfbuf_error first_anomaly;
 } perfbuf_v1_block;
@@ -153,13 +154,26 @@ PERFBUF_API const uint8_t *perfbuf_v1_instance_name_bytes(const perfbuf_v1_block
                                                           const perfbuf_v1_instance *inst);
 
 /*
- * Random access to an object's instances, for resolving parents of a whole
- * object in linear total time: the caller provides one size_t per instance.
+ * Random access to instances, for resolving parents in linear total time.
+ * Two forms, accepted wherever a parent_index is taken:
+ *   - one object (perfbuf_v1_index_build): one size_t per instance of it;
+ *     parents in any other object are found by walking the block;
+ *   - the whole block (perfbuf_v1_block_index_build): b->index_slots
+ *     entries; every parent of every object is found in O(log objects).
+ * A hostile block can give the children of one object parents in several
+ * objects, so a caller resolving parents per instance should build the
+ * block form: then a walk over every instance with its full name is linear
+ * in the block (the one-object form is kept for callers that know their
+ * parents' object).
  */
 typedef struct perfbuf_v1_instance_index {
-    perfbuf_v1_object object;
+    perfbuf_v1_object object;  /* one-object form: the object indexed */
     const size_t *offsets;
     uint32_t count;
+    const uint64_t *slots;     /* block form; NULL in the one-object form */
+    size_t slot_count;
+    uint32_t object_count;
+    const uint8_t *block_data; /* the block the block form indexes */
 } perfbuf_v1_instance_index;
 
 /* Fills offsets[0 .. instance_count) in one pass; OUTPUT_TOO_SMALL if cap
@@ -167,6 +181,11 @@ typedef struct perfbuf_v1_instance_index {
 PERFBUF_API PERFBUF_MUST_USE perfbuf_status perfbuf_v1_index_build(
     const perfbuf_v1_block *b, const perfbuf_v1_object *o, size_t *offsets, size_t cap,
     perfbuf_v1_instance_index *out);
+/* Indexes every object of the block in O(n log objects): slots must hold
+ * b->index_slots entries (OUTPUT_TOO_SMALL otherwise) and outlive *out. */
+PERFBUF_API PERFBUF_MUST_USE perfbuf_status perfbuf_v1_block_index_build(
+    const perfbuf_v1_block *b, uint64_t *slots, size_t cap, perfbuf_v1_instance_index *out);
+/* The i-th instance of the one-object form's object. */
 PERFBUF_API PERFBUF_MUST_USE perfbuf_status perfbuf_v1_index_get(
     const perfbuf_v1_block *b, const perfbuf_v1_instance_index *index, uint32_t i,
     perfbuf_v1_instance *out);
@@ -178,9 +197,10 @@ PERFBUF_API PERFBUF_MUST_USE perfbuf_status perfbuf_v1_index_get(
  *                  this block (Windows leaves it out unless it was asked for);
  *   BAD_REFERENCE  the parent index is out of range, or names the instance
  *                  itself.
- * parent_index may be NULL; when it indexes the parent object the lookup
- * is O(1), otherwise O(objects + instances). *err (may be NULL) names the
- * field of a BAD_REFERENCE.
+ * parent_index may be NULL; with the block form, or the one-object form of
+ * the parent's object, the lookup is O(log objects), otherwise a walk of
+ * the block, O(objects + instances). *err (may be NULL) names the field of
+ * a BAD_REFERENCE. INVALID_ARGUMENT when o or inst is not of this block.
  */
 PERFBUF_API PERFBUF_MUST_USE perfbuf_status perfbuf_v1_parent(
     const perfbuf_v1_block *b, const perfbuf_v1_object *o, const perfbuf_v1_instance *inst,
@@ -190,7 +210,8 @@ PERFBUF_API PERFBUF_MUST_USE perfbuf_status perfbuf_v1_parent(
 /*
  * The display name "parent/name" (or "name" without a parent), as Windows
  * tools show it. A BAD_REFERENCE parent is reported and the plain name
- * written; output follows the text.h contract.
+ * written; output follows the text.h contract, so a call costs what the
+ * output holds, however long the parent's name.
  */
 PERFBUF_API PERFBUF_MUST_USE perfbuf_status perfbuf_v1_full_name_utf8(
     const perfbuf_v1_block *b, const perfbuf_v1_object *o, const perfbuf_v1_instance *inst,
@@ -199,7 +220,11 @@ PERFBUF_API PERFBUF_MUST_USE perfbuf_status perfbuf_v1_full_name_utf8(
 /*
  * Finds an instance by "name", "parent/name" or either with "#N" (the
  * N+1-th instance of that name; "svchost#3" is the fourth svchost), ASCII
- * case-insensitive as Windows compares them. O(instances).
+ * case-insensitive as Windows compares them. O(instances). A "parent/"
+ * query on an object whose instances have parents needs parent_index to
+ * cover their parents' object (the block form covers every object):
+ * without it the parent of every candidate would be a walk of the block,
+ * so the call returns PERFBUF_E_SCRATCH_NEEDED instead.
  */
 PERFBUF_API PERFBUF_MUST_USE perfbuf_status perfbuf_v1_find_instance(
     const perfbuf_v1_block *b, const perfbuf_v1_object *o, const char *query, size_t query_len,
@@ -214,7 +239,20 @@ PERFBUF_API PERFBUF_MUST_USE perfbuf_status perfbuf_v1_find_instance(
  * 32 bits). *context gets the matching frequency (10,000,000 for 100-ns
  * types) and the definition's DefaultScale. NOT_FOUND when a base or multi
  * counter the type needs is missing (a lenient parse may have let that by);
- * INVALID_ARGUMENT when the type has no displayable value.
+ * INVALID_ARGUMENT when the type has no displayable value, or when o or
+ * block is not of this block.
+ *
+ * `counter` may come from another capture of the same object (the usual
+ * two-sample pattern): the definition used is o's own, the one at the same
+ * position with the same title index and type, or else the first with that
+ * title index, so a layout that moved between captures is read where it
+ * is in this one. NOT_FOUND when o has no counter of that title index;
+ * INCONSISTENT when o's has another type: a value is never read
+ * through a definition of another block. O(1) when `counter` is o's own
+ * or sits at the same offset in a capture laid out the same (the usual
+ * case); otherwise a walk of o's definitions, O(o's definitions) per call:
+ * a collector reading every value of such a pair should take each
+ * capture's own definitions.
  */
 PERFBUF_API PERFBUF_MUST_USE perfbuf_status perfbuf_v1_raw_sample(
     const perfbuf_v1_block *b, const perfbuf_v1_object *o, const perfbuf_v1_counter *counter,
