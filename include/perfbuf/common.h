@@ -69,7 +69,8 @@ typedef struct perfbuf_error {
 #define PERFBUF_ANOMALY_UNKNOWN_VALUE    0x20u
 #define PERFBUF_ANOMALY_SIZE_MISMATCH    0x40u
 #define PERFBUF_ANOMALY_DUPLICATE        0x80u
-#define PERFBUF_ANOMALY_UNORDERED        0x100u
+/* 0x100u is not used: it marked Counter tables out of index order, which real
+ * tables are, so order is no anomaly. */
 #define PERFBUF_ANOMALY_MISSING_BASE     0x200u
 #define PERFBUF_ANOMALY_UNTERMINATED     0x400u
 

@@ -25,7 +25,6 @@ static const struct {
     {PERFBUF_ANOMALY_UNKNOWN_VALUE, "unknown-value"},
     {PERFBUF_ANOMALY_SIZE_MISMATCH, "size-mismatch"},
     {PERFBUF_ANOMALY_DUPLICATE, "duplicate"},
-    {PERFBUF_ANOMALY_UNORDERED, "unordered"},
     {PERFBUF_ANOMALY_MISSING_BASE, "missing-base"},
     {PERFBUF_ANOMALY_UNTERMINATED, "unterminated"},
 };
