@@ -12,10 +12,13 @@ capture=corpus/captures/wine-8.0/v2-query-processor-information.bin
 for kind in static shared; do
   shared=OFF
   [ "$kind" = shared ] && shared=ON
+  # Configured for the default prefix and placed elsewhere with --prefix, as
+  # packagers and users do: the installed files must not depend on the
+  # prefix they were configured with.
   cmake -S . -B "$work/build-$kind" -DCMAKE_BUILD_TYPE=Release -DBUILD_SHARED_LIBS=$shared \
-    -DPERFBUF_BUILD_TESTS=OFF -DPERFBUF_BUILD_TOOLS=OFF -DCMAKE_INSTALL_PREFIX="$prefix" >/dev/null
+    -DPERFBUF_BUILD_TESTS=OFF -DPERFBUF_BUILD_TOOLS=OFF >/dev/null
   cmake --build "$work/build-$kind" -j2 >/dev/null
-  cmake --install "$work/build-$kind" >/dev/null
+  cmake --install "$work/build-$kind" --prefix "$prefix" >/dev/null
 done
 echo "installed:"
 (cd "$prefix" && find . \( -type f -o -type l \) | sort | sed 's/^/  /')
@@ -48,6 +51,12 @@ done
 pcdirs=("$prefix"/lib*/pkgconfig)
 pcdir=${pcdirs[0]}
 libdir=$(dirname "$pcdir")
+# The moved install's .pc names the folder it was placed in, not the
+# configured /usr/local (compared after resolving both).
+pc_prefix=$(PKG_CONFIG_PATH="$pcdir" pkg-config --variable=prefix perfbuf)
+if [ "$(realpath "$pc_prefix")" != "$(realpath "$prefix")" ]; then
+  echo "install-check: perfbuf.pc's prefix is $pc_prefix, not the install's $prefix"; exit 1
+fi
 for kind in shared static; do
   echo "== pkg-config (examples/consumer/Makefile), $kind"
   mkdir -p "$work/consumer-pc-$kind"

@@ -30,6 +30,16 @@ install(FILES ${CMAKE_CURRENT_BINARY_DIR}/perfbufConfig.cmake
               ${CMAKE_CURRENT_BINARY_DIR}/perfbufConfigVersion.cmake
         DESTINATION ${PERFBUF_CMAKE_DIR})
 
+# The .pc file finds its prefix from where it lies (${pcfiledir}), so an
+# install placed with `cmake --install --prefix DIR` works wherever DIR is;
+# only absolute library or include folders are written as they are.
+if(IS_ABSOLUTE "${CMAKE_INSTALL_LIBDIR}")
+  set(PERFBUF_PC_PREFIX "${CMAKE_INSTALL_PREFIX}")
+else()
+  file(RELATIVE_PATH PERFBUF_PC_UP "/perfbuf-prefix/${CMAKE_INSTALL_LIBDIR}/pkgconfig" "/perfbuf-prefix")
+  string(REGEX REPLACE "/$" "" PERFBUF_PC_UP "${PERFBUF_PC_UP}")
+  set(PERFBUF_PC_PREFIX "\${pcfiledir}/${PERFBUF_PC_UP}")
+endif()
 if(IS_ABSOLUTE "${CMAKE_INSTALL_LIBDIR}")
   set(PERFBUF_PC_LIBDIR "${CMAKE_INSTALL_LIBDIR}")
 else()
