@@ -242,6 +242,15 @@ static perfbuf_status check_definitions(pb_ctx *ctx, pb_cursor defs, const perfb
             return st;
         }
     }
+    /* No source describes padding after the definitions: a gap short of
+     * the next 8-byte boundary means the last ByteLength is short, so it
+     * is that field that is named, not taken for padding. */
+    size_t gap = pb_cursor_remaining(&defs);
+    if (o->counter_count > 0 && gap > 0 && gap <= pb_pad8(pb_cursor_consumed(&defs))) {
+        size_t last_definition_at = pending_at; /* set by every definition */
+        return pb_anomaly(ctx, PERFBUF_ANOMALY_SIZE_MISMATCH, PERFBUF_E_INCONSISTENT,
+                          last_definition_at, PBF_PERF_COUNTER_DEFINITION_ByteLength);
+    }
     return check_leftover(ctx, &defs, o->offset, PBF_PERF_OBJECT_TYPE_DefinitionLength);
 }
 

@@ -396,6 +396,39 @@ static void metadata_only_objects(void)
     tb_free(&v.buf);
 }
 
+/*
+ * A last definition whose ByteLength stops 1-7 bytes short of
+ * DefinitionLength: no source describes padding there, so the gap is the
+ * ByteLength's fault, named in strict mode and an anomaly when lenient.
+ */
+static void short_last_definition_is_named(void)
+{
+    tb_v1 v;
+    tb_v1_begin(&v, "HOST");
+    tb_v1_object_begin(&v, 238, 0, 0);
+    size_t definition_at = v.buf.len;
+    tb_v1_counter(&v, 6, PERF_COUNTER_RAWCOUNT, 4, 4);
+    tb_u32(&v.buf, 0);
+    tb_u32(&v.buf, 0);
+    tb_patch_u32(&v.buf, definition_at, 48);
+    tb_v1_definitions_end(&v);
+    tb_v1_object_end(&v);
+    tb_v1_end(&v);
+    walk w = parse_and_walk(v.buf.data, v.buf.len, PERFBUF_STRICT);
+    CHECK(w.status == PERFBUF_OK);
+    tb_patch_u32(&v.buf, definition_at, 44);
+    w = parse_and_walk(v.buf.data, v.buf.len, PERFBUF_STRICT);
+    CHECK(w.status == PERFBUF_E_INCONSISTENT);
+    CHECK_STR(w.err.structure, "PERF_COUNTER_DEFINITION");
+    CHECK_STR(w.err.field, "ByteLength");
+    CHECK_EQ_U(w.err.offset, definition_at);
+    w = parse_and_walk(v.buf.data, v.buf.len, 0);
+    CHECK(w.status == PERFBUF_OK);
+    CHECK(w.b.anomalies & PERFBUF_ANOMALY_SIZE_MISMATCH);
+    CHECK_EQ_U(w.b.first_anomaly.offset, definition_at);
+    tb_free(&v.buf);
+}
+
 static void wine_captures(void)
 {
     /* corpus/captures/wine-8.0/v1-global.bin (v1-object-238.bin has the same shape) */
@@ -679,6 +712,7 @@ static const th_case cases[] = {
     TH_CASE(metadata_only_objects),
     TH_CASE(wine_captures),
     TH_CASE(values_from_two_samples),
+    TH_CASE(short_last_definition_is_named),
     TH_CASE(every_rejection),
     TH_CASE(lenient_reports_anomalies),
     TH_CASE(lenient_count_mismatch_keeps_objects),
