@@ -1,8 +1,8 @@
 #!/usr/bin/env bash
 # SPDX-License-Identifier: MIT OR Apache-2.0
-# Runs the first command of the README's opening block (build, then decode a
-# bundled capture) and checks that it decoded the capture. The second command,
-# the test workflow, is run by ci/test.sh.
+# Runs the first command of the README's opening block (build, then decode the
+# bundled synthetic pair) and checks that it showed names and formatted
+# values. The second command, the test workflow, is run by ci/test.sh.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 block=$(awk '/^```sh$/ {inside = 1; next} inside && /^```$/ {exit} inside {print}' README.md)
@@ -13,6 +13,10 @@ second=$(printf '%s\n' "$block" | sed -n 2p)
 echo "readme-commands: $first"
 out=$(bash -c "$first")
 printf '%s\n' "$out" | tail -n 6
-[[ "$out" == *'format: "v1"'* && "$out" == *'system_name: "VM"'* ]] ||
-  { echo "readme-commands: the first command did not decode the bundled capture"; exit 1; }
+# Objects and counters named, instances listed, and a value formatted from
+# the pair: processor 0 was idle 2.5 s of 10 s, so 75 % busy.
+for want in 'name: "Processor"' 'name: "% Processor Time"' 'name: "_Total"' '"75.000000"'; do
+  [[ "$out" == *"$want"* ]] ||
+    { echo "readme-commands: the first command's output lacks $want"; exit 1; }
+done
 echo "readme-commands: the README's build-and-decode command works"

@@ -11,10 +11,14 @@
  *     single instance), counter names (v2-names.bin), identifiers
  *     (v2-ids.bin), a counter struct, name, provider GUID, counterset list
  *     and instance list.
+ * With --synthetic, the pair of captures and the Counter table bundled in
+ * corpus/captures/synthetic/ instead (docs/synthetic.md).
  */
 #include <stdio.h>
+#include <string.h>
 
 #include "builder_v1.h"
+#include "perfbuf/counter_types.h"
 #include "builder_v2meta.h"
 
 static int write_file(const char *dir, const char *name, const uint8_t *data, size_t len)
@@ -90,10 +94,86 @@ static int v2_files(const char *dir)
     return rc;
 }
 
+/*
+ * The bundled synthetic pair (corpus/captures/synthetic/): two V1 captures
+ * one second apart of the Processor object (title 238, counter 6
+ * "% Processor Time", PERF_100NSEC_TIMER_INV, as Microsoft's V1 example
+ * reads it) and of Process (230) with two instances named svchost, which
+ * perfbuf names svchost and svchost#1; and an English Counter table naming
+ * those indexes. Every value is made up so the rates come out round.
+ */
+enum { PROCESSOR = 238, PROCESS = 230, PROCESSOR_TIME = 6, ID_PROCESS = 784 };
+
+static tb_buf synthetic_capture(unsigned k)
+{
+    /* Idle time in 100 ns that each processor adds over the second. */
+    static const char *const cpus[3] = {"0", "1", "_Total"};
+    static const uint64_t idle_per_second[3] = {2500000u, 9000000u, 5750000u};
+    static const char *const processes[3] = {"Idle", "svchost", "svchost"};
+    static const uint64_t busy_per_second[3] = {0u, 1500000u, 500000u};
+    static const uint32_t pids[3] = {0u, 812u, 1044u};
+    tb_v1 v;
+    tb_v1_begin(&v, "SYNTHETIC");
+    tb_patch_u32(&v.buf, 72, tb_get_u32(&v.buf, 72) + k * 10000000u);
+    tb_v1_object_begin(&v, PROCESSOR, 0, 0);
+    tb_v1_counter(&v, PROCESSOR_TIME, PERF_100NSEC_TIMER_INV, 8, 8);
+    tb_v1_definitions_end(&v);
+    for (unsigned i = 0; i < 3; i++) {
+        uint8_t data[12] = {0};
+        tb_put64(data, 8, 40000000u + k * idle_per_second[i]);
+        tb_v1_instance(&v, cpus[i], 0, 0);
+        tb_v1_counter_block(&v, data, sizeof data);
+    }
+    tb_v1_object_end(&v);
+    tb_v1_object_begin(&v, PROCESS, 0, 0);
+    tb_v1_counter(&v, PROCESSOR_TIME, PERF_100NSEC_TIMER, 8, 8);
+    tb_v1_counter(&v, ID_PROCESS, PERF_COUNTER_RAWCOUNT, 4, 16);
+    tb_v1_definitions_end(&v);
+    for (unsigned i = 0; i < 3; i++) {
+        uint8_t data[20] = {0};
+        tb_put64(data, 8, 30000000u + k * busy_per_second[i]);
+        tb_put32(data, 16, pids[i]);
+        tb_v1_instance(&v, processes[i], 0, 0);
+        tb_v1_counter_block(&v, data, sizeof data);
+    }
+    tb_v1_object_end(&v);
+    tb_v1_end(&v);
+    return v.buf;
+}
+
+static tb_buf synthetic_counter_table(void)
+{
+    static const char *const pairs[] = {
+        "1", "1847", "6", "% Processor Time", "230", "Process",
+        "238", "Processor", "784", "ID Process",
+    };
+    tb_buf b;
+    tb_init(&b);
+    for (size_t i = 0; i < sizeof pairs / sizeof pairs[0]; i++) {
+        (void)tb_utf16(&b, pairs[i], 1);
+    }
+    tb_u16(&b, 0);
+    return b;
+}
+
+static int synthetic_files(const char *dir)
+{
+    tb_buf b = synthetic_capture(0);
+    int rc = write_buf(dir, "v1-processor-0.bin", &b);
+    b = synthetic_capture(1);
+    rc = rc ? rc : write_buf(dir, "v1-processor-1.bin", &b);
+    b = synthetic_counter_table();
+    return rc ? rc : write_buf(dir, "v1-names-counter-009.bin", &b);
+}
+
 int main(int argc, char **argv)
 {
+    if (argc == 3 && strcmp(argv[1], "--synthetic") == 0) {
+        return synthetic_files(argv[2]);
+    }
     if (argc != 2) {
-        fprintf(stderr, "usage: make_series DIR\n");
+        fprintf(stderr, "usage: make_series DIR\n"
+                        "       make_series --synthetic DIR\n");
         return 2;
     }
     for (unsigned k = 0; k < 4; k++) {
