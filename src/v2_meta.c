@@ -344,7 +344,7 @@ perfbuf_status perfbuf_v2_countersets_parse(const void *data, size_t size,
     out->data = NULL;
     out->count = 0;
     if (size % 16 != 0) {
-        return pb_fail(&ctx, PERFBUF_E_SIZE_UNALIGNED, 0, PBF_COUNTERSET_LIST_Length);
+        return pb_fail(&ctx, PERFBUF_E_SIZE_NOT_WHOLE_ITEMS, 0, PBF_COUNTERSET_LIST_Length);
     }
     out->data = (const uint8_t *)data;
     out->count = size / 16;

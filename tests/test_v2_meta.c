@@ -148,8 +148,11 @@ static void counterset_list(void)
     perfbuf_guid_format(&guid, text);
     CHECK_STR(text, "{00000001-0002-0003-0000-000000000000}");
     CHECK(!perfbuf_v2_countersets_get(&l, 2, &guid));
-    CHECK(perfbuf_v2_countersets_parse(g.bytes + 1, 31, &l, &err) == PERFBUF_E_SIZE_UNALIGNED);
+    CHECK(perfbuf_v2_countersets_parse(g.bytes + 1, 31, &l, &err) == PERFBUF_E_SIZE_NOT_WHOLE_ITEMS);
     CHECK_STR(err.structure, "COUNTERSET_LIST");
+    /* A multiple of 8 that is no whole number of GUIDs is refused as such. */
+    CHECK(perfbuf_v2_countersets_parse(g.bytes + 8, 24, &l, &err) ==
+          PERFBUF_E_SIZE_NOT_WHOLE_ITEMS);
     CHECK(perfbuf_v2_countersets_parse(g.bytes, 0, &l, &err) == PERFBUF_OK);
     CHECK_EQ_U(l.count, 0);
     guard_release(&g);
