@@ -166,14 +166,46 @@ static int synthetic_files(const char *dir)
     return rc ? rc : write_buf(dir, "v1-names-counter-009.bin", &b);
 }
 
+/*
+ * Inputs of the CLI test (tests/dump_cli.cmake): a Counter table whose
+ * texts hold characters a terminal acts on (CSI as U+009B, OSC as U+009D,
+ * a right-to-left override, an isolate, a lone surrogate) and a 40-byte
+ * counterset list (two and a half GUIDs).
+ */
+static int cli_files(const char *dir)
+{
+    tb_buf b;
+    tb_init(&b);
+    (void)tb_utf16(&b, "2", 1);
+    (void)tb_utf16(&b, "csi\xC2\x9B" "31m osc\xC2\x9D" "0;title\x07 end", 1);
+    (void)tb_utf16(&b, "4", 1);
+    (void)tb_utf16(&b, "abc\xE2\x80\xAE" "fed \xE2\x81\xA6" "isolate", 1);
+    tb_u16(&b, '6');
+    tb_u16(&b, 0);
+    tb_u16(&b, 'x');
+    tb_u16(&b, 0xD800); /* a lone surrogate: U+FFFD */
+    tb_u16(&b, 0);
+    tb_u16(&b, 0);
+    int rc = write_buf(dir, "names-escapes.bin", &b);
+    tb_init(&b);
+    for (unsigned i = 0; i < 40; i++) {
+        tb_bytes(&b, &tb_processor_information_guid[i % 16], 1);
+    }
+    return rc ? rc : write_buf(dir, "countersets-40.bin", &b);
+}
+
 int main(int argc, char **argv)
 {
     if (argc == 3 && strcmp(argv[1], "--synthetic") == 0) {
         return synthetic_files(argv[2]);
     }
+    if (argc == 3 && strcmp(argv[1], "--cli") == 0) {
+        return cli_files(argv[2]);
+    }
     if (argc != 2) {
         fprintf(stderr, "usage: make_series DIR\n"
-                        "       make_series --synthetic DIR\n");
+                        "       make_series --synthetic DIR\n"
+                        "       make_series --cli DIR\n");
         return 2;
     }
     for (unsigned k = 0; k < 4; k++) {

@@ -22,36 +22,100 @@ static void indent(const emitter *e)
     }
 }
 
+/*
+ * The next character of a NUL-terminated string: its code point and length,
+ * or false (with *len 1) for a byte that does not start a well-formed UTF-8
+ * sequence. Strings from perfbuf's conversions are valid UTF-8; a file name
+ * from the command line need not be.
+ */
+static bool next_char(const unsigned char *p, uint32_t *cp, size_t *len)
+{
+    *len = 1;
+    if (p[0] < 0x80) {
+        *cp = p[0];
+        return true;
+    }
+    size_t n = p[0] >= 0xC2 && p[0] <= 0xDF ? 2 : p[0] >= 0xE0 && p[0] <= 0xEF ? 3
+             : p[0] >= 0xF0 && p[0] <= 0xF4 ? 4 : 0;
+    if (n == 0) {
+        return false;
+    }
+    uint32_t v = p[0] & (0xFFu >> (n + 1));
+    for (size_t i = 1; i < n; i++) {
+        if ((p[i] & 0xC0) != 0x80) { /* also stops at the NUL */
+            return false;
+        }
+        v = v << 6 | (p[i] & 0x3Fu);
+    }
+    static const uint32_t least[5] = {0, 0, 0x80, 0x800, 0x10000};
+    if (v < least[n] || v > 0x10FFFF || (v >= 0xD800 && v <= 0xDFFF)) {
+        return false;
+    }
+    *cp = v;
+    *len = n;
+    return true;
+}
+
+/*
+ * Characters a terminal acts on or that reorder what it shows: C0 and C1
+ * controls (C1 holds CSI and OSC), DEL, the bidirectional marks, embeddings,
+ * overrides and isolates, and the line and paragraph separators. A hostile
+ * buffer's names must not be able to move the cursor, change a title or
+ * make one line read as another.
+ */
+static bool is_unsafe(uint32_t cp)
+{
+    return cp < 0x20 || (cp >= 0x7F && cp <= 0x9F) || cp == 0x061C || cp == 0x200E ||
+           cp == 0x200F || (cp >= 0x2028 && cp <= 0x202E) || (cp >= 0x2066 && cp <= 0x2069);
+}
+
+/* JSON: always valid UTF-8 out; invalid input bytes become U+FFFD and unsafe
+ * characters \u escapes, which a JSON reader turns back into the same text. */
 static void json_string(FILE *out, const char *s)
 {
     fputc('"', out);
-    for (const unsigned char *p = (const unsigned char *)s; *p; p++) {
-        if (*p == '"' || *p == '\\') {
+    const unsigned char *p = (const unsigned char *)s;
+    while (*p) {
+        uint32_t cp;
+        size_t len;
+        if (!next_char(p, &cp, &len)) {
+            fputs("\\ufffd", out);
+        } else if (cp == '"' || cp == '\\') {
             fputc('\\', out);
-            fputc(*p, out);
-        } else if (*p < 0x20) {
-            fprintf(out, "\\u%04x", *p);
+            fputc((int)cp, out);
+        } else if (is_unsafe(cp)) {
+            fprintf(out, "\\u%04x", (unsigned)cp);
         } else {
-            fputc(*p, out);
+            fwrite(p, 1, len, out);
         }
+        p += len;
     }
     fputc('"', out);
 }
 
-/* Text-mode strings are quoted and their control characters escaped, so
- * a hostile name cannot forge lines of output. */
+/* Text-mode strings are quoted and every unsafe character escaped (\xNN for
+ * a byte that is not UTF-8, \u{XXXX} for a character), so a hostile name
+ * can neither forge lines of output nor drive the terminal. */
 static void text_string(FILE *out, const char *s)
 {
     fputc('"', out);
-    for (const unsigned char *p = (const unsigned char *)s; *p; p++) {
-        if (*p == '"' || *p == '\\') {
-            fputc('\\', out);
-            fputc(*p, out);
-        } else if (*p < 0x20 || *p == 0x7F) {
+    const unsigned char *p = (const unsigned char *)s;
+    while (*p) {
+        uint32_t cp;
+        size_t len;
+        if (!next_char(p, &cp, &len)) {
             fprintf(out, "\\x%02x", *p);
+        } else if (cp == '"' || cp == '\\') {
+            fputc('\\', out);
+            fputc((int)cp, out);
+        } else if (cp < 0x20 || cp == 0x7F) {
+            fprintf(out, "\\x%02x", (unsigned)cp);
+        } else if (is_unsafe(cp)) {
+            fprintf(out, "\\u{%04x}", (unsigned)cp);
         } else {
-            fputc(*p, out);
+            fwrite(p, 1, len, out);
         }
+        p += len;
     }
     fputc('"', out);
 }

@@ -31,7 +31,8 @@ void emit_i64(emitter *e, const char *key, int64_t v);
 /* Text shows 0x..., JSON a number. */
 void emit_hex(emitter *e, const char *key, uint64_t v);
 void emit_bool(emitter *e, const char *key, bool v);
-/* utf8 must be valid UTF-8 (perfbuf's conversions guarantee it). */
+/* Any bytes: what is not UTF-8, and characters a terminal acts on, are
+ * escaped (text) or replaced and escaped (JSON stays valid UTF-8). */
 void emit_str(emitter *e, const char *key, const char *utf8);
 void emit_null(emitter *e, const char *key);
 void emit_finish(emitter *e);

@@ -10,6 +10,7 @@
 #include <string.h>
 
 #include "dump.h"
+#include "input.h"
 #include "perfbuf/v2_meta.h"
 #include "perfbuf/version.h"
 
@@ -41,7 +42,7 @@ static const dump_format formats[] = {
 static void usage(FILE *out)
 {
     fprintf(out,
-            "usage: perfbuf-dump [options] FILE\n"
+            "usage: perfbuf-dump [options] FILE   (- reads standard input)\n"
             "  -f, --format NAME   the buffer's format (default: auto)\n"
             "      --json          write JSON (schema: docs/cli.md)\n"
             "      --strict        reject what real producers do loosely\n"
@@ -69,59 +70,18 @@ static void usage(FILE *out)
 
 static int read_file(const char *path, uint8_t **data, size_t *size)
 {
-    FILE *f = fopen(path, "rb");
-    if (f == NULL) {
-        fprintf(stderr, "perfbuf-dump: %s: %s\n", path, strerror(errno));
+    return dump_read_input(path, MAX_INPUT_BYTES, data, size);
+}
+
+/* Every write to stdout is checked here at once (ferror is sticky): output
+ * that did not reach its destination is an I/O error, never exit 0. */
+static int finish_output(int rc)
+{
+    if (fflush(stdout) != 0 || ferror(stdout)) {
+        fprintf(stderr, "perfbuf-dump: writing the output failed\n");
         return 2;
     }
-    size_t cap = 4096;
-    size_t len = 0;
-    uint8_t *buf = malloc(cap);
-    for (;;) {
-        if (buf == NULL) {
-            fclose(f);
-            fprintf(stderr, "perfbuf-dump: %s: out of memory\n", path);
-            return 2;
-        }
-        size_t got = fread(buf + len, 1, cap - len, f);
-        len += got;
-        if (got == 0) {
-            break;
-        }
-        if (len == cap) {
-            if (cap >= MAX_INPUT_BYTES) {
-                fclose(f);
-                free(buf);
-                fprintf(stderr, "perfbuf-dump: %s: larger than %zu bytes\n", path, MAX_INPUT_BYTES);
-                return 2;
-            }
-            uint8_t *bigger = realloc(buf, cap * 2);
-            if (bigger == NULL) {
-                free(buf);
-            }
-            buf = bigger;
-            cap *= 2;
-        }
-    }
-    int failed = ferror(f);
-    fclose(f);
-    if (failed) {
-        free(buf);
-        fprintf(stderr, "perfbuf-dump: %s: read error\n", path);
-        return 2;
-    }
-    /* An exact-size copy: the decoders get exactly the received bytes. */
-    uint8_t *exact = malloc(len ? len : 1);
-    if (exact == NULL) {
-        free(buf);
-        fprintf(stderr, "perfbuf-dump: %s: out of memory\n", path);
-        return 2;
-    }
-    memcpy(exact, buf, len);
-    free(buf);
-    *data = exact;
-    *size = len;
-    return 0;
+    return rc;
 }
 
 static int parse_count(const char *text, uint32_t *out)
@@ -174,10 +134,10 @@ int main(int argc, char **argv)
         uint32_t *limit = NULL;
         if (strcmp(a, "-h") == 0 || strcmp(a, "--help") == 0) {
             usage(stdout);
-            return 0;
+            return finish_output(0);
         } else if (strcmp(a, "--version") == 0) {
             printf("perfbuf-dump %s\n", perfbuf_version_string());
-            return 0;
+            return finish_output(0);
         } else if (strcmp(a, "--json") == 0) {
             json = true;
         } else if (strcmp(a, "--strict") == 0) {
@@ -251,6 +211,20 @@ int main(int argc, char **argv)
     }
     if (path == NULL) {
         usage(stderr);
+        return 2;
+    }
+    /* Standard input can be read once: "-" may stand for one input only. */
+    const char *inputs[6] = {path, names_path, previous_path, registration_path,
+                             counter_names_path, identifiers_path};
+    size_t stdin_uses = 0;
+    for (size_t k = 0; k < 6; k++) {
+        stdin_uses += inputs[k] != NULL && strcmp(inputs[k], "-") == 0;
+    }
+    for (size_t k = 0; k < series_count; k++) {
+        stdin_uses += strcmp(series_paths[k], "-") == 0;
+    }
+    if (stdin_uses > 1) {
+        fprintf(stderr, "perfbuf-dump: - (standard input) names one input at most\n");
         return 2;
     }
     uint8_t *data = NULL;
@@ -346,10 +320,11 @@ int main(int argc, char **argv)
     for (size_t k = 0; k < 3; k++) {
         free(side[k]);
     }
+    int output = finish_output(0);
     if (st != PERFBUF_OK) {
         fprintf(stderr, "offset 0x%zx: %s.%s: %s\n", err.offset, err.structure ? err.structure : "?",
                 err.field ? err.field : "?", perfbuf_status_string(st));
-        return 1;
+        return output != 0 ? output : 1;
     }
-    return 0;
+    return output;
 }

@@ -1,0 +1,109 @@
+# SPDX-License-Identifier: MIT OR Apache-2.0
+cmake_minimum_required(VERSION 3.25)
+# perfbuf-dump as a command: where its input comes from, what it refuses to
+# read, what happens when its output cannot be written, and what a hostile
+# buffer's text may put on a terminal.
+# Inputs: -DDUMP=<perfbuf-dump> -DMAKE=<make_series> -DDIR=<scratch dir> -DCORPUS=<corpus dir>
+file(REMOVE_RECURSE ${DIR})
+file(MAKE_DIRECTORY ${DIR})
+execute_process(COMMAND ${MAKE} --cli ${DIR} RESULT_VARIABLE rc)
+if(NOT rc EQUAL 0)
+  message(FATAL_ERROR "make_series --cli failed: ${rc}")
+endif()
+set(capture ${CORPUS}/captures/wine-8.0/v1-global.bin)
+set(passed 0)
+set(failed 0)
+
+# expect(NAME RC EXPECTED_RC TEXT MUST_CONTAIN...)
+function(expect name rc want text)
+  set(ok TRUE)
+  if(NOT "${rc}" STREQUAL "${want}")
+    message("${name}: exit ${rc}, expected ${want}")
+    set(ok FALSE)
+  endif()
+  foreach(needle ${ARGN})
+    string(FIND "${text}" "${needle}" at)
+    if(at EQUAL -1)
+      message("${name}: the output lacks '${needle}'")
+      set(ok FALSE)
+    endif()
+  endforeach()
+  if(ok)
+    math(EXPR n "${passed} + 1")
+    set(passed ${n} PARENT_SCOPE)
+  else()
+    math(EXPR n "${failed} + 1")
+    set(failed ${n} PARENT_SCOPE)
+  endif()
+endfunction()
+
+# "-" is standard input.
+execute_process(COMMAND ${DUMP} - INPUT_FILE ${capture} RESULT_VARIABLE rc OUTPUT_VARIABLE out
+                ERROR_VARIABLE err TIMEOUT 20)
+expect("stdin" "${rc}" 0 "${out}" [=[format: "v1"]=] [=[system_name: "VM"]=])
+execute_process(COMMAND ${DUMP} --names - - INPUT_FILE ${capture} RESULT_VARIABLE rc
+                ERROR_VARIABLE err TIMEOUT 20)
+expect("stdin twice" "${rc}" 2 "${err}" "standard input")
+
+# What is not a regular file is refused before it is read: a device that
+# never ends, a FIFO with no writer (which would block the open), a folder.
+if(EXISTS /dev/zero)
+  execute_process(COMMAND ${DUMP} /dev/zero RESULT_VARIABLE rc ERROR_VARIABLE err TIMEOUT 20)
+  expect("/dev/zero" "${rc}" 2 "${err}" "not a regular file")
+endif()
+find_program(MKFIFO mkfifo)
+if(MKFIFO)
+  execute_process(COMMAND ${MKFIFO} ${DIR}/fifo RESULT_VARIABLE made)
+  if(made EQUAL 0)
+    execute_process(COMMAND ${DUMP} ${DIR}/fifo RESULT_VARIABLE rc ERROR_VARIABLE err TIMEOUT 20)
+    expect("fifo without writer" "${rc}" 2 "${err}" "not a regular file")
+  endif()
+endif()
+execute_process(COMMAND ${DUMP} ${DIR} RESULT_VARIABLE rc ERROR_VARIABLE err TIMEOUT 20)
+expect("folder" "${rc}" 2 "${err}" "not a regular file")
+
+# Output that cannot be written is an I/O error, not success.
+if(EXISTS /dev/full)
+  execute_process(COMMAND ${DUMP} --json ${capture} OUTPUT_FILE /dev/full RESULT_VARIABLE rc
+                  ERROR_VARIABLE err TIMEOUT 20)
+  expect("json to /dev/full" "${rc}" 2 "${err}" "writing the output failed")
+  execute_process(COMMAND ${DUMP} --version OUTPUT_FILE /dev/full RESULT_VARIABLE rc
+                  ERROR_VARIABLE err TIMEOUT 20)
+  expect("--version to /dev/full" "${rc}" 2 "${err}" "writing the output failed")
+endif()
+
+# Characters a terminal acts on are escaped: C1 controls (CSI, OSC), BEL,
+# bidirectional overrides and isolates; JSON keeps them as \u escapes.
+execute_process(COMMAND ${DUMP} ${DIR}/names-escapes.bin RESULT_VARIABLE rc OUTPUT_VARIABLE out
+                TIMEOUT 20)
+expect("text escapes" "${rc}" 0 "${out}"
+       [=[text: "csi\u{009b}31m osc\u{009d}0;title\x07 end"]=]
+       [=[text: "abc\u{202e}fed \u{2066}isolate"]=])
+execute_process(COMMAND ${DUMP} --json ${DIR}/names-escapes.bin RESULT_VARIABLE rc
+                OUTPUT_VARIABLE out TIMEOUT 20)
+expect("json escapes" "${rc}" 0 "${out}"
+       [=["text": "csi\u009b31m osc\u009d0;title\u0007 end"]=]
+       [=["text": "abc\u202efed \u2066isolate"]=])
+
+# A file name that is not UTF-8 still gives valid JSON (U+FFFD in its place).
+find_program(SH sh)
+if(SH AND UNIX)
+  execute_process(COMMAND ${SH} -c "f=\"$1/x$(printf '\\377').bin\"; cp \"$2\" \"$f\" && \"$3\" --json \"$f\""
+                          sh ${DIR} ${capture} ${DUMP}
+                  RESULT_VARIABLE rc OUTPUT_VARIABLE out TIMEOUT 20)
+  expect("non-UTF-8 file name" "${rc}" 0 "${out}" [=[x\ufffd.bin"]=])
+endif()
+
+# A counterset list's rule is 16 bytes a GUID, and the message says so.
+execute_process(COMMAND ${DUMP} --format v2-countersets ${DIR}/countersets-40.bin
+                RESULT_VARIABLE rc ERROR_VARIABLE err TIMEOUT 20)
+expect("40-byte counterset list" "${rc}" 1 "${err}" "whole number")
+
+# The usage names every option, --version among them.
+execute_process(COMMAND ${DUMP} --help RESULT_VARIABLE rc OUTPUT_VARIABLE out TIMEOUT 20)
+expect("usage" "${rc}" 0 "${out}" "--version" "(- reads standard input)")
+
+message("${passed} passed, ${failed} failed")
+if(failed GREATER 0)
+  message(FATAL_ERROR "perfbuf-dump does not behave as documented")
+endif()
