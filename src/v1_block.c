@@ -127,6 +127,12 @@ perfbuf_status pb_v1_read_counter_block(pb_ctx *ctx, pb_cursor *data, const pb_v
 perfbuf_status pb_v1_read_instance(pb_ctx *ctx, pb_cursor *data, uint32_t code_page,
                                    perfbuf_v1_instance *out)
 {
+    return pb_v1_read_instance_known(ctx, data, code_page, NULL, out);
+}
+
+perfbuf_status pb_v1_read_instance_known(pb_ctx *ctx, pb_cursor *data, uint32_t code_page,
+                                         const size_t *known_name_bytes, perfbuf_v1_instance *out)
+{
     size_t at = data->pos;
     pb_cursor peek = *data;
     pb_cursor hdr;
@@ -179,6 +185,12 @@ perfbuf_status pb_v1_read_instance(pb_ctx *ctx, pb_cursor *data, uint32_t code_p
     /* NameLength counts the terminator; a name without one is its whole
      * span, tolerated (and reported) since its length is known anyway. */
     size_t text_bytes;
+    if (known_name_bytes != NULL && *known_name_bytes <= name_length) {
+        /* An index recorded it when this instance was walked: a parent
+         * shared by many children is not scanned again for each. */
+        out->name_bytes = *known_name_bytes;
+        return PERFBUF_OK;
+    }
     if (!pb_text_find_terminator(code_page, &name, &text_bytes)) {
         text_bytes = name_length;
         st = pb_anomaly(ctx, PERFBUF_ANOMALY_UNTERMINATED, PERFBUF_E_UNTERMINATED_STRING, at,

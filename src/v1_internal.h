@@ -18,6 +18,10 @@ perfbuf_status pb_v1_read_object(pb_ctx *ctx, pb_cursor *objects, bool deep,
 perfbuf_status pb_v1_read_counter(pb_ctx *ctx, pb_cursor *defs, perfbuf_v1_counter *out);
 perfbuf_status pb_v1_read_instance(pb_ctx *ctx, pb_cursor *data, uint32_t code_page,
                                    perfbuf_v1_instance *out);
+/* The same, with the name's length before its terminator already known (a
+ * block index recorded it): the name is not scanned again. */
+perfbuf_status pb_v1_read_instance_known(pb_ctx *ctx, pb_cursor *data, uint32_t code_page,
+                                         const size_t *known_name_bytes, perfbuf_v1_instance *out);
 /* reach is NULL on validated bytes, where it was already checked. */
 perfbuf_status pb_v1_read_counter_block(pb_ctx *ctx, pb_cursor *data, const pb_v1_reach *reach,
                                         perfbuf_v1_counter_block *out);

@@ -118,7 +118,12 @@ perfbuf_status perfbuf_v1_block_index_build(const perfbuf_v1_block *b, uint64_t 
         perfbuf_v1_instance inst;
         perfbuf_v1_instances_begin(&o, &ii);
         while (perfbuf_v1_instances_next(b, &ii, &inst)) {
-            slots[next++] = inst.offset;
+            /* A V1 block is at most 4 GiB (TotalByteLength is 32 bits), so
+             * an instance's offset and its name's length share a slot. */
+            if (inst.offset > UINT32_MAX || inst.name_bytes > UINT32_MAX) {
+                return PERFBUF_E_INVALID_ARGUMENT;
+            }
+            slots[next++] = (uint64_t)inst.name_bytes << 32 | inst.offset;
         }
     }
     pb_sort_u64(slots, objects);
@@ -187,6 +192,8 @@ static perfbuf_status bad_reference(perfbuf_error *err, const perfbuf_v1_instanc
 typedef struct parent_place {
     size_t offset;
     uint32_t code_page;
+    bool name_bytes_known; /* from the block index: no scan for the NUL */
+    size_t name_bytes;
 } parent_place;
 
 /* Whether index answers for parents in that object without a walk. */
@@ -235,12 +242,13 @@ static perfbuf_status locate_parent(const perfbuf_v1_block *b, const perfbuf_v1_
         return bad_reference(err, inst, PBF_PERF_INSTANCE_DEFINITION_ParentObjectInstance);
     }
     place->code_page = parent_object.code_page;
+    place->name_bytes_known = false;
+    place->name_bytes = 0;
     if (by_block_index) {
-        uint64_t at = index->slots[slot + 1 + inst->parent_instance];
-        if (at > SIZE_MAX) {
-            return PERFBUF_E_INVALID_ARGUMENT;
-        }
-        place->offset = (size_t)at;
+        uint64_t entry = index->slots[slot + 1 + inst->parent_instance];
+        place->offset = (size_t)(entry & UINT32_MAX);
+        place->name_bytes = (size_t)(entry >> 32);
+        place->name_bytes_known = true;
         return PERFBUF_OK;
     }
     perfbuf_v1_instance parent;
@@ -291,7 +299,9 @@ perfbuf_status perfbuf_v1_parent(const perfbuf_v1_block *b, const perfbuf_v1_obj
     pb_ctx ctx;
     pb_view_ctx(&ctx);
     pb_cursor c = pb_v1_window(b, place.offset, b->size);
-    if (pb_v1_read_instance(&ctx, &c, place.code_page, parent) != PERFBUF_OK ||
+    if (pb_v1_read_instance_known(&ctx, &c, place.code_page,
+                                  place.name_bytes_known ? &place.name_bytes : NULL,
+                                  parent) != PERFBUF_OK ||
         pb_v1_read_counter_block(&ctx, &c, NULL, &parent->counters) != PERFBUF_OK) {
         return PERFBUF_E_INVALID_ARGUMENT;
     }

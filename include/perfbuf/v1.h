@@ -197,10 +197,13 @@ PERFBUF_API PERFBUF_MUST_USE perfbuf_status perfbuf_v1_index_get(
  *                  this block (Windows leaves it out unless it was asked for);
  *   BAD_REFERENCE  the parent index is out of range, or names the instance
  *                  itself.
- * parent_index may be NULL; with the block form, or the one-object form of
- * the parent's object, the lookup is O(log objects), otherwise a walk of
- * the block, O(objects + instances). *err (may be NULL) names the field of
- * a BAD_REFERENCE. INVALID_ARGUMENT when o or inst is not of this block.
+ * parent_index may be NULL. With the block form the call is O(log objects):
+ * the index recorded each name's length, so a parent shared by many
+ * children is not scanned again for each. With the one-object form of the
+ * parent's object it is O(1) plus a scan of the parent's name; otherwise a
+ * walk of the block, O(objects + instances). *err (may be NULL) names the
+ * field of a BAD_REFERENCE. INVALID_ARGUMENT when o or inst is not of this
+ * block.
  */
 PERFBUF_API PERFBUF_MUST_USE perfbuf_status perfbuf_v1_parent(
     const perfbuf_v1_block *b, const perfbuf_v1_object *o, const perfbuf_v1_instance *inst,
