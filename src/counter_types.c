@@ -1,9 +1,10 @@
 /* SPDX-License-Identifier: MIT OR Apache-2.0 */
 /*
- * One row per named counter type (FORMATS: winperf.h, cross-checked with
- * the WMI and MS-PCQ tables). "Samples" comes from the formulas, not from
- * the PERF_DELTA_COUNTER bit: PERF_AVERAGE_TIMER and PERF_AVERAGE_BULK take
- * two samples without it, PERF_ELAPSED_TIME one.
+ * One row per named counter type (winperf.h, cross-checked with the WMI
+ * and MS-PCQ 2.2.4.2 tables: docs/formats.md#named-counter-types).
+ * "Samples" comes from the formulas, not from the PERF_DELTA_COUNTER bit:
+ * PERF_AVERAGE_TIMER and PERF_AVERAGE_BULK take two samples without it,
+ * PERF_ELAPSED_TIME one.
  */
 #include "perfbuf/counter_types.h"
 

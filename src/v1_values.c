@@ -1,5 +1,6 @@
 /* SPDX-License-Identifier: MIT OR Apache-2.0 */
-/* Raw samples from a validated V1 block (FORMATS section 6). */
+/* Raw samples from a validated V1 block (docs/formats.md#values-and-formulas,
+ * docs/counter-types.md). */
 #include "perfbuf/counter_types.h"
 #include "perfbuf/v1.h"
 

@@ -164,7 +164,7 @@ static perfbuf_status read_id_list(pb_ctx *ctx, pb_cursor *body, perfbuf_v2_bloc
     out->counter_count = count;
     out->ids_offset = body->pos;
     /* The next structure starts 8-aligned whether or not dwSize counted
-     * the padding (an open point of the format). */
+     * the padding (docs/formats.md#o-5-perf_multi_counters-dwsize). */
     if (!pb_cursor_skip(body, list_bytes) || !pb_cursor_skip(body, pb_pad8(size))) {
         return pb_fail(ctx, PERFBUF_E_TRUNCATED, at, PBF_PERF_MULTI_COUNTERS_dwSize);
     }

@@ -465,7 +465,8 @@ static void statistics_edge_cases(void)
                PERFBUF_NO_DATA);
 }
 
-/* FORMATS 3.2 (size, suffix bits) and 7.5 (samples), written out again. */
+/* docs/formats.md#named-counter-types (size, suffix bits) and
+ * docs/counter-types.md#every-type (samples), written out again. */
 typedef struct type_row {
     uint32_t type;
     const char *name;

@@ -9,7 +9,7 @@
  *
  * Layout (all little-endian, every structure 8-byte aligned):
  *   PERF_DATA_HEADER, then dwNumCounters blocks, each a PERF_COUNTER_HEADER
- *   followed by what its dwType says (docs/formats.md).
+ *   followed by what its dwType says (docs/formats.md#v2-query-data).
  */
 #ifndef PERFBUF_V2_QUERY_H
 #define PERFBUF_V2_QUERY_H
