@@ -31,11 +31,20 @@
 
 #define CAPTURE_VERSION "1"
 
+/* No buffer is ever larger than this: a call that needs more is recorded as
+ * failed (ERROR_MORE_DATA for V1, ERROR_NOT_ENOUGH_MEMORY for V2) rather
+ * than given what it asks for, so a provider
+ * that reports a huge or wrapped size cannot make the tool allocate without
+ * bound. A busy server's "Global" is a few MiB. Sizes are computed in 64
+ * bits and compared with this before they become a DWORD again. */
+#define MAX_BUFFER ((uint64_t)64 << 20)
+_Static_assert(MAX_BUFFER <= 0xFFFFFFFFu, "buffer sizes are passed to the APIs as a DWORD");
 /* HKEY_PERFORMANCE_DATA answers ERROR_MORE_DATA without saying how much it
- * needs: the buffer doubles from 64 KiB up to this bound, then the call is
- * recorded as failed. A busy server's "Global" is a few MiB. */
-#define MAX_BUFFER (64u << 20)
-#define FIRST_V1_BUFFER (64u << 10)
+ * needs: the buffer doubles from 64 KiB up to MAX_BUFFER (11 calls), then
+ * the call is recorded as failed; the attempt bound holds even if the
+ * constants change. */
+#define FIRST_V1_BUFFER ((uint64_t)64 << 10)
+#define V1_ATTEMPTS 12u
 /* The V2 calls say what they need, but the need can grow between the sizing
  * call and the filling call (an instance appears): this many attempts. */
 #define SIZED_ATTEMPTS 4
@@ -296,7 +305,7 @@ static void missing(capture *c, const char *function)
 /* V1: one value of HKEY_PERFORMANCE_DATA. */
 static void capture_v1(capture *c, const wchar_t *value, const char *file)
 {
-    DWORD cap = FIRST_V1_BUFFER;
+    uint64_t cap = FIRST_V1_BUFFER;
     BYTE *buf = NULL;
     LONG rc;
     DWORD size;
@@ -304,17 +313,19 @@ static void capture_v1(capture *c, const wchar_t *value, const char *file)
     unsigned attempts = 0;
     for (;;) {
         free(buf);
-        buf = xcalloc(cap);
-        size = cap;
+        buf = xcalloc((size_t)cap);
+        size = (DWORD)cap;
         attempts++;
+        /* The size it returns with ERROR_MORE_DATA means nothing for this
+         * key, so only our own cap grows. */
         rc = RegQueryValueExW(HKEY_PERFORMANCE_DATA, value, NULL, &type, buf, &size);
-        if (rc != ERROR_MORE_DATA || cap >= MAX_BUFFER) {
+        if (rc != ERROR_MORE_DATA || cap >= MAX_BUFFER || attempts >= V1_ATTEMPTS) {
             break;
         }
-        cap *= 2;
+        cap = cap * 2 > MAX_BUFFER ? MAX_BUFFER : cap * 2;
     }
     if (rc == ERROR_SUCCESS && size > cap) {
-        size = cap; /* never write more than the buffer holds */
+        size = (DWORD)cap; /* never write more than the buffer holds */
     }
     char args[160];
     snprintf(args, sizeof args, "HKEY_PERFORMANCE_DATA \"%ls\" type=%s buffer=%lu attempts=%u",
@@ -324,17 +335,19 @@ static void capture_v1(capture *c, const wchar_t *value, const char *file)
     free(buf);
 }
 
-/* A V2 call of the form "fill this buffer, or say how big it must be". */
-typedef ULONG (*sized_call)(const void *ctx, BYTE *buf, DWORD cap, DWORD *needed);
+/* A V2 call of the form "fill this buffer, or say how big it must be". The
+ * need is widened to 64 bits by each wrapper, so that a count of GUIDs
+ * turned into bytes cannot wrap before it is checked. */
+typedef ULONG (*sized_call)(const void *ctx, BYTE *buf, DWORD cap, uint64_t *needed);
 
 /* Asks for the size, then fills; the need can grow in between, so a few
- * attempts, each with what the last one asked for. *len never exceeds the
- * buffer allocated. */
+ * attempts, each with what the last one asked for plus a quarter, never more
+ * than MAX_BUFFER. *len never exceeds the buffer allocated. */
 static ULONG call_sized(sized_call call, const void *ctx, BYTE **out, DWORD *len, unsigned *tries)
 {
     *out = NULL;
     *len = 0;
-    DWORD needed = 0;
+    uint64_t needed = 0;
     ULONG rc = call(ctx, NULL, 0, &needed);
     *tries = 1;
     if (rc == ERROR_SUCCESS && needed == 0) {
@@ -344,26 +357,35 @@ static ULONG call_sized(sized_call call, const void *ctx, BYTE **out, DWORD *len
         return rc;
     }
     for (unsigned attempt = 0; attempt < SIZED_ATTEMPTS; attempt++) {
-        if (needed == 0 || needed > MAX_BUFFER) {
-            return needed == 0 ? ERROR_INVALID_DATA : ERROR_NOT_ENOUGH_MEMORY;
+        if (needed == 0) {
+            return ERROR_INVALID_DATA;
         }
-        DWORD cap = needed;
+        if (needed > MAX_BUFFER) {
+            return ERROR_NOT_ENOUGH_MEMORY;
+        }
+        DWORD cap = (DWORD)needed;
         BYTE *buf = xcalloc(cap);
-        DWORD actual = 0;
+        uint64_t actual = 0;
         rc = call(ctx, buf, cap, &actual);
         (*tries)++;
         if (rc == ERROR_SUCCESS) {
             *out = buf;
-            *len = actual < cap ? actual : cap;
+            *len = actual < cap ? (DWORD)actual : cap;
             return rc;
         }
         free(buf);
         if (rc != ERROR_NOT_ENOUGH_MEMORY && rc != ERROR_MORE_DATA) {
             return rc;
         }
-        /* Some room for what appears before the next attempt. */
+        if (actual > MAX_BUFFER || cap == MAX_BUFFER) {
+            return ERROR_NOT_ENOUGH_MEMORY; /* the cap itself was too small */
+        }
+        /* Some room for what appears before the next attempt; growing from
+         * cap as well makes progress even if the call reports no more than
+         * it was given. Both are at most MAX_BUFFER: no 64-bit overflow. */
         needed = actual > cap ? actual : cap;
-        needed = needed > MAX_BUFFER - needed / 4 ? MAX_BUFFER : needed + needed / 4;
+        needed += needed / 4;
+        needed = needed > MAX_BUFFER ? MAX_BUFFER : needed;
     }
     return rc;
 }
@@ -376,38 +398,50 @@ typedef struct set_ctx {
     HANDLE query;
 } set_ctx;
 
-static ULONG countersets_call(const void *p, BYTE *buf, DWORD cap, DWORD *needed)
+static ULONG countersets_call(const void *p, BYTE *buf, DWORD cap, uint64_t *needed)
 {
     const set_ctx *c = p;
     DWORD count = 0;
     ULONG rc = c->api->enum_countersets(NULL, (GUID *)(void *)buf, cap / (DWORD)sizeof(GUID), &count);
     /* Counted in GUIDs; the helper counts bytes. */
-    *needed = count > MAX_BUFFER / sizeof(GUID) ? MAX_BUFFER : count * (DWORD)sizeof(GUID);
+    *needed = (uint64_t)count * sizeof(GUID);
     return rc;
 }
 
-static ULONG reginfo_call(const void *p, BYTE *buf, DWORD cap, DWORD *needed)
+static ULONG reginfo_call(const void *p, BYTE *buf, DWORD cap, uint64_t *needed)
 {
     const set_ctx *c = p;
-    return c->api->query_reginfo(NULL, c->set, c->code, c->lang, buf, cap, needed);
+    DWORD n = 0;
+    ULONG rc = c->api->query_reginfo(NULL, c->set, c->code, c->lang, buf, cap, &n);
+    *needed = n;
+    return rc;
 }
 
-static ULONG instances_call(const void *p, BYTE *buf, DWORD cap, DWORD *needed)
+static ULONG instances_call(const void *p, BYTE *buf, DWORD cap, uint64_t *needed)
 {
     const set_ctx *c = p;
-    return c->api->enum_instances(NULL, c->set, buf, cap, needed);
+    DWORD n = 0;
+    ULONG rc = c->api->enum_instances(NULL, c->set, buf, cap, &n);
+    *needed = n;
+    return rc;
 }
 
-static ULONG info_call(const void *p, BYTE *buf, DWORD cap, DWORD *needed)
+static ULONG info_call(const void *p, BYTE *buf, DWORD cap, uint64_t *needed)
 {
     const set_ctx *c = p;
-    return c->api->query_info(c->query, buf, cap, needed);
+    DWORD n = 0;
+    ULONG rc = c->api->query_info(c->query, buf, cap, &n);
+    *needed = n;
+    return rc;
 }
 
-static ULONG data_call(const void *p, BYTE *buf, DWORD cap, DWORD *needed)
+static ULONG data_call(const void *p, BYTE *buf, DWORD cap, uint64_t *needed)
 {
     const set_ctx *c = p;
-    return c->api->query_data(c->query, buf, cap, needed);
+    DWORD n = 0;
+    ULONG rc = c->api->query_data(c->query, buf, cap, &n);
+    *needed = n;
+    return rc;
 }
 
 static uint32_t get32(const BYTE *p)
