@@ -83,16 +83,17 @@ static int check(const char *arg, PSID user, PSID admins, PSID system)
     unsigned other_aces = 0;
     BYTE inherit = folder ? (BYTE)(OBJECT_INHERIT_ACE | CONTAINER_INHERIT_ACE) : (BYTE)0;
     for (DWORD i = 0; dacl != NULL && i < dacl->AceCount; i++) {
-        ACE_HEADER *ace = NULL;
-        if (!GetAce(dacl, i, (void **)&ace)) {
+        void *raw = NULL;
+        if (!GetAce(dacl, i, &raw)) {
             fprintf(stderr, "acl-check: %s: cannot read ACE %lu\n", arg, (unsigned long)i);
             return ERRORS;
         }
+        const ACE_HEADER *ace = raw;
         if (ace->AceType != ACCESS_ALLOWED_ACE_TYPE) {
             other_aces++; /* a deny or audit ACE is not what the tool sets */
             continue;
         }
-        ACCESS_ALLOWED_ACE *allow = (ACCESS_ALLOWED_ACE *)ace;
+        ACCESS_ALLOWED_ACE *allow = raw; /* ACEs in an ACL are 4-byte aligned */
         PSID sid = (PSID)&allow->SidStart;
         bool full = allow->Mask == FILE_ALL_ACCESS && ace->AceFlags == inherit;
         if (EqualSid(sid, user)) {

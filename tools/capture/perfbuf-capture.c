@@ -290,9 +290,10 @@ static const char *status_name(unsigned long status)
 
 /* The output folder and its files. */
 
-/* Wide, because a path of any language must reach the W functions; the
- * ANSI argument's characters that the code page cannot hold are already
- * '?', which no file name may contain, so such a path fails to create. */
+/* For the W functions, which take the security descriptor and the final
+ * path. Characters of the command line that the ANSI code page cannot hold
+ * were already replaced by the C runtime ('?' or a look-alike); whatever
+ * folder the result names is created new and private like any other. */
 static wchar_t *widen_path(const char *s)
 {
     int n = MultiByteToWideChar(CP_ACP, 0, s, -1, NULL, 0);
