@@ -4,8 +4,9 @@
 # temporary folder, and checks that it wrote the buffers
 # corpus/captures/README.md describes, and a manifest that agrees with them;
 # that the folder and its files let in nobody but the user (and
-# Administrators); and that a folder that already exists, or a link in its
-# place, is refused with nothing written.
+# Administrators); that a folder that already exists, or a link in its
+# place, is refused with nothing written; and, with fake APIs, that buffer
+# growth stays under its cap and its attempt bounds.
 #
 #   ci/capture-wine.sh [PERFBUF_DUMP]
 #
@@ -28,7 +29,8 @@ wine wineboot </dev/null >/dev/null 2>&1 || true
 build=build/capture-mingw
 cmake -S . -B "$build" -DCMAKE_TOOLCHAIN_FILE=cmake/mingw-w64-x86_64.cmake \
   -DCMAKE_BUILD_TYPE=Release -DPERFBUF_WERROR=ON -DPERFBUF_BUILD_TESTS=OFF >/dev/null
-cmake --build "$build" --target perfbuf-capture perfbuf-capture-acl-check -j2
+cmake --build "$build" --target perfbuf-capture perfbuf-capture-acl-check \
+  perfbuf-capture-growth-check -j2
 tool="$build/tools/capture/perfbuf-capture.exe"
 acl_check="$build/tools/capture/perfbuf-capture-acl-check.exe"
 winpath() { echo "Z:${1//\//\\}"; }
@@ -175,6 +177,17 @@ refused "a link to nothing" "$out/refuse/dangling"
 [ -e "$out/refuse/nowhere" ] && problem "the link to nothing was followed: nowhere was created"
 [ "$fail" -eq 0 ] || exit 1
 echo "capture-wine: existing folders and links in OUTDIR's place are refused, nothing written"
+
+# No real API asks for 4 GiB or for more without end: fakes do.
+rc=0
+wine "$build/tools/capture/perfbuf-capture-growth-check.exe" "$(winpath "$out/growth")" \
+  </dev/null >"$out/growth.log" 2>&1 || rc=$?
+if [ "$rc" -ne 0 ]; then
+  problem "buffer growth (exit $rc):"
+  sed 's/^/  /' "$out/growth.log"
+  exit 1
+fi
+echo "capture-wine: buffer growth: $(grep -c '^ok' "$out/growth.log") cases hold (64-bit sizes, 64 MiB cap, bounded attempts)"
 
 if [ -z "$dump" ]; then
   echo "capture-wine: no perfbuf-dump given: buffers not decoded"
