@@ -535,7 +535,7 @@ static void close_output(HANDLE h, const char *name)
     }
 }
 
-#if defined(__GNUC__)
+#if defined(__MINGW_PRINTF_FORMAT)
 __attribute__((format(__MINGW_PRINTF_FORMAT, 2, 3)))
 #endif
 static void note(capture *c, const char *format, ...)
