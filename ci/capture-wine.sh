@@ -2,7 +2,11 @@
 # SPDX-License-Identifier: MIT OR Apache-2.0
 # Cross-compiles perfbuf-capture with mingw-w64, runs it under Wine into a
 # temporary folder, and checks that it wrote the buffers
-# corpus/captures/README.md describes, and a manifest that agrees with them.
+# corpus/captures/README.md describes, and a manifest that agrees with them;
+# that the folder and its files let in nobody but the user (and
+# Administrators); that a folder that already exists, or a link in its
+# place, is refused with nothing written; and, with fake APIs, that buffer
+# growth stays under its cap and its attempt bounds.
 #
 #   ci/capture-wine.sh [PERFBUF_DUMP]
 #
@@ -25,13 +29,17 @@ wine wineboot </dev/null >/dev/null 2>&1 || true
 build=build/capture-mingw
 cmake -S . -B "$build" -DCMAKE_TOOLCHAIN_FILE=cmake/mingw-w64-x86_64.cmake \
   -DCMAKE_BUILD_TYPE=Release -DPERFBUF_WERROR=ON -DPERFBUF_BUILD_TESTS=OFF >/dev/null
-cmake --build "$build" --target perfbuf-capture -j2
+cmake --build "$build" --target perfbuf-capture perfbuf-capture-acl-check \
+  perfbuf-capture-growth-check -j2
+tool="$build/tools/capture/perfbuf-capture.exe"
+acl_check="$build/tools/capture/perfbuf-capture-acl-check.exe"
+winpath() { echo "Z:${1//\//\\}"; }
 
 out=$(mktemp -d)
 trap 'rm -rf "$out"' EXIT
 cap="$out/capture"
 status=0
-wine "$build/tools/capture/perfbuf-capture.exe" "Z:${cap//\//\\}" --object 238 --object 230 \
+wine "$tool" "$(winpath "$cap")" --object 238 --object 230 \
   </dev/null >"$out/log" 2>&1 || status=$?
 sed 's/^/  /' "$out/log"
 if [ "$status" -ne 0 ]; then
@@ -117,6 +125,69 @@ grep -q $'^-\tPerfEnumerateCounterSet\t.*\t127\t' "$cap/manifest.txt" ||
   grep -q $'^v2-countersets.bin\t' "$cap/manifest.txt" ||
   problem "the manifest says nothing of PerfEnumerateCounterSet"
 [ "$fail" -eq 0 ] || exit 1
+
+# The folder and every file: owned by the user, and a DACL that lets in only
+# the user and Administrators. Wine does not keep the descriptor it is given:
+# it turns it into Unix permission bits and reports a DACL made from those
+# (owner and SYSTEM, plus Everyone when others may read), never protected.
+# So under Wine the checker's exact verdict (0) cannot be reached, and its
+# "nobody else" verdict (1) is what is asked for; the Unix bits must then
+# give other users nothing.
+acl_paths=("$(winpath "$cap")")
+for path in "$cap"/*; do acl_paths+=("$(winpath "$path")"); done
+rc=0
+wine "$acl_check" "${acl_paths[@]}" </dev/null >"$out/acl.txt" 2>&1 || rc=$?
+case $rc in
+  0) echo "capture-wine: folder and files have a protected DACL for the user and Administrators only" ;;
+  1) echo "capture-wine: Wine reports DACLs made from Unix permission bits: checked that nobody but the user and SYSTEM is let in"
+     for path in "$cap" "$cap"/*; do
+       mode=$(stat -c %A "$path")
+       [ "${mode:7:3}" = "---" ] || problem "$(basename "$path") is open to other users ($mode)"
+     done ;;
+  *) problem "the capture's owner or DACL lets others in (checker exit $rc):"
+     sed 's/^/  /' "$out/acl.txt" ;;
+esac
+[ "$fail" -eq 0 ] || exit 1
+
+# An OUTDIR that exists, empty or not, or a link in its place, even one that
+# leads nowhere: refused with a non-zero exit, and nothing written anywhere.
+refused() {
+  local what=$1 target=$2 before after rc=0
+  before=$(ls -lAR "$out/refuse" | sort)
+  wine "$tool" "$(winpath "$target")" --no-global --max-countersets 0 \
+    </dev/null >"$out/refused.log" 2>&1 || rc=$?
+  after=$(ls -lAR "$out/refuse" | sort)
+  if [ "$rc" -eq 0 ]; then
+    problem "$what: accepted (exit 0)"
+  elif ! grep -q "nothing written" "$out/refused.log"; then
+    problem "$what: exit $rc without saying nothing was written:"
+    sed 's/^/  /' "$out/refused.log"
+  fi
+  [ "$before" = "$after" ] || problem "$what: something was written"
+}
+mkdir -p "$out/refuse/empty" "$out/refuse/planted" "$out/refuse/elsewhere"
+echo secret >"$out/refuse/elsewhere/keep.txt"
+ln -s ../elsewhere/manifest.txt "$out/refuse/planted/manifest.txt"
+ln -s elsewhere "$out/refuse/link-to-folder"
+ln -s nowhere "$out/refuse/dangling"
+refused "an existing empty folder" "$out/refuse/empty"
+refused "an existing folder with a link planted as manifest.txt" "$out/refuse/planted"
+refused "a link to a folder" "$out/refuse/link-to-folder"
+refused "a link to nothing" "$out/refuse/dangling"
+[ -e "$out/refuse/nowhere" ] && problem "the link to nothing was followed: nowhere was created"
+[ "$fail" -eq 0 ] || exit 1
+echo "capture-wine: existing folders and links in OUTDIR's place are refused, nothing written"
+
+# No real API asks for 4 GiB or for more without end: fakes do.
+rc=0
+wine "$build/tools/capture/perfbuf-capture-growth-check.exe" "$(winpath "$out/growth")" \
+  </dev/null >"$out/growth.log" 2>&1 || rc=$?
+if [ "$rc" -ne 0 ]; then
+  problem "buffer growth (exit $rc):"
+  sed 's/^/  /' "$out/growth.log"
+  exit 1
+fi
+echo "capture-wine: buffer growth: $(grep -c '^ok' "$out/growth.log") cases hold (64-bit sizes, 64 MiB cap, bounded attempts)"
 
 if [ -z "$dump" ]; then
   echo "capture-wine: no perfbuf-dump given: buffers not decoded"

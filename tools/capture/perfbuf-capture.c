@@ -12,7 +12,16 @@
  * The V2 consumer functions are looked up at run time: one that is missing
  * is recorded in the manifest, not fatal. Nothing is sent anywhere; the
  * folder is all the output. Exit 0 when the folder was written (failed
- * calls are in the manifest), 2 on usage or I/O errors.
+ * calls are in the manifest), 2 on usage or I/O errors, or when the folder
+ * already exists.
+ *
+ * The buffers name processes, users and devices, and the tool may run
+ * elevated into a folder whose parent someone else controls. So the folder
+ * must be new: it is created with a protected DACL that lets in only the
+ * current user and Administrators, held open so that it cannot be renamed
+ * away, and every file is created new in it (never through an existing
+ * file or link), with the same DACL of its own, and checked to have landed
+ * there.
  *
  * This is a tool, not the library: it allocates and prints. The buffers it
  * receives are not interpreted beyond the two fields it needs (the instance
@@ -21,6 +30,10 @@
  */
 #include <windows.h>
 
+#include <aclapi.h>
+#include <sddl.h>
+
+#include <stdarg.h>
 #include <stdbool.h>
 #include <stdint.h>
 #include <stdio.h>
@@ -31,14 +44,28 @@
 
 #define CAPTURE_VERSION "1"
 
+/* No buffer is ever larger than this: a call that needs more is recorded as
+ * failed (ERROR_MORE_DATA for V1, ERROR_NOT_ENOUGH_MEMORY for V2) rather
+ * than given what it asks for, so a provider that reports a huge or wrapped
+ * size cannot make the tool allocate without bound. A busy server's
+ * "Global" is a few MiB. Sizes are computed in 64 bits and compared with
+ * this before they become a DWORD again. */
+#define MAX_BUFFER ((uint64_t)64 << 20)
+_Static_assert(MAX_BUFFER <= 0xFFFFFFFFu, "buffer sizes are passed to the APIs as a DWORD");
 /* HKEY_PERFORMANCE_DATA answers ERROR_MORE_DATA without saying how much it
- * needs: the buffer doubles from 64 KiB up to this bound, then the call is
- * recorded as failed. A busy server's "Global" is a few MiB. */
-#define MAX_BUFFER (64u << 20)
-#define FIRST_V1_BUFFER (64u << 10)
+ * needs: the buffer doubles from 64 KiB up to MAX_BUFFER (11 calls), then
+ * the call is recorded as failed; the attempt bound holds even if the
+ * constants change. */
+#define FIRST_V1_BUFFER ((uint64_t)64 << 10)
+#define V1_ATTEMPTS 12u
 /* The V2 calls say what they need, but the need can grow between the sizing
  * call and the filling call (an instance appears): this many attempts. */
 #define SIZED_ATTEMPTS 4
+/* tools/capture/growth-check.c includes this file with a fake in its place,
+ * to drive the V1 loop to its cap without a machine that big. */
+#ifndef CAPTURE_REG_QUERY
+#define CAPTURE_REG_QUERY RegQueryValueExW
+#endif
 #define MAX_OBJECTS 64
 #define MAX_NAMED_SETS 64
 #define MAX_SETS_LIMIT 4096u
@@ -100,8 +127,11 @@ typedef struct v2_api {
 } v2_api;
 
 typedef struct capture {
-    const char *dir;
-    FILE *manifest;
+    const char *dir_arg;        /* as given, for messages and the manifest */
+    HANDLE dir;                 /* held open, without FILE_SHARE_DELETE */
+    wchar_t *dir_path;          /* its final path, \\?\ form, when created */
+    PSECURITY_DESCRIPTOR file_sd;
+    HANDLE manifest;
     unsigned files;
     unsigned failures;
 } capture;
@@ -112,9 +142,10 @@ static void usage(FILE *f)
             "usage: perfbuf-capture OUTDIR [--object INDEX]... [--lang LLL] [--no-global]\n"
             "                       [--counterset GUID]... [--max-countersets N]\n"
             "\n"
-            "Writes this machine's performance-counter buffers into OUTDIR (created if\n"
-            "needed), one file per call, and manifest.txt listing every call made, its\n"
-            "arguments, its Win32 status and the bytes it returned.\n"
+            "Writes this machine's performance-counter buffers into OUTDIR, one file per\n"
+            "call, and manifest.txt listing every call made, its arguments, its Win32\n"
+            "status and the bytes it returned. OUTDIR must not exist: it is created,\n"
+            "readable only by you and Administrators.\n"
             "\n"
             "  --object INDEX       also query the V1 data of this object index\n"
             "                       (238 Processor, 230 Process, 2 System, 4 Memory)\n"
@@ -130,15 +161,21 @@ static void usage(FILE *f)
             "Nothing is sent anywhere: the folder is all this program writes. The buffers\n"
             "name this computer, its processes and its devices: read docs/capture.md\n"
             "before sharing them. Exit status: 0 when OUTDIR was written (calls that\n"
-            "failed are listed in the manifest), 2 on a usage or file error.\n",
+            "failed are listed in the manifest), 2 on a usage or file error or when\n"
+            "OUTDIR already exists.\n",
             DEFAULT_MAX_SETS);
+}
+
+static void die_error(const char *what, const char *path, DWORD error)
+{
+    fprintf(stderr, "perfbuf-capture: cannot %s %s (error %lu)\n", what, path,
+            (unsigned long)error);
+    exit(2);
 }
 
 static void die_io(const char *what, const char *path)
 {
-    fprintf(stderr, "perfbuf-capture: cannot %s %s (error %lu)\n", what, path,
-            (unsigned long)GetLastError());
-    exit(2);
+    die_error(what, path, GetLastError());
 }
 
 static void *xcalloc(size_t size)
@@ -256,6 +293,270 @@ static const char *status_name(unsigned long status)
     }
 }
 
+/* The output folder and its files. */
+
+/* For the W functions, which take the security descriptor and the final
+ * path. Characters of the command line that the ANSI code page cannot hold
+ * were already replaced by the C runtime ('?' or a look-alike); whatever
+ * folder the result names is created new and private like any other. */
+static wchar_t *widen_path(const char *s)
+{
+    int n = MultiByteToWideChar(CP_ACP, 0, s, -1, NULL, 0);
+    if (n <= 0) {
+        die_io("convert the path", s);
+    }
+    wchar_t *w = xcalloc((size_t)n * sizeof *w);
+    if (MultiByteToWideChar(CP_ACP, 0, s, -1, w, n) != n) {
+        die_io("convert the path", s);
+    }
+    return w;
+}
+
+/* The path the system now knows an open file or folder by: no links, no
+ * relative parts, and current even if something above it was renamed. */
+static wchar_t *final_path(HANDLE h, const char *name)
+{
+    DWORD n = GetFinalPathNameByHandleW(h, NULL, 0, FILE_NAME_NORMALIZED | VOLUME_NAME_DOS);
+    if (n == 0 || n > 32768) {
+        die_io("find the path of", name);
+    }
+    wchar_t *w = xcalloc((size_t)n * sizeof *w);
+    DWORD got = GetFinalPathNameByHandleW(h, w, n, FILE_NAME_NORMALIZED | VOLUME_NAME_DOS);
+    if (got == 0 || got >= n) {
+        die_io("find the path of", name);
+    }
+    return w;
+}
+
+static wchar_t *join_path(const wchar_t *dir, const char *name)
+{
+    size_t d = wcslen(dir);
+    size_t n = strlen(name);
+    wchar_t *w = xcalloc((d + 1 + n + 1) * sizeof *w);
+    memcpy(w, dir, d * sizeof *w);
+    w[d] = L'\\';
+    for (size_t i = 0; i < n; i++) {
+        w[d + 1 + i] = (wchar_t)(unsigned char)name[i];
+    }
+    return w;
+}
+
+static bool append(wchar_t *buf, size_t cap, size_t *len, const wchar_t *s)
+{
+    size_t n = wcslen(s);
+    if (n >= cap - *len) {
+        return false;
+    }
+    memcpy(buf + *len, s, (n + 1) * sizeof *s);
+    *len += n;
+    return true;
+}
+
+/* The user the process runs as: whoever runs the tool, elevated or not,
+ * owns the capture. */
+static TOKEN_USER *current_user(void)
+{
+    HANDLE token;
+    if (!OpenProcessToken(GetCurrentProcess(), TOKEN_QUERY, &token)) {
+        die_io("open", "the process token");
+    }
+    DWORD size = 0;
+    if (GetTokenInformation(token, TokenUser, NULL, 0, &size) ||
+        GetLastError() != ERROR_INSUFFICIENT_BUFFER || size < sizeof(TOKEN_USER) || size > 4096) {
+        die_io("read", "the user of the process token");
+    }
+    TOKEN_USER *user = xcalloc(size);
+    if (!GetTokenInformation(token, TokenUser, user, size, &size)) {
+        die_io("read", "the user of the process token");
+    }
+    CloseHandle(token);
+    return user;
+}
+
+/* Owner: the user, set rather than left to the token's default (an elevated
+ * token's is Administrators), so that the folder can be told apart from one
+ * someone else made. DACL: protected, so nothing is inherited from a parent
+ * that someone else controls, and full access for the user and for
+ * BUILTIN\Administrators only; inherit is "OICI" for the folder (its
+ * files, should anything be created there but through this tool, get the
+ * same) and "" for a file. */
+static PSECURITY_DESCRIPTOR private_sd(const wchar_t *sid, const wchar_t *inherit)
+{
+    wchar_t sddl[512];
+    size_t len = 0;
+    sddl[0] = L'\0';
+    bool ok = append(sddl, 512, &len, L"O:") && append(sddl, 512, &len, sid) &&
+              append(sddl, 512, &len, L"D:P(A;") && append(sddl, 512, &len, inherit) &&
+              append(sddl, 512, &len, L";FA;;;") && append(sddl, 512, &len, sid) &&
+              append(sddl, 512, &len, L")(A;") && append(sddl, 512, &len, inherit) &&
+              append(sddl, 512, &len, L";FA;;;BA)");
+    PSECURITY_DESCRIPTOR sd = NULL;
+    if (!ok) {
+        die_error("build", "a security descriptor", ERROR_INSUFFICIENT_BUFFER);
+    }
+    if (!ConvertStringSecurityDescriptorToSecurityDescriptorW(sddl, SDDL_REVISION_1, &sd, NULL)) {
+        die_io("build", "a security descriptor");
+    }
+    return sd;
+}
+
+/* Creates the folder new, never reusing one: an existing folder may belong
+ * to someone else, who could then read or replace what is written into it. */
+static void create_folder(capture *c)
+{
+    TOKEN_USER *user = current_user();
+    wchar_t *sid = NULL;
+    if (!ConvertSidToStringSidW(user->User.Sid, &sid)) {
+        die_io("read", "the user's SID");
+    }
+    PSECURITY_DESCRIPTOR folder_sd = private_sd(sid, L"OICI");
+    c->file_sd = private_sd(sid, L"");
+    LocalFree(sid);
+
+    wchar_t *path = widen_path(c->dir_arg);
+    SECURITY_ATTRIBUTES sa = {sizeof sa, folder_sd, FALSE};
+    if (!CreateDirectoryW(path, &sa)) {
+        DWORD error = GetLastError();
+        if (error == ERROR_ALREADY_EXISTS) {
+            DWORD attrs = GetFileAttributesW(path);
+            bool link = attrs != INVALID_FILE_ATTRIBUTES && (attrs & FILE_ATTRIBUTE_REPARSE_POINT);
+            fprintf(stderr,
+                    "perfbuf-capture: %s already exists%s; nothing written. Name a folder that\n"
+                    "does not exist yet: it is created, readable only by you and Administrators.\n",
+                    c->dir_arg, link ? " (a link or other reparse point)" : "");
+            exit(2);
+        }
+        die_error("create the folder", c->dir_arg, error);
+    }
+    LocalFree(folder_sd);
+
+    /* Held open without FILE_SHARE_DELETE until the end, so that nobody can
+     * rename or delete it and put another folder in its place. Opened as
+     * itself (FILE_FLAG_OPEN_REPARSE_POINT): if something replaced it with
+     * a link in between, the checks below see the link. */
+    c->dir = CreateFileW(path, FILE_READ_ATTRIBUTES | READ_CONTROL, FILE_SHARE_READ | FILE_SHARE_WRITE,
+                         NULL, OPEN_EXISTING,
+                         FILE_FLAG_BACKUP_SEMANTICS | FILE_FLAG_OPEN_REPARSE_POINT, NULL);
+    if (c->dir == INVALID_HANDLE_VALUE) {
+        die_io("open the new folder", c->dir_arg);
+    }
+    free(path);
+    BY_HANDLE_FILE_INFORMATION info;
+    if (!GetFileInformationByHandle(c->dir, &info)) {
+        die_io("read the attributes of", c->dir_arg);
+    }
+    if (!(info.dwFileAttributes & FILE_ATTRIBUTE_DIRECTORY) ||
+        (info.dwFileAttributes & FILE_ATTRIBUTE_REPARSE_POINT)) {
+        fprintf(stderr, "perfbuf-capture: %s is a link or other reparse point, not the folder "
+                        "just created; nothing written\n", c->dir_arg);
+        exit(2);
+    }
+    /* Only this user can have made a folder this user owns: a folder put in
+     * place of ours by someone else, or a file system that keeps no owner
+     * (and so no DACL), is refused. */
+    PSID owner = NULL;
+    PSECURITY_DESCRIPTOR got = NULL;
+    DWORD rc = GetSecurityInfo(c->dir, SE_FILE_OBJECT, OWNER_SECURITY_INFORMATION, &owner, NULL,
+                               NULL, NULL, &got);
+    if (rc != ERROR_SUCCESS) {
+        die_error("read the owner of", c->dir_arg, rc);
+    }
+    if (owner == NULL || !IsValidSid(owner) || !EqualSid(owner, user->User.Sid)) {
+        fprintf(stderr, "perfbuf-capture: %s is not owned by you: it was replaced after it was "
+                        "created, or its file system keeps no owners and permissions; nothing "
+                        "written\n", c->dir_arg);
+        exit(2);
+    }
+    LocalFree(got);
+    free(user);
+    c->dir_path = final_path(c->dir, c->dir_arg);
+}
+
+/* A new file in the folder: CREATE_NEW fails on any existing name, link or
+ * not, so nothing already there is followed or overwritten. It gets the
+ * private DACL itself, and is checked to be in the folder held open: a
+ * path is looked up again at each call, but the handles are not. */
+static HANDLE create_output(capture *c, const char *name)
+{
+    wchar_t *path = join_path(c->dir_path, name);
+    SECURITY_ATTRIBUTES sa = {sizeof sa, c->file_sd, FALSE};
+    HANDLE h = CreateFileW(path, GENERIC_WRITE, 0, &sa, CREATE_NEW, FILE_ATTRIBUTE_NORMAL, NULL);
+    if (h == INVALID_HANDLE_VALUE) {
+        DWORD error = GetLastError();
+        fprintf(stderr, "perfbuf-capture: cannot create %s in %s (error %lu)\n", name, c->dir_arg,
+                (unsigned long)error);
+        exit(2);
+    }
+    free(path);
+    wchar_t *where = final_path(h, name);
+    wchar_t *dir_now = final_path(c->dir, c->dir_arg);
+    wchar_t *expected = join_path(dir_now, name);
+    if (wcscmp(where, expected) != 0) {
+        fprintf(stderr, "perfbuf-capture: %s was created outside %s: a folder above it changed "
+                        "during the run; stopped\n", name, c->dir_arg);
+        CloseHandle(h);
+        exit(2);
+    }
+    free(where);
+    free(dir_now);
+    free(expected);
+    return h;
+}
+
+/* WriteFile takes a DWORD: large buffers go in pieces, each checked. */
+static void write_all(HANDLE h, const void *data, size_t len, const char *name)
+{
+    const BYTE *p = data;
+    while (len > 0) {
+        DWORD chunk = len > (1u << 30) ? (DWORD)(1u << 30) : (DWORD)len;
+        DWORD written = 0;
+        if (!WriteFile(h, p, chunk, &written, NULL)) {
+            die_io("write", name);
+        }
+        if (written != chunk) {
+            die_error("write all of", name, ERROR_WRITE_FAULT);
+        }
+        p += chunk;
+        len -= chunk;
+    }
+}
+
+/* A file is complete only once it is on disk and closed without error. */
+static void close_output(HANDLE h, const char *name)
+{
+    bool flushed = FlushFileBuffers(h) != 0;
+    DWORD error = flushed ? ERROR_SUCCESS : GetLastError();
+    if (!CloseHandle(h) && flushed) {
+        error = GetLastError();
+        flushed = false;
+    }
+    if (!flushed) {
+        die_error("write", name, error);
+    }
+}
+
+#if defined(__MINGW_PRINTF_FORMAT)
+__attribute__((format(__MINGW_PRINTF_FORMAT, 2, 3)))
+#endif
+static void note(capture *c, const char *format, ...)
+{
+    va_list ap;
+    va_start(ap, format);
+    va_list again;
+    va_copy(again, ap);
+    int n = vsnprintf(NULL, 0, format, ap);
+    va_end(ap);
+    if (n < 0) {
+        va_end(again);
+        die_error("format a line of", "manifest.txt", ERROR_INVALID_DATA);
+    }
+    char *line = xcalloc((size_t)n + 1);
+    vsnprintf(line, (size_t)n + 1, format, again);
+    va_end(again);
+    write_all(c->manifest, line, (size_t)n, "manifest.txt");
+    free(line);
+}
+
 /* Saves a buffer (only when the call succeeded) and adds its manifest line:
  * file, function, arguments, status, status name, bytes. */
 static void record(capture *c, const char *file, const char *call, const char *args,
@@ -263,29 +564,15 @@ static void record(capture *c, const char *file, const char *call, const char *a
 {
     bool saved = status == ERROR_SUCCESS && file != NULL;
     if (saved) {
-        char path[MAX_PATH];
-        int n = snprintf(path, sizeof path, "%s\\%s", c->dir, file);
-        if (n < 0 || (size_t)n >= sizeof path) {
-            fprintf(stderr, "perfbuf-capture: path too long: %s\\%s\n", c->dir, file);
-            exit(2);
-        }
-        FILE *f = fopen(path, "wb");
-        if (f == NULL) {
-            die_io("create", path);
-        }
-        bool ok = len == 0 || fwrite(data, 1, len, f) == len;
-        if (fclose(f) != 0 || !ok) {
-            die_io("write", path);
-        }
+        HANDLE f = create_output(c, file);
+        write_all(f, data, len, file);
+        close_output(f, file);
         c->files++;
     } else if (status != ERROR_SUCCESS) {
         c->failures++;
     }
-    if (fprintf(c->manifest, "%s\t%s\t%s\t%lu\t%s\t%zu\n", saved ? file : "-", call, args, status,
-                status_name(status), saved ? len : (size_t)0) < 0 ||
-        fflush(c->manifest) != 0) {
-        die_io("write", "manifest.txt");
-    }
+    note(c, "%s\t%s\t%s\t%lu\t%s\t%zu\n", saved ? file : "-", call, args, status,
+         status_name(status), saved ? len : (size_t)0);
 }
 
 static void missing(capture *c, const char *function)
@@ -296,7 +583,7 @@ static void missing(capture *c, const char *function)
 /* V1: one value of HKEY_PERFORMANCE_DATA. */
 static void capture_v1(capture *c, const wchar_t *value, const char *file)
 {
-    DWORD cap = FIRST_V1_BUFFER;
+    uint64_t cap = FIRST_V1_BUFFER;
     BYTE *buf = NULL;
     LONG rc;
     DWORD size;
@@ -304,17 +591,19 @@ static void capture_v1(capture *c, const wchar_t *value, const char *file)
     unsigned attempts = 0;
     for (;;) {
         free(buf);
-        buf = xcalloc(cap);
-        size = cap;
+        buf = xcalloc((size_t)cap);
+        size = (DWORD)cap;
         attempts++;
-        rc = RegQueryValueExW(HKEY_PERFORMANCE_DATA, value, NULL, &type, buf, &size);
-        if (rc != ERROR_MORE_DATA || cap >= MAX_BUFFER) {
+        /* The size it returns with ERROR_MORE_DATA means nothing for this
+         * key, so only our own cap grows. */
+        rc = CAPTURE_REG_QUERY(HKEY_PERFORMANCE_DATA, value, NULL, &type, buf, &size);
+        if (rc != ERROR_MORE_DATA || cap >= MAX_BUFFER || attempts >= V1_ATTEMPTS) {
             break;
         }
-        cap *= 2;
+        cap = cap * 2 > MAX_BUFFER ? MAX_BUFFER : cap * 2;
     }
     if (rc == ERROR_SUCCESS && size > cap) {
-        size = cap; /* never write more than the buffer holds */
+        size = (DWORD)cap; /* never write more than the buffer holds */
     }
     char args[160];
     snprintf(args, sizeof args, "HKEY_PERFORMANCE_DATA \"%ls\" type=%s buffer=%lu attempts=%u",
@@ -324,17 +613,19 @@ static void capture_v1(capture *c, const wchar_t *value, const char *file)
     free(buf);
 }
 
-/* A V2 call of the form "fill this buffer, or say how big it must be". */
-typedef ULONG (*sized_call)(const void *ctx, BYTE *buf, DWORD cap, DWORD *needed);
+/* A V2 call of the form "fill this buffer, or say how big it must be". The
+ * need is widened to 64 bits by each wrapper, so that a count of GUIDs
+ * turned into bytes cannot wrap before it is checked. */
+typedef ULONG (*sized_call)(const void *ctx, BYTE *buf, DWORD cap, uint64_t *needed);
 
 /* Asks for the size, then fills; the need can grow in between, so a few
- * attempts, each with what the last one asked for. *len never exceeds the
- * buffer allocated. */
+ * attempts, each with what the last one asked for plus a quarter, never more
+ * than MAX_BUFFER. *len never exceeds the buffer allocated. */
 static ULONG call_sized(sized_call call, const void *ctx, BYTE **out, DWORD *len, unsigned *tries)
 {
     *out = NULL;
     *len = 0;
-    DWORD needed = 0;
+    uint64_t needed = 0;
     ULONG rc = call(ctx, NULL, 0, &needed);
     *tries = 1;
     if (rc == ERROR_SUCCESS && needed == 0) {
@@ -344,26 +635,35 @@ static ULONG call_sized(sized_call call, const void *ctx, BYTE **out, DWORD *len
         return rc;
     }
     for (unsigned attempt = 0; attempt < SIZED_ATTEMPTS; attempt++) {
-        if (needed == 0 || needed > MAX_BUFFER) {
-            return needed == 0 ? ERROR_INVALID_DATA : ERROR_NOT_ENOUGH_MEMORY;
+        if (needed == 0) {
+            return ERROR_INVALID_DATA;
         }
-        DWORD cap = needed;
+        if (needed > MAX_BUFFER) {
+            return ERROR_NOT_ENOUGH_MEMORY;
+        }
+        DWORD cap = (DWORD)needed;
         BYTE *buf = xcalloc(cap);
-        DWORD actual = 0;
+        uint64_t actual = 0;
         rc = call(ctx, buf, cap, &actual);
         (*tries)++;
         if (rc == ERROR_SUCCESS) {
             *out = buf;
-            *len = actual < cap ? actual : cap;
+            *len = actual < cap ? (DWORD)actual : cap;
             return rc;
         }
         free(buf);
         if (rc != ERROR_NOT_ENOUGH_MEMORY && rc != ERROR_MORE_DATA) {
             return rc;
         }
-        /* Some room for what appears before the next attempt. */
+        if (actual > MAX_BUFFER || cap == MAX_BUFFER) {
+            return ERROR_NOT_ENOUGH_MEMORY; /* the cap itself was too small */
+        }
+        /* Some room for what appears before the next attempt; growing from
+         * cap as well makes progress even if the call reports no more than
+         * it was given. Both are at most MAX_BUFFER: no 64-bit overflow. */
         needed = actual > cap ? actual : cap;
-        needed = needed > MAX_BUFFER - needed / 4 ? MAX_BUFFER : needed + needed / 4;
+        needed += needed / 4;
+        needed = needed > MAX_BUFFER ? MAX_BUFFER : needed;
     }
     return rc;
 }
@@ -376,38 +676,50 @@ typedef struct set_ctx {
     HANDLE query;
 } set_ctx;
 
-static ULONG countersets_call(const void *p, BYTE *buf, DWORD cap, DWORD *needed)
+static ULONG countersets_call(const void *p, BYTE *buf, DWORD cap, uint64_t *needed)
 {
     const set_ctx *c = p;
     DWORD count = 0;
     ULONG rc = c->api->enum_countersets(NULL, (GUID *)(void *)buf, cap / (DWORD)sizeof(GUID), &count);
     /* Counted in GUIDs; the helper counts bytes. */
-    *needed = count > MAX_BUFFER / sizeof(GUID) ? MAX_BUFFER : count * (DWORD)sizeof(GUID);
+    *needed = (uint64_t)count * sizeof(GUID);
     return rc;
 }
 
-static ULONG reginfo_call(const void *p, BYTE *buf, DWORD cap, DWORD *needed)
+static ULONG reginfo_call(const void *p, BYTE *buf, DWORD cap, uint64_t *needed)
 {
     const set_ctx *c = p;
-    return c->api->query_reginfo(NULL, c->set, c->code, c->lang, buf, cap, needed);
+    DWORD n = 0;
+    ULONG rc = c->api->query_reginfo(NULL, c->set, c->code, c->lang, buf, cap, &n);
+    *needed = n;
+    return rc;
 }
 
-static ULONG instances_call(const void *p, BYTE *buf, DWORD cap, DWORD *needed)
+static ULONG instances_call(const void *p, BYTE *buf, DWORD cap, uint64_t *needed)
 {
     const set_ctx *c = p;
-    return c->api->enum_instances(NULL, c->set, buf, cap, needed);
+    DWORD n = 0;
+    ULONG rc = c->api->enum_instances(NULL, c->set, buf, cap, &n);
+    *needed = n;
+    return rc;
 }
 
-static ULONG info_call(const void *p, BYTE *buf, DWORD cap, DWORD *needed)
+static ULONG info_call(const void *p, BYTE *buf, DWORD cap, uint64_t *needed)
 {
     const set_ctx *c = p;
-    return c->api->query_info(c->query, buf, cap, needed);
+    DWORD n = 0;
+    ULONG rc = c->api->query_info(c->query, buf, cap, &n);
+    *needed = n;
+    return rc;
 }
 
-static ULONG data_call(const void *p, BYTE *buf, DWORD cap, DWORD *needed)
+static ULONG data_call(const void *p, BYTE *buf, DWORD cap, uint64_t *needed)
 {
     const set_ctx *c = p;
-    return c->api->query_data(c->query, buf, cap, needed);
+    DWORD n = 0;
+    ULONG rc = c->api->query_data(c->query, buf, cap, &n);
+    *needed = n;
+    return rc;
 }
 
 static uint32_t get32(const BYTE *p)
@@ -555,25 +867,24 @@ static void capture_counterset(capture *c, const v2_api *api, const GUID *set, D
 
 static void manifest_header(capture *c, int argc, char **argv)
 {
-    FILE *m = c->manifest;
-    fprintf(m, "# perfbuf-capture %s manifest\n", CAPTURE_VERSION);
-    fprintf(m, "# columns: file (- when none was written), function, arguments, status "
-               "(Win32), status name, bytes written\n");
+    note(c, "# perfbuf-capture %s manifest\n", CAPTURE_VERSION);
+    note(c, "# columns: file (- when none was written), function, arguments, status "
+            "(Win32), status name, bytes written\n");
     /* The options, not the folder: its path often holds the user's name. */
-    fprintf(m, "# options:");
+    note(c, "# options:");
     for (int i = 1; i < argc; i++) {
-        if (argv[i] != c->dir) {
-            fprintf(m, " %s", argv[i]);
+        if (argv[i] != c->dir_arg) {
+            note(c, " %s", argv[i]);
         }
     }
-    fprintf(m, "\n");
+    note(c, "\n");
     time_t now = time(NULL);
     struct tm *utc = gmtime(&now);
     char stamp[32] = "unknown";
     if (utc != NULL) {
         strftime(stamp, sizeof stamp, "%Y-%m-%dT%H:%M:%SZ", utc);
     }
-    fprintf(m, "# time %s\n", stamp);
+    note(c, "# time %s\n", stamp);
 
     /* RtlGetVersion, because GetVersionEx reports what the manifest of the
      * program asks for rather than the real version. */
@@ -585,29 +896,28 @@ static void manifest_header(capture *c, int argc, char **argv)
     rtl_get_version_fn get =
         ntdll ? (rtl_get_version_fn)(void (*)(void))GetProcAddress(ntdll, "RtlGetVersion") : NULL;
     if (get != NULL && get(&v) == 0) {
-        fprintf(m, "# os Windows %lu.%lu build %lu %s sp %u.%u\n", (unsigned long)v.dwMajorVersion,
-                (unsigned long)v.dwMinorVersion, (unsigned long)v.dwBuildNumber,
-                v.wProductType == VER_NT_WORKSTATION ? "workstation" : "server",
-                (unsigned)v.wServicePackMajor, (unsigned)v.wServicePackMinor);
+        note(c, "# os Windows %lu.%lu build %lu %s sp %u.%u\n", (unsigned long)v.dwMajorVersion,
+             (unsigned long)v.dwMinorVersion, (unsigned long)v.dwBuildNumber,
+             v.wProductType == VER_NT_WORKSTATION ? "workstation" : "server",
+             (unsigned)v.wServicePackMajor, (unsigned)v.wServicePackMinor);
     } else {
-        fprintf(m, "# os unknown\n");
+        note(c, "# os unknown\n");
     }
     /* Wine says so through an ntdll export that Windows lacks. */
     if (ntdll != NULL && GetProcAddress(ntdll, "wine_get_version") != NULL) {
         typedef const char *(__cdecl * wine_version_fn)(void);
         wine_version_fn wine =
             (wine_version_fn)(void (*)(void))GetProcAddress(ntdll, "wine_get_version");
-        fprintf(m, "# wine %s\n", wine());
+        note(c, "# wine %s\n", wine());
     }
     SYSTEM_INFO si;
     GetNativeSystemInfo(&si);
-    fprintf(m, "# architecture %s, %lu processors\n",
-            si.wProcessorArchitecture == PROCESSOR_ARCHITECTURE_AMD64   ? "x64"
-            : si.wProcessorArchitecture == PROCESSOR_ARCHITECTURE_ARM64 ? "arm64"
-            : si.wProcessorArchitecture == PROCESSOR_ARCHITECTURE_INTEL ? "x86"
-                                                                        : "other",
-            (unsigned long)si.dwNumberOfProcessors);
-    fflush(m);
+    note(c, "# architecture %s, %lu processors\n",
+         si.wProcessorArchitecture == PROCESSOR_ARCHITECTURE_AMD64   ? "x64"
+         : si.wProcessorArchitecture == PROCESSOR_ARCHITECTURE_ARM64 ? "arm64"
+         : si.wProcessorArchitecture == PROCESSOR_ARCHITECTURE_INTEL ? "x86"
+                                                                     : "other",
+         (unsigned long)si.dwNumberOfProcessors);
 }
 
 #define LOAD(lib, api, field, type, name) \
@@ -681,21 +991,11 @@ int main(int argc, char **argv)
         usage(stderr);
         return 2;
     }
-    if (!CreateDirectoryA(out_dir, NULL) && GetLastError() != ERROR_ALREADY_EXISTS) {
-        die_io("create the folder", out_dir);
-    }
-    capture c = {out_dir, NULL, 0, 0};
-    char path[MAX_PATH];
-    int n = snprintf(path, sizeof path, "%s\\manifest.txt", out_dir);
-    if (n < 0 || (size_t)n >= sizeof path) {
-        fprintf(stderr, "perfbuf-capture: path too long: %s\n", out_dir);
-        return 2;
-    }
-    /* Binary: LF line ends on every system, so manifests compare as text. */
-    c.manifest = fopen(path, "wb");
-    if (c.manifest == NULL) {
-        die_io("create", path);
-    }
+    capture c = {out_dir, INVALID_HANDLE_VALUE, NULL, NULL, INVALID_HANDLE_VALUE, 0, 0};
+    create_folder(&c);
+    /* Written byte for byte: LF line ends on every system, so manifests
+     * compare as text. */
+    c.manifest = create_output(&c, "manifest.txt");
     manifest_header(&c, argc, argv);
 
     /* V1 */
@@ -770,7 +1070,7 @@ int main(int argc, char **argv)
         /* No list: Processor Information, which every Windows since 7 has. */
         static GUID fallback;
         parse_guid("{b4fc721a-0378-476f-89ba-a5a79f810b36}", &fallback);
-        fprintf(c.manifest, "# no counterset list: querying Processor Information\n");
+        note(&c, "# no counterset list: querying Processor Information\n");
         sets = &fallback;
         set_count = 1;
     }
@@ -778,10 +1078,11 @@ int main(int argc, char **argv)
         capture_counterset(&c, &api, &sets[i], langid);
     }
     free(listed);
-    fprintf(c.manifest, "# end: %u files, %u calls failed\n", c.files, c.failures);
-    if (fclose(c.manifest) != 0) {
-        die_io("write", path);
-    }
+    note(&c, "# end: %u files, %u calls failed\n", c.files, c.failures);
+    close_output(c.manifest, "manifest.txt");
+    CloseHandle(c.dir);
+    free(c.dir_path);
+    LocalFree(c.file_sd);
     printf("perfbuf-capture: wrote %u files into %s (%u calls failed; see manifest.txt)\n",
            c.files, out_dir, c.failures);
     return 0;
