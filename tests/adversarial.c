@@ -194,6 +194,23 @@ tb_buf adv_v1_code_page(uint32_t n, uint32_t code_page)
     return v.buf;
 }
 
+tb_buf adv_v1_long_name(uint32_t n, uint32_t code_page)
+{
+    tb_v1 v;
+    tb_v1_begin(&v, "HOST");
+    v1_object(&v, 0, code_page);
+    char *name = must_alloc((size_t)n + 1);
+    for (uint32_t i = 0; i < n; i++) {
+        name[i] = (char)hostile_bytes[i % 8];
+    }
+    name[n] = '\0';
+    v1_instance(&v, 0, 0, name, 0, 0);
+    free(name);
+    tb_v1_object_end(&v);
+    tb_v1_end(&v);
+    return v.buf;
+}
+
 tb_buf adv_v1_same_names(uint32_t n)
 {
     tb_v1 v;

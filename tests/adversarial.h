@@ -64,6 +64,10 @@ tb_buf adv_v1_two_parents(uint32_t n);
  * page, plus one last instance whose name is n such bytes long. */
 tb_buf adv_v1_code_page(uint32_t n, uint32_t code_page);
 
+/* One object in `code_page` with one instance whose name is n bytes that
+ * are invalid or unassigned there. */
+tb_buf adv_v1_long_name(uint32_t n, uint32_t code_page);
+
 /* One object of n instances all named "svchost" (find "svchost#<n-1>"). */
 tb_buf adv_v1_same_names(uint32_t n);
 
