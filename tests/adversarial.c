@@ -532,7 +532,7 @@ tb_buf adv_countersets(uint32_t n)
     for (uint32_t k = 0; k < n; k++) {
         tb_u32(&b, k);
         tb_u32(&b, ~k);
-        tb_u64(&b, (uint64_t)k * 0x9E3779B97F4A7C15ull);
+        tb_u64(&b, (uint64_t)k << 32 | (k ^ 0x5A5A5A5Au));
     }
     return b;
 }
