@@ -211,6 +211,27 @@ tb_buf adv_v1_long_name(uint32_t n, uint32_t code_page)
     return v.buf;
 }
 
+tb_buf adv_v1_long_system_name(uint32_t n)
+{
+    /* tb_utf16 writes what a 3-byte sequence encodes, U+DC00 included. */
+    char *name = must_alloc((size_t)n * 3 + 1);
+    size_t len = 0;
+    for (uint32_t j = 0; j < n; j++) {
+        if (j % 4 == 3) {
+            memcpy(name + len, "\xED\xB0\x80", 3);
+            len += 3;
+        } else {
+            name[len++] = 'h';
+        }
+    }
+    name[len] = '\0';
+    tb_v1 v;
+    tb_v1_begin(&v, name);
+    tb_v1_end(&v);
+    free(name);
+    return v.buf;
+}
+
 tb_buf adv_v1_same_names(uint32_t n)
 {
     tb_v1 v;

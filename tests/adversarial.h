@@ -68,6 +68,10 @@ tb_buf adv_v1_code_page(uint32_t n, uint32_t code_page);
  * are invalid or unassigned there. */
 tb_buf adv_v1_long_name(uint32_t n, uint32_t code_page);
 
+/* A block without objects whose computer name is n characters, every
+ * fourth a lone low surrogate. */
+tb_buf adv_v1_long_system_name(uint32_t n);
+
 /* One object of n instances all named "svchost" (find "svchost#<n-1>"). */
 tb_buf adv_v1_same_names(uint32_t n);
 

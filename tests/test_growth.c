@@ -524,6 +524,24 @@ static void v1_name_call(uint32_t n, uint32_t code_page, size_t cap, run *r)
     tb_free(&buf);
 }
 
+static void call_v1_system_name(uint32_t n, run *r)
+{
+    tb_buf buf = adv_v1_long_system_name(n);
+    perfbuf_v1_block b;
+    size_t cap = 3 * (size_t)n + 1;
+    char *out = malloc(cap);
+    size_t len = 0;
+    r->bytes = buf.len;
+    start();
+    EXPECT(perfbuf_v1_parse(buf.data, buf.len, NULL, &b, NULL) == PERFBUF_OK);
+    EXPECT(perfbuf_v1_system_name_utf8(&b, out, cap, &len) == PERFBUF_OK);
+    stop(r);
+    /* Three of every four units are 'h', the fourth U+FFFD (3 bytes). */
+    EXPECT(len == (size_t)n / 4 * 6 + (size_t)n % 4);
+    free(out);
+    tb_free(&buf);
+}
+
 static void call_v1_name_1252(uint32_t n, run *r) { v1_name_call(n, 1252, 3 * (size_t)n + 1, r); }
 static void call_v1_name_65001(uint32_t n, run *r) { v1_name_call(n, 65001, 3 * (size_t)n + 1, r); }
 static void call_v1_name_20127(uint32_t n, run *r) { v1_name_call(n, 20127, 3 * (size_t)n + 1, r); }
@@ -542,6 +560,7 @@ static void v1_calls(void)
     GROWTH("perfbuf_v1_parent: no index, parent at the far end", call_v1_parent_walk, LINEAR);
     GROWTH("perfbuf_v1_raw_sample: counter of a reordered capture", call_v1_raw_sample_moved,
            LINEAR);
+    GROWTH("perfbuf_v1_parse + system_name_utf8: n-char name", call_v1_system_name, LINEAR);
     GROWTH("perfbuf_v1_instance_name_utf8: n bytes of cp 1252", call_v1_name_1252, LINEAR);
     GROWTH("perfbuf_v1_instance_name_utf8: n bytes of cp 65001", call_v1_name_65001, LINEAR);
     GROWTH("perfbuf_v1_instance_name_utf8: n bytes of cp 20127", call_v1_name_20127, LINEAR);
