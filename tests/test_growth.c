@@ -863,6 +863,39 @@ static void walk_strings_own(uint32_t n, run *r) { strings_walk(n, 0, 0, r); }
 static void walk_strings_shared(uint32_t n, run *r) { strings_walk(n, 1, 0, r); }
 static void walk_strings_unordered(uint32_t n, run *r) { strings_walk(n, 0, 1, r); }
 
+/* The parse alone: ids ascending are checked by neighbours, and strings
+ * that share bytes are bounded by the area, so no log factor. */
+static void strings_parse_only(uint32_t n, int shape, run *r)
+{
+    tb_buf b = adv_strings(n, shape, 0);
+    perfbuf_v2_strings s;
+    r->bytes = b.len;
+    start();
+    EXPECT(perfbuf_v2_strings_parse(b.data, b.len, PERFBUF_V2_STRINGS_FROM_ARRAY_END, NULL, &s,
+                                    NULL) == PERFBUF_OK);
+    stop(r);
+    EXPECT(s.count == n);
+    tb_free(&b);
+}
+
+static void call_strings_own(uint32_t n, run *r) { strings_parse_only(n, 0, r); }
+static void call_strings_shared(uint32_t n, run *r) { strings_parse_only(n, 1, r); }
+
+/* The parse alone, ids ascending: each of the four references of a
+ * counter is found by binary search among the ascending ids, so this is
+ * n log n although v2_meta.h calls the ascending case linear. */
+static void call_reginfo_refs(uint32_t n, run *r)
+{
+    tb_buf b = adv_reginfo_refs(n, 0);
+    perfbuf_v2_reginfo reg;
+    r->bytes = b.len;
+    start();
+    EXPECT(perfbuf_v2_reginfo_parse(b.data, b.len, NULL, &reg, NULL) == PERFBUF_OK);
+    stop(r);
+    EXPECT(reg.counter_count == n && reg.ids_ascending);
+    tb_free(&b);
+}
+
 /* n headers into one n-character string: refused, in one pass. */
 static void call_strings_overlap(uint32_t n, run *r)
 {
@@ -979,7 +1012,11 @@ static void v2_meta_cases(void)
 {
     GROWTH("reginfo: n counters referring to the last four", walk_reginfo_refs, N_LOG_N);
     GROWTH("reginfo: the same, ids descending (indexed)", walk_reginfo_unordered, N_LOG_N);
+    GROWTH("perfbuf_v2_reginfo_parse: n counters naming the last four", call_reginfo_refs,
+           N_LOG_N);
     GROWTH("perfbuf_v2_reginfo_parse: descending ids refused", call_reginfo_refuse, LINEAR);
+    GROWTH("perfbuf_v2_strings_parse: n own strings", call_strings_own, LINEAR);
+    GROWTH("perfbuf_v2_strings_parse: n headers sharing one string", call_strings_shared, LINEAR);
     GROWTH("strings: n own strings, get/utf8/find each", walk_strings_own, N_LOG_N);
     GROWTH("strings: n headers sharing one string", walk_strings_shared, N_LOG_N);
     GROWTH("strings: ids descending (indexed)", walk_strings_unordered, N_LOG_N);
