@@ -7,9 +7,10 @@
  * name, parents through the block index, values), on an adversarial input
  * of size n and of size 8n, and checks
  *   - work(8n) <= 9 * work(n): linear, with a little slack for the fixed
- *     part; where the header documents an n log n path (a sort into caller
- *     scratch, O(log n) lookups by id) the bound is widened by exactly
- *     log2(8n) / log2(n) and the case says so;
+ *     part; where a path is n log n (a sort into caller scratch, O(log n)
+ *     lookups by id the headers document, and the registration parse's
+ *     reference checks, which v2_meta.h calls linear: see its case) the
+ *     bound is widened by exactly log2(8n) / log2(n), marked N_LOG_N;
  *   - work <= WORK_PER_BYTE * bytes + WORK_FIXED (fuzz/oracle.h), the
  *     budget the fuzzers enforce on a single call and on such a walk.
  * Speed is not measured here (bench/perfbuf-worst.c times the same
