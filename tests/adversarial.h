@@ -1,0 +1,187 @@
+/* SPDX-License-Identifier: MIT OR Apache-2.0 */
+/*
+ * Worst-case inputs for every public entry point, each of a size that
+ * grows linearly in a parameter n: the shapes that made a call or a
+ * documented walk superlinear in the past (many items all referring to the
+ * last ones, many headers sharing one long string, ids out of order, long
+ * names shared by many children, ...). The growth test runs each at n and
+ * 8n under the work counter; the worst-case benchmark times them.
+ *
+ * Test code: every generator allocates (the caller frees with tb_free) and
+ * exits on allocation failure. Everything a check needs to know about a
+ * generated buffer follows from n and the comments here, so expected
+ * results never come from the library.
+ */
+#ifndef PERFBUF_TEST_ADVERSARIAL_H
+#define PERFBUF_TEST_ADVERSARIAL_H
+
+#include <stdint.h>
+
+#include "builder.h"
+#include "builder_v1.h"
+#include "builder_v2meta.h"
+#include "perfbuf/values.h"
+
+/* ---- V1 data blocks ---- */
+
+/* Title index of the i-th object of the generated V1 blocks. */
+#define ADV_V1_TITLE(i) (1000u + 2u * (uint32_t)(i))
+/* Counters of every object unless said otherwise: a raw count (4 bytes at
+ * offset 8), a large raw count (8 at 16), a raw fraction (4 at 24) and its
+ * base (4 at 28). Counter block of instance i of object o: values
+ * adv_v1_value(o, i, k) for k = 0..3. */
+#define ADV_V1_COUNTERS 4u
+uint64_t adv_v1_value(uint32_t object, uint32_t instance, uint32_t k);
+
+/* n objects of one instance each; the instance of object i > 0 has its
+ * parent in object i - 1 (instance 0), so each parent lookup goes to a
+ * different object. Instance names are "o<i>". */
+tb_buf adv_v1_many_objects(uint32_t n);
+
+/* Object 0: n parents "p<i>"; object 1: n children "c<i>", child i's
+ * parent is parent n - 1 - i (the far end first). */
+tb_buf adv_v1_many_instances(uint32_t n);
+
+/* One object with n counter definitions (raw counts, 4 bytes each, value
+ * of counter k is 3 * k + 1) and one counter block (NumInstances -1).
+ * `reversed` lays the definitions out in the opposite order (same title
+ * index 2 * k + 2, same offset, so the same values): another capture of
+ * the same object whose layout moved. */
+tb_buf adv_v1_many_counters(uint32_t n, int reversed);
+
+/* Object 0: one parent whose name is `n` characters 'P'; object 1: n
+ * children named "c", all of that parent. */
+tb_buf adv_v1_long_parent(uint32_t n);
+
+/* Objects 0 and 1: one parent each, names of n characters 'P' that differ
+ * only in the last one ('A' in object 0, 'B' in object 1); object 2: n
+ * children named "c", alternating between the two parents (child i has
+ * its parent in object i % 2). */
+tb_buf adv_v1_two_parents(uint32_t n);
+
+/* One object in `code_page` (1252, 65001 or 20127) with n instances whose
+ * names mix ASCII and bytes that are invalid or unassigned in that code
+ * page, plus one last instance whose name is n such bytes long. */
+tb_buf adv_v1_code_page(uint32_t n, uint32_t code_page);
+
+/* One object in `code_page` with one instance whose name is n bytes that
+ * are invalid or unassigned there. */
+tb_buf adv_v1_long_name(uint32_t n, uint32_t code_page);
+
+/* A block without objects whose computer name is n characters, every
+ * fourth a lone low surrogate. */
+tb_buf adv_v1_long_system_name(uint32_t n);
+
+/* One object of n instances all named "svchost" (find "svchost#<n-1>"). */
+tb_buf adv_v1_same_names(uint32_t n);
+
+/* ---- V1 name tables ---- */
+
+/* n pairs; order 0: indexes ADV_NAMES_BASE + 2, + 4, ... ascending; 1:
+ * descending; 2: every index ADV_NAMES_BASE + 2 (duplicates). Text of the
+ * pair with index k is "T<k>". The base keeps every index the same number
+ * of digits, so the bytes grow exactly linearly in n. */
+#define ADV_NAMES_BASE 1000000u
+tb_buf adv_names(uint32_t n, int order);
+/* One pair ADV_NAMES_BASE + 2 / a text of n characters 'x'. */
+tb_buf adv_names_long_text(uint32_t n);
+
+/* ---- V2 query data ---- */
+
+/* n blocks cycling through the five kinds: error (status 0x1068); single
+ * counter (value i); multiple counters (ids 0..3, values 10 * i + k);
+ * multiple instances (2 instances "a<i>", "b<i>", values i and i + 1);
+ * counterset (ids 0..3, 2 instances, value 100 * i + 10 * j + k). */
+tb_v2 adv_v2_many_blocks(uint32_t n);
+/* Block 0: multiple counters with ids 0..n-1 (value k at position k);
+ * block 1: a counterset with the same ids and 2 instances (value
+ * 1000000 * (j + 1) + k). */
+tb_v2 adv_v2_wide(uint32_t n);
+/* One counterset block of ids 0..3 and n instances named "i<j>". */
+tb_v2 adv_v2_many_instances(uint32_t n);
+/* One counterset block of one id and one instance whose name is n
+ * characters, every fourth a lone high surrogate. */
+tb_v2 adv_v2_long_name(uint32_t n);
+
+/* ---- V2 metadata ---- */
+
+/* A registration row with every reference field. */
+typedef struct adv_reg_row {
+    uint32_t id, type, base, time, freq, multi;
+} adv_reg_row;
+
+tb_buf adv_reginfo_rows(const adv_reg_row *rows, uint32_t count, uint32_t instance_type,
+                        const uint8_t guid[16]);
+
+/* n counters. The last four are a base (PERF_AVERAGE_BASE), a time and a
+ * frequency (PERF_COUNTER_LARGE_RAWCOUNT) and a multi divisor
+ * (PERF_COUNTER_RAWCOUNT); every other one is a PERF_AVERAGE_BULK naming
+ * all four. Ids: ascending (k), or descending (n - 1 - k) when
+ * `unordered`, which needs the indexed parse. Instance type multiple. */
+tb_buf adv_reginfo_refs(uint32_t n, int unordered);
+/* Id of the k-th counter of adv_reginfo_refs. */
+uint32_t adv_reginfo_refs_id(uint32_t n, int unordered, uint32_t k);
+
+/* n string headers, ids ascending (0..n-1), or descending when
+ * `unordered`. shape 0: each its own string "s<k>"; 1: all pointing at one
+ * string "x" (a legal sharing: the area after the headers holds n copies'
+ * worth of bytes); 2: all pointing at one string of n characters (more
+ * sharing than the area holds: rejected with PERFBUF_E_OVERLAP). Offsets
+ * count from the end of the header array. */
+tb_buf adv_strings(uint32_t n, int shape, int unordered);
+
+/* n identifiers of the counterset `guid`, counter id k % 8, Index k, name
+ * "n<k>". */
+tb_buf adv_identifiers(uint32_t n, const uint8_t guid[16]);
+/* One identifier whose name is n characters. */
+tb_buf adv_identifier_long_name(uint32_t n);
+
+/* n instance headers "i<k>", id k (PerfEnumerateCounterSetInstances). */
+tb_buf adv_instance_list(uint32_t n);
+/* n GUIDs. */
+tb_buf adv_countersets(uint32_t n);
+/* One string answer of n characters. */
+tb_buf adv_string_answer(uint32_t n);
+
+/* The counterset guid of the cross-check shapes, and one that differs. */
+extern const uint8_t adv_guid[16];
+extern const uint8_t adv_other_guid[16];
+
+/* The registration of the cross-check shapes: ids 0..7, even ids 4-byte
+ * raw counts, odd ids 8-byte large raw counts, multiple instances. */
+tb_buf adv_crosscheck_registration(void);
+
+/*
+ * Query data of n blocks cycling through single counter, multiple
+ * counters (ids 0..7), multiple instances and counterset (ids 0..7, 2
+ * instances), all agreeing with adv_crosscheck_registration, and their
+ * identifiers. ids_shape:
+ *   0  one per block, Index ascending;
+ *   1  the same with the first two swapped (one out-of-order pair);
+ *   2  ascending, each followed by a failed identifier (status 0x1068)
+ *      whose Index is past the blocks;
+ *   3  ascending, each followed by one of another counterset whose Index
+ *      is past the blocks (so usable Indexes are out of order).
+ */
+void adv_crosscheck(uint32_t n, int ids_shape, tb_v2 *query, tb_buf *ids);
+
+/* One counterset block of ids 0..n-1 (even 4-byte, odd 8-byte values)
+ * and 2 instances, and its registration of n counters: the lookups past
+ * the first 64 positions of the id list. */
+void adv_crosscheck_wide(uint32_t n, tb_v2 *query, tb_buf *registration);
+
+/* ---- text ---- */
+
+/* n UTF-16LE units: ASCII, a BMP character, a pair, lone and reversed
+ * surrogates, repeated. */
+tb_buf adv_utf16(uint32_t n);
+/* n bytes in the code page with bytes invalid or unassigned there. */
+tb_buf adv_code_page_text(uint32_t n, uint32_t code_page);
+
+/* ---- values ---- */
+
+/* n raw samples of PERF_COUNTER_COUNTER, every fifth of another type or
+ * not valid. Caller frees. */
+perfbuf_raw_sample *adv_samples(uint32_t n);
+
+#endif

@@ -1,0 +1,1236 @@
+/* SPDX-License-Identifier: MIT OR Apache-2.0 */
+/*
+ * Growth of the work every public call does on its worst known inputs.
+ *
+ * Linked with the counting build (src/work.h): each case runs a call, or a
+ * documented linear walk over a whole buffer (parse, every view, every
+ * name, parents through the block index, values), on an adversarial input
+ * of size n and of size 8n, and checks
+ *   - work(8n) <= 9 * work(n): linear, with a little slack for the fixed
+ *     part; where a path is n log n (a sort into caller scratch, O(log n)
+ *     lookups by id the headers document, and the registration parse's
+ *     reference checks, which v2_meta.h calls linear: see its case) the
+ *     bound is widened by exactly log2(8n) / log2(n), marked N_LOG_N;
+ *   - work <= WORK_PER_BYTE * bytes + WORK_FIXED (fuzz/oracle.h), the
+ *     budget the fuzzers enforce on a single call and on such a walk.
+ * Speed is not measured here (bench/perfbuf-worst.c times the same
+ * inputs); the work counter is deterministic, so these checks are too.
+ *
+ * Left out, because the counter cannot judge them: perfbuf_compute_statistics
+ * and perfbuf_format_value count no work units at all (their loops run over
+ * caller memory, not the cursor), so a growth check would compare 0 with 0.
+ * For the same reason the heapsort of perfbuf_names_index_build and the
+ * binary search of perfbuf_names_index_find are invisible to the counter:
+ * the name-table walks below measure the rest of the walk, and
+ * bench/perfbuf-worst.c times the sort on a descending table.
+ *
+ * Left out because they are superlinear in the library as it stands (the
+ * generators are kept, so each becomes a case once the library is fixed):
+ *   - perfbuf_v1_parent through the block index for every child of a parent
+ *     with a long name (adv_v1_long_parent, adv_v1_two_parents): each call
+ *     reads the parent's whole name, so the walk is O(children x name);
+ *     those two walks below resolve full names but not parents;
+ *   - perfbuf_v1_find_instance("<parent>/c#k") on adv_v1_two_parents: the
+ *     parent's name is compared again whenever the parent changes from one
+ *     child to the next, O(children x name);
+ *   - perfbuf_v2_raw_sample for every counter of one instance of n counters
+ *     (adv_crosscheck_wide): each call finds its counter by walking the
+ *     instance's values, O(n) per call and O(n^2) per instance.
+ */
+#include <stdlib.h>
+#include <string.h>
+
+#include "adversarial.h"
+#include "harness.h"
+#include "oracle.h"
+#include "perfbuf/counter_types.h"
+#include "perfbuf/names.h"
+#include "perfbuf/text.h"
+#include "perfbuf/v1.h"
+#include "perfbuf/v2_meta.h"
+#include "perfbuf/v2_query.h"
+#include "work.h"
+
+/* Small enough that the 8n inputs (a few hundred KB) run in well under a
+ * second under ASan; large enough that fixed costs do not hide a slope. */
+#define N 512u
+
+typedef struct run {
+    uint64_t work;
+    size_t bytes;
+} run;
+
+typedef void (*run_fn)(uint32_t n, run *r);
+
+enum { LINEAR = 0, N_LOG_N = 1 };
+
+static unsigned bits(uint64_t v)
+{
+    unsigned b = 0;
+    while (v != 0) {
+        b++;
+        v >>= 1;
+    }
+    return b;
+}
+
+static void growth(const char *what, run_fn fn, uint32_t n, int shape)
+{
+    run small = {0, 0};
+    run large = {0, 0};
+    fn(n, &small);
+    if (th.case_failed) {
+        return;
+    }
+    fn(8 * n, &large);
+    if (th.case_failed) {
+        return;
+    }
+    printf("  %-58s n %6u: %9" PRIu64 " units %5.2f/B; 8n: %10" PRIu64 " units %5.2f/B; x%.2f\n",
+           what, n, small.work, (double)small.work / (double)small.bytes, large.work,
+           (double)large.work / (double)large.bytes, (double)large.work / (double)small.work);
+    /* Every measured call does counted work, so the bound below can fail. */
+    CHECK(small.work > 0);
+    /* The generator grew its input linearly: 8n is 4 to 10 times n's bytes. */
+    CHECK(large.bytes >= 4 * small.bytes && large.bytes <= 10 * small.bytes);
+    if (shape == N_LOG_N) {
+        CHECK(large.work * bits(n) <= 9u * small.work * bits(8u * (uint64_t)n));
+    } else {
+        CHECK(large.work <= 9u * small.work);
+    }
+    CHECK(small.work <= (uint64_t)WORK_PER_BYTE * small.bytes + WORK_FIXED);
+    CHECK(large.work <= (uint64_t)WORK_PER_BYTE * large.bytes + WORK_FIXED);
+}
+
+#define GROWTH(what, fn, shape) CALL(growth(what, fn, N, shape))
+
+static void start(void)
+{
+    pb_work_units = 0;
+}
+
+static void stop(run *r)
+{
+    r->work += pb_work_units;
+}
+
+static bool inside(const uint8_t *p, size_t n, const uint8_t *base, size_t len)
+{
+    return oracle_ptr_inside(p, n, base, len) != 0;
+}
+
+/* ---- V1 ---- */
+
+/* Which values the generator wrote (adversarial.h). */
+enum { V1_STANDARD, V1_COUNTER_K };
+
+/*
+ * The linear walk of a whole V1 block as v1.h documents it: parse, the
+ * block index, every object, counter and instance, every name and full
+ * name, every parent through the block index, every value and every raw
+ * sample with the object's own definitions.
+ */
+static void v1_walk(const tb_buf *buf, int values, bool parents, run *r)
+{
+    r->bytes = buf->len;
+    perfbuf_v1_block b;
+    start();
+    perfbuf_status st = perfbuf_v1_parse(buf->data, buf->len, NULL, &b, NULL);
+    stop(r);
+    EXPECT(st == PERFBUF_OK);
+    if (st != PERFBUF_OK) {
+        return;
+    }
+    uint64_t *slots = malloc(sizeof *slots * (b.index_slots + 1));
+    perfbuf_v1_counter *counters = NULL;
+    start();
+    perfbuf_v1_instance_index index;
+    EXPECT(perfbuf_v1_block_index_build(&b, slots, b.index_slots, &index) == PERFBUF_OK);
+    perfbuf_v1_iter oi, ci, ii;
+    perfbuf_v1_object o;
+    perfbuf_v1_objects_begin(&b, &oi);
+    while (perfbuf_v1_objects_next(&b, &oi, &o)) {
+        uint32_t object = (o.name_title_index - ADV_V1_TITLE(0)) / 2;
+        counters = realloc(counters, sizeof *counters * (o.counter_count + 1u));
+        uint32_t nc = 0;
+        perfbuf_v1_counters_begin(&o, &ci);
+        while (nc < o.counter_count && perfbuf_v1_counters_next(&b, &ci, &counters[nc])) {
+            nc++;
+        }
+        EXPECT(nc == o.counter_count);
+        perfbuf_v1_counter_block single;
+        if (perfbuf_v1_object_counter_block(&b, &o, &single)) {
+            for (uint32_t k = 0; k < nc; k++) {
+                uint32_t which = (counters[k].name_title_index - 2) / 2;
+                EXPECT(values != V1_COUNTER_K ||
+                       perfbuf_v1_counter_value(&b, &single, &counters[k]) == 3u * which + 1u);
+                perfbuf_raw_sample s;
+                perfbuf_value_context c;
+                EXPECT(perfbuf_v1_raw_sample(&b, &o, &counters[k], &single, &s, &c) == PERFBUF_OK);
+                EXPECT(values != V1_COUNTER_K || s.first == 3u * which + 1u);
+            }
+        }
+        perfbuf_v1_instance inst;
+        perfbuf_v1_instances_begin(&o, &ii);
+        while (perfbuf_v1_instances_next(&b, &ii, &inst)) {
+            char name[64];
+            size_t len;
+            st = perfbuf_v1_instance_name_utf8(&b, &inst, name, sizeof name, &len);
+            EXPECT(st == PERFBUF_OK || st == PERFBUF_E_OUTPUT_TOO_SMALL);
+            EXPECT(inside(perfbuf_v1_instance_name_bytes(&b, &inst), inst.name_bytes, buf->data,
+                          buf->len));
+            st = perfbuf_v1_full_name_utf8(&b, &o, &inst, &index, name, sizeof name, &len);
+            EXPECT(st == PERFBUF_OK || st == PERFBUF_E_OUTPUT_TOO_SMALL);
+            if (parents && inst.parent_title_index != 0) {
+                perfbuf_v1_instance parent;
+                EXPECT(perfbuf_v1_parent(&b, &o, &inst, &index, &parent, NULL) == PERFBUF_OK);
+                EXPECT(parent.index == inst.parent_instance);
+            }
+            for (uint32_t k = 0; k < nc; k++) {
+                uint64_t v = perfbuf_v1_counter_value(&b, &inst.counters, &counters[k]);
+                EXPECT(values != V1_STANDARD || v == adv_v1_value(object, inst.index, k));
+                if (perfbuf_counter_type_samples(counters[k].type) == 0) {
+                    continue;
+                }
+                perfbuf_raw_sample s;
+                perfbuf_value_context c;
+                EXPECT(perfbuf_v1_raw_sample(&b, &o, &counters[k], &inst.counters, &s, &c) ==
+                       PERFBUF_OK);
+                EXPECT(s.first == v);
+            }
+        }
+    }
+    stop(r);
+    free(counters);
+    free(slots);
+}
+
+static void walk_v1_many_objects(uint32_t n, run *r)
+{
+    tb_buf b = adv_v1_many_objects(n);
+    v1_walk(&b, V1_STANDARD, true, r);
+    tb_free(&b);
+}
+
+static void walk_v1_many_instances(uint32_t n, run *r)
+{
+    tb_buf b = adv_v1_many_instances(n);
+    v1_walk(&b, V1_STANDARD, true, r);
+    tb_free(&b);
+}
+
+static void walk_v1_many_counters(uint32_t n, run *r)
+{
+    tb_buf b = adv_v1_many_counters(n, 0);
+    v1_walk(&b, V1_COUNTER_K, true, r);
+    tb_free(&b);
+}
+
+static void walk_v1_long_parent(uint32_t n, run *r)
+{
+    tb_buf b = adv_v1_long_parent(n);
+    v1_walk(&b, V1_STANDARD, false, r);
+    tb_free(&b);
+}
+
+static void walk_v1_two_parents(uint32_t n, run *r)
+{
+    tb_buf b = adv_v1_two_parents(n);
+    v1_walk(&b, V1_STANDARD, false, r);
+    tb_free(&b);
+}
+
+static void walk_v1_cp1252(uint32_t n, run *r)
+{
+    tb_buf b = adv_v1_code_page(n, 1252);
+    v1_walk(&b, V1_STANDARD, true, r);
+    tb_free(&b);
+}
+
+static void walk_v1_cp65001(uint32_t n, run *r)
+{
+    tb_buf b = adv_v1_code_page(n, 65001);
+    v1_walk(&b, V1_STANDARD, true, r);
+    tb_free(&b);
+}
+
+static void walk_v1_cp20127(uint32_t n, run *r)
+{
+    tb_buf b = adv_v1_code_page(n, 20127);
+    v1_walk(&b, V1_STANDARD, true, r);
+    tb_free(&b);
+}
+
+static void v1_walks(void)
+{
+    GROWTH("V1 walk: n objects, parents in the previous", walk_v1_many_objects, N_LOG_N);
+    GROWTH("V1 walk: n parents, n children (far end first)", walk_v1_many_instances, LINEAR);
+    GROWTH("V1 walk: n counter definitions, one block", walk_v1_many_counters, LINEAR);
+    GROWTH("V1 walk: n children of one n-char parent", walk_v1_long_parent, LINEAR);
+    GROWTH("V1 walk: n children alternating two n-char parents", walk_v1_two_parents, LINEAR);
+    GROWTH("V1 walk: code page 1252, invalid bytes", walk_v1_cp1252, LINEAR);
+    GROWTH("V1 walk: code page 65001, invalid bytes", walk_v1_cp65001, LINEAR);
+    GROWTH("V1 walk: code page 20127, invalid bytes", walk_v1_cp20127, LINEAR);
+}
+
+/* A parsed V1 block for the single-call cases (the parse is not counted). */
+static bool v1_parsed(const tb_buf *buf, perfbuf_v1_block *b, run *r)
+{
+    r->bytes = buf->len;
+    bool ok = perfbuf_v1_parse(buf->data, buf->len, NULL, b, NULL) == PERFBUF_OK;
+    EXPECT(ok);
+    return ok;
+}
+
+static void call_v1_parse(uint32_t n, run *r)
+{
+    tb_buf b = adv_v1_many_objects(n);
+    perfbuf_v1_block blk;
+    r->bytes = b.len;
+    start();
+    EXPECT(perfbuf_v1_parse(b.data, b.len, NULL, &blk, NULL) == PERFBUF_OK);
+    stop(r);
+    EXPECT(blk.object_count == n);
+    tb_free(&b);
+}
+
+static void call_v1_find_object(uint32_t n, run *r)
+{
+    tb_buf buf = adv_v1_many_objects(n);
+    perfbuf_v1_block b;
+    perfbuf_v1_object o;
+    if (v1_parsed(&buf, &b, r)) {
+        start();
+        EXPECT(perfbuf_v1_find_object(&b, ADV_V1_TITLE(n - 1), &o) == PERFBUF_OK);
+        stop(r);
+        EXPECT(o.index == n - 1);
+    }
+    tb_free(&buf);
+}
+
+/* O(n log objects): the objects' keys are sorted. */
+static void call_v1_block_index(uint32_t n, run *r)
+{
+    tb_buf buf = adv_v1_many_objects(n);
+    perfbuf_v1_block b;
+    if (v1_parsed(&buf, &b, r)) {
+        uint64_t *slots = malloc(sizeof *slots * b.index_slots);
+        perfbuf_v1_instance_index index;
+        start();
+        EXPECT(perfbuf_v1_block_index_build(&b, slots, b.index_slots, &index) == PERFBUF_OK);
+        stop(r);
+        EXPECT(index.object_count == n);
+        free(slots);
+    }
+    tb_free(&buf);
+}
+
+static void call_v1_index_build(uint32_t n, run *r)
+{
+    tb_buf buf = adv_v1_many_instances(n);
+    perfbuf_v1_block b;
+    perfbuf_v1_object o;
+    if (v1_parsed(&buf, &b, r) && perfbuf_v1_find_object(&b, ADV_V1_TITLE(0), &o) == PERFBUF_OK) {
+        size_t *offsets = malloc(sizeof *offsets * n);
+        perfbuf_v1_instance_index index;
+        perfbuf_v1_instance inst;
+        start();
+        EXPECT(perfbuf_v1_index_build(&b, &o, offsets, n, &index) == PERFBUF_OK);
+        EXPECT(perfbuf_v1_index_get(&b, &index, n - 1, &inst) == PERFBUF_OK);
+        stop(r);
+        EXPECT(inst.index == n - 1);
+        free(offsets);
+    }
+    tb_free(&buf);
+}
+
+/* The last of n instances by name, and "parent/name" through the block
+ * index: one pass over the object. */
+static void call_v1_find_instance(uint32_t n, run *r)
+{
+    tb_buf buf = adv_v1_many_instances(n);
+    perfbuf_v1_block b;
+    perfbuf_v1_object parents, children;
+    if (v1_parsed(&buf, &b, r) &&
+        perfbuf_v1_find_object(&b, ADV_V1_TITLE(0), &parents) == PERFBUF_OK &&
+        perfbuf_v1_find_object(&b, ADV_V1_TITLE(1), &children) == PERFBUF_OK) {
+        uint64_t *slots = malloc(sizeof *slots * b.index_slots);
+        perfbuf_v1_instance_index index;
+        EXPECT(perfbuf_v1_block_index_build(&b, slots, b.index_slots, &index) == PERFBUF_OK);
+        char q[64];
+        perfbuf_v1_instance inst;
+        int len = snprintf(q, sizeof q, "p%u", n - 1);
+        start();
+        EXPECT(perfbuf_v1_find_instance(&b, &parents, q, (size_t)len, NULL, &inst) == PERFBUF_OK);
+        stop(r);
+        EXPECT(inst.index == n - 1);
+        /* Child n - 1 has parent 0. */
+        len = snprintf(q, sizeof q, "P0/C%u", n - 1);
+        start();
+        EXPECT(perfbuf_v1_find_instance(&b, &children, q, (size_t)len, &index, &inst) ==
+               PERFBUF_OK);
+        stop(r);
+        EXPECT(inst.index == n - 1);
+        /* Without an index a parent query would walk the block per child. */
+        EXPECT(perfbuf_v1_find_instance(&b, &children, q, (size_t)len, NULL, &inst) ==
+               PERFBUF_E_SCRATCH_NEEDED);
+        free(slots);
+    }
+    tb_free(&buf);
+}
+
+static void call_v1_find_same_names(uint32_t n, run *r)
+{
+    tb_buf buf = adv_v1_same_names(n);
+    perfbuf_v1_block b;
+    perfbuf_v1_object o;
+    if (v1_parsed(&buf, &b, r) && perfbuf_v1_find_object(&b, ADV_V1_TITLE(0), &o) == PERFBUF_OK) {
+        char q[64];
+        perfbuf_v1_instance inst;
+        int len = snprintf(q, sizeof q, "SVCHOST#%u", n - 1);
+        start();
+        EXPECT(perfbuf_v1_find_instance(&b, &o, q, (size_t)len, NULL, &inst) == PERFBUF_OK);
+        stop(r);
+        EXPECT(inst.index == n - 1);
+    }
+    tb_free(&buf);
+}
+
+/* "<n-char parent>/c#<n-1>": every child matches its name and shares the
+ * parent, whose long name must not be compared once per child. */
+static void call_v1_find_long_parent(uint32_t n, run *r)
+{
+    tb_buf buf = adv_v1_long_parent(n);
+    perfbuf_v1_block b;
+    perfbuf_v1_object children;
+    if (v1_parsed(&buf, &b, r) &&
+        perfbuf_v1_find_object(&b, ADV_V1_TITLE(1), &children) == PERFBUF_OK) {
+        uint64_t *slots = malloc(sizeof *slots * b.index_slots);
+        perfbuf_v1_instance_index index;
+        EXPECT(perfbuf_v1_block_index_build(&b, slots, b.index_slots, &index) == PERFBUF_OK);
+        char *q = malloc((size_t)n + 32);
+        memset(q, 'p', n);
+        int tail = snprintf(q + n, 32, "/c#%u", n - 1);
+        perfbuf_v1_instance inst;
+        r->bytes += (size_t)n + (size_t)tail;
+        start();
+        EXPECT(perfbuf_v1_find_instance(&b, &children, q, n + (size_t)tail, &index, &inst) ==
+               PERFBUF_OK);
+        stop(r);
+        EXPECT(inst.index == n - 1);
+        free(q);
+        free(slots);
+    }
+    tb_free(&buf);
+}
+
+/* One call with the whole long parent name in the output. */
+static void call_v1_full_name_long(uint32_t n, run *r)
+{
+    tb_buf buf = adv_v1_long_parent(n);
+    perfbuf_v1_block b;
+    perfbuf_v1_object children;
+    if (v1_parsed(&buf, &b, r) &&
+        perfbuf_v1_find_object(&b, ADV_V1_TITLE(1), &children) == PERFBUF_OK) {
+        perfbuf_v1_iter it;
+        perfbuf_v1_instance inst;
+        perfbuf_v1_instances_begin(&children, &it);
+        EXPECT(perfbuf_v1_instances_next(&b, &it, &inst));
+        size_t cap = (size_t)n + 8;
+        char *out = malloc(cap);
+        size_t len = 0;
+        start();
+        /* Without an index: the parent is found by walking the block. */
+        EXPECT(perfbuf_v1_full_name_utf8(&b, &children, &inst, NULL, out, cap, &len) ==
+               PERFBUF_OK);
+        stop(r);
+        EXPECT(len == (size_t)n + 2 && out[0] == 'P' && out[n] == '/' && out[n + 1] == 'c');
+        free(out);
+    }
+    tb_free(&buf);
+}
+
+/* The parent of the last child without an index: a walk of the block. */
+static void call_v1_parent_walk(uint32_t n, run *r)
+{
+    tb_buf buf = adv_v1_many_instances(n);
+    perfbuf_v1_block b;
+    perfbuf_v1_object children;
+    if (v1_parsed(&buf, &b, r) &&
+        perfbuf_v1_find_object(&b, ADV_V1_TITLE(1), &children) == PERFBUF_OK) {
+        perfbuf_v1_iter it;
+        perfbuf_v1_instance inst, parent;
+        perfbuf_v1_instances_begin(&children, &it);
+        EXPECT(perfbuf_v1_instances_next(&b, &it, &inst));
+        start();
+        EXPECT(perfbuf_v1_parent(&b, &children, &inst, NULL, &parent, NULL) == PERFBUF_OK);
+        stop(r);
+        EXPECT(parent.index == n - 1);
+    }
+    tb_free(&buf);
+}
+
+/* A counter of a capture laid out in the opposite order: found by a walk
+ * of o's definitions, O(definitions) per call as v1.h says. */
+static void call_v1_raw_sample_moved(uint32_t n, run *r)
+{
+    tb_buf older = adv_v1_many_counters(n, 1);
+    tb_buf newer = adv_v1_many_counters(n, 0);
+    perfbuf_v1_block b0, b1;
+    perfbuf_v1_object o0, o1;
+    r->bytes = newer.len;
+    if (v1_parsed(&older, &b0, r) && v1_parsed(&newer, &b1, r) &&
+        perfbuf_v1_find_object(&b0, ADV_V1_TITLE(0), &o0) == PERFBUF_OK &&
+        perfbuf_v1_find_object(&b1, ADV_V1_TITLE(0), &o1) == PERFBUF_OK) {
+        /* The newer capture's first counter is the older's last. */
+        perfbuf_v1_iter it;
+        perfbuf_v1_counter c;
+        perfbuf_v1_counter_block blk;
+        perfbuf_v1_counters_begin(&o1, &it);
+        EXPECT(perfbuf_v1_counters_next(&b1, &it, &c));
+        EXPECT(perfbuf_v1_object_counter_block(&b0, &o0, &blk));
+        perfbuf_raw_sample s;
+        perfbuf_value_context ctx;
+        r->bytes = older.len;
+        start();
+        EXPECT(perfbuf_v1_raw_sample(&b0, &o0, &c, &blk, &s, &ctx) == PERFBUF_OK);
+        stop(r);
+        EXPECT(s.first == 1);
+    }
+    tb_free(&older);
+    tb_free(&newer);
+}
+
+static void v1_name_call(uint32_t n, uint32_t code_page, size_t cap, run *r)
+{
+    tb_buf buf = adv_v1_code_page(n, code_page);
+    perfbuf_v1_block b;
+    perfbuf_v1_object o;
+    if (v1_parsed(&buf, &b, r) && perfbuf_v1_find_object(&b, ADV_V1_TITLE(0), &o) == PERFBUF_OK) {
+        perfbuf_v1_instance_index index;
+        size_t *offsets = malloc(sizeof *offsets * (n + 1));
+        perfbuf_v1_instance inst;
+        EXPECT(perfbuf_v1_index_build(&b, &o, offsets, n + 1, &index) == PERFBUF_OK);
+        EXPECT(perfbuf_v1_index_get(&b, &index, n, &inst) == PERFBUF_OK);
+        char *out = malloc(cap);
+        size_t len;
+        start();
+        perfbuf_status st = perfbuf_v1_instance_name_utf8(&b, &inst, out, cap, &len);
+        stop(r);
+        /* n bytes, each at most 3 in UTF-8. */
+        EXPECT(cap > 3 * (size_t)n ? st == PERFBUF_OK : st == PERFBUF_E_OUTPUT_TOO_SMALL);
+        free(out);
+        free(offsets);
+    }
+    tb_free(&buf);
+}
+
+static void call_v1_system_name(uint32_t n, run *r)
+{
+    tb_buf buf = adv_v1_long_system_name(n);
+    perfbuf_v1_block b;
+    size_t cap = 3 * (size_t)n + 1;
+    char *out = malloc(cap);
+    size_t len = 0;
+    r->bytes = buf.len;
+    start();
+    EXPECT(perfbuf_v1_parse(buf.data, buf.len, NULL, &b, NULL) == PERFBUF_OK);
+    EXPECT(perfbuf_v1_system_name_utf8(&b, out, cap, &len) == PERFBUF_OK);
+    stop(r);
+    /* Three of every four units are 'h', the fourth U+FFFD (3 bytes). */
+    EXPECT(len == (size_t)n / 4 * 6 + (size_t)n % 4);
+    free(out);
+    tb_free(&buf);
+}
+
+static void call_v1_name_1252(uint32_t n, run *r) { v1_name_call(n, 1252, 3 * (size_t)n + 1, r); }
+static void call_v1_name_65001(uint32_t n, run *r) { v1_name_call(n, 65001, 3 * (size_t)n + 1, r); }
+static void call_v1_name_20127(uint32_t n, run *r) { v1_name_call(n, 20127, 3 * (size_t)n + 1, r); }
+static void call_v1_name_small(uint32_t n, run *r) { v1_name_call(n, 65001, 16, r); }
+
+static void v1_calls(void)
+{
+    GROWTH("perfbuf_v1_parse: n objects", call_v1_parse, LINEAR);
+    GROWTH("perfbuf_v1_find_object: last of n", call_v1_find_object, LINEAR);
+    GROWTH("perfbuf_v1_block_index_build: n objects (sorts keys)", call_v1_block_index, N_LOG_N);
+    GROWTH("perfbuf_v1_index_build + index_get: n instances", call_v1_index_build, LINEAR);
+    GROWTH("perfbuf_v1_find_instance: last name, parent/name", call_v1_find_instance, LINEAR);
+    GROWTH("perfbuf_v1_find_instance: svchost#<n-1>", call_v1_find_same_names, LINEAR);
+    GROWTH("perfbuf_v1_find_instance: <n-char parent>/c#<n-1>", call_v1_find_long_parent, LINEAR);
+    GROWTH("perfbuf_v1_full_name_utf8: n-char parent, no index", call_v1_full_name_long, LINEAR);
+    GROWTH("perfbuf_v1_parent: no index, parent at the far end", call_v1_parent_walk, LINEAR);
+    GROWTH("perfbuf_v1_raw_sample: counter of a reordered capture", call_v1_raw_sample_moved,
+           LINEAR);
+    GROWTH("perfbuf_v1_parse + system_name_utf8: n-char name", call_v1_system_name, LINEAR);
+    GROWTH("perfbuf_v1_instance_name_utf8: n bytes of cp 1252", call_v1_name_1252, LINEAR);
+    GROWTH("perfbuf_v1_instance_name_utf8: n bytes of cp 65001", call_v1_name_65001, LINEAR);
+    GROWTH("perfbuf_v1_instance_name_utf8: n bytes of cp 20127", call_v1_name_20127, LINEAR);
+    GROWTH("perfbuf_v1_instance_name_utf8: n bytes, 16-byte output", call_v1_name_small, LINEAR);
+}
+
+/* ---- name tables ---- */
+
+static void names_walk(const tb_buf *buf, int order, uint32_t n, run *r)
+{
+    r->bytes = buf->len;
+    perfbuf_name_table t;
+    start();
+    perfbuf_status st = perfbuf_names_parse(buf->data, buf->len, NULL, &t, NULL);
+    EXPECT(st == PERFBUF_OK);
+    if (st != PERFBUF_OK) {
+        stop(r);
+        return;
+    }
+    EXPECT(t.count == n);
+    perfbuf_name_slot *slots = malloc(sizeof *slots * (t.count + 1u));
+    perfbuf_name_index index;
+    EXPECT(perfbuf_names_index_build(&t, slots, t.count, &index) == PERFBUF_OK);
+    perfbuf_names_iter it;
+    perfbuf_name_entry e, found;
+    perfbuf_names_begin(&t, &it);
+    while (perfbuf_names_next(&t, &it, &e)) {
+        char text[32];
+        size_t len;
+        EXPECT(perfbuf_names_text_utf8(&t, &e, text, sizeof text, &len) == PERFBUF_OK);
+        char expected[32];
+        snprintf(expected, sizeof expected, "T%u", e.title_index);
+        EXPECT(strcmp(text, expected) == 0);
+        EXPECT(perfbuf_names_index_find(&t, &index, e.title_index, &found) == PERFBUF_OK);
+        /* Duplicates: the first in buffer order. */
+        EXPECT(order == 2 ? found.offset == 0 : found.offset == e.offset);
+    }
+    stop(r);
+    free(slots);
+}
+
+static void walk_names_ascending(uint32_t n, run *r)
+{
+    tb_buf b = adv_names(n, 0);
+    names_walk(&b, 0, n, r);
+    tb_free(&b);
+}
+
+static void walk_names_descending(uint32_t n, run *r)
+{
+    tb_buf b = adv_names(n, 1);
+    names_walk(&b, 1, n, r);
+    tb_free(&b);
+}
+
+static void walk_names_duplicates(uint32_t n, run *r)
+{
+    tb_buf b = adv_names(n, 2);
+    names_walk(&b, 2, n, r);
+    tb_free(&b);
+}
+
+static void call_names_find_last(uint32_t n, run *r)
+{
+    tb_buf b = adv_names(n, 0);
+    perfbuf_name_table t;
+    perfbuf_name_entry e;
+    r->bytes = b.len;
+    EXPECT(perfbuf_names_parse(b.data, b.len, NULL, &t, NULL) == PERFBUF_OK);
+    start();
+    EXPECT(perfbuf_names_find(&t, ADV_NAMES_BASE + 2 * n, &e) == PERFBUF_OK);
+    stop(r);
+    EXPECT(e.title_index == ADV_NAMES_BASE + 2 * n);
+    tb_free(&b);
+}
+
+static void call_names_long_text(uint32_t n, run *r)
+{
+    tb_buf b = adv_names_long_text(n);
+    perfbuf_name_table t;
+    perfbuf_names_iter it;
+    perfbuf_name_entry e;
+    r->bytes = b.len;
+    char *out = malloc((size_t)n + 1);
+    size_t len = 0;
+    start();
+    EXPECT(perfbuf_names_parse(b.data, b.len, NULL, &t, NULL) == PERFBUF_OK);
+    perfbuf_names_begin(&t, &it);
+    EXPECT(perfbuf_names_next(&t, &it, &e));
+    EXPECT(perfbuf_names_text_utf8(&t, &e, out, (size_t)n + 1, &len) == PERFBUF_OK);
+    stop(r);
+    EXPECT(len == n);
+    free(out);
+    tb_free(&b);
+}
+
+static void names_cases(void)
+{
+    GROWTH("names walk: n ascending pairs, index, every lookup", walk_names_ascending, N_LOG_N);
+    GROWTH("names walk: n descending pairs (index sorts)", walk_names_descending, N_LOG_N);
+    GROWTH("names walk: n pairs of one index", walk_names_duplicates, N_LOG_N);
+    GROWTH("perfbuf_names_find: last of n", call_names_find_last, LINEAR);
+    GROWTH("names: parse + text of one n-char text", call_names_long_text, LINEAR);
+}
+
+/* ---- V2 query data ---- */
+
+/* Every block, id, instance, value and name (UTF-8 into 64 bytes, and
+ * UTF-16 into a buffer that holds it). */
+static void v2_walk(const tb_v2 *v, run *r)
+{
+    r->bytes = v->buf.len;
+    perfbuf_v2_query q;
+    start();
+    perfbuf_status st = perfbuf_v2_query_parse(v->buf.data, v->buf.len, NULL, &q, NULL);
+    EXPECT(st == PERFBUF_OK);
+    if (st != PERFBUF_OK) {
+        stop(r);
+        return;
+    }
+    size_t units_cap = v->buf.len / 2;
+    uint16_t *units = malloc(sizeof *units * (units_cap + 1));
+    perfbuf_v2_iter bi, ii, vi;
+    perfbuf_v2_block blk;
+    perfbuf_v2_instance inst;
+    perfbuf_v2_value val;
+    uint32_t blocks = 0;
+    perfbuf_v2_blocks_begin(&q, &bi);
+    while (perfbuf_v2_blocks_next(&q, &bi, &blk)) {
+        blocks++;
+        for (uint32_t i = 0; i < blk.counter_count; i++) {
+            uint32_t id = perfbuf_v2_block_counter_id(&q, &blk, i);
+            bool listed = blk.kind == PERFBUF_V2_MULTIPLE_COUNTERS || blk.kind == PERFBUF_V2_COUNTERSET;
+            EXPECT(listed ? id != PERFBUF_V2_NO_COUNTER_ID : id == PERFBUF_V2_NO_COUNTER_ID);
+        }
+        perfbuf_v2_block_values_begin(&blk, &vi);
+        while (perfbuf_v2_values_next(&q, &blk, &vi, &val)) {
+            EXPECT(inside(val.bytes, val.data_size, v->buf.data, v->buf.len));
+        }
+        perfbuf_v2_instances_begin(&blk, &ii);
+        while (perfbuf_v2_instances_next(&q, &blk, &ii, &inst)) {
+            char name[64];
+            size_t len;
+            st = perfbuf_v2_instance_name_utf8(&q, &inst, name, sizeof name, &len);
+            EXPECT(st == PERFBUF_OK || st == PERFBUF_E_OUTPUT_TOO_SMALL);
+            EXPECT(perfbuf_v2_instance_name_utf16(&q, &inst, units, units_cap, &len) == PERFBUF_OK);
+            EXPECT(len == inst.name_units);
+            perfbuf_v2_instance_values_begin(&inst, &vi);
+            while (perfbuf_v2_values_next(&q, &blk, &vi, &val)) {
+                EXPECT(inside(val.bytes, val.data_size, v->buf.data, v->buf.len));
+            }
+        }
+    }
+    stop(r);
+    EXPECT(blocks == q.block_count);
+    free(units);
+}
+
+static void walk_v2_many_blocks(uint32_t n, run *r)
+{
+    tb_v2 v = adv_v2_many_blocks(n);
+    v2_walk(&v, r);
+    tb_free(&v.buf);
+}
+
+static void walk_v2_wide(uint32_t n, run *r)
+{
+    tb_v2 v = adv_v2_wide(n);
+    v2_walk(&v, r);
+    tb_free(&v.buf);
+}
+
+static void walk_v2_many_instances(uint32_t n, run *r)
+{
+    tb_v2 v = adv_v2_many_instances(n);
+    v2_walk(&v, r);
+    tb_free(&v.buf);
+}
+
+static void walk_v2_long_name(uint32_t n, run *r)
+{
+    tb_v2 v = adv_v2_long_name(n);
+    v2_walk(&v, r);
+    tb_free(&v.buf);
+}
+
+static void call_v2_long_name_utf8(uint32_t n, run *r)
+{
+    tb_v2 v = adv_v2_long_name(n);
+    perfbuf_v2_query q;
+    r->bytes = v.buf.len;
+    EXPECT(perfbuf_v2_query_parse(v.buf.data, v.buf.len, NULL, &q, NULL) == PERFBUF_OK);
+    perfbuf_v2_iter bi, ii;
+    perfbuf_v2_block blk;
+    perfbuf_v2_instance inst;
+    perfbuf_v2_blocks_begin(&q, &bi);
+    EXPECT(perfbuf_v2_blocks_next(&q, &bi, &blk));
+    perfbuf_v2_instances_begin(&blk, &ii);
+    EXPECT(perfbuf_v2_instances_next(&q, &blk, &ii, &inst));
+    size_t cap = 3 * (size_t)n + 1;
+    char *out = malloc(cap);
+    size_t len = 0;
+    start();
+    EXPECT(perfbuf_v2_instance_name_utf8(&q, &inst, out, cap, &len) == PERFBUF_OK);
+    stop(r);
+    /* Three of every four units are 'a', the fourth a lone surrogate
+     * (U+FFFD, three bytes). */
+    EXPECT(len == (size_t)n / 4 * 6 + (size_t)n % 4);
+    free(out);
+    tb_free(&v.buf);
+}
+
+static void v2_query_cases(void)
+{
+    GROWTH("V2 walk: n blocks of all five kinds", walk_v2_many_blocks, LINEAR);
+    GROWTH("V2 walk: n counters in two blocks", walk_v2_wide, LINEAR);
+    GROWTH("V2 walk: n instances", walk_v2_many_instances, LINEAR);
+    GROWTH("V2 walk: one n-unit instance name", walk_v2_long_name, LINEAR);
+    GROWTH("perfbuf_v2_instance_name_utf8: n units, whole", call_v2_long_name_utf8, LINEAR);
+}
+
+/* ---- V2 metadata ---- */
+
+/* Parse (plain, or indexed for descending ids) and every counter by
+ * position and by id. Lookups by id are O(log n) (v2_meta.h), so is each
+ * reference the parse checks: n log n. */
+static void reginfo_walk(uint32_t n, int unordered, run *r)
+{
+    tb_buf b = adv_reginfo_refs(n, unordered);
+    r->bytes = b.len;
+    uint64_t *scratch = malloc(sizeof *scratch * n);
+    perfbuf_v2_reginfo reg;
+    perfbuf_error err;
+    start();
+    perfbuf_status st = perfbuf_v2_reginfo_parse(b.data, b.len, NULL, &reg, &err);
+    if (unordered) {
+        EXPECT(st == PERFBUF_E_SCRATCH_NEEDED);
+        st = perfbuf_v2_reginfo_parse_indexed(b.data, b.len, NULL, scratch, n, &reg, &err);
+    }
+    EXPECT(st == PERFBUF_OK);
+    perfbuf_v2_counter_reg c, found;
+    for (uint32_t k = 0; st == PERFBUF_OK && k < n; k++) {
+        EXPECT(perfbuf_v2_reginfo_counter(&reg, k, &c));
+        EXPECT(c.id == adv_reginfo_refs_id(n, unordered, k));
+        EXPECT(perfbuf_v2_reginfo_find(&reg, c.id, &found) == PERFBUF_OK && found.index == k);
+    }
+    stop(r);
+    free(scratch);
+    tb_free(&b);
+}
+
+static void walk_reginfo_refs(uint32_t n, run *r) { reginfo_walk(n, 0, r); }
+static void walk_reginfo_unordered(uint32_t n, run *r) { reginfo_walk(n, 1, r); }
+
+/* The plain parse of unordered ids refuses in one pass. */
+static void call_reginfo_refuse(uint32_t n, run *r)
+{
+    tb_buf b = adv_reginfo_refs(n, 1);
+    perfbuf_v2_reginfo reg;
+    r->bytes = b.len;
+    start();
+    EXPECT(perfbuf_v2_reginfo_parse(b.data, b.len, NULL, &reg, NULL) == PERFBUF_E_SCRATCH_NEEDED);
+    stop(r);
+    tb_free(&b);
+}
+
+static void strings_walk(uint32_t n, int shape, int unordered, run *r)
+{
+    tb_buf b = adv_strings(n, shape, unordered);
+    r->bytes = b.len;
+    uint64_t *scratch = malloc(sizeof *scratch * n);
+    perfbuf_v2_strings s;
+    start();
+    perfbuf_status st = perfbuf_v2_strings_parse(b.data, b.len, PERFBUF_V2_STRINGS_FROM_ARRAY_END,
+                                                 NULL, &s, NULL);
+    if (unordered) {
+        EXPECT(st == PERFBUF_E_SCRATCH_NEEDED);
+        st = perfbuf_v2_strings_parse_indexed(b.data, b.len, PERFBUF_V2_STRINGS_FROM_ARRAY_END,
+                                              NULL, scratch, n, &s, NULL);
+    }
+    EXPECT(st == PERFBUF_OK);
+    perfbuf_v2_counter_string str, found;
+    for (uint32_t k = 0; st == PERFBUF_OK && k < n; k++) {
+        char text[32];
+        size_t len;
+        EXPECT(perfbuf_v2_strings_get(&s, k, &str));
+        EXPECT(perfbuf_v2_counter_string_utf8(&s, &str, text, sizeof text, &len) == PERFBUF_OK);
+        char expected[32];
+        snprintf(expected, sizeof expected, "s%u", str.counter_id);
+        EXPECT(strcmp(text, shape == 0 ? expected : "x") == 0);
+        EXPECT(perfbuf_v2_strings_find(&s, str.counter_id, &found) == PERFBUF_OK &&
+               found.index == k);
+    }
+    stop(r);
+    free(scratch);
+    tb_free(&b);
+}
+
+static void walk_strings_own(uint32_t n, run *r) { strings_walk(n, 0, 0, r); }
+static void walk_strings_shared(uint32_t n, run *r) { strings_walk(n, 1, 0, r); }
+static void walk_strings_unordered(uint32_t n, run *r) { strings_walk(n, 0, 1, r); }
+
+/* The parse alone: ids ascending are checked by neighbours, and strings
+ * that share bytes are bounded by the area, so no log factor. */
+static void strings_parse_only(uint32_t n, int shape, run *r)
+{
+    tb_buf b = adv_strings(n, shape, 0);
+    perfbuf_v2_strings s;
+    r->bytes = b.len;
+    start();
+    EXPECT(perfbuf_v2_strings_parse(b.data, b.len, PERFBUF_V2_STRINGS_FROM_ARRAY_END, NULL, &s,
+                                    NULL) == PERFBUF_OK);
+    stop(r);
+    EXPECT(s.count == n);
+    tb_free(&b);
+}
+
+static void call_strings_own(uint32_t n, run *r) { strings_parse_only(n, 0, r); }
+static void call_strings_shared(uint32_t n, run *r) { strings_parse_only(n, 1, r); }
+
+/* The parse alone, ids ascending: each of the four references of a
+ * counter is found by binary search among the ascending ids, so this is
+ * n log n although v2_meta.h calls the ascending case linear. */
+static void call_reginfo_refs(uint32_t n, run *r)
+{
+    tb_buf b = adv_reginfo_refs(n, 0);
+    perfbuf_v2_reginfo reg;
+    r->bytes = b.len;
+    start();
+    EXPECT(perfbuf_v2_reginfo_parse(b.data, b.len, NULL, &reg, NULL) == PERFBUF_OK);
+    stop(r);
+    EXPECT(reg.counter_count == n && reg.ids_ascending);
+    tb_free(&b);
+}
+
+/* n headers into one n-character string: refused, in one pass. */
+static void call_strings_overlap(uint32_t n, run *r)
+{
+    tb_buf b = adv_strings(n, 2, 0);
+    perfbuf_v2_strings s;
+    r->bytes = b.len;
+    start();
+    EXPECT(perfbuf_v2_strings_parse(b.data, b.len, PERFBUF_V2_STRINGS_FROM_ARRAY_END, NULL, &s,
+                                    NULL) == PERFBUF_E_OVERLAP);
+    stop(r);
+    tb_free(&b);
+}
+
+static void walk_identifiers(uint32_t n, run *r)
+{
+    tb_buf b = adv_identifiers(n, adv_guid);
+    r->bytes = b.len;
+    perfbuf_v2_identifiers l;
+    start();
+    EXPECT(perfbuf_v2_identifiers_parse(b.data, b.len, NULL, &l, NULL) == PERFBUF_OK);
+    perfbuf_v2_list_iter it;
+    perfbuf_v2_identifier id;
+    uint32_t k = 0;
+    perfbuf_v2_identifiers_begin(&it);
+    while (perfbuf_v2_identifiers_next(&l, &it, &id)) {
+        char name[32], expected[32];
+        size_t len;
+        EXPECT(perfbuf_v2_identifier_name_utf8(&l, &id, name, sizeof name, &len) == PERFBUF_OK);
+        snprintf(expected, sizeof expected, "n%u", k);
+        EXPECT(strcmp(name, expected) == 0 && id.query_index == k);
+        k++;
+    }
+    stop(r);
+    EXPECT(k == n);
+    tb_free(&b);
+}
+
+static void call_identifier_long_name(uint32_t n, run *r)
+{
+    tb_buf b = adv_identifier_long_name(n);
+    r->bytes = b.len;
+    perfbuf_v2_identifiers l;
+    perfbuf_v2_list_iter it;
+    perfbuf_v2_identifier id;
+    char *out = malloc((size_t)n + 1);
+    size_t len = 0;
+    start();
+    EXPECT(perfbuf_v2_identifiers_parse(b.data, b.len, NULL, &l, NULL) == PERFBUF_OK);
+    perfbuf_v2_identifiers_begin(&it);
+    EXPECT(perfbuf_v2_identifiers_next(&l, &it, &id));
+    EXPECT(perfbuf_v2_identifier_name_utf8(&l, &id, out, (size_t)n + 1, &len) == PERFBUF_OK);
+    stop(r);
+    EXPECT(len == n);
+    free(out);
+    tb_free(&b);
+}
+
+static void walk_instance_list(uint32_t n, run *r)
+{
+    tb_buf b = adv_instance_list(n);
+    r->bytes = b.len;
+    perfbuf_v2_instance_list l;
+    start();
+    EXPECT(perfbuf_v2_instance_list_parse(b.data, b.len, NULL, &l, NULL) == PERFBUF_OK);
+    perfbuf_v2_list_iter it;
+    perfbuf_v2_listed_instance inst;
+    uint32_t k = 0;
+    perfbuf_v2_instance_list_begin(&it);
+    while (perfbuf_v2_instance_list_next(&l, &it, &inst)) {
+        char name[32], expected[32];
+        size_t len;
+        EXPECT(perfbuf_v2_listed_name_utf8(&l, &inst, name, sizeof name, &len) == PERFBUF_OK);
+        snprintf(expected, sizeof expected, "i%u", k);
+        EXPECT(strcmp(name, expected) == 0 && inst.id == k);
+        k++;
+    }
+    stop(r);
+    EXPECT(k == n);
+    tb_free(&b);
+}
+
+static void walk_countersets(uint32_t n, run *r)
+{
+    tb_buf b = adv_countersets(n);
+    r->bytes = b.len;
+    perfbuf_v2_countersets l;
+    perfbuf_guid g;
+    start();
+    EXPECT(perfbuf_v2_countersets_parse(b.data, b.len, &l, NULL) == PERFBUF_OK);
+    for (uint32_t k = 0; k < n; k++) {
+        EXPECT(perfbuf_v2_countersets_get(&l, k, &g) && g.data1 == k);
+    }
+    stop(r);
+    tb_free(&b);
+}
+
+static void call_string_answer(uint32_t n, run *r)
+{
+    tb_buf b = adv_string_answer(n);
+    r->bytes = b.len;
+    perfbuf_v2_string s;
+    char *out = malloc((size_t)n + 1);
+    size_t len = 0;
+    start();
+    EXPECT(perfbuf_v2_string_parse(b.data, b.len, NULL, &s, NULL) == PERFBUF_OK);
+    EXPECT(perfbuf_v2_string_utf8(&s, out, (size_t)n + 1, &len) == PERFBUF_OK);
+    stop(r);
+    EXPECT(len == n);
+    free(out);
+    tb_free(&b);
+}
+
+static void v2_meta_cases(void)
+{
+    GROWTH("reginfo: n counters referring to the last four", walk_reginfo_refs, N_LOG_N);
+    GROWTH("reginfo: the same, ids descending (indexed)", walk_reginfo_unordered, N_LOG_N);
+    GROWTH("perfbuf_v2_reginfo_parse: n counters naming the last four", call_reginfo_refs,
+           N_LOG_N);
+    GROWTH("perfbuf_v2_reginfo_parse: descending ids refused", call_reginfo_refuse, LINEAR);
+    GROWTH("perfbuf_v2_strings_parse: n own strings", call_strings_own, LINEAR);
+    GROWTH("perfbuf_v2_strings_parse: n headers sharing one string", call_strings_shared, LINEAR);
+    GROWTH("strings: n own strings, get/utf8/find each", walk_strings_own, N_LOG_N);
+    GROWTH("strings: n headers sharing one string", walk_strings_shared, N_LOG_N);
+    GROWTH("strings: ids descending (indexed)", walk_strings_unordered, N_LOG_N);
+    GROWTH("perfbuf_v2_strings_parse: n headers into one n-char string", call_strings_overlap,
+           LINEAR);
+    GROWTH("identifiers: n, every name", walk_identifiers, LINEAR);
+    GROWTH("identifiers: one n-char name", call_identifier_long_name, LINEAR);
+    GROWTH("instance list: n, every name", walk_instance_list, LINEAR);
+    GROWTH("counterset list: n GUIDs", walk_countersets, LINEAR);
+    GROWTH("string answer: n chars, parse + utf8", call_string_answer, LINEAR);
+}
+
+/* ---- cross-check and V2 samples ---- */
+
+typedef struct crosscheck_inputs {
+    tb_v2 query;
+    tb_buf ids;
+    tb_buf registration;
+    perfbuf_v2_query q;
+    perfbuf_v2_identifiers l;
+    perfbuf_v2_reginfo reg;
+} crosscheck_inputs;
+
+static bool crosscheck_setup(crosscheck_inputs *x, uint32_t n, int ids_shape, run *r)
+{
+    adv_crosscheck(n, ids_shape, &x->query, &x->ids);
+    x->registration = adv_crosscheck_registration();
+    r->bytes = x->query.buf.len + x->ids.len + x->registration.len;
+    bool ok = perfbuf_v2_query_parse(x->query.buf.data, x->query.buf.len, NULL, &x->q, NULL) ==
+                  PERFBUF_OK &&
+              perfbuf_v2_identifiers_parse(x->ids.data, x->ids.len, NULL, &x->l, NULL) ==
+                  PERFBUF_OK &&
+              perfbuf_v2_reginfo_parse(x->registration.data, x->registration.len, NULL, &x->reg,
+                                       NULL) == PERFBUF_OK;
+    EXPECT(ok);
+    return ok;
+}
+
+static void crosscheck_free(crosscheck_inputs *x)
+{
+    tb_free(&x->query.buf);
+    tb_free(&x->ids);
+    tb_free(&x->registration);
+}
+
+static void crosscheck_case(uint32_t n, int ids_shape, bool with_ids, run *r)
+{
+    crosscheck_inputs x;
+    if (crosscheck_setup(&x, n, ids_shape, r)) {
+        perfbuf_v2_mismatch m;
+        start();
+        perfbuf_status st = perfbuf_v2_crosscheck(&x.q, &x.reg, with_ids ? &x.l : NULL, &m);
+        stop(r);
+        /* Shapes 1 and 3 have usable Indexes out of order. */
+        EXPECT(with_ids && (ids_shape == 1 || ids_shape == 3) ? st == PERFBUF_E_SCRATCH_NEEDED
+                                                              : st == PERFBUF_OK);
+    }
+    crosscheck_free(&x);
+}
+
+static void crosscheck_indexed_case(uint32_t n, int ids_shape, run *r)
+{
+    crosscheck_inputs x;
+    if (crosscheck_setup(&x, n, ids_shape, r)) {
+        size_t cap = x.l.count;
+        uint64_t *scratch = malloc(sizeof *scratch * cap);
+        perfbuf_v2_mismatch m;
+        start();
+        EXPECT(perfbuf_v2_crosscheck_indexed(&x.q, &x.reg, &x.l, scratch, cap, &m) == PERFBUF_OK);
+        stop(r);
+        free(scratch);
+    }
+    crosscheck_free(&x);
+}
+
+static void call_crosscheck_in_order(uint32_t n, run *r) { crosscheck_case(n, 0, true, r); }
+static void call_crosscheck_no_ids(uint32_t n, run *r) { crosscheck_case(n, 0, false, r); }
+static void call_crosscheck_swapped(uint32_t n, run *r) { crosscheck_case(n, 1, true, r); }
+static void call_crosscheck_failed(uint32_t n, run *r) { crosscheck_case(n, 2, true, r); }
+static void call_crosscheck_other(uint32_t n, run *r) { crosscheck_case(n, 3, true, r); }
+static void call_crosscheck_swapped_indexed(uint32_t n, run *r) { crosscheck_indexed_case(n, 1, r); }
+static void call_crosscheck_other_indexed(uint32_t n, run *r) { crosscheck_indexed_case(n, 3, r); }
+
+/* One block of n counters: lookups past the first 64 positions. */
+static void call_crosscheck_wide(uint32_t n, run *r)
+{
+    tb_v2 query;
+    tb_buf registration;
+    adv_crosscheck_wide(n, &query, &registration);
+    r->bytes = query.buf.len + registration.len;
+    perfbuf_v2_query q;
+    perfbuf_v2_reginfo reg;
+    perfbuf_v2_mismatch m;
+    EXPECT(perfbuf_v2_query_parse(query.buf.data, query.buf.len, NULL, &q, NULL) == PERFBUF_OK);
+    EXPECT(perfbuf_v2_reginfo_parse(registration.data, registration.len, NULL, &reg, NULL) ==
+           PERFBUF_OK);
+    start();
+    EXPECT(perfbuf_v2_crosscheck(&q, &reg, NULL, &m) == PERFBUF_OK);
+    stop(r);
+    tb_free(&query.buf);
+    tb_free(&registration);
+}
+
+/* Every registered counter of every instance or block without instances,
+ * on n blocks of 8 counters each: values from the generator. */
+static void walk_v2_raw_samples(uint32_t n, run *r)
+{
+    crosscheck_inputs x;
+    if (crosscheck_setup(&x, n, 0, r)) {
+        perfbuf_v2_iter bi, ii;
+        perfbuf_v2_block blk;
+        perfbuf_v2_instance inst;
+        start();
+        perfbuf_v2_blocks_begin(&x.q, &bi);
+        while (perfbuf_v2_blocks_next(&x.q, &bi, &blk)) {
+            if (blk.kind != PERFBUF_V2_MULTIPLE_COUNTERS && blk.kind != PERFBUF_V2_COUNTERSET) {
+                continue;
+            }
+            uint32_t i = blk.index;
+            perfbuf_v2_instances_begin(&blk, &ii);
+            bool more = blk.kind == PERFBUF_V2_MULTIPLE_COUNTERS;
+            uint32_t j = 0;
+            while (more || perfbuf_v2_instances_next(&x.q, &blk, &ii, &inst)) {
+                const perfbuf_v2_instance *which = more ? NULL : &inst;
+                for (uint32_t k = 0; k < 8; k++) {
+                    perfbuf_raw_sample s;
+                    perfbuf_value_context c;
+                    EXPECT(perfbuf_v2_raw_sample(&x.q, &blk, which, &x.reg, k, &s, &c) ==
+                           PERFBUF_OK);
+                    uint64_t expected = which == NULL ? 10u * i + k : 100u * i + 10u * j + k;
+                    EXPECT(s.first == expected);
+                }
+                if (more) {
+                    break;
+                }
+                j++;
+            }
+        }
+        stop(r);
+    }
+    crosscheck_free(&x);
+}
+
+static void crosscheck_cases(void)
+{
+    GROWTH("crosscheck: n blocks x n identifiers in Index order", call_crosscheck_in_order,
+           LINEAR);
+    GROWTH("crosscheck: n blocks, no identifiers", call_crosscheck_no_ids, LINEAR);
+    GROWTH("crosscheck: one swapped pair (plain: refused)", call_crosscheck_swapped, LINEAR);
+    GROWTH("crosscheck: + failed identifiers past the blocks", call_crosscheck_failed, LINEAR);
+    GROWTH("crosscheck: + other counterset past the blocks (refused)", call_crosscheck_other,
+           LINEAR);
+    GROWTH("crosscheck_indexed: one swapped pair (sorts)", call_crosscheck_swapped_indexed,
+           N_LOG_N);
+    GROWTH("crosscheck_indexed: other counterset past the blocks", call_crosscheck_other_indexed,
+           N_LOG_N);
+    GROWTH("crosscheck: one block of n counters (O(log n) lookups)", call_crosscheck_wide,
+           N_LOG_N);
+    GROWTH("perfbuf_v2_raw_sample: 8 counters of n blocks' instances", walk_v2_raw_samples,
+           LINEAR);
+}
+
+/* ---- text ---- */
+
+static void utf16_call(uint32_t n, size_t cap, run *r)
+{
+    tb_buf b = adv_utf16(n);
+    r->bytes = b.len;
+    char *out = malloc(cap);
+    size_t len = 0;
+    start();
+    perfbuf_status st = perfbuf_utf16le_to_utf8(b.data, b.len, out, cap, &len);
+    stop(r);
+    EXPECT(cap > 3 * (size_t)n ? st == PERFBUF_OK : st == PERFBUF_E_OUTPUT_TOO_SMALL);
+    free(out);
+    tb_free(&b);
+}
+
+static void code_page_call(uint32_t n, uint32_t code_page, size_t cap, run *r)
+{
+    tb_buf b = adv_code_page_text(n, code_page);
+    r->bytes = b.len;
+    char *out = malloc(cap);
+    size_t len = 0;
+    start();
+    perfbuf_status st = perfbuf_codepage_to_utf8(code_page, b.data, b.len, out, cap, &len);
+    stop(r);
+    EXPECT(cap > 3 * (size_t)n ? st == PERFBUF_OK : st == PERFBUF_E_OUTPUT_TOO_SMALL);
+    free(out);
+    tb_free(&b);
+}
+
+static void call_utf16_whole(uint32_t n, run *r) { utf16_call(n, 3 * (size_t)n + 1, r); }
+static void call_utf16_small(uint32_t n, run *r) { utf16_call(n, 16, r); }
+static void call_cp1252(uint32_t n, run *r) { code_page_call(n, 1252, 3 * (size_t)n + 1, r); }
+static void call_cp65001(uint32_t n, run *r) { code_page_call(n, 65001, 3 * (size_t)n + 1, r); }
+static void call_cp20127(uint32_t n, run *r) { code_page_call(n, 20127, 3 * (size_t)n + 1, r); }
+static void call_cp65001_small(uint32_t n, run *r) { code_page_call(n, 65001, 16, r); }
+
+static void text_cases(void)
+{
+    GROWTH("perfbuf_utf16le_to_utf8: n units with lone surrogates", call_utf16_whole, LINEAR);
+    GROWTH("perfbuf_utf16le_to_utf8: the same into 16 bytes", call_utf16_small, LINEAR);
+    GROWTH("perfbuf_codepage_to_utf8: 1252, unassigned bytes", call_cp1252, LINEAR);
+    GROWTH("perfbuf_codepage_to_utf8: 65001, invalid sequences", call_cp65001, LINEAR);
+    GROWTH("perfbuf_codepage_to_utf8: 20127, bytes above 0x7F", call_cp20127, LINEAR);
+    GROWTH("perfbuf_codepage_to_utf8: 65001 into 16 bytes", call_cp65001_small, LINEAR);
+}
+
+static const th_case cases[] = {
+    TH_CASE(v1_walks),       TH_CASE(v1_calls),         TH_CASE(names_cases),
+    TH_CASE(v2_query_cases), TH_CASE(v2_meta_cases),    TH_CASE(crosscheck_cases),
+    TH_CASE(text_cases),
+};
+
+TH_MAIN(cases)
