@@ -3,6 +3,8 @@
 
 #include <inttypes.h>
 
+#include "dump.h"
+
 void emit_init(emitter *e, FILE *out, bool json)
 {
     e->out = out;
@@ -18,6 +20,7 @@ void emit_init(emitter *e, FILE *out, bool json)
 static void indent(const emitter *e)
 {
     for (int i = 0; i < e->depth; i++) {
+        DUMP_WORK(1);
         fputs("  ", e->out);
     }
 }
@@ -26,6 +29,7 @@ static void json_string(FILE *out, const char *s)
 {
     fputc('"', out);
     for (const unsigned char *p = (const unsigned char *)s; *p; p++) {
+        DUMP_WORK(1);
         if (*p == '"' || *p == '\\') {
             fputc('\\', out);
             fputc(*p, out);
@@ -44,6 +48,7 @@ static void text_string(FILE *out, const char *s)
 {
     fputc('"', out);
     for (const unsigned char *p = (const unsigned char *)s; *p; p++) {
+        DUMP_WORK(1);
         if (*p == '"' || *p == '\\') {
             fputc('\\', out);
             fputc(*p, out);

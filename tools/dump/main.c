@@ -78,6 +78,7 @@ static int read_file(const char *path, uint8_t **data, size_t *size)
     size_t len = 0;
     uint8_t *buf = malloc(cap);
     for (;;) {
+        DUMP_WORK(1);
         if (buf == NULL) {
             fclose(f);
             fprintf(stderr, "perfbuf-dump: %s: out of memory\n", path);
@@ -140,6 +141,7 @@ static const dump_format *find_format(const char *name, const uint8_t *data, siz
 {
     if (strcmp(name, "auto") != 0) {
         for (size_t i = 0; i < FORMAT_COUNT; i++) {
+            DUMP_WORK(1);
             if (strcmp(formats[i].name, name) == 0) {
                 return &formats[i];
             }
@@ -147,6 +149,7 @@ static const dump_format *find_format(const char *name, const uint8_t *data, siz
         return NULL;
     }
     for (size_t i = 0; i < FORMAT_COUNT; i++) {
+        DUMP_WORK(1);
         if (formats[i].detect != NULL && formats[i].detect(data, size)) {
             return &formats[i];
         }
@@ -154,7 +157,7 @@ static const dump_format *find_format(const char *name, const uint8_t *data, siz
     return NULL;
 }
 
-int main(int argc, char **argv)
+static int run(int argc, char **argv)
 {
     const char *format_name = "auto";
     const char *path = NULL;
@@ -169,6 +172,7 @@ int main(int argc, char **argv)
     bool json = false;
     perfbuf_options options = {0, 0, 0, 0};
     for (int i = 1; i < argc; i++) {
+        DUMP_WORK(1);
         const char *a = argv[i];
         const char *next = i + 1 < argc ? argv[i + 1] : NULL;
         uint32_t *limit = NULL;
@@ -184,6 +188,7 @@ int main(int argc, char **argv)
             options.flags |= PERFBUF_STRICT;
         } else if (strcmp(a, "--series") == 0) {
             while (i + 1 < argc && strcmp(argv[i + 1], "--") != 0) {
+                DUMP_WORK(1);
                 if (series_count == sizeof series_paths / sizeof series_paths[0]) {
                     fprintf(stderr, "perfbuf-dump: at most 64 captures in a series\n");
                     return 2;
@@ -301,6 +306,7 @@ int main(int argc, char **argv)
     uint8_t *series[64];
     size_t series_sizes[64];
     for (size_t k = 0; k < series_count; k++) {
+        DUMP_WORK(1);
         if ((rc = read_file(series_paths[k], &series[k], &series_sizes[k])) != 0) {
             for (size_t j = 0; j < k; j++) {
                 free(series[j]);
@@ -352,4 +358,17 @@ int main(int argc, char **argv)
         return 1;
     }
     return 0;
+}
+
+int main(int argc, char **argv)
+{
+    int rc = run(argc, argv);
+#ifdef PERFBUF_COUNT_WORK
+    /* The counted build's total, for tests that compare the work of
+     * inputs of growing size. */
+    if (getenv("PERFBUF_DUMP_PRINT_WORK") != NULL) {
+        fprintf(stderr, "perfbuf-dump: work %llu\n", (unsigned long long)pb_work_units);
+    }
+#endif
+    return rc;
 }
