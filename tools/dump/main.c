@@ -342,7 +342,7 @@ static int run(int argc, char **argv)
         emit_str(&e, "message", perfbuf_status_string(st));
         emit_object_end(&e);
     }
-    emit_finish(&e);
+    bool written = emit_finish(&e);
     free(data);
     free(names);
     free(previous);
@@ -351,6 +351,10 @@ static int run(int argc, char **argv)
     }
     for (size_t k = 0; k < 3; k++) {
         free(side[k]);
+    }
+    if (!written) {
+        fprintf(stderr, "perfbuf-dump: cannot write the output\n");
+        return 2;
     }
     if (st != PERFBUF_OK) {
         fprintf(stderr, "offset 0x%zx: %s.%s: %s\n", err.offset, err.structure ? err.structure : "?",
