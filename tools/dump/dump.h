@@ -13,6 +13,19 @@
 
 #include "emit.h"
 #include "perfbuf/common.h"
+#include "perfbuf/v2_meta.h"
+
+/*
+ * The counted build (perfbuf-dump-counted) adds the tool's own loop steps
+ * to the library's work counter, so a test can tell linear growth from
+ * quadratic without timing anything; every other build counts nothing.
+ */
+#ifdef PERFBUF_COUNT_WORK
+#  include "work.h"
+#  define DUMP_WORK(n) PB_WORK(n)
+#else
+#  define DUMP_WORK(n) ((void)0)
+#endif
 
 typedef struct dump_input {
     const uint8_t *data;
@@ -75,5 +88,27 @@ void dump_guid(emitter *e, const char *key, const perfbuf_guid *g);
 void dump_systemtime(emitter *e, const char *key, const perfbuf_systemtime *t);
 void dump_anomalies(emitter *e, uint32_t anomalies, const perfbuf_error *first);
 uint32_t dump_le32(const uint8_t *p);
+/* count elements of size bytes, zeroed (at least one, so never NULL for
+ * 0); on overflow or exhaustion reports and exits with status 2. */
+void *dump_calloc(size_t count, size_t size);
+/* Sorts 64-bit keys in place, ascending. */
+void dump_sort_u64(uint64_t *keys, size_t count);
+/* The first key whose high 32 bits are `high`, by binary search over
+ * sorted keys: its position, or count when there is none. */
+size_t dump_find_high(const uint64_t *keys, size_t count, uint32_t high);
+
+/*
+ * The library's parses of registrations and string blocks check unordered
+ * ids only with caller scratch (PERFBUF_E_SCRATCH_NEEDED without it): these
+ * retry with scratch of the count the header gives, so a valid buffer is
+ * never refused for it. *scratch (NULL when none was needed) backs the
+ * view's lookups: free it after the view's last use.
+ */
+perfbuf_status dump_reginfo_parse(const uint8_t *data, size_t size, const perfbuf_options *opts,
+                                  perfbuf_v2_reginfo *out, perfbuf_error *err,
+                                  uint64_t **scratch);
+perfbuf_status dump_strings_parse(const uint8_t *data, size_t size, int origin,
+                                  const perfbuf_options *opts, perfbuf_v2_strings *out,
+                                  perfbuf_error *err, uint64_t **scratch);
 
 #endif

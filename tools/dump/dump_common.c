@@ -1,5 +1,7 @@
 /* SPDX-License-Identifier: MIT OR Apache-2.0 */
 #include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
 
 #include "dump.h"
 #include "perfbuf/values.h"
@@ -33,6 +35,7 @@ void dump_anomalies(emitter *e, uint32_t anomalies, const perfbuf_error *first)
 {
     emit_list_begin(e, "anomalies");
     for (size_t i = 0; i < sizeof anomaly_names / sizeof anomaly_names[0]; i++) {
+        DUMP_WORK(1);
         if (anomalies & anomaly_names[i].bit) {
             emit_str(e, NULL, anomaly_names[i].name);
         }
@@ -85,4 +88,111 @@ void dump_guid(emitter *e, const char *key, const perfbuf_guid *g)
     char text[PERFBUF_GUID_STRING_SIZE];
     perfbuf_guid_format(g, text);
     emit_str(e, key, text);
+}
+
+void *dump_calloc(size_t count, size_t size)
+{
+    void *p = NULL;
+    if (size == 0 || count <= SIZE_MAX / size) {
+        p = calloc(count ? count : 1, size ? size : 1);
+    }
+    if (p == NULL) {
+        fprintf(stderr, "perfbuf-dump: out of memory\n");
+        exit(2);
+    }
+    return p;
+}
+
+/*
+ * LSD radix sort, one byte per pass: its cost is 8 passes over the keys
+ * whatever their order, so sorting never makes the tool's work grow
+ * faster than its input.
+ */
+void dump_sort_u64(uint64_t *keys, size_t count)
+{
+    if (count < 2) {
+        return;
+    }
+    uint64_t *tmp = dump_calloc(count, sizeof *tmp);
+    uint64_t *from = keys;
+    uint64_t *to = tmp;
+    for (unsigned shift = 0; shift < 64; shift += 8) {
+        size_t start[257];
+        memset(start, 0, sizeof start);
+        for (size_t i = 0; i < count; i++) {
+            DUMP_WORK(1);
+            start[((from[i] >> shift) & 0xFF) + 1]++;
+        }
+        for (size_t d = 0; d < 256; d++) {
+            DUMP_WORK(1);
+            start[d + 1] += start[d];
+        }
+        for (size_t i = 0; i < count; i++) {
+            DUMP_WORK(1);
+            to[start[(from[i] >> shift) & 0xFF]++] = from[i];
+        }
+        uint64_t *swap = from;
+        from = to;
+        to = swap;
+    }
+    /* Eight passes: the sorted keys are back in `keys`. */
+    free(tmp);
+}
+
+size_t dump_find_high(const uint64_t *keys, size_t count, uint32_t high)
+{
+    size_t lo = 0;
+    size_t hi = count;
+    while (lo < hi) {
+        DUMP_WORK(1);
+        size_t mid = lo + (hi - lo) / 2;
+        if ((uint32_t)(keys[mid] >> 32) < high) {
+            lo = mid + 1;
+        } else {
+            hi = mid;
+        }
+    }
+    return lo < count && (uint32_t)(keys[lo] >> 32) == high ? lo : count;
+}
+
+/* The count a header gives, when it is no more than the bytes could hold
+ * at `per` bytes each: the scratch a retry needs. */
+static bool header_count(const uint8_t *data, size_t size, size_t at, size_t per, uint32_t *count)
+{
+    if (size < at + 4) {
+        return false;
+    }
+    *count = dump_le32(data + at);
+    return *count <= size / per;
+}
+
+perfbuf_status dump_reginfo_parse(const uint8_t *data, size_t size, const perfbuf_options *opts,
+                                  perfbuf_v2_reginfo *out, perfbuf_error *err,
+                                  uint64_t **scratch)
+{
+    *scratch = NULL;
+    perfbuf_status st = perfbuf_v2_reginfo_parse(data, size, opts, out, err);
+    uint32_t count;
+    /* NumCounters: PERF_COUNTERSET_REG_INFO offset 24; 48 bytes a counter. */
+    if (st == PERFBUF_E_SCRATCH_NEEDED && header_count(data, size, 24, 48, &count)) {
+        *scratch = dump_calloc(count, sizeof **scratch);
+        st = perfbuf_v2_reginfo_parse_indexed(data, size, opts, *scratch, count, out, err);
+    }
+    return st;
+}
+
+perfbuf_status dump_strings_parse(const uint8_t *data, size_t size, int origin,
+                                  const perfbuf_options *opts, perfbuf_v2_strings *out,
+                                  perfbuf_error *err, uint64_t **scratch)
+{
+    *scratch = NULL;
+    perfbuf_v2_string_origin o = (perfbuf_v2_string_origin)origin;
+    perfbuf_status st = perfbuf_v2_strings_parse(data, size, o, opts, out, err);
+    uint32_t count;
+    /* dwCounters: PERF_STRING_BUFFER_HEADER offset 4; 8 bytes a header. */
+    if (st == PERFBUF_E_SCRATCH_NEEDED && header_count(data, size, 4, 8, &count)) {
+        *scratch = dump_calloc(count, sizeof **scratch);
+        st = perfbuf_v2_strings_parse_indexed(data, size, o, opts, *scratch, count, out, err);
+    }
+    return st;
 }

@@ -30,22 +30,259 @@ static void emit_title(emitter *e, const char *key, const perfbuf_name_table *na
     }
 }
 
-static void emit_values(emitter *e, const perfbuf_v1_block *b, const perfbuf_v1_object *o,
-                        const perfbuf_v1_counter_block *blk)
+/*
+ * The objects of a block by title: perfbuf_v1_find_object walks the block
+ * per call, so finding each object's peer in another capture that way is
+ * quadratic in objects. Built once per block; O(log objects) a lookup.
+ */
+typedef struct v1_titles {
+    perfbuf_v1_object *objects; /* in block order */
+    uint64_t *keys;             /* title << 32 | position, sorted */
+    uint32_t count;
+} v1_titles;
+
+static void titles_build(const perfbuf_v1_block *b, v1_titles *t)
+{
+    t->objects = dump_calloc(b->object_count, sizeof *t->objects);
+    t->keys = dump_calloc(b->object_count, sizeof *t->keys);
+    t->count = 0;
+    perfbuf_v1_iter it;
+    perfbuf_v1_object o;
+    perfbuf_v1_objects_begin(b, &it);
+    while (t->count < b->object_count && perfbuf_v1_objects_next(b, &it, &o)) {
+        DUMP_WORK(1);
+        t->objects[t->count] = o;
+        t->keys[t->count] = (uint64_t)o.name_title_index << 32 | t->count;
+        t->count++;
+    }
+    dump_sort_u64(t->keys, t->count);
+}
+
+/* The first object with that title, as perfbuf_v1_find_object finds it:
+ * the keys order equal titles by position. */
+static bool titles_find(const v1_titles *t, uint32_t title, perfbuf_v1_object *out)
+{
+    size_t at = dump_find_high(t->keys, t->count, title);
+    if (at == t->count) {
+        return false;
+    }
+    *out = t->objects[(uint32_t)t->keys[at]];
+    return true;
+}
+
+/* The definitions of one object, walked once. */
+static uint32_t collect_counters(const perfbuf_v1_block *b, const perfbuf_v1_object *o,
+                                 perfbuf_v1_counter *out)
+{
+    uint32_t n = 0;
+    perfbuf_v1_iter it;
+    perfbuf_v1_counters_begin(o, &it);
+    while (n < o->counter_count && perfbuf_v1_counters_next(b, &it, &out[n])) {
+        DUMP_WORK(1);
+        n++;
+    }
+    return n;
+}
+
+/*
+ * Another capture of the same query (--rate, or one of --series; the
+ * decoded block itself is the last of a series), as seen from the object
+ * and instance being dumped: its object of the same title, what each
+ * counter of the dumped object reads there, and its instance at the same
+ * position. Everything is resolved once per object or per instance, so
+ * that each value costs O(1) however hostile the two layouts.
+ */
+typedef struct v1_peer {
+    const perfbuf_v1_block *block; /* NULL: the capture was rejected */
+    v1_titles titles;
+    bool have_object;
+    perfbuf_v1_object object;
+    bool have_block;               /* object's single counter block */
+    perfbuf_v1_counter_block object_block;
+    /* object's definitions, kept while the same object answers */
+    size_t defs_of;                /* offset of the object they are of */
+    bool defs_valid;
+    perfbuf_v1_counter *defs;
+    uint64_t *def_keys;            /* title << 32 | position, sorted */
+    uint32_t def_count;
+    size_t defs_cap;
+    /* per counter of the dumped object: the definition to read it with */
+    perfbuf_v1_counter *use;
+    bool *usable;
+    size_t use_cap;
+    perfbuf_v1_iter instances;     /* in step with the dumped object's */
+    bool have_instance;
+    perfbuf_v1_instance instance;
+} v1_peer;
+
+static void peer_init(v1_peer *p, const perfbuf_v1_block *block)
+{
+    memset(p, 0, sizeof *p);
+    p->block = block;
+    if (block != NULL) {
+        titles_build(block, &p->titles);
+    }
+}
+
+static void peer_free(v1_peer *p)
+{
+    free(p->titles.objects);
+    free(p->titles.keys);
+    free(p->defs);
+    free(p->def_keys);
+    free(p->use);
+    free(p->usable);
+}
+
+static bool same_definition(const perfbuf_v1_counter *a, const perfbuf_v1_counter *b)
+{
+    return a->byte_length == b->byte_length && a->name_title_index == b->name_title_index &&
+           a->help_title_index == b->help_title_index && a->default_scale == b->default_scale &&
+           a->detail_level == b->detail_level && a->type == b->type && a->size == b->size &&
+           a->counter_offset == b->counter_offset;
+}
+
+/* The peer's definition at that offset, by binary search (the walk gives
+ * them in ascending offsets); def_count when there is none. */
+static uint32_t def_at_offset(const v1_peer *p, size_t offset)
+{
+    uint32_t lo = 0;
+    uint32_t hi = p->def_count;
+    while (lo < hi) {
+        DUMP_WORK(1);
+        uint32_t mid = lo + (hi - lo) / 2;
+        if (p->defs[mid].offset < offset) {
+            lo = mid + 1;
+        } else {
+            hi = mid;
+        }
+    }
+    return lo < p->def_count && p->defs[lo].offset == offset ? lo : p->def_count;
+}
+
+/*
+ * What perfbuf_v1_raw_sample would read counter c with in the peer's
+ * object, resolved here once per object: the library does it per call,
+ * walking the definitions whenever the layouts differ. The rule is the
+ * library's: a definition the same in every field at c's own offset is
+ * read as c (the library's O(1) path); else the one at c's position with
+ * c's title and type; else the first with c's title, if of c's type.
+ * Passing the library the peer's own definition keeps it on its O(1) path
+ * with the same result.
+ */
+static void map_counter(v1_peer *p, const perfbuf_v1_counter *c, uint32_t i)
+{
+    p->usable[i] = false;
+    uint32_t at = def_at_offset(p, c->offset);
+    if (at < p->def_count && same_definition(&p->defs[at], c) && c->index < p->def_count) {
+        p->use[i] = *c;
+        p->usable[i] = true;
+        return;
+    }
+    if (c->index < p->def_count && p->defs[c->index].name_title_index == c->name_title_index &&
+        p->defs[c->index].type == c->type) {
+        p->use[i] = p->defs[c->index];
+        p->usable[i] = true;
+        return;
+    }
+    size_t k = dump_find_high(p->def_keys, p->def_count, c->name_title_index);
+    if (k < p->def_count) {
+        const perfbuf_v1_counter *first = &p->defs[(uint32_t)p->def_keys[k]];
+        if (first->type == c->type) {
+            p->use[i] = *first;
+            p->usable[i] = true;
+        }
+    }
+}
+
+/* Finds the peer's object for o and maps o's counters into it. */
+static void peer_object(v1_peer *p, const perfbuf_v1_object *o, const perfbuf_v1_counter *cur,
+                        uint32_t count)
+{
+    p->have_object = false;
+    p->have_block = false;
+    p->have_instance = false;
+    if (p->block == NULL || !titles_find(&p->titles, o->name_title_index, &p->object)) {
+        return;
+    }
+    p->have_object = true;
+    p->have_block = perfbuf_v1_object_counter_block(p->block, &p->object, &p->object_block);
+    perfbuf_v1_instances_begin(&p->object, &p->instances);
+    /* Objects of one title all find the same object here: its
+     * definitions are collected and sorted once, not once per object. */
+    if (!p->defs_valid || p->defs_of != p->object.offset) {
+        if (p->object.counter_count > p->defs_cap) {
+            free(p->defs);
+            free(p->def_keys);
+            p->defs = dump_calloc(p->object.counter_count, sizeof *p->defs);
+            p->def_keys = dump_calloc(p->object.counter_count, sizeof *p->def_keys);
+            p->defs_cap = p->object.counter_count;
+        }
+        p->def_count = collect_counters(p->block, &p->object, p->defs);
+        for (uint32_t k = 0; k < p->def_count; k++) {
+            DUMP_WORK(1);
+            p->def_keys[k] = (uint64_t)p->defs[k].name_title_index << 32 | k;
+        }
+        dump_sort_u64(p->def_keys, p->def_count);
+        p->defs_of = p->object.offset;
+        p->defs_valid = true;
+    }
+    if (count > p->use_cap) {
+        free(p->use);
+        free(p->usable);
+        p->use = dump_calloc(count, sizeof *p->use);
+        p->usable = dump_calloc(count, sizeof *p->usable);
+        p->use_cap = count;
+    }
+    for (uint32_t i = 0; i < count; i++) {
+        DUMP_WORK(1);
+        map_counter(p, &cur[i], i);
+    }
+}
+
+/* Steps the peer's instances with the dumped object's: its instance at
+ * inst's position matches when the names agree. Call once per instance,
+ * in order. */
+static void peer_instance(v1_peer *p, const perfbuf_v1_block *b, const perfbuf_v1_instance *inst)
+{
+    p->have_instance = false;
+    if (!p->have_object || !perfbuf_v1_instances_next(p->block, &p->instances, &p->instance) ||
+        p->instance.index != inst->index) {
+        return;
+    }
+    char a[256];
+    char q[256];
+    size_t la;
+    size_t lq;
+    p->have_instance = perfbuf_v1_instance_name_utf8(b, inst, a, sizeof a, &la) == PERFBUF_OK &&
+                       perfbuf_v1_instance_name_utf8(p->block, &p->instance, q, sizeof q, &lq) ==
+                           PERFBUF_OK &&
+                       strcmp(a, q) == 0;
+}
+
+/* The dumped object: its definitions, walked once for every use. */
+typedef struct v1_current {
+    const perfbuf_v1_block *b;
+    const perfbuf_v1_object *o;
+    const perfbuf_v1_counter *counters;
+    uint32_t count;
+} v1_current;
+
+static void emit_values(emitter *e, const v1_current *cur, const perfbuf_v1_counter_block *blk)
 {
     emit_list_begin(e, "values");
-    perfbuf_v1_iter it;
-    perfbuf_v1_counter c;
-    perfbuf_v1_counters_begin(o, &it);
-    while (perfbuf_v1_counters_next(b, &it, &c)) {
-        if (c.size == 4 || c.size == 8) {
-            emit_u64(e, NULL, perfbuf_v1_counter_value(b, blk, &c));
+    for (uint32_t i = 0; i < cur->count; i++) {
+        DUMP_WORK(1);
+        const perfbuf_v1_counter *c = &cur->counters[i];
+        if (c->size == 4 || c->size == 8) {
+            emit_u64(e, NULL, perfbuf_v1_counter_value(cur->b, blk, c));
         } else {
-            const uint8_t *bytes = perfbuf_v1_counter_bytes(b, blk, &c);
+            const uint8_t *bytes = perfbuf_v1_counter_bytes(cur->b, blk, c);
             char hex[2 * 64 + 1];
-            size_t n = c.size < 64 ? c.size : 64;
-            for (size_t i = 0; i < n; i++) {
-                snprintf(hex + 2 * i, 3, "%02x", bytes[i]);
+            size_t n = c->size < 64 ? c->size : 64;
+            for (size_t k = 0; k < n; k++) {
+                DUMP_WORK(1);
+                snprintf(hex + 2 * k, 3, "%02x", bytes[k]);
             }
             hex[2 * n] = '\0';
             emit_str(e, NULL, hex);
@@ -56,27 +293,26 @@ static void emit_values(emitter *e, const perfbuf_v1_block *b, const perfbuf_v1_
 
 /*
  * Formatted values of one counter block against the same block of an
- * earlier capture (the same object, the same instance position and name).
+ * earlier capture (pblk in the peer's object; NULL when there is none).
  */
-static void emit_formatted(emitter *e, const perfbuf_v1_block *b, const perfbuf_v1_object *o,
-                           const perfbuf_v1_counter_block *blk, const perfbuf_v1_block *pb,
-                           const perfbuf_v1_object *po, const perfbuf_v1_counter_block *pblk)
+static void emit_formatted(emitter *e, const v1_current *cur, const perfbuf_v1_counter_block *blk,
+                           const v1_peer *peer, const perfbuf_v1_counter_block *pblk)
 {
     emit_list_begin(e, "formatted");
-    perfbuf_v1_iter it;
-    perfbuf_v1_counter c;
-    perfbuf_v1_counters_begin(o, &it);
-    while (perfbuf_v1_counters_next(b, &it, &c)) {
+    for (uint32_t i = 0; i < cur->count; i++) {
+        DUMP_WORK(1);
+        const perfbuf_v1_counter *c = &cur->counters[i];
         perfbuf_raw_sample s1;
         perfbuf_raw_sample s0;
         perfbuf_value_context ctx;
         perfbuf_value_context pctx;
         perfbuf_value v;
         uint32_t st = PERFBUF_INVALID_ARGUMENT;
-        if (perfbuf_v1_raw_sample(b, o, &c, blk, &s1, &ctx) == PERFBUF_OK) {
-            bool have_older = pb != NULL && pblk != NULL &&
-                              perfbuf_v1_raw_sample(pb, po, &c, pblk, &s0, &pctx) == PERFBUF_OK;
-            st = perfbuf_format_value(c.type, &s1, have_older ? &s0 : NULL, &ctx,
+        if (perfbuf_v1_raw_sample(cur->b, cur->o, c, blk, &s1, &ctx) == PERFBUF_OK) {
+            bool have_older = pblk != NULL && peer->usable[i] &&
+                              perfbuf_v1_raw_sample(peer->block, &peer->object, &peer->use[i], pblk,
+                                                    &s0, &pctx) == PERFBUF_OK;
+            st = perfbuf_format_value(c->type, &s1, have_older ? &s0 : NULL, &ctx,
                                       PERFBUF_FMT_DOUBLE, &v);
         }
         if (st == PERFBUF_CSTATUS_VALID_DATA) {
@@ -90,87 +326,48 @@ static void emit_formatted(emitter *e, const perfbuf_v1_block *b, const perfbuf_
     emit_list_end(e);
 }
 
-/* The instance of the earlier capture that matches inst: same object, same
- * position, same name; false when the instance set changed. */
-static bool previous_instance(const perfbuf_v1_block *b, const perfbuf_v1_instance *inst,
-                              const perfbuf_v1_block *pb, const perfbuf_v1_object *po,
-                              perfbuf_v1_instance *out)
-{
-    perfbuf_v1_iter it;
-    perfbuf_v1_instances_begin(po, &it);
-    while (perfbuf_v1_instances_next(pb, &it, out)) {
-        if (out->index == inst->index) {
-            char a[256];
-            char p[256];
-            size_t la;
-            size_t lp;
-            return perfbuf_v1_instance_name_utf8(b, inst, a, sizeof a, &la) == PERFBUF_OK &&
-                   perfbuf_v1_instance_name_utf8(pb, out, p, sizeof p, &lp) == PERFBUF_OK &&
-                   strcmp(a, p) == 0;
-        }
-    }
-    return false;
-}
-
 /*
  * Statistics of every counter of one counter block over a series of
- * captures (oldest first, the decoded buffer last), as
+ * captures (peers, oldest first, the decoded block last), as
  * perfbuf_compute_statistics computes them. Instances match by position
  * and name; a capture without the instance contributes an invalid sample.
  */
-static void emit_statistics(emitter *e, const dump_input *in, const perfbuf_v1_block *b,
-                            const perfbuf_v1_object *o, const perfbuf_v1_instance *inst,
-                            const perfbuf_v1_counter_block *blk)
+static void emit_statistics(emitter *e, const v1_current *cur, const v1_peer *peers, size_t n,
+                            bool of_instance, perfbuf_raw_sample *ring)
 {
-    size_t n = in->series_count + 1;
-    perfbuf_raw_sample *ring = calloc(n, sizeof *ring);
-    perfbuf_v1_block *blocks = calloc(n, sizeof *blocks);
-    if (ring == NULL || blocks == NULL) {
-        free(ring);
-        free(blocks);
-        return;
-    }
-    bool *valid = calloc(n, sizeof *valid);
-    for (size_t k = 0; valid != NULL && k < in->series_count; k++) {
-        valid[k] = perfbuf_v1_parse(in->series[k], in->series_sizes[k], &in->options, &blocks[k],
-                                    NULL) == PERFBUF_OK;
-    }
     emit_list_begin(e, "statistics");
-    perfbuf_v1_iter it;
-    perfbuf_v1_counter c;
-    perfbuf_v1_counters_begin(o, &it);
-    while (valid != NULL && perfbuf_v1_counters_next(b, &it, &c)) {
+    for (uint32_t i = 0; i < cur->count; i++) {
+        DUMP_WORK(1);
+        const perfbuf_v1_counter *c = &cur->counters[i];
         perfbuf_value_context ctx = {0, 0};
         for (size_t k = 0; k < n; k++) {
+            DUMP_WORK(1);
+            const v1_peer *p = &peers[k];
             ring[k].status = PERFBUF_CSTATUS_INVALID_DATA;
-            const perfbuf_v1_block *kb = k + 1 == n ? b : &blocks[k];
-            if (k + 1 < n && !valid[k]) {
+            if (p->block == NULL || !p->have_object || !p->usable[i]) {
                 continue;
             }
-            perfbuf_v1_object ko;
-            perfbuf_v1_instance ki;
-            perfbuf_v1_counter_block kblk;
-            perfbuf_value_context kctx;
-            if (perfbuf_v1_find_object(kb, o->name_title_index, &ko) != PERFBUF_OK) {
-                continue;
-            }
-            if (inst != NULL) {
-                if (!previous_instance(b, inst, kb, &ko, &ki)) {
+            const perfbuf_v1_counter_block *kblk;
+            if (of_instance) {
+                if (!p->have_instance) {
                     continue;
                 }
-                kblk = ki.counters;
-            } else if (!perfbuf_v1_object_counter_block(kb, &ko, &kblk)) {
+                kblk = &p->instance.counters;
+            } else if (p->have_block) {
+                kblk = &p->object_block;
+            } else {
                 continue;
             }
-            if (perfbuf_v1_raw_sample(kb, &ko, &c, &kblk, &ring[k], &kctx) == PERFBUF_OK) {
+            perfbuf_value_context kctx;
+            if (perfbuf_v1_raw_sample(p->block, &p->object, &p->use[i], kblk, &ring[k], &kctx) ==
+                PERFBUF_OK) {
                 ctx = kctx;
             } else {
                 ring[k].status = PERFBUF_CSTATUS_INVALID_DATA;
             }
         }
-        (void)blk;
         perfbuf_statistics st;
-        uint32_t rc = perfbuf_compute_statistics(c.type, &ctx, PERFBUF_FMT_DOUBLE, 0, n, ring, &st);
+        uint32_t rc = perfbuf_compute_statistics(c->type, &ctx, PERFBUF_FMT_DOUBLE, 0, n, ring, &st);
         emit_object_begin(e, NULL);
         emit_u64(e, "count", st.count);
         if (rc == PERFBUF_CSTATUS_VALID_DATA) {
@@ -187,40 +384,20 @@ static void emit_statistics(emitter *e, const dump_input *in, const perfbuf_v1_b
         emit_object_end(e);
     }
     emit_list_end(e);
-    free(valid);
-    free(ring);
-    free(blocks);
 }
 
-/* An index of the object that o's instances name as parent, so that every
- * full name resolves in O(1). NULL when there is none. */
-static size_t *parent_index(const perfbuf_v1_block *b, const perfbuf_v1_object *o,
-                            perfbuf_v1_instance_index *index)
-{
-    perfbuf_v1_iter it;
-    perfbuf_v1_instance inst;
-    perfbuf_v1_instances_begin(o, &it);
-    if (!perfbuf_v1_instances_next(b, &it, &inst) || inst.parent_title_index == 0) {
-        return NULL;
-    }
-    perfbuf_v1_object parent;
-    if (perfbuf_v1_find_object(b, inst.parent_title_index, &parent) != PERFBUF_OK) {
-        return NULL;
-    }
-    size_t *offsets = malloc(sizeof *offsets * (parent.instance_count ? parent.instance_count : 1));
-    if (offsets == NULL ||
-        perfbuf_v1_index_build(b, &parent, offsets, parent.instance_count, index) != PERFBUF_OK) {
-        free(offsets);
-        return NULL;
-    }
-    return offsets;
-}
+/* --rate and --series: the captures the dumped block is compared with. */
+typedef struct v1_peers {
+    v1_peer *rate;       /* NULL without --rate or when it was rejected */
+    v1_peer *series;     /* series_count + 1, the dumped block last; or NULL */
+    size_t series_count; /* entries of series */
+    perfbuf_raw_sample *ring;
+} v1_peers;
 
-static void emit_instance(emitter *e, const dump_input *in, const perfbuf_v1_block *b,
-                          const perfbuf_v1_object *o, const perfbuf_v1_instance *inst,
-                          const perfbuf_v1_instance_index *index, const perfbuf_v1_block *pb,
-                          const perfbuf_v1_object *po)
+static void emit_instance(emitter *e, const v1_current *cur, const perfbuf_v1_instance *inst,
+                          const perfbuf_v1_instance_index *index, const v1_peers *peers)
 {
+    const perfbuf_v1_block *b = cur->b;
     emit_object_begin(e, NULL);
     emit_u64(e, "index", inst->index);
     emit_hex(e, "offset", inst->offset);
@@ -233,7 +410,7 @@ static void emit_instance(emitter *e, const dump_input *in, const perfbuf_v1_blo
         emit_u64(e, "name_code_page", inst->code_page);
         emit_u64(e, "name_bytes", inst->name_bytes);
     }
-    st = perfbuf_v1_full_name_utf8(b, o, inst, index, name, sizeof name, &len);
+    st = perfbuf_v1_full_name_utf8(b, cur->o, inst, index, name, sizeof name, &len);
     if (st == PERFBUF_OK || st == PERFBUF_E_OUTPUT_TOO_SMALL || st == PERFBUF_E_BAD_REFERENCE) {
         emit_str(e, "full_name", name);
     }
@@ -243,16 +420,39 @@ static void emit_instance(emitter *e, const dump_input *in, const perfbuf_v1_blo
     emit_u64(e, "parent_title_index", inst->parent_title_index);
     emit_u64(e, "parent_instance", inst->parent_instance);
     emit_i64(e, "unique_id", inst->unique_id);
-    emit_values(e, b, o, &inst->counters);
-    if (pb != NULL) {
-        perfbuf_v1_instance older;
-        bool matched = po != NULL && previous_instance(b, inst, pb, po, &older);
-        emit_formatted(e, b, o, &inst->counters, pb, po, matched ? &older.counters : NULL);
+    emit_values(e, cur, &inst->counters);
+    if (peers->rate != NULL) {
+        const v1_peer *p = peers->rate;
+        emit_formatted(e, cur, &inst->counters, p, p->have_instance ? &p->instance.counters : NULL);
     }
-    if (in->series_count > 0) {
-        emit_statistics(e, in, b, o, inst, &inst->counters);
+    if (peers->series != NULL) {
+        emit_statistics(e, cur, peers->series, peers->series_count, true, peers->ring);
     }
     emit_object_end(e);
+}
+
+/* Every peer's view of object o (before its values are dumped). */
+static void peers_object(v1_peers *peers, const v1_current *cur)
+{
+    if (peers->rate != NULL) {
+        peer_object(peers->rate, cur->o, cur->counters, cur->count);
+    }
+    for (size_t k = 0; peers->series != NULL && k < peers->series_count; k++) {
+        DUMP_WORK(1);
+        peer_object(&peers->series[k], cur->o, cur->counters, cur->count);
+    }
+}
+
+static void peers_instance(v1_peers *peers, const perfbuf_v1_block *b,
+                           const perfbuf_v1_instance *inst)
+{
+    if (peers->rate != NULL) {
+        peer_instance(peers->rate, b, inst);
+    }
+    for (size_t k = 0; peers->series != NULL && k < peers->series_count; k++) {
+        DUMP_WORK(1);
+        peer_instance(&peers->series[k], b, inst);
+    }
 }
 
 perfbuf_status dump_v1(const dump_input *in, emitter *e, perfbuf_error *err)
@@ -268,14 +468,22 @@ perfbuf_status dump_v1(const dump_input *in, emitter *e, perfbuf_error *err)
     const perfbuf_name_table *have_names = NULL;
     if (in->names != NULL &&
         perfbuf_names_parse(in->names, in->names_size, NULL, &names, NULL) == PERFBUF_OK) {
-        slots = malloc(sizeof *slots * (names.count ? names.count : 1));
-        if (slots != NULL &&
-            perfbuf_names_index_build(&names, slots, names.count, &index) == PERFBUF_OK) {
+        slots = dump_calloc(names.count, sizeof *slots);
+        if (perfbuf_names_index_build(&names, slots, names.count, &index) == PERFBUF_OK) {
             have_names = &names;
         }
     }
+    /* Parents through the block-wide index: every instance's parent in
+     * O(log objects), whichever objects the parents are in. */
+    uint64_t *parent_slots = dump_calloc(b.index_slots, sizeof *parent_slots);
+    perfbuf_v1_instance_index parents;
+    const perfbuf_v1_instance_index *have_parents = NULL;
+    if (perfbuf_v1_block_index_build(&b, parent_slots, b.index_slots, &parents) == PERFBUF_OK) {
+        have_parents = &parents;
+    }
+    v1_peers peers = {NULL, NULL, 0, NULL};
     perfbuf_v1_block previous;
-    const perfbuf_v1_block *pb = NULL;
+    v1_peer rate;
     if (in->previous != NULL) {
         perfbuf_error perr;
         if (perfbuf_v1_parse(in->previous, in->previous_size, &in->options, &previous, &perr) !=
@@ -283,8 +491,25 @@ perfbuf_status dump_v1(const dump_input *in, emitter *e, perfbuf_error *err)
             fprintf(stderr, "perfbuf-dump: the --rate capture is rejected: offset 0x%zx: %s.%s: %s\n",
                     perr.offset, perr.structure, perr.field, perfbuf_status_string(perr.status));
         } else {
-            pb = &previous;
+            peer_init(&rate, &previous);
+            peers.rate = &rate;
         }
+    }
+    /* Each earlier capture is parsed and indexed once for the whole dump. */
+    perfbuf_v1_block *series_blocks = NULL;
+    if (in->series_count > 0) {
+        size_t n = in->series_count + 1;
+        series_blocks = dump_calloc(in->series_count, sizeof *series_blocks);
+        peers.series = dump_calloc(n, sizeof *peers.series);
+        peers.series_count = n;
+        peers.ring = dump_calloc(n, sizeof *peers.ring);
+        for (size_t k = 0; k < in->series_count; k++) {
+            DUMP_WORK(1);
+            bool valid = perfbuf_v1_parse(in->series[k], in->series_sizes[k], &in->options,
+                                          &series_blocks[k], NULL) == PERFBUF_OK;
+            peer_init(&peers.series[k], valid ? &series_blocks[k] : NULL);
+        }
+        peer_init(&peers.series[n - 1], &b);
     }
     char text[512];
     size_t len;
@@ -303,10 +528,21 @@ perfbuf_status dump_v1(const dump_input *in, emitter *e, perfbuf_error *err)
     emit_u64(e, "declared_objects", b.declared_object_count);
     dump_anomalies(e, b.anomalies, &b.first_anomaly);
     emit_list_begin(e, "objects");
+    perfbuf_v1_counter *counters = NULL;
+    size_t counters_cap = 0;
     perfbuf_v1_iter oi;
     perfbuf_v1_object o;
     perfbuf_v1_objects_begin(&b, &oi);
     while (perfbuf_v1_objects_next(&b, &oi, &o)) {
+        DUMP_WORK(1);
+        if (o.counter_count > counters_cap) {
+            free(counters);
+            counters = dump_calloc(o.counter_count, sizeof *counters);
+            counters_cap = o.counter_count;
+        }
+        v1_current cur = {&b, &o, counters, 0};
+        cur.count = collect_counters(&b, &o, counters);
+        peers_object(&peers, &cur);
         emit_object_begin(e, NULL);
         emit_u64(e, "index", o.index);
         emit_hex(e, "offset", o.offset);
@@ -319,53 +555,58 @@ perfbuf_status dump_v1(const dump_input *in, emitter *e, perfbuf_error *err)
         emit_i64(e, "perf_time", o.perf_time);
         emit_i64(e, "perf_freq", o.perf_freq);
         emit_list_begin(e, "counters");
-        perfbuf_v1_iter ci;
-        perfbuf_v1_counter c;
-        perfbuf_v1_counters_begin(&o, &ci);
-        while (perfbuf_v1_counters_next(&b, &ci, &c)) {
+        for (uint32_t i = 0; i < cur.count; i++) {
+            DUMP_WORK(1);
+            const perfbuf_v1_counter *c = &counters[i];
             emit_object_begin(e, NULL);
-            emit_u64(e, "index", c.index);
-            emit_u64(e, "title_index", c.name_title_index);
-            emit_title(e, "name", have_names, &index, c.name_title_index);
-            emit_hex(e, "type", c.type);
-            emit_str(e, "type_name", perfbuf_counter_type_name(c.type));
-            emit_u64(e, "size", c.size);
-            emit_u64(e, "counter_offset", c.counter_offset);
-            emit_i64(e, "default_scale", c.default_scale);
+            emit_u64(e, "index", c->index);
+            emit_u64(e, "title_index", c->name_title_index);
+            emit_title(e, "name", have_names, &index, c->name_title_index);
+            emit_hex(e, "type", c->type);
+            emit_str(e, "type_name", perfbuf_counter_type_name(c->type));
+            emit_u64(e, "size", c->size);
+            emit_u64(e, "counter_offset", c->counter_offset);
+            emit_i64(e, "default_scale", c->default_scale);
             emit_object_end(e);
         }
         emit_list_end(e);
-        perfbuf_v1_object po;
-        bool have_po = pb != NULL && perfbuf_v1_find_object(pb, o.name_title_index, &po) == PERFBUF_OK;
         perfbuf_v1_counter_block blk;
         if (perfbuf_v1_object_counter_block(&b, &o, &blk)) {
-            emit_values(e, &b, &o, &blk);
-            if (pb != NULL) {
-                perfbuf_v1_counter_block pblk;
-                bool matched = have_po && perfbuf_v1_object_counter_block(pb, &po, &pblk);
-                emit_formatted(e, &b, &o, &blk, pb, have_po ? &po : NULL, matched ? &pblk : NULL);
+            emit_values(e, &cur, &blk);
+            if (peers.rate != NULL) {
+                const v1_peer *p = peers.rate;
+                emit_formatted(e, &cur, &blk, p, p->have_block ? &p->object_block : NULL);
             }
-            if (in->series_count > 0) {
-                emit_statistics(e, in, &b, &o, NULL, &blk);
+            if (peers.series != NULL) {
+                emit_statistics(e, &cur, peers.series, peers.series_count, false, peers.ring);
             }
         }
         if (o.num_instances >= 0) {
-            perfbuf_v1_instance_index parents;
-            size_t *offsets = parent_index(&b, &o, &parents);
             emit_list_begin(e, "instances");
             perfbuf_v1_iter ii;
             perfbuf_v1_instance inst;
             perfbuf_v1_instances_begin(&o, &ii);
             while (perfbuf_v1_instances_next(&b, &ii, &inst)) {
-                emit_instance(e, in, &b, &o, &inst, offsets != NULL ? &parents : NULL, pb,
-                              have_po ? &po : NULL);
+                DUMP_WORK(1);
+                peers_instance(&peers, &b, &inst);
+                emit_instance(e, &cur, &inst, have_parents, &peers);
             }
             emit_list_end(e);
-            free(offsets);
         }
         emit_object_end(e);
     }
     emit_list_end(e);
+    free(counters);
+    if (peers.rate != NULL) {
+        peer_free(peers.rate);
+    }
+    for (size_t k = 0; peers.series != NULL && k < peers.series_count; k++) {
+        peer_free(&peers.series[k]);
+    }
+    free(peers.series);
+    free(peers.ring);
+    free(series_blocks);
+    free(parent_slots);
     free(slots);
     return PERFBUF_OK;
 }
@@ -394,6 +635,7 @@ perfbuf_status dump_names(const dump_input *in, emitter *e, perfbuf_error *err)
     perfbuf_name_entry entry;
     perfbuf_names_begin(&t, &it);
     while (perfbuf_names_next(&t, &it, &entry)) {
+        DUMP_WORK(1);
         char text[2048];
         size_t len;
         perfbuf_status text_st = perfbuf_names_text_utf8(&t, &entry, text, sizeof text, &len);

@@ -5,6 +5,7 @@
  * counter identifiers.
  */
 #include <stdio.h>
+#include <stdlib.h>
 
 #include "dump.h"
 #include "perfbuf/counter_types.h"
@@ -39,8 +40,10 @@ static void emit_counter(emitter *e, const perfbuf_v2_counter_reg *c)
 perfbuf_status dump_v2_reginfo(const dump_input *in, emitter *e, perfbuf_error *err)
 {
     perfbuf_v2_reginfo r;
-    perfbuf_status st = perfbuf_v2_reginfo_parse(in->data, in->size, &in->options, &r, err);
+    uint64_t *scratch;
+    perfbuf_status st = dump_reginfo_parse(in->data, in->size, &in->options, &r, err, &scratch);
     if (st != PERFBUF_OK) {
+        free(scratch);
         return st;
     }
     dump_guid(e, "counterset", &r.counterset);
@@ -50,11 +53,13 @@ perfbuf_status dump_v2_reginfo(const dump_input *in, emitter *e, perfbuf_error *
     emit_list_begin(e, "counters");
     perfbuf_v2_counter_reg c;
     for (uint32_t i = 0; perfbuf_v2_reginfo_counter(&r, i, &c); i++) {
+        DUMP_WORK(1);
         emit_object_begin(e, NULL);
         emit_counter(e, &c);
         emit_object_end(e);
     }
     emit_list_end(e);
+    free(scratch);
     return PERFBUF_OK;
 }
 
@@ -109,10 +114,11 @@ static const char *origin_name(perfbuf_v2_string_origin origin)
 perfbuf_status dump_v2_strings(const dump_input *in, emitter *e, perfbuf_error *err)
 {
     perfbuf_v2_strings s;
-    perfbuf_status st = perfbuf_v2_strings_parse(in->data, in->size,
-                                                 (perfbuf_v2_string_origin)in->string_origin,
-                                                 &in->options, &s, err);
+    uint64_t *scratch;
+    perfbuf_status st = dump_strings_parse(in->data, in->size, in->string_origin, &in->options,
+                                           &s, err, &scratch);
     if (st != PERFBUF_OK) {
+        free(scratch);
         return st;
     }
     emit_u64(e, "total_size", s.size);
@@ -120,7 +126,10 @@ perfbuf_status dump_v2_strings(const dump_input *in, emitter *e, perfbuf_error *
     dump_anomalies(e, s.anomalies, &s.first_anomaly);
     emit_list_begin(e, "strings");
     perfbuf_v2_counter_string cs;
+    /* One get per header: the parse bounds what all of them read together
+     * by the bytes after the headers. */
     for (uint32_t i = 0; perfbuf_v2_strings_get(&s, i, &cs); i++) {
+        DUMP_WORK(1);
         emit_object_begin(e, NULL);
         emit_u64(e, "counter_id", cs.counter_id);
         if (cs.present) {
@@ -138,6 +147,7 @@ perfbuf_status dump_v2_strings(const dump_input *in, emitter *e, perfbuf_error *
         emit_object_end(e);
     }
     emit_list_end(e);
+    free(scratch);
     return PERFBUF_OK;
 }
 
@@ -151,6 +161,7 @@ perfbuf_status dump_v2_countersets(const dump_input *in, emitter *e, perfbuf_err
     emit_list_begin(e, "countersets");
     perfbuf_guid g;
     for (size_t i = 0; perfbuf_v2_countersets_get(&l, i, &g); i++) {
+        DUMP_WORK(1);
         dump_guid(e, NULL, &g);
     }
     emit_list_end(e);
@@ -170,6 +181,7 @@ perfbuf_status dump_v2_instances(const dump_input *in, emitter *e, perfbuf_error
     perfbuf_v2_listed_instance inst;
     perfbuf_v2_instance_list_begin(&it);
     while (perfbuf_v2_instance_list_next(&l, &it, &inst)) {
+        DUMP_WORK(1);
         emit_object_begin(e, NULL);
         emit_u64(e, "id", inst.id);
         emit_hex(e, "offset", inst.offset);
@@ -199,6 +211,7 @@ perfbuf_status dump_v2_identifiers(const dump_input *in, emitter *e, perfbuf_err
     perfbuf_v2_identifier id;
     perfbuf_v2_identifiers_begin(&it);
     while (perfbuf_v2_identifiers_next(&l, &it, &id)) {
+        DUMP_WORK(1);
         emit_object_begin(e, NULL);
         emit_hex(e, "offset", id.offset);
         dump_guid(e, "counterset", &id.counterset);

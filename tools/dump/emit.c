@@ -1,7 +1,60 @@
 /* SPDX-License-Identifier: MIT OR Apache-2.0 */
 #include "emit.h"
 
-#include <inttypes.h>
+#include <string.h>
+
+#include "dump.h"
+
+static void flush(emitter *e)
+{
+    if (e->used > 0 && !e->failed && fwrite(e->buffer, 1, e->used, e->out) != e->used) {
+        e->failed = true;
+    }
+    e->used = 0;
+}
+
+static void put(emitter *e, const void *data, size_t n)
+{
+    const char *p = data;
+    while (n > 0) {
+        DUMP_WORK(1);
+        if (e->used == sizeof e->buffer) {
+            flush(e);
+        }
+        size_t room = sizeof e->buffer - e->used;
+        size_t take = n < room ? n : room;
+        memcpy(e->buffer + e->used, p, take);
+        e->used += take;
+        p += take;
+        n -= take;
+    }
+}
+
+static void put_char(emitter *e, char c)
+{
+    if (e->used == sizeof e->buffer) {
+        flush(e);
+    }
+    e->buffer[e->used++] = c;
+}
+
+static void put_text(emitter *e, const char *s)
+{
+    put(e, s, strlen(s));
+}
+
+/* Decimal or hexadecimal digits of v, without leading zeros. */
+static void put_digits(emitter *e, uint64_t v, unsigned base)
+{
+    char digits[20];
+    size_t n = 0;
+    do {
+        DUMP_WORK(1);
+        digits[sizeof digits - ++n] = "0123456789abcdef"[v % base];
+        v /= base;
+    } while (v != 0);
+    put(e, digits + sizeof digits - n, n);
+}
 
 void emit_init(emitter *e, FILE *out, bool json)
 {
@@ -10,16 +63,18 @@ void emit_init(emitter *e, FILE *out, bool json)
     e->depth = 0;
     e->has_items[0] = false;
     e->in_list[0] = false;
+    e->failed = false;
+    e->used = 0;
     if (json) {
-        fputc('{', out);
+        put_char(e, '{');
     }
 }
 
-static void indent(const emitter *e)
+static void indent(emitter *e)
 {
-    for (int i = 0; i < e->depth; i++) {
-        fputs("  ", e->out);
-    }
+    static const char spaces[2 * EMIT_MAX_DEPTH + 1] =
+        "                                                                ";
+    put(e, spaces, 2 * (size_t)e->depth);
 }
 
 /*
@@ -69,55 +124,62 @@ static bool is_unsafe(uint32_t cp)
            cp == 0x200F || (cp >= 0x2028 && cp <= 0x202E) || (cp >= 0x2066 && cp <= 0x2069);
 }
 
-/* JSON: always valid UTF-8 out; invalid input bytes become U+FFFD and unsafe
- * characters \u escapes, which a JSON reader turns back into the same text. */
-static void json_string(FILE *out, const char *s)
+/* Bytes that stand for themselves whatever follows: printable ASCII but the
+ * quote and the backslash. The rest is decoded as UTF-8. */
+static bool plain(unsigned char c)
 {
-    fputc('"', out);
-    const unsigned char *p = (const unsigned char *)s;
-    while (*p) {
-        uint32_t cp;
-        size_t len;
-        if (!next_char(p, &cp, &len)) {
-            fputs("\\ufffd", out);
-        } else if (cp == '"' || cp == '\\') {
-            fputc('\\', out);
-            fputc((int)cp, out);
-        } else if (is_unsafe(cp)) {
-            fprintf(out, "\\u%04x", (unsigned)cp);
-        } else {
-            fwrite(p, 1, len, out);
-        }
-        p += len;
-    }
-    fputc('"', out);
+    return c >= 0x20 && c < 0x7F && c != '"' && c != '\\';
 }
 
-/* Text-mode strings are quoted and every unsafe character escaped (\xNN for
- * a byte that is not UTF-8, \u{XXXX} for a character), so a hostile name
- * can neither forge lines of output nor drive the terminal. */
-static void text_string(FILE *out, const char *s)
+/*
+ * A quoted string. Text mode escapes a byte that is not UTF-8 as \xNN, a C0
+ * control or DEL as \xNN and another unsafe character as \u{XXXX}; JSON
+ * replaces a byte that is not UTF-8 by U+FFFD (so the document stays valid
+ * UTF-8) and escapes every unsafe character as \uXXXX, which a JSON reader
+ * turns back into the same text.
+ */
+static void quoted(emitter *e, const char *s, bool json)
 {
-    fputc('"', out);
+    put_char(e, '"');
     const unsigned char *p = (const unsigned char *)s;
     while (*p) {
-        uint32_t cp;
-        size_t len;
-        if (!next_char(p, &cp, &len)) {
-            fprintf(out, "\\x%02x", *p);
-        } else if (cp == '"' || cp == '\\') {
-            fputc('\\', out);
-            fputc((int)cp, out);
-        } else if (cp < 0x20 || cp == 0x7F) {
-            fprintf(out, "\\x%02x", (unsigned)cp);
-        } else if (is_unsafe(cp)) {
-            fprintf(out, "\\u{%04x}", (unsigned)cp);
-        } else {
-            fwrite(p, 1, len, out);
+        const unsigned char *run = p;
+        while (plain(*p)) {
+            DUMP_WORK(1);
+            p++;
         }
+        put(e, run, (size_t)(p - run));
+        if (*p == '\0') {
+            break;
+        }
+        uint32_t cp;
+        size_t len = 1;
+        char esc[16];
+        if (*p == '"' || *p == '\\') {
+            put_char(e, '\\');
+            put_char(e, (char)*p);
+        } else if (!next_char(p, &cp, &len)) {
+            put_text(e, json ? "\\ufffd" : "");
+            if (!json) {
+                snprintf(esc, sizeof esc, "\\x%02x", *p);
+                put_text(e, esc);
+            }
+        } else if (!is_unsafe(cp)) {
+            put(e, p, len);
+        } else {
+            if (json) {
+                snprintf(esc, sizeof esc, "\\u%04x", (unsigned)cp);
+            } else if (cp < 0x20 || cp == 0x7F) {
+                snprintf(esc, sizeof esc, "\\x%02x", (unsigned)cp);
+            } else {
+                snprintf(esc, sizeof esc, "\\u{%04x}", (unsigned)cp);
+            }
+            put_text(e, esc);
+        }
+        DUMP_WORK(1);
         p += len;
     }
-    fputc('"', out);
+    put_char(e, '"');
 }
 
 /* Starts an item: separator, indentation and key. */
@@ -125,25 +187,26 @@ static void item(emitter *e, const char *key)
 {
     if (e->json) {
         if (e->has_items[e->depth]) {
-            fputc(',', e->out);
+            put_char(e, ',');
         }
-        fputc('\n', e->out);
+        put_char(e, '\n');
         indent(e);
-        fputs("  ", e->out);
+        put(e, "  ", 2);
         if (key != NULL && !e->in_list[e->depth]) {
-            json_string(e->out, key);
-            fputs(": ", e->out);
+            quoted(e, key, true);
+            put(e, ": ", 2);
         }
     } else {
         if (!e->has_items[e->depth] && e->depth > 0) {
-            fputc('\n', e->out);
+            put_char(e, '\n');
         }
         indent(e);
         if (e->in_list[e->depth]) {
-            fputs("- ", e->out);
+            put(e, "- ", 2);
         }
         if (key != NULL) {
-            fprintf(e->out, "%s: ", key);
+            put_text(e, key);
+            put(e, ": ", 2);
         }
     }
     e->has_items[e->depth] = true;
@@ -153,15 +216,17 @@ static void item(emitter *e, const char *key)
 static void container_key(emitter *e, const char *key)
 {
     if (!e->has_items[e->depth] && e->depth > 0) {
-        fputc('\n', e->out);
+        put_char(e, '\n');
     }
     indent(e);
     if (e->in_list[e->depth]) {
-        fputs("-", e->out);
+        put_char(e, '-');
     }
     if (key != NULL) {
-        fputs(e->in_list[e->depth] ? " " : "", e->out);
-        fputs(key, e->out);
+        if (e->in_list[e->depth]) {
+            put_char(e, ' ');
+        }
+        put_text(e, key);
     }
     e->has_items[e->depth] = true;
 }
@@ -170,15 +235,12 @@ static void open_container(emitter *e, const char *key, bool list)
 {
     if (e->json) {
         item(e, key);
+        put_char(e, list ? '[' : '{');
     } else {
         container_key(e, key);
-    }
-    if (e->json) {
-        fputc(list ? '[' : '{', e->out);
-    } else {
         /* The newline comes with the first item, or "(none)" at the end. */
         if (key != NULL) {
-            fputc(':', e->out);
+            put_char(e, ':');
         }
     }
     if (e->depth + 1 < EMIT_MAX_DEPTH) {
@@ -196,13 +258,13 @@ static void close_container(emitter *e, bool list)
     }
     if (e->json) {
         if (had) {
-            fputc('\n', e->out);
+            put_char(e, '\n');
             indent(e);
-            fputs("  ", e->out);
+            put(e, "  ", 2);
         }
-        fputc(list ? ']' : '}', e->out);
+        put_char(e, list ? ']' : '}');
     } else if (!had) {
-        fputs(" (none)\n", e->out);
+        put_text(e, " (none)\n");
     }
 }
 
@@ -226,63 +288,73 @@ void emit_list_end(emitter *e)
     close_container(e, true);
 }
 
+static void end_scalar(emitter *e)
+{
+    if (!e->json) {
+        put_char(e, '\n');
+    }
+}
+
 void emit_u64(emitter *e, const char *key, uint64_t v)
 {
     item(e, key);
-    fprintf(e->out, "%" PRIu64, v);
-    if (!e->json) {
-        fputc('\n', e->out);
-    }
+    put_digits(e, v, 10);
+    end_scalar(e);
 }
 
 void emit_i64(emitter *e, const char *key, int64_t v)
 {
     item(e, key);
-    fprintf(e->out, "%" PRId64, v);
-    if (!e->json) {
-        fputc('\n', e->out);
+    if (v < 0) {
+        put_char(e, '-');
+        /* -(v + 1) + 1: INT64_MIN's magnitude has no int64_t. */
+        put_digits(e, (uint64_t)(-(v + 1)) + 1, 10);
+    } else {
+        put_digits(e, (uint64_t)v, 10);
     }
+    end_scalar(e);
 }
 
 void emit_hex(emitter *e, const char *key, uint64_t v)
 {
     item(e, key);
-    fprintf(e->out, e->json ? "%" PRIu64 : "0x%" PRIx64, v);
-    if (!e->json) {
-        fputc('\n', e->out);
+    if (e->json) {
+        put_digits(e, v, 10);
+    } else {
+        put(e, "0x", 2);
+        put_digits(e, v, 16);
     }
+    end_scalar(e);
 }
 
 void emit_bool(emitter *e, const char *key, bool v)
 {
     item(e, key);
-    fputs(v ? "true" : "false", e->out);
-    if (!e->json) {
-        fputc('\n', e->out);
-    }
+    put_text(e, v ? "true" : "false");
+    end_scalar(e);
 }
 
 void emit_str(emitter *e, const char *key, const char *utf8)
 {
     item(e, key);
-    if (e->json) {
-        json_string(e->out, utf8);
-    } else {
-        text_string(e->out, utf8);
-        fputc('\n', e->out);
-    }
+    quoted(e, utf8, e->json);
+    end_scalar(e);
 }
 
 void emit_null(emitter *e, const char *key)
 {
     item(e, key);
-    fputs(e->json ? "null" : "(none)\n", e->out);
+    put_text(e, e->json ? "null" : "(none)\n");
 }
 
-void emit_finish(emitter *e)
+bool emit_finish(emitter *e)
 {
     if (e->json) {
-        fputs("\n}\n", e->out);
+        put_text(e, "\n}\n");
     }
-    fflush(e->out);
+    flush(e);
+    if (fflush(e->out) != 0 || ferror(e->out)) {
+        e->failed = true;
+    }
+    return !e->failed;
 }

@@ -12,12 +12,20 @@
 
 #define EMIT_MAX_DEPTH 32
 
+/* Output is gathered here and written in large pieces: a stdio call per
+ * key, space or number (each taking the stream's lock) was most of the
+ * tool's time on large buffers. */
+#define EMIT_BUFFER_BYTES 16384
+
 typedef struct emitter {
     FILE *out;
     bool json;
     int depth;
     bool has_items[EMIT_MAX_DEPTH];
     bool in_list[EMIT_MAX_DEPTH];
+    bool failed;              /* a write failed: the rest is dropped */
+    size_t used;
+    char buffer[EMIT_BUFFER_BYTES];
 } emitter;
 
 void emit_init(emitter *e, FILE *out, bool json);
@@ -35,6 +43,7 @@ void emit_bool(emitter *e, const char *key, bool v);
  * escaped (text) or replaced and escaped (JSON stays valid UTF-8). */
 void emit_str(emitter *e, const char *key, const char *utf8);
 void emit_null(emitter *e, const char *key);
-void emit_finish(emitter *e);
+/* Ends the document and flushes it: false when any write failed. */
+bool emit_finish(emitter *e);
 
 #endif

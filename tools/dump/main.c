@@ -100,6 +100,7 @@ static const dump_format *find_format(const char *name, const uint8_t *data, siz
 {
     if (strcmp(name, "auto") != 0) {
         for (size_t i = 0; i < FORMAT_COUNT; i++) {
+            DUMP_WORK(1);
             if (strcmp(formats[i].name, name) == 0) {
                 return &formats[i];
             }
@@ -107,6 +108,7 @@ static const dump_format *find_format(const char *name, const uint8_t *data, siz
         return NULL;
     }
     for (size_t i = 0; i < FORMAT_COUNT; i++) {
+        DUMP_WORK(1);
         if (formats[i].detect != NULL && formats[i].detect(data, size)) {
             return &formats[i];
         }
@@ -114,7 +116,7 @@ static const dump_format *find_format(const char *name, const uint8_t *data, siz
     return NULL;
 }
 
-int main(int argc, char **argv)
+static int run(int argc, char **argv)
 {
     const char *format_name = "auto";
     const char *path = NULL;
@@ -129,6 +131,7 @@ int main(int argc, char **argv)
     bool json = false;
     perfbuf_options options = {0, 0, 0, 0};
     for (int i = 1; i < argc; i++) {
+        DUMP_WORK(1);
         const char *a = argv[i];
         const char *next = i + 1 < argc ? argv[i + 1] : NULL;
         uint32_t *limit = NULL;
@@ -144,6 +147,7 @@ int main(int argc, char **argv)
             options.flags |= PERFBUF_STRICT;
         } else if (strcmp(a, "--series") == 0) {
             while (i + 1 < argc && strcmp(argv[i + 1], "--") != 0) {
+                DUMP_WORK(1);
                 if (series_count == sizeof series_paths / sizeof series_paths[0]) {
                     fprintf(stderr, "perfbuf-dump: at most 64 captures in a series\n");
                     return 2;
@@ -275,6 +279,7 @@ int main(int argc, char **argv)
     uint8_t *series[64];
     size_t series_sizes[64];
     for (size_t k = 0; k < series_count; k++) {
+        DUMP_WORK(1);
         if ((rc = read_file(series_paths[k], &series[k], &series_sizes[k])) != 0) {
             for (size_t j = 0; j < k; j++) {
                 free(series[j]);
@@ -310,7 +315,7 @@ int main(int argc, char **argv)
         emit_str(&e, "message", perfbuf_status_string(st));
         emit_object_end(&e);
     }
-    emit_finish(&e);
+    bool written = emit_finish(&e);
     free(data);
     free(names);
     free(previous);
@@ -321,10 +326,27 @@ int main(int argc, char **argv)
         free(side[k]);
     }
     int output = finish_output(0);
+    if (!written && output == 0) {
+        fprintf(stderr, "perfbuf-dump: writing the output failed\n");
+        output = 2;
+    }
     if (st != PERFBUF_OK) {
         fprintf(stderr, "offset 0x%zx: %s.%s: %s\n", err.offset, err.structure ? err.structure : "?",
                 err.field ? err.field : "?", perfbuf_status_string(st));
         return output != 0 ? output : 1;
     }
     return output;
+}
+
+int main(int argc, char **argv)
+{
+    int rc = run(argc, argv);
+#ifdef PERFBUF_COUNT_WORK
+    /* The counted build's total, for tests that compare the work of
+     * inputs of growing size. */
+    if (getenv("PERFBUF_DUMP_PRINT_WORK") != NULL) {
+        fprintf(stderr, "perfbuf-dump: work %llu\n", (unsigned long long)pb_work_units);
+    }
+#endif
+    return rc;
 }

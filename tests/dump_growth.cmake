@@ -1,0 +1,125 @@
+# SPDX-License-Identifier: MIT OR Apache-2.0
+cmake_minimum_required(VERSION 3.25)
+# perfbuf-dump's work grows with its input and no faster, on the inputs
+# where searching per item made it quadratic (tests/make_adversarial_dump.c):
+# each case runs the counted tool on inputs of size n and 8n and fails when
+# the work of 8n is more than 9 times that of n (a quadratic path gives
+# about 64), or less than 4 times (the input did not grow: the check would
+# prove nothing). What the tool shows at size n is checked too.
+# Inputs: -DDUMP=<perfbuf-dump-counted> -DMAKE=<make_adversarial_dump>
+#         -DDIR=<scratch folder>
+set(failed 0)
+set(passed 0)
+macro(expect what got want)
+  if("${got}" STREQUAL "${want}")
+    math(EXPR passed "${passed} + 1")
+  else()
+    message("FAIL ${what}: got '${got}', want '${want}'")
+    math(EXPR failed "${failed} + 1")
+  endif()
+endmacro()
+
+foreach(scale 1 8)
+  file(MAKE_DIRECTORY ${DIR}/${scale})
+  execute_process(COMMAND ${MAKE} ${DIR}/${scale} ${scale} RESULT_VARIABLE rc)
+  if(NOT rc EQUAL 0)
+    message(FATAL_ERROR "make_adversarial_dump ${scale} failed")
+  endif()
+endforeach()
+
+# name | exit status | arguments (@ is the folder of the inputs)
+set(cases
+    "v1-parents|0|--format v1 @/v1-parents.bin"
+    "v1-rate|0|--format v1 --rate @/v1-rate-prev.bin @/v1-rate.bin"
+    "v1-series|0|--format v1 --series @/v1-series-0.bin @/v1-series-1.bin -- @/v1-series.bin"
+    "v2-identifiers|0|--format v2-query --registration @/v2-reginfo.bin --identifiers @/v2-ids-ids.bin @/v2-ids.bin"
+    "v2-rate|0|--format v2-query --registration @/v2-reginfo.bin --rate @/v2-rate-prev.bin @/v2-rate.bin"
+    "v2-names|0|--format v2-query --registration @/v2-reginfo.bin --counter-names @/v2-names-strings.bin @/v2-names.bin"
+    "v2-unordered|0|--format v2-query --registration @/v2-unordered-reginfo.bin --counter-names @/v2-unordered-strings.bin @/v2-unordered.bin"
+    "v2-reginfo|0|--format v2-reginfo @/v2-unordered-reginfo.bin"
+    "v2-strings|0|--format v2-strings @/v2-unordered-strings.bin"
+    "v2-overlap|1|--format v2-strings @/v2-overlap.bin")
+
+# name | JSON path at size n (/-separated) | expected value; LENGTH: its length
+set(checks
+    "v1-parents|objects/1/instances/1/full_name|p999/c1"
+    "v1-parents|objects/1/instances/0/full_name|c0"
+    "v1-rate|objects/0/instances/0/formatted/1|invalid-data"
+    "v1-rate|objects/0/instances/0/formatted/0|0.000000"
+    "v1-rate|objects/1/instances/3/formatted/1|5.000000"
+    "v1-rate|objects/2/instances/0/formatted/7|5.000000"
+    "v1-rate|objects/3/formatted/0|5.000000"
+    "v1-series|objects/0/instances/7/statistics/1/count|2"
+    "v1-series|objects/0/instances/7/statistics/1/mean|5.000000"
+    "v2-identifiers|crosscheck/agree|ON"
+    "v2-identifiers|blocks/3/instances/1/values/0/counter_id|7"
+    "v2-identifiers|blocks/3/instances/1/values/0/type|PERF_COUNTER_RAWCOUNT"
+    "v2-rate|blocks/0/instances/0/values/0/formatted|invalid-data"
+    "v2-rate|blocks/0/instances/0/values/1/formatted|0.000000"
+    "v2-rate|blocks/1/instances/1/values/0/formatted|5.000000"
+    "v2-names|blocks/0/instances/5/values/0/name|LENGTH 1023"
+    "v2-unordered|crosscheck/agree|ON"
+    "v2-unordered|blocks/0/instances/0/values/0/name|c63"
+    "v2-unordered|blocks/0/instances/3/values/63/value|300"
+    "v2-reginfo|counters/0/id|63"
+    "v2-strings|strings/0/text|c63"
+    "v2-overlap|error/status|PERFBUF_E_OVERLAP")
+
+set(ENV{PERFBUF_DUMP_PRINT_WORK} 1)
+foreach(case IN LISTS cases)
+  string(REPLACE "|" ";" parts "${case}")
+  list(GET parts 0 name)
+  list(GET parts 1 want_rc)
+  list(GET parts 2 args)
+  foreach(scale 1 8)
+    string(REPLACE "@" "${DIR}/${scale}" scaled "${args}")
+    separate_arguments(scaled UNIX_COMMAND "${scaled}")
+    execute_process(COMMAND ${DUMP} --json ${scaled}
+                    RESULT_VARIABLE rc OUTPUT_VARIABLE json ERROR_VARIABLE err)
+    expect("${name} x${scale} exit" "${rc}" "${want_rc}")
+    if(err MATCHES "rejected")
+      message("FAIL ${name} x${scale}: a side file was rejected: ${err}")
+      math(EXPR failed "${failed} + 1")
+    endif()
+    if(NOT err MATCHES "perfbuf-dump: work ([0-9]+)")
+      message(FATAL_ERROR "${name}: the counted tool printed no work: ${err}")
+    endif()
+    set(work_${scale} ${CMAKE_MATCH_1})
+    if(scale EQUAL 1)
+      set(json_${name} "${json}")
+    endif()
+  endforeach()
+  math(EXPR most "9 * ${work_1}")
+  math(EXPR least "4 * ${work_1}")
+  message("${name}: work ${work_1} at n, ${work_8} at 8n")
+  if(work_8 GREATER most)
+    message("FAIL ${name}: work grows faster than the input (${work_1} -> ${work_8})")
+    math(EXPR failed "${failed} + 1")
+  elseif(work_8 LESS least)
+    message("FAIL ${name}: the inputs did not grow (${work_1} -> ${work_8})")
+    math(EXPR failed "${failed} + 1")
+  else()
+    math(EXPR passed "${passed} + 1")
+  endif()
+endforeach()
+
+foreach(check IN LISTS checks)
+  string(REPLACE "|" ";" parts "${check}")
+  list(GET parts 0 name)
+  list(GET parts 1 path)
+  list(GET parts 2 want)
+  string(REPLACE "/" ";" keys "${path}")
+  string(JSON got ERROR_VARIABLE json_error GET "${json_${name}}" ${keys})
+  if(json_error)
+    set(got "(${json_error})")
+  elseif(want MATCHES "^LENGTH ")
+    string(LENGTH "${got}" got)
+    set(got "LENGTH ${got}")
+  endif()
+  expect("${name} ${path}" "${got}" "${want}")
+endforeach()
+
+message("${passed} passed, ${failed} failed")
+if(failed GREATER 0)
+  message(FATAL_ERROR "${failed} checks failed")
+endif()
