@@ -6,6 +6,7 @@
  * two samples without it, PERF_ELAPSED_TIME one.
  */
 #include "perfbuf/counter_types.h"
+#include "work.h"
 
 #define SYS PERFBUF_TIME_SYSTEM
 #define NS PERFBUF_TIME_100NS
@@ -59,6 +60,7 @@ static const perfbuf_counter_type_info types[] = {
 const perfbuf_counter_type_info *perfbuf_counter_type_lookup(uint32_t type)
 {
     for (size_t i = 0; i < sizeof types / sizeof types[0]; i++) {
+        PB_WORK(1);
         if (types[i].type == type) {
             return &types[i];
         }
