@@ -128,7 +128,8 @@ static void check_lookup(const perfbuf_v1_block *b, const perfbuf_v1_object *o,
     BUDGETED_APART(size + len, st = perfbuf_v1_find_instance(b, o, name, len, NULL, &found));
     ORACLE(st == PERFBUF_OK);
     ORACLE(found.index <= inst->index);
-    char full[128];
+    /* Room for long parent names: a lookup's cost in them is the point. */
+    static char full[4096];
     size_t full_len = 0;
     BUDGETED_APART(size + sizeof full,
                    st = perfbuf_v1_full_name_utf8(b, o, inst, index, full, sizeof full, &full_len));
