@@ -119,7 +119,7 @@ static void read_v1(capture *c)
     perfbuf_v1_iter oi;
     perfbuf_v1_object o;
     bool more;
-    perfbuf_v1_objects_begin(&p->b, &oi);
+    BUDGETED(0, perfbuf_v1_objects_begin(&p->b, &oi));
     while (p->objects < KEEP) {
         BUDGETED(c->size, more = perfbuf_v1_objects_next(&p->b, &oi, &o));
         if (!more) {
@@ -131,7 +131,7 @@ static void read_v1(capture *c)
         }
         p->object[k] = o;
         perfbuf_v1_iter it;
-        perfbuf_v1_counters_begin(&o, &it);
+        BUDGETED(0, perfbuf_v1_counters_begin(&o, &it));
         while (p->counters[k] < KEEP) {
             BUDGETED(c->size, more = perfbuf_v1_counters_next(&p->b, &it,
                                                               &p->counter[k][p->counters[k]]));
@@ -141,7 +141,7 @@ static void read_v1(capture *c)
             p->counters[k]++;
         }
         BUDGETED(c->size, p->has_block[k] = perfbuf_v1_object_counter_block(&p->b, &o, &p->block[k]));
-        perfbuf_v1_instances_begin(&o, &it);
+        BUDGETED(0, perfbuf_v1_instances_begin(&o, &it));
         while (p->instances[k] < KEEP) {
             BUDGETED(c->size, more = perfbuf_v1_instances_next(&p->b, &it,
                                                                &p->instance[k][p->instances[k]]));
@@ -174,7 +174,7 @@ static void read_v2(capture *c)
     }
     perfbuf_v2_iter bi;
     bool more;
-    perfbuf_v2_blocks_begin(&p->q, &bi);
+    BUDGETED(0, perfbuf_v2_blocks_begin(&p->q, &bi));
     while (p->blocks < KEEP) {
         uint32_t k = p->blocks;
         BUDGETED(c->size, more = perfbuf_v2_blocks_next(&p->q, &bi, &p->block[k]));
@@ -186,7 +186,7 @@ static void read_v2(capture *c)
             p->blocks_after_first = bi;
         }
         perfbuf_v2_iter ii;
-        perfbuf_v2_instances_begin(&p->block[k], &ii);
+        BUDGETED(0, perfbuf_v2_instances_begin(&p->block[k], &ii));
         while (p->instances[k] < 2) {
             BUDGETED(c->size, more = perfbuf_v2_instances_next(&p->q, &p->block[k], &ii,
                                                                &p->instance[k][p->instances[k]]));
@@ -217,14 +217,14 @@ static void read_meta(capture *c)
     BUDGETED(c->size, st = perfbuf_v2_identifiers_parse(c->data, c->size, NULL, &p->ids, NULL));
     p->ids_ok = st == PERFBUF_OK;
     if (p->ids_ok) {
-        perfbuf_v2_identifiers_begin(&p->ids_after_first);
+        BUDGETED(0, perfbuf_v2_identifiers_begin(&p->ids_after_first));
         BUDGETED(c->size, more = perfbuf_v2_identifiers_next(&p->ids, &p->ids_after_first, &p->id));
         p->have_id = more;
     }
     BUDGETED(c->size, st = perfbuf_v2_instance_list_parse(c->data, c->size, NULL, &p->list, NULL));
     p->list_ok = st == PERFBUF_OK;
     if (p->list_ok) {
-        perfbuf_v2_instance_list_begin(&p->list_after_first);
+        BUDGETED(0, perfbuf_v2_instance_list_begin(&p->list_after_first));
         BUDGETED(c->size, more = perfbuf_v2_instance_list_next(&p->list, &p->list_after_first,
                                                                 &p->listed));
         p->have_listed = more;
@@ -367,7 +367,7 @@ static void mixed_v1(const capture *x, const capture *y)
             ORACLE(oracle_inside(o.offset, o.total_length, n));
         }
         perfbuf_v1_counter c;
-        perfbuf_v1_counters_begin(ox, &it);
+        BUDGETED(0, perfbuf_v1_counters_begin(ox, &it));
         for (uint32_t step = 0; step < MIXED_STEPS; step++) {
             BUDGETED(n, more = perfbuf_v1_counters_next(b, &it, &c));
             if (!more) {
@@ -381,7 +381,7 @@ static void mixed_v1(const capture *x, const capture *y)
             ORACLE(oracle_inside(blk.offset, blk.byte_length, n));
         }
         perfbuf_v1_instance inst;
-        perfbuf_v1_instances_begin(ox, &it);
+        BUDGETED(0, perfbuf_v1_instances_begin(ox, &it));
         for (uint32_t step = 0; step < MIXED_STEPS; step++) {
             BUDGETED(n, more = perfbuf_v1_instances_next(b, &it, &inst));
             if (!more) {
@@ -512,7 +512,7 @@ static void mixed_v2(const capture *x, const capture *y)
             (void)id;
         }
         perfbuf_v2_instance inst;
-        perfbuf_v2_instances_begin(bx, &it);
+        BUDGETED(0, perfbuf_v2_instances_begin(bx, &it));
         for (uint32_t step = 0; step < MIXED_STEPS; step++) {
             BUDGETED(n, more = perfbuf_v2_instances_next(q, bx, &it, &inst));
             if (!more) {
@@ -520,7 +520,7 @@ static void mixed_v2(const capture *x, const capture *y)
             }
             check_v2_instance(y, &inst);
         }
-        perfbuf_v2_block_values_begin(bx, &it);
+        BUDGETED(0, perfbuf_v2_block_values_begin(bx, &it));
         mixed_values(y, bx, it);
         for (uint32_t m = 0; m < py->blocks; m++) {
             mixed_values(y, &py->block[m], it);
@@ -529,7 +529,7 @@ static void mixed_v2(const capture *x, const capture *y)
         mixed_samples(y, bx, NULL, &y->meta);
         for (uint32_t i = 0; i < px->instances[k]; i++) {
             const perfbuf_v2_instance *ix = &px->instance[k][i];
-            perfbuf_v2_instance_values_begin(ix, &it);
+            BUDGETED(0, perfbuf_v2_instance_values_begin(ix, &it));
             mixed_values(y, bx, it);
             for (uint32_t m = 0; m < py->blocks; m++) {
                 mixed_values(y, &py->block[m], it);

@@ -42,7 +42,7 @@ static void walk_block(const perfbuf_v1_block *b, const perfbuf_v1_object *o,
     perfbuf_v1_iter ci;
     perfbuf_v1_counter c;
     bool more;
-    perfbuf_v1_counters_begin(o, &ci);
+    BUDGETED_APART(size, perfbuf_v1_counters_begin(o, &ci));
     for (;;) {
         BUDGETED_APART(size, more = perfbuf_v1_counters_next(b, &ci, &c));
         if (!more) {
