@@ -16,6 +16,7 @@
 #ifndef PERFBUF_FUZZ_ORACLE_V1_H
 #define PERFBUF_FUZZ_ORACLE_V1_H
 
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -128,6 +129,15 @@ static void check_lookup(const perfbuf_v1_block *b, const perfbuf_v1_object *o,
     BUDGETED_APART(size + len, st = perfbuf_v1_find_instance(b, o, name, len, NULL, &found));
     ORACLE(st == PERFBUF_OK);
     ORACLE(found.index <= inst->index);
+    /* One more of that name than the object has instances is none, after
+     * a lookup that compared every instance: the most a lookup costs. */
+    char counted[128];
+    int n = snprintf(counted, sizeof counted, "%s#%u", name, (unsigned)o->instance_count);
+    if (n > 0 && (size_t)n < sizeof counted) {
+        BUDGETED_APART(size + (size_t)n,
+                       st = perfbuf_v1_find_instance(b, o, counted, (size_t)n, NULL, &found));
+        ORACLE(st == PERFBUF_E_NOT_FOUND);
+    }
     /* Room for long parent names: a lookup's cost in them is the point. */
     static char full[4096];
     size_t full_len = 0;
@@ -141,6 +151,14 @@ static void check_lookup(const perfbuf_v1_block *b, const perfbuf_v1_object *o,
     BUDGETED_APART(size + full_len,
                    st = perfbuf_v1_find_instance(b, o, full, full_len, index, &found));
     ORACLE(st == PERFBUF_OK || st == PERFBUF_E_NOT_FOUND);
+    /* And with an ordinal past the instances, compares every candidate's
+     * parent name before it answers NOT_FOUND. */
+    int tail = snprintf(full + full_len, sizeof full - full_len, "#%u", (unsigned)o->instance_count);
+    if (tail > 0 && (size_t)tail < sizeof full - full_len) {
+        BUDGETED_APART(size + full_len + (size_t)tail,
+                       st = perfbuf_v1_find_instance(b, o, full, full_len + (size_t)tail, index, &found));
+        ORACLE(st == PERFBUF_E_NOT_FOUND);
+    }
 }
 
 static digest walk(const perfbuf_v1_block *b, uint64_t *slots, const uint8_t *data, size_t size)
