@@ -2,7 +2,9 @@
 /*
  * The Counter/Help name-table reader on arbitrary bytes: rejections point
  * inside the input; after a success every entry converts, the sorted index
- * finds exactly what the linear walk finds, and strict implies lenient.
+ * finds exactly what the linear walk finds, and strict implies lenient;
+ * every call stays within its work budget and the walk with every entry,
+ * text and indexed lookup within the walk budget (docs/linear-time.md).
  */
 #include <stdlib.h>
 #include <string.h>
@@ -10,11 +12,55 @@
 #include "oracle.h"
 #include "perfbuf/names.h"
 
+/* The sorted index, then every entry, its text and its indexed lookup:
+ * n log n for the sort and the lookups, well inside the walk budget since
+ * each entry takes at least eight bytes. */
+static void walk(const perfbuf_name_table *t, perfbuf_name_slot *slots, size_t size)
+{
+    perfbuf_name_index index_storage;
+    const perfbuf_name_index *index = &index_storage;
+    perfbuf_status built;
+    BUDGETED(size, built = perfbuf_names_index_build(t, slots, t->count, &index_storage));
+    ORACLE(built == PERFBUF_OK);
+    for (uint32_t i = 1; i < index->count; i++) {
+        ORACLE(slots[i - 1].title_index <= slots[i].title_index);
+    }
+    perfbuf_names_iter it;
+    perfbuf_name_entry e;
+    uint32_t n = 0;
+    bool more;
+    BUDGETED(size, perfbuf_names_begin(t, &it));
+    for (;;) {
+        BUDGETED(size, more = perfbuf_names_next(t, &it, &e));
+        if (!more) {
+            break;
+        }
+        ORACLE(oracle_inside(e.text_offset, e.text_units * 2, size));
+        char text[64];
+        size_t len;
+        perfbuf_status conv;
+        BUDGETED(size + sizeof text, conv = perfbuf_names_text_utf8(t, &e, text, sizeof text, &len));
+        ORACLE(oracle_text_status(conv));
+        perfbuf_name_entry linear;
+        perfbuf_name_entry sorted;
+        perfbuf_status st;
+        /* A linear lookup per entry is O(n) each: budgeted per call only. */
+        BUDGETED_APART(size, st = perfbuf_names_find(t, e.title_index, &linear));
+        ORACLE(st == PERFBUF_OK);
+        BUDGETED(size, st = perfbuf_names_index_find(t, index, e.title_index, &sorted));
+        ORACLE(st == PERFBUF_OK);
+        ORACLE(linear.offset == sorted.offset && linear.offset <= e.offset);
+        n++;
+    }
+    ORACLE(n == t->count);
+}
+
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
     perfbuf_name_table t;
     perfbuf_error err;
-    perfbuf_status st = perfbuf_names_parse(data, size, NULL, &t, &err);
+    perfbuf_status st;
+    BUDGETED(size, st = perfbuf_names_parse(data, size, NULL, &t, &err));
     if (st != PERFBUF_OK) {
         ORACLE(err.offset <= size);
         ORACLE(err.structure != NULL && err.field != NULL);
@@ -24,34 +70,14 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
         if (slots == NULL) {
             return 0;
         }
-        perfbuf_name_index index;
-        ORACLE(perfbuf_names_index_build(&t, slots, t.count, &index) == PERFBUF_OK);
-        for (uint32_t i = 1; i < index.count; i++) {
-            ORACLE(slots[i - 1].title_index <= slots[i].title_index);
-        }
-        perfbuf_names_iter it;
-        perfbuf_name_entry e;
-        uint32_t n = 0;
-        perfbuf_names_begin(&t, &it);
-        while (perfbuf_names_next(&t, &it, &e)) {
-            ORACLE(oracle_inside(e.text_offset, e.text_units * 2, size));
-            char text[64];
-            size_t len;
-            perfbuf_status conv = perfbuf_names_text_utf8(&t, &e, text, sizeof text, &len);
-            ORACLE(conv == PERFBUF_OK || conv == PERFBUF_E_OUTPUT_TOO_SMALL);
-            perfbuf_name_entry linear;
-            perfbuf_name_entry sorted;
-            ORACLE(perfbuf_names_find(&t, e.title_index, &linear) == PERFBUF_OK);
-            ORACLE(perfbuf_names_index_find(&t, &index, e.title_index, &sorted) == PERFBUF_OK);
-            ORACLE(linear.offset == sorted.offset && linear.offset <= e.offset);
-            n++;
-        }
-        ORACLE(n == t.count);
+        WALK_BUDGETED(size, walk(&t, slots, size));
         free(slots);
     }
     perfbuf_options strict_opts = {PERFBUF_STRICT, 0, 0, 0};
     perfbuf_name_table strict;
-    if (perfbuf_names_parse(data, size, &strict_opts, &strict, &err) == PERFBUF_OK) {
+    perfbuf_status strict_st;
+    BUDGETED(size, strict_st = perfbuf_names_parse(data, size, &strict_opts, &strict, &err));
+    if (strict_st == PERFBUF_OK) {
         ORACLE(st == PERFBUF_OK && t.anomalies == 0);
     }
     return 0;

@@ -9,8 +9,11 @@
  * the readers accepted, answers OK or INCONSISTENT, locates a
  * disagreement inside the buffers it names, and answers the same twice;
  * raw samples and formatted values through the registration never fail
- * unsafely.
+ * unsafely. Unordered registration ids and identifiers are sorted in
+ * scratch (the _indexed calls) rather than dropped. Every call stays within
+ * its work budget over the buffers it is given (docs/linear-time.md).
  */
+#include <stdlib.h>
 #include <string.h>
 
 #include "oracle.h"
@@ -38,31 +41,49 @@ static void check_location(const perfbuf_error *where, size_t size)
     }
 }
 
-/* Every value through the registration: samples and a value against itself. */
-static void samples(const perfbuf_v2_query *q, const perfbuf_v2_reginfo *reg)
+/* Every value through the registration: samples and a value against
+ * itself. A sample is a search of one block or instance, so each has its
+ * own budget over the query and the registration, apart from the others
+ * (64 counters per block are not a linear pattern). */
+static void samples(const perfbuf_v2_query *q, const perfbuf_v2_reginfo *reg, size_t bytes)
 {
     perfbuf_v2_iter bi;
     perfbuf_v2_block b;
     perfbuf_v2_counter_reg c;
-    perfbuf_v2_blocks_begin(q, &bi);
-    while (perfbuf_v2_blocks_next(q, &bi, &b)) {
+    bool more;
+    BUDGETED(q->received, perfbuf_v2_blocks_begin(q, &bi));
+    for (;;) {
+        BUDGETED(q->received, more = perfbuf_v2_blocks_next(q, &bi, &b));
+        if (!more) {
+            break;
+        }
         perfbuf_v2_iter ii;
         perfbuf_v2_instance inst;
         bool any = b.instance_count == 0;
-        perfbuf_v2_instances_begin(&b, &ii);
-        bool have_inst = perfbuf_v2_instances_next(q, &b, &ii, &inst);
+        bool have_inst;
+        BUDGETED(q->received, perfbuf_v2_instances_begin(&b, &ii));
+        BUDGETED(q->received, have_inst = perfbuf_v2_instances_next(q, &b, &ii, &inst));
         if (!any && !have_inst) {
             continue;
         }
-        for (uint32_t i = 0; perfbuf_v2_reginfo_counter(reg, i, &c) && i < 64; i++) {
+        for (uint32_t i = 0; i < 64; i++) {
+            BUDGETED(reg->size, more = perfbuf_v2_reginfo_counter(reg, i, &c));
+            if (!more) {
+                break;
+            }
             perfbuf_raw_sample s;
             perfbuf_value_context ctx;
-            if (perfbuf_v2_raw_sample(q, &b, have_inst ? &inst : NULL, reg, c.id, &s, &ctx) !=
-                PERFBUF_OK) {
+            perfbuf_status st;
+            BUDGETED_APART(bytes, st = perfbuf_v2_raw_sample(q, &b, have_inst ? &inst : NULL, reg,
+                                                             c.id, &s, &ctx));
+            ORACLE(st == PERFBUF_OK || st == PERFBUF_E_NOT_FOUND ||
+                   st == PERFBUF_E_INVALID_ARGUMENT);
+            if (st != PERFBUF_OK) {
                 continue;
             }
             perfbuf_value v;
-            (void)perfbuf_format_value(c.type, &s, &s, &ctx, PERFBUF_FMT_DOUBLE, &v);
+            BUDGETED(2 * sizeof s + sizeof ctx,
+                     (void)perfbuf_format_value(c.type, &s, &s, &ctx, PERFBUF_FMT_DOUBLE, &v));
         }
     }
 }
@@ -85,19 +106,51 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
     perfbuf_v2_reginfo reg;
     perfbuf_v2_identifiers ids;
     perfbuf_v2_query q;
-    if (perfbuf_v2_reginfo_parse(reg_bytes, reg_len, NULL, &reg, NULL) != PERFBUF_OK ||
-        perfbuf_v2_query_parse(query_bytes, query_len, NULL, &q, NULL) != PERFBUF_OK) {
+    perfbuf_status st;
+    /* Scratch for the registration's ids (one per 48-byte counter) and
+     * the identifiers' Indexes (one per 40-byte identifier). */
+    size_t reg_cap = reg_len / 48 + 1;
+    size_t ids_cap = ids_len / 40 + 1;
+    uint64_t *reg_scratch = malloc(sizeof *reg_scratch * reg_cap);
+    uint64_t *ids_scratch = malloc(sizeof *ids_scratch * ids_cap);
+    if (reg_scratch == NULL || ids_scratch == NULL) {
+        free(reg_scratch);
+        free(ids_scratch);
         return 0;
     }
+    BUDGETED(reg_len, st = perfbuf_v2_reginfo_parse(reg_bytes, reg_len, NULL, &reg, NULL));
+    if (st == PERFBUF_E_SCRATCH_NEEDED) {
+        BUDGETED(reg_len, st = perfbuf_v2_reginfo_parse_indexed(reg_bytes, reg_len, NULL,
+                                                                reg_scratch, reg_cap, &reg, NULL));
+        ORACLE(st != PERFBUF_E_SCRATCH_NEEDED && st != PERFBUF_E_OUTPUT_TOO_SMALL);
+    }
+    perfbuf_status query_st;
+    BUDGETED(query_len, query_st = perfbuf_v2_query_parse(query_bytes, query_len, NULL, &q, NULL));
     const perfbuf_v2_identifiers *with_ids = NULL;
+    perfbuf_status ids_st = PERFBUF_OK;
     if (ids_len > 0) {
-        if (perfbuf_v2_identifiers_parse(ids_bytes, ids_len, NULL, &ids, NULL) != PERFBUF_OK) {
-            return 0;
-        }
+        BUDGETED(ids_len, ids_st = perfbuf_v2_identifiers_parse(ids_bytes, ids_len, NULL, &ids, NULL));
         with_ids = &ids;
     }
+    if (st != PERFBUF_OK || query_st != PERFBUF_OK || ids_st != PERFBUF_OK) {
+        free(reg_scratch);
+        free(ids_scratch);
+        return 0;
+    }
+    size_t bytes = query_len + reg_len + ids_len;
     perfbuf_v2_mismatch m;
-    perfbuf_status st = perfbuf_v2_crosscheck(&q, &reg, with_ids, &m);
+    BUDGETED(bytes, st = perfbuf_v2_crosscheck(&q, &reg, with_ids, &m));
+    bool indexed = false;
+    if (st == PERFBUF_E_SCRATCH_NEEDED) {
+        /* Only unordered identifiers need sorting, and only when there are
+         * more than the small set. */
+        ORACLE(with_ids != NULL && ids.count > PERFBUF_V2_SMALL_SET);
+        ORACLE(m.in_identifiers.status == PERFBUF_E_SCRATCH_NEEDED);
+        ORACLE(oracle_inside(m.in_identifiers.offset, 0, ids_len));
+        BUDGETED(bytes, st = perfbuf_v2_crosscheck_indexed(&q, &reg, with_ids, ids_scratch,
+                                                           ids_cap, &m));
+        indexed = true;
+    }
     ORACLE(st == PERFBUF_OK || st == PERFBUF_E_INCONSISTENT);
     if (st == PERFBUF_OK) {
         ORACLE(m.kind == PERFBUF_V2_AGREE);
@@ -105,7 +158,9 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
                m.in_identifiers.status == PERFBUF_OK);
     } else {
         ORACLE(m.kind != PERFBUF_V2_AGREE);
-        ORACLE(strcmp(perfbuf_v2_mismatch_name(m.kind), "?") != 0);
+        const char *kind_name;
+        BUDGETED(0, kind_name = perfbuf_v2_mismatch_name(m.kind));
+        ORACLE(strcmp(kind_name, "?") != 0);
         ORACLE(m.kind == PERFBUF_V2_INDEX_RANGE || m.block_index < q.block_count ||
                m.in_identifiers.status != PERFBUF_OK);
         ORACLE(m.in_query.status != PERFBUF_OK || m.in_identifiers.status != PERFBUF_OK);
@@ -115,10 +170,16 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
     check_location(&m.in_registration, reg_len);
     check_location(&m.in_identifiers, ids_len);
     perfbuf_v2_mismatch again;
-    ORACLE(perfbuf_v2_crosscheck(&q, &reg, with_ids, &again) == st);
+    perfbuf_status again_st;
+    BUDGETED(bytes, again_st = indexed ? perfbuf_v2_crosscheck_indexed(&q, &reg, with_ids,
+                                                                       ids_scratch, ids_cap, &again)
+                                       : perfbuf_v2_crosscheck(&q, &reg, with_ids, &again));
+    ORACLE(again_st == st);
     ORACLE(again.kind == m.kind && again.in_query.offset == m.in_query.offset &&
            again.in_registration.offset == m.in_registration.offset &&
            again.in_identifiers.offset == m.in_identifiers.offset);
-    samples(&q, &reg);
+    samples(&q, &reg, query_len + reg_len);
+    free(reg_scratch);
+    free(ids_scratch);
     return 0;
 }

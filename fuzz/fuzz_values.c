@@ -4,7 +4,9 @@
  * with -fsanitize=float-cast-overflow too, so an out-of-range conversion
  * would be reported. Oracles: the status is one of the documented ones; a
  * valid value is finite, not negative, capped at 100 where capping
- * applies, and its integer forms agree with the double.
+ * applies, and its integer forms agree with the double. Each call stays
+ * within its work budget over the samples and context it reads
+ * (docs/linear-time.md).
  */
 #include <float.h>
 #include <math.h>
@@ -57,7 +59,8 @@ static void check_value(const perfbuf_value *v, uint32_t type, uint32_t flags)
     }
     ORACLE(v->as_double >= -DBL_MAX && v->as_double <= DBL_MAX);
     ORACLE(v->as_double >= 0.0);
-    const perfbuf_counter_type_info *info = perfbuf_counter_type_lookup(type);
+    const perfbuf_counter_type_info *info;
+    BUDGETED(sizeof type, info = perfbuf_counter_type_lookup(type));
     ORACLE(info != NULL && info->samples > 0);
     if (info->is_percent && !(flags & PERFBUF_FMT_NOCAP100)) {
         ORACLE(v->as_double <= 100.0);
@@ -120,23 +123,29 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
         return 0;
     }
     perfbuf_value v;
-    uint32_t st = perfbuf_format_value(type, &ring[n - 1], n > 1 ? &ring[n - 2] : NULL, &ctx, flags, &v);
+    uint32_t st;
+    size_t pair_bytes = 2 * sizeof ring[0] + sizeof ctx;
+    BUDGETED(pair_bytes, st = perfbuf_format_value(type, &ring[n - 1], n > 1 ? &ring[n - 2] : NULL,
+                                                   &ctx, flags, &v));
     ORACLE(st == v.status);
     check_value(&v, type, flags);
     /* Only a type without a value, bad flags or a bad scale are refused. */
     bool arguments_ok = (flags & (PERFBUF_FMT_DOUBLE | PERFBUF_FMT_LARGE | PERFBUF_FMT_LONG)) != 0 &&
                         ctx.scale >= PERFBUF_MIN_SCALE && ctx.scale <= PERFBUF_MAX_SCALE;
-    ORACLE((st == PERFBUF_INVALID_ARGUMENT) ==
-           (!arguments_ok || !perfbuf_counter_type_is_displayable(type)));
+    bool displayable;
+    BUDGETED(sizeof type, displayable = perfbuf_counter_type_is_displayable(type));
+    ORACLE((st == PERFBUF_INVALID_ARGUMENT) == (!arguments_ok || !displayable));
     /* The same samples again give the same value. */
     perfbuf_value again;
-    perfbuf_format_value(type, &ring[n - 1], n > 1 ? &ring[n - 2] : NULL, &ctx, flags, &again);
+    BUDGETED(pair_bytes, (void)perfbuf_format_value(type, &ring[n - 1], n > 1 ? &ring[n - 2] : NULL,
+                                                    &ctx, flags, &again));
     ORACLE(v.status == again.status && v.as_large == again.as_large && v.as_long == again.as_long &&
            memcmp(&v.as_double, &again.as_double, sizeof v.as_double) == 0);
 
     perfbuf_statistics stats;
     size_t first = (size_t)(ctx.frequency % n);
-    st = perfbuf_compute_statistics(type, &ctx, flags, first, n, ring, &stats);
+    BUDGETED(n * sizeof ring[0] + sizeof ctx,
+             st = perfbuf_compute_statistics(type, &ctx, flags, first, n, ring, &stats));
     ORACLE(st == stats.status && status_known(st));
     ORACLE(stats.count <= n);
     if (stats.count > 0) {
@@ -150,7 +159,9 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
     if (st == PERFBUF_CSTATUS_VALID_DATA) {
         ORACLE(stats.count > 0);
         check_value(&stats.mean, type, flags);
-        if (perfbuf_counter_type_lookup(type)->needs_multi == false) {
+        const perfbuf_counter_type_info *info;
+        BUDGETED(sizeof type, info = perfbuf_counter_type_lookup(type));
+        if (info->needs_multi == false) {
             ORACLE(mean_inside(&stats, flags));
         }
     }

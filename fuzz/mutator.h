@@ -49,6 +49,8 @@ typedef struct mut_tree {
     uint32_t count;
     uint8_t *arena;
     uint32_t used;
+    size_t in_size;  /* the input's bytes */
+    size_t max_size; /* the engine's limit on the output's */
 } mut_tree;
 
 /* xorshift64*, seeded from the engine's seed: the same seed gives the
@@ -111,6 +113,8 @@ static inline void mut_tree_init(mut_tree *t, uint8_t *arena, const uint8_t *dat
     t->arena = arena;
     memcpy(arena, data, size);
     t->used = (uint32_t)size;
+    t->in_size = size;
+    t->max_size = size;
 }
 
 /* Appends a node whose spans point into the input (already in the arena). */
@@ -178,6 +182,48 @@ static inline bool mut_copy_run(mut_tree *t, uint32_t from, uint32_t end, uint32
     uint32_t src = from >= at ? from + n : from;
     memmove(&t->node[at], &t->node[src], n * sizeof t->node[0]);
     return true;
+}
+
+/* Bytes nodes [from, end) write, about: headers, variable parts, padding. */
+static inline size_t mut_run_bytes(const mut_tree *t, uint32_t from, uint32_t end)
+{
+    size_t n = 0;
+    for (uint32_t i = from; i < end; i++) {
+        n += mut_align8((size_t)t->node[i].hdr_len + t->node[i].var_len) + 8u;
+    }
+    return n;
+}
+
+/* A factor of 2 to 64, mostly small: how many times an item is to be
+ * there after a multiplying mutation. Counts that grow with the input are
+ * what a superlinear path needs to show under the work budget. */
+static inline uint32_t mut_factor(mut_rng *r)
+{
+    return 1u << (1u + mut_rand(r, 6));
+}
+
+/* How many of `want` further copies of nodes [from, end) fit the tree's
+ * nodes and, as far as the input's size tells, the engine's max_size: an
+ * output past max_size would lose the whole mutation. */
+static inline uint32_t mut_copies_that_fit(const mut_tree *t, uint32_t from, uint32_t end,
+                                           uint32_t want)
+{
+    size_t nodes = end - from;
+    size_t each = mut_run_bytes(t, from, end);
+    size_t room = t->max_size > t->in_size ? t->max_size - t->in_size : 0;
+    size_t fit = each == 0 ? want : room / each;
+    if (nodes > 0 && fit > (MUT_MAX_NODES - t->count) / nodes) {
+        fit = (MUT_MAX_NODES - t->count) / nodes;
+    }
+    return fit < want ? (uint32_t)fit : want;
+}
+
+/* Room for a name grown by up to `want` bytes, as above. */
+static inline size_t mut_growth_that_fits(const mut_tree *t, size_t want)
+{
+    size_t room = t->max_size > t->in_size ? t->max_size - t->in_size : 0;
+    room = room > 16u ? room - 16u : 0;
+    return want < room ? want : room;
 }
 
 static inline void mut_delete_run(mut_tree *t, uint32_t from, uint32_t end)
@@ -402,6 +448,7 @@ static inline size_t mut_byte_change(mut_rng *r, uint8_t *data, size_t size, siz
             return bytes(data, size, max_size);                                                   \
         }                                                                                         \
         mut_tree_init(&tree, arena, data, size);                                                  \
+        tree.max_size = max_size;                                                                 \
         if (!prefix##_read(&tree, size)) {                                                        \
             return bytes(data, size, max_size);                                                   \
         }                                                                                         \

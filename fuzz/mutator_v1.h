@@ -694,8 +694,161 @@ static bool v1m_instance_count(mut_tree *t, mut_rng *r)
     return true;
 }
 
+/* Whether instance (or, for node 0, the computer) names are UTF-16. */
+static bool v1m_wide(const mut_tree *t, uint32_t i)
+{
+    return i == 0 || mut_get32(t->arena + t->node[mut_parent(t, i)].hdr_off + 44) == 0;
+}
+
+/* Gives node i (an instance, or the header's computer name) a name of up
+ * to `units` characters of `fill`, its last one `last`: long names shared
+ * by many references are what costs when a reader scans them per item. */
+static bool v1m_long_name(mut_tree *t, uint32_t i, size_t units, char fill, char last)
+{
+    bool wide = v1m_wide(t, i);
+    size_t width = wide ? 2u : 1u;
+    units = mut_growth_that_fits(t, units * width) / width;
+    if (units == 0) {
+        return false;
+    }
+    uint32_t off;
+    uint8_t *p = mut_alloc(t, units * width, &off);
+    if (p == NULL) {
+        return false;
+    }
+    for (size_t k = 0; k < units; k++) {
+        p[k * width] = (uint8_t)(k + 1 == units ? last : fill);
+        if (wide) {
+            p[k * width + 1] = 0;
+        }
+    }
+    mut_node *n = &t->node[i];
+    n->flags |= V1M_NAMED;
+    n->var_off = off;
+    n->var_len = (uint32_t)(units * width);
+    return true;
+}
+
+/* Many instances of one object point at one long-named parent, or in turn
+ * at two parents whose long names differ only at the end: a reader that
+ * reads or compares the parent's name per child pays its length for every
+ * child. The children are multiplied first. */
+static bool v1m_shared_parent(mut_tree *t, mut_rng *r)
+{
+    uint32_t c = mut_pick_kind(t, r, V1M_INSTANCE);
+    if (c >= t->count) {
+        return false;
+    }
+    /* The children's object by its position among objects: the copies of
+     * the parent below move nodes. */
+    uint32_t object_ordinal = 0;
+    for (uint32_t i = 0; i < mut_parent(t, c); i++) {
+        object_ordinal += t->node[i].kind == V1M_OBJECT;
+    }
+    uint32_t copies = mut_copies_that_fit(t, c, mut_subtree_end(t, c), mut_factor(r) - 1);
+    uint32_t made = 0;
+    while (made < copies && v1m_dup_instance(t, c)) {
+        made++;
+    }
+    uint32_t p = mut_pick_kind(t, r, V1M_INSTANCE);
+    if (p >= t->count) {
+        return false;
+    }
+    size_t units = 64u << mut_rand(r, 7);
+    bool two = mut_rand(r, 2) == 0;
+    if (two && !v1m_dup_instance(t, p)) {
+        two = false;
+    }
+    uint32_t title;
+    uint32_t k = v1m_instance_index(t, p, &title);
+    uint32_t p2 = mut_subtree_end(t, p);
+    if (title == 0 || !v1m_long_name(t, p, units, 'p', 'a')) {
+        return false;
+    }
+    if (two && (p2 >= t->count || t->node[p2].kind != V1M_INSTANCE ||
+                !v1m_long_name(t, p2, units, 'p', 'b'))) {
+        two = false;
+    }
+    if (!two) {
+        p2 = t->count;
+    }
+    uint32_t object = mut_nth_kind(t, V1M_OBJECT, object_ordinal);
+    if (object >= t->count) {
+        return false;
+    }
+    uint32_t have = mut_child_count(t, object, V1M_INSTANCE);
+    for (uint32_t j = 0; j < have; j++) {
+        uint32_t child = mut_child(t, object, V1M_INSTANCE, j);
+        if (child == p || child == p2) {
+            continue;
+        }
+        uint8_t *h = mut_own_hdr(t, &t->node[child]);
+        if (h == NULL) {
+            return j > 0;
+        }
+        mut_put32(h + 4, title);
+        mut_put32(h + 8, two && j % 2 == 1 ? k + 1 : k);
+    }
+    return true;
+}
+
+/* An instance, a definition (with its base) or an object, 2 to 64 times
+ * over, as far as max_size allows; or a long instance or computer name. */
+static bool v1m_multiply(mut_tree *t, mut_rng *r)
+{
+    uint32_t want = mut_factor(r) - 1;
+    switch (mut_rand(r, 4)) {
+    case 0: {
+        uint32_t i = mut_pick_kind(t, r, V1M_INSTANCE);
+        if (i >= t->count) {
+            return false;
+        }
+        uint32_t copies = mut_copies_that_fit(t, i, mut_subtree_end(t, i), want);
+        uint32_t made = 0;
+        while (made < copies && v1m_dup_instance(t, i)) {
+            made++;
+        }
+        return made > 0;
+    }
+    case 1: {
+        uint32_t i = mut_pick_kind(t, r, V1M_DEFINITION);
+        uint32_t from, end;
+        if (i >= t->count) {
+            return false;
+        }
+        v1m_def_group(t, i, &from, &end);
+        uint32_t copies = mut_copies_that_fit(t, from, end, want);
+        uint32_t made = 0;
+        while (made < copies && mut_copy_run(t, from, end, end)) {
+            made++;
+        }
+        return made > 0;
+    }
+    case 2: {
+        uint32_t i = mut_pick_kind(t, r, V1M_OBJECT);
+        if (i >= t->count) {
+            return false;
+        }
+        uint32_t end = mut_subtree_end(t, i);
+        uint32_t copies = mut_copies_that_fit(t, i, end, want);
+        uint32_t made = 0;
+        while (made < copies && mut_copy_run(t, i, end, end)) {
+            made++;
+        }
+        return made > 0;
+    }
+    default: {
+        uint32_t i = mut_rand(r, 4) ? mut_pick_kind(t, r, V1M_INSTANCE) : 0;
+        return i < t->count && v1m_long_name(t, i, 64u << mut_rand(r, 7), 'n', 'n');
+    }
+    }
+}
+
 static bool v1m_change(mut_tree *t, mut_rng *r, mut_bytes_fn bytes)
 {
+    if (mut_rand(r, 8) == 0) {
+        return mut_rand(r, 2) ? v1m_multiply(t, r) : v1m_shared_parent(t, r);
+    }
     switch (mut_rand(r, 12)) {
     case 0:
     case 1:

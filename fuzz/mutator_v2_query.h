@@ -565,8 +565,70 @@ static bool v2m_new_block(mut_tree *t, mut_rng *r)
     return true;
 }
 
+/* An instance or a block 2 to 64 times over (as far as max_size allows),
+ * counters added to a block with an id list as many times, or an instance
+ * name made long: counts and lengths that grow with the input are what a
+ * superlinear path needs to show under the work budget. */
+static bool v2m_multiply(mut_tree *t, mut_rng *r)
+{
+    uint32_t want = mut_factor(r) - 1;
+    switch (mut_rand(r, 4)) {
+    case 0:
+    case 1: {
+        uint32_t i = mut_pick_kind(t, r, mut_rand(r, 2) ? V2M_INSTANCE : V2M_BLOCK);
+        if (i >= t->count) {
+            return false;
+        }
+        uint32_t end = mut_subtree_end(t, i);
+        uint32_t copies = mut_copies_that_fit(t, i, end, want);
+        uint32_t made = 0;
+        while (made < copies && mut_copy_run(t, i, end, end)) {
+            made++;
+        }
+        return made > 0;
+    }
+    case 2: {
+        uint32_t b = v2m_pick_block(t, r, v2m_has_ids);
+        if (b >= t->count) {
+            return false;
+        }
+        /* Each counter adds an id and a value to every instance. */
+        uint32_t per = 1 + mut_child_count(t, b, V2M_INSTANCE);
+        uint32_t copies = mut_copies_that_fit(t, b, b + (per < 2 ? 1 : per), want);
+        uint32_t made = 0;
+        while (made < copies && v2m_counter(t, r, b, true)) {
+            made++;
+        }
+        return made > 0;
+    }
+    default: {
+        uint32_t i = mut_pick_kind(t, r, V2M_INSTANCE);
+        if (i >= t->count) {
+            return false;
+        }
+        size_t units = mut_growth_that_fits(t, (size_t)128u << mut_rand(r, 6)) / 2;
+        uint32_t off;
+        uint8_t *p = units > 0 ? mut_alloc(t, units * 2, &off) : NULL;
+        if (p == NULL) {
+            return false;
+        }
+        uint16_t fill = v2m_name_unit(r);
+        for (size_t k = 0; k < units; k++) {
+            p[k * 2] = (uint8_t)fill;
+            p[k * 2 + 1] = (uint8_t)(fill >> 8);
+        }
+        t->node[i].var_off = off;
+        t->node[i].var_len = (uint32_t)(units * 2);
+        return true;
+    }
+    }
+}
+
 static bool v2m_change(mut_tree *t, mut_rng *r, mut_bytes_fn bytes)
 {
+    if (mut_rand(r, 8) == 0) {
+        return v2m_multiply(t, r);
+    }
     if (mut_rand(r, 16) == 0) {
         return v2m_new_block(t, r);
     }

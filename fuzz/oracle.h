@@ -45,38 +45,76 @@ static inline void oracle_rejection(perfbuf_status st, const perfbuf_error *err,
 
 /*
  * The work budget of docs/linear-time.md: a public call given `bytes` bytes
- * of input (all its buffers and strings together) does at most
- * WORK_PER_BYTE * bytes + WORK_FIXED units of work (src/work.h). A walk over
- * a whole validated buffer with the linear patterns the headers document
- * (every view, every name, every parent through an index) has the same
- * budget, so a per-item call that is linear on its own but repeats a scan
- * of the buffer is caught too.
+ * of input (all its buffers and strings together, and the capacity of an
+ * output it writes text into) does at most WORK_PER_BYTE * bytes +
+ * WORK_FIXED units of work (src/work.h). A walk over a whole validated
+ * buffer with the linear patterns the headers document (every view, every
+ * name, every parent through a block index) has its own budget of
+ * WALK_PER_BYTE * bytes + WALK_FIXED, so a per-item call that is linear on
+ * its own but repeats a scan of the buffer is caught too.
+ *
+ * Budgets nest: a call's units count against its own budget and then are
+ * added to the budget around it (BUDGETED), or are checked and dropped
+ * (BUDGETED_APART) for calls that are linear per call but whose repetition
+ * per item is not one of the linear patterns (a lookup by name for every
+ * instance, a value for every counter of every instance).
  */
 #define WORK_PER_BYTE 16u
 #define WORK_FIXED 256u
+#define WALK_PER_BYTE 16u
+#define WALK_FIXED 256u
 
 #ifdef PERFBUF_COUNT_WORK
-static inline void work_start(void)
+/* Starts a budget: the units counted so far belong to the enclosing one. */
+static inline uint64_t work_enter(void)
 {
+    uint64_t outer = pb_work_units;
     pb_work_units = 0;
+    return outer;
 }
 
-static inline void work_check(size_t bytes)
+static inline void work_leave(uint64_t outer, size_t bytes, uint64_t per_byte, uint64_t fixed,
+                              int merge)
 {
-    ORACLE(pb_work_units <= (uint64_t)WORK_PER_BYTE * bytes + WORK_FIXED);
+    ORACLE(pb_work_units <= per_byte * (uint64_t)bytes + fixed);
+    pb_work_units = merge ? outer + pb_work_units : outer;
 }
 #else
-static inline void work_start(void) {}
-static inline void work_check(size_t bytes) { (void)bytes; }
+static inline uint64_t work_enter(void)
+{
+    return 0;
+}
+
+static inline void work_leave(uint64_t outer, size_t bytes, uint64_t per_byte, uint64_t fixed,
+                              int merge)
+{
+    (void)outer;
+    (void)bytes;
+    (void)per_byte;
+    (void)fixed;
+    (void)merge;
+}
 #endif
 
-/* Runs one statement (a public call) under the budget of `bytes`. */
-#define BUDGETED(bytes, stmt) \
-    do {                      \
-        work_start();         \
-        stmt;                 \
-        work_check(bytes);    \
+#define WORK_SCOPE(bytes, per_byte, fixed, merge, stmt)                 \
+    do {                                                                \
+        uint64_t work_outer_ = work_enter();                            \
+        stmt;                                                           \
+        work_leave(work_outer_, (bytes), (per_byte), (fixed), (merge)); \
     } while (0)
+
+/* Runs one statement (a public call) under the budget of `bytes`. */
+#define BUDGETED(bytes, stmt) WORK_SCOPE(bytes, WORK_PER_BYTE, WORK_FIXED, 1, stmt)
+/* The same, leaving the call's units out of the enclosing budget. */
+#define BUDGETED_APART(bytes, stmt) WORK_SCOPE(bytes, WORK_PER_BYTE, WORK_FIXED, 0, stmt)
+/* A whole walk over a buffer of `bytes` bytes under the walk budget. */
+#define WALK_BUDGETED(bytes, stmt) WORK_SCOPE(bytes, WALK_PER_BYTE, WALK_FIXED, 1, stmt)
+
+/* The documented statuses of a *_utf8 conversion of a view's text. */
+static inline int oracle_text_status(perfbuf_status st)
+{
+    return st == PERFBUF_OK || st == PERFBUF_E_OUTPUT_TOO_SMALL;
+}
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
 

@@ -6,22 +6,35 @@
  *   - a rejection names an offset inside the input, a structure and a field;
  *   - a strict success is a lenient success with no anomaly;
  *   - after a success every view lies inside the input, every accessor
- *     works (values, names, parents with and without an index, lookups),
- *     and a second walk sees exactly what the first saw.
+ *     works (values, names, parents through the block index, through the
+ *     object's own index and by walking, which agree; lookups), and a
+ *     second walk sees exactly what the first saw;
+ *   - every call stays within its work budget, and a walk with every view,
+ *     every name and every parent through the block index within the walk
+ *     budget (docs/linear-time.md).
  */
 #ifndef PERFBUF_FUZZ_ORACLE_V1_H
 #define PERFBUF_FUZZ_ORACLE_V1_H
 
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "oracle.h"
 #include "perfbuf/v1.h"
 
+/* Instances per object whose parent is also resolved without the block
+ * index: those lookups walk the block, so more of them are not linear. */
+#define V1_UNINDEXED_PARENTS 4u
+
 typedef struct digest {
     uint64_t objects, counters, instances, values, name_bytes, parents;
 } digest;
 
+/* Every counter of one counter block: value, bytes and raw sample. Each
+ * call has its own budget, apart from the walk's: a hostile object can
+ * make every counter of its definitions hit every one of its instances,
+ * which is output-sized (counters x instances), not input-sized. */
 static void walk_block(const perfbuf_v1_block *b, const perfbuf_v1_object *o,
                        const perfbuf_v1_counter_block *blk, const uint8_t *data, size_t size,
                        digest *d)
@@ -29,76 +42,213 @@ static void walk_block(const perfbuf_v1_block *b, const perfbuf_v1_object *o,
     ORACLE(oracle_inside(blk->offset, blk->byte_length, size));
     perfbuf_v1_iter ci;
     perfbuf_v1_counter c;
-    perfbuf_v1_counters_begin(o, &ci);
-    while (perfbuf_v1_counters_next(b, &ci, &c)) {
-        d->values ^= perfbuf_v1_counter_value(b, blk, &c);
-        ORACLE(oracle_ptr_inside(perfbuf_v1_counter_bytes(b, blk, &c), c.size, data, size));
+    bool more;
+    BUDGETED_APART(size, perfbuf_v1_counters_begin(o, &ci));
+    for (;;) {
+        BUDGETED_APART(size, more = perfbuf_v1_counters_next(b, &ci, &c));
+        if (!more) {
+            break;
+        }
+        uint64_t value = 0;
+        const uint8_t *bytes = NULL;
+        BUDGETED_APART(size, value = perfbuf_v1_counter_value(b, blk, &c));
+        BUDGETED_APART(size, bytes = perfbuf_v1_counter_bytes(b, blk, &c));
+        d->values ^= value;
+        ORACLE(oracle_ptr_inside(bytes, c.size, data, size));
+        perfbuf_raw_sample s;
+        perfbuf_value_context ctx;
+        perfbuf_status st;
+        BUDGETED_APART(size, st = perfbuf_v1_raw_sample(b, o, &c, blk, &s, &ctx));
+        ORACLE(st == PERFBUF_OK || st == PERFBUF_E_NOT_FOUND ||
+               st == PERFBUF_E_INVALID_ARGUMENT || st == PERFBUF_E_INCONSISTENT);
+        if (st == PERFBUF_OK) {
+            /* Its own definition: the type is the one read. */
+            ORACLE(s.type == c.type);
+            perfbuf_value v;
+            BUDGETED_APART(2 * sizeof s + sizeof ctx,
+                           (void)perfbuf_format_value(c.type, &s, &s, &ctx, PERFBUF_FMT_LARGE, &v));
+        }
     }
 }
 
-static digest walk(const perfbuf_v1_block *b, const uint8_t *data, size_t size)
+/* The parent of inst without the block index, for a few instances: by
+ * walking the block, it must be the one the block index found. */
+static void check_unindexed_parent(const perfbuf_v1_block *b, const perfbuf_v1_object *o,
+                                   const perfbuf_v1_instance *inst,
+                                   const perfbuf_v1_instance_index *own_index, perfbuf_status by_block,
+                                   const perfbuf_v1_instance *parent_by_block, size_t size)
+{
+    perfbuf_v1_instance parent;
+    perfbuf_error err;
+    perfbuf_status st;
+    BUDGETED_APART(size, st = perfbuf_v1_parent(b, o, inst, NULL, &parent, &err));
+    ORACLE(st == by_block);
+    if (st == PERFBUF_OK) {
+        ORACLE(parent.offset == parent_by_block->offset);
+        ORACLE(parent.index == parent_by_block->index);
+    } else if (st == PERFBUF_E_BAD_REFERENCE) {
+        ORACLE(oracle_inside(err.offset, 4, size));
+    }
+    if (own_index != NULL) {
+        /* The one-object form answers for parents in the object it indexes
+         * (the first of that title or not) and walks for the others. */
+        BUDGETED_APART(size, st = perfbuf_v1_parent(b, o, inst, own_index, &parent, NULL));
+        ORACLE(st == PERFBUF_OK || st == PERFBUF_E_NOT_FOUND || st == PERFBUF_E_BAD_REFERENCE ||
+               st == PERFBUF_E_INVALID_ARGUMENT);
+        if (st == PERFBUF_OK) {
+            ORACLE(oracle_inside(parent.offset, parent.byte_length, size));
+            ORACLE(parent.offset != inst->offset);
+        }
+        perfbuf_v1_instance again;
+        BUDGETED_APART(size, st = perfbuf_v1_index_get(b, own_index, inst->index, &again));
+        ORACLE(st == PERFBUF_OK && again.offset == inst->offset && again.index == inst->index);
+    }
+}
+
+/* Looks an instance up by its own name (and by "parent/name" when it has
+ * a parent), each lookup under its own budget: a lookup per instance is
+ * O(instances) each, not one of the linear patterns. */
+static void check_lookup(const perfbuf_v1_block *b, const perfbuf_v1_object *o,
+                         const perfbuf_v1_instance *inst, const perfbuf_v1_instance_index *index,
+                         size_t size)
+{
+    if (inst->code_page != 0 || inst->name_bytes >= 64) {
+        return;
+    }
+    char name[128];
+    size_t len = 0;
+    perfbuf_status conv;
+    BUDGETED_APART(size + sizeof name,
+                   conv = perfbuf_v1_instance_name_utf8(b, inst, name, sizeof name, &len));
+    if (conv != PERFBUF_OK || strchr(name, '/') != NULL || strchr(name, '#') != NULL) {
+        return;
+    }
+    perfbuf_v1_instance found;
+    perfbuf_status st;
+    /* Looking an instance up by its own name finds one of that name. */
+    BUDGETED_APART(size + len, st = perfbuf_v1_find_instance(b, o, name, len, NULL, &found));
+    ORACLE(st == PERFBUF_OK);
+    ORACLE(found.index <= inst->index);
+    /* One more of that name than the object has instances is none, after
+     * a lookup that compared every instance: the most a lookup costs. */
+    char counted[128];
+    int n = snprintf(counted, sizeof counted, "%s#%u", name, (unsigned)o->instance_count);
+    if (n > 0 && (size_t)n < sizeof counted) {
+        BUDGETED_APART(size + (size_t)n,
+                       st = perfbuf_v1_find_instance(b, o, counted, (size_t)n, NULL, &found));
+        ORACLE(st == PERFBUF_E_NOT_FOUND);
+    }
+    /* Room for long parent names: a lookup's cost in them is the point. */
+    static char full[4096];
+    size_t full_len = 0;
+    BUDGETED_APART(size + sizeof full,
+                   st = perfbuf_v1_full_name_utf8(b, o, inst, index, full, sizeof full, &full_len));
+    if (st != PERFBUF_OK || full_len == len || inst->parent_title_index == 0) {
+        return;
+    }
+    /* "parent/name" through the block index finds an instance of that
+     * name under a parent of that name. */
+    BUDGETED_APART(size + full_len,
+                   st = perfbuf_v1_find_instance(b, o, full, full_len, index, &found));
+    ORACLE(st == PERFBUF_OK || st == PERFBUF_E_NOT_FOUND);
+    /* And with an ordinal past the instances, compares every candidate's
+     * parent name before it answers NOT_FOUND. */
+    int tail = snprintf(full + full_len, sizeof full - full_len, "#%u", (unsigned)o->instance_count);
+    if (tail > 0 && (size_t)tail < sizeof full - full_len) {
+        BUDGETED_APART(size + full_len + (size_t)tail,
+                       st = perfbuf_v1_find_instance(b, o, full, full_len + (size_t)tail, index, &found));
+        ORACLE(st == PERFBUF_E_NOT_FOUND);
+    }
+}
+
+static digest walk(const perfbuf_v1_block *b, uint64_t *slots, const uint8_t *data, size_t size)
 {
     digest d;
     memset(&d, 0, sizeof d);
+    perfbuf_v1_instance_index index;
+    perfbuf_status st;
+    BUDGETED(size, st = perfbuf_v1_block_index_build(b, slots, b->index_slots, &index));
+    ORACLE(st == PERFBUF_OK);
     char name[128];
     size_t len;
-    perfbuf_status st = perfbuf_v1_system_name_utf8(b, name, sizeof name, &len);
-    ORACLE(st == PERFBUF_OK || st == PERFBUF_E_OUTPUT_TOO_SMALL);
+    BUDGETED(size + sizeof name, st = perfbuf_v1_system_name_utf8(b, name, sizeof name, &len));
+    ORACLE(oracle_text_status(st));
     perfbuf_v1_iter oi;
     perfbuf_v1_object o;
-    perfbuf_v1_objects_begin(b, &oi);
-    while (perfbuf_v1_objects_next(b, &oi, &o)) {
+    bool more;
+    BUDGETED(size, perfbuf_v1_objects_begin(b, &oi));
+    for (;;) {
+        BUDGETED(size, more = perfbuf_v1_objects_next(b, &oi, &o));
+        if (!more) {
+            break;
+        }
         ORACLE(oracle_inside(o.offset, o.total_length, size));
         ORACLE(o.index == d.objects);
         d.objects++;
+        perfbuf_v1_object first;
+        BUDGETED_APART(size, st = perfbuf_v1_find_object(b, o.name_title_index, &first));
+        ORACLE(st == PERFBUF_OK && first.index <= o.index);
         perfbuf_v1_iter ci;
         perfbuf_v1_counter c;
-        perfbuf_v1_counters_begin(&o, &ci);
-        while (perfbuf_v1_counters_next(b, &ci, &c)) {
+        BUDGETED(size, perfbuf_v1_counters_begin(&o, &ci));
+        for (;;) {
+            BUDGETED(size, more = perfbuf_v1_counters_next(b, &ci, &c));
+            if (!more) {
+                break;
+            }
             ORACLE(oracle_inside(c.offset, c.byte_length, size));
             d.counters++;
         }
         perfbuf_v1_counter_block blk;
-        if (perfbuf_v1_object_counter_block(b, &o, &blk)) {
+        BUDGETED(size, more = perfbuf_v1_object_counter_block(b, &o, &blk));
+        if (more) {
             walk_block(b, &o, &blk, data, size, &d);
         }
         /* An index of the object itself: parents inside one object are
          * how cycles and self-references would show. */
         size_t offsets[64];
-        perfbuf_v1_instance_index index;
-        bool indexed = o.instance_count <= 64 &&
-                       perfbuf_v1_index_build(b, &o, offsets, 64, &index) == PERFBUF_OK;
+        perfbuf_v1_instance_index own;
+        bool indexed = false;
+        if (o.instance_count <= 64) {
+            BUDGETED_APART(size, st = perfbuf_v1_index_build(b, &o, offsets, 64, &own));
+            ORACLE(st == PERFBUF_OK);
+            indexed = true;
+        }
         perfbuf_v1_iter ii;
         perfbuf_v1_instance inst;
-        perfbuf_v1_instances_begin(&o, &ii);
-        while (perfbuf_v1_instances_next(b, &ii, &inst)) {
+        BUDGETED(size, perfbuf_v1_instances_begin(&o, &ii));
+        for (;;) {
+            BUDGETED(size, more = perfbuf_v1_instances_next(b, &ii, &inst));
+            if (!more) {
+                break;
+            }
             ORACLE(oracle_inside(inst.offset, inst.byte_length, size));
             ORACLE(oracle_inside(inst.name_offset, inst.name_bytes, size));
             d.instances++;
-            st = perfbuf_v1_full_name_utf8(b, &o, &inst, indexed ? &index : NULL, name,
-                                           sizeof name, &len);
+            BUDGETED(size + sizeof name,
+                     st = perfbuf_v1_full_name_utf8(b, &o, &inst, &index, name, sizeof name, &len));
             ORACLE(st == PERFBUF_OK || st == PERFBUF_E_OUTPUT_TOO_SMALL ||
                    st == PERFBUF_E_BAD_REFERENCE || st == PERFBUF_E_UNKNOWN_VALUE);
             ORACLE(strlen(name) < sizeof name);
             d.name_bytes += len;
+            const uint8_t *raw;
+            BUDGETED(size, raw = perfbuf_v1_instance_name_bytes(b, &inst));
+            ORACLE(oracle_ptr_inside(raw, inst.name_bytes, data, size));
             perfbuf_v1_instance parent;
             perfbuf_error err;
-            st = perfbuf_v1_parent(b, &o, &inst, NULL, &parent, &err);
+            BUDGETED(size, st = perfbuf_v1_parent(b, &o, &inst, &index, &parent, &err));
+            ORACLE(st == PERFBUF_OK || st == PERFBUF_E_NOT_FOUND || st == PERFBUF_E_BAD_REFERENCE);
             if (st == PERFBUF_OK) {
                 ORACLE(parent.offset != inst.offset);
+                ORACLE(oracle_inside(parent.offset, parent.byte_length, size));
                 d.parents++;
             } else if (st == PERFBUF_E_BAD_REFERENCE) {
                 ORACLE(oracle_inside(err.offset, 4, size));
             }
-            if (inst.code_page == 0 && inst.name_bytes < 64) {
-                perfbuf_status conv = perfbuf_v1_instance_name_utf8(b, &inst, name, sizeof name, &len);
-                perfbuf_v1_instance found;
-                if (conv == PERFBUF_OK && strchr(name, '/') == NULL && strchr(name, '#') == NULL) {
-                    /* Looking an instance up by its own name finds one of that name. */
-                    ORACLE(perfbuf_v1_find_instance(b, &o, name, len, NULL, &found) == PERFBUF_OK);
-                    ORACLE(found.index <= inst.index);
-                }
+            if (inst.index < V1_UNINDEXED_PARENTS) {
+                check_unindexed_parent(b, &o, &inst, indexed ? &own : NULL, st, &parent, size);
             }
+            check_lookup(b, &o, &inst, &index, size);
             walk_block(b, &o, &inst.counters, data, size, &d);
         }
     }
@@ -110,18 +260,35 @@ static int oracle_v1(const uint8_t *data, size_t size)
 {
     perfbuf_v1_block lenient;
     perfbuf_error err;
-    perfbuf_status st = perfbuf_v1_parse(data, size, NULL, &lenient, &err);
+    perfbuf_status st;
+    BUDGETED(size, st = perfbuf_v1_parse(data, size, NULL, &lenient, &err));
     if (st != PERFBUF_OK) {
         oracle_rejection(st, &err, size);
     } else {
         ORACLE(lenient.size <= size);
-        digest first = walk(&lenient, data, size);
-        digest second = walk(&lenient, data, size);
+        /* The block index's slots, from the harness: the library keeps none. */
+        uint64_t *slots = malloc(sizeof *slots * (lenient.index_slots ? lenient.index_slots : 1));
+        if (slots == NULL) {
+            return 0;
+        }
+        if (lenient.index_slots > 0) {
+            perfbuf_v1_instance_index small;
+            perfbuf_status small_st;
+            BUDGETED(size, small_st = perfbuf_v1_block_index_build(&lenient, slots,
+                                                                   lenient.index_slots - 1, &small));
+            ORACLE(small_st == PERFBUF_E_OUTPUT_TOO_SMALL);
+        }
+        digest first;
+        digest second;
+        WALK_BUDGETED(size, first = walk(&lenient, slots, data, size));
+        WALK_BUDGETED(size, second = walk(&lenient, slots, data, size));
         ORACLE(memcmp(&first, &second, sizeof first) == 0);
+        free(slots);
     }
     perfbuf_options strict_opts = {PERFBUF_STRICT, 0, 0, 0};
     perfbuf_v1_block strict;
-    perfbuf_status strict_st = perfbuf_v1_parse(data, size, &strict_opts, &strict, &err);
+    perfbuf_status strict_st;
+    BUDGETED(size, strict_st = perfbuf_v1_parse(data, size, &strict_opts, &strict, &err));
     if (strict_st == PERFBUF_OK) {
         ORACLE(st == PERFBUF_OK && lenient.anomalies == 0);
     } else {

@@ -2,6 +2,7 @@
 #include "check.h"
 
 #include "text.h"
+#include "work.h"
 
 static uint32_t limit_or(uint32_t requested, uint32_t fallback)
 {
@@ -58,6 +59,7 @@ perfbuf_status pb_fail_truncated(pb_ctx *ctx, size_t structure_offset, size_t av
     pb_field_id cut = first_field;
     /* Fields of one structure are consecutive in layout.def. */
     while (f < PB_FIELD_COUNT && pb_fields[f].structure == structure) {
+        PB_WORK(1);
         if ((size_t)pb_fields[f].offset + pb_fields[f].width > available) {
             cut = f;
             break;

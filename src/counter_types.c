@@ -7,6 +7,7 @@
  * PERF_ELAPSED_TIME one.
  */
 #include "perfbuf/counter_types.h"
+#include "work.h"
 
 #define SYS PERFBUF_TIME_SYSTEM
 #define NS PERFBUF_TIME_100NS
@@ -60,6 +61,7 @@ static const perfbuf_counter_type_info types[] = {
 const perfbuf_counter_type_info *perfbuf_counter_type_lookup(uint32_t type)
 {
     for (size_t i = 0; i < sizeof types / sizeof types[0]; i++) {
+        PB_WORK(1);
         if (types[i].type == type) {
             return &types[i];
         }

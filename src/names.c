@@ -8,6 +8,7 @@
 
 #include "check.h"
 #include "text.h"
+#include "work.h"
 
 /* The next NUL-terminated string: *units before the NUL; false if the
  * bytes end first (then *units counts what is there). */
@@ -221,6 +222,7 @@ static bool slot_less(const perfbuf_name_slot *a, const perfbuf_name_slot *b)
 static void sift_down(perfbuf_name_slot *s, size_t root, size_t n)
 {
     for (;;) {
+        PB_WORK(1);
         size_t child = 2 * root + 1;
         if (child >= n) {
             return;
@@ -242,9 +244,11 @@ static void sift_down(perfbuf_name_slot *s, size_t root, size_t n)
 static void sort_slots(perfbuf_name_slot *s, size_t n)
 {
     for (size_t i = n / 2; i > 0; i--) {
+        PB_WORK(1);
         sift_down(s, i - 1, n);
     }
     for (size_t end = n; end > 1; end--) {
+        PB_WORK(1);
         perfbuf_name_slot tmp = s[0];
         s[0] = s[end - 1];
         s[end - 1] = tmp;
@@ -275,6 +279,7 @@ perfbuf_status perfbuf_names_index_build(const perfbuf_name_table *t, perfbuf_na
     }
     uint32_t duplicates = 0;
     for (uint32_t i = 1; i < n; i++) {
+        PB_WORK(1);
         if (slots[i].title_index == slots[i - 1].title_index) {
             duplicates++;
         }
@@ -296,6 +301,7 @@ perfbuf_status perfbuf_names_index_find(const perfbuf_name_table *t,
     size_t lo = 0;
     size_t hi = index->count;
     while (lo < hi) {
+        PB_WORK(1);
         size_t mid = lo + (hi - lo) / 2;
         if (index->slots[mid].title_index < title_index) {
             lo = mid + 1;

@@ -27,9 +27,11 @@ static void sift_down(uint64_t *v, size_t root, size_t n)
 void pb_sort_u64(uint64_t *v, size_t n)
 {
     for (size_t i = n / 2; i > 0; i--) {
+        PB_WORK(1);
         sift_down(v, i - 1, n);
     }
     for (size_t end = n; end > 1; end--) {
+        PB_WORK(1);
         uint64_t tmp = v[0];
         v[0] = v[end - 1];
         v[end - 1] = tmp;
@@ -43,6 +45,7 @@ static bool ascending(pb_key_reader read, const void *source, uint32_t n)
     bool seen = false;
     uint32_t last = 0;
     for (uint32_t i = 0; i < n; i++) {
+        PB_WORK(1);
         uint32_t key;
         if (!read(source, i, &key)) {
             continue;
@@ -61,11 +64,13 @@ static bool small_duplicate(pb_key_reader read, const void *source, uint32_t n,
                             uint32_t *duplicate_at)
 {
     for (uint32_t i = 1; i < n; i++) {
+        PB_WORK(1);
         uint32_t key;
         if (!read(source, i, &key)) {
             continue;
         }
         for (uint32_t j = 0; j < i; j++) {
+            PB_WORK(1);
             uint32_t earlier;
             if (read(source, j, &earlier) && earlier == key) {
                 *duplicate_at = i;
@@ -92,6 +97,7 @@ pb_keys_result pb_keys_check(pb_key_reader read, const void *source, uint32_t n,
     }
     size_t count = 0;
     for (uint32_t i = 0; i < n; i++) {
+        PB_WORK(1);
         uint32_t key;
         if (read(source, i, &key)) {
             scratch[count++] = (uint64_t)key << 32 | i;
@@ -144,6 +150,7 @@ bool pb_keys_find_ascending(pb_key_reader read, const void *source, uint32_t n, 
     uint32_t lo = 0;
     uint32_t hi = n;
     while (lo < hi) {
+        PB_WORK(1);
         uint32_t mid = lo + (hi - lo) / 2;
         uint32_t k;
         if (!read(source, mid, &k)) {

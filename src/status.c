@@ -1,6 +1,7 @@
 /* SPDX-License-Identifier: MIT OR Apache-2.0 */
 #include "perfbuf/common.h"
 #include "perfbuf/version.h"
+#include "work.h"
 
 static const char *const status_names[PERFBUF_STATUS_COUNT] = {
 #define PERFBUF_ERROR(name, text) "PERFBUF_E_" #name,
@@ -48,6 +49,7 @@ static char hex_digit(unsigned v)
 static char *put_hex(char *out, uint32_t v, int digits)
 {
     for (int i = digits - 1; i >= 0; i--) {
+        PB_WORK(1);
         *out++ = hex_digit((unsigned)(v >> (4 * i)));
     }
     return out;
@@ -64,6 +66,7 @@ void perfbuf_guid_format(const perfbuf_guid *guid, char out[PERFBUF_GUID_STRING_
     p = put_hex(p, guid->data3, 4);
     *p++ = '-';
     for (int i = 0; i < 8; i++) {
+        PB_WORK(1);
         if (i == 2) {
             *p++ = '-';
         }

@@ -11,6 +11,7 @@
 #include "order.h"
 #include "text.h"
 #include "v1_internal.h"
+#include "work.h"
 
 static pb_cursor name_window(const perfbuf_v1_block *b, const perfbuf_v1_instance *inst)
 {
@@ -353,6 +354,7 @@ static size_t split_ordinal(const char *q, size_t len, uint32_t *ordinal)
     *ordinal = 0;
     size_t i = len;
     while (i > 0 && q[i - 1] >= '0' && q[i - 1] <= '9') {
+        PB_WORK(1);
         i--;
     }
     if (i == len || i == 0 || q[i - 1] != '#' || len - i > 9) {
@@ -360,6 +362,7 @@ static size_t split_ordinal(const char *q, size_t len, uint32_t *ordinal)
     }
     uint32_t n = 0;
     for (size_t k = i; k < len; k++) {
+        PB_WORK(1);
         n = n * 10 + (uint32_t)(q[k] - '0');
     }
     *ordinal = n;
@@ -382,6 +385,7 @@ perfbuf_status perfbuf_v1_find_instance(const perfbuf_v1_block *b, const perfbuf
     size_t parent_len = 0;
     const char *name = query;
     for (size_t i = 0; i < name_len; i++) {
+        PB_WORK(1);
         if (query[i] == '/') {
             parent_name = query;
             parent_len = i;

@@ -12,6 +12,7 @@
 #include "order.h"
 #include "text.h"
 #include "v2_internal.h"
+#include "work.h"
 
 static bool instance_type_known(uint32_t t)
 {
@@ -72,6 +73,7 @@ static perfbuf_status check_counter(pb_ctx *ctx, const pb_cursor *s, const perfb
          PERFBUF_E_RESERVED_NONZERO, PBF_PERF_COUNTER_REG_INFO_Reserved},
     };
     for (size_t i = 0; i < sizeof checks / sizeof checks[0]; i++) {
+        PB_WORK(1);
         if (checks[i].bad) {
             perfbuf_status st = pb_anomaly(ctx, checks[i].anomaly, checks[i].status, c->offset,
                                            checks[i].field);

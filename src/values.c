@@ -10,6 +10,7 @@
 #include <float.h>
 
 #include "perfbuf/counter_types.h"
+#include "work.h"
 
 typedef enum formula {
     F_NONE,
@@ -416,6 +417,7 @@ uint32_t perfbuf_compute_statistics(uint32_t type, const perfbuf_value_context *
     const perfbuf_raw_sample *previous = NULL;
     double sum = 0.0;
     for (size_t k = 0; k < count; k++) {
+        PB_WORK(1);
         /* Chronological: first .. count-1, then 0 .. first-1. */
         size_t i = k < count - first ? first + k : k - (count - first);
         const perfbuf_raw_sample *s = &entries[i];

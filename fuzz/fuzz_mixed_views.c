@@ -1,0 +1,679 @@
+/* SPDX-License-Identifier: MIT OR Apache-2.0 */
+/*
+ * Views of one capture passed with another: two buffers split from one
+ * input as fuzz/fuzz_v2_crosscheck.c splits its three,
+ *   [u16 length of A][A][B]
+ * (the length little-endian, cut to what the input holds), each copied to
+ * an allocation of its own so that a read of one through the other's view
+ * is an AddressSanitizer report. Each is read as a V1 data block, as V2
+ * query data and as the V2 metadata that costs one parse (registration,
+ * identifiers, instance list, string block). Then every view, iterator,
+ * object, counter, instance, counter block and index taken from one is
+ * given to every public call together with the other's block or query,
+ * both ways round, including perfbuf_v1_raw_sample with a counter of the
+ * other capture and the object and counter block of this one (the
+ * two-sample pattern). Oracles: no sanitizer report and no trap (fuzzing
+ * builds make PB_UNREACHABLE one: it must be unreachable from any call
+ * sequence); every returned pointer, and every offset a returned view
+ * holds, lies inside the buffer whose block or query was passed; every
+ * status is one the header documents for that call; and each call stays
+ * within its work budget over the buffers it is given (docs/linear-time.md).
+ */
+#include <stdlib.h>
+#include <string.h>
+
+#include "oracle.h"
+#include "perfbuf/v1.h"
+#include "perfbuf/v2_meta.h"
+#include "perfbuf/v2_query.h"
+
+/* Items kept from each capture: enough to reach every call's branches for
+ * items of another buffer, few enough to keep an input fast. */
+#define KEEP 4u
+/* Steps of an iterator of one capture run over the other. */
+#define MIXED_STEPS 64u
+
+#define ST(name) (1u << PERFBUF_E_##name)
+
+static bool status_in(perfbuf_status st, unsigned allowed)
+{
+    return (unsigned)st < 32u && (allowed & (1u << (unsigned)st)) != 0;
+}
+
+typedef struct v1_part {
+    bool ok;
+    perfbuf_v1_block b;
+    uint64_t *slots;
+    bool indexed;
+    perfbuf_v1_instance_index block_index;
+    perfbuf_v1_iter objects_after_first;
+    uint32_t objects;
+    perfbuf_v1_object object[KEEP];
+    uint32_t counters[KEEP];
+    perfbuf_v1_counter counter[KEEP][KEEP];
+    uint32_t instances[KEEP];
+    perfbuf_v1_instance instance[KEEP][KEEP];
+    bool has_block[KEEP];
+    perfbuf_v1_counter_block block[KEEP]; /* the object's own, or its first instance's */
+    bool has_own_index[KEEP];
+    size_t offsets[KEEP][64];
+    perfbuf_v1_instance_index own_index[KEEP];
+} v1_part;
+
+typedef struct v2_part {
+    bool ok;
+    perfbuf_v2_query q;
+    perfbuf_v2_iter blocks_after_first;
+    uint32_t blocks;
+    perfbuf_v2_block block[KEEP];
+    uint32_t instances[KEEP];
+    perfbuf_v2_instance instance[KEEP][2];
+} v2_part;
+
+typedef struct meta_part {
+    bool reg_ok;
+    perfbuf_v2_reginfo reg;
+    uint64_t *reg_scratch;
+    bool ids_ok;
+    perfbuf_v2_identifiers ids;
+    perfbuf_v2_list_iter ids_after_first;
+    bool have_id;
+    perfbuf_v2_identifier id;
+    bool list_ok;
+    perfbuf_v2_instance_list list;
+    perfbuf_v2_list_iter list_after_first;
+    bool have_listed;
+    perfbuf_v2_listed_instance listed;
+    bool strings_ok;
+    perfbuf_v2_strings strings;
+    bool have_string;
+    perfbuf_v2_counter_string string;
+} meta_part;
+
+typedef struct capture {
+    const uint8_t *data;
+    size_t size;
+    v1_part v1;
+    v2_part v2;
+    meta_part meta;
+} capture;
+
+/* ---- Reading each capture on its own ---------------------------------- */
+
+static void read_v1(capture *c)
+{
+    v1_part *p = &c->v1;
+    perfbuf_status st;
+    BUDGETED(c->size, st = perfbuf_v1_parse(c->data, c->size, NULL, &p->b, NULL));
+    p->ok = st == PERFBUF_OK;
+    if (!p->ok) {
+        return;
+    }
+    p->slots = malloc(sizeof *p->slots * (p->b.index_slots ? p->b.index_slots : 1));
+    if (p->slots != NULL) {
+        BUDGETED(c->size, st = perfbuf_v1_block_index_build(&p->b, p->slots, p->b.index_slots,
+                                                            &p->block_index));
+        ORACLE(st == PERFBUF_OK);
+        p->indexed = true;
+    }
+    perfbuf_v1_iter oi;
+    perfbuf_v1_object o;
+    bool more;
+    BUDGETED(0, perfbuf_v1_objects_begin(&p->b, &oi));
+    while (p->objects < KEEP) {
+        BUDGETED(c->size, more = perfbuf_v1_objects_next(&p->b, &oi, &o));
+        if (!more) {
+            break;
+        }
+        uint32_t k = p->objects++;
+        if (k == 0) {
+            p->objects_after_first = oi;
+        }
+        p->object[k] = o;
+        perfbuf_v1_iter it;
+        BUDGETED(0, perfbuf_v1_counters_begin(&o, &it));
+        while (p->counters[k] < KEEP) {
+            BUDGETED(c->size, more = perfbuf_v1_counters_next(&p->b, &it,
+                                                              &p->counter[k][p->counters[k]]));
+            if (!more) {
+                break;
+            }
+            p->counters[k]++;
+        }
+        BUDGETED(c->size, p->has_block[k] = perfbuf_v1_object_counter_block(&p->b, &o, &p->block[k]));
+        BUDGETED(0, perfbuf_v1_instances_begin(&o, &it));
+        while (p->instances[k] < KEEP) {
+            BUDGETED(c->size, more = perfbuf_v1_instances_next(&p->b, &it,
+                                                               &p->instance[k][p->instances[k]]));
+            if (!more) {
+                break;
+            }
+            p->instances[k]++;
+        }
+        if (!p->has_block[k] && p->instances[k] > 0) {
+            p->block[k] = p->instance[k][0].counters;
+            p->has_block[k] = true;
+        }
+        if (o.instance_count <= 64) {
+            BUDGETED(c->size, st = perfbuf_v1_index_build(&p->b, &o, p->offsets[k], 64,
+                                                          &p->own_index[k]));
+            ORACLE(st == PERFBUF_OK);
+            p->has_own_index[k] = true;
+        }
+    }
+}
+
+static void read_v2(capture *c)
+{
+    v2_part *p = &c->v2;
+    perfbuf_status st;
+    BUDGETED(c->size, st = perfbuf_v2_query_parse(c->data, c->size, NULL, &p->q, NULL));
+    p->ok = st == PERFBUF_OK;
+    if (!p->ok) {
+        return;
+    }
+    perfbuf_v2_iter bi;
+    bool more;
+    BUDGETED(0, perfbuf_v2_blocks_begin(&p->q, &bi));
+    while (p->blocks < KEEP) {
+        uint32_t k = p->blocks;
+        BUDGETED(c->size, more = perfbuf_v2_blocks_next(&p->q, &bi, &p->block[k]));
+        if (!more) {
+            break;
+        }
+        p->blocks++;
+        if (k == 0) {
+            p->blocks_after_first = bi;
+        }
+        perfbuf_v2_iter ii;
+        BUDGETED(0, perfbuf_v2_instances_begin(&p->block[k], &ii));
+        while (p->instances[k] < 2) {
+            BUDGETED(c->size, more = perfbuf_v2_instances_next(&p->q, &p->block[k], &ii,
+                                                               &p->instance[k][p->instances[k]]));
+            if (!more) {
+                break;
+            }
+            p->instances[k]++;
+        }
+    }
+}
+
+static void read_meta(capture *c)
+{
+    meta_part *p = &c->meta;
+    perfbuf_status st;
+    BUDGETED(c->size, st = perfbuf_v2_reginfo_parse(c->data, c->size, NULL, &p->reg, NULL));
+    if (st == PERFBUF_E_SCRATCH_NEEDED) {
+        size_t cap = c->size / 48 + 1;
+        p->reg_scratch = malloc(sizeof *p->reg_scratch * cap);
+        if (p->reg_scratch != NULL) {
+            BUDGETED(c->size, st = perfbuf_v2_reginfo_parse_indexed(c->data, c->size, NULL,
+                                                                    p->reg_scratch, cap, &p->reg,
+                                                                    NULL));
+        }
+    }
+    p->reg_ok = st == PERFBUF_OK;
+    bool more;
+    BUDGETED(c->size, st = perfbuf_v2_identifiers_parse(c->data, c->size, NULL, &p->ids, NULL));
+    p->ids_ok = st == PERFBUF_OK;
+    if (p->ids_ok) {
+        BUDGETED(0, perfbuf_v2_identifiers_begin(&p->ids_after_first));
+        BUDGETED(c->size, more = perfbuf_v2_identifiers_next(&p->ids, &p->ids_after_first, &p->id));
+        p->have_id = more;
+    }
+    BUDGETED(c->size, st = perfbuf_v2_instance_list_parse(c->data, c->size, NULL, &p->list, NULL));
+    p->list_ok = st == PERFBUF_OK;
+    if (p->list_ok) {
+        BUDGETED(0, perfbuf_v2_instance_list_begin(&p->list_after_first));
+        BUDGETED(c->size, more = perfbuf_v2_instance_list_next(&p->list, &p->list_after_first,
+                                                                &p->listed));
+        p->have_listed = more;
+    }
+    BUDGETED(c->size, st = perfbuf_v2_strings_parse(c->data, c->size, PERFBUF_V2_STRINGS_AUTO, NULL,
+                                                    &p->strings, NULL));
+    p->strings_ok = st == PERFBUF_OK;
+    if (p->strings_ok) {
+        BUDGETED(c->size, more = perfbuf_v2_strings_get(&p->strings, 0, &p->string));
+        p->have_string = more;
+    }
+}
+
+/* ---- V1 views of X given with Y's block ------------------------------- */
+
+static void check_v1_instance(const capture *y, const perfbuf_v1_instance *inst)
+{
+    ORACLE(oracle_inside(inst->offset, inst->byte_length, y->size));
+    ORACLE(oracle_inside(inst->name_offset, inst->name_bytes, y->size));
+    ORACLE(oracle_inside(inst->counters.offset, inst->counters.byte_length, y->size));
+}
+
+static void check_v1_counter(const capture *y, const perfbuf_v1_counter *c)
+{
+    ORACLE(oracle_inside(c->offset, c->byte_length, y->size));
+}
+
+/* Parents and names of an instance with Y's block, through every index. */
+static void mixed_instance(const capture *x, const capture *y, const perfbuf_v1_object *o,
+                           const perfbuf_v1_instance *inst)
+{
+    const perfbuf_v1_block *b = &y->v1.b;
+    size_t n = y->size;
+    char text[64];
+    size_t len = 0;
+    perfbuf_status st;
+    BUDGETED(n + sizeof text, st = perfbuf_v1_instance_name_utf8(b, inst, text, sizeof text, &len));
+    ORACLE(status_in(st, ST(OK) | ST(OUTPUT_TOO_SMALL) | ST(UNKNOWN_VALUE) | ST(INVALID_ARGUMENT)));
+    const uint8_t *raw;
+    BUDGETED(n, raw = perfbuf_v1_instance_name_bytes(b, inst));
+    ORACLE(oracle_ptr_inside(raw, raw != NULL ? inst->name_bytes : 0, y->data, n));
+
+    const perfbuf_v1_instance_index *indexes[6] = {NULL, NULL, NULL, NULL, NULL, NULL};
+    if (x->v1.indexed) {
+        indexes[1] = &x->v1.block_index;
+    }
+    if (y->v1.indexed) {
+        indexes[2] = &y->v1.block_index;
+    }
+    if (x->v1.has_own_index[0]) {
+        indexes[3] = &x->v1.own_index[0];
+    }
+    if (y->v1.has_own_index[0]) {
+        indexes[4] = &y->v1.own_index[0];
+    }
+    if (y->v1.objects > 1 && y->v1.has_own_index[1]) {
+        indexes[5] = &y->v1.own_index[1];
+    }
+    for (size_t i = 0; i < 6; i++) {
+        if (i > 0 && indexes[i] == NULL) {
+            continue;
+        }
+        perfbuf_v1_instance parent;
+        BUDGETED(n, st = perfbuf_v1_parent(b, o, inst, indexes[i], &parent, NULL));
+        ORACLE(status_in(st, ST(OK) | ST(NOT_FOUND) | ST(BAD_REFERENCE) | ST(INVALID_ARGUMENT)));
+        if (st == PERFBUF_OK) {
+            check_v1_instance(y, &parent);
+        }
+        BUDGETED(n + sizeof text,
+                 st = perfbuf_v1_full_name_utf8(b, o, inst, indexes[i], text, sizeof text, &len));
+        ORACLE(status_in(st, ST(OK) | ST(OUTPUT_TOO_SMALL) | ST(BAD_REFERENCE) | ST(UNKNOWN_VALUE) |
+                                 ST(INVALID_ARGUMENT)));
+        ORACLE(strlen(text) < sizeof text);
+        if (st == PERFBUF_OK) {
+            /* The name this capture gives the instance, looked up in the
+             * other capture's block with the object of either. */
+            perfbuf_v1_instance found;
+            BUDGETED(n + len, st = perfbuf_v1_find_instance(b, o, text, len, indexes[i], &found));
+            ORACLE(status_in(st, ST(OK) | ST(NOT_FOUND) | ST(SCRATCH_NEEDED) | ST(INVALID_ARGUMENT)));
+            if (st == PERFBUF_OK) {
+                check_v1_instance(y, &found);
+            }
+        }
+    }
+}
+
+/* Values of X's counters in a counter block, with Y's block: raw values,
+ * bytes, and raw samples through an object of either capture. */
+static void mixed_value(const capture *y, const perfbuf_v1_object *o,
+                        const perfbuf_v1_counter_block *blk, const perfbuf_v1_counter *c)
+{
+    const perfbuf_v1_block *b = &y->v1.b;
+    size_t n = y->size;
+    uint64_t value;
+    const uint8_t *bytes;
+    BUDGETED(n, value = perfbuf_v1_counter_value(b, blk, c));
+    (void)value;
+    BUDGETED(n, bytes = perfbuf_v1_counter_bytes(b, blk, c));
+    ORACLE(oracle_ptr_inside(bytes, bytes != NULL ? c->size : 0, y->data, n));
+    perfbuf_raw_sample s;
+    perfbuf_value_context ctx;
+    perfbuf_status st;
+    BUDGETED(n, st = perfbuf_v1_raw_sample(b, o, c, blk, &s, &ctx));
+    ORACLE(status_in(st, ST(OK) | ST(NOT_FOUND) | ST(INVALID_ARGUMENT) | ST(INCONSISTENT)));
+    if (st == PERFBUF_OK) {
+        /* A value is never read through a definition of another type. */
+        ORACLE(s.type == c->type);
+        perfbuf_value v;
+        BUDGETED(2 * sizeof s + sizeof ctx,
+                 (void)perfbuf_format_value(c->type, &s, &s, &ctx, PERFBUF_FMT_DOUBLE, &v));
+    }
+}
+
+static void mixed_v1(const capture *x, const capture *y)
+{
+    const v1_part *px = &x->v1;
+    const v1_part *py = &y->v1;
+    if (!px->ok || !py->ok) {
+        return;
+    }
+    const perfbuf_v1_block *b = &py->b;
+    size_t n = y->size;
+    bool more;
+    perfbuf_status st;
+    /* X's object iterator, one step in, walked over Y's block. */
+    perfbuf_v1_iter it = px->objects_after_first;
+    perfbuf_v1_object o;
+    for (uint32_t step = 0; step < MIXED_STEPS; step++) {
+        BUDGETED(n, more = perfbuf_v1_objects_next(b, &it, &o));
+        if (!more) {
+            break;
+        }
+        ORACLE(oracle_inside(o.offset, o.total_length, n));
+    }
+    for (uint32_t k = 0; k < px->objects; k++) {
+        const perfbuf_v1_object *ox = &px->object[k];
+        BUDGETED(n, st = perfbuf_v1_find_object(b, ox->name_title_index, &o));
+        ORACLE(status_in(st, ST(OK) | ST(NOT_FOUND)));
+        if (st == PERFBUF_OK) {
+            ORACLE(oracle_inside(o.offset, o.total_length, n));
+        }
+        perfbuf_v1_counter c;
+        BUDGETED(0, perfbuf_v1_counters_begin(ox, &it));
+        for (uint32_t step = 0; step < MIXED_STEPS; step++) {
+            BUDGETED(n, more = perfbuf_v1_counters_next(b, &it, &c));
+            if (!more) {
+                break;
+            }
+            check_v1_counter(y, &c);
+        }
+        perfbuf_v1_counter_block blk;
+        BUDGETED(n, more = perfbuf_v1_object_counter_block(b, ox, &blk));
+        if (more) {
+            ORACLE(oracle_inside(blk.offset, blk.byte_length, n));
+        }
+        perfbuf_v1_instance inst;
+        BUDGETED(0, perfbuf_v1_instances_begin(ox, &it));
+        for (uint32_t step = 0; step < MIXED_STEPS; step++) {
+            BUDGETED(n, more = perfbuf_v1_instances_next(b, &it, &inst));
+            if (!more) {
+                break;
+            }
+            check_v1_instance(y, &inst);
+        }
+        /* Indexes of X's object built on Y, and X's own index read on Y. */
+        size_t offsets[64];
+        perfbuf_v1_instance_index idx;
+        BUDGETED(n, st = perfbuf_v1_index_build(b, ox, offsets, 64, &idx));
+        ORACLE(status_in(st, ST(OK) | ST(OUTPUT_TOO_SMALL) | ST(INVALID_ARGUMENT)));
+        for (uint32_t i = 0; i < KEEP; i++) {
+            if (st == PERFBUF_OK) {
+                perfbuf_status got;
+                BUDGETED(n, got = perfbuf_v1_index_get(b, &idx, i, &inst));
+                ORACLE(status_in(got, ST(OK) | ST(NOT_FOUND) | ST(INVALID_ARGUMENT)));
+                if (got == PERFBUF_OK) {
+                    check_v1_instance(y, &inst);
+                }
+            }
+            if (px->has_own_index[k]) {
+                perfbuf_status got;
+                BUDGETED(n, got = perfbuf_v1_index_get(b, &px->own_index[k], i, &inst));
+                ORACLE(status_in(got, ST(OK) | ST(NOT_FOUND) | ST(INVALID_ARGUMENT)));
+                if (got == PERFBUF_OK) {
+                    check_v1_instance(y, &inst);
+                }
+            }
+        }
+        /* Instances of X: with X's object, and with each of Y's objects. */
+        for (uint32_t i = 0; i < px->instances[k]; i++) {
+            mixed_instance(x, y, ox, &px->instance[k][i]);
+            for (uint32_t m = 0; m < py->objects; m++) {
+                mixed_instance(x, y, &py->object[m], &px->instance[k][i]);
+            }
+        }
+        /* Counters of X: in X's block, in each of Y's blocks with Y's
+         * object (the two-sample pattern), and with X's object. */
+        for (uint32_t j = 0; j < px->counters[k]; j++) {
+            const perfbuf_v1_counter *cx = &px->counter[k][j];
+            if (px->has_block[k]) {
+                mixed_value(y, ox, &px->block[k], cx);
+            }
+            for (uint32_t m = 0; m < py->objects; m++) {
+                if (py->has_block[m]) {
+                    mixed_value(y, &py->object[m], &py->block[m], cx);
+                    mixed_value(y, ox, &py->block[m], cx);
+                }
+            }
+        }
+    }
+}
+
+/* ---- V2 views of X given with Y's query -------------------------------- */
+
+static void check_v2_instance(const capture *y, const perfbuf_v2_instance *inst)
+{
+    ORACLE(oracle_inside(inst->offset, inst->size, y->size));
+    ORACLE(inst->name_units <= y->size / 2);
+    ORACLE(oracle_inside(inst->name_offset, inst->name_units * 2, y->size));
+}
+
+static void mixed_values(const capture *y, const perfbuf_v2_block *block, perfbuf_v2_iter it)
+{
+    perfbuf_v2_value v;
+    bool more;
+    for (uint32_t step = 0; step < MIXED_STEPS; step++) {
+        BUDGETED(y->size, more = perfbuf_v2_values_next(&y->v2.q, block, &it, &v));
+        if (!more) {
+            break;
+        }
+        ORACLE(oracle_inside(v.offset, 8, y->size));
+        ORACLE(oracle_ptr_inside(v.bytes, v.bytes != NULL ? v.data_size : 0, y->data, y->size));
+    }
+}
+
+/* Samples of the registrations' counters from a block and instance,
+ * whichever captures they come from, with Y's query. */
+static void mixed_samples(const capture *y, const perfbuf_v2_block *block,
+                          const perfbuf_v2_instance *inst, const meta_part *reg_of)
+{
+    if (!reg_of->reg_ok) {
+        return;
+    }
+    const perfbuf_v2_reginfo *reg = &reg_of->reg;
+    perfbuf_v2_counter_reg c;
+    bool more;
+    for (uint32_t i = 0; i < KEEP; i++) {
+        BUDGETED(reg->size, more = perfbuf_v2_reginfo_counter(reg, i, &c));
+        if (!more) {
+            break;
+        }
+        perfbuf_raw_sample s;
+        perfbuf_value_context ctx;
+        perfbuf_status st;
+        BUDGETED(y->size + reg->size,
+                 st = perfbuf_v2_raw_sample(&y->v2.q, block, inst, reg, c.id, &s, &ctx));
+        ORACLE(status_in(st, ST(OK) | ST(NOT_FOUND) | ST(INVALID_ARGUMENT)));
+    }
+}
+
+static void mixed_v2(const capture *x, const capture *y)
+{
+    const v2_part *px = &x->v2;
+    const v2_part *py = &y->v2;
+    if (!px->ok || !py->ok) {
+        return;
+    }
+    const perfbuf_v2_query *q = &py->q;
+    size_t n = y->size;
+    bool more;
+    perfbuf_status st;
+    perfbuf_v2_iter it = px->blocks_after_first;
+    perfbuf_v2_block block;
+    for (uint32_t step = 0; step < MIXED_STEPS; step++) {
+        BUDGETED(n, more = perfbuf_v2_blocks_next(q, &it, &block));
+        if (!more) {
+            break;
+        }
+        ORACLE(oracle_inside(block.offset, block.size, n));
+    }
+    for (uint32_t k = 0; k < px->blocks; k++) {
+        const perfbuf_v2_block *bx = &px->block[k];
+        for (uint32_t i = 0; i < KEEP; i++) {
+            uint32_t id;
+            BUDGETED(n, id = perfbuf_v2_block_counter_id(q, bx, i));
+            (void)id;
+        }
+        perfbuf_v2_instance inst;
+        BUDGETED(0, perfbuf_v2_instances_begin(bx, &it));
+        for (uint32_t step = 0; step < MIXED_STEPS; step++) {
+            BUDGETED(n, more = perfbuf_v2_instances_next(q, bx, &it, &inst));
+            if (!more) {
+                break;
+            }
+            check_v2_instance(y, &inst);
+        }
+        BUDGETED(0, perfbuf_v2_block_values_begin(bx, &it));
+        mixed_values(y, bx, it);
+        for (uint32_t m = 0; m < py->blocks; m++) {
+            mixed_values(y, &py->block[m], it);
+        }
+        mixed_samples(y, bx, NULL, &x->meta);
+        mixed_samples(y, bx, NULL, &y->meta);
+        for (uint32_t i = 0; i < px->instances[k]; i++) {
+            const perfbuf_v2_instance *ix = &px->instance[k][i];
+            BUDGETED(0, perfbuf_v2_instance_values_begin(ix, &it));
+            mixed_values(y, bx, it);
+            for (uint32_t m = 0; m < py->blocks; m++) {
+                mixed_values(y, &py->block[m], it);
+                mixed_samples(y, &py->block[m], ix, &x->meta);
+                mixed_samples(y, &py->block[m], ix, &y->meta);
+            }
+            mixed_samples(y, bx, ix, &x->meta);
+            char text[64];
+            size_t len;
+            BUDGETED(n + sizeof text, st = perfbuf_v2_instance_name_utf8(q, ix, text, sizeof text, &len));
+            ORACLE(status_in(st, ST(OK) | ST(OUTPUT_TOO_SMALL) | ST(INVALID_ARGUMENT)));
+            ORACLE(strlen(text) < sizeof text);
+            uint16_t units[32];
+            size_t count;
+            BUDGETED(n + sizeof units, st = perfbuf_v2_instance_name_utf16(q, ix, units, 32, &count));
+            ORACLE(status_in(st, ST(OK) | ST(OUTPUT_TOO_SMALL) | ST(INVALID_ARGUMENT)));
+        }
+    }
+}
+
+/* Y's query against the registrations and identifiers of either capture. */
+static void mixed_crosscheck(const capture *y, const capture *with)
+{
+    if (!y->v2.ok || !with->meta.reg_ok) {
+        return;
+    }
+    const perfbuf_v2_identifiers *ids[2] = {NULL, NULL};
+    ids[1] = y->meta.ids_ok ? &y->meta.ids : with->meta.ids_ok ? &with->meta.ids : NULL;
+    for (size_t i = 0; i < 2; i++) {
+        if (i > 0 && ids[i] == NULL) {
+            continue;
+        }
+        size_t bytes = y->size + with->meta.reg.size + (ids[i] != NULL ? ids[i]->size : 0);
+        perfbuf_v2_mismatch m;
+        perfbuf_status st;
+        BUDGETED(bytes, st = perfbuf_v2_crosscheck(&y->v2.q, &with->meta.reg, ids[i], &m));
+        ORACLE(status_in(st, ST(OK) | ST(INCONSISTENT) | ST(SCRATCH_NEEDED)));
+    }
+}
+
+/* ---- Metadata views of X given with Y's view ---------------------------- */
+
+static void mixed_meta(const capture *x, const capture *y)
+{
+    const meta_part *px = &x->meta;
+    const meta_part *py = &y->meta;
+    size_t n = y->size;
+    char text[64];
+    size_t len;
+    perfbuf_status st;
+    bool more;
+    if (px->have_id && py->ids_ok) {
+        BUDGETED(n + sizeof text,
+                 st = perfbuf_v2_identifier_name_utf8(&py->ids, &px->id, text, sizeof text, &len));
+        ORACLE(status_in(st, ST(OK) | ST(OUTPUT_TOO_SMALL) | ST(INVALID_ARGUMENT)));
+        perfbuf_v2_list_iter it = px->ids_after_first;
+        perfbuf_v2_identifier id;
+        for (uint32_t step = 0; step < MIXED_STEPS; step++) {
+            BUDGETED(n, more = perfbuf_v2_identifiers_next(&py->ids, &it, &id));
+            if (!more) {
+                break;
+            }
+            ORACLE(oracle_inside(id.offset, id.size, n));
+        }
+    }
+    if (px->have_listed && py->list_ok) {
+        BUDGETED(n + sizeof text,
+                 st = perfbuf_v2_listed_name_utf8(&py->list, &px->listed, text, sizeof text, &len));
+        ORACLE(status_in(st, ST(OK) | ST(OUTPUT_TOO_SMALL) | ST(INVALID_ARGUMENT)));
+        perfbuf_v2_list_iter it = px->list_after_first;
+        perfbuf_v2_listed_instance inst;
+        for (uint32_t step = 0; step < MIXED_STEPS; step++) {
+            BUDGETED(n, more = perfbuf_v2_instance_list_next(&py->list, &it, &inst));
+            if (!more) {
+                break;
+            }
+            ORACLE(oracle_inside(inst.offset, 8, n));
+        }
+    }
+    if (px->have_string && py->strings_ok) {
+        BUDGETED(n + sizeof text, st = perfbuf_v2_counter_string_utf8(&py->strings, &px->string, text,
+                                                                      sizeof text, &len));
+        ORACLE(status_in(st, ST(OK) | ST(OUTPUT_TOO_SMALL) | ST(INVALID_ARGUMENT)));
+    }
+}
+
+static size_t take_length(const uint8_t **data, size_t *size)
+{
+    if (*size < 2) {
+        *size = 0;
+        return 0;
+    }
+    size_t n = (size_t)(*data)[0] | ((size_t)(*data)[1] << 8);
+    *data += 2;
+    *size -= 2;
+    return n;
+}
+
+/* An exact-size copy: a read past it is a sanitizer report. */
+static uint8_t *copy(const uint8_t *data, size_t size)
+{
+    uint8_t *p = malloc(size ? size : 1);
+    if (p != NULL && size > 0) {
+        memcpy(p, data, size);
+    }
+    return p;
+}
+
+int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
+{
+    size_t a_len = take_length(&data, &size);
+    if (a_len > size) {
+        a_len = size;
+    }
+    capture *c = calloc(2, sizeof *c);
+    uint8_t *a = copy(data, a_len);
+    uint8_t *b = copy(data + a_len, size - a_len);
+    if (c != NULL && a != NULL && b != NULL) {
+        c[0].data = a;
+        c[0].size = a_len;
+        c[1].data = b;
+        c[1].size = size - a_len;
+        for (int i = 0; i < 2; i++) {
+            read_v1(&c[i]);
+            read_v2(&c[i]);
+            read_meta(&c[i]);
+        }
+        for (int i = 0; i < 2; i++) {
+            const capture *x = &c[i];
+            const capture *y = &c[1 - i];
+            mixed_v1(x, y);
+            mixed_v2(x, y);
+            mixed_meta(x, y);
+            mixed_crosscheck(y, x);
+        }
+    }
+    if (c != NULL) {
+        for (int i = 0; i < 2; i++) {
+            free(c[i].v1.slots);
+            free(c[i].meta.reg_scratch);
+        }
+    }
+    free(c);
+    free(a);
+    free(b);
+    return 0;
+}
