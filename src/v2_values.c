@@ -188,8 +188,12 @@ static bool index_belongs(const perfbuf_v2_value_index *index, const perfbuf_v2_
 
 /*
  * The value at `position`, read again through the query view from the
- * offset the scratch gives: an offset before the first value or past the
- * data, or bytes there that do not decode, give no value.
+ * offset the scratch gives. The walk that built the index started at the
+ * first value and put each value where the one before ended, so an entry
+ * the build could not have written (the first value elsewhere, a value
+ * that does not end where the next recorded one starts, an offset past the
+ * data, bytes that do not decode) gives no value rather than another
+ * value's bytes.
  */
 static bool value_at(const perfbuf_v2_query *q, const perfbuf_v2_block *block,
                      const perfbuf_v2_instance *inst, const perfbuf_v2_value_index *index,
@@ -200,16 +204,37 @@ static bool value_at(const perfbuf_v2_query *q, const perfbuf_v2_block *block,
     if (position >= index->value_count || position >= it.count) {
         return false;
     }
-    uint64_t offset = index->slots[INDEX_HEADER + (size_t)position];
-    if (offset < it.pos || offset >= q->size) {
+    const uint64_t *offsets = index->slots + INDEX_HEADER;
+    uint64_t offset = offsets[position];
+    if ((position == 0 ? offset != it.pos : offset < it.pos) || offset >= q->size) {
         return false;
     }
     it.pos = (size_t)offset;
     it.next_index = position;
-    return perfbuf_v2_values_next(q, block, &it, out);
+    if (!perfbuf_v2_values_next(q, block, &it, out)) {
+        return false;
+    }
+    return position + 1 >= index->value_count || offsets[position + 1] == it.pos;
 }
 
-/* value_of through the index: the same answers in O(log v). */
+/*
+ * Is keys[k] the first key of id? Providers number their counters from 0
+ * without gaps, as Windows' own countersets mostly do, so an id is usually
+ * its own position in the sorted keys: probing there first makes the
+ * common lookup O(1), and any other list falls back to a binary search.
+ */
+static bool first_key_at(const uint64_t *keys, size_t count, uint32_t k, uint32_t id,
+                         uint32_t *position)
+{
+    if (k >= count || keys[k] >> 32 != id || (k > 0 && keys[k - 1] >> 32 == id)) {
+        return false;
+    }
+    *position = (uint32_t)keys[k];
+    return true;
+}
+
+/* value_of through the index: the same answers in O(log v), or O(1) when
+ * ids and positions agree. */
 static perfbuf_status indexed_value_of(const perfbuf_v2_query *q, const perfbuf_v2_block *block,
                                        const perfbuf_v2_instance *inst,
                                        const perfbuf_v2_value_index *index, uint32_t id, bool own,
@@ -236,7 +261,8 @@ static perfbuf_status indexed_value_of(const perfbuf_v2_query *q, const perfbuf_
     }
     const uint64_t *keys = index->slots + INDEX_HEADER + (size_t)index->value_count;
     uint32_t position;
-    if (!pb_keys_find_sorted(keys, index->key_count, id, &position)) {
+    if (!first_key_at(keys, index->key_count, id, id, &position) &&
+        !pb_keys_find_sorted(keys, index->key_count, id, &position)) {
         return PERFBUF_E_NOT_FOUND;
     }
     /* The scratch is the caller's: what it names must still be an integer
