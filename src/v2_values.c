@@ -218,10 +218,11 @@ static bool value_at(const perfbuf_v2_query *q, const perfbuf_v2_block *block,
 }
 
 /*
- * Is keys[k] the first key of id? Providers number their counters from 0
- * without gaps, as Windows' own countersets mostly do, so an id is usually
- * its own position in the sorted keys: probing there first makes the
- * common lookup O(1), and any other list falls back to a binary search.
+ * Is keys[k] the first key of id? Counter ids are numbered from 0 in a
+ * provider's manifest (Processor Information runs from 0 to 31 with one
+ * gap), so an id is often its own position in the sorted keys: probing
+ * there first makes those lookups O(1), and the others fall back to a
+ * binary search.
  */
 static bool first_key_at(const uint64_t *keys, size_t count, uint32_t k, uint32_t id,
                          uint32_t *position)

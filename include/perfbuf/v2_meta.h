@@ -404,7 +404,8 @@ PERFBUF_API PERFBUF_MUST_USE perfbuf_status perfbuf_v2_raw_sample(
 
 /*
  * Where each value of one instance (or of one block without instances) is,
- * found by counter id in O(log v). The index lives in caller scratch and
+ * found by counter id in O(log v), or O(1) for an id equal to its position
+ * among the ids in order (counters numbered from 0 without gaps). The index lives in caller scratch and
  * holds offsets into the query data, never pointers: each lookup reads the
  * value again through the query view, and checks that the id list still
  * gives that position the id asked for. It records the query (buffer
@@ -453,9 +454,11 @@ PERFBUF_API PERFBUF_MUST_USE perfbuf_status perfbuf_v2_value_index_build(
  * counters + log v) per call, so a whole instance of v values costs
  * O(v log v) with the build. INVALID_ARGUMENT, before anything is read,
  * for a NULL index or one built for another query, block or instance (or
- * whose scratch was rebuilt for one); INVALID_ARGUMENT too when an entry of
- * the scratch names a value that is not the one asked for (scratch changed
- * by the caller): the value is read again and checked, never taken on trust.
+ * whose scratch was rebuilt for one). Scratch the caller changed since the
+ * build is not trusted either: the value an entry names is read again
+ * through the query view and must decode there, carry the id asked for and
+ * end where the next recorded value starts, or the answer is
+ * INVALID_ARGUMENT; no read leaves the query data.
  */
 PERFBUF_API PERFBUF_MUST_USE perfbuf_status perfbuf_v2_raw_sample_indexed(
     const perfbuf_v2_query *q, const perfbuf_v2_block *block, const perfbuf_v2_instance *inst,
