@@ -29,9 +29,10 @@ typedef struct shared_base {
 /*
  * Counters 0 .. n-1 of type PERF_AVERAGE_BULK, all with BaseCounterId n,
  * a PERF_AVERAGE_BASE; one instance holding 10 + k under counter k and
- * 7 under the base.
+ * 7 under the base. The id list ascends (the base last), or is reversed
+ * (the base first, and the index must sort).
  */
-static bool make_shared_base(uint32_t n, shared_base *out)
+static bool make_shared_base(uint32_t n, bool reversed, shared_base *out)
 {
     tb_reg_row *rows = calloc((size_t)n + 1, sizeof *rows);
     uint32_t *ids = calloc((size_t)n + 1, sizeof *ids);
@@ -45,7 +46,7 @@ static bool make_shared_base(uint32_t n, shared_base *out)
         rows[k].type = k < n ? PERF_AVERAGE_BULK : PERF_AVERAGE_BASE;
         rows[k].base = k < n ? n : PERFBUF_V2_NO_ID;
         rows[k].name = NULL;
-        ids[k] = k;
+        ids[k] = reversed ? n - k : k;
     }
     out->reg_buf = tb_v2_reginfo(rows, n + 1, PERFBUF_COUNTERSET_MULTI_INSTANCES);
     tb_v2 *v = &out->query;
@@ -54,10 +55,13 @@ static bool make_shared_base(uint32_t n, shared_base *out)
     tb_v2_ids(v, ids, n + 1);
     tb_v2_instances_begin(v, 1);
     tb_v2_instance(v, 0, "hostile");
-    for (uint32_t k = 0; k < n; k++) {
-        tb_v2_u64(v, 10 + (uint64_t)k);
+    for (uint32_t k = 0; k <= n; k++) {
+        if (ids[k] == n) {
+            tb_v2_u32(v, 7);
+        } else {
+            tb_v2_u64(v, 10 + (uint64_t)ids[k]);
+        }
     }
-    tb_v2_u32(v, 7);
     tb_v2_instances_end(v);
     tb_v2_block_end(v);
     tb_v2_end(v);
@@ -86,10 +90,10 @@ static void free_shared_base(shared_base *s)
 
 /* Work units to build the index and sample every counter through it, each
  * sample checked against what make_shared_base wrote; 0 on a failure. */
-static uint64_t indexed_work(uint32_t n)
+static uint64_t indexed_work(uint32_t n, bool reversed)
 {
     shared_base s;
-    if (!make_shared_base(n, &s)) {
+    if (!make_shared_base(n, reversed, &s)) {
         EXPECT(false); /* the shared-base buffers do not parse */
         free_shared_base(&s);
         return 0;
@@ -120,7 +124,7 @@ static uint64_t indexed_work(uint32_t n)
 static uint64_t plain_work(uint32_t n)
 {
     shared_base s;
-    if (!make_shared_base(n, &s)) {
+    if (!make_shared_base(n, false, &s)) {
         EXPECT(false); /* the shared-base buffers do not parse */
         free_shared_base(&s);
         return 0;
@@ -152,12 +156,29 @@ static uint64_t plain_work(uint32_t n)
  */
 static void sampling_every_counter_is_linear_through_the_index(void)
 {
-    uint64_t small = indexed_work(1000);
-    uint64_t large = indexed_work(8000);
+    uint64_t small = indexed_work(1000, false);
+    uint64_t large = indexed_work(8000, false);
     fprintf(stderr, "indexed: 1000 counters %llu units, 8000 counters %llu units\n",
             (unsigned long long)small, (unsigned long long)large);
     CHECK(small > 0);
     CHECK(large <= 9 * small);
+}
+
+/*
+ * The id list reversed: the build sorts, O(n log n) (the sorted ids are
+ * then 0 .. n, each at its own position, so lookups stay O(1)). Eight
+ * times the counters: at most 8 x log2(8000) / log2(1000), 10.4, times the
+ * work. Measured when this test was written: 1000 counters 78,867 units,
+ * 8000 counters 702,599 (8.9x).
+ */
+static void sampling_every_counter_of_an_unordered_list_is_n_log_n(void)
+{
+    uint64_t small = indexed_work(1000, true);
+    uint64_t large = indexed_work(8000, true);
+    fprintf(stderr, "indexed, reversed: 1000 counters %llu units, 8000 counters %llu units\n",
+            (unsigned long long)small, (unsigned long long)large);
+    CHECK(small > 0);
+    CHECK(large * 10 <= 104 * small);
 }
 
 static void sampling_every_counter_is_quadratic_without_it(void)
@@ -172,6 +193,7 @@ static void sampling_every_counter_is_quadratic_without_it(void)
 
 static const th_case cases[] = {
     TH_CASE(sampling_every_counter_is_linear_through_the_index),
+    TH_CASE(sampling_every_counter_of_an_unordered_list_is_n_log_n),
     TH_CASE(sampling_every_counter_is_quadratic_without_it),
 };
 TH_MAIN(cases)
