@@ -218,19 +218,19 @@ static bool value_at(const perfbuf_v2_query *q, const perfbuf_v2_block *block,
 }
 
 /*
- * Is keys[k] the first key of id? Counter ids are numbered from 0 in a
+ * Is keys[id] the first key of id? Counter ids are numbered from 0 in a
  * provider's manifest (Processor Information runs from 0 to 31 with one
- * gap), so an id is often its own position in the sorted keys: probing
+ * gap), so an id is often its own place among the sorted keys: probing
  * there first makes those lookups O(1), and the others fall back to a
  * binary search.
  */
-static bool first_key_at(const uint64_t *keys, size_t count, uint32_t k, uint32_t id,
-                         uint32_t *position)
+static bool key_at_its_own_place(const uint64_t *keys, size_t count, uint32_t id,
+                                 uint32_t *position)
 {
-    if (k >= count || keys[k] >> 32 != id || (k > 0 && keys[k - 1] >> 32 == id)) {
+    if (id >= count || keys[id] >> 32 != id || (id > 0 && keys[id - 1] >> 32 == id)) {
         return false;
     }
-    *position = (uint32_t)keys[k];
+    *position = (uint32_t)keys[id];
     return true;
 }
 
@@ -262,7 +262,7 @@ static perfbuf_status indexed_value_of(const perfbuf_v2_query *q, const perfbuf_
     }
     const uint64_t *keys = index->slots + INDEX_HEADER + (size_t)index->value_count;
     uint32_t position;
-    if (!first_key_at(keys, index->key_count, id, id, &position) &&
+    if (!key_at_its_own_place(keys, index->key_count, id, &position) &&
         !pb_keys_find_sorted(keys, index->key_count, id, &position)) {
         return PERFBUF_E_NOT_FOUND;
     }
