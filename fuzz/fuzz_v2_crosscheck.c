@@ -88,6 +88,56 @@ static void samples(const perfbuf_v2_query *q, const perfbuf_v2_reginfo *reg, si
     }
 }
 
+/*
+ * Every instance (or block without instances) through a value index: the
+ * build stays within the budget of the query's bytes, each indexed sample
+ * equals the plain one (status, sample and context from the same start)
+ * and costs no more than a fixed budget, however large the instance.
+ */
+static void indexed_samples(const perfbuf_v2_query *q, const perfbuf_v2_reginfo *reg)
+{
+    perfbuf_v2_iter bi;
+    perfbuf_v2_block b;
+    perfbuf_v2_blocks_begin(q, &bi);
+    while (perfbuf_v2_blocks_next(q, &bi, &b)) {
+        size_t cap = perfbuf_v2_value_index_slots(&b);
+        uint64_t *slots = cap < SIZE_MAX / sizeof *slots ? malloc(cap * sizeof *slots) : NULL;
+        if (slots == NULL) {
+            continue;
+        }
+        perfbuf_v2_iter ii;
+        perfbuf_v2_instance inst;
+        perfbuf_v2_instances_begin(&b, &ii);
+        bool have_inst = perfbuf_v2_instances_next(q, &b, &ii, &inst);
+        do {
+            const perfbuf_v2_instance *in = have_inst ? &inst : NULL;
+            perfbuf_v2_value_index index;
+            perfbuf_status built;
+            BUDGETED(q->size, built = perfbuf_v2_value_index_build(q, &b, in, slots, cap, &index));
+            ORACLE(built == PERFBUF_OK);
+            perfbuf_v2_counter_reg c;
+            for (uint32_t i = 0; perfbuf_v2_reginfo_counter(reg, i, &c) && i < 64; i++) {
+                perfbuf_raw_sample plain = {1, 2, 3, 4, 5, 6};
+                perfbuf_raw_sample fast = plain;
+                perfbuf_value_context plain_ctx = {7, 8};
+                perfbuf_value_context fast_ctx = plain_ctx;
+                perfbuf_status st = perfbuf_v2_raw_sample(q, &b, in, reg, c.id, &plain, &plain_ctx);
+                perfbuf_status st_fast;
+                BUDGETED(0, st_fast = perfbuf_v2_raw_sample_indexed(q, &b, in, reg, &index, c.id,
+                                                                    &fast, &fast_ctx));
+                ORACLE(st_fast == st);
+                ORACLE(fast.status == plain.status && fast.type == plain.type &&
+                       fast.first == plain.first && fast.second == plain.second &&
+                       fast.multi == plain.multi && fast.time_stamp == plain.time_stamp);
+                ORACLE(fast_ctx.frequency == plain_ctx.frequency &&
+                       fast_ctx.scale == plain_ctx.scale);
+            }
+            have_inst = have_inst && perfbuf_v2_instances_next(q, &b, &ii, &inst);
+        } while (have_inst);
+        free(slots);
+    }
+}
+
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
     size_t reg_len = take_length(&data, &size);
@@ -179,6 +229,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
            again.in_registration.offset == m.in_registration.offset &&
            again.in_identifiers.offset == m.in_identifiers.offset);
     samples(&q, &reg, query_len + reg_len);
+    indexed_samples(&q, &reg);
     free(reg_scratch);
     free(ids_scratch);
     return 0;

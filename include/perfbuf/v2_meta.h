@@ -389,11 +389,81 @@ PERFBUF_API PERFBUF_MUST_USE perfbuf_status perfbuf_v2_crosscheck_indexed(
  * frequency, base or multi counter has no sample from such a block.
  * NOT_FOUND when the counter, or one it refers to, is not in the data;
  * INVALID_ARGUMENT when the type has no displayable value.
+ * Of two values under one id (the query reader does not refuse a repeated
+ * id in an id list), the first integer one in position order counts.
+ * Cost: O(log counters) for the registration, and a walk of the instance's
+ * values from the first for the counter and for each counter it refers to:
+ * O(values of the instance) per call, so sampling every counter of an
+ * instance of v values this way is O(v^2). A caller that samples more than
+ * a few counters of one instance builds a perfbuf_v2_value_index.
  */
 PERFBUF_API PERFBUF_MUST_USE perfbuf_status perfbuf_v2_raw_sample(
     const perfbuf_v2_query *q, const perfbuf_v2_block *block, const perfbuf_v2_instance *inst,
     const perfbuf_v2_reginfo *reg, uint32_t counter_id, perfbuf_raw_sample *sample,
     perfbuf_value_context *context);
+
+/*
+ * Where each value of one instance (or of one block without instances) is,
+ * found by counter id in O(log v), or O(1) for an id equal to its position
+ * among the ids in order (counters numbered from 0 without gaps). The index lives in caller scratch and
+ * holds offsets into the query data, never pointers: each lookup reads the
+ * value again through the query view, and checks that the id list still
+ * gives that position the id asked for. It records the query (buffer
+ * address, size, timestamps), the block and the instance it was built for,
+ * in this struct and in the scratch; a lookup with any other query, block or
+ * instance, or on scratch rebuilt or changed since, answers
+ * PERFBUF_E_INVALID_ARGUMENT and reads no value. Treat the fields as opaque.
+ */
+typedef struct perfbuf_v2_value_index {
+    const uint64_t *slots;
+    const uint8_t *query_data;
+    size_t query_size;
+    int64_t query_time_stamp;
+    int64_t query_time_100ns;
+    size_t block_offset;
+    size_t instance_offset;    /* SIZE_MAX: built without an instance */
+    size_t values_offset;      /* the first value's PERF_COUNTER_DATA */
+    uint32_t value_count;      /* values walked: one offset each */
+    uint32_t key_count;        /* integer values with an id: one sorted key each */
+} perfbuf_v2_value_index;
+
+/*
+ * Scratch entries perfbuf_v2_value_index_build needs for any instance of
+ * this block, or for the block itself: a small header and two per value
+ * (SIZE_MAX if that does not fit in size_t; 0 for a NULL block).
+ */
+PERFBUF_API size_t perfbuf_v2_value_index_slots(const perfbuf_v2_block *block);
+
+/*
+ * Builds the index of inst's values (inst NULL: of the block's own values,
+ * for a block without instances) in slots[0, cap), which must stay
+ * unchanged while the index is used. Cost: one walk of the values, O(v),
+ * when the block's counter-id list ascends (as Windows writes it) or has
+ * no id list; otherwise the ids are sorted in the scratch, O(v log v)
+ * (heapsort). INVALID_ARGUMENT for a NULL q, block or out, or NULL slots
+ * with a non-zero cap; OUTPUT_TOO_SMALL when cap is less than the
+ * instance needs (perfbuf_v2_value_index_slots).
+ */
+PERFBUF_API PERFBUF_MUST_USE perfbuf_status perfbuf_v2_value_index_build(
+    const perfbuf_v2_query *q, const perfbuf_v2_block *block, const perfbuf_v2_instance *inst,
+    uint64_t *slots, size_t cap, perfbuf_v2_value_index *out);
+
+/*
+ * perfbuf_v2_raw_sample through an index built for the same q, block and
+ * inst: the same statuses and the same sample and context, at O(log
+ * counters + log v) per call, so a whole instance of v values costs
+ * O(v log v) with the build. INVALID_ARGUMENT, before anything is read,
+ * for a NULL index or one built for another query, block or instance (or
+ * whose scratch was rebuilt for one). Scratch the caller changed since the
+ * build is not trusted either: the value an entry names is read again
+ * through the query view and must decode there, carry the id asked for and
+ * end where the next recorded value starts, or the answer is
+ * INVALID_ARGUMENT; no read leaves the query data.
+ */
+PERFBUF_API PERFBUF_MUST_USE perfbuf_status perfbuf_v2_raw_sample_indexed(
+    const perfbuf_v2_query *q, const perfbuf_v2_block *block, const perfbuf_v2_instance *inst,
+    const perfbuf_v2_reginfo *reg, const perfbuf_v2_value_index *index, uint32_t counter_id,
+    perfbuf_raw_sample *sample, perfbuf_value_context *context);
 
 #ifdef __cplusplus
 }
