@@ -302,7 +302,8 @@ static void mixed_instance(const capture *x, const capture *y, const perfbuf_v1_
             /* The name this capture gives the instance, looked up in the
              * other capture's block with the object of either. */
             perfbuf_v1_instance found;
-            BUDGETED(n + len, st = perfbuf_v1_find_instance(b, o, text, len, indexes[i], &found));
+            BUDGETED_LOOKUP(n + len, o->instance_count, len,
+                            st = perfbuf_v1_find_instance(b, o, text, len, indexes[i], &found));
             ORACLE(status_in(st, ST(OK) | ST(NOT_FOUND) | ST(SCRATCH_NEEDED) | ST(INVALID_ARGUMENT)));
             if (st == PERFBUF_OK) {
                 check_v1_instance(y, &found);

@@ -107,6 +107,19 @@ static inline void work_leave(uint64_t outer, size_t bytes, uint64_t per_byte, u
 #define BUDGETED(bytes, stmt) WORK_SCOPE(bytes, WORK_PER_BYTE, WORK_FIXED, 1, stmt)
 /* The same, leaving the call's units out of the enclosing budget. */
 #define BUDGETED_APART(bytes, stmt) WORK_SCOPE(bytes, WORK_PER_BYTE, WORK_FIXED, 0, stmt)
+/*
+ * perfbuf_v1_find_instance's documented bound (SECURITY.md): linear in the
+ * buffer and the query, plus, for each instance whose parent's name is
+ * compared, the query's length: a comparison stops at the first difference
+ * or the query's end, and reads at most LOOKUP_PER_QUERY_BYTE units per
+ * query byte (a code unit of the name, the query's UTF-8 bytes, the loop).
+ * The query is the caller's, so a hostile buffer cannot grow that term.
+ */
+#define LOOKUP_PER_QUERY_BYTE 8u
+#define BUDGETED_LOOKUP(bytes, instances, query_len, stmt)                                   \
+    WORK_SCOPE(bytes, WORK_PER_BYTE,                                                         \
+               WORK_FIXED + (uint64_t)(instances) * LOOKUP_PER_QUERY_BYTE * ((query_len) + 1u), \
+               0, stmt)
 /* A whole walk over a buffer of `bytes` bytes under the walk budget. */
 #define WALK_BUDGETED(bytes, stmt) WORK_SCOPE(bytes, WALK_PER_BYTE, WALK_FIXED, 1, stmt)
 

@@ -148,15 +148,16 @@ static void check_lookup(const perfbuf_v1_block *b, const perfbuf_v1_object *o,
     }
     /* "parent/name" through the block index finds an instance of that
      * name under a parent of that name. */
-    BUDGETED_APART(size + full_len,
-                   st = perfbuf_v1_find_instance(b, o, full, full_len, index, &found));
+    BUDGETED_LOOKUP(size + full_len, o->instance_count, full_len,
+                    st = perfbuf_v1_find_instance(b, o, full, full_len, index, &found));
     ORACLE(st == PERFBUF_OK || st == PERFBUF_E_NOT_FOUND);
     /* And with an ordinal past the instances, compares every candidate's
      * parent name before it answers NOT_FOUND. */
     int tail = snprintf(full + full_len, sizeof full - full_len, "#%u", (unsigned)o->instance_count);
     if (tail > 0 && (size_t)tail < sizeof full - full_len) {
-        BUDGETED_APART(size + full_len + (size_t)tail,
-                       st = perfbuf_v1_find_instance(b, o, full, full_len + (size_t)tail, index, &found));
+        BUDGETED_LOOKUP(size + full_len + (size_t)tail, o->instance_count, full_len + (size_t)tail,
+                        st = perfbuf_v1_find_instance(b, o, full, full_len + (size_t)tail, index,
+                                                      &found));
         ORACLE(st == PERFBUF_E_NOT_FOUND);
     }
 }
