@@ -24,18 +24,13 @@
  * the name-table walks below measure the rest of the walk, and
  * bench/perfbuf-worst.c times the sort on a descending table.
  *
- * Left out because they are superlinear in the library as it stands (the
- * generators are kept, so each becomes a case once the library is fixed):
- *   - perfbuf_v1_parent through the block index for every child of a parent
- *     with a long name (adv_v1_long_parent, adv_v1_two_parents): each call
- *     reads the parent's whole name, so the walk is O(children x name);
- *     those two walks below resolve full names but not parents;
- *   - perfbuf_v1_find_instance("<parent>/c#k") on adv_v1_two_parents: the
- *     parent's name is compared again whenever the parent changes from one
- *     child to the next, O(children x name);
- *   - perfbuf_v2_raw_sample for every counter of one instance of n counters
- *     (adv_crosscheck_wide): each call finds its counter by walking the
- *     instance's values, O(n) per call and O(n^2) per instance.
+ * Bounds that are not linear in the buffer alone, each checked as documented:
+ *   - perfbuf_v1_find_instance("<parent>/name"): a parent's name is compared
+ *     up to the query's length for each candidate, so the query (the
+ *     caller's) is held at a fixed length while the buffer grows;
+ *   - perfbuf_v2_raw_sample walks its instance's values on every call, so
+ *     sampling every counter of one instance is measured through the value
+ *     index (perfbuf_v2_raw_sample_indexed), which is the linear pattern.
  */
 #include <stdlib.h>
 #include <string.h>
@@ -229,14 +224,14 @@ static void walk_v1_many_counters(uint32_t n, run *r)
 static void walk_v1_long_parent(uint32_t n, run *r)
 {
     tb_buf b = adv_v1_long_parent(n);
-    v1_walk(&b, V1_STANDARD, false, r);
+    v1_walk(&b, V1_STANDARD, true, r);
     tb_free(&b);
 }
 
 static void walk_v1_two_parents(uint32_t n, run *r)
 {
     tb_buf b = adv_v1_two_parents(n);
-    v1_walk(&b, V1_STANDARD, false, r);
+    v1_walk(&b, V1_STANDARD, true, r);
     tb_free(&b);
 }
 
@@ -424,6 +419,36 @@ static void call_v1_find_long_parent(uint32_t n, run *r)
     tb_free(&buf);
 }
 
+/*
+ * Children alternating between two n-char parents, looked up with a parent
+ * part of a fixed 64 characters: each parent comparison stops at the
+ * query's end, so the call is linear in the block for a query of a given
+ * length (its documented bound is instances x query length).
+ */
+static void call_v1_find_two_parents(uint32_t n, run *r)
+{
+    tb_buf buf = adv_v1_two_parents(n);
+    perfbuf_v1_block b;
+    perfbuf_v1_object children;
+    if (v1_parsed(&buf, &b, r) &&
+        perfbuf_v1_find_object(&b, ADV_V1_TITLE(2), &children) == PERFBUF_OK) {
+        uint64_t *slots = malloc(sizeof *slots * b.index_slots);
+        perfbuf_v1_instance_index index;
+        EXPECT(perfbuf_v1_block_index_build(&b, slots, b.index_slots, &index) == PERFBUF_OK);
+        char q[96];
+        memset(q, 'P', 64);
+        int tail = snprintf(q + 64, sizeof q - 64, "/c#%u", n);
+        perfbuf_v1_instance inst;
+        r->bytes += 64u + (size_t)tail;
+        start();
+        EXPECT(perfbuf_v1_find_instance(&b, &children, q, 64u + (size_t)tail, &index, &inst) ==
+               PERFBUF_E_NOT_FOUND);
+        stop(r);
+        free(slots);
+    }
+    tb_free(&buf);
+}
+
 /* One call with the whole long parent name in the output. */
 static void call_v1_full_name_long(uint32_t n, run *r)
 {
@@ -557,6 +582,8 @@ static void v1_calls(void)
     GROWTH("perfbuf_v1_find_instance: last name, parent/name", call_v1_find_instance, LINEAR);
     GROWTH("perfbuf_v1_find_instance: svchost#<n-1>", call_v1_find_same_names, LINEAR);
     GROWTH("perfbuf_v1_find_instance: <n-char parent>/c#<n-1>", call_v1_find_long_parent, LINEAR);
+    GROWTH("perfbuf_v1_find_instance: 64-char parent part, two n-char parents",
+           call_v1_find_two_parents, LINEAR);
     GROWTH("perfbuf_v1_full_name_utf8: n-char parent, no index", call_v1_full_name_long, LINEAR);
     GROWTH("perfbuf_v1_parent: no index, parent at the far end", call_v1_parent_walk, LINEAR);
     GROWTH("perfbuf_v1_raw_sample: counter of a reordered capture", call_v1_raw_sample_moved,
@@ -1121,6 +1148,49 @@ static void call_crosscheck_wide(uint32_t n, run *r)
     tb_free(&registration);
 }
 
+/* Every counter of the first instance of one block of n counters, through
+ * a value index built once: linear, where a plain perfbuf_v2_raw_sample
+ * per counter walks the instance's values each time. */
+static void walk_v2_wide_indexed(uint32_t n, run *r)
+{
+    tb_v2 query;
+    tb_buf registration;
+    adv_crosscheck_wide(n, &query, &registration);
+    r->bytes = query.buf.len + registration.len;
+    perfbuf_v2_query q;
+    perfbuf_v2_reginfo reg;
+    EXPECT(perfbuf_v2_query_parse(query.buf.data, query.buf.len, NULL, &q, NULL) == PERFBUF_OK);
+    EXPECT(perfbuf_v2_reginfo_parse(registration.data, registration.len, NULL, &reg, NULL) ==
+           PERFBUF_OK);
+    perfbuf_v2_iter bi, ii;
+    perfbuf_v2_block blk;
+    perfbuf_v2_instance inst;
+    perfbuf_v2_blocks_begin(&q, &bi);
+    EXPECT(perfbuf_v2_blocks_next(&q, &bi, &blk));
+    perfbuf_v2_instances_begin(&blk, &ii);
+    EXPECT(perfbuf_v2_instances_next(&q, &blk, &ii, &inst));
+    size_t cap = perfbuf_v2_value_index_slots(&blk);
+    uint64_t *slots = malloc(sizeof *slots * cap);
+    perfbuf_v2_value_index index;
+    uint32_t sampled = 0;
+    start();
+    EXPECT(perfbuf_v2_value_index_build(&q, &blk, &inst, slots, cap, &index) == PERFBUF_OK);
+    perfbuf_v2_counter_reg c;
+    for (uint32_t i = 0; perfbuf_v2_reginfo_counter(&reg, i, &c); i++) {
+        perfbuf_raw_sample s;
+        perfbuf_value_context ctx;
+        if (perfbuf_v2_raw_sample_indexed(&q, &blk, &inst, &reg, &index, c.id, &s, &ctx) ==
+            PERFBUF_OK) {
+            sampled++;
+        }
+    }
+    stop(r);
+    EXPECT(sampled == n);
+    free(slots);
+    tb_free(&query.buf);
+    tb_free(&registration);
+}
+
 /* Every registered counter of every instance or block without instances,
  * on n blocks of 8 counters each: values from the generator. */
 static void walk_v2_raw_samples(uint32_t n, run *r)
@@ -1176,6 +1246,8 @@ static void crosscheck_cases(void)
            N_LOG_N);
     GROWTH("crosscheck: one block of n counters (O(log n) lookups)", call_crosscheck_wide,
            N_LOG_N);
+    GROWTH("perfbuf_v2_raw_sample_indexed: every counter of an n-counter instance",
+           walk_v2_wide_indexed, N_LOG_N);
     GROWTH("perfbuf_v2_raw_sample: 8 counters of n blocks' instances", walk_v2_raw_samples,
            LINEAR);
 }
