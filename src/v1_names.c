@@ -284,12 +284,42 @@ static bool name_span(const perfbuf_v1_block *b, size_t offset, pb_cursor *span)
            pb_cursor_slice(&all, name_offset, name_length, span);
 }
 
+/*
+ * o is an object of b and inst one of its instances, as b's own bytes say:
+ * views of another capture (two samples mixed up) must not name a parent
+ * or a name in this one. O(1): the instance's header is read again.
+ */
+static bool instance_of_block(const perfbuf_v1_block *b, const perfbuf_v1_object *o,
+                              const perfbuf_v1_instance *inst)
+{
+    if (!pb_v1_object_of_block(b, o) || inst->offset < o->data_offset ||
+        inst->offset - o->data_offset >= o->total_length - o->definition_length) {
+        return false;
+    }
+    pb_cursor all = pb_window(b->data, b->size, inst->offset, b->size);
+    uint32_t length;
+    uint32_t parent_title;
+    uint32_t parent_instance;
+    uint32_t name_offset;
+    uint32_t name_length;
+    return pb_get32(&all, PBF_PERF_INSTANCE_DEFINITION_ByteLength, &length) &&
+           pb_get32(&all, PBF_PERF_INSTANCE_DEFINITION_ParentObjectTitleIndex, &parent_title) &&
+           pb_get32(&all, PBF_PERF_INSTANCE_DEFINITION_ParentObjectInstance, &parent_instance) &&
+           pb_get32(&all, PBF_PERF_INSTANCE_DEFINITION_NameOffset, &name_offset) &&
+           pb_get32(&all, PBF_PERF_INSTANCE_DEFINITION_NameLength, &name_length) &&
+           length == inst->byte_length && parent_title == inst->parent_title_index &&
+           parent_instance == inst->parent_instance &&
+           (name_length == 0 || inst->name_offset - inst->offset == name_offset) &&
+           inst->name_bytes <= name_length && inst->code_page == o->code_page;
+}
+
 perfbuf_status perfbuf_v1_parent(const perfbuf_v1_block *b, const perfbuf_v1_object *o,
                                  const perfbuf_v1_instance *inst,
                                  const perfbuf_v1_instance_index *parent_index,
                                  perfbuf_v1_instance *parent, perfbuf_error *err)
 {
-    if (b == NULL || o == NULL || inst == NULL || parent == NULL) {
+    if (b == NULL || o == NULL || inst == NULL || parent == NULL ||
+        !instance_of_block(b, o, inst)) {
         return PERFBUF_E_INVALID_ARGUMENT;
     }
     parent_place place;
@@ -325,6 +355,10 @@ perfbuf_status perfbuf_v1_full_name_utf8(const perfbuf_v1_block *b, const perfbu
     }
     pb_utf8_out text;
     pb_utf8_out_init(&text, out, cap);
+    if (!instance_of_block(b, o, inst)) {
+        (void)pb_utf8_finish(&text, len);
+        return PERFBUF_E_INVALID_ARGUMENT;
+    }
     parent_place place;
     pb_cursor parent_name;
     perfbuf_status parent_st = locate_parent(b, o, inst, parent_index, &place, NULL);

@@ -214,7 +214,8 @@ PERFBUF_API PERFBUF_MUST_USE perfbuf_status perfbuf_v1_parent(
  * The display name "parent/name" (or "name" without a parent), as Windows
  * tools show it. A BAD_REFERENCE parent is reported and the plain name
  * written; output follows the text.h contract, so a call costs what the
- * output holds, however long the parent's name.
+ * output holds, however long the parent's name. INVALID_ARGUMENT (and an
+ * empty name) when o or inst is not of this block.
  */
 PERFBUF_API PERFBUF_MUST_USE perfbuf_status perfbuf_v1_full_name_utf8(
     const perfbuf_v1_block *b, const perfbuf_v1_object *o, const perfbuf_v1_instance *inst,
