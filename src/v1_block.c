@@ -213,6 +213,10 @@ static perfbuf_status check_definitions(pb_ctx *ctx, pb_cursor defs, const perfb
     size_t pending_at = 0;
     reach->end = 0;
     reach->definition = 0;
+    /* Bytes the counters claim in every counter block (a counter of size 0
+     * claims one) and the end of the last claimed byte: see below. */
+    uint64_t claimed = 0;
+    uint64_t claimed_end = 0;
     for (uint32_t i = 0; i < o->counter_count; i++) {
         perfbuf_v1_counter c;
         perfbuf_status st = pb_v1_read_counter(ctx, &defs, &c);
@@ -241,6 +245,25 @@ static perfbuf_status check_definitions(pb_ctx *ctx, pb_cursor defs, const perfb
         if (end > reach->end) {
             reach->end = end;
             reach->definition = c.offset;
+        }
+        /*
+         * Counters may not share bytes of the counter block: no source
+         * describes it, and with shared bytes an object of C definitions
+         * and I instances, C + I records long, would hold C x I values, so
+         * reading every value would not be linear in the buffer. Disjoint
+         * claims inside [0, claimed_end) add up to at most claimed_end;
+         * more means two of the claims so far overlap, found in one pass
+         * without comparing pairs. (A counter of size 0 may sit inside the
+         * block's 4-byte ByteLength, so the bound does not subtract it.)
+         */
+        uint64_t claim = c.size > 0 ? c.size : 1;
+        claimed += claim;
+        if ((uint64_t)c.counter_offset + claim > claimed_end) {
+            claimed_end = (uint64_t)c.counter_offset + claim;
+        }
+        if (claimed > claimed_end) {
+            return pb_fail(ctx, PERFBUF_E_OVERLAP, c.offset,
+                           PBF_PERF_COUNTER_DEFINITION_CounterOffset);
         }
     }
     if (pending != NULL) {

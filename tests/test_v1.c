@@ -429,6 +429,43 @@ static void short_last_definition_is_named(void)
     tb_free(&v.buf);
 }
 
+/*
+ * Counters that share bytes of the counter block are refused in both modes
+ * (each value would be read once per alias, so a walk of the values would
+ * grow with definitions x instances); adjacent ones and one of size 0 are
+ * not sharing.
+ */
+static void overlapping_counters_are_refused(void)
+{
+    for (int overlap = 0; overlap < 2; overlap++) {
+        tb_v1 v;
+        tb_v1_begin(&v, "HOST");
+        tb_v1_object_begin(&v, 238, 0, 0);
+        tb_v1_counter(&v, 2, PERF_COUNTER_RAWCOUNT, 4, 8);
+        tb_v1_counter(&v, 4, PERF_COUNTER_NODATA, 0, 0);
+        size_t second_at = v.buf.len;
+        tb_v1_counter(&v, 6, PERF_COUNTER_LARGE_RAWCOUNT, 8, overlap ? 4 : 12);
+        tb_v1_definitions_end(&v);
+        uint8_t data[16] = {0};
+        tb_v1_instance(&v, "0", 0, 0);
+        tb_v1_counter_block(&v, data, sizeof data);
+        tb_v1_object_end(&v);
+        tb_v1_end(&v);
+        for (int strict = 0; strict < 2; strict++) {
+            walk w = parse_and_walk(v.buf.data, v.buf.len, strict ? PERFBUF_STRICT : 0);
+            if (overlap) {
+                CHECK(w.status == PERFBUF_E_OVERLAP);
+                CHECK_STR(w.err.structure, "PERF_COUNTER_DEFINITION");
+                CHECK_STR(w.err.field, "CounterOffset");
+                CHECK_EQ_U(w.err.offset, second_at + 36); /* its CounterOffset */
+            } else {
+                CHECK(w.status == PERFBUF_OK);
+            }
+        }
+        tb_free(&v.buf);
+    }
+}
+
 static void wine_captures(void)
 {
     /* corpus/captures/wine-8.0/v1-global.bin (v1-object-238.bin has the same shape) */
@@ -713,6 +750,7 @@ static const th_case cases[] = {
     TH_CASE(wine_captures),
     TH_CASE(values_from_two_samples),
     TH_CASE(short_last_definition_is_named),
+    TH_CASE(overlapping_counters_are_refused),
     TH_CASE(every_rejection),
     TH_CASE(lenient_reports_anomalies),
     TH_CASE(lenient_count_mismatch_keeps_objects),
