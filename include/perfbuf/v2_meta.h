@@ -76,9 +76,10 @@ typedef struct perfbuf_v2_counter_reg {
  * set whose type can serve that role, documented values for the instance
  * type (an error) and for types, detail levels, scales, attributes and
  * aggregation (anomalies; errors under PERFBUF_STRICT).
- * Linear in the bytes when the counter ids ascend (as Windows lists them),
- * or when there are at most PERFBUF_V2_SMALL_SET counters; otherwise the ids
- * must be sorted to be checked in O(n log n), and this call returns
+ * When the counter ids ascend (as Windows lists them), or when there are
+ * at most PERFBUF_V2_SMALL_SET counters, uniqueness is one pass and each
+ * reference a binary search: O(n log n) in the counters, no pair compared.
+ * Otherwise the ids must be sorted to be checked, and this call returns
  * PERFBUF_E_SCRATCH_NEEDED (naming the first CounterId out of order):
  * call perfbuf_v2_reginfo_parse_indexed with counter_count entries.
  */
