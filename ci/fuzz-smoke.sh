@@ -24,7 +24,12 @@ seeds_of() {
   mkdir -p "$dir"
   cp corpus/"$name"/* "$dir"/ 2>/dev/null || true
   rm -f "$dir/README.md"
-  cp corpus/captures/*/*.bin "$dir"/
+  # Captures of different origins may share a file name: each keeps its
+  # folder's name in front.
+  local capture
+  for capture in corpus/captures/*/*.bin; do
+    cp "$capture" "$dir/$(basename "$(dirname "$capture")")-$(basename "$capture")"
+  done
 }
 
 run_libfuzzer() {

@@ -159,11 +159,11 @@ static tb_buf synthetic_counter_table(void)
 static int synthetic_files(const char *dir)
 {
     tb_buf b = synthetic_capture(0);
-    int rc = write_buf(dir, "v1-processor-0.bin", &b);
+    int rc = write_buf(dir, "v1-synthetic-processor-0.bin", &b);
     b = synthetic_capture(1);
-    rc = rc ? rc : write_buf(dir, "v1-processor-1.bin", &b);
+    rc = rc ? rc : write_buf(dir, "v1-synthetic-processor-1.bin", &b);
     b = synthetic_counter_table();
-    return rc ? rc : write_buf(dir, "v1-names-counter-009.bin", &b);
+    return rc ? rc : write_buf(dir, "v1-names-synthetic-counter-009.bin", &b);
 }
 
 /*
