@@ -14,7 +14,7 @@ echo "readme-commands: $first"
 out=$(bash -c "$first")
 printf '%s\n' "$out" | tail -n 6
 # Objects and counters named, instances listed, and a value formatted from
-# the pair: processor 0 was idle 2.5 s of 10 s, so 75 % busy.
+# the pair: processor 0 was idle 0.25 s of the second between them, so 75 % busy.
 for want in 'name: "Processor"' 'name: "% Processor Time"' 'name: "_Total"' '"75.000000"'; do
   [[ "$out" == *"$want"* ]] ||
     { echo "readme-commands: the first command's output lacks $want"; exit 1; }
