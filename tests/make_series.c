@@ -66,6 +66,12 @@ static int v2_files(const char *dir)
     b = tb_v2_reginfo(tb_processor_information, TB_PROCESSOR_INFORMATION_COUNTERS,
                       PERFBUF_COUNTERSET_SINGLE_INSTANCE);
     rc = rc ? rc : write_buf(dir, "v2-reginfo-single.bin", &b);
+    /* Counter 0 registered as a 4-byte PERF_COUNTER_RAWCOUNT: the query's
+     * 8-byte value disagrees (Type of the first PERF_COUNTER_REG_INFO). */
+    b = tb_v2_reginfo(tb_processor_information, TB_PROCESSOR_INFORMATION_COUNTERS,
+                      PERFBUF_COUNTERSET_MULTI_INSTANCES);
+    tb_patch_u32(&b, 32 + 4, PERF_COUNTER_RAWCOUNT);
+    rc = rc ? rc : write_buf(dir, "v2-reginfo-size.bin", &b);
     b = tb_v2_strings(tb_processor_information, TB_PROCESSOR_INFORMATION_COUNTERS,
                       PERFBUF_V2_STRINGS_FROM_ARRAY_END);
     rc = rc ? rc : write_buf(dir, "v2-names.bin", &b);
