@@ -623,12 +623,7 @@ perfbuf_status dump_v1(const dump_input *in, emitter *e, perfbuf_error *err)
             emit_i64(e, "default_scale", c->default_scale);
             emit_u64(e, "detail_level", c->detail_level);
             emit_hex(e, "counter_type", c->type);
-            const char *type_name = perfbuf_counter_type_name(c->type);
-            if (type_name != NULL) {
-                emit_str(e, "counter_type_name", type_name);
-            } else {
-                emit_null(e, "counter_type_name");
-            }
+            emit_str(e, "counter_type_name", perfbuf_counter_type_name(c->type));
             emit_u64(e, "counter_size", c->size);
             emit_u64(e, "counter_offset", c->counter_offset);
             emit_object_end(e);

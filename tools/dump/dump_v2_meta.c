@@ -28,12 +28,7 @@ static void emit_counter(emitter *e, const uint8_t *data, const perfbuf_v2_count
     emit_hex(e, "offset", c->offset);
     emit_u64(e, "counter_id", c->id);
     emit_hex(e, "type", c->type);
-    const char *name = perfbuf_counter_type_name(c->type);
-    if (name != NULL) {
-        emit_str(e, "type_name", name);
-    } else {
-        emit_null(e, "type_name");
-    }
+    emit_str(e, "type_name", perfbuf_counter_type_name(c->type));
     emit_hex(e, "attrib", c->attributes);
     emit_u64(e, "detail_level", c->detail_level);
     emit_i64(e, "default_scale", c->default_scale);

@@ -215,12 +215,7 @@ static void emit_registered(emitter *e, const v2_side *side, const perfbuf_v2_qu
         return;
     }
     emit_hex(e, "counter_type", c.type);
-    const char *type = perfbuf_counter_type_name(c.type);
-    if (type != NULL) {
-        emit_str(e, "counter_type_name", type);
-    } else {
-        emit_null(e, "counter_type_name");
-    }
+    emit_str(e, "counter_type_name", perfbuf_counter_type_name(c.type));
     if (side->previous != NULL && perfbuf_counter_type_is_displayable(c.type)) {
         emit_formatted(e, side, q, b, inst, &c, prev);
     }
