@@ -161,6 +161,17 @@ string(LENGTH "${got}" n)
 expect("200-byte counter" "${n}" "400" "")
 string(SUBSTRING "${got}" 392 8 tail)
 expect("200-byte counter's last bytes" "${tail}" "c4c5c6c7" "")
+# The one text shown cut is a full name over 4,095 bytes, and it says so.
+json_is("a full name that fits is not cut" "${out}" "OFF" objects 0 instances 0 full_name_cut)
+json_is("a 4,101-byte full name is cut" "${out}" "ON" objects 1 instances 0 full_name_cut)
+string(JSON got ERROR_VARIABLE json_error GET "${out}" objects 1 instances 0 full_name)
+string(LENGTH "${got}" n)
+expect("a cut full name keeps 4,095 bytes" "${n}" "4095" "")
+string(SUBSTRING "${got}" 1998 4 middle)
+expect("a cut full name starts parent/child" "${middle}" "ii/c" "")
+string(JSON got ERROR_VARIABLE json_error GET "${out}" objects 1 instances 0 name)
+string(LENGTH "${got}" n)
+expect("the child's own name is whole" "${n}" "2100" "")
 
 # The usage names every option, --version among them.
 execute_process(COMMAND ${DUMP} --help RESULT_VARIABLE rc OUTPUT_VARIABLE out TIMEOUT 20)

@@ -202,7 +202,8 @@ static char *repeated(char c, size_t n)
  * has, and February 29 of a common year) and one in range on a leap day;
  * instances without a name (NameLength 0) and with an empty one
  * (NameLength 2: the NUL alone); a 600-byte system name, a 2,000-byte
- * instance name and a 200-byte counter, which must come out whole.
+ * instance name and a 200-byte counter, which must come out whole, and a
+ * child of that instance whose full name is too long to show whole.
  */
 static int cli_v1_files(const char *dir)
 {
@@ -248,7 +249,23 @@ static int cli_v1_files(const char *dir)
     tb_v1_instance(&v, instance_name, 0, 0);
     tb_v1_counter_block(&v, text, sizeof text);
     tb_v1_object_end(&v);
+    /* A child whose full name, parent/child, is 2,000 + 1 + 2,100 bytes:
+     * over the 4,095 shown, so it is cut and says so. */
+    char *child_name = repeated('c', 2100);
+    if (child_name == NULL) {
+        free(system_name);
+        free(instance_name);
+        fprintf(stderr, "make_series: out of memory\n");
+        return 2;
+    }
+    tb_v1_object_begin(&v, TB_V1_THREAD, 0, 0);
+    tb_v1_counter(&v, 6, PERF_COUNTER_RAWCOUNT, 4, 4);
+    tb_v1_definitions_end(&v);
+    tb_v1_instance(&v, child_name, TB_V1_PROCESS, 0);
+    tb_v1_counter_block(&v, data, sizeof data);
+    tb_v1_object_end(&v);
     tb_v1_end(&v);
+    free(child_name);
     free(system_name);
     free(instance_name);
     return rc ? rc : write_buf(dir, "v1-long.bin", &v.buf);
