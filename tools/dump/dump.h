@@ -104,7 +104,6 @@ void dump_text_fit(dump_text *t, size_t len);
 void dump_text_free(dump_text *t);
 /* Every byte as two lowercase hex digits. */
 void dump_hex(emitter *e, const char *key, const uint8_t *bytes, size_t n, dump_text *t);
-uint16_t dump_le16(const uint8_t *p);
 void dump_anomalies(emitter *e, uint32_t anomalies, const perfbuf_error *first);
 uint32_t dump_le32(const uint8_t *p);
 /* count elements of size bytes, zeroed (at least one, so never NULL for

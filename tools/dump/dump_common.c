@@ -128,11 +128,6 @@ void dump_anomalies(emitter *e, uint32_t anomalies, const perfbuf_error *first)
     }
 }
 
-uint16_t dump_le16(const uint8_t *p)
-{
-    return (uint16_t)(p[0] | (p[1] << 8));
-}
-
 uint32_t dump_le32(const uint8_t *p)
 {
     return (uint32_t)p[0] | ((uint32_t)p[1] << 8) | ((uint32_t)p[2] << 16) | ((uint32_t)p[3] << 24);
