@@ -14,6 +14,7 @@ packages=(
   frama-c-base why3 z3 cvc4                    # proofs of the cursor core
   valgrind
   zip unzip                                    # OSS-Fuzz seed corpora (ci/oss-fuzz-local.sh)
+  python3-jsonschema                           # perfbuf-dump --json against its schema (ci/json-schema.sh)
 )
 
 missing=()

@@ -99,6 +99,80 @@ execute_process(COMMAND ${DUMP} --format v2-countersets ${DIR}/countersets-40.bi
                 RESULT_VARIABLE rc ERROR_VARIABLE err TIMEOUT 20)
 expect("40-byte counterset list" "${rc}" 1 "${err}" "whole number")
 
+# json_is(NAME JSON WANT KEY...): the value at KEY... is WANT.
+function(json_is name json want)
+  string(JSON got ERROR_VARIABLE json_error GET "${json}" ${ARGN})
+  if(json_error)
+    set(got "(${json_error})")
+  endif()
+  expect("${name}" "${got}" "${want}" "")
+  set(passed ${passed} PARENT_SCOPE)
+  set(failed ${failed} PARENT_SCOPE)
+endfunction()
+
+# A SYSTEMTIME is written as ISO 8601 only when it is a real instant: the
+# fields themselves are always there.
+execute_process(COMMAND ${DUMP} --json ${DIR}/v1-time-impossible.bin RESULT_VARIABLE rc
+                OUTPUT_VARIABLE out TIMEOUT 20)
+expect("impossible SystemTime: the block is still valid" "${rc}" 0 "${out}")
+string(JSON type ERROR_VARIABLE json_error TYPE "${out}" system_time iso8601)
+expect("impossible SystemTime: iso8601 is null" "${type}" "NULL" "")
+json_is("impossible SystemTime: month as it is" "${out}" "276" system_time month)
+json_is("impossible SystemTime: milliseconds as they are" "${out}" "257"
+        system_time milliseconds)
+execute_process(COMMAND ${DUMP} ${DIR}/v1-time-impossible.bin OUTPUT_VARIABLE out TIMEOUT 20)
+expect("impossible SystemTime in text" 0 0 "${out}" "month: 276" "iso8601: (none)")
+string(FIND "${out}" "6293-276" at)
+expect("impossible SystemTime is never a date" "${at}" "-1" "")
+execute_process(COMMAND ${DUMP} --json ${DIR}/v1-time-feb29-2023.bin OUTPUT_VARIABLE out
+                TIMEOUT 20)
+string(JSON type ERROR_VARIABLE json_error TYPE "${out}" system_time iso8601)
+expect("February 29 of 2023" "${type}" "NULL" "")
+execute_process(COMMAND ${DUMP} --json ${DIR}/v1-time-feb29-2024.bin OUTPUT_VARIABLE out
+                TIMEOUT 20)
+json_is("February 29 of 2024" "${out}" "2024-02-29T23:59:59.999Z" system_time iso8601)
+json_is("SystemTime's day of the week" "${out}" "4" system_time day_of_week)
+
+# NameLength 0 is no name (null); NameLength 2 is an empty one ("").
+execute_process(COMMAND ${DUMP} --json ${DIR}/v1-unnamed.bin RESULT_VARIABLE rc
+                OUTPUT_VARIABLE out TIMEOUT 20)
+expect("unnamed instances" "${rc}" 0 "${out}")
+string(JSON type ERROR_VARIABLE json_error TYPE "${out}" objects 0 instances 0 name)
+expect("NameLength 0 is null" "${type}" "NULL" "")
+json_is("NameLength 0" "${out}" "0" objects 0 instances 0 name_length)
+string(JSON type ERROR_VARIABLE json_error TYPE "${out}" objects 0 instances 1 name)
+expect("NameLength 2 is a string" "${type}" "STRING" "")
+json_is("NameLength 2 is empty" "${out}" "" objects 0 instances 1 name)
+json_is("NameLength 2" "${out}" "2" objects 0 instances 1 name_length)
+
+# Long names and values come out whole: a 600-byte system name, a
+# 2,000-byte instance name and a 200-byte counter (400 hex digits).
+execute_process(COMMAND ${DUMP} --json ${DIR}/v1-long.bin RESULT_VARIABLE rc
+                OUTPUT_VARIABLE out TIMEOUT 20)
+expect("long names" "${rc}" 0 "${out}")
+string(JSON got ERROR_VARIABLE json_error GET "${out}" system_name)
+string(LENGTH "${got}" n)
+expect("600-byte system name" "${n}" "600" "")
+string(JSON got ERROR_VARIABLE json_error GET "${out}" objects 0 instances 0 name)
+string(LENGTH "${got}" n)
+expect("2,000-byte instance name" "${n}" "2000" "")
+string(JSON got ERROR_VARIABLE json_error GET "${out}" objects 0 instances 0 values 0)
+string(LENGTH "${got}" n)
+expect("200-byte counter" "${n}" "400" "")
+string(SUBSTRING "${got}" 392 8 tail)
+expect("200-byte counter's last bytes" "${tail}" "c4c5c6c7" "")
+# The one text shown cut is a full name over 4,095 bytes, and it says so.
+json_is("a full name that fits is not cut" "${out}" "OFF" objects 0 instances 0 full_name_cut)
+json_is("a 4,101-byte full name is cut" "${out}" "ON" objects 1 instances 0 full_name_cut)
+string(JSON got ERROR_VARIABLE json_error GET "${out}" objects 1 instances 0 full_name)
+string(LENGTH "${got}" n)
+expect("a cut full name keeps 4,095 bytes" "${n}" "4095" "")
+string(SUBSTRING "${got}" 1998 4 middle)
+expect("a cut full name starts parent/child" "${middle}" "ii/c" "")
+string(JSON got ERROR_VARIABLE json_error GET "${out}" objects 1 instances 0 name)
+string(LENGTH "${got}" n)
+expect("the child's own name is whole" "${n}" "2100" "")
+
 # The usage names every option, --version among them.
 execute_process(COMMAND ${DUMP} --help RESULT_VARIABLE rc OUTPUT_VARIABLE out TIMEOUT 20)
 expect("usage" "${rc}" 0 "${out}" "--version" "(- reads standard input)")

@@ -21,7 +21,7 @@ execute_process(COMMAND ${DUMP} --json --rate ${DIR}/s2.bin ${DIR}/s3.bin
 expect("--rate exit" "${rc}" "0")
 string(JSON idle GET "${json}" objects 0 instances 0 formatted 0)
 expect("Idle % Processor Time, last interval" "${idle}" "35.000000")
-string(JSON raw GET "${json}" objects 0 instances 1 formatted 1)
+string(JSON raw ERROR_VARIABLE json_error GET "${json}" objects 0 instances 1 formatted 1)
 expect("svchost ID Process (a raw count)" "${raw}" "101.000000")
 
 execute_process(COMMAND ${DUMP} --json --series ${DIR}/s0.bin ${DIR}/s1.bin ${DIR}/s2.bin --
@@ -46,31 +46,58 @@ execute_process(COMMAND ${DUMP} --json --format v2-query --registration ${DIR}/v
                         --rate ${DIR}/v2-q0.bin ${DIR}/v2-q1.bin
                 OUTPUT_VARIABLE json RESULT_VARIABLE rc)
 expect("v2 --rate exit" "${rc}" "0")
-string(JSON agree GET "${json}" crosscheck agree)
+string(JSON agree ERROR_VARIABLE json_error GET "${json}" crosscheck agree)
 expect("v2 cross-check" "${agree}" "ON")
-string(JSON name GET "${json}" blocks 0 instances 0 values 0 name)
+string(JSON id ERROR_VARIABLE json_error GET "${json}" blocks 0 instances 0 values 0 counter_id)
+string(JSON name_id ERROR_VARIABLE json_error GET "${json}" counter_names 0 counter_id)
+string(JSON name ERROR_VARIABLE json_error GET "${json}" counter_names 0 name)
+expect("v2 counter 0 id" "${id}/${name_id}" "0/0")
 expect("v2 counter 0 name" "${name}" "% Processor Time")
-string(JSON type GET "${json}" blocks 0 instances 0 values 0 type)
+string(JSON type ERROR_VARIABLE json_error GET "${json}" blocks 0 instances 0 values 0 counter_type_name)
 expect("v2 counter 0 type" "${type}" "PERF_100NSEC_TIMER_INV")
-string(JSON busy GET "${json}" blocks 0 instances 0 values 0 formatted)
+string(JSON busy ERROR_VARIABLE json_error GET "${json}" blocks 0 instances 0 values 0 formatted)
 expect("v2 _Total % Processor Time" "${busy}" "75.000000")
-string(JSON raw GET "${json}" blocks 0 instances 1 values 7 formatted)
+string(JSON raw ERROR_VARIABLE json_error GET "${json}" blocks 0 instances 1 values 7 formatted)
 expect("v2 0,0 DPC Rate (a raw count)" "${raw}" "2007.000000")
 
 execute_process(COMMAND ${DUMP} --json --format v2-query --registration
                         ${DIR}/v2-reginfo-single.bin ${DIR}/v2-q1.bin
-                OUTPUT_VARIABLE json RESULT_VARIABLE rc)
-expect("v2 mismatch exit (the query itself is valid)" "${rc}" "0")
-string(JSON agree GET "${json}" crosscheck agree)
+                OUTPUT_VARIABLE json RESULT_VARIABLE rc ERROR_VARIABLE err)
+# A registration that disagrees rejects the pair: exit 1, the place in the
+# query data on stderr, and the whole description still on stdout.
+expect("v2 mismatch exit" "${rc}" "1")
+expect("v2 mismatch line"
+       "${err}" "offset 0x34: PERF_COUNTER_HEADER.dwType: the field contradicts another field\n")
+string(JSON valid ERROR_VARIABLE json_error GET "${json}" valid)
+expect("v2 mismatch: the JSON says the pair is rejected" "${valid}" "OFF")
+string(JSON status ERROR_VARIABLE json_error GET "${json}" error status)
+expect("v2 mismatch error status" "${status}" "PERFBUF_E_INCONSISTENT")
+string(JSON last ERROR_VARIABLE json_error GET "${json}" blocks 0 instances 1 values 30 value)
+expect("v2 mismatch: the JSON is complete" "${last}" "2031")
+
+string(JSON agree ERROR_VARIABLE json_error GET "${json}" crosscheck agree)
 expect("v2 cross-check against a single-instance set" "${agree}" "OFF")
-string(JSON kind GET "${json}" crosscheck mismatch)
+string(JSON kind ERROR_VARIABLE json_error GET "${json}" crosscheck mismatch)
 expect("v2 mismatch kind" "${kind}" "RESULT_KIND")
-string(JSON field GET "${json}" crosscheck in_registration field)
+string(JSON field ERROR_VARIABLE json_error GET "${json}" crosscheck in_registration field)
 expect("v2 mismatch field in the registration" "${field}" "InstanceType")
+
+# A registration whose first counter is 4 bytes where the data has 8: the
+# value's dwDataSize is where the pair disagrees.
+execute_process(COMMAND ${DUMP} --json --format v2-query --registration
+                        ${DIR}/v2-reginfo-size.bin ${DIR}/v2-q1.bin
+                OUTPUT_VARIABLE json RESULT_VARIABLE rc ERROR_VARIABLE err)
+expect("v2 value-size mismatch exit" "${rc}" "1")
+expect("v2 value-size mismatch line"
+       "${err}" "offset 0xe8: PERF_COUNTER_DATA.dwDataSize: the field contradicts another field\n")
+string(JSON kind ERROR_VARIABLE json_error GET "${json}" crosscheck mismatch)
+expect("v2 value-size mismatch kind" "${kind}" "VALUE_SIZE")
+string(JSON field ERROR_VARIABLE json_error GET "${json}" error field)
+expect("v2 value-size mismatch in the JSON error" "${field}" "dwDataSize")
 
 # Every metadata format decodes its file, one fact checked in each.
 set(meta_checks
-    "v2-reginfo|v2-reginfo.bin|counters/21/base_id|22"
+    "v2-reginfo|v2-reginfo.bin|counters/21/base_counter_id|22"
     "v2-counter|v2-counter.bin|counter/type_name|PERF_PRECISION_100NS_TIMER"
     "v2-string|v2-name.bin|text|Processor Information"
     "v2-provider-guid|v2-provider.bin|provider|{b4fc721a-0378-476f-89ba-a5a79f810b36}"
@@ -104,5 +131,5 @@ expect("v2-strings rejection names dwOffset"
 if(failed GREATER 0)
   message(FATAL_ERROR "${failed} checks failed")
 endif()
-math(EXPR total "13 + 4 * 8 + 2")
+math(EXPR total "21 + 4 * 8 + 2")
 message("${total} passed, 0 failed")

@@ -30,7 +30,12 @@
  *                       counters in descending id order (the parses need
  *                       scratch), and a query of those counters;
  *   v2-overlap.bin      1,000 x SCALE string headers all pointing into one
- *                       string of 1,000 x SCALE characters (rejected).
+ *                       string of 1,000 x SCALE characters (rejected);
+ *   v2-wide.bin, v2-wide-prev.bin, v2-wide-reginfo.bin, and the same
+ *   v2-wide-desc*.bin with the ids descending
+ *                       --rate over one instance of 500 x SCALE counters,
+ *                       each a PERF_COUNTER_COUNTER that rose by 5 in the
+ *                       second between the captures.
  * The values are chosen so that tests/dump_growth.cmake can check what the
  * tool shows, not only what it costs.
  */
@@ -400,6 +405,57 @@ static int v2_overlap(uint32_t scale)
     return write_buf("v2-overlap.bin", &b);
 }
 
+static tb_buf v2_wide_capture(const uint32_t *ids, uint32_t n, int previous)
+{
+    tb_v2 v;
+    tb_v2_begin(&v, previous ? 25368570629 : 25368570629 + 10000000, 134398148561470699,
+                10000000);
+    tb_v2_block_begin(&v, 0, PERFBUF_V2_COUNTERSET);
+    tb_v2_ids(&v, ids, n);
+    tb_v2_instances_begin(&v, 1);
+    tb_v2_instance(&v, 0, "w");
+    for (uint32_t k = 0; k < n; k++) {
+        tb_v2_u32(&v, 1000 + ids[k] + (previous ? 0 : 5));
+    }
+    tb_v2_instances_end(&v);
+    tb_v2_block_end(&v);
+    tb_v2_end(&v);
+    return v.buf;
+}
+
+/* One instance of many counters: sampling each through a walk of the
+ * instance's values is quadratic in them. */
+static int v2_wide(uint32_t scale, int descending, const char *prefix)
+{
+    uint32_t n = 500 * scale;
+    tb_reg_row *rows = calloc(n, sizeof *rows);
+    uint32_t *ids = calloc(n, sizeof *ids);
+    if (rows == NULL || ids == NULL) {
+        fprintf(stderr, "make_adversarial_dump: out of memory\n");
+        exit(2);
+    }
+    for (uint32_t i = 0; i < n; i++) {
+        ids[i] = descending ? n - 1 - i : i;
+        rows[i].id = ids[i];
+        rows[i].type = PERF_COUNTER_COUNTER;
+        rows[i].base = PERFBUF_V2_NO_ID;
+        rows[i].name = "c";
+    }
+    char name[64];
+    tb_buf b = tb_v2_reginfo(rows, n, PERFBUF_COUNTERSET_MULTI_INSTANCES);
+    snprintf(name, sizeof name, "%s-reginfo.bin", prefix);
+    int rc = write_buf(name, &b);
+    b = v2_wide_capture(ids, n, 1);
+    snprintf(name, sizeof name, "%s-prev.bin", prefix);
+    rc = rc ? rc : write_buf(name, &b);
+    b = v2_wide_capture(ids, n, 0);
+    snprintf(name, sizeof name, "%s.bin", prefix);
+    rc = rc ? rc : write_buf(name, &b);
+    free(rows);
+    free(ids);
+    return rc;
+}
+
 int main(int argc, char **argv)
 {
     char *end = NULL;
@@ -418,5 +474,7 @@ int main(int argc, char **argv)
     rc = rc ? rc : v2_names(s);
     rc = rc ? rc : v2_unordered(s);
     rc = rc ? rc : v2_overlap(s);
+    rc = rc ? rc : v2_wide(s, 0, "v2-wide");
+    rc = rc ? rc : v2_wide(s, 1, "v2-wide-desc");
     return rc;
 }

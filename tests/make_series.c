@@ -15,6 +15,7 @@
  * corpus/captures/synthetic/ instead (docs/synthetic.md).
  */
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "builder_v1.h"
@@ -66,6 +67,12 @@ static int v2_files(const char *dir)
     b = tb_v2_reginfo(tb_processor_information, TB_PROCESSOR_INFORMATION_COUNTERS,
                       PERFBUF_COUNTERSET_SINGLE_INSTANCE);
     rc = rc ? rc : write_buf(dir, "v2-reginfo-single.bin", &b);
+    /* Counter 0 registered as a 4-byte PERF_COUNTER_RAWCOUNT: the query's
+     * 8-byte value disagrees (Type of the first PERF_COUNTER_REG_INFO). */
+    b = tb_v2_reginfo(tb_processor_information, TB_PROCESSOR_INFORMATION_COUNTERS,
+                      PERFBUF_COUNTERSET_MULTI_INSTANCES);
+    tb_patch_u32(&b, 32 + 4, PERF_COUNTER_RAWCOUNT);
+    rc = rc ? rc : write_buf(dir, "v2-reginfo-size.bin", &b);
     b = tb_v2_strings(tb_processor_information, TB_PROCESSOR_INFORMATION_COUNTERS,
                       PERFBUF_V2_STRINGS_FROM_ARRAY_END);
     rc = rc ? rc : write_buf(dir, "v2-names.bin", &b);
@@ -166,6 +173,104 @@ static int synthetic_files(const char *dir)
     return rc ? rc : write_buf(dir, "v1-names-synthetic-counter-009.bin", &b);
 }
 
+/* One V1 block whose SystemTime (eight u16 at 36) holds these fields. */
+static int v1_with_time(const char *dir, const char *name, const uint16_t fields[8])
+{
+    tb_v1 v;
+    tb_v1_begin(&v, "TIME");
+    tb_v1_end(&v);
+    for (size_t k = 0; k < 8; k++) {
+        v.buf.data[36 + 2 * k] = (uint8_t)fields[k];
+        v.buf.data[37 + 2 * k] = (uint8_t)(fields[k] >> 8);
+    }
+    return write_buf(dir, name, &v.buf);
+}
+
+/* text of n copies of c, or NULL when memory runs out */
+static char *repeated(char c, size_t n)
+{
+    char *t = malloc(n + 1);
+    if (t != NULL) {
+        memset(t, c, n);
+        t[n] = '\0';
+    }
+    return t;
+}
+
+/*
+ * V1 inputs of the CLI test: SYSTEMTIMEs out of range (fields no calendar
+ * has, and February 29 of a common year) and one in range on a leap day;
+ * instances without a name (NameLength 0) and with an empty one
+ * (NameLength 2: the NUL alone); a 600-byte system name, a 2,000-byte
+ * instance name and a 200-byte counter, which must come out whole, and a
+ * child of that instance whose full name is too long to show whole.
+ */
+static int cli_v1_files(const char *dir)
+{
+    static const uint16_t impossible[8] = {6293, 276, 9, 265, 269, 257, 257, 257};
+    static const uint16_t common_leap_day[8] = {2023, 2, 3, 29, 12, 0, 0, 0};
+    static const uint16_t leap_day[8] = {2024, 2, 4, 29, 23, 59, 59, 999};
+    int rc = v1_with_time(dir, "v1-time-impossible.bin", impossible);
+    rc = rc ? rc : v1_with_time(dir, "v1-time-feb29-2023.bin", common_leap_day);
+    rc = rc ? rc : v1_with_time(dir, "v1-time-feb29-2024.bin", leap_day);
+
+    tb_v1 v;
+    tb_v1_begin(&v, "NAMES");
+    tb_v1_object_begin(&v, TB_V1_PROCESS, 0, 0);
+    tb_v1_counter(&v, 6, PERF_COUNTER_RAWCOUNT, 4, 4);
+    tb_v1_definitions_end(&v);
+    uint8_t data[4] = {1, 0, 0, 0};
+    size_t unnamed = v.buf.len;
+    tb_v1_instance(&v, "", 0, 0);
+    tb_patch_u32(&v.buf, unnamed + 20, 0); /* NameLength 0: no name at all */
+    tb_v1_counter_block(&v, data, sizeof data);
+    tb_v1_instance(&v, "", 0, 0);          /* NameLength 2: an empty name */
+    tb_v1_counter_block(&v, data, sizeof data);
+    tb_v1_object_end(&v);
+    tb_v1_end(&v);
+    rc = rc ? rc : write_buf(dir, "v1-unnamed.bin", &v.buf);
+
+    char *system_name = repeated('s', 600);
+    char *instance_name = repeated('i', 2000);
+    if (system_name == NULL || instance_name == NULL) {
+        free(system_name);
+        free(instance_name);
+        fprintf(stderr, "make_series: out of memory\n");
+        return 2;
+    }
+    tb_v1_begin(&v, system_name);
+    tb_v1_object_begin(&v, TB_V1_PROCESS, 0, 0);
+    tb_v1_counter(&v, 6, PERF_COUNTER_TEXT, 200, 4);
+    tb_v1_definitions_end(&v);
+    uint8_t text[200];
+    for (size_t k = 0; k < sizeof text; k++) {
+        text[k] = (uint8_t)k;
+    }
+    tb_v1_instance(&v, instance_name, 0, 0);
+    tb_v1_counter_block(&v, text, sizeof text);
+    tb_v1_object_end(&v);
+    /* A child whose full name, parent/child, is 2,000 + 1 + 2,100 bytes:
+     * over the 4,095 shown, so it is cut and says so. */
+    char *child_name = repeated('c', 2100);
+    if (child_name == NULL) {
+        free(system_name);
+        free(instance_name);
+        fprintf(stderr, "make_series: out of memory\n");
+        return 2;
+    }
+    tb_v1_object_begin(&v, TB_V1_THREAD, 0, 0);
+    tb_v1_counter(&v, 6, PERF_COUNTER_RAWCOUNT, 4, 4);
+    tb_v1_definitions_end(&v);
+    tb_v1_instance(&v, child_name, TB_V1_PROCESS, 0);
+    tb_v1_counter_block(&v, data, sizeof data);
+    tb_v1_object_end(&v);
+    tb_v1_end(&v);
+    free(child_name);
+    free(system_name);
+    free(instance_name);
+    return rc ? rc : write_buf(dir, "v1-long.bin", &v.buf);
+}
+
 /*
  * Inputs of the CLI test (tests/dump_cli.cmake): a Counter table whose
  * texts hold characters a terminal acts on (CSI as U+009B, OSC as U+009D,
@@ -191,7 +296,8 @@ static int cli_files(const char *dir)
     for (unsigned i = 0; i < 40; i++) {
         tb_bytes(&b, &tb_processor_information_guid[i % 16], 1);
     }
-    return rc ? rc : write_buf(dir, "countersets-40.bin", &b);
+    rc = rc ? rc : write_buf(dir, "countersets-40.bin", &b);
+    return rc ? rc : cli_v1_files(dir);
 }
 
 int main(int argc, char **argv)

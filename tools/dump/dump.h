@@ -85,7 +85,25 @@ const char *dump_value_status_name(uint32_t status);
 /* Reports a rejected side file on stderr; the main buffer goes on. */
 void dump_side_rejected(const char *what, const perfbuf_error *err);
 void dump_guid(emitter *e, const char *key, const perfbuf_guid *g);
+/* Always the eight SYSTEMTIME fields; "iso8601" is the instant as text, or
+ * null when a field is out of range. */
 void dump_systemtime(emitter *e, const char *key, const perfbuf_systemtime *t);
+
+/*
+ * Room for one converted name or text, grown to what the library says is
+ * needed: names are never shown cut. A conversion that returns
+ * PERFBUF_E_OUTPUT_TOO_SMALL is retried once after dump_text_fit(t, len).
+ */
+typedef struct dump_text {
+    char *buf;
+    size_t cap;
+} dump_text;
+void dump_text_init(dump_text *t);
+/* Room for len bytes and a NUL; exits with status 2 when memory runs out. */
+void dump_text_fit(dump_text *t, size_t len);
+void dump_text_free(dump_text *t);
+/* Every byte as two lowercase hex digits. */
+void dump_hex(emitter *e, const char *key, const uint8_t *bytes, size_t n, dump_text *t);
 void dump_anomalies(emitter *e, uint32_t anomalies, const perfbuf_error *first);
 uint32_t dump_le32(const uint8_t *p);
 /* count elements of size bytes, zeroed (at least one, so never NULL for

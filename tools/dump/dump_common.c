@@ -6,13 +6,90 @@
 #include "dump.h"
 #include "perfbuf/values.h"
 
+static bool leap_year(unsigned y)
+{
+    return (y % 4 == 0 && y % 100 != 0) || y % 400 == 0;
+}
+
+/* True when the fields name a real instant that ISO 8601's four-digit
+ * years can write: a hostile buffer's SYSTEMTIME may hold anything. */
+static bool systemtime_valid(const perfbuf_systemtime *t)
+{
+    static const unsigned days[12] = {31, 28, 31, 30, 31, 30, 31, 31, 30, 31, 30, 31};
+    if (t->year < 1601 || t->year > 9999 || t->month < 1 || t->month > 12 ||
+        t->day_of_week > 6 || t->hour > 23 || t->minute > 59 || t->second > 59 ||
+        t->milliseconds > 999) {
+        return false;
+    }
+    unsigned last = days[t->month - 1] + (t->month == 2 && leap_year(t->year) ? 1u : 0u);
+    return t->day >= 1 && t->day <= last;
+}
+
 void dump_systemtime(emitter *e, const char *key, const perfbuf_systemtime *t)
 {
-    char text[64];
-    snprintf(text, sizeof text, "%04u-%02u-%02uT%02u:%02u:%02u.%03uZ", (unsigned)t->year,
-             (unsigned)t->month, (unsigned)t->day, (unsigned)t->hour, (unsigned)t->minute,
-             (unsigned)t->second, (unsigned)t->milliseconds);
-    emit_str(e, key, text);
+    emit_object_begin(e, key);
+    emit_u64(e, "year", t->year);
+    emit_u64(e, "month", t->month);
+    emit_u64(e, "day_of_week", t->day_of_week);
+    emit_u64(e, "day", t->day);
+    emit_u64(e, "hour", t->hour);
+    emit_u64(e, "minute", t->minute);
+    emit_u64(e, "second", t->second);
+    emit_u64(e, "milliseconds", t->milliseconds);
+    if (systemtime_valid(t)) {
+        char text[64];
+        snprintf(text, sizeof text, "%04u-%02u-%02uT%02u:%02u:%02u.%03uZ", (unsigned)t->year,
+                 (unsigned)t->month, (unsigned)t->day, (unsigned)t->hour, (unsigned)t->minute,
+                 (unsigned)t->second, (unsigned)t->milliseconds);
+        emit_str(e, "iso8601", text);
+    } else {
+        emit_null(e, "iso8601");
+    }
+    emit_object_end(e);
+}
+
+void dump_text_init(dump_text *t)
+{
+    t->cap = 256;
+    t->buf = dump_calloc(t->cap, 1);
+}
+
+void dump_text_fit(dump_text *t, size_t len)
+{
+    if (len >= SIZE_MAX - 1) {
+        fprintf(stderr, "perfbuf-dump: out of memory\n");
+        exit(2);
+    }
+    if (len + 1 <= t->cap) {
+        return;
+    }
+    free(t->buf);
+    t->cap = len + 1;
+    t->buf = dump_calloc(t->cap, 1);
+}
+
+void dump_text_free(dump_text *t)
+{
+    free(t->buf);
+    t->buf = NULL;
+    t->cap = 0;
+}
+
+void dump_hex(emitter *e, const char *key, const uint8_t *bytes, size_t n, dump_text *t)
+{
+    if (n > (SIZE_MAX - 1) / 2) {
+        fprintf(stderr, "perfbuf-dump: out of memory\n");
+        exit(2);
+    }
+    dump_text_fit(t, 2 * n);
+    static const char digits[] = "0123456789abcdef";
+    for (size_t k = 0; k < n; k++) {
+        DUMP_WORK(1);
+        t->buf[2 * k] = digits[bytes[k] >> 4];
+        t->buf[2 * k + 1] = digits[bytes[k] & 0xF];
+    }
+    t->buf[2 * n] = '\0';
+    emit_str(e, key, t->buf);
 }
 
 static const struct {

@@ -15,19 +15,35 @@ bool detect_v1(const uint8_t *data, size_t size)
 
 /* The title text for an index, when a name table was given. */
 static void emit_title(emitter *e, const char *key, const perfbuf_name_table *names,
-                       const perfbuf_name_index *index, uint32_t title_index)
+                       const perfbuf_name_index *index, uint32_t title_index, dump_text *t)
 {
     perfbuf_name_entry entry;
     if (names == NULL || title_index == 0 ||
         perfbuf_names_index_find(names, index, title_index, &entry) != PERFBUF_OK) {
         return;
     }
-    char text[512];
     size_t len;
-    if (perfbuf_names_text_utf8(names, &entry, text, sizeof text, &len) == PERFBUF_OK ||
-        len >= sizeof text) {
-        emit_str(e, key, text);
+    perfbuf_status st = perfbuf_names_text_utf8(names, &entry, t->buf, t->cap, &len);
+    if (st == PERFBUF_E_OUTPUT_TOO_SMALL) {
+        dump_text_fit(t, len);
+        st = perfbuf_names_text_utf8(names, &entry, t->buf, t->cap, &len);
     }
+    if (st == PERFBUF_OK) {
+        emit_str(e, key, t->buf);
+    }
+}
+
+/* A V1 instance's name as UTF-8 in t, whole. */
+static perfbuf_status instance_name(const perfbuf_v1_block *b, const perfbuf_v1_instance *inst,
+                                    dump_text *t)
+{
+    size_t len;
+    perfbuf_status st = perfbuf_v1_instance_name_utf8(b, inst, t->buf, t->cap, &len);
+    if (st == PERFBUF_E_OUTPUT_TOO_SMALL) {
+        dump_text_fit(t, len);
+        st = perfbuf_v1_instance_name_utf8(b, inst, t->buf, t->cap, &len);
+    }
+    return st;
 }
 
 /*
@@ -113,12 +129,16 @@ typedef struct v1_peer {
     perfbuf_v1_iter instances;     /* in step with the dumped object's */
     bool have_instance;
     perfbuf_v1_instance instance;
+    dump_text mine;                /* the two names compared */
+    dump_text theirs;
 } v1_peer;
 
 static void peer_init(v1_peer *p, const perfbuf_v1_block *block)
 {
     memset(p, 0, sizeof *p);
     p->block = block;
+    dump_text_init(&p->mine);
+    dump_text_init(&p->theirs);
     if (block != NULL) {
         titles_build(block, &p->titles);
     }
@@ -132,6 +152,8 @@ static void peer_free(v1_peer *p)
     free(p->def_keys);
     free(p->use);
     free(p->usable);
+    dump_text_free(&p->mine);
+    dump_text_free(&p->theirs);
 }
 
 static bool same_definition(const perfbuf_v1_counter *a, const perfbuf_v1_counter *b)
@@ -250,14 +272,9 @@ static void peer_instance(v1_peer *p, const perfbuf_v1_block *b, const perfbuf_v
         p->instance.index != inst->index) {
         return;
     }
-    char a[256];
-    char q[256];
-    size_t la;
-    size_t lq;
-    p->have_instance = perfbuf_v1_instance_name_utf8(b, inst, a, sizeof a, &la) == PERFBUF_OK &&
-                       perfbuf_v1_instance_name_utf8(p->block, &p->instance, q, sizeof q, &lq) ==
-                           PERFBUF_OK &&
-                       strcmp(a, q) == 0;
+    p->have_instance = instance_name(b, inst, &p->mine) == PERFBUF_OK &&
+                       instance_name(p->block, &p->instance, &p->theirs) == PERFBUF_OK &&
+                       strcmp(p->mine.buf, p->theirs.buf) == 0;
 }
 
 /* The dumped object: its definitions, walked once for every use. */
@@ -266,6 +283,7 @@ typedef struct v1_current {
     const perfbuf_v1_object *o;
     const perfbuf_v1_counter *counters;
     uint32_t count;
+    dump_text *text;           /* scratch for names and hex values */
 } v1_current;
 
 static void emit_values(emitter *e, const v1_current *cur, const perfbuf_v1_counter_block *blk)
@@ -277,15 +295,7 @@ static void emit_values(emitter *e, const v1_current *cur, const perfbuf_v1_coun
         if (c->size == 4 || c->size == 8) {
             emit_u64(e, NULL, perfbuf_v1_counter_value(cur->b, blk, c));
         } else {
-            const uint8_t *bytes = perfbuf_v1_counter_bytes(cur->b, blk, c);
-            char hex[2 * 64 + 1];
-            size_t n = c->size < 64 ? c->size : 64;
-            for (size_t k = 0; k < n; k++) {
-                DUMP_WORK(1);
-                snprintf(hex + 2 * k, 3, "%02x", bytes[k]);
-            }
-            hex[2 * n] = '\0';
-            emit_str(e, NULL, hex);
+            dump_hex(e, NULL, perfbuf_v1_counter_bytes(cur->b, blk, c), c->size, cur->text);
         }
     }
     emit_list_end(e);
@@ -394,32 +404,56 @@ typedef struct v1_peers {
     perfbuf_raw_sample *ring;
 } v1_peers;
 
+/* The longest full name shown, in bytes. */
+#define FULL_NAME_MAX 4095
+
+static void emit_counter_block(emitter *e, const perfbuf_v1_counter_block *blk)
+{
+    emit_object_begin(e, "counter_block");
+    emit_hex(e, "offset", blk->offset);
+    emit_u64(e, "byte_length", blk->byte_length);
+    emit_object_end(e);
+}
+
 static void emit_instance(emitter *e, const v1_current *cur, const perfbuf_v1_instance *inst,
                           const perfbuf_v1_instance_index *index, const v1_peers *peers)
 {
     const perfbuf_v1_block *b = cur->b;
     emit_object_begin(e, NULL);
-    emit_u64(e, "index", inst->index);
+    emit_u64(e, "position", inst->index);
     emit_hex(e, "offset", inst->offset);
-    char name[1024];
-    size_t len;
-    perfbuf_status st = perfbuf_v1_instance_name_utf8(b, inst, name, sizeof name, &len);
-    if (st == PERFBUF_OK || st == PERFBUF_E_OUTPUT_TOO_SMALL) {
-        emit_str(e, "name", name);
+    emit_u64(e, "byte_length", inst->byte_length);
+    emit_u64(e, "parent_object_title_index", inst->parent_title_index);
+    emit_u64(e, "parent_object_instance", inst->parent_instance);
+    emit_i64(e, "unique_id", inst->unique_id);
+    /* NameOffset and NameLength as the buffer has them (the view keeps
+     * only the name's bytes before its terminator). */
+    uint32_t name_length = dump_le32(b->data + inst->offset + 20);
+    emit_u64(e, "name_offset", dump_le32(b->data + inst->offset + 16));
+    emit_u64(e, "name_length", name_length);
+    dump_text *t = cur->text;
+    perfbuf_status st = instance_name(b, inst, t);
+    if (name_length == 0) {
+        emit_null(e, "name");
+    } else if (st == PERFBUF_OK) {
+        emit_str(e, "name", t->buf);
     } else {
         emit_u64(e, "name_code_page", inst->code_page);
-        emit_u64(e, "name_bytes", inst->name_bytes);
     }
-    st = perfbuf_v1_full_name_utf8(b, cur->o, inst, index, name, sizeof name, &len);
-    if (st == PERFBUF_OK || st == PERFBUF_E_OUTPUT_TOO_SMALL || st == PERFBUF_E_BAD_REFERENCE) {
-        emit_str(e, "full_name", name);
+    /* A full name repeats its parent's name in every child: whole, one
+     * long parent name would make the output grow with children x name.
+     * It is cut at FULL_NAME_MAX bytes instead, and says so. */
+    size_t len;
+    dump_text_fit(t, FULL_NAME_MAX);
+    st = perfbuf_v1_full_name_utf8(b, cur->o, inst, index, t->buf, FULL_NAME_MAX + 1, &len);
+    if (st == PERFBUF_OK || st == PERFBUF_E_BAD_REFERENCE || st == PERFBUF_E_OUTPUT_TOO_SMALL) {
+        emit_str(e, "full_name", t->buf);
+        emit_bool(e, "full_name_cut", st == PERFBUF_E_OUTPUT_TOO_SMALL);
     }
     if (st == PERFBUF_E_BAD_REFERENCE) {
         emit_str(e, "parent_error", perfbuf_status_name(st));
     }
-    emit_u64(e, "parent_title_index", inst->parent_title_index);
-    emit_u64(e, "parent_instance", inst->parent_instance);
-    emit_i64(e, "unique_id", inst->unique_id);
+    emit_counter_block(e, &inst->counters);
     emit_values(e, cur, &inst->counters);
     if (peers->rate != NULL) {
         const v1_peer *p = peers->rate;
@@ -511,21 +545,33 @@ perfbuf_status dump_v1(const dump_input *in, emitter *e, perfbuf_error *err)
         }
         peer_init(&peers.series[n - 1], &b);
     }
-    char text[512];
+    dump_text text;
+    dump_text_init(&text);
     size_t len;
+    /* Signature and LittleEndian can only be "PERF" and 1 in a block the
+     * parse accepted; shown all the same, as every field is. */
+    emit_str(e, "signature", "PERF");
+    emit_u64(e, "little_endian", dump_le32(b.data + 8));
     emit_u64(e, "version", b.version);
     emit_u64(e, "revision", b.revision);
-    emit_u64(e, "total_size", b.size);
+    emit_u64(e, "total_byte_length", b.size);
     emit_u64(e, "header_length", b.header_length);
-    if (perfbuf_v1_system_name_utf8(&b, text, sizeof text, &len) == PERFBUF_OK) {
-        emit_str(e, "system_name", text);
-    }
+    emit_u64(e, "num_object_types", b.declared_object_count);
+    emit_i64(e, "default_object", b.default_object);
     dump_systemtime(e, "system_time", &b.system_time);
     emit_i64(e, "perf_time", b.perf_time);
     emit_i64(e, "perf_freq", b.perf_freq);
     emit_i64(e, "perf_time_100ns", b.perf_time_100ns);
-    emit_i64(e, "default_object", b.default_object);
-    emit_u64(e, "declared_objects", b.declared_object_count);
+    emit_u64(e, "system_name_length", dump_le32(b.data + 80));
+    emit_u64(e, "system_name_offset", dump_le32(b.data + 84));
+    perfbuf_status name_st = perfbuf_v1_system_name_utf8(&b, text.buf, text.cap, &len);
+    if (name_st == PERFBUF_E_OUTPUT_TOO_SMALL) {
+        dump_text_fit(&text, len);
+        name_st = perfbuf_v1_system_name_utf8(&b, text.buf, text.cap, &len);
+    }
+    if (name_st == PERFBUF_OK) {
+        emit_str(e, "system_name", text.buf);
+    }
     dump_anomalies(e, b.anomalies, &b.first_anomaly);
     emit_list_begin(e, "objects");
     perfbuf_v1_counter *counters = NULL;
@@ -540,16 +586,23 @@ perfbuf_status dump_v1(const dump_input *in, emitter *e, perfbuf_error *err)
             counters = dump_calloc(o.counter_count, sizeof *counters);
             counters_cap = o.counter_count;
         }
-        v1_current cur = {&b, &o, counters, 0};
+        v1_current cur = {&b, &o, counters, 0, &text};
         cur.count = collect_counters(&b, &o, counters);
         peers_object(&peers, &cur);
         emit_object_begin(e, NULL);
-        emit_u64(e, "index", o.index);
+        emit_u64(e, "position", o.index);
         emit_hex(e, "offset", o.offset);
-        emit_u64(e, "title_index", o.name_title_index);
-        emit_title(e, "name", have_names, &index, o.name_title_index);
-        emit_u64(e, "help_index", o.help_title_index);
+        emit_u64(e, "total_byte_length", o.total_length);
+        emit_u64(e, "definition_length", o.definition_length);
+        emit_u64(e, "header_length", o.header_length);
+        emit_u64(e, "object_name_title_index", o.name_title_index);
+        emit_u64(e, "object_name_title", dump_le32(b.data + o.offset + 16));
+        emit_u64(e, "object_help_title_index", o.help_title_index);
+        emit_u64(e, "object_help_title", dump_le32(b.data + o.offset + 24));
+        emit_title(e, "name", have_names, &index, o.name_title_index, &text);
         emit_u64(e, "detail_level", o.detail_level);
+        emit_u64(e, "num_counters", o.counter_count);
+        emit_i64(e, "default_counter", o.default_counter);
         emit_i64(e, "num_instances", o.num_instances);
         emit_u64(e, "code_page", o.code_page);
         emit_i64(e, "perf_time", o.perf_time);
@@ -559,19 +612,26 @@ perfbuf_status dump_v1(const dump_input *in, emitter *e, perfbuf_error *err)
             DUMP_WORK(1);
             const perfbuf_v1_counter *c = &counters[i];
             emit_object_begin(e, NULL);
-            emit_u64(e, "index", c->index);
-            emit_u64(e, "title_index", c->name_title_index);
-            emit_title(e, "name", have_names, &index, c->name_title_index);
-            emit_hex(e, "type", c->type);
-            emit_str(e, "type_name", perfbuf_counter_type_name(c->type));
-            emit_u64(e, "size", c->size);
-            emit_u64(e, "counter_offset", c->counter_offset);
+            emit_u64(e, "position", c->index);
+            emit_hex(e, "offset", c->offset);
+            emit_u64(e, "byte_length", c->byte_length);
+            emit_u64(e, "counter_name_title_index", c->name_title_index);
+            emit_u64(e, "counter_name_title", dump_le32(b.data + c->offset + 8));
+            emit_u64(e, "counter_help_title_index", c->help_title_index);
+            emit_u64(e, "counter_help_title", dump_le32(b.data + c->offset + 16));
+            emit_title(e, "name", have_names, &index, c->name_title_index, &text);
             emit_i64(e, "default_scale", c->default_scale);
+            emit_u64(e, "detail_level", c->detail_level);
+            emit_hex(e, "counter_type", c->type);
+            emit_str(e, "counter_type_name", perfbuf_counter_type_name(c->type));
+            emit_u64(e, "counter_size", c->size);
+            emit_u64(e, "counter_offset", c->counter_offset);
             emit_object_end(e);
         }
         emit_list_end(e);
         perfbuf_v1_counter_block blk;
         if (perfbuf_v1_object_counter_block(&b, &o, &blk)) {
+            emit_counter_block(e, &blk);
             emit_values(e, &cur, &blk);
             if (peers.rate != NULL) {
                 const v1_peer *p = peers.rate;
@@ -608,6 +668,7 @@ perfbuf_status dump_v1(const dump_input *in, emitter *e, perfbuf_error *err)
     free(series_blocks);
     free(parent_slots);
     free(slots);
+    dump_text_free(&text);
     return PERFBUF_OK;
 }
 
@@ -631,22 +692,28 @@ perfbuf_status dump_names(const dump_input *in, emitter *e, perfbuf_error *err)
     emit_bool(e, "ascending", t.ascending);
     dump_anomalies(e, t.anomalies, &t.first_anomaly);
     emit_list_begin(e, "entries");
+    dump_text text;
+    dump_text_init(&text);
     perfbuf_names_iter it;
     perfbuf_name_entry entry;
     perfbuf_names_begin(&t, &it);
     while (perfbuf_names_next(&t, &it, &entry)) {
         DUMP_WORK(1);
-        char text[2048];
         size_t len;
-        perfbuf_status text_st = perfbuf_names_text_utf8(&t, &entry, text, sizeof text, &len);
-        emit_object_begin(e, NULL);
-        emit_u64(e, "index", entry.title_index);
-        emit_str(e, "text", text);
-        if (text_st != PERFBUF_OK) {
-            emit_u64(e, "text_bytes", len);
+        perfbuf_status text_st = perfbuf_names_text_utf8(&t, &entry, text.buf, text.cap, &len);
+        if (text_st == PERFBUF_E_OUTPUT_TOO_SMALL) {
+            dump_text_fit(&text, len);
+            text_st = perfbuf_names_text_utf8(&t, &entry, text.buf, text.cap, &len);
         }
+        /* The second call has the room the first asked for: whatever it
+         * returns, the buffer holds the converted text. */
+        (void)text_st;
+        emit_object_begin(e, NULL);
+        emit_u64(e, "title_index", entry.title_index);
+        emit_str(e, "text", text.buf);
         emit_object_end(e);
     }
     emit_list_end(e);
+    dump_text_free(&text);
     return PERFBUF_OK;
 }

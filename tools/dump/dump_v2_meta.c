@@ -20,22 +20,35 @@ static void emit_id(emitter *e, const char *key, uint32_t id)
     }
 }
 
-static void emit_counter(emitter *e, const perfbuf_v2_counter_reg *c)
+/* One PERF_COUNTER_REG_INFO; data is the buffer it was read from (for
+ * Reserved, which the view does not keep). */
+static void emit_counter(emitter *e, const uint8_t *data, const perfbuf_v2_counter_reg *c)
 {
-    emit_u64(e, "id", c->id);
+    emit_u64(e, "position", c->index);
     emit_hex(e, "offset", c->offset);
+    emit_u64(e, "counter_id", c->id);
     emit_hex(e, "type", c->type);
-    const char *name = perfbuf_counter_type_name(c->type);
-    emit_str(e, "type_name", name != NULL ? name : "");
-    emit_hex(e, "attributes", c->attributes);
+    emit_str(e, "type_name", perfbuf_counter_type_name(c->type));
+    emit_hex(e, "attrib", c->attributes);
     emit_u64(e, "detail_level", c->detail_level);
     emit_i64(e, "default_scale", c->default_scale);
-    emit_id(e, "base_id", c->base_id);
+    emit_id(e, "base_counter_id", c->base_id);
     emit_id(e, "perf_time_id", c->perf_time_id);
     emit_id(e, "perf_freq_id", c->perf_freq_id);
     emit_id(e, "multi_id", c->multi_id);
-    emit_u64(e, "aggregate", c->aggregate);
+    emit_u64(e, "aggregate_func", c->aggregate);
+    emit_u64(e, "reserved", dump_le32(data + c->offset + 44));
 }
+
+/* A UTF-16 text converted whole, through t. */
+#define CONVERT_WHOLE(st, t, len, call_with_buf)                                                   \
+    do {                                                                                           \
+        (st) = call_with_buf;                                                                      \
+        if ((st) == PERFBUF_E_OUTPUT_TOO_SMALL) {                                                  \
+            dump_text_fit((t), (len));                                                             \
+            (st) = call_with_buf;                                                                  \
+        }                                                                                          \
+    } while (0)
 
 perfbuf_status dump_v2_reginfo(const dump_input *in, emitter *e, perfbuf_error *err)
 {
@@ -46,8 +59,10 @@ perfbuf_status dump_v2_reginfo(const dump_input *in, emitter *e, perfbuf_error *
         free(scratch);
         return st;
     }
-    dump_guid(e, "counterset", &r.counterset);
+    dump_guid(e, "counterset_guid", &r.counterset);
+    emit_u64(e, "counterset_type", dump_le32(in->data + 16));
     emit_u64(e, "detail_level", r.detail_level);
+    emit_u64(e, "num_counters", r.counter_count);
     emit_hex(e, "instance_type", r.instance_type);
     dump_anomalies(e, r.anomalies, &r.first_anomaly);
     emit_list_begin(e, "counters");
@@ -55,7 +70,7 @@ perfbuf_status dump_v2_reginfo(const dump_input *in, emitter *e, perfbuf_error *
     for (uint32_t i = 0; perfbuf_v2_reginfo_counter(&r, i, &c); i++) {
         DUMP_WORK(1);
         emit_object_begin(e, NULL);
-        emit_counter(e, &c);
+        emit_counter(e, in->data, &c);
         emit_object_end(e);
     }
     emit_list_end(e);
@@ -72,7 +87,7 @@ perfbuf_status dump_v2_counter(const dump_input *in, emitter *e, perfbuf_error *
     }
     dump_anomalies(e, a.anomalies, &a.first_anomaly);
     emit_object_begin(e, "counter");
-    emit_counter(e, &a.counter);
+    emit_counter(e, in->data, &a.counter);
     emit_object_end(e);
     return PERFBUF_OK;
 }
@@ -84,13 +99,14 @@ perfbuf_status dump_v2_string(const dump_input *in, emitter *e, perfbuf_error *e
     if (st != PERFBUF_OK) {
         return st;
     }
-    char text[4096];
+    dump_text t;
+    dump_text_init(&t);
     size_t len;
-    perfbuf_status conv = perfbuf_v2_string_utf8(&s, text, sizeof text, &len);
-    emit_str(e, "text", text);
-    if (conv != PERFBUF_OK) {
-        emit_u64(e, "text_bytes", len);
-    }
+    perfbuf_status conv;
+    CONVERT_WHOLE(conv, &t, len, perfbuf_v2_string_utf8(&s, t.buf, t.cap, &len));
+    (void)conv; /* the retry has the room the first call asked for */
+    emit_str(e, "text", t.buf);
+    dump_text_free(&t);
     dump_anomalies(e, s.anomalies, &s.first_anomaly);
     return PERFBUF_OK;
 }
@@ -121,31 +137,38 @@ perfbuf_status dump_v2_strings(const dump_input *in, emitter *e, perfbuf_error *
         free(scratch);
         return st;
     }
-    emit_u64(e, "total_size", s.size);
+    emit_u64(e, "size", s.size);
+    emit_u64(e, "counters", s.count);
     emit_str(e, "offset_origin", origin_name(s.origin));
     dump_anomalies(e, s.anomalies, &s.first_anomaly);
     emit_list_begin(e, "strings");
+    dump_text t;
+    dump_text_init(&t);
     perfbuf_v2_counter_string cs;
     /* One get per header: the parse bounds what all of them read together
      * by the bytes after the headers. */
     for (uint32_t i = 0; perfbuf_v2_strings_get(&s, i, &cs); i++) {
         DUMP_WORK(1);
         emit_object_begin(e, NULL);
+        emit_u64(e, "position", cs.index);
+        emit_hex(e, "offset", cs.offset);
         emit_u64(e, "counter_id", cs.counter_id);
         if (cs.present) {
-            char text[4096];
+            emit_u64(e, "string_offset", dump_le32(in->data + cs.offset + 4));
+            emit_hex(e, "text_offset", cs.text_offset);
             size_t len;
-            perfbuf_status conv = perfbuf_v2_counter_string_utf8(&s, &cs, text, sizeof text, &len);
-            emit_hex(e, "offset", cs.text_offset);
-            emit_str(e, "text", text);
-            if (conv != PERFBUF_OK) {
-                emit_u64(e, "text_bytes", len);
-            }
+            perfbuf_status conv;
+            CONVERT_WHOLE(conv, &t, len, perfbuf_v2_counter_string_utf8(&s, &cs, t.buf, t.cap, &len));
+            (void)conv;
+            emit_str(e, "text", t.buf);
         } else {
+            emit_null(e, "string_offset");
+            emit_null(e, "text_offset");
             emit_null(e, "text");
         }
         emit_object_end(e);
     }
+    dump_text_free(&t);
     emit_list_end(e);
     free(scratch);
     return PERFBUF_OK;
@@ -179,21 +202,24 @@ perfbuf_status dump_v2_instances(const dump_input *in, emitter *e, perfbuf_error
     emit_list_begin(e, "instances");
     perfbuf_v2_list_iter it;
     perfbuf_v2_listed_instance inst;
+    dump_text t;
+    dump_text_init(&t);
     perfbuf_v2_instance_list_begin(&it);
     while (perfbuf_v2_instance_list_next(&l, &it, &inst)) {
         DUMP_WORK(1);
         emit_object_begin(e, NULL);
-        emit_u64(e, "id", inst.id);
+        emit_u64(e, "position", inst.index);
         emit_hex(e, "offset", inst.offset);
-        char name[4096];
+        emit_u64(e, "size", dump_le32(in->data + inst.offset));
+        emit_u64(e, "instance_id", inst.id);
         size_t len;
-        perfbuf_status conv = perfbuf_v2_listed_name_utf8(&l, &inst, name, sizeof name, &len);
-        emit_str(e, "name", name);
-        if (conv != PERFBUF_OK) {
-            emit_u64(e, "name_bytes", len);
-        }
+        perfbuf_status conv;
+        CONVERT_WHOLE(conv, &t, len, perfbuf_v2_listed_name_utf8(&l, &inst, t.buf, t.cap, &len));
+        (void)conv;
+        emit_str(e, "name", t.buf);
         emit_object_end(e);
     }
+    dump_text_free(&t);
     emit_list_end(e);
     return PERFBUF_OK;
 }
@@ -209,29 +235,33 @@ perfbuf_status dump_v2_identifiers(const dump_input *in, emitter *e, perfbuf_err
     emit_list_begin(e, "identifiers");
     perfbuf_v2_list_iter it;
     perfbuf_v2_identifier id;
+    dump_text t;
+    dump_text_init(&t);
     perfbuf_v2_identifiers_begin(&it);
     while (perfbuf_v2_identifiers_next(&l, &it, &id)) {
         DUMP_WORK(1);
         emit_object_begin(e, NULL);
+        emit_u64(e, "position", id.index);
         emit_hex(e, "offset", id.offset);
-        dump_guid(e, "counterset", &id.counterset);
+        dump_guid(e, "counterset_guid", &id.counterset);
         emit_hex(e, "status", id.status);
+        emit_u64(e, "size", id.size);
         emit_id(e, "counter_id", id.counter_id);
         emit_id(e, "instance_id", id.instance_id);
-        emit_u64(e, "query_index", id.query_index);
+        emit_u64(e, "block_position", id.query_index);
+        emit_u64(e, "reserved", dump_le32(in->data + id.offset + 36));
         if (id.has_name) {
-            char name[4096];
             size_t len;
-            perfbuf_status conv = perfbuf_v2_identifier_name_utf8(&l, &id, name, sizeof name, &len);
-            emit_str(e, "instance_name", name);
-            if (conv != PERFBUF_OK) {
-                emit_u64(e, "name_bytes", len);
-            }
+            perfbuf_status conv;
+            CONVERT_WHOLE(conv, &t, len, perfbuf_v2_identifier_name_utf8(&l, &id, t.buf, t.cap, &len));
+            (void)conv;
+            emit_str(e, "instance_name", t.buf);
         } else {
             emit_null(e, "instance_name");
         }
         emit_object_end(e);
     }
     emit_list_end(e);
+    dump_text_free(&t);
     return PERFBUF_OK;
 }

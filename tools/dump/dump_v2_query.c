@@ -30,8 +30,22 @@ typedef struct v2_names {
     size_t arena_cap;
 } v2_names;
 
+/*
+ * --rate's samples through value indexes, one for the instance (or block)
+ * being dumped and one for its peer in the earlier capture: built once per
+ * instance, so that sampling each of its v values costs O(log v) rather
+ * than a walk of them all. The scratch is kept and grown across instances.
+ */
+typedef struct v2_sampler {
+    uint64_t *slots[2];
+    size_t caps[2];
+    perfbuf_v2_value_index index[2];
+    bool ok[2];
+} v2_sampler;
+
 /* What the side files add to the query data, each when given and valid. */
 typedef struct v2_side {
+    v2_sampler *sampler;
     const perfbuf_v2_reginfo *reg;
     const v2_names *names;
     const perfbuf_v2_identifiers *ids;
@@ -58,7 +72,27 @@ bool detect_v2_query(const uint8_t *data, size_t size)
     return size >= 48 && dump_le32(data) == size && size % 8 == 0;
 }
 
+/* The names arena's first size: doubled as names need. */
 #define NAME_CAP 1024
+
+/* Room for `need` more bytes in the arena, doubling it: the names of a
+ * block cost twice their length at most. */
+static void names_grow(v2_names *out, size_t need)
+{
+    while (out->arena_cap - out->arena_used < need) {
+        DUMP_WORK(1);
+        char *bigger = NULL;
+        if (out->arena_cap <= SIZE_MAX / 2) {
+            bigger = realloc(out->arena, out->arena_cap * 2);
+        }
+        if (bigger == NULL) {
+            fprintf(stderr, "perfbuf-dump: out of memory\n");
+            exit(2);
+        }
+        out->arena = bigger;
+        out->arena_cap *= 2;
+    }
+}
 
 static void names_build(const perfbuf_v2_strings *s, v2_names *out)
 {
@@ -79,22 +113,16 @@ static void names_build(const perfbuf_v2_strings *s, v2_names *out)
         if (!cs.present) {
             continue;
         }
-        if (out->arena_cap - out->arena_used < NAME_CAP) {
-            char *bigger = NULL;
-            if (out->arena_cap <= SIZE_MAX / 2) {
-                bigger = realloc(out->arena, out->arena_cap * 2);
-            }
-            if (bigger == NULL) {
-                fprintf(stderr, "perfbuf-dump: out of memory\n");
-                exit(2);
-            }
-            out->arena = bigger;
-            out->arena_cap *= 2;
-        }
-        char *text = out->arena + out->arena_used;
+        names_grow(out, 1);
+        size_t room = out->arena_cap - out->arena_used;
         n->text = out->arena_used;
-        n->conv = perfbuf_v2_counter_string_utf8(s, &cs, text, NAME_CAP, &n->len);
-        size_t used = strlen(text) + 1;
+        n->conv = perfbuf_v2_counter_string_utf8(s, &cs, out->arena + n->text, room, &n->len);
+        if (n->conv == PERFBUF_E_OUTPUT_TOO_SMALL) {
+            names_grow(out, n->len + 1);
+            room = out->arena_cap - out->arena_used;
+            n->conv = perfbuf_v2_counter_string_utf8(s, &cs, out->arena + n->text, room, &n->len);
+        }
+        size_t used = strlen(out->arena + n->text) + 1;
         DUMP_WORK(used);
         out->arena_used += used;
     }
@@ -118,6 +146,37 @@ static uint32_t block_counter(const v2_side *side, const perfbuf_v2_block *b)
     return (uint32_t)side->block_ids[b->index];
 }
 
+/* Indexes the values of inst (or of block b, for NULL) into slot k. */
+static void sampler_build(v2_sampler *sm, int k, const perfbuf_v2_query *q,
+                          const perfbuf_v2_block *b, const perfbuf_v2_instance *inst)
+{
+    size_t need = perfbuf_v2_value_index_slots(b);
+    sm->ok[k] = false;
+    if (need == SIZE_MAX) {
+        return;
+    }
+    if (need > sm->caps[k]) {
+        free(sm->slots[k]);
+        sm->slots[k] = dump_calloc(need, sizeof *sm->slots[k]);
+        sm->caps[k] = need;
+    }
+    sm->ok[k] = perfbuf_v2_value_index_build(q, b, inst, sm->slots[k], sm->caps[k],
+                                             &sm->index[k]) == PERFBUF_OK;
+}
+
+/* A raw sample through the index when it was built, else by the walk
+ * (the same answer: perfbuf_v2_raw_sample_indexed promises it). */
+static perfbuf_status sample(const v2_sampler *sm, int k, const perfbuf_v2_query *q,
+                             const perfbuf_v2_block *b, const perfbuf_v2_instance *inst,
+                             const perfbuf_v2_reginfo *reg, uint32_t id, perfbuf_raw_sample *out,
+                             perfbuf_value_context *ctx)
+{
+    if (sm != NULL && sm->ok[k]) {
+        return perfbuf_v2_raw_sample_indexed(q, b, inst, reg, &sm->index[k], id, out, ctx);
+    }
+    return perfbuf_v2_raw_sample(q, b, inst, reg, id, out, ctx);
+}
+
 static void emit_formatted(emitter *e, const v2_side *side, const perfbuf_v2_query *q,
                            const perfbuf_v2_block *b, const perfbuf_v2_instance *inst,
                            const perfbuf_v2_counter_reg *c, const v2_prev *prev)
@@ -128,12 +187,12 @@ static void emit_formatted(emitter *e, const v2_side *side, const perfbuf_v2_que
     perfbuf_value_context pctx;
     perfbuf_value v;
     uint32_t st = PERFBUF_INVALID_ARGUMENT;
-    if (perfbuf_v2_raw_sample(q, b, inst, side->reg, c->id, &s1, &ctx) == PERFBUF_OK) {
+    if (sample(side->sampler, 0, q, b, inst, side->reg, c->id, &s1, &ctx) == PERFBUF_OK) {
         bool placed = inst != NULL ? prev->inst_ok : prev->block_ok;
         bool have_older = side->previous != NULL && placed &&
-                          perfbuf_v2_raw_sample(side->previous, &prev->block,
-                                                inst != NULL ? &prev->inst : NULL, side->reg,
-                                                c->id, &s0, &pctx) == PERFBUF_OK;
+                          sample(side->sampler, 1, side->previous, &prev->block,
+                                 inst != NULL ? &prev->inst : NULL, side->reg, c->id, &s0,
+                                 &pctx) == PERFBUF_OK;
         st = perfbuf_format_value(c->type, &s1, have_older ? &s0 : NULL, &ctx, PERFBUF_FMT_DOUBLE,
                                   &v);
     }
@@ -155,20 +214,8 @@ static void emit_registered(emitter *e, const v2_side *side, const perfbuf_v2_qu
         perfbuf_v2_reginfo_find(side->reg, id, &c) != PERFBUF_OK) {
         return;
     }
-    if (side->names != NULL) {
-        size_t at = dump_find_high(side->names->keys, side->names->count, id);
-        const v2_name *n = at < side->names->count
-                               ? &side->names->entries[(uint32_t)side->names->keys[at]]
-                               : NULL;
-        if (n != NULL && n->present) {
-            emit_str(e, "name", side->names->arena + n->text);
-            if (n->conv != PERFBUF_OK) {
-                emit_u64(e, "name_bytes", n->len);
-            }
-        }
-    }
-    const char *type = perfbuf_counter_type_name(c.type);
-    emit_str(e, "type", type != NULL ? type : "");
+    emit_hex(e, "counter_type", c.type);
+    emit_str(e, "counter_type_name", perfbuf_counter_type_name(c.type));
     if (side->previous != NULL && perfbuf_counter_type_is_displayable(c.type)) {
         emit_formatted(e, side, q, b, inst, &c, prev);
     }
@@ -176,8 +223,17 @@ static void emit_registered(emitter *e, const v2_side *side, const perfbuf_v2_qu
 
 static void dump_values(const v2_side *side, const perfbuf_v2_query *q, const perfbuf_v2_block *b,
                         const perfbuf_v2_instance *inst, perfbuf_v2_iter *it, const v2_prev *prev,
-                        emitter *e)
+                        emitter *e, dump_text *text)
 {
+    if (side->sampler != NULL) {
+        sampler_build(side->sampler, 0, q, b, inst);
+        bool placed = inst != NULL ? prev->inst_ok : prev->block_ok;
+        side->sampler->ok[1] = false;
+        if (placed) {
+            sampler_build(side->sampler, 1, side->previous, &prev->block,
+                          inst != NULL ? &prev->inst : NULL);
+        }
+    }
     emit_list_begin(e, "values");
     perfbuf_v2_value v;
     uint32_t single = PERFBUF_V2_NO_COUNTER_ID;
@@ -187,23 +243,19 @@ static void dump_values(const v2_side *side, const perfbuf_v2_query *q, const pe
     while (perfbuf_v2_values_next(q, b, it, &v)) {
         DUMP_WORK(1);
         emit_object_begin(e, NULL);
+        emit_u64(e, "position", v.index);
+        emit_hex(e, "offset", v.offset);
         uint32_t id = v.counter_id != PERFBUF_V2_NO_COUNTER_ID ? v.counter_id : single;
         if (id != PERFBUF_V2_NO_COUNTER_ID) {
             emit_u64(e, "counter_id", id);
         }
-        emit_hex(e, "offset", v.offset);
-        emit_u64(e, "size", v.data_size);
+        emit_u64(e, "data_size", v.data_size);
+        /* dwSize: the value and its padding, as the buffer has it. */
+        emit_u64(e, "size", dump_le32(q->data + v.offset + 4));
         if (v.is_integer) {
             emit_u64(e, "value", v.integer);
         } else {
-            char hex[2 * 64 + 4];
-            size_t n = v.data_size < 64 ? v.data_size : 64;
-            for (size_t i = 0; i < n; i++) {
-                DUMP_WORK(1);
-                snprintf(hex + 2 * i, 3, "%02x", v.bytes[i]);
-            }
-            hex[2 * n] = '\0';
-            emit_str(e, "bytes", hex);
+            dump_hex(e, "bytes", v.bytes, v.data_size, text);
         }
         emit_registered(e, side, q, b, inst, id, prev);
         emit_object_end(e);
@@ -223,7 +275,11 @@ static void emit_location(emitter *e, const char *key, const perfbuf_error *wher
     emit_object_end(e);
 }
 
-static void emit_crosscheck(emitter *e, const perfbuf_v2_query *q, const v2_side *side)
+/* Emits the cross-check; on a disagreement fills *err with where it is,
+ * in the query data when the query is involved, and returns
+ * PERFBUF_E_INCONSISTENT: the pair is rejected. */
+static perfbuf_status emit_crosscheck(emitter *e, const perfbuf_v2_query *q, const v2_side *side,
+                                      perfbuf_error *err)
 {
     perfbuf_v2_mismatch m;
     perfbuf_status st = perfbuf_v2_crosscheck(q, side->reg, side->ids, &m);
@@ -239,13 +295,28 @@ static void emit_crosscheck(emitter *e, const perfbuf_v2_query *q, const v2_side
     emit_bool(e, "agree", st == PERFBUF_OK);
     if (st != PERFBUF_OK) {
         emit_str(e, "mismatch", perfbuf_v2_mismatch_name(m.kind));
-        emit_u64(e, "block_index", m.block_index);
-        emit_u64(e, "counter_id", m.counter_id);
+        emit_u64(e, "block_position", m.block_index);
+        if (m.counter_id != PERFBUF_V2_NO_COUNTER_ID) {
+            emit_u64(e, "counter_id", m.counter_id);
+        } else {
+            emit_null(e, "counter_id");
+        }
         emit_location(e, "in_query", &m.in_query);
         emit_location(e, "in_registration", &m.in_registration);
         emit_location(e, "in_identifiers", &m.in_identifiers);
     }
     emit_object_end(e);
+    if (st == PERFBUF_OK) {
+        return PERFBUF_OK;
+    }
+    const perfbuf_error *where = m.in_query.status != PERFBUF_OK        ? &m.in_query
+                                 : m.in_identifiers.status != PERFBUF_OK ? &m.in_identifiers
+                                                                         : &m.in_registration;
+    err->status = PERFBUF_E_INCONSISTENT;
+    err->offset = where->offset;
+    err->structure = where->structure;
+    err->field = where->field;
+    return PERFBUF_E_INCONSISTENT;
 }
 
 perfbuf_status dump_v2_query(const dump_input *in, emitter *e, perfbuf_error *err)
@@ -255,7 +326,7 @@ perfbuf_status dump_v2_query(const dump_input *in, emitter *e, perfbuf_error *er
     if (st != PERFBUF_OK) {
         return st;
     }
-    v2_side side = {NULL, NULL, NULL, NULL, NULL, q.block_count};
+    v2_side side = {NULL, NULL, NULL, NULL, NULL, NULL, q.block_count};
     perfbuf_v2_reginfo reg;
     perfbuf_v2_strings strings;
     v2_names names = {NULL, NULL, 0, NULL, 0, 0};
@@ -313,15 +384,44 @@ perfbuf_status dump_v2_query(const dump_input *in, emitter *e, perfbuf_error *er
             dump_side_rejected("--rate capture", &side_err);
         }
     }
+    v2_sampler sampler;
+    memset(&sampler, 0, sizeof sampler);
+    if (side.previous != NULL && side.reg != NULL) {
+        side.sampler = &sampler;
+    }
+    dump_text text;
+    dump_text other;           /* the --rate capture's instance name */
+    dump_text_init(&text);
+    dump_text_init(&other);
     emit_u64(e, "received", q.received);
     emit_u64(e, "total_size", q.size);
+    emit_u64(e, "num_counters", q.block_count);
     emit_i64(e, "perf_time_stamp", q.perf_time_stamp);
     emit_i64(e, "perf_time_100ns", q.perf_time_100ns);
     emit_i64(e, "perf_freq", q.perf_freq);
     dump_systemtime(e, "system_time", &q.system_time);
     dump_anomalies(e, q.anomalies, &q.first_anomaly);
+    perfbuf_status verdict = PERFBUF_OK;
     if (side.reg != NULL) {
-        emit_crosscheck(e, &q, &side);
+        verdict = emit_crosscheck(e, &q, &side, err);
+    }
+    /* Each name once, not with each value: a long name repeated per value
+     * would make the output grow with names x values. */
+    if (side.names != NULL) {
+        emit_list_begin(e, "counter_names");
+        for (size_t k = 0; k < names.count; k++) {
+            DUMP_WORK(1);
+            const v2_name *n = &names.entries[(uint32_t)names.keys[k]];
+            emit_object_begin(e, NULL);
+            emit_u64(e, "counter_id", names.keys[k] >> 32);
+            if (n->present) {
+                emit_str(e, "name", names.arena + n->text);
+            } else {
+                emit_null(e, "name");
+            }
+            emit_object_end(e);
+        }
+        emit_list_end(e);
     }
     emit_list_begin(e, "blocks");
     perfbuf_v2_iter bi;
@@ -342,12 +442,21 @@ perfbuf_status dump_v2_query(const dump_input *in, emitter *e, perfbuf_error *er
             prev.block_ok = prev.block.index == b.index && prev.block.kind == b.kind;
         }
         emit_object_begin(e, NULL);
-        emit_u64(e, "index", b.index);
-        emit_str(e, "kind", perfbuf_v2_kind_name(b.kind));
-        emit_hex(e, "status", b.status);
+        emit_u64(e, "position", b.index);
         emit_hex(e, "offset", b.offset);
+        emit_hex(e, "status", b.status);
+        emit_u64(e, "type", (uint32_t)b.kind);
+        emit_str(e, "type_name", perfbuf_v2_kind_name(b.kind));
         emit_u64(e, "size", b.size);
+        emit_u64(e, "reserved", dump_le32(q.data + b.offset + 12));
         if (b.kind == PERFBUF_V2_MULTIPLE_COUNTERS || b.kind == PERFBUF_V2_COUNTERSET) {
+            /* PERF_MULTI_COUNTERS: dwSize and dwCounters before the ids. */
+            size_t at = b.ids_offset - 8;
+            emit_object_begin(e, "multi_counters");
+            emit_hex(e, "offset", at);
+            emit_u64(e, "size", dump_le32(q.data + at));
+            emit_u64(e, "counters", dump_le32(q.data + at + 4));
+            emit_object_end(e);
             emit_list_begin(e, "counter_ids");
             for (uint32_t i = 0; i < b.counter_count; i++) {
                 DUMP_WORK(1);
@@ -357,6 +466,14 @@ perfbuf_status dump_v2_query(const dump_input *in, emitter *e, perfbuf_error *er
         }
         perfbuf_v2_iter it;
         if (b.kind == PERFBUF_V2_MULTIPLE_INSTANCES || b.kind == PERFBUF_V2_COUNTERSET) {
+            /* PERF_MULTI_INSTANCES: dwTotalSize and dwInstances before the
+             * first instance. */
+            size_t at = b.items_offset - 8;
+            emit_object_begin(e, "multi_instances");
+            emit_hex(e, "offset", at);
+            emit_u64(e, "total_size", dump_le32(q.data + at));
+            emit_u64(e, "instances", dump_le32(q.data + at + 4));
+            emit_object_end(e);
             emit_list_begin(e, "instances");
             perfbuf_v2_instance inst;
             perfbuf_v2_iter pii;
@@ -367,40 +484,41 @@ perfbuf_status dump_v2_query(const dump_input *in, emitter *e, perfbuf_error *er
             while (perfbuf_v2_instances_next(&q, &b, &it, &inst)) {
                 DUMP_WORK(1);
                 emit_object_begin(e, NULL);
-                emit_u64(e, "index", inst.index);
-                emit_u64(e, "id", inst.id);
-                char name[4096];
+                emit_u64(e, "position", inst.index);
+                emit_hex(e, "offset", inst.offset);
+                emit_u64(e, "size", inst.size);
+                emit_u64(e, "instance_id", inst.id);
                 size_t len;
-                /* A longer name is shown cut at a character boundary. */
                 perfbuf_status name_st =
-                    perfbuf_v2_instance_name_utf8(&q, &inst, name, sizeof name, &len);
-                emit_str(e, "name", name);
-                if (name_st != PERFBUF_OK) {
-                    emit_u64(e, "name_bytes", len);
+                    perfbuf_v2_instance_name_utf8(&q, &inst, text.buf, text.cap, &len);
+                if (name_st == PERFBUF_E_OUTPUT_TOO_SMALL) {
+                    dump_text_fit(&text, len);
+                    name_st = perfbuf_v2_instance_name_utf8(&q, &inst, text.buf, text.cap, &len);
                 }
+                emit_str(e, "name", text.buf);
                 prev.inst_ok = false;
                 if (prev.block_ok &&
                     perfbuf_v2_instances_next(side.previous, &prev.block, &pii, &prev.inst) &&
-                    prev.inst.index == inst.index) {
-                    char a[256];
-                    char p[256];
-                    size_t la;
+                    prev.inst.index == inst.index && name_st == PERFBUF_OK) {
                     size_t lp;
-                    prev.inst_ok =
-                        perfbuf_v2_instance_name_utf8(&q, &inst, a, sizeof a, &la) == PERFBUF_OK &&
-                        perfbuf_v2_instance_name_utf8(side.previous, &prev.inst, p, sizeof p,
-                                                      &lp) == PERFBUF_OK &&
-                        strcmp(a, p) == 0;
+                    perfbuf_status prev_st = perfbuf_v2_instance_name_utf8(
+                        side.previous, &prev.inst, other.buf, other.cap, &lp);
+                    if (prev_st == PERFBUF_E_OUTPUT_TOO_SMALL) {
+                        dump_text_fit(&other, lp);
+                        prev_st = perfbuf_v2_instance_name_utf8(side.previous, &prev.inst,
+                                                                other.buf, other.cap, &lp);
+                    }
+                    prev.inst_ok = prev_st == PERFBUF_OK && strcmp(text.buf, other.buf) == 0;
                 }
                 perfbuf_v2_iter vi;
                 perfbuf_v2_instance_values_begin(&inst, &vi);
-                dump_values(&side, &q, &b, &inst, &vi, &prev, e);
+                dump_values(&side, &q, &b, &inst, &vi, &prev, e, &text);
                 emit_object_end(e);
             }
             emit_list_end(e);
         } else if (b.kind != PERFBUF_V2_ERROR_RETURN) {
             perfbuf_v2_block_values_begin(&b, &it);
-            dump_values(&side, &q, &b, NULL, &it, &prev, e);
+            dump_values(&side, &q, &b, NULL, &it, &prev, e, &text);
         }
         emit_object_end(e);
     }
@@ -409,5 +527,9 @@ perfbuf_status dump_v2_query(const dump_input *in, emitter *e, perfbuf_error *er
     free(block_ids);
     free(strings_scratch);
     free(reg_scratch);
-    return PERFBUF_OK;
+    free(sampler.slots[0]);
+    free(sampler.slots[1]);
+    dump_text_free(&text);
+    dump_text_free(&other);
+    return verdict;
 }

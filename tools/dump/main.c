@@ -44,7 +44,7 @@ static void usage(FILE *out)
     fprintf(out,
             "usage: perfbuf-dump [options] FILE   (- reads standard input)\n"
             "  -f, --format NAME   the buffer's format (default: auto)\n"
-            "      --json          write JSON (schema: docs/cli.md)\n"
+            "      --json          write JSON (schema: docs/perfbuf-dump.schema.json)\n"
             "      --strict        reject what real producers do loosely\n"
             "      --names FILE    a Counter name table: show V1 object and counter names\n"
             "      --rate PREVIOUS an earlier capture of the same query: show formatted values\n"
