@@ -69,9 +69,9 @@ for f in sorted(glob.glob("corpus/captures/**/*.bin", recursive=True)):
             break
 
 syn = "corpus/captures/synthetic/"
-runs.append((["--names", syn + "v1-names-counter-009.bin", "--rate", syn + "v1-processor-0.bin",
-              syn + "v1-processor-1.bin"], (0,)))
-runs.append((["--series", syn + "v1-processor-0.bin", "--", syn + "v1-processor-1.bin"], (0,)))
+runs.append((["--names", syn + "v1-names-synthetic-counter-009.bin", "--rate", syn + "v1-synthetic-processor-0.bin",
+              syn + "v1-synthetic-processor-1.bin"], (0,)))
+runs.append((["--series", syn + "v1-synthetic-processor-0.bin", "--", syn + "v1-synthetic-processor-1.bin"], (0,)))
 
 s = work + "/series/"
 runs.append((["--rate", s + "s2.bin", s + "s3.bin"], (0,)))

@@ -101,7 +101,7 @@ set(wine ${SOURCE}/corpus/captures/wine-8.0)
 # name | arguments
 set(runs
     "v1 capture|${wine}/v1-object-238.bin"
-    "v1 names|--names ${syn}/v1-names-counter-009.bin --rate ${syn}/v1-processor-0.bin ${syn}/v1-processor-1.bin"
+    "v1 names|--names ${syn}/v1-names-synthetic-counter-009.bin --rate ${syn}/v1-synthetic-processor-0.bin ${syn}/v1-synthetic-processor-1.bin"
     "v1 series|--series ${s}/s0.bin ${s}/s1.bin ${s}/s2.bin -- ${s}/s3.bin"
     "v1 unnamed|${c}/v1-unnamed.bin"
     "v1 long|${c}/v1-long.bin"
