@@ -6,7 +6,7 @@
 
 /* The Processor Information counterset of Microsoft's PerfLib V2 consumer
  * example: 31 counters, id 29 absent, three base counters (22 for 21, 25
- * for 24, 27 for 26 and 28); docs/formats.md. */
+ * for 24, 27 for 26 and 28), as that example lists them. */
 const tb_reg_row tb_processor_information[TB_PROCESSOR_INFORMATION_COUNTERS] = {
     {0, PERF_100NSEC_TIMER_INV, PERFBUF_V2_NO_ID, "% Processor Time"},
     {1, PERF_100NSEC_TIMER, PERFBUF_V2_NO_ID, "% User Time"},
