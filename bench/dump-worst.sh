@@ -29,7 +29,24 @@ cases=(
 )
 
 now_ns() { date +%s%N; }
-echo "perfbuf-dump worst cases, scale $scale; target <= 20 ms/MB of input"
+# Best of three runs, in microseconds.
+best_us() {
+  local best= t0 t1 us
+  for _ in 1 2 3; do
+    t0=$(now_ns)
+    "$@" >/dev/null 2>&1 || true
+    t1=$(now_ns)
+    us=$(( (t1 - t0) / 1000 ))
+    if [ -z "$best" ] || [ "$us" -lt "$best" ]; then best=$us; fi
+  done
+  echo "$best"
+}
+# Starting the process costs the same whatever the input: it is measured
+# once (--version) and taken out of ms/MB, which would otherwise say more
+# about fork and exec than about a 9 KB input.
+start_us=$(best_us "$dump" --version)
+echo "perfbuf-dump worst cases, scale $scale; target <= 20 ms/MB of input and <= 60 ms a run"
+echo "(ms/MB leaves out the $(awk -v u="$start_us" 'BEGIN { printf "%.1f", u / 1000 }') ms a run costs to start the process)"
 echo
 echo "| format and options: adversarial input | input bytes | mode | ms/run | ms/MB | target |"
 echo "|---|---|---|---|---|---|"
@@ -45,16 +62,9 @@ for c in "${cases[@]}"; do
   for mode in text json; do
     flags=()
     [ "$mode" = json ] && flags=(--json)
-    best=
-    for _ in 1 2 3; do
-      t0=$(now_ns)
-      "$dump" "${flags[@]}" "${argv[@]}" >/dev/null 2>&1 || true
-      t1=$(now_ns)
-      ms=$(( (t1 - t0) / 1000 ))
-      if [ -z "$best" ] || [ "$ms" -lt "$best" ]; then best=$ms; fi
-    done
-    awk -v n="$name" -v b="$bytes" -v m="$mode" -v us="$best" 'BEGIN {
-      ms = us / 1000.0; per = ms / (b / 1048576.0);
+    best=$(best_us "$dump" "${flags[@]}" "${argv[@]}")
+    awk -v n="$name" -v b="$bytes" -v m="$mode" -v us="$best" -v s="$start_us" 'BEGIN {
+      ms = us / 1000.0; work = (us > s ? us - s : 0) / 1000.0; per = work / (b / 1048576.0);
       printf "| %s | %d | %s | %.1f | %.1f | %s |\n", n, b, m, ms, per, (per <= 20 && ms <= 60) ? "ok" : "**miss**" }'
   done
 done
