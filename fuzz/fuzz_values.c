@@ -45,10 +45,10 @@ static uint64_t take(const uint8_t **p, size_t *left, size_t n)
 
 static bool status_known(uint32_t st)
 {
-    return st == PERFBUF_CSTATUS_VALID_DATA || st == PERFBUF_CALC_NEGATIVE_DENOMINATOR ||
-           st == PERFBUF_CALC_NEGATIVE_TIMEBASE || st == PERFBUF_CALC_NEGATIVE_VALUE ||
-           st == PERFBUF_CSTATUS_INVALID_DATA || st == PERFBUF_INVALID_ARGUMENT ||
-           st == PERFBUF_INVALID_DATA || st == PERFBUF_NO_DATA;
+    return st == PERFBUF_CSTATUS_VALID_DATA || st == PERFBUF_PDH_CALC_NEGATIVE_DENOMINATOR ||
+           st == PERFBUF_PDH_CALC_NEGATIVE_TIMEBASE || st == PERFBUF_PDH_CALC_NEGATIVE_VALUE ||
+           st == PERFBUF_CSTATUS_INVALID_DATA || st == PERFBUF_PDH_INVALID_ARGUMENT ||
+           st == PERFBUF_PDH_INVALID_DATA || st == PERFBUF_PDH_NO_DATA;
 }
 
 static void check_value(const perfbuf_value *v, uint32_t type, uint32_t flags)
@@ -134,7 +134,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
                         ctx.scale >= PERFBUF_MIN_SCALE && ctx.scale <= PERFBUF_MAX_SCALE;
     bool displayable;
     BUDGETED(sizeof type, displayable = perfbuf_counter_type_is_displayable(type));
-    ORACLE((st == PERFBUF_INVALID_ARGUMENT) == (!arguments_ok || !displayable));
+    ORACLE((st == PERFBUF_PDH_INVALID_ARGUMENT) == (!arguments_ok || !displayable));
     /* The same samples again give the same value. */
     perfbuf_value again;
     BUDGETED(pair_bytes, (void)perfbuf_format_value(type, &ring[n - 1], n > 1 ? &ring[n - 2] : NULL,

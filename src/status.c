@@ -1,5 +1,6 @@
 /* SPDX-License-Identifier: MIT OR Apache-2.0 */
 #include "perfbuf/common.h"
+#include "perfbuf/values.h"
 #include "perfbuf/version.h"
 #include "work.h"
 
@@ -29,6 +30,48 @@ const char *perfbuf_status_string(perfbuf_status status)
         return "unknown status";
     }
     return status_strings[status];
+}
+
+/* A row whose macro is missing or misspelt stops the build here. */
+#define PERFBUF_CSTATUS_ROW(name, token, text) \
+    _Static_assert(PERFBUF_##name == (uint32_t)PERFBUF_##name, "PERFBUF_" #name);
+#include "perfbuf/cstatus.def"
+#undef PERFBUF_CSTATUS_ROW
+
+typedef struct cstatus_row {
+    uint32_t value;
+    const char *name;
+    const char *text;
+} cstatus_row;
+
+static const cstatus_row cstatus_rows[] = {
+#define PERFBUF_CSTATUS_ROW(name, token, text) {PERFBUF_##name, "PERFBUF_" #name, text},
+#include "perfbuf/cstatus.def"
+#undef PERFBUF_CSTATUS_ROW
+};
+
+/* Sixteen rows: a linear search costs less than keeping a sorted copy right. */
+static const cstatus_row *cstatus_find(uint32_t status)
+{
+    for (size_t i = 0; i < sizeof cstatus_rows / sizeof cstatus_rows[0]; i++) {
+        PB_WORK(1);
+        if (cstatus_rows[i].value == status) {
+            return &cstatus_rows[i];
+        }
+    }
+    return NULL;
+}
+
+const char *perfbuf_cstatus_name(uint32_t status)
+{
+    const cstatus_row *row = cstatus_find(status);
+    return row != NULL ? row->name : NULL;
+}
+
+const char *perfbuf_cstatus_string(uint32_t status)
+{
+    const cstatus_row *row = cstatus_find(status);
+    return row != NULL ? row->text : "unknown value status";
 }
 
 int perfbuf_version_number(void)

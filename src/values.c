@@ -102,7 +102,7 @@ static uint32_t gather(formula f, const perfbuf_raw_sample *s1, const perfbuf_ra
         return PERFBUF_CSTATUS_VALID_DATA;
     }
     if (s1->first < s0->first) {
-        return PERFBUF_CALC_NEGATIVE_VALUE;
+        return PERFBUF_PDH_CALC_NEGATIVE_VALUE;
     }
     in->n = s1->first - s0->first;
     in->d = 0;
@@ -112,7 +112,7 @@ static uint32_t gather(formula f, const perfbuf_raw_sample *s1, const perfbuf_ra
         return PERFBUF_CSTATUS_VALID_DATA;
     }
     if (s1->second < s0->second) {
-        return PERFBUF_CALC_NEGATIVE_DENOMINATOR;
+        return PERFBUF_PDH_CALC_NEGATIVE_DENOMINATOR;
     }
     in->d = s1->second - s0->second;
     return PERFBUF_CSTATUS_VALID_DATA;
@@ -136,17 +136,17 @@ static uint32_t evaluate(formula f, const inputs *in, uint64_t frequency, double
     switch (f) {
     case F_RATE:
         if (frequency == 0) {
-            return PERFBUF_CALC_NEGATIVE_TIMEBASE;
+            return PERFBUF_PDH_CALC_NEGATIVE_TIMEBASE;
         }
         if (in->d == 0) {
-            return PERFBUF_CALC_NEGATIVE_DENOMINATOR;
+            return PERFBUF_PDH_CALC_NEGATIVE_DENOMINATOR;
         }
         *out = n * (freq / d);
         return PERFBUF_CSTATUS_VALID_DATA;
     case F_QUEUE:
     case F_AVERAGE_BULK:
         if (in->d == 0) {
-            return PERFBUF_CALC_NEGATIVE_DENOMINATOR;
+            return PERFBUF_PDH_CALC_NEGATIVE_DENOMINATOR;
         }
         *out = n / d;
         return PERFBUF_CSTATUS_VALID_DATA;
@@ -154,24 +154,24 @@ static uint32_t evaluate(formula f, const inputs *in, uint64_t frequency, double
     case F_DELTA_FRACTION:
     case F_RAW_FRACTION:
         if (in->d == 0) {
-            return PERFBUF_CALC_NEGATIVE_DENOMINATOR;
+            return PERFBUF_PDH_CALC_NEGATIVE_DENOMINATOR;
         }
         *out = 100.0 * (n / d);
         return PERFBUF_CSTATUS_VALID_DATA;
     case F_TIMER_INV:
         if (in->d == 0) {
-            return PERFBUF_CALC_NEGATIVE_DENOMINATOR;
+            return PERFBUF_PDH_CALC_NEGATIVE_DENOMINATOR;
         }
         /* Exact: a busy time longer than the interval is negative idle. */
         if (in->n > in->d) {
-            return PERFBUF_CALC_NEGATIVE_VALUE;
+            return PERFBUF_PDH_CALC_NEGATIVE_VALUE;
         }
         *out = 100.0 * (1.0 - n / d);
         return PERFBUF_CSTATUS_VALID_DATA;
     case F_MULTI_TIMER:
     case F_MULTI_TIMER_INV: {
         if (in->d == 0 || in->m == 0) {
-            return PERFBUF_CALC_NEGATIVE_DENOMINATOR;
+            return PERFBUF_PDH_CALC_NEGATIVE_DENOMINATOR;
         }
         double m = (double)in->m;
         double ratio = n / d;
@@ -183,17 +183,17 @@ static uint32_t evaluate(formula f, const inputs *in, uint64_t frequency, double
          * so compare the quotient and remainder instead of multiplying. */
         uint64_t whole = in->n / in->d;
         if (whole > in->m || (whole == in->m && in->n % in->d != 0)) {
-            return PERFBUF_CALC_NEGATIVE_VALUE;
+            return PERFBUF_PDH_CALC_NEGATIVE_VALUE;
         }
         *out = 100.0 * (m - ratio) / m;
         return PERFBUF_CSTATUS_VALID_DATA;
     }
     case F_AVERAGE_TIMER:
         if (frequency == 0) {
-            return PERFBUF_CALC_NEGATIVE_TIMEBASE;
+            return PERFBUF_PDH_CALC_NEGATIVE_TIMEBASE;
         }
         if (in->d == 0) {
-            return PERFBUF_CALC_NEGATIVE_DENOMINATOR;
+            return PERFBUF_PDH_CALC_NEGATIVE_DENOMINATOR;
         }
         *out = (n / freq) / d;
         return PERFBUF_CSTATUS_VALID_DATA;
@@ -203,16 +203,16 @@ static uint32_t evaluate(formula f, const inputs *in, uint64_t frequency, double
         return PERFBUF_CSTATUS_VALID_DATA;
     case F_ELAPSED:
         if (frequency == 0) {
-            return PERFBUF_CALC_NEGATIVE_TIMEBASE;
+            return PERFBUF_PDH_CALC_NEGATIVE_TIMEBASE;
         }
         if (in->d < in->n) {
-            return PERFBUF_CALC_NEGATIVE_VALUE;
+            return PERFBUF_PDH_CALC_NEGATIVE_VALUE;
         }
         *out = as_double(in->d - in->n) / freq;
         return PERFBUF_CSTATUS_VALID_DATA;
     case F_NONE:
     default:
-        return PERFBUF_INVALID_ARGUMENT;
+        return PERFBUF_PDH_INVALID_ARGUMENT;
     }
 }
 
@@ -238,17 +238,17 @@ static bool in_range(double v, double lo, double hi)
 static uint32_t store(double v, uint32_t flags, perfbuf_value *out)
 {
     if (!(v >= -DBL_MAX && v <= DBL_MAX)) {
-        return PERFBUF_INVALID_DATA;
+        return PERFBUF_PDH_INVALID_DATA;
     }
     out->as_double = v;
     if (flags & PERFBUF_FMT_LARGE) {
         if (!in_range(v, -9223372036854775808.0, 9223372036854775808.0)) {
-            return PERFBUF_INVALID_DATA;
+            return PERFBUF_PDH_INVALID_DATA;
         }
         out->as_large = (int64_t)v;
     } else if (flags & PERFBUF_FMT_LONG) {
         if (!in_range(v, -2147483648.0, 2147483648.0)) {
-            return PERFBUF_INVALID_DATA;
+            return PERFBUF_PDH_INVALID_DATA;
         }
         out->as_long = (int32_t)v;
         out->as_large = out->as_long;
@@ -280,7 +280,7 @@ static uint32_t present(bool percent, bool integral, uint64_t exact, double v,
     if (integral && !scaled && !times_1000 && (flags & PERFBUF_FMT_DOUBLE) == 0) {
         uint64_t limit = (flags & PERFBUF_FMT_LONG) ? (uint64_t)INT32_MAX : (uint64_t)INT64_MAX;
         if (exact > limit) {
-            return PERFBUF_INVALID_DATA;
+            return PERFBUF_PDH_INVALID_DATA;
         }
         out->as_double = as_double(exact);
         out->as_large = (int64_t)exact;
@@ -328,7 +328,7 @@ static uint32_t compute(const perfbuf_counter_type_info *info, formula f,
 
 static bool usable(const perfbuf_raw_sample *s, uint32_t type)
 {
-    return PERFBUF_STATUS_IS_VALID(s->status) && s->type == type;
+    return PERFBUF_CSTATUS_IS_VALID(s->status) && s->type == type;
 }
 
 uint32_t perfbuf_format_value(uint32_t type, const perfbuf_raw_sample *newer,
@@ -336,14 +336,14 @@ uint32_t perfbuf_format_value(uint32_t type, const perfbuf_raw_sample *newer,
                               uint32_t flags, perfbuf_value *out)
 {
     if (out == NULL) {
-        return PERFBUF_INVALID_ARGUMENT;
+        return PERFBUF_PDH_INVALID_ARGUMENT;
     }
     clear_value(out, flags);
     const perfbuf_counter_type_info *info = perfbuf_counter_type_lookup(type);
     formula f = formula_of(type);
     if (newer == NULL || context == NULL || info == NULL || f == F_NONE || !one_format(flags) ||
         !scale_in_range(context->scale)) {
-        out->status = PERFBUF_INVALID_ARGUMENT;
+        out->status = PERFBUF_PDH_INVALID_ARGUMENT;
         return out->status;
     }
     if (!usable(newer, type) || (info->samples == 2 && (older == NULL || !usable(older, type)))) {
@@ -392,7 +392,7 @@ uint32_t perfbuf_compute_statistics(uint32_t type, const perfbuf_value_context *
                                     const perfbuf_raw_sample *entries, perfbuf_statistics *out)
 {
     if (out == NULL) {
-        return PERFBUF_INVALID_ARGUMENT;
+        return PERFBUF_PDH_INVALID_ARGUMENT;
     }
     perfbuf_statistics empty = {0, flags, 0, {0, 0, 0.0, 0, 0}, {0, 0, 0.0, 0, 0}, {0, 0, 0.0, 0, 0}};
     *out = empty;
@@ -405,7 +405,7 @@ uint32_t perfbuf_compute_statistics(uint32_t type, const perfbuf_value_context *
     if (entries == NULL || context == NULL || info == NULL || f == F_NONE || count == 0 ||
         count > UINT32_MAX || first >= count || !one_format(flags) ||
         !scale_in_range(context->scale)) {
-        out->status = PERFBUF_INVALID_ARGUMENT;
+        out->status = PERFBUF_PDH_INVALID_ARGUMENT;
         return out->status;
     }
     /* Two-sample means divide the summed differences of the pairs used:
@@ -437,7 +437,7 @@ uint32_t perfbuf_compute_statistics(uint32_t type, const perfbuf_value_context *
         previous = s;
     }
     if (out->count == 0) {
-        out->status = PERFBUF_NO_DATA;
+        out->status = PERFBUF_PDH_NO_DATA;
         return out->status;
     }
     uint32_t st;
@@ -445,7 +445,7 @@ uint32_t perfbuf_compute_statistics(uint32_t type, const perfbuf_value_context *
     if (!by_sums) {
         st = store(sum / (double)out->count, flags, &out->mean);
     } else if (!sums_fit) {
-        st = PERFBUF_INVALID_DATA;
+        st = PERFBUF_PDH_INVALID_DATA;
     } else {
         st = evaluate(f, &total, context->frequency, &mean);
         if (st == PERFBUF_CSTATUS_VALID_DATA) {

@@ -162,18 +162,18 @@ static void every_pointer_argument_null_in_turn(void)
     perfbuf_statistics stats;
     perfbuf_raw_sample ring[1] = {{0, PERF_COUNTER_RAWCOUNT, 1, 0, 0, 0}};
     CHECK_EQ_U(perfbuf_format_value(PERF_COUNTER_RAWCOUNT, ring, NULL, &ctx, PERFBUF_FMT_DOUBLE, NULL),
-               PERFBUF_INVALID_ARGUMENT);
+               PERFBUF_PDH_INVALID_ARGUMENT);
     CHECK_EQ_U(perfbuf_compute_statistics(PERF_COUNTER_RAWCOUNT, &ctx, PERFBUF_FMT_DOUBLE, 0, 1, NULL, &stats),
-               PERFBUF_INVALID_ARGUMENT);
+               PERFBUF_PDH_INVALID_ARGUMENT);
     CHECK_EQ_U(perfbuf_compute_statistics(PERF_COUNTER_RAWCOUNT, NULL, PERFBUF_FMT_DOUBLE, 0, 1, ring, &stats),
-               PERFBUF_INVALID_ARGUMENT);
+               PERFBUF_PDH_INVALID_ARGUMENT);
     CHECK_EQ_U(perfbuf_compute_statistics(PERF_COUNTER_RAWCOUNT, &ctx, PERFBUF_FMT_DOUBLE, 0, 1, ring, NULL),
-               PERFBUF_INVALID_ARGUMENT);
+               PERFBUF_PDH_INVALID_ARGUMENT);
     CHECK_EQ_U(perfbuf_compute_statistics(PERF_COUNTER_RAWCOUNT, &ctx, PERFBUF_FMT_LONG | PERFBUF_FMT_LARGE, 0, 1,
                                           ring, &stats),
-               PERFBUF_INVALID_ARGUMENT);
+               PERFBUF_PDH_INVALID_ARGUMENT);
     CHECK_EQ_U(perfbuf_compute_statistics(0x12345678, &ctx, PERFBUF_FMT_DOUBLE, 0, 1, ring, &stats),
-               PERFBUF_INVALID_ARGUMENT);
+               PERFBUF_PDH_INVALID_ARGUMENT);
     CHECK_EQ_U(perfbuf_compute_statistics(PERF_COUNTER_RAWCOUNT, &ctx, PERFBUF_FMT_DOUBLE, 0, 1, ring, &stats),
                PERFBUF_CSTATUS_VALID_DATA);
     (void)value;
@@ -364,14 +364,14 @@ static void samples_from_unusable_clocks_and_pairs(void)
     CHECK_EQ_U(s.first, 77);
     CHECK_EQ_U(s.second, 0);
     CHECK_EQ_U(ctx.frequency, 0);
-    CHECK(!PERFBUF_STATUS_IS_VALID(
+    CHECK(!PERFBUF_CSTATUS_IS_VALID(
         perfbuf_format_value(c[0].type, &s, &s, &ctx, PERFBUF_FMT_DOUBLE, &value)));
 
     CHECK(perfbuf_v1_raw_sample(&b, &o, &c[1], &k, &s, &ctx) == PERFBUF_OK);
     CHECK_EQ_U(s.first, 5000);
     CHECK_EQ_U(s.second, 0);
     CHECK_EQ_U(ctx.frequency, 0);
-    CHECK(!PERFBUF_STATUS_IS_VALID(
+    CHECK(!PERFBUF_CSTATUS_IS_VALID(
         perfbuf_format_value(c[1].type, &s, NULL, &ctx, PERFBUF_FMT_DOUBLE, &value)));
 
     CHECK(perfbuf_v1_raw_sample(&b, &o, &c[2], &k, &s, &ctx) == PERFBUF_OK);

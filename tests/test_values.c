@@ -68,37 +68,37 @@ static const row rows[] = {
     {"large delta", PERF_COUNTER_LARGE_DELTA, 10, 0, 25, 0, 0, 0, 0, D, OK, 15.0},
     {"elapsed", PERF_ELAPSED_TIME, NONE_, 0, 1000, 61000, 0, 1000, 0, D, OK, 60.0},
     /* not displayable */
-    {"sample base", PERF_SAMPLE_BASE, NONE_, 0, 1, 1, 0, 1, 0, D, PERFBUF_INVALID_ARGUMENT, 0},
-    {"average base", PERF_AVERAGE_BASE, NONE_, 0, 1, 1, 0, 1, 0, D, PERFBUF_INVALID_ARGUMENT, 0},
-    {"raw base", PERF_RAW_BASE, NONE_, 0, 1, 1, 0, 1, 0, D, PERFBUF_INVALID_ARGUMENT, 0},
-    {"large raw base", PERF_LARGE_RAW_BASE, NONE_, 0, 1, 1, 0, 1, 0, D, PERFBUF_INVALID_ARGUMENT, 0},
-    {"wmi large raw base", PERFBUF_WMI_LARGE_RAW_BASE, NONE_, 0, 1, 1, 0, 1, 0, D, PERFBUF_INVALID_ARGUMENT, 0},
-    {"multi base", PERF_COUNTER_MULTI_BASE, NONE_, 0, 1, 1, 0, 1, 0, D, PERFBUF_INVALID_ARGUMENT, 0},
-    {"text", PERF_COUNTER_TEXT, NONE_, 0, 1, 1, 0, 1, 0, D, PERFBUF_INVALID_ARGUMENT, 0},
-    {"nodata", PERF_COUNTER_NODATA, NONE_, 0, 1, 1, 0, 1, 0, D, PERFBUF_INVALID_ARGUMENT, 0},
-    {"histogram", PERF_COUNTER_HISTOGRAM_TYPE, NONE_, 0, 1, 1, 0, 1, 0, D, PERFBUF_INVALID_ARGUMENT, 0},
-    {"unknown type", 0x12345678, NONE_, 0, 1, 1, 0, 1, 0, D, PERFBUF_INVALID_ARGUMENT, 0},
+    {"sample base", PERF_SAMPLE_BASE, NONE_, 0, 1, 1, 0, 1, 0, D, PERFBUF_PDH_INVALID_ARGUMENT, 0},
+    {"average base", PERF_AVERAGE_BASE, NONE_, 0, 1, 1, 0, 1, 0, D, PERFBUF_PDH_INVALID_ARGUMENT, 0},
+    {"raw base", PERF_RAW_BASE, NONE_, 0, 1, 1, 0, 1, 0, D, PERFBUF_PDH_INVALID_ARGUMENT, 0},
+    {"large raw base", PERF_LARGE_RAW_BASE, NONE_, 0, 1, 1, 0, 1, 0, D, PERFBUF_PDH_INVALID_ARGUMENT, 0},
+    {"wmi large raw base", PERFBUF_WMI_LARGE_RAW_BASE, NONE_, 0, 1, 1, 0, 1, 0, D, PERFBUF_PDH_INVALID_ARGUMENT, 0},
+    {"multi base", PERF_COUNTER_MULTI_BASE, NONE_, 0, 1, 1, 0, 1, 0, D, PERFBUF_PDH_INVALID_ARGUMENT, 0},
+    {"text", PERF_COUNTER_TEXT, NONE_, 0, 1, 1, 0, 1, 0, D, PERFBUF_PDH_INVALID_ARGUMENT, 0},
+    {"nodata", PERF_COUNTER_NODATA, NONE_, 0, 1, 1, 0, 1, 0, D, PERFBUF_PDH_INVALID_ARGUMENT, 0},
+    {"histogram", PERF_COUNTER_HISTOGRAM_TYPE, NONE_, 0, 1, 1, 0, 1, 0, D, PERFBUF_PDH_INVALID_ARGUMENT, 0},
+    {"unknown type", 0x12345678, NONE_, 0, 1, 1, 0, 1, 0, D, PERFBUF_PDH_INVALID_ARGUMENT, 0},
     /* statuses */
     {"one sample of two", PERF_COUNTER_COUNTER, NONE_, 0, 600, 5000, 0, 1000, 0, D, PERFBUF_CSTATUS_INVALID_DATA, 0},
-    {"counter went back", PERF_COUNTER_COUNTER, 600, 0, 100, 5000, 0, 1000, 0, D, PERFBUF_CALC_NEGATIVE_VALUE, 0},
-    {"time went back", PERF_COUNTER_COUNTER, 100, 5000, 600, 0, 0, 1000, 0, D, PERFBUF_CALC_NEGATIVE_DENOMINATOR, 0},
-    {"no time passed", PERF_COUNTER_COUNTER, 100, 5000, 600, 5000, 0, 1000, 0, D, PERFBUF_CALC_NEGATIVE_DENOMINATOR, 0},
-    {"zero frequency", PERF_COUNTER_COUNTER, 100, 0, 600, 5000, 0, 0, 0, D, PERFBUF_CALC_NEGATIVE_TIMEBASE, 0},
-    {"zero frequency average", PERF_AVERAGE_TIMER, 0, 10, 3000, 16, 0, 0, 0, D, PERFBUF_CALC_NEGATIVE_TIMEBASE, 0},
-    {"zero frequency elapsed", PERF_ELAPSED_TIME, NONE_, 0, 1000, 61000, 0, 0, 0, D, PERFBUF_CALC_NEGATIVE_TIMEBASE, 0},
-    {"base unchanged", PERF_SAMPLE_FRACTION, 10, 100, 40, 100, 0, 0, 0, D, PERFBUF_CALC_NEGATIVE_DENOMINATOR, 0},
-    {"base zero", PERF_RAW_FRACTION, NONE_, 0, 1, 0, 0, 0, 0, D, PERFBUF_CALC_NEGATIVE_DENOMINATOR, 0},
-    {"multi zero", PERF_COUNTER_MULTI_TIMER, 0, 0, 500, 1000, 0, 1000, 0, D, PERFBUF_CALC_NEGATIVE_DENOMINATOR, 0},
-    {"inverse below zero", PERF_100NSEC_TIMER_INV, 0, 0, 10000001, 10000000, 0, 0, 0, D, PERFBUF_CALC_NEGATIVE_VALUE, 0},
-    {"multi inverse below zero", PERF_COUNTER_MULTI_TIMER_INV, 0, 0, 3000, 1000, 2, 1000, 0, D, PERFBUF_CALC_NEGATIVE_VALUE, 0},
-    {"elapsed before start", PERF_ELAPSED_TIME, NONE_, 0, 61000, 1000, 0, 1000, 0, D, PERFBUF_CALC_NEGATIVE_VALUE, 0},
-    {"average timer base unchanged", PERF_AVERAGE_TIMER, 0, 10, 3000, 10, 0, 1000, 0, D, PERFBUF_CALC_NEGATIVE_DENOMINATOR, 0},
-    {"average bulk base went back", PERF_AVERAGE_BULK, 0, 10, 3000, 9, 0, 0, 0, D, PERFBUF_CALC_NEGATIVE_DENOMINATOR, 0},
-    {"precision base unchanged", PERF_PRECISION_100NS_TIMER, 0, 7, 300, 7, 0, 0, 0, D, PERFBUF_CALC_NEGATIVE_DENOMINATOR, 0},
-    {"queue no time passed", PERF_COUNTER_QUEUELEN_TYPE, 0, 9, 3000, 9, 0, 1000, 0, D, PERFBUF_CALC_NEGATIVE_DENOMINATOR, 0},
-    {"timer no time passed", PERF_100NSEC_TIMER, 0, 9, 3000, 9, 0, 0, 0, D, PERFBUF_CALC_NEGATIVE_DENOMINATOR, 0},
-    {"inverse no time passed", PERF_100NSEC_TIMER_INV, 0, 9, 0, 9, 0, 0, 0, D, PERFBUF_CALC_NEGATIVE_DENOMINATOR, 0},
-    {"delta went back", PERF_COUNTER_DELTA, 25, 0, 10, 0, 0, 0, 0, D, PERFBUF_CALC_NEGATIVE_VALUE, 0},
+    {"counter went back", PERF_COUNTER_COUNTER, 600, 0, 100, 5000, 0, 1000, 0, D, PERFBUF_PDH_CALC_NEGATIVE_VALUE, 0},
+    {"time went back", PERF_COUNTER_COUNTER, 100, 5000, 600, 0, 0, 1000, 0, D, PERFBUF_PDH_CALC_NEGATIVE_DENOMINATOR, 0},
+    {"no time passed", PERF_COUNTER_COUNTER, 100, 5000, 600, 5000, 0, 1000, 0, D, PERFBUF_PDH_CALC_NEGATIVE_DENOMINATOR, 0},
+    {"zero frequency", PERF_COUNTER_COUNTER, 100, 0, 600, 5000, 0, 0, 0, D, PERFBUF_PDH_CALC_NEGATIVE_TIMEBASE, 0},
+    {"zero frequency average", PERF_AVERAGE_TIMER, 0, 10, 3000, 16, 0, 0, 0, D, PERFBUF_PDH_CALC_NEGATIVE_TIMEBASE, 0},
+    {"zero frequency elapsed", PERF_ELAPSED_TIME, NONE_, 0, 1000, 61000, 0, 0, 0, D, PERFBUF_PDH_CALC_NEGATIVE_TIMEBASE, 0},
+    {"base unchanged", PERF_SAMPLE_FRACTION, 10, 100, 40, 100, 0, 0, 0, D, PERFBUF_PDH_CALC_NEGATIVE_DENOMINATOR, 0},
+    {"base zero", PERF_RAW_FRACTION, NONE_, 0, 1, 0, 0, 0, 0, D, PERFBUF_PDH_CALC_NEGATIVE_DENOMINATOR, 0},
+    {"multi zero", PERF_COUNTER_MULTI_TIMER, 0, 0, 500, 1000, 0, 1000, 0, D, PERFBUF_PDH_CALC_NEGATIVE_DENOMINATOR, 0},
+    {"inverse below zero", PERF_100NSEC_TIMER_INV, 0, 0, 10000001, 10000000, 0, 0, 0, D, PERFBUF_PDH_CALC_NEGATIVE_VALUE, 0},
+    {"multi inverse below zero", PERF_COUNTER_MULTI_TIMER_INV, 0, 0, 3000, 1000, 2, 1000, 0, D, PERFBUF_PDH_CALC_NEGATIVE_VALUE, 0},
+    {"elapsed before start", PERF_ELAPSED_TIME, NONE_, 0, 61000, 1000, 0, 1000, 0, D, PERFBUF_PDH_CALC_NEGATIVE_VALUE, 0},
+    {"average timer base unchanged", PERF_AVERAGE_TIMER, 0, 10, 3000, 10, 0, 1000, 0, D, PERFBUF_PDH_CALC_NEGATIVE_DENOMINATOR, 0},
+    {"average bulk base went back", PERF_AVERAGE_BULK, 0, 10, 3000, 9, 0, 0, 0, D, PERFBUF_PDH_CALC_NEGATIVE_DENOMINATOR, 0},
+    {"precision base unchanged", PERF_PRECISION_100NS_TIMER, 0, 7, 300, 7, 0, 0, 0, D, PERFBUF_PDH_CALC_NEGATIVE_DENOMINATOR, 0},
+    {"queue no time passed", PERF_COUNTER_QUEUELEN_TYPE, 0, 9, 3000, 9, 0, 1000, 0, D, PERFBUF_PDH_CALC_NEGATIVE_DENOMINATOR, 0},
+    {"timer no time passed", PERF_100NSEC_TIMER, 0, 9, 3000, 9, 0, 0, 0, D, PERFBUF_PDH_CALC_NEGATIVE_DENOMINATOR, 0},
+    {"inverse no time passed", PERF_100NSEC_TIMER_INV, 0, 9, 0, 9, 0, 0, 0, D, PERFBUF_PDH_CALC_NEGATIVE_DENOMINATOR, 0},
+    {"delta went back", PERF_COUNTER_DELTA, 25, 0, 10, 0, 0, 0, 0, D, PERFBUF_PDH_CALC_NEGATIVE_VALUE, 0},
     /* a delta has no clock: its second value is not checked */
     {"delta ignores second", PERF_COUNTER_LARGE_DELTA, 10, 99, 25, 1, 0, 0, 0, D, OK, 15.0},
     /* boundaries that are exact: all idle, all busy, elapsed zero */
@@ -107,10 +107,10 @@ static const row rows[] = {
     {"multi inverse exactly M", PERF_100NSEC_MULTI_TIMER_INV, 0, 0, 40000000, 10000000, 4, 0, 0, D, OK, 0.0},
     {"elapsed zero", PERF_ELAPSED_TIME, NONE_, 0, 5000, 5000, 0, 1000, 0, D, OK, 0.0},
     /* format flags */
-    {"no format", PERF_COUNTER_RAWCOUNT, NONE_, 0, 42, 0, 0, 0, 0, 0, PERFBUF_INVALID_ARGUMENT, 0},
-    {"two formats", PERF_COUNTER_RAWCOUNT, NONE_, 0, 42, 0, 0, 0, 0, D | PERFBUF_FMT_LONG, PERFBUF_INVALID_ARGUMENT, 0},
-    {"scale 11", PERF_COUNTER_RAWCOUNT, NONE_, 0, 42, 0, 0, 0, 11, D, PERFBUF_INVALID_ARGUMENT, 0},
-    {"scale -11", PERF_COUNTER_RAWCOUNT, NONE_, 0, 42, 0, 0, 0, -11, D, PERFBUF_INVALID_ARGUMENT, 0},
+    {"no format", PERF_COUNTER_RAWCOUNT, NONE_, 0, 42, 0, 0, 0, 0, 0, PERFBUF_PDH_INVALID_ARGUMENT, 0},
+    {"two formats", PERF_COUNTER_RAWCOUNT, NONE_, 0, 42, 0, 0, 0, 0, D | PERFBUF_FMT_LONG, PERFBUF_PDH_INVALID_ARGUMENT, 0},
+    {"scale 11", PERF_COUNTER_RAWCOUNT, NONE_, 0, 42, 0, 0, 0, 11, D, PERFBUF_PDH_INVALID_ARGUMENT, 0},
+    {"scale -11", PERF_COUNTER_RAWCOUNT, NONE_, 0, 42, 0, 0, 0, -11, D, PERFBUF_PDH_INVALID_ARGUMENT, 0},
     {"scale 2", PERF_COUNTER_RAWCOUNT, NONE_, 0, 42, 0, 0, 0, 2, D, OK, 4200.0},
     {"scale -1", PERF_COUNTER_RAWCOUNT, NONE_, 0, 42, 0, 0, 0, -1, D, OK, 4.2},
     {"noscale", PERF_COUNTER_RAWCOUNT, NONE_, 0, 42, 0, 0, 0, 2, D | PERFBUF_FMT_NOSCALE, OK, 42.0},
@@ -191,11 +191,11 @@ static void mismatched_and_invalid_samples(void)
                PERFBUF_CSTATUS_INVALID_DATA);
     CHECK_EQ_U(perfbuf_format_value(PERF_COUNTER_COUNTER, &s1, &s0, &ctx, PERFBUF_FMT_DOUBLE, &v), OK);
     CHECK_EQ_U(perfbuf_format_value(PERF_COUNTER_COUNTER, NULL, &s0, &ctx, PERFBUF_FMT_DOUBLE, &v),
-               PERFBUF_INVALID_ARGUMENT);
+               PERFBUF_PDH_INVALID_ARGUMENT);
     CHECK_EQ_U(perfbuf_format_value(PERF_COUNTER_COUNTER, &s1, &s0, NULL, PERFBUF_FMT_DOUBLE, &v),
-               PERFBUF_INVALID_ARGUMENT);
+               PERFBUF_PDH_INVALID_ARGUMENT);
     CHECK_EQ_U(perfbuf_format_value(PERF_COUNTER_COUNTER, &s1, &s0, &ctx, PERFBUF_FMT_DOUBLE, NULL),
-               PERFBUF_INVALID_ARGUMENT);
+               PERFBUF_PDH_INVALID_ARGUMENT);
 }
 
 static void integer_formats(void)
@@ -207,10 +207,10 @@ static void integer_formats(void)
     CHECK_EQ_U(perfbuf_format_value(big.type, &big, NULL, &ctx, PERFBUF_FMT_LARGE, &v), OK);
     CHECK_EQ_U(v.as_large, 9007199254740993ull);
     CHECK_EQ_U(perfbuf_format_value(big.type, &big, NULL, &ctx, PERFBUF_FMT_LONG, &v),
-               PERFBUF_INVALID_DATA);
+               PERFBUF_PDH_INVALID_DATA);
     big.first = UINT64_MAX;
     CHECK_EQ_U(perfbuf_format_value(big.type, &big, NULL, &ctx, PERFBUF_FMT_LARGE, &v),
-               PERFBUF_INVALID_DATA);
+               PERFBUF_PDH_INVALID_DATA);
     CHECK_EQ_U(perfbuf_format_value(big.type, &big, NULL, &ctx, PERFBUF_FMT_DOUBLE, &v), OK);
     /* Truncation toward zero. */
     perfbuf_raw_sample s1 = {OK, PERF_AVERAGE_TIMER, 4900, 11, 0, 0};
@@ -221,13 +221,13 @@ static void integer_formats(void)
     /* A scaled raw count goes through the double, and must still fit. */
     perfbuf_raw_sample raw = {OK, PERF_COUNTER_RAWCOUNT, 3000000000u, 0, 0, 0};
     CHECK_EQ_U(perfbuf_format_value(raw.type, &raw, NULL, &ctx, PERFBUF_FMT_LONG, &v),
-               PERFBUF_INVALID_DATA);
+               PERFBUF_PDH_INVALID_DATA);
     ctx.scale = -1;
     CHECK_EQ_U(perfbuf_format_value(raw.type, &raw, NULL, &ctx, PERFBUF_FMT_LONG, &v), OK);
     CHECK_EQ_U(v.as_long, 300000000);
     ctx.scale = 10;
     CHECK_EQ_U(perfbuf_format_value(raw.type, &raw, NULL, &ctx, PERFBUF_FMT_LARGE, &v),
-               PERFBUF_INVALID_DATA);
+               PERFBUF_PDH_INVALID_DATA);
     /* The largest rate the inputs allow stays finite and is refused as an integer. */
     perfbuf_raw_sample r1 = {OK, PERF_COUNTER_BULK_COUNT, UINT64_MAX, 1, 0, 0};
     perfbuf_raw_sample r0 = {OK, PERF_COUNTER_BULK_COUNT, 0, 0, 0, 0};
@@ -235,7 +235,7 @@ static void integer_formats(void)
     CHECK_EQ_U(perfbuf_format_value(r1.type, &r1, &r0, &huge, PERFBUF_FMT_DOUBLE | PERFBUF_FMT_1000, &v), OK);
     CHECK(v.as_double > 1e50);
     CHECK_EQ_U(perfbuf_format_value(r1.type, &r1, &r0, &huge, PERFBUF_FMT_LARGE, &v),
-               PERFBUF_INVALID_DATA);
+               PERFBUF_PDH_INVALID_DATA);
 }
 
 static void statistics_of_one_sample_type(void)
@@ -299,7 +299,7 @@ static void exact_comparisons(void)
     perfbuf_raw_sample s0 = {OK, PERF_100NSEC_MULTI_TIMER_INV, 0, 0, 4, 0};
     perfbuf_raw_sample s1 = {OK, PERF_100NSEC_MULTI_TIMER_INV, (1ull << 62) + 5, (1ull << 60) + 1, 4, 0};
     CHECK_EQ_U(perfbuf_format_value(s1.type, &s1, &s0, &ctx, PERFBUF_FMT_DOUBLE, &v),
-               PERFBUF_CALC_NEGATIVE_VALUE);
+               PERFBUF_PDH_CALC_NEGATIVE_VALUE);
     s1.first = (1ull << 62) + 4;
     CHECK_EQ_U(perfbuf_format_value(s1.type, &s1, &s0, &ctx, PERFBUF_FMT_DOUBLE, &v), OK);
     CHECK(v.as_double == 0.0);
@@ -308,7 +308,7 @@ static void exact_comparisons(void)
     perfbuf_raw_sample t0 = {OK, PERF_100NSEC_TIMER_INV, 0, 0, 0, 0};
     perfbuf_raw_sample t1 = {OK, PERF_100NSEC_TIMER_INV, (1ull << 62) + 1, 1ull << 62, 0, 0};
     CHECK_EQ_U(perfbuf_format_value(t1.type, &t1, &t0, &ctx, PERFBUF_FMT_DOUBLE, &v),
-               PERFBUF_CALC_NEGATIVE_VALUE);
+               PERFBUF_PDH_CALC_NEGATIVE_VALUE);
     /* Differences of values beyond 2^53 are exact before they are doubles. */
     perfbuf_raw_sample d0 = {OK, PERF_COUNTER_LARGE_DELTA, (1ull << 60) + 1, 0, 0, 0};
     perfbuf_raw_sample d1 = {OK, PERF_COUNTER_LARGE_DELTA, (1ull << 60) + 4, 0, 0, 0};
@@ -341,7 +341,7 @@ static void long_boundaries(void)
     CHECK_EQ_U(v.as_long, INT32_MAX);
     s.first = (uint64_t)INT32_MAX + 1;
     CHECK_EQ_U(perfbuf_format_value(s.type, &s, NULL, &plain, PERFBUF_FMT_LONG, &v),
-               PERFBUF_INVALID_DATA);
+               PERFBUF_PDH_INVALID_DATA);
     CHECK_EQ_U(perfbuf_format_value(s.type, &s, NULL, &plain, PERFBUF_FMT_LARGE, &v), OK);
     CHECK_EQ_U(v.as_large, (uint64_t)INT32_MAX + 1);
     /* Through the double: 214748364.7 x 10 truncates to INT32_MAX. */
@@ -353,12 +353,12 @@ static void long_boundaries(void)
     CHECK_EQ_U(v.as_large, INT32_MAX);
     f1.first = 2147483648u;
     CHECK_EQ_U(perfbuf_format_value(f1.type, &f1, &f0, &ten, PERFBUF_FMT_LONG, &v),
-               PERFBUF_INVALID_DATA);
+               PERFBUF_PDH_INVALID_DATA);
     /* 2^63 is the first value a LARGE cannot hold. */
     perfbuf_raw_sample big = {OK, PERF_COUNTER_LARGE_RAWCOUNT, 1ull << 62, 0, 0, 0};
     perfbuf_value_context two = {0, 0};
     CHECK_EQ_U(perfbuf_format_value(big.type, &big, NULL, &two, PERFBUF_FMT_LARGE | PERFBUF_FMT_1000, &v),
-               PERFBUF_INVALID_DATA);
+               PERFBUF_PDH_INVALID_DATA);
     big.first = (1ull << 53);
     CHECK_EQ_U(perfbuf_format_value(big.type, &big, NULL, &two, PERFBUF_FMT_LARGE | PERFBUF_FMT_1000, &v),
                OK);
@@ -382,13 +382,13 @@ static void statistics_exact_and_bounded(void)
     CHECK_EQ_U(s.max.as_large, (1ull << 53) + 1);
     ctx.scale = 11;
     CHECK_EQ_U(perfbuf_compute_statistics(ring[0].type, &ctx, PERFBUF_FMT_LARGE, 0, 2, ring, &s),
-               PERFBUF_INVALID_ARGUMENT);
+               PERFBUF_PDH_INVALID_ARGUMENT);
     ctx.scale = 0;
 #if SIZE_MAX > UINT32_MAX
     /* Refused before any entry is read. */
     CHECK_EQ_U(perfbuf_compute_statistics(ring[0].type, &ctx, PERFBUF_FMT_LARGE, 0,
                                           (size_t)UINT32_MAX + 1, ring, &s),
-               PERFBUF_INVALID_ARGUMENT);
+               PERFBUF_PDH_INVALID_ARGUMENT);
 #endif
     /* Two full-range pairs around a reset: the summed differences do not
      * fit 64 bits, so the mean has no value; min and max still do. */
@@ -400,9 +400,9 @@ static void statistics_exact_and_bounded(void)
         {OK, PERF_COUNTER_BULK_COUNT, UINT64_MAX, 3000, 0, 0},
     };
     CHECK_EQ_U(perfbuf_compute_statistics(wide[0].type, &f, PERFBUF_FMT_DOUBLE, 0, 4, wide, &s),
-               PERFBUF_INVALID_DATA);
+               PERFBUF_PDH_INVALID_DATA);
     CHECK_EQ_U(s.count, 2);
-    CHECK_EQ_U(s.mean.status, PERFBUF_INVALID_DATA);
+    CHECK_EQ_U(s.mean.status, PERFBUF_PDH_INVALID_DATA);
     /* 2^64 - 1 rounds to 2^64 as a double. Compared with 2^64 itself: a
      * literal of 2^64 - 1 keeps all its bits where doubles are evaluated in
      * x87 extended precision (i386) and would not compare equal. */
@@ -452,17 +452,17 @@ static void statistics_edge_cases(void)
     perfbuf_value_context ctx = {0, 0};
     perfbuf_statistics s;
     CHECK_EQ_U(perfbuf_compute_statistics(PERF_COUNTER_RAWCOUNT, &ctx, PERFBUF_FMT_DOUBLE, 0, 2, ring, &s),
-               PERFBUF_NO_DATA);
+               PERFBUF_PDH_NO_DATA);
     CHECK_EQ_U(s.count, 0);
     CHECK_EQ_U(perfbuf_compute_statistics(PERF_COUNTER_RAWCOUNT, &ctx, PERFBUF_FMT_DOUBLE, 2, 2, ring, &s),
-               PERFBUF_INVALID_ARGUMENT);
+               PERFBUF_PDH_INVALID_ARGUMENT);
     CHECK_EQ_U(perfbuf_compute_statistics(PERF_COUNTER_RAWCOUNT, &ctx, PERFBUF_FMT_DOUBLE, 0, 0, ring, &s),
-               PERFBUF_INVALID_ARGUMENT);
+               PERFBUF_PDH_INVALID_ARGUMENT);
     CHECK_EQ_U(perfbuf_compute_statistics(PERF_RAW_BASE, &ctx, PERFBUF_FMT_DOUBLE, 0, 2, ring, &s),
-               PERFBUF_INVALID_ARGUMENT);
+               PERFBUF_PDH_INVALID_ARGUMENT);
     ring[0].status = OK;
     CHECK_EQ_U(perfbuf_compute_statistics(PERF_COUNTER_COUNTER, &ctx, PERFBUF_FMT_DOUBLE, 0, 2, ring, &s),
-               PERFBUF_NO_DATA);
+               PERFBUF_PDH_NO_DATA);
 }
 
 /* docs/formats.md#named-counter-types (size, suffix bits) and
@@ -542,7 +542,7 @@ static void type_table(void)
         perfbuf_value_context ctx = {1, 0};
         perfbuf_value v;
         uint32_t st = perfbuf_format_value(r->type, &s1, &s0, &ctx, PERFBUF_FMT_DOUBLE, &v);
-        CHECK((st == PERFBUF_INVALID_ARGUMENT) == (r->samples == 0));
+        CHECK((st == PERFBUF_PDH_INVALID_ARGUMENT) == (r->samples == 0));
     }
     /* Every named type above, and nothing else, is in the table. */
     size_t named = 0;

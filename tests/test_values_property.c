@@ -137,11 +137,11 @@ static model formula(const kind *k, uint64_t n0, uint64_t d0, uint64_t n1, uint6
     bool delta = t == PERF_COUNTER_DELTA || t == PERF_COUNTER_LARGE_DELTA;
     if (k->two) {
         if (n1 < n0) {
-            r.status = PERFBUF_CALC_NEGATIVE_VALUE;
+            r.status = PERFBUF_PDH_CALC_NEGATIVE_VALUE;
             return r;
         }
         if (!delta && d1 < d0) {
-            r.status = PERFBUF_CALC_NEGATIVE_DENOMINATOR;
+            r.status = PERFBUF_PDH_CALC_NEGATIVE_DENOMINATOR;
             return r;
         }
     }
@@ -156,8 +156,8 @@ static model formula(const kind *k, uint64_t n0, uint64_t d0, uint64_t n1, uint6
     case PERF_COUNTER_BULK_COUNT:
     case PERF_SAMPLE_COUNTER:
     case PERF_AVERAGE_TIMER:
-        if (f == 0) { r.status = PERFBUF_CALC_NEGATIVE_TIMEBASE; break; }
-        if (dd == 0) { r.status = PERFBUF_CALC_NEGATIVE_DENOMINATOR; break; }
+        if (f == 0) { r.status = PERFBUF_PDH_CALC_NEGATIVE_TIMEBASE; break; }
+        if (dd == 0) { r.status = PERFBUF_PDH_CALC_NEGATIVE_DENOMINATOR; break; }
         r.value = t == PERF_AVERAGE_TIMER ? DN / F / DD : DN * F / DD;
         break;
     case PERF_COUNTER_QUEUELEN_TYPE:
@@ -165,7 +165,7 @@ static model formula(const kind *k, uint64_t n0, uint64_t d0, uint64_t n1, uint6
     case PERF_COUNTER_100NS_QUEUELEN_TYPE:
     case PERF_COUNTER_OBJ_TIME_QUEUELEN_TYPE:
     case PERF_AVERAGE_BULK:
-        if (dd == 0) { r.status = PERFBUF_CALC_NEGATIVE_DENOMINATOR; break; }
+        if (dd == 0) { r.status = PERFBUF_PDH_CALC_NEGATIVE_DENOMINATOR; break; }
         r.value = DN / DD;
         break;
     case PERF_COUNTER_TIMER:
@@ -175,29 +175,29 @@ static model formula(const kind *k, uint64_t n0, uint64_t d0, uint64_t n1, uint6
     case PERF_PRECISION_SYSTEM_TIMER:
     case PERF_PRECISION_100NS_TIMER:
     case PERF_PRECISION_OBJECT_TIMER:
-        if (dd == 0) { r.status = PERFBUF_CALC_NEGATIVE_DENOMINATOR; break; }
+        if (dd == 0) { r.status = PERFBUF_PDH_CALC_NEGATIVE_DENOMINATOR; break; }
         r.value = 100.0L * DN / DD;
         break;
     case PERF_COUNTER_TIMER_INV:
     case PERF_100NSEC_TIMER_INV:
-        if (dd == 0) { r.status = PERFBUF_CALC_NEGATIVE_DENOMINATOR; break; }
-        if (dn > dd) { r.status = PERFBUF_CALC_NEGATIVE_VALUE; break; }
+        if (dd == 0) { r.status = PERFBUF_PDH_CALC_NEGATIVE_DENOMINATOR; break; }
+        if (dn > dd) { r.status = PERFBUF_PDH_CALC_NEGATIVE_VALUE; break; }
         r.value = 100.0L * (DD - DN) / DD;
         break;
     case PERF_COUNTER_MULTI_TIMER:
     case PERF_100NSEC_MULTI_TIMER:
-        if (dd == 0 || m == 0) { r.status = PERFBUF_CALC_NEGATIVE_DENOMINATOR; break; }
+        if (dd == 0 || m == 0) { r.status = PERFBUF_PDH_CALC_NEGATIVE_DENOMINATOR; break; }
         r.value = 100.0L * DN / (DD * M);
         break;
     case PERF_COUNTER_MULTI_TIMER_INV:
     case PERF_100NSEC_MULTI_TIMER_INV:
-        if (dd == 0 || m == 0) { r.status = PERFBUF_CALC_NEGATIVE_DENOMINATOR; break; }
-        if (compare_product(m, dd, dn) < 0) { r.status = PERFBUF_CALC_NEGATIVE_VALUE; break; }
+        if (dd == 0 || m == 0) { r.status = PERFBUF_PDH_CALC_NEGATIVE_DENOMINATOR; break; }
+        if (compare_product(m, dd, dn) < 0) { r.status = PERFBUF_PDH_CALC_NEGATIVE_VALUE; break; }
         r.value = 100.0L * (M * DD - DN) / (M * DD);
         break;
     case PERF_RAW_FRACTION:
     case PERF_LARGE_RAW_FRACTION:
-        if (d1 == 0) { r.status = PERFBUF_CALC_NEGATIVE_DENOMINATOR; break; }
+        if (d1 == 0) { r.status = PERFBUF_PDH_CALC_NEGATIVE_DENOMINATOR; break; }
         r.value = 100.0L * (long double)n1 / (long double)d1;
         break;
     case PERF_COUNTER_RAWCOUNT:
@@ -215,12 +215,12 @@ static model formula(const kind *k, uint64_t n0, uint64_t d0, uint64_t n1, uint6
         r.exact = dn;
         break;
     case PERF_ELAPSED_TIME:
-        if (f == 0) { r.status = PERFBUF_CALC_NEGATIVE_TIMEBASE; break; }
-        if (d1 < n1) { r.status = PERFBUF_CALC_NEGATIVE_VALUE; break; }
+        if (f == 0) { r.status = PERFBUF_PDH_CALC_NEGATIVE_TIMEBASE; break; }
+        if (d1 < n1) { r.status = PERFBUF_PDH_CALC_NEGATIVE_VALUE; break; }
         r.value = (long double)(d1 - n1) / F;
         break;
     default:
-        r.status = PERFBUF_INVALID_ARGUMENT;
+        r.status = PERFBUF_PDH_INVALID_ARGUMENT;
         break;
     }
     return r;
@@ -259,7 +259,7 @@ static void check_integer(const model *want, long double limit, uint32_t st, int
     long double v = want->value;
     if (want->integral) {
         bool fits = want->exact < (uint64_t)limit;
-        CHECK_EQ_U(st, fits ? PERFBUF_CSTATUS_VALID_DATA : PERFBUF_INVALID_DATA);
+        CHECK_EQ_U(st, fits ? PERFBUF_CSTATUS_VALID_DATA : PERFBUF_PDH_INVALID_DATA);
         if (fits) {
             CHECK_EQ_U((uint64_t)got, want->exact);
             compared_integers++;
@@ -268,11 +268,11 @@ static void check_integer(const model *want, long double limit, uint32_t st, int
     }
     long double slack = 1e-9L * (v > 1.0L ? v : 1.0L);
     if (v >= limit + slack) {
-        CHECK_EQ_U(st, PERFBUF_INVALID_DATA);
+        CHECK_EQ_U(st, PERFBUF_PDH_INVALID_DATA);
         return;
     }
     if (v >= limit - slack) {
-        CHECK(st == PERFBUF_INVALID_DATA || st == PERFBUF_CSTATUS_VALID_DATA);
+        CHECK(st == PERFBUF_PDH_INVALID_DATA || st == PERFBUF_CSTATUS_VALID_DATA);
         return;
     }
     CHECK_EQ_U(st, PERFBUF_CSTATUS_VALID_DATA);
@@ -327,8 +327,8 @@ static void every_format_matches_the_model(void)
                         (unsigned long long)f, st, want.status);
             }
             CHECK_EQ_U(st, want.status);
-            statuses[want.status == PERFBUF_CALC_NEGATIVE_VALUE ? 1
-                     : want.status == PERFBUF_CALC_NEGATIVE_DENOMINATOR ? 2 : 3]++;
+            statuses[want.status == PERFBUF_PDH_CALC_NEGATIVE_VALUE ? 1
+                     : want.status == PERFBUF_PDH_CALC_NEGATIVE_DENOMINATOR ? 2 : 3]++;
         } else if (flags & PERFBUF_FMT_DOUBLE) {
             CHECK_EQ_U(st, PERFBUF_CSTATUS_VALID_DATA);
             long double diff = fabsl((long double)v.as_double - want.value);

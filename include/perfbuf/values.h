@@ -15,22 +15,55 @@ extern "C" {
 #endif
 
 /*
- * Sample and value statuses: PDH's numbers (pdhmsg.h). Macros, not an enum:
- * C11 requires enumeration constants to fit an int, and the warning and
- * error codes have the top bit set.
- */
+ * Sample and value statuses: PDH's CStatus numbers (pdhmsg.h), kept so that
+ * a number read in a log or a debugger greps to the same thing in both.
+ * Macros, not an enum: C11 requires enumeration constants to fit an int,
+ * and the warning and error codes have the top bit set.
+ *
+ * These are not perfbuf_status (PERFBUF_E_*, a parser's verdict on a
+ * buffer). The naming rule keeps the two apart: a value status is named
+ * after pdhmsg.h, with PDH_CSTATUS_<X> becoming PERFBUF_CSTATUS_<X> and every
+ * other PDH_<X> becoming PERFBUF_PDH_<X>; so PDH_INVALID_ARGUMENT is
+ * PERFBUF_PDH_INVALID_ARGUMENT, never PERFBUF_E_INVALID_ARGUMENT's look-alike.
+ * Every one has a row in perfbuf/cstatus.def, and so a name
+ * (perfbuf_cstatus_name) and a sentence (perfbuf_cstatus_string).
+ *
+ * Produced by perfbuf_format_value and perfbuf_compute_statistics: */
 #define PERFBUF_CSTATUS_VALID_DATA          0x00000000u
-#define PERFBUF_CSTATUS_NEW_DATA            0x00000001u
-#define PERFBUF_NO_DATA                     0x800007D5u /* no valid sample in a series */
-#define PERFBUF_CALC_NEGATIVE_DENOMINATOR   0x800007D6u /* time, base or multi difference <= 0 */
-#define PERFBUF_CALC_NEGATIVE_TIMEBASE      0x800007D7u /* frequency 0 */
-#define PERFBUF_CALC_NEGATIVE_VALUE         0x800007D8u /* counter went backwards, or result < 0 */
+#define PERFBUF_PDH_NO_DATA                 0x800007D5u /* no valid sample in a series */
+#define PERFBUF_PDH_CALC_NEGATIVE_DENOMINATOR 0x800007D6u /* time, base or multi difference <= 0 */
+#define PERFBUF_PDH_CALC_NEGATIVE_TIMEBASE  0x800007D7u /* frequency 0 */
+#define PERFBUF_PDH_CALC_NEGATIVE_VALUE     0x800007D8u /* counter went backwards, or result < 0 */
 #define PERFBUF_CSTATUS_INVALID_DATA        0xC0000BBAu /* missing or mismatched samples */
-#define PERFBUF_INVALID_ARGUMENT            0xC0000BBDu /* bad flags or scale, or a type with no value */
-#define PERFBUF_INVALID_DATA                0xC0000BC6u /* the value does not fit the requested format */
+#define PERFBUF_PDH_INVALID_ARGUMENT        0xC0000BBDu /* bad flags or scale, or a type with no value */
+#define PERFBUF_PDH_INVALID_DATA            0xC0000BC6u /* the value does not fit the requested format */
+/* Accepted in perfbuf_raw_sample.status, as PDH_RAW_COUNTER.CStatus can
+ * carry them: NEW_DATA counts as valid, the others make the sample invalid. */
+#define PERFBUF_CSTATUS_NEW_DATA            0x00000001u
+#define PERFBUF_CSTATUS_NO_MACHINE          0x800007D0u
+#define PERFBUF_CSTATUS_NO_INSTANCE         0x800007D1u
+#define PERFBUF_CSTATUS_ITEM_NOT_VALIDATED  0x800007D3u
+#define PERFBUF_CSTATUS_NO_OBJECT           0xC0000BB8u
+#define PERFBUF_CSTATUS_NO_COUNTER          0xC0000BB9u
+#define PERFBUF_CSTATUS_NO_COUNTERNAME      0xC0000BBFu
+#define PERFBUF_CSTATUS_BAD_COUNTERNAME     0xC0000BC0u
+
+/*
+ * "PERFBUF_CSTATUS_INVALID_DATA" for PERFBUF_CSTATUS_INVALID_DATA: the
+ * macro's name of every status above; NULL for any other number, so that a
+ * caller can tell a status perfbuf does not know and print its number.
+ */
+PERFBUF_API const char *perfbuf_cstatus_name(uint32_t status);
+
+/*
+ * A sentence saying what the status means, in the manner of
+ * perfbuf_status_string; for a number with no name (perfbuf_cstatus_name
+ * returns NULL) the fixed text "unknown value status", never NULL.
+ */
+PERFBUF_API const char *perfbuf_cstatus_string(uint32_t status);
 
 /* True for the two statuses of a usable sample or value. */
-#define PERFBUF_STATUS_IS_VALID(s) ((s) == PERFBUF_CSTATUS_VALID_DATA || (s) == PERFBUF_CSTATUS_NEW_DATA)
+#define PERFBUF_CSTATUS_IS_VALID(s) ((s) == PERFBUF_CSTATUS_VALID_DATA || (s) == PERFBUF_CSTATUS_NEW_DATA)
 
 /* Format flags: PDH's values (pdh.h). Exactly one of LONG, DOUBLE, LARGE;
  * other bits (PDH_FMT_RAW, _ANSI, _UNICODE, _NODATA) are ignored. */
@@ -82,6 +115,15 @@ typedef struct perfbuf_value {
 /*
  * The displayable value of `type` from `newer` and, for two-sample types,
  * `older` (may be NULL otherwise). Returns out->status.
+ *
+ * `context` is the newer sample's: the one perfbuf_v1_raw_sample or
+ * perfbuf_v2_raw_sample filled with `newer`. Its frequency divides the
+ * whole time difference and its scale applies, and the older sample's
+ * context is not consulted, not even compared: PDH, too, formats a pair of
+ * raw samples with one time base, the counter's current one
+ * (PdhFormatFromRawValue's pTimeBase, PdhGetCounterTimeBase). A caller that
+ * wants a pair taken under different frequencies refused compares the two
+ * contexts itself (docs/counter-types.md, "Which context").
  */
 PERFBUF_API uint32_t perfbuf_format_value(uint32_t type, const perfbuf_raw_sample *newer,
                                           const perfbuf_raw_sample *older,
@@ -106,7 +148,8 @@ typedef struct perfbuf_statistics {
  * the pairs' summed differences, which without gaps is the counter type's
  * "average" formula from the oldest to the newest sample. out->count is the
  * number of values used. Returns out->status: the mean's status, or
- * PERFBUF_NO_DATA when no value was usable.
+ * PERFBUF_PDH_NO_DATA when no value was usable. `context` is the newest
+ * sample's, as for perfbuf_format_value.
  */
 PERFBUF_API uint32_t perfbuf_compute_statistics(uint32_t type, const perfbuf_value_context *context,
                                                 uint32_t flags, size_t first, size_t count,

@@ -133,22 +133,19 @@ uint32_t dump_le32(const uint8_t *p)
     return (uint32_t)p[0] | ((uint32_t)p[1] << 8) | ((uint32_t)p[2] << 16) | ((uint32_t)p[3] << 24);
 }
 
-/* The status of a value that could not be formatted, by name. */
+/*
+ * The status of a value that could not be formatted, as the JSON's word for
+ * it: the token column of the library's own table (perfbuf/cstatus.def), so
+ * that the dump knows exactly the statuses perfbuf_cstatus_name() names.
+ */
 const char *dump_value_status_name(uint32_t st)
 {
     switch (st) {
-    case PERFBUF_CSTATUS_INVALID_DATA:
-        return "invalid-data";
-    case PERFBUF_CALC_NEGATIVE_DENOMINATOR:
-        return "negative-denominator";
-    case PERFBUF_CALC_NEGATIVE_TIMEBASE:
-        return "negative-timebase";
-    case PERFBUF_CALC_NEGATIVE_VALUE:
-        return "negative-value";
-    case PERFBUF_INVALID_ARGUMENT:
-        return "not-displayable";
-    case PERFBUF_INVALID_DATA:
-        return "out-of-range";
+#define PERFBUF_CSTATUS_ROW(name, token, text) \
+    case PERFBUF_##name:                       \
+        return token;
+#include "perfbuf/cstatus.def"
+#undef PERFBUF_CSTATUS_ROW
     default:
         return "unknown";
     }

@@ -317,7 +317,7 @@ static void emit_formatted(emitter *e, const v1_current *cur, const perfbuf_v1_c
         perfbuf_value_context ctx;
         perfbuf_value_context pctx;
         perfbuf_value v;
-        uint32_t st = PERFBUF_INVALID_ARGUMENT;
+        uint32_t st = PERFBUF_PDH_INVALID_ARGUMENT;
         if (perfbuf_v1_raw_sample(cur->b, cur->o, c, blk, &s1, &ctx) == PERFBUF_OK) {
             bool have_older = pblk != NULL && peer->usable[i] &&
                               perfbuf_v1_raw_sample(peer->block, &peer->object, &peer->use[i], pblk,

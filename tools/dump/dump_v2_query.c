@@ -186,7 +186,7 @@ static void emit_formatted(emitter *e, const v2_side *side, const perfbuf_v2_que
     perfbuf_value_context ctx;
     perfbuf_value_context pctx;
     perfbuf_value v;
-    uint32_t st = PERFBUF_INVALID_ARGUMENT;
+    uint32_t st = PERFBUF_PDH_INVALID_ARGUMENT;
     if (sample(side->sampler, 0, q, b, inst, side->reg, c->id, &s1, &ctx) == PERFBUF_OK) {
         bool placed = inst != NULL ? prev->inst_ok : prev->block_ok;
         bool have_older = side->previous != NULL && placed &&
