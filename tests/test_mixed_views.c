@@ -451,6 +451,67 @@ static void v1_two_samples_moved_layout(void)
     CHECK_EQ_U(checked, 3 * 3);
 }
 
+/*
+ * A rate between two captures whose PerfFreq differs (a reboot, another
+ * machine's log): the samplers give two contexts, and the value is the one
+ * perfbuf_format_value documents, from the newer sample's. The counter moved
+ * 600 in 2000000 ticks: 1 s at the newer 2000000 Hz, so 600 per second;
+ * the older 1000000 Hz would make it 300.
+ */
+static tb_buf counter_capture(uint32_t perf_time, uint32_t perf_freq, uint32_t count)
+{
+    tb_v1 v;
+    tb_v1_begin(&v, "HOST");
+    tb_v1_object_begin(&v, TITLE_OBJECT, 1, 0);
+    tb_v1_counter(&v, TITLE_COUNT, PERF_COUNTER_COUNTER, 4, 4);
+    tb_v1_definitions_end(&v);
+    uint8_t data[4] = {0};
+    tb_put32(data, 4, count);
+    tb_v1_counter_block(&v, data, sizeof data);
+    tb_v1_object_end(&v);
+    tb_v1_end(&v);
+    /* PERF_DATA_BLOCK's PerfTime and PerfFreq, 64 bits each at 56 and 64. */
+    tb_patch_u32(&v.buf, 56, perf_time);
+    tb_patch_u32(&v.buf, 60, 0);
+    tb_patch_u32(&v.buf, 64, perf_freq);
+    tb_patch_u32(&v.buf, 68, 0);
+    return v.buf;
+}
+
+static void v1_two_samples_other_frequency(void)
+{
+    v1_capture newer, older;
+    bool ok = v1_open(&older, counter_capture(1000000, 1000000, 100));
+    ok = v1_open(&newer, counter_capture(3000000, 2000000, 700)) && ok;
+    perfbuf_v1_object o1, o0;
+    perfbuf_v1_iter it;
+    perfbuf_v1_counter counter;
+    perfbuf_v1_counter_block blk1, blk0;
+    memset(&counter, 0, sizeof counter);
+    ok = ok && perfbuf_v1_find_object(&newer.b, TITLE_OBJECT, &o1) == PERFBUF_OK &&
+         perfbuf_v1_find_object(&older.b, TITLE_OBJECT, &o0) == PERFBUF_OK &&
+         perfbuf_v1_object_counter_block(&newer.b, &o1, &blk1) &&
+         perfbuf_v1_object_counter_block(&older.b, &o0, &blk0);
+    if (ok) {
+        perfbuf_v1_counters_begin(&o1, &it);
+        ok = perfbuf_v1_counters_next(&newer.b, &it, &counter);
+    }
+    perfbuf_raw_sample s0, s1;
+    perfbuf_value_context ctx0 = {0, 0}, ctx1 = {0, 0};
+    ok = ok && perfbuf_v1_raw_sample(&older.b, &o0, &counter, &blk0, &s0, &ctx0) == PERFBUF_OK &&
+         perfbuf_v1_raw_sample(&newer.b, &o1, &counter, &blk1, &s1, &ctx1) == PERFBUF_OK;
+    perfbuf_value v = {0, 0, 0.0, 0, 0};
+    uint32_t st = ok ? perfbuf_format_value(counter.type, &s1, &s0, &ctx1, PERFBUF_FMT_DOUBLE, &v)
+                     : PERFBUF_CSTATUS_INVALID_DATA;
+    v1_close(&newer);
+    v1_close(&older);
+    CHECK(ok);
+    CHECK_EQ_U(ctx0.frequency, 1000000);
+    CHECK_EQ_U(ctx1.frequency, 2000000);
+    CHECK_EQ_U(st, PERFBUF_CSTATUS_VALID_DATA);
+    CHECK(v.as_double == 600.0);
+}
+
 /* A title whose type changed between captures, and one that went away. */
 static void v1_two_samples_changed_type(void)
 {
@@ -748,6 +809,7 @@ static const th_case cases[] = {
     TH_CASE(v1_two_different_blocks),
     TH_CASE(v1_much_smaller_block),
     TH_CASE(v1_two_samples_moved_layout),
+    TH_CASE(v1_two_samples_other_frequency),
     TH_CASE(v1_two_samples_changed_type),
     TH_CASE(v2_two_different_queries),
     TH_CASE(v2_much_smaller_query),
