@@ -36,6 +36,17 @@ expect("statistics min" "${min}" "15.000000")
 expect("statistics max" "${max}" "35.000000")
 expect("statistics mean" "${mean}" "25.000000")
 
+# The series given newest first: the one pair of the rate runs backwards in
+# time, so no value is usable and the status is PERFBUF_PDH_NO_DATA's word,
+# from the library's table, where the dump once wrote "unknown".
+execute_process(COMMAND ${DUMP} --json --series ${DIR}/s3.bin -- ${DIR}/s2.bin
+                OUTPUT_VARIABLE json RESULT_VARIABLE rc)
+expect("--series backwards exit" "${rc}" "0")
+string(JSON status ERROR_VARIABLE json_error GET "${json}" objects 0 instances 0 statistics 0 status)
+expect("--series backwards: no usable value" "${status}" "no-data")
+string(JSON count ERROR_VARIABLE json_error GET "${json}" objects 0 instances 0 statistics 0 count)
+expect("--series backwards: count" "${count}" "0")
+
 execute_process(COMMAND ${DUMP} --series ${DIR}/s0.bin ${DIR}/s3.bin RESULT_VARIABLE rc
                 OUTPUT_QUIET ERROR_QUIET)
 expect("--series without its closing --" "${rc}" "2")
