@@ -49,10 +49,11 @@ static size_t find_any(const pb_cursor *w, size_t from, size_t to, const char *s
     return to;
 }
 
+/* Callers pass offsets below the path's length, so at + 1 cannot wrap. */
 static bool byte_is(const pb_cursor *w, size_t at, char want)
 {
     const char set[2] = {want, '\0'};
-    return at < SIZE_MAX && find_any(w, at, at + 1, set) == at;
+    return find_any(w, at, at + 1, set) == at;
 }
 
 /*
