@@ -166,7 +166,10 @@ static uint32_t evaluate(formula f, const inputs *in, uint64_t frequency, double
         if (in->n > in->d) {
             return PERFBUF_PDH_CALC_NEGATIVE_VALUE;
         }
-        *out = 100.0 * (1.0 - n / d);
+        /* The idle part dT - dN is taken exactly, before any rounding:
+         * 1 - dN / dT in doubles cancels when dN is close to dT, and on
+         * 2^62-scale clocks loses nine digits of a value near 0 %. */
+        *out = 100.0 * (as_double(in->d - in->n) / d);
         return PERFBUF_CSTATUS_VALID_DATA;
     case F_MULTI_TIMER:
     case F_MULTI_TIMER_INV: {

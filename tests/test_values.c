@@ -151,6 +151,26 @@ static void every_type_and_status(void)
     }
 }
 
+/*
+ * An inverse timer whose busy time is within a few parts in 10^8 of the
+ * interval, on clocks near 2^62: the idle part must be exact. Computed as
+ * 1 - dN / dT in doubles it lost nine digits (relative error ~2e-9), which
+ * the statistics fuzzer found as a mean outside [min, max].
+ */
+static void inverse_timer_near_zero_is_exact(void)
+{
+    const uint64_t interval = 3182967604875373454ull; /* dT */
+    const uint64_t idle = 189719653219ull;            /* dT - dN */
+    perfbuf_raw_sample s0 = {OK, PERF_100NSEC_TIMER_INV, 0, 0, 0, 0};
+    perfbuf_raw_sample s1 = {OK, PERF_100NSEC_TIMER_INV, interval - idle, interval, 0, 0};
+    perfbuf_value_context ctx = {0, 0};
+    perfbuf_value v;
+    CHECK_EQ_U(perfbuf_format_value(PERF_100NSEC_TIMER_INV, &s1, &s0, &ctx,
+                                    PERFBUF_FMT_DOUBLE | PERFBUF_FMT_NOSCALE, &v), OK);
+    long double want = 100.0L * (long double)idle / (long double)interval;
+    CHECK(fabsl((long double)v.as_double - want) <= want * 1e-14L);
+}
+
 static void one_sample_types_ignore_older(void)
 {
     perfbuf_raw_sample s1 = {OK, PERF_COUNTER_RAWCOUNT, 42, 0, 0, 0};
@@ -577,6 +597,7 @@ static void type_table(void)
 
 static const th_case cases[] = {
     TH_CASE(every_type_and_status),
+    TH_CASE(inverse_timer_near_zero_is_exact),
     TH_CASE(one_sample_types_ignore_older),
     TH_CASE(mismatched_and_invalid_samples),
     TH_CASE(integer_formats),
