@@ -188,7 +188,13 @@ static uint32_t evaluate(formula f, const inputs *in, uint64_t frequency, double
         if (whole > in->m || (whole == in->m && in->n % in->d != 0)) {
             return PERFBUF_PDH_CALC_NEGATIVE_VALUE;
         }
-        *out = 100.0 * (m - ratio) / m;
+        /* M - dN / dT as (M - q - 1) + (dT - r) / dT, with q and r the
+         * exact quotient and remainder: two parts that are never negative,
+         * so nothing cancels when dN / dT is close to M. */
+        uint64_t rest = in->n % in->d;
+        double idle = rest == 0 ? (double)(in->m - whole)
+                                : (double)(in->m - whole - 1u) + as_double(in->d - rest) / d;
+        *out = 100.0 * idle / m;
         return PERFBUF_CSTATUS_VALID_DATA;
     }
     case F_AVERAGE_TIMER:

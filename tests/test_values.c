@@ -169,6 +169,15 @@ static void inverse_timer_near_zero_is_exact(void)
                                     PERFBUF_FMT_DOUBLE | PERFBUF_FMT_NOSCALE, &v), OK);
     long double want = 100.0L * (long double)idle / (long double)interval;
     CHECK(fabsl((long double)v.as_double - want) <= want * 1e-14L);
+    /* The multi-timer form, with dN / dT just below M = 2. */
+    const uint64_t half = interval / 2;
+    perfbuf_raw_sample m0 = {OK, PERF_100NSEC_MULTI_TIMER_INV, 0, 0, 2, 0};
+    perfbuf_raw_sample m1 = {OK, PERF_100NSEC_MULTI_TIMER_INV, 2 * half - idle, half, 2, 0};
+    CHECK_EQ_U(perfbuf_format_value(PERF_100NSEC_MULTI_TIMER_INV, &m1, &m0, &ctx,
+                                    PERFBUF_FMT_DOUBLE | PERFBUF_FMT_NOSCALE | PERFBUF_FMT_NOCAP100,
+                                    &v), OK);
+    want = 100.0L * ((long double)idle / (long double)half) / 2.0L;
+    CHECK(fabsl((long double)v.as_double - want) <= want * 1e-14L);
 }
 
 static void one_sample_types_ignore_older(void)
