@@ -51,6 +51,9 @@ trap 'rm -rf "$broken"' EXIT
 mkdir -p "$broken/src" "$broken/proofs"
 cp -r include "$broken/include"
 cp proofs/cursor_proof.c "$broken/proofs/"
+# Everything cursor.h includes from src/, so the copy fails only on the
+# broken contract, never on a missing header.
+cp src/work.h "$broken/src/"
 # read_u16 claims to advance by 3 bytes instead of 2.
 sed 's/ensures \\result == \\true \&\& c->pos == \\old(c->pos) + 2;/ensures \\result == \\true \&\& c->pos == \\old(c->pos) + 3;/' \
   src/cursor.h >"$broken/src/cursor.h"
@@ -58,8 +61,15 @@ if cmp -s src/cursor.h "$broken/src/cursor.h"; then
   echo "prove: the self-test could not break the contract (did read_u16's contract change?)"
   exit 1
 fi
-if prove "$broken" -wp-fct pb_cursor_read_u16; then
+if broken_out=$(prove "$broken" -wp-fct pb_cursor_read_u16); then
+  echo "$broken_out"
   echo "prove: a broken contract was reported proved"
+  exit 1
+fi
+echo "$broken_out" | tail -n 5
+# It must have been proved and found wrong, not failed to parse.
+if ! grep -q "Proved goals:" <<<"$broken_out"; then
+  echo "prove: the broken copy did not get as far as the proof"
   exit 1
 fi
 echo "prove: the broken contract is rejected, as it must be"
