@@ -9,6 +9,7 @@
 
 #include "check.h"
 #include "cursor.h"
+#include "text.h"
 #include "work.h"
 
 #define STRUCTURE "COUNTER_PATH"
@@ -63,46 +64,14 @@ static bool byte_is(const pb_cursor *w, size_t at, char want)
 static perfbuf_status check_text(pb_cursor c, size_t *bad)
 {
     size_t units = 0;
-    uint8_t b;
     for (;;) {
-        size_t at = c.pos;
-        if (!pb_cursor_read_u8(&c, &b)) {
+        *bad = c.pos;
+        uint32_t cp;
+        pb_utf8_result r = pb_utf8_decode(&c, &cp);
+        if (r == PB_UTF8_END) {
             return PERFBUF_OK;
         }
-        *bad = at;
-        if (b == 0) {
-            return PERFBUF_E_PATH_ENCODING;
-        }
-        unsigned extra;
-        uint32_t cp;
-        uint32_t min;
-        if (b < 0x80) {
-            extra = 0;
-            cp = b;
-            min = 0;
-        } else if (b >= 0xC2 && b <= 0xDF) {
-            extra = 1;
-            cp = b & 0x1Fu;
-            min = 0x80;
-        } else if (b >= 0xE0 && b <= 0xEF) {
-            extra = 2;
-            cp = b & 0x0Fu;
-            min = 0x800;
-        } else if (b >= 0xF0 && b <= 0xF4) {
-            extra = 3;
-            cp = b & 0x07u;
-            min = 0x10000;
-        } else {
-            return PERFBUF_E_PATH_ENCODING;
-        }
-        for (unsigned k = 0; k < extra; k++) {
-            uint8_t cb;
-            if (!pb_cursor_read_u8(&c, &cb) || (cb & 0xC0u) != 0x80u) {
-                return PERFBUF_E_PATH_ENCODING;
-            }
-            cp = (cp << 6) | (cb & 0x3Fu);
-        }
-        if (cp < min || cp > 0x10FFFFu || (cp >= 0xD800u && cp <= 0xDFFFu)) {
+        if (r == PB_UTF8_INVALID || cp == 0) {
             return PERFBUF_E_PATH_ENCODING;
         }
         units += cp >= 0x10000u ? 2u : 1u;

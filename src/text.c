@@ -111,25 +111,21 @@ void pb_utf16le_convert(pb_cursor c, pb_utf8_out *o)
     }
 }
 
-/*
- * Next code point of UTF-8 text. An invalid sequence (overlong, surrogate,
- * above U+10FFFF, cut short) yields U+FFFD and consumes one byte, as the
- * WHATWG decoder's "maximal subpart" rule does in the common cases.
- */
-static bool next_utf8(pb_cursor *c, uint32_t *cp)
+pb_utf8_result pb_utf8_decode(pb_cursor *c, uint32_t *cp)
 {
+    pb_cursor peek = *c;
     uint8_t b0;
-    if (!pb_cursor_read_u8(c, &b0)) {
-        return false;
-    }
-    if (b0 < 0x80u) {
-        *cp = b0;
-        return true;
+    if (!pb_cursor_read_u8(&peek, &b0)) {
+        return PB_UTF8_END;
     }
     size_t extra;
     uint32_t v;
     uint32_t min;
-    if (b0 >= 0xC2u && b0 <= 0xDFu) {
+    if (b0 < 0x80u) {
+        extra = 0;
+        v = b0;
+        min = 0;
+    } else if (b0 >= 0xC2u && b0 <= 0xDFu) {
         extra = 1;
         v = b0 & 0x1Fu;
         min = 0x80u;
@@ -142,25 +138,41 @@ static bool next_utf8(pb_cursor *c, uint32_t *cp)
         v = b0 & 0x07u;
         min = 0x10000u;
     } else {
-        *cp = PB_REPLACEMENT;
-        return true;
+        return PB_UTF8_INVALID;
     }
-    pb_cursor peek = *c;
     for (size_t i = 0; i < extra; i++) {
         uint8_t b;
         if (!pb_cursor_read_u8(&peek, &b) || (b & 0xC0u) != 0x80u) {
-            *cp = PB_REPLACEMENT;
-            return true;
+            return PB_UTF8_INVALID;
         }
         v = (v << 6) | (b & 0x3Fu);
     }
     if (v < min || v > 0x10FFFFu || (v >= 0xD800u && v <= 0xDFFFu)) {
-        *cp = PB_REPLACEMENT;
-        return true;
+        return PB_UTF8_INVALID;
     }
     *c = peek;
     *cp = v;
-    return true;
+    return PB_UTF8_OK;
+}
+
+/*
+ * Next code point of UTF-8 text. An invalid sequence (overlong, surrogate,
+ * above U+10FFFF, cut short) yields U+FFFD and consumes one byte, as the
+ * WHATWG decoder's "maximal subpart" rule does in the common cases.
+ */
+static bool next_utf8(pb_cursor *c, uint32_t *cp)
+{
+    switch (pb_utf8_decode(c, cp)) {
+    case PB_UTF8_OK:
+        return true;
+    case PB_UTF8_INVALID:
+        (void)pb_cursor_skip(c, 1);
+        *cp = PB_REPLACEMENT;
+        return true;
+    case PB_UTF8_END:
+    default:
+        return false;
+    }
 }
 
 /* Windows-1252 bytes 0x80..0x9F; 0 marks the five unassigned ones. */

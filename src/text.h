@@ -26,6 +26,12 @@ typedef struct pb_utf8_out {
  * character or U+FFFD takes 3, a surrogate pair 4 for 2 units. */
 #define PB_UTF8_MAX_PER_ITEM 3u
 
+/* One step of strict UTF-8 decoding (RFC 3629: no overlong form, no
+ * surrogate, nothing above U+10FFFF). OK consumes the character; INVALID
+ * and END consume nothing, so the caller decides what a bad byte means. */
+typedef enum pb_utf8_result { PB_UTF8_END, PB_UTF8_OK, PB_UTF8_INVALID } pb_utf8_result;
+pb_utf8_result pb_utf8_decode(pb_cursor *c, uint32_t *cp);
+
 void pb_utf8_out_init(pb_utf8_out *o, char *buf, size_t cap);
 void pb_utf8_put(pb_utf8_out *o, uint32_t code_point);
 /* Adds n bytes to the count, saturating. */
