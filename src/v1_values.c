@@ -53,52 +53,40 @@ static perfbuf_status resolve_definition(const perfbuf_v1_block *b, const perfbu
                                          perfbuf_v1_counter *own, perfbuf_v1_counter *next,
                                          bool *has_next)
 {
-    if (definition_at(b, o, counter->offset, counter->index, own) &&
-        same_definition(own, counter)) {
-        *has_next = definition_at(b, o, own->offset + own->byte_length, own->index + 1, next);
-        return PERFBUF_OK;
-    }
-    perfbuf_v1_iter it;
-    perfbuf_v1_counter c;
-    bool found = false;
-    bool same_title_found = false;
-    perfbuf_v1_counter same_title;
-    *has_next = false;
-    perfbuf_v1_counters_begin(o, &it);
-    while (perfbuf_v1_counters_next(b, &it, &c)) {
-        if (found) {
-            *next = c;
-            *has_next = true;
-            break;
+    bool found = definition_at(b, o, counter->offset, counter->index, own) &&
+                 same_definition(own, counter);
+    if (!found) {
+        /* Another capture's counter: o's own at its position with the same
+         * title and type, else the first of its title (moved). */
+        bool same_title_found = false;
+        perfbuf_v1_counter same_title;
+        perfbuf_v1_iter it;
+        perfbuf_v1_counter c;
+        perfbuf_v1_counters_begin(o, &it);
+        while (!found && perfbuf_v1_counters_next(b, &it, &c)) {
+            if (c.name_title_index != counter->name_title_index) {
+                continue;
+            }
+            if (c.index == counter->index && c.type == counter->type) {
+                *own = c;
+                found = true;
+            } else if (!same_title_found) {
+                same_title = c;
+                same_title_found = true;
+            }
         }
-        if (c.index == counter->index && c.name_title_index == counter->name_title_index &&
-            c.type == counter->type) {
-            *own = c;
-            found = true;
-        } else if (!same_title_found && c.name_title_index == counter->name_title_index) {
-            same_title = c;
-            same_title_found = true;
+        if (!found && !same_title_found) {
+            return PERFBUF_E_NOT_FOUND;
         }
-    }
-    if (found) {
-        return PERFBUF_OK;
-    }
-    if (!same_title_found) {
-        return PERFBUF_E_NOT_FOUND;
-    }
-    if (same_title.type != counter->type) {
-        return PERFBUF_E_INCONSISTENT;
-    }
-    /* Moved to another position: its base is the definition after it. */
-    *own = same_title;
-    perfbuf_v1_counters_begin(o, &it);
-    while (perfbuf_v1_counters_next(b, &it, &c)) {
-        if (c.index == own->index + 1) {
-            *next = c;
-            *has_next = true;
-            break;
+        if (!found && same_title.type != counter->type) {
+            return PERFBUF_E_INCONSISTENT;
+        }
+        if (!found) {
+            *own = same_title;
         }
     }
+    /* Base and multi counters pair by position: the definition after it. */
+    *has_next = definition_at(b, o, own->offset + own->byte_length, own->index + 1, next);
     return PERFBUF_OK;
 }
 
