@@ -218,6 +218,18 @@ static inline uint32_t mut_copies_that_fit(const mut_tree *t, uint32_t from, uin
     return fit < want ? (uint32_t)fit : want;
 }
 
+/* Up to `want` copies of nodes [from, end) placed right after them, as
+ * many as fit; true when at least one was made. */
+static inline bool mut_repeat_run(mut_tree *t, uint32_t from, uint32_t end, uint32_t want)
+{
+    uint32_t copies = mut_copies_that_fit(t, from, end, want);
+    uint32_t made = 0;
+    while (made < copies && mut_copy_run(t, from, end, end)) {
+        made++;
+    }
+    return made > 0;
+}
+
 /* Room for a name grown by up to `want` bytes, as above. */
 static inline size_t mut_growth_that_fits(const mut_tree *t, size_t want)
 {

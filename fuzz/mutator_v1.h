@@ -817,12 +817,7 @@ static bool v1m_multiply(mut_tree *t, mut_rng *r)
             return false;
         }
         v1m_def_group(t, i, &from, &end);
-        uint32_t copies = mut_copies_that_fit(t, from, end, want);
-        uint32_t made = 0;
-        while (made < copies && mut_copy_run(t, from, end, end)) {
-            made++;
-        }
-        return made > 0;
+        return mut_repeat_run(t, from, end, want);
     }
     case 2: {
         uint32_t i = mut_pick_kind(t, r, V1M_OBJECT);
@@ -830,12 +825,7 @@ static bool v1m_multiply(mut_tree *t, mut_rng *r)
             return false;
         }
         uint32_t end = mut_subtree_end(t, i);
-        uint32_t copies = mut_copies_that_fit(t, i, end, want);
-        uint32_t made = 0;
-        while (made < copies && mut_copy_run(t, i, end, end)) {
-            made++;
-        }
-        return made > 0;
+        return mut_repeat_run(t, i, end, want);
     }
     default: {
         uint32_t i = mut_rand(r, 4) ? mut_pick_kind(t, r, V1M_INSTANCE) : 0;

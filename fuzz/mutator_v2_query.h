@@ -580,12 +580,7 @@ static bool v2m_multiply(mut_tree *t, mut_rng *r)
             return false;
         }
         uint32_t end = mut_subtree_end(t, i);
-        uint32_t copies = mut_copies_that_fit(t, i, end, want);
-        uint32_t made = 0;
-        while (made < copies && mut_copy_run(t, i, end, end)) {
-            made++;
-        }
-        return made > 0;
+        return mut_repeat_run(t, i, end, want);
     }
     case 2: {
         uint32_t b = v2m_pick_block(t, r, v2m_has_ids);
