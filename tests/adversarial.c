@@ -277,6 +277,53 @@ tb_buf adv_names_long_text(uint32_t n)
     return b;
 }
 
+tb_buf adv_names_texts(uint32_t n, int shape)
+{
+    tb_buf b;
+    tb_init(&b);
+    char text[ADV_NAMES_PREFIX + 32];
+    for (uint32_t i = 0; i < n; i++) {
+        uint32_t index = ADV_NAMES_BASE + 2 * i + 2;
+        if (shape == 2) {
+            index = ADV_NAMES_BASE + 2 * (64 * (i / 64) + 63 - i % 64) + 2;
+        }
+        snprintf(text, sizeof text, "%u", index);
+        tb_utf16(&b, text, 1);
+        if (shape == 0) {
+            snprintf(text, sizeof text, "Same");
+        } else if (shape == 1) {
+            memset(text, 'a', ADV_NAMES_PREFIX);
+            snprintf(text + ADV_NAMES_PREFIX, sizeof text - ADV_NAMES_PREFIX, "%07u", 9999999u - i);
+        } else {
+            snprintf(text, sizeof text, "T%u", index);
+        }
+        tb_utf16(&b, text, 1);
+    }
+    tb_u16(&b, 0);
+    return b;
+}
+
+tb_buf adv_v1_titled_counters(uint32_t n)
+{
+    tb_v1 v;
+    tb_v1_begin(&v, "HOST");
+    tb_v1_object_begin(&v, ADV_NAMES_BASE, 1, 0);
+    for (uint32_t i = 0; i < n; i++) {
+        uint32_t title = ADV_NAMES_BASE + 2 * (64 * (i / 64) + 63 - i % 64) + 2;
+        tb_v1_counter(&v, title, PERF_COUNTER_RAWCOUNT, 4, 4 + 4 * i);
+    }
+    tb_v1_definitions_end(&v);
+    uint8_t *data = calloc(n ? n : 1, 4);
+    if (data == NULL) {
+        abort();
+    }
+    tb_v1_counter_block(&v, data, 4 * n);
+    free(data);
+    tb_v1_object_end(&v);
+    tb_v1_end(&v);
+    return v.buf;
+}
+
 /* ---- V2 query data ---- */
 
 static const uint32_t four_ids[4] = {0, 1, 2, 3};

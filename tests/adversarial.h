@@ -85,6 +85,15 @@ tb_buf adv_v1_same_names(uint32_t n);
 tb_buf adv_names(uint32_t n, int order);
 /* One pair ADV_NAMES_BASE + 2 / a text of n characters 'x'. */
 tb_buf adv_names_long_text(uint32_t n);
+/* n pairs, indexes ascending as in adv_names, texts for the title sort:
+ * shape 0: every text "Same"; shape 1: ADV_NAMES_PREFIX 'a's then the
+ * 7-digit index, descending by text while the indexes ascend; shape 2:
+ * indexes that rise and restart every 64 entries, texts "T<index>". */
+#define ADV_NAMES_PREFIX 64u
+tb_buf adv_names_texts(uint32_t n, int shape);
+/* One single-instance object (title ADV_NAMES_BASE) of n counters whose
+ * titles are those of adv_names_texts(n, 2), in that table's order. */
+tb_buf adv_v1_titled_counters(uint32_t n);
 
 /* ---- V2 query data ---- */
 

@@ -40,6 +40,7 @@
 #include "oracle.h"
 #include "perfbuf/counter_types.h"
 #include "perfbuf/names.h"
+#include "perfbuf/resolve.h"
 #include "perfbuf/text.h"
 #include "perfbuf/v1.h"
 #include "perfbuf/v2_meta.h"
@@ -57,7 +58,11 @@ typedef struct run {
 
 typedef void (*run_fn)(uint32_t n, run *r);
 
-enum { LINEAR = 0, N_LOG_N = 1 };
+/* N_LOG_BUDGET: n log n in the bytes, not only in the items: the title
+ * sort and lookups (perfbuf/resolve.h) compare texts, so their budget is
+ * the per-byte one times the merge passes, ceil(log2 n) + 1, as
+ * fuzz_v1_names enforces it. */
+enum { LINEAR = 0, N_LOG_N = 1, N_LOG_BUDGET = 2 };
 
 static unsigned bits(uint64_t v)
 {
@@ -88,13 +93,15 @@ static void growth(const char *what, run_fn fn, uint32_t n, int shape)
     CHECK(small.work > 0);
     /* The generator grew its input linearly: 8n is 4 to 10 times n's bytes. */
     CHECK(large.bytes >= 4 * small.bytes && large.bytes <= 10 * small.bytes);
-    if (shape == N_LOG_N) {
+    if (shape != LINEAR) {
         CHECK(large.work * bits(n) <= 9u * small.work * bits(8u * (uint64_t)n));
     } else {
         CHECK(large.work <= 9u * small.work);
     }
-    CHECK(small.work <= (uint64_t)WORK_PER_BYTE * small.bytes + WORK_FIXED);
-    CHECK(large.work <= (uint64_t)WORK_PER_BYTE * large.bytes + WORK_FIXED);
+    uint64_t small_passes = shape == N_LOG_BUDGET ? bits((uint64_t)n - 1u) + 1u : 1u;
+    uint64_t large_passes = shape == N_LOG_BUDGET ? bits(8u * (uint64_t)n - 1u) + 1u : 1u;
+    CHECK(small.work <= small_passes * ((uint64_t)WORK_PER_BYTE * small.bytes + WORK_FIXED));
+    CHECK(large.work <= large_passes * ((uint64_t)WORK_PER_BYTE * large.bytes + WORK_FIXED));
 }
 
 #define GROWTH(what, fn, shape) CALL(growth(what, fn, N, shape))
@@ -685,8 +692,98 @@ static void call_names_long_text(uint32_t n, run *r)
     tb_free(&b);
 }
 
+/* ---- title index and resolution (perfbuf/resolve.h) ---- */
+
+static void titles_build(uint32_t n, int shape, run *r)
+{
+    tb_buf b = adv_names_texts(n, shape);
+    r->bytes = b.len;
+    perfbuf_name_table t;
+    EXPECT(perfbuf_names_parse(b.data, b.len, NULL, &t, NULL) == PERFBUF_OK);
+    size_t cap = perfbuf_title_index_slots(&t);
+    perfbuf_title_slot *slots = malloc(sizeof *slots * (cap + 1u));
+    perfbuf_title_index ix;
+    start();
+    EXPECT(perfbuf_title_index_build(&t, slots, cap, &ix) == PERFBUF_OK);
+    stop(r);
+    EXPECT(ix.count == n);
+    /* Every text is found; all-equal texts form one range of n. */
+    char text[ADV_NAMES_PREFIX + 32];
+    perfbuf_names_iter it;
+    perfbuf_name_entry e;
+    perfbuf_names_begin(&t, &it);
+    start();
+    while (perfbuf_names_next(&t, &it, &e)) {
+        size_t len;
+        uint32_t first, count;
+        EXPECT(perfbuf_names_text_utf8(&t, &e, text, sizeof text, &len) == PERFBUF_OK);
+        EXPECT(perfbuf_title_index_find(&ix, text, len, &first, &count) == PERFBUF_OK);
+        EXPECT(count == (shape == 0 ? n : 1u));
+        EXPECT(shape == 0 || ix.slots[first].title_index == e.title_index);
+    }
+    stop(r);
+    free(slots);
+    tb_free(&b);
+}
+
+static void titles_all_equal(uint32_t n, run *r) { titles_build(n, 0, r); }
+static void titles_shared_prefix(uint32_t n, run *r) { titles_build(n, 1, r); }
+static void titles_restarting(uint32_t n, run *r) { titles_build(n, 2, r); }
+
+/* Resolves "\<object>\*" (every counter) and "\<object>\T<last>" on
+ * an object of n counters named by a table of n entries. */
+static void call_resolve_counters(uint32_t n, run *r)
+{
+    tb_buf table = adv_names_texts(n, 2);
+    tb_buf block = adv_v1_titled_counters(n);
+    r->bytes = table.len + block.len;
+    perfbuf_name_table t;
+    perfbuf_v1_block b;
+    EXPECT(perfbuf_names_parse(table.data, table.len, NULL, &t, NULL) == PERFBUF_OK);
+    EXPECT(perfbuf_v1_parse(block.data, block.len, NULL, &b, NULL) == PERFBUF_OK);
+    perfbuf_name_slot *slots = malloc(sizeof *slots * ((size_t)n + 1u));
+    perfbuf_name_index index;
+    EXPECT(perfbuf_names_index_build(&t, slots, n, &index) == PERFBUF_OK);
+    perfbuf_title_tables names = {&t, &index, NULL, NULL};
+    perfbuf_v1_object o;
+    EXPECT(perfbuf_v1_find_object(&b, ADV_NAMES_BASE, &o) == PERFBUF_OK);
+    /* The object's own title is not in the table: name it after the
+     * first counter's title, which the table has. */
+    char every[64], last[64];
+    uint32_t last_title = ADV_NAMES_BASE + 2 * (64 * ((n - 1) / 64) + 63 - (n - 1) % 64) + 2;
+    snprintf(every, sizeof every, "\\o\\*");
+    snprintf(last, sizeof last, "\\o\\t%u", last_title);
+    perfbuf_counter_path pe, pl;
+    EXPECT(perfbuf_path_parse(every, strlen(every), &pe, NULL) == PERFBUF_OK);
+    EXPECT(perfbuf_path_parse(last, strlen(last), &pl, NULL) == PERFBUF_OK);
+    perfbuf_v1_iter it;
+    perfbuf_v1_counter c;
+    uint32_t listed = 0;
+    start();
+    perfbuf_v1_counters_begin(&o, &it);
+    while (perfbuf_v1_resolve_counter(&b, &names, &pe, &it, &c, NULL, NULL) == PERFBUF_OK) {
+        listed++;
+    }
+    perfbuf_v1_counters_begin(&o, &it);
+    EXPECT(perfbuf_v1_resolve_counter(&b, &names, &pl, &it, &c, NULL, NULL) == PERFBUF_OK);
+    EXPECT(perfbuf_v1_resolve_counter(&b, &names, &pl, &it, &c, NULL, NULL) == PERFBUF_E_NOT_FOUND);
+    stop(r);
+    EXPECT(listed == n);
+    EXPECT(c.name_title_index == last_title);
+    free(slots);
+    tb_free(&table);
+    tb_free(&block);
+}
+
 static void names_cases(void)
 {
+    GROWTH("perfbuf_title_index_build + find each: n equal texts", titles_all_equal, N_LOG_BUDGET);
+    GROWTH("perfbuf_title_index_build + find each: 64-char prefixes", titles_shared_prefix,
+           N_LOG_BUDGET);
+    GROWTH("perfbuf_title_index_build + find each: restarting indexes", titles_restarting,
+           N_LOG_BUDGET);
+    GROWTH("perfbuf_v1_resolve_counter: n counters, * and the last", call_resolve_counters,
+           N_LOG_N);
     GROWTH("names walk: n ascending pairs, index, every lookup", walk_names_ascending, N_LOG_N);
     GROWTH("names walk: n descending pairs (index sorts)", walk_names_descending, N_LOG_N);
     GROWTH("names walk: n pairs of one index", walk_names_duplicates, N_LOG_N);
