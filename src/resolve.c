@@ -51,6 +51,20 @@ static perfbuf_language_set languages(const perfbuf_title_tables *names, uint32_
     return set;
 }
 
+perfbuf_language_set perfbuf_title_matches(const perfbuf_title_tables *names,
+                                           uint32_t title_index, const char *utf8, size_t len)
+{
+    if (names == NULL || (utf8 == NULL && len != 0)) {
+        return 0;
+    }
+    /* Invalid UTF-8 ends the comparison early, so it can only match a
+     * text that stops there too: refuse it outright instead. */
+    if (!pb_utf8_valid(utf8, len)) {
+        return 0;
+    }
+    return languages(names, title_index, utf8, len);
+}
+
 static perfbuf_status not_found(perfbuf_error *err, size_t offset, const char *field)
 {
     if (err != NULL) {

@@ -295,6 +295,11 @@ static void english_and_german_paths_resolve(void)
     CHECK(r.object_status == PERFBUF_OK && r.counter_status == PERFBUF_OK);
     CHECK_EQ_U(r.object.name_title_index, 4);
     CHECK_EQ_U(r.counter.name_title_index, 1000);
+    CHECK_EQ_U(perfbuf_title_matches(&f.names, 238, "PROCESSOR", 9), PERFBUF_LANGUAGE_ENGLISH);
+    CHECK_EQ_U(perfbuf_title_matches(&f.names, 238, "prozessor", 9), PERFBUF_LANGUAGE_LOCALIZED);
+    CHECK_EQ_U(perfbuf_title_matches(&f.names, 230, "Processor", 9), 0);
+    CHECK_EQ_U(perfbuf_title_matches(&f.names, 238, "Prozessor\xC3", 10), 0);
+    CHECK_EQ_U(perfbuf_title_matches(NULL, 238, "Prozessor", 9), 0);
     /* With the German table alone, the English path finds nothing. */
     perfbuf_title_tables german_only = {NULL, NULL, &f.german, &f.german_index};
     r = resolve(&f, &german_only, "\\Processor\\% Processor Time");

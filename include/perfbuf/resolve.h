@@ -97,6 +97,15 @@ typedef enum perfbuf_language {
 typedef uint32_t perfbuf_language_set;
 
 /*
+ * Which tables name title_index with exactly the UTF-8 name (folded as
+ * above): 0 when neither does. Two O(log n) lookups and two comparisons
+ * that stop at the first difference. Invalid UTF-8 matches nothing.
+ */
+PERFBUF_API perfbuf_language_set perfbuf_title_matches(const perfbuf_title_tables *names,
+                                                       uint32_t title_index, const char *utf8,
+                                                       size_t len);
+
+/*
  * The next object of the block (after `it`, started with
  * perfbuf_v1_objects_begin) whose ObjectNameTitleIndex has, in the English
  * or the localized table, a text equal to the path's object name. So an
