@@ -13,6 +13,7 @@
 
 #include "emit.h"
 #include "perfbuf/common.h"
+#include "perfbuf/paths.h"
 #include "perfbuf/v2_meta.h"
 
 /*
@@ -48,6 +49,12 @@ typedef struct dump_input {
     const uint8_t *identifiers;
     size_t identifiers_size;
     int string_origin;        /* a perfbuf_v2_string_origin */
+    /* --english-names: the English (009) Counter table, beside --names. */
+    const uint8_t *english_names;
+    size_t english_names_size;
+    /* --counter: what is shown (none: everything). */
+    const perfbuf_counter_path *paths;
+    size_t path_count;
 } dump_input;
 
 /* Decodes in->data; on rejection fills *err and returns its status. */
@@ -67,6 +74,8 @@ bool detect_v2_query(const uint8_t *data, size_t size);
 perfbuf_status dump_v1(const dump_input *in, emitter *e, perfbuf_error *err);
 bool detect_v1(const uint8_t *data, size_t size);
 perfbuf_status dump_names(const dump_input *in, emitter *e, perfbuf_error *err);
+/* --csv: typeperf's layout for a V1 block (and its --rate capture). */
+perfbuf_status dump_v1_csv(const dump_input *in, FILE *out, perfbuf_error *err);
 bool detect_names(const uint8_t *data, size_t size);
 
 /* V2 metadata, by name only: none has a signature. */

@@ -1,12 +1,16 @@
 /* SPDX-License-Identifier: MIT OR Apache-2.0 */
+#include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
+#include "csv.h"
 #include "dump.h"
 #include "perfbuf/counter_types.h"
 #include "perfbuf/names.h"
+#include "perfbuf/resolve.h"
 #include "perfbuf/v1.h"
+#include "select.h"
 
 bool detect_v1(const uint8_t *data, size_t size)
 {
@@ -31,6 +35,60 @@ static void emit_title(emitter *e, const char *key, const perfbuf_name_table *na
     if (st == PERFBUF_OK) {
         emit_str(e, key, t->buf);
     }
+}
+
+/*
+ * The Counter tables: --names (the display language, often localized) and
+ * --english-names (009). Titles are shown from --names, else from the
+ * English table; --counter paths resolve against both.
+ */
+typedef struct v1_tables {
+    perfbuf_name_table local, english;
+    perfbuf_name_index local_index, english_index;
+    perfbuf_name_slot *local_slots, *english_slots;
+    perfbuf_title_tables tables;
+    const perfbuf_name_table *display;
+    const perfbuf_name_index *display_index;
+} v1_tables;
+
+/* One table, or false when it is absent or rejected (reported). */
+static bool table_load(const uint8_t *data, size_t size, const char *what, perfbuf_name_table *t,
+                       perfbuf_name_index *index, perfbuf_name_slot **slots)
+{
+    *slots = NULL;
+    if (data == NULL) {
+        return false;
+    }
+    perfbuf_error err;
+    if (perfbuf_names_parse(data, size, NULL, t, &err) != PERFBUF_OK) {
+        dump_side_rejected(what, &err);
+        return false;
+    }
+    *slots = dump_calloc(t->count, sizeof **slots);
+    return perfbuf_names_index_build(t, *slots, t->count, index) == PERFBUF_OK;
+}
+
+static void tables_load(const dump_input *in, v1_tables *t)
+{
+    memset(t, 0, sizeof *t);
+    if (table_load(in->names, in->names_size, "--names table", &t->local, &t->local_index,
+                   &t->local_slots)) {
+        t->tables.localized = &t->local;
+        t->tables.localized_index = &t->local_index;
+    }
+    if (table_load(in->english_names, in->english_names_size, "--english-names table", &t->english,
+                   &t->english_index, &t->english_slots)) {
+        t->tables.english = &t->english;
+        t->tables.english_index = &t->english_index;
+    }
+    t->display = t->tables.localized ? t->tables.localized : t->tables.english;
+    t->display_index = t->tables.localized ? t->tables.localized_index : t->tables.english_index;
+}
+
+static void tables_free(v1_tables *t)
+{
+    free(t->local_slots);
+    free(t->english_slots);
 }
 
 /* A V1 instance's name as UTF-8 in t, whole. */
@@ -489,6 +547,33 @@ static void peers_instance(v1_peers *peers, const perfbuf_v1_block *b,
     }
 }
 
+/* Keeps the counters some path selects, in definition order; each keeps
+ * its position, so what is shown says which it is. */
+static uint32_t keep_selected(const dump_selection *sel, perfbuf_v1_counter *counters,
+                              uint32_t count)
+{
+    uint32_t kept = 0;
+    for (uint32_t i = 0; i < count; i++) {
+        DUMP_WORK(1);
+        if (select_counter(sel, &counters[i])) {
+            counters[kept++] = counters[i];
+        }
+    }
+    return kept;
+}
+
+/* Whether a path without an instance part names the current object. */
+static bool block_selected(const dump_selection *sel)
+{
+    for (size_t p = 0; p < sel->count; p++) {
+        DUMP_WORK(1);
+        if (select_block_by(sel, p)) {
+            return true;
+        }
+    }
+    return false;
+}
+
 perfbuf_status dump_v1(const dump_input *in, emitter *e, perfbuf_error *err)
 {
     perfbuf_v1_block b;
@@ -496,17 +581,14 @@ perfbuf_status dump_v1(const dump_input *in, emitter *e, perfbuf_error *err)
     if (st != PERFBUF_OK) {
         return st;
     }
-    perfbuf_name_table names;
-    perfbuf_name_index index = {NULL, 0, 0};
-    perfbuf_name_slot *slots = NULL;
-    const perfbuf_name_table *have_names = NULL;
-    if (in->names != NULL &&
-        perfbuf_names_parse(in->names, in->names_size, NULL, &names, NULL) == PERFBUF_OK) {
-        slots = dump_calloc(names.count, sizeof *slots);
-        if (perfbuf_names_index_build(&names, slots, names.count, &index) == PERFBUF_OK) {
-            have_names = &names;
-        }
-    }
+    v1_tables tables;
+    tables_load(in, &tables);
+    const perfbuf_name_table *have_names = tables.display;
+    const perfbuf_name_index *index = tables.display_index;
+    dump_selection sel = {in->paths, in->path_count, &tables.tables, NULL};
+    sel.object_ok = dump_calloc(in->path_count, sizeof *sel.object_ok);
+    dump_instance_names inames;
+    instance_names_init(&inames);
     /* Parents through the block-wide index: every instance's parent in
      * O(log objects), whichever objects the parents are in. */
     uint64_t *parent_slots = dump_calloc(b.index_slots, sizeof *parent_slots);
@@ -581,6 +663,10 @@ perfbuf_status dump_v1(const dump_input *in, emitter *e, perfbuf_error *err)
     perfbuf_v1_objects_begin(&b, &oi);
     while (perfbuf_v1_objects_next(&b, &oi, &o)) {
         DUMP_WORK(1);
+        bool selecting = select_active(&sel);
+        if (selecting && !select_object(&sel, &o)) {
+            continue;
+        }
         if (o.counter_count > counters_cap) {
             free(counters);
             counters = dump_calloc(o.counter_count, sizeof *counters);
@@ -588,6 +674,9 @@ perfbuf_status dump_v1(const dump_input *in, emitter *e, perfbuf_error *err)
         }
         v1_current cur = {&b, &o, counters, 0, &text};
         cur.count = collect_counters(&b, &o, counters);
+        if (selecting) {
+            cur.count = keep_selected(&sel, counters, cur.count);
+        }
         peers_object(&peers, &cur);
         emit_object_begin(e, NULL);
         emit_u64(e, "position", o.index);
@@ -599,7 +688,7 @@ perfbuf_status dump_v1(const dump_input *in, emitter *e, perfbuf_error *err)
         emit_u64(e, "object_name_title", dump_le32(b.data + o.offset + 16));
         emit_u64(e, "object_help_title_index", o.help_title_index);
         emit_u64(e, "object_help_title", dump_le32(b.data + o.offset + 24));
-        emit_title(e, "name", have_names, &index, o.name_title_index, &text);
+        emit_title(e, "name", have_names, index, o.name_title_index, &text);
         emit_u64(e, "detail_level", o.detail_level);
         emit_u64(e, "num_counters", o.counter_count);
         emit_i64(e, "default_counter", o.default_counter);
@@ -619,7 +708,7 @@ perfbuf_status dump_v1(const dump_input *in, emitter *e, perfbuf_error *err)
             emit_u64(e, "counter_name_title", dump_le32(b.data + c->offset + 8));
             emit_u64(e, "counter_help_title_index", c->help_title_index);
             emit_u64(e, "counter_help_title", dump_le32(b.data + c->offset + 16));
-            emit_title(e, "name", have_names, &index, c->name_title_index, &text);
+            emit_title(e, "name", have_names, index, c->name_title_index, &text);
             emit_i64(e, "default_scale", c->default_scale);
             emit_u64(e, "detail_level", c->detail_level);
             emit_hex(e, "counter_type", c->type);
@@ -630,7 +719,7 @@ perfbuf_status dump_v1(const dump_input *in, emitter *e, perfbuf_error *err)
         }
         emit_list_end(e);
         perfbuf_v1_counter_block blk;
-        if (perfbuf_v1_object_counter_block(&b, &o, &blk)) {
+        if (perfbuf_v1_object_counter_block(&b, &o, &blk) && (!selecting || block_selected(&sel))) {
             emit_counter_block(e, &blk);
             emit_values(e, &cur, &blk);
             if (peers.rate != NULL) {
@@ -645,11 +734,16 @@ perfbuf_status dump_v1(const dump_input *in, emitter *e, perfbuf_error *err)
             emit_list_begin(e, "instances");
             perfbuf_v1_iter ii;
             perfbuf_v1_instance inst;
+            if (selecting) {
+                instance_names_collect(&inames, &b, &o, have_parents);
+            }
             perfbuf_v1_instances_begin(&o, &ii);
             while (perfbuf_v1_instances_next(&b, &ii, &inst)) {
                 DUMP_WORK(1);
                 peers_instance(&peers, &b, &inst);
-                emit_instance(e, &cur, &inst, have_parents, &peers);
+                if (!selecting || select_instance(&sel, &inames, inst.index)) {
+                    emit_instance(e, &cur, &inst, have_parents, &peers);
+                }
             }
             emit_list_end(e);
         }
@@ -667,7 +761,9 @@ perfbuf_status dump_v1(const dump_input *in, emitter *e, perfbuf_error *err)
     free(peers.ring);
     free(series_blocks);
     free(parent_slots);
-    free(slots);
+    tables_free(&tables);
+    free(sel.object_ok);
+    instance_names_free(&inames);
     dump_text_free(&text);
     return PERFBUF_OK;
 }
@@ -715,5 +811,265 @@ perfbuf_status dump_names(const dump_input *in, emitter *e, perfbuf_error *err)
     }
     emit_list_end(e);
     dump_text_free(&text);
+    return PERFBUF_OK;
+}
+
+/* ---- --csv ---- */
+
+/* What one walk over the selected cells writes. */
+typedef enum csv_mode { CSV_HEADER, CSV_VALUES } csv_mode;
+
+typedef struct csv_walk {
+    csv_out *w;
+    csv_mode mode;
+    const perfbuf_v1_block *b;
+    const v1_tables *tables;
+    const perfbuf_v1_instance_index *parents;
+    dump_selection *sel;
+    dump_instance_names *names;
+    dump_text *text;
+    const char *machine;
+} csv_walk;
+
+/* A title's text in the display language, else English, else its number. */
+static void csv_title(csv_walk *cw, uint32_t title_index)
+{
+    const perfbuf_language order[2] = {PERFBUF_LANGUAGE_LOCALIZED, PERFBUF_LANGUAGE_ENGLISH};
+    for (size_t k = 0; k < 2; k++) {
+        size_t len;
+        perfbuf_status st = perfbuf_title_text_utf8(&cw->tables->tables, order[k], title_index,
+                                                    cw->text->buf, cw->text->cap, &len);
+        if (st == PERFBUF_E_OUTPUT_TOO_SMALL) {
+            dump_text_fit(cw->text, len);
+            st = perfbuf_title_text_utf8(&cw->tables->tables, order[k], title_index,
+                                         cw->text->buf, cw->text->cap, &len);
+        }
+        if (st == PERFBUF_OK) {
+            csv_field_add(cw->w, cw->text->buf, strlen(cw->text->buf));
+            return;
+        }
+    }
+    char number[16];
+    snprintf(number, sizeof number, "%u", title_index);
+    csv_field_add(cw->w, number, strlen(number));
+}
+
+/* "\\machine\Object(parent/name#N)\Counter", the instance part only for
+ * an instance (inst < names->count). */
+static void csv_column(csv_walk *cw, const perfbuf_v1_object *o, const perfbuf_v1_counter *c,
+                       uint32_t inst)
+{
+    csv_out *w = cw->w;
+    csv_field_begin(w);
+    csv_field_add(w, "\\\\", 2);
+    csv_field_add(w, cw->machine, strlen(cw->machine));
+    csv_field_add(w, "\\", 1);
+    csv_title(cw, o->name_title_index);
+    if (inst < cw->names->count) {
+        const dump_instance_names *n = cw->names;
+        csv_field_add(w, "(", 1);
+        if (n->parent_len[inst] > 0) {
+            csv_field_add(w, n->arena + n->parent_at[inst], n->parent_len[inst]);
+            csv_field_add(w, "/", 1);
+        }
+        csv_field_add(w, n->arena + n->name_at[inst], n->name_len[inst]);
+        if (n->ordinal[inst] > 0) {
+            char number[16];
+            snprintf(number, sizeof number, "#%u", n->ordinal[inst]);
+            csv_field_add(w, number, strlen(number));
+        }
+        csv_field_add(w, ")", 1);
+    }
+    csv_field_add(w, "\\", 1);
+    csv_title(cw, c->name_title_index);
+    csv_field_end(w);
+}
+
+/* The counter's value against the peer (NULL or without this object: one
+ * sample), "%.6f" as typeperf writes it; " " when there is none, as
+ * typeperf writes a first sample. */
+static void csv_value(csv_walk *cw, const perfbuf_v1_object *o, const perfbuf_v1_counter *c,
+                      uint32_t i, const perfbuf_v1_counter_block *blk, const v1_peer *peer,
+                      const perfbuf_v1_counter_block *pblk)
+{
+    perfbuf_raw_sample s1;
+    perfbuf_raw_sample s0;
+    perfbuf_value_context ctx;
+    perfbuf_value_context pctx;
+    perfbuf_value v;
+    uint32_t st = PERFBUF_PDH_INVALID_ARGUMENT;
+    if (perfbuf_v1_raw_sample(cw->b, o, c, blk, &s1, &ctx) == PERFBUF_OK) {
+        bool have_older = peer != NULL && pblk != NULL && peer->usable[i] &&
+                          perfbuf_v1_raw_sample(peer->block, &peer->object, &peer->use[i], pblk,
+                                                &s0, &pctx) == PERFBUF_OK;
+        st = perfbuf_format_value(c->type, &s1, have_older ? &s0 : NULL, &ctx, PERFBUF_FMT_DOUBLE,
+                                  &v);
+    }
+    if (st == PERFBUF_CSTATUS_VALID_DATA && isfinite(v.as_double)) {
+        char text[64];
+        snprintf(text, sizeof text, "%.6f", v.as_double);
+        csv_field(cw->w, text);
+    } else {
+        csv_field(cw->w, " ");
+    }
+}
+
+/*
+ * One walk over the cells the paths select, in block order: object,
+ * instance (or the single block), counter. CSV_HEADER names each cell;
+ * CSV_VALUES writes its value in `now` against `before` (NULL: one
+ * sample). This is the one place the two captures are paired.
+ */
+static void csv_cells(csv_walk *cw, v1_peer *before)
+{
+    const perfbuf_v1_block *b = cw->b;
+    dump_selection *sel = cw->sel;
+    perfbuf_v1_counter *counters = NULL;
+    size_t counters_cap = 0;
+    perfbuf_v1_iter oi;
+    perfbuf_v1_object o;
+    perfbuf_v1_objects_begin(b, &oi);
+    while (perfbuf_v1_objects_next(b, &oi, &o)) {
+        DUMP_WORK(1);
+        if (!select_object(sel, &o)) {
+            continue;
+        }
+        if (o.counter_count > counters_cap) {
+            free(counters);
+            counters = dump_calloc(o.counter_count, sizeof *counters);
+            counters_cap = o.counter_count;
+        }
+        uint32_t count = keep_selected(sel, counters, collect_counters(b, &o, counters));
+        if (before != NULL) {
+            peer_object(before, &o, counters, count);
+        }
+        perfbuf_v1_counter_block blk;
+        if (perfbuf_v1_object_counter_block(b, &o, &blk)) {
+            cw->names->count = 0;
+            for (uint32_t i = 0; i < count; i++) {
+                DUMP_WORK(1);
+                for (size_t p = 0; p < sel->count; p++) {
+                    DUMP_WORK(1);
+                    if (!select_block_by(sel, p) || !select_counter_by(sel, p, &counters[i])) {
+                        continue;
+                    }
+                    if (cw->mode == CSV_HEADER) {
+                        csv_column(cw, &o, &counters[i], 0);
+                    } else {
+                        csv_value(cw, &o, &counters[i], i, &blk, before,
+                                  before != NULL && before->have_block ? &before->object_block
+                                                                       : NULL);
+                    }
+                    break;
+                }
+            }
+            continue;
+        }
+        if (o.num_instances < 0) {
+            continue;
+        }
+        instance_names_collect(cw->names, b, &o, cw->parents);
+        perfbuf_v1_iter ii;
+        perfbuf_v1_instance inst;
+        perfbuf_v1_instances_begin(&o, &ii);
+        while (perfbuf_v1_instances_next(b, &ii, &inst)) {
+            DUMP_WORK(1);
+            if (before != NULL) {
+                peer_instance(before, b, &inst);
+            }
+            for (uint32_t i = 0; i < count; i++) {
+                DUMP_WORK(1);
+                for (size_t p = 0; p < sel->count; p++) {
+                    DUMP_WORK(1);
+                    if (!select_instance_by(sel, p, cw->names, inst.index) ||
+                        !select_counter_by(sel, p, &counters[i])) {
+                        continue;
+                    }
+                    if (cw->mode == CSV_HEADER) {
+                        csv_column(cw, &o, &counters[i], inst.index);
+                    } else {
+                        csv_value(cw, &o, &counters[i], i, &inst.counters, before,
+                                  before != NULL && before->have_instance
+                                      ? &before->instance.counters
+                                      : NULL);
+                    }
+                    break;
+                }
+            }
+        }
+    }
+    free(counters);
+}
+
+perfbuf_status dump_v1_csv(const dump_input *in, FILE *out, perfbuf_error *err)
+{
+    perfbuf_v1_block b;
+    perfbuf_status st = perfbuf_v1_parse(in->data, in->size, &in->options, &b, err);
+    if (st != PERFBUF_OK) {
+        return st;
+    }
+    v1_tables tables;
+    tables_load(in, &tables);
+    uint64_t *parent_slots = dump_calloc(b.index_slots, sizeof *parent_slots);
+    perfbuf_v1_instance_index parents;
+    const perfbuf_v1_instance_index *have_parents = NULL;
+    if (perfbuf_v1_block_index_build(&b, parent_slots, b.index_slots, &parents) == PERFBUF_OK) {
+        have_parents = &parents;
+    }
+    perfbuf_v1_block previous;
+    v1_peer rate;
+    v1_peer *before = NULL;
+    if (in->previous != NULL) {
+        perfbuf_error perr;
+        if (perfbuf_v1_parse(in->previous, in->previous_size, &in->options, &previous, &perr) !=
+            PERFBUF_OK) {
+            dump_side_rejected("--rate capture", &perr);
+        } else {
+            peer_init(&rate, &previous);
+            before = &rate;
+        }
+    }
+    dump_text text;
+    dump_text_init(&text);
+    dump_text machine;
+    dump_text_init(&machine);
+    size_t len;
+    st = perfbuf_v1_system_name_utf8(&b, machine.buf, machine.cap, &len);
+    if (st == PERFBUF_E_OUTPUT_TOO_SMALL) {
+        dump_text_fit(&machine, len);
+        st = perfbuf_v1_system_name_utf8(&b, machine.buf, machine.cap, &len);
+    }
+    if (st != PERFBUF_OK) {
+        machine.buf[0] = '\0';
+    }
+    dump_selection sel = {in->paths, in->path_count, &tables.tables, NULL};
+    sel.object_ok = dump_calloc(in->path_count, sizeof *sel.object_ok);
+    dump_instance_names names;
+    instance_names_init(&names);
+    csv_out w;
+    csv_init(&w, out);
+    csv_walk cw = {&w, CSV_HEADER, &b, &tables, have_parents, &sel, &names, &text, machine.buf};
+    /* The capture's SystemTime is UTC (docs/v1.md): the header says so. */
+    csv_field(&w, "(PDH-CSV 4.0) (Coordinated Universal Time)(0)");
+    csv_cells(&cw, NULL);
+    csv_row_end(&w);
+    const perfbuf_systemtime *t = &b.system_time;
+    char stamp[64];
+    snprintf(stamp, sizeof stamp, "%02u/%02u/%04u %02u:%02u:%02u.%03u", (unsigned)t->month,
+             (unsigned)t->day, (unsigned)t->year, (unsigned)t->hour, (unsigned)t->minute,
+             (unsigned)t->second, (unsigned)t->milliseconds);
+    csv_field(&w, stamp);
+    cw.mode = CSV_VALUES;
+    csv_cells(&cw, before);
+    csv_row_end(&w);
+    if (before != NULL) {
+        peer_free(before);
+    }
+    instance_names_free(&names);
+    free(sel.object_ok);
+    free(parent_slots);
+    tables_free(&tables);
+    dump_text_free(&text);
+    dump_text_free(&machine);
     return PERFBUF_OK;
 }

@@ -47,6 +47,13 @@ static void usage(FILE *out)
             "      --json          write JSON (schema: docs/perfbuf-dump.schema.json)\n"
             "      --strict        reject what real producers do loosely\n"
             "      --names FILE    a Counter name table: show V1 object and counter names\n"
+            "      --english-names FILE  the English (009) Counter table: --counter paths\n"
+            "                      may then be written in English too\n"
+            "      --counter PATH  V1: show only what the counter path names, e.g.\n"
+            "                      '\\Process(svchost*)\\%% Processor Time'; repeatable;\n"
+            "                      needs --names or --english-names\n"
+            "      --csv           V1: typeperf's CSV of the --counter paths (with --rate:\n"
+            "                      formatted against PREVIOUS)\n"
             "      --rate PREVIOUS an earlier capture of the same query: show formatted values\n"
             "                      (V2 needs --registration)\n"
             "      --series EARLIER... --  earlier captures of the same V1 query, oldest\n"
@@ -116,11 +123,15 @@ static const dump_format *find_format(const char *name, const uint8_t *data, siz
     return NULL;
 }
 
-static int run(int argc, char **argv)
+/* paths: room for one counter path per argument (main owns it). */
+static int run(int argc, char **argv, perfbuf_counter_path *paths)
 {
     const char *format_name = "auto";
     const char *path = NULL;
     const char *names_path = NULL;
+    const char *english_names_path = NULL;
+    bool csv = false;
+    size_t path_count = 0;
     const char *previous_path = NULL;
     const char *registration_path = NULL;
     const char *counter_names_path = NULL;
@@ -186,6 +197,20 @@ static int run(int argc, char **argv)
         } else if (strcmp(a, "--names") == 0 && next != NULL) {
             names_path = next;
             i++;
+        } else if (strcmp(a, "--english-names") == 0 && next != NULL) {
+            english_names_path = next;
+            i++;
+        } else if (strcmp(a, "--csv") == 0) {
+            csv = true;
+        } else if (strcmp(a, "--counter") == 0 && next != NULL) {
+            perfbuf_error perr;
+            if (perfbuf_path_parse(next, strlen(next), &paths[path_count], &perr) != PERFBUF_OK) {
+                fprintf(stderr, "perfbuf-dump: --counter %s: offset %zu: %s: %s\n", next,
+                        perr.offset, perr.field, perfbuf_status_string(perr.status));
+                return 2;
+            }
+            path_count++;
+            i++;
         } else if ((strcmp(a, "-f") == 0 || strcmp(a, "--format") == 0) && next != NULL) {
             format_name = next;
             i++;
@@ -217,11 +242,20 @@ static int run(int argc, char **argv)
         usage(stderr);
         return 2;
     }
+    if (path_count > 0 && names_path == NULL && english_names_path == NULL) {
+        fprintf(stderr, "perfbuf-dump: --counter needs --names or --english-names\n");
+        return 2;
+    }
+    if (csv && (path_count == 0 || json || series_count > 0)) {
+        fprintf(stderr, "perfbuf-dump: --csv needs --counter, and goes with neither --json nor "
+                        "--series\n");
+        return 2;
+    }
     /* Standard input can be read once: "-" may stand for one input only. */
-    const char *inputs[6] = {path, names_path, previous_path, registration_path,
-                             counter_names_path, identifiers_path};
+    const char *inputs[7] = {path, names_path, previous_path, registration_path,
+                             counter_names_path, identifiers_path, english_names_path};
     size_t stdin_uses = 0;
-    for (size_t k = 0; k < 6; k++) {
+    for (size_t k = 0; k < 7; k++) {
         stdin_uses += inputs[k] != NULL && strcmp(inputs[k], "-") == 0;
     }
     for (size_t k = 0; k < series_count; k++) {
@@ -261,11 +295,12 @@ static int run(int argc, char **argv)
         free(names);
         return rc;
     }
-    /* The V2 side files. */
-    const char *side_paths[3] = {registration_path, counter_names_path, identifiers_path};
-    uint8_t *side[3] = {NULL, NULL, NULL};
-    size_t side_sizes[3] = {0, 0, 0};
-    for (size_t k = 0; k < 3; k++) {
+    /* The V2 side files, and the English Counter table. */
+    const char *side_paths[4] = {registration_path, counter_names_path, identifiers_path,
+                                 english_names_path};
+    uint8_t *side[4] = {NULL, NULL, NULL, NULL};
+    size_t side_sizes[4] = {0, 0, 0, 0};
+    for (size_t k = 0; k < 4; k++) {
         if (side_paths[k] != NULL && (rc = read_file(side_paths[k], &side[k], &side_sizes[k])) != 0) {
             for (size_t j = 0; j < k; j++) {
                 free(side[j]);
@@ -287,7 +322,7 @@ static int run(int argc, char **argv)
             free(data);
             free(names);
             free(previous);
-            for (size_t j = 0; j < 3; j++) {
+            for (size_t j = 0; j < 4; j++) {
                 free(side[j]);
             }
             return rc;
@@ -296,14 +331,36 @@ static int run(int argc, char **argv)
     dump_input in = {data, size, path, options, names, names_size, previous, previous_size,
                      (const uint8_t *const *)series, series_sizes, series_count,
                      side[0], side_sizes[0], side[1], side_sizes[1], side[2], side_sizes[2],
-                     origin};
+                     origin, side[3], side_sizes[3], paths, path_count};
+    perfbuf_error err;
+    memset(&err, 0, sizeof err);
+    if (csv) {
+        perfbuf_status cst = format->dump == dump_v1 ? dump_v1_csv(&in, stdout, &err)
+                                                      : PERFBUF_E_INVALID_ARGUMENT;
+        free(data);
+        free(names);
+        free(previous);
+        for (size_t k = 0; k < 4; k++) {
+            free(side[k]);
+        }
+        if (format->dump != dump_v1) {
+            fprintf(stderr, "perfbuf-dump: --csv is for V1 data blocks\n");
+            return 2;
+        }
+        int output = finish_output(0);
+        if (cst != PERFBUF_OK) {
+            fprintf(stderr, "offset 0x%zx: %s.%s: %s\n", err.offset,
+                    err.structure ? err.structure : "?", err.field ? err.field : "?",
+                    perfbuf_status_string(cst));
+            return output != 0 ? output : 1;
+        }
+        return output;
+    }
     emitter e;
     emit_init(&e, stdout, json);
     emit_str(&e, "format", format->name);
     emit_str(&e, "file", path);
     emit_u64(&e, "bytes", size);
-    perfbuf_error err;
-    memset(&err, 0, sizeof err);
     perfbuf_status st = format->dump(&in, &e, &err);
     emit_bool(&e, "valid", st == PERFBUF_OK);
     if (st != PERFBUF_OK) {
@@ -322,7 +379,7 @@ static int run(int argc, char **argv)
     for (size_t k = 0; k < series_count; k++) {
         free(series[k]);
     }
-    for (size_t k = 0; k < 3; k++) {
+    for (size_t k = 0; k < 4; k++) {
         free(side[k]);
     }
     int output = finish_output(0);
@@ -340,7 +397,13 @@ static int run(int argc, char **argv)
 
 int main(int argc, char **argv)
 {
-    int rc = run(argc, argv);
+    perfbuf_counter_path *paths = calloc(argc > 0 ? (size_t)argc : 1u, sizeof *paths);
+    if (paths == NULL) {
+        fprintf(stderr, "perfbuf-dump: out of memory\n");
+        return 2;
+    }
+    int rc = run(argc, argv, paths);
+    free(paths);
 #ifdef PERFBUF_COUNT_WORK
     /* The counted build's total, for tests that compare the work of
      * inputs of growing size. */

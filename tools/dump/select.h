@@ -1,0 +1,55 @@
+/* SPDX-License-Identifier: MIT OR Apache-2.0 */
+/*
+ * --counter PATH: which V1 objects, instances and counters are shown
+ * (docs/cli.md). Paths are resolved by name through the Counter tables
+ * (perfbuf/resolve.h), in English or the localized language; instances
+ * are matched by parent, name and #N, the position among instances of the
+ * same parent/name.
+ */
+#ifndef PERFBUF_DUMP_SELECT_H
+#define PERFBUF_DUMP_SELECT_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include "perfbuf/resolve.h"
+
+/* The names of the instances of one object, with their #N. */
+typedef struct dump_instance_names {
+    char *arena;             /* every instance's parent and name, UTF-8 */
+    size_t arena_used, arena_cap;
+    size_t *parent_at, *parent_len, *name_at, *name_len;
+    uint32_t *ordinal;       /* position among instances of the same parent/name */
+    bool *cut;               /* the parent/name did not fit: no #N is given */
+    uint32_t count, cap;
+} dump_instance_names;
+
+typedef struct dump_selection {
+    const perfbuf_counter_path *paths;
+    size_t count;            /* 0: everything is selected */
+    const perfbuf_title_tables *names;
+    bool *object_ok;         /* per path, for the current object */
+} dump_selection;
+
+bool select_active(const dump_selection *s);
+/* Marks the paths whose object is o; true when any is. */
+bool select_object(dump_selection *s, const perfbuf_v1_object *o);
+/* Whether path p (its object marked) names counter c. */
+bool select_counter_by(const dump_selection *s, size_t p, const perfbuf_v1_counter *c);
+/* Whether any marked path names c. */
+bool select_counter(const dump_selection *s, const perfbuf_v1_counter *c);
+/* Whether path p selects the single counter block (a path without an
+ * instance part) or instance i of names. */
+bool select_block_by(const dump_selection *s, size_t p);
+bool select_instance_by(const dump_selection *s, size_t p, const dump_instance_names *n,
+                        uint32_t i);
+bool select_instance(const dump_selection *s, const dump_instance_names *n, uint32_t i);
+
+void instance_names_init(dump_instance_names *n);
+void instance_names_free(dump_instance_names *n);
+/* Names every instance of o and numbers them: n log n in the instances. */
+void instance_names_collect(dump_instance_names *n, const perfbuf_v1_block *b,
+                            const perfbuf_v1_object *o, const perfbuf_v1_instance_index *parents);
+
+#endif
