@@ -300,8 +300,55 @@ static int cli_files(const char *dir)
     return rc ? rc : cli_v1_files(dir);
 }
 
+/*
+ * Inputs of the --counter and --csv test (tests/dump_csv.cmake): the
+ * synthetic pair and its English table; a German table for the same
+ * indexes, unsorted, with one text given to two indexes; and a capture
+ * whose names a CSV reader could mistake: a counter text with '"', an
+ * object text starting with '=', instances named like a formula and
+ * holding a line break.
+ */
+static int csv_files(const char *dir)
+{
+    int rc = synthetic_files(dir);
+    static const char *const german[] = {
+        "784", "Prozesskennung", "230", "Prozess", "238", "Prozessor",
+        "6", "Prozessorzeit (%)", "1", "1847", "7000", "Prozessor",
+    };
+    tb_buf b;
+    tb_init(&b);
+    for (size_t i = 0; i < sizeof german / sizeof german[0]; i++) {
+        (void)tb_utf16(&b, german[i], 1);
+    }
+    tb_u16(&b, 0);
+    rc = rc ? rc : write_buf(dir, "names-german.bin", &b);
+    static const char *const hostile[] = {"6", "Say \"hi\"", "230", "=Proc"};
+    tb_init(&b);
+    for (size_t i = 0; i < sizeof hostile / sizeof hostile[0]; i++) {
+        (void)tb_utf16(&b, hostile[i], 1);
+    }
+    tb_u16(&b, 0);
+    rc = rc ? rc : write_buf(dir, "names-hostile.bin", &b);
+    tb_v1 v;
+    tb_v1_begin(&v, "HOST");
+    tb_v1_object_begin(&v, TB_V1_PROCESS, 0, 0);
+    tb_v1_counter(&v, 6, PERF_COUNTER_RAWCOUNT, 4, 4);
+    tb_v1_definitions_end(&v);
+    uint8_t data[4] = {7, 0, 0, 0};
+    tb_v1_instance(&v, "=cmd|' /C calc'!A0", 0, 0);
+    tb_v1_counter_block(&v, data, sizeof data);
+    tb_v1_instance(&v, "line\r\nbreak", 0, 0);
+    tb_v1_counter_block(&v, data, sizeof data);
+    tb_v1_object_end(&v);
+    tb_v1_end(&v);
+    return rc ? rc : write_buf(dir, "v1-hostile.bin", &v.buf);
+}
+
 int main(int argc, char **argv)
 {
+    if (argc == 3 && strcmp(argv[1], "--csv") == 0) {
+        return csv_files(argv[2]);
+    }
     if (argc == 3 && strcmp(argv[1], "--synthetic") == 0) {
         return synthetic_files(argv[2]);
     }
@@ -311,7 +358,8 @@ int main(int argc, char **argv)
     if (argc != 2) {
         fprintf(stderr, "usage: make_series DIR\n"
                         "       make_series --synthetic DIR\n"
-                        "       make_series --cli DIR\n");
+                        "       make_series --cli DIR\n"
+                        "       make_series --csv DIR\n");
         return 2;
     }
     for (unsigned k = 0; k < 4; k++) {
