@@ -33,6 +33,9 @@ endforeach()
 set(cases
     "v1-parents|0|--format v1 @/v1-parents.bin"
     "v1-rate|0|--format v1 --rate @/v1-rate-prev.bin @/v1-rate.bin"
+    "v1-counter|0|--format v1 --names @/v1-rate-names.bin --counter \\\\Process(*)\\\\Count --counter \\\\Thread(*)\\\\* --rate @/v1-rate-prev.bin @/v1-rate.bin"
+    "v1-csv|0|--format v1 --names @/v1-rate-names.bin --counter \\\\Process(*)\\\\* --csv --rate @/v1-rate-prev.bin @/v1-rate.bin"
+    "v1-same-csv|0|--format v1 --names @/v1-rate-names.bin --counter \\\\Process(svchost*)\\\\ID --counter \\\\process(svchost#7)\\\\id --csv @/v1-same.bin|10.5"
     "v1-series|0|--format v1 --series @/v1-series-0.bin @/v1-series-1.bin -- @/v1-series.bin"
     "v2-identifiers|0|--format v2-query --registration @/v2-reginfo.bin --identifiers @/v2-ids-ids.bin @/v2-ids.bin"
     "v2-rate|0|--format v2-query --registration @/v2-reginfo.bin --rate @/v2-rate-prev.bin @/v2-rate.bin"
@@ -53,6 +56,11 @@ set(checks
     "v1-rate|objects/1/instances/3/formatted/1|5.000000"
     "v1-rate|objects/2/instances/0/formatted/7|5.000000"
     "v1-rate|objects/3/formatted/0|5.000000"
+    "v1-counter|objects/0/instances/0/full_name|i0"
+    "v1-counter|objects/0/counters/0/name|Count"
+    "v1-counter|objects/0/counters/1|(expected an index less than 1 got '1')"
+    "v1-counter|objects/1/instances/0/formatted/1|5.000000"
+    "v1-counter|objects/1/name|Thread"
     "v1-series|objects/0/instances/7/statistics/1/count|2"
     "v1-series|objects/0/instances/7/statistics/1/mean|5.000000"
     "v2-identifiers|crosscheck/agree|ON"
@@ -92,7 +100,12 @@ foreach(case IN LISTS cases)
   foreach(scale 1 8)
     string(REPLACE "@" "${DIR}/${scale}" scaled "${args}")
     separate_arguments(scaled UNIX_COMMAND "${scaled}")
-    execute_process(COMMAND ${DUMP} --json ${scaled}
+    # --csv writes CSV, not JSON.
+    set(mode --json)
+    if(args MATCHES "--csv")
+      set(mode "")
+    endif()
+    execute_process(COMMAND ${DUMP} ${mode} ${scaled}
                     RESULT_VARIABLE rc OUTPUT_VARIABLE json ERROR_VARIABLE err)
     expect("${name} x${scale} exit" "${rc}" "${want_rc}")
     if(err MATCHES "rejected")

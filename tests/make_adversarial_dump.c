@@ -12,6 +12,10 @@
  *                       in reverse order; 200 x SCALE counters of one
  *                       instance, reversed too; and 500 x SCALE small
  *                       objects the earlier capture lists in reverse;
+ *   v1-rate-names.bin   a Counter table naming the --rate pair's titles,
+ *                       for --counter and --csv;
+ *   v1-same.bin         2,500 x SCALE instances all named "svchost"
+ *                       (their #N come from a sort of the names);
  *   v1-series-0.bin, v1-series-1.bin, v1-series.bin
  *                       --series over 500 x SCALE instances;
  *   v2-ids.bin, v2-ids-ids.bin, v2-reginfo.bin
@@ -190,7 +194,29 @@ static int v1_rate(uint32_t scale)
     tb_buf b = v1_rate_capture(scale, 1);
     int rc = write_buf("v1-rate-prev.bin", &b);
     b = v1_rate_capture(scale, 0);
-    return rc ? rc : write_buf("v1-rate.bin", &b);
+    rc = rc ? rc : write_buf("v1-rate.bin", &b);
+    static const char *const names[] = {"230", "Process", "232", "Thread", "234", "Wide",
+                                        "10", "ID", "12", "Count"};
+    tb_init(&b);
+    for (size_t i = 0; i < sizeof names / sizeof names[0]; i++) {
+        (void)tb_utf16(&b, names[i], 1);
+    }
+    tb_u16(&b, 0);
+    rc = rc ? rc : write_buf("v1-rate-names.bin", &b);
+    tb_v1 v;
+    tb_v1_begin(&v, "VM");
+    tb_v1_object_begin(&v, 230, 0, 0);
+    tb_v1_counter(&v, 10, PERF_COUNTER_RAWCOUNT, 4, 4);
+    tb_v1_definitions_end(&v);
+    for (uint32_t i = 0; i < 2500 * scale; i++) {
+        uint8_t data[4] = {0};
+        tb_put32(data, 4, i);
+        tb_v1_instance(&v, "svchost", 0, 0);
+        tb_v1_counter_block(&v, data, sizeof data);
+    }
+    tb_v1_object_end(&v);
+    tb_v1_end(&v);
+    return rc ? rc : write_buf("v1-same.bin", &v.buf);
 }
 
 /* Capture k of three, one second apart: each counter goes up 5 a second. */

@@ -149,6 +149,7 @@ static const dump_instance_names *sorting;
 
 static int by_full_name(const void *a, const void *b)
 {
+    DUMP_WORK(1);
     uint32_t i = *(const uint32_t *)a;
     uint32_t j = *(const uint32_t *)b;
     const dump_instance_names *n = sorting;
