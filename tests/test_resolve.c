@@ -7,6 +7,7 @@
 #include "perfbuf/resolve.h"
 #include "builder.h"
 #include "builder_v1.h"
+#include "builder_v2meta.h"
 #include "harness.h"
 
 typedef struct pair {
@@ -438,6 +439,87 @@ static void resolve_arguments(void)
     fixture_free(&f);
 }
 
+/* ---- V2 ---- */
+
+static perfbuf_counter_path path_of(const char *text)
+{
+    perfbuf_counter_path p;
+    memset(&p, 0, sizeof p);
+    EXPECT(perfbuf_path_parse(text, strlen(text), &p, NULL) == PERFBUF_OK);
+    return p;
+}
+
+static void v2_countersets_and_counters_by_name_guid_and_id(void)
+{
+    tb_buf reg = tb_v2_reginfo(tb_processor_information, TB_PROCESSOR_INFORMATION_COUNTERS,
+                               PERFBUF_COUNTERSET_MULTI_INSTANCES);
+    tb_buf str = tb_v2_strings(tb_processor_information, TB_PROCESSOR_INFORMATION_COUNTERS,
+                               PERFBUF_V2_STRINGS_FROM_ARRAY_END);
+    tb_buf name_bytes = tb_v2_string_answer("Processor Information");
+    perfbuf_v2_reginfo r;
+    perfbuf_v2_strings names;
+    perfbuf_v2_string name;
+    CHECK(perfbuf_v2_reginfo_parse(reg.data, reg.len, NULL, &r, NULL) == PERFBUF_OK);
+    CHECK(perfbuf_v2_strings_parse(str.data, str.len, PERFBUF_V2_STRINGS_AUTO, NULL, &names,
+                                   NULL) == PERFBUF_OK);
+    CHECK(perfbuf_v2_string_parse(name_bytes.data, name_bytes.len, NULL, &name, NULL) ==
+          PERFBUF_OK);
+    perfbuf_counter_path p = path_of("\\{B4FC721A-0378-476F-89BA-A5A79F810B36}(_Total)\\0");
+    CHECK(perfbuf_v2_counterset_matches(&r, NULL, &p));
+    p = path_of("\\processor information(*)\\% processor time");
+    CHECK(!perfbuf_v2_counterset_matches(&r, NULL, &p));
+    CHECK(perfbuf_v2_counterset_matches(&r, &name, &p));
+    p = path_of("\\Processor Informatio(*)\\x");
+    CHECK(!perfbuf_v2_counterset_matches(&r, &name, &p));
+    p = path_of("\\{b4fc721a-0378-476f-89ba-a5a79f810b37}\\0");
+    CHECK(!perfbuf_v2_counterset_matches(&r, &name, &p));
+
+    perfbuf_v2_counter_reg c;
+    uint32_t next = 0;
+    p = path_of("\\Processor Information(*)\\% PROCESSOR TIME");
+    CHECK(perfbuf_v2_resolve_counter(&r, &names, &p, &next, &c, NULL) == PERFBUF_OK);
+    CHECK_EQ_U(c.id, 0);
+    CHECK(perfbuf_v2_resolve_counter(&r, &names, &p, &next, &c, NULL) == PERFBUF_E_NOT_FOUND);
+    next = 0;
+    p = path_of("\\Processor Information(*)\\dpc rate");
+    CHECK(perfbuf_v2_resolve_counter(&r, &names, &p, &next, &c, NULL) == PERFBUF_OK);
+    CHECK_EQ_U(c.id, 7);
+    /* By id, without names. */
+    next = 0;
+    p = path_of("\\{b4fc721a-0378-476f-89ba-a5a79f810b36}\\30");
+    CHECK(perfbuf_v2_resolve_counter(&r, NULL, &p, &next, &c, NULL) == PERFBUF_OK);
+    CHECK_EQ_U(c.id, 30);
+    /* id 29 is not registered. */
+    next = 0;
+    perfbuf_error err;
+    memset(&err, 0, sizeof err);
+    p = path_of("\\{b4fc721a-0378-476f-89ba-a5a79f810b36}\\29");
+    CHECK(perfbuf_v2_resolve_counter(&r, NULL, &p, &next, &c, &err) == PERFBUF_E_NOT_FOUND);
+    CHECK_STR(err.field, "Counter");
+    CHECK_EQ_U(err.offset, strlen("\\{b4fc721a-0378-476f-89ba-a5a79f810b36}\\"));
+    /* "*": every displayable counter once, in registration order. */
+    next = 0;
+    p = path_of("\\Processor Information(*)\\*");
+    uint32_t n = 0, displayable = 0;
+    while (perfbuf_v2_resolve_counter(&r, &names, &p, &next, &c, NULL) == PERFBUF_OK) {
+        n++;
+    }
+    for (uint32_t k = 0; k < TB_PROCESSOR_INFORMATION_COUNTERS; k++) {
+        displayable += perfbuf_counter_type_is_displayable(tb_processor_information[k].type);
+    }
+    CHECK(n > 0);
+    CHECK_EQ_U(n, displayable);
+    /* A span outside the path is refused. */
+    perfbuf_counter_path bad = p;
+    bad.counter.offset = p.text_len + 1;
+    next = 0;
+    CHECK(perfbuf_v2_resolve_counter(&r, &names, &bad, &next, &c, NULL) ==
+          PERFBUF_E_INVALID_ARGUMENT);
+    tb_free(&reg);
+    tb_free(&str);
+    tb_free(&name_bytes);
+}
+
 static const th_case cases[] = {
     TH_CASE(title_index_finds_every_text_case_insensitively),
     TH_CASE(title_index_lists_duplicates_in_table_order),
@@ -449,5 +531,6 @@ static const th_case cases[] = {
     TH_CASE(too_long_names),
     TH_CASE(ambiguous_names_list_every_object),
     TH_CASE(resolve_arguments),
+    TH_CASE(v2_countersets_and_counters_by_name_guid_and_id),
 };
 TH_MAIN(cases)

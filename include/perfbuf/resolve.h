@@ -21,6 +21,7 @@
 #include "perfbuf/names.h"
 #include "perfbuf/paths.h"
 #include "perfbuf/v1.h"
+#include "perfbuf/v2_meta.h"
 
 #ifdef __cplusplus
 extern "C" {
@@ -145,6 +146,36 @@ PERFBUF_API PERFBUF_MUST_USE perfbuf_status perfbuf_v1_resolve_counter(
 PERFBUF_API PERFBUF_MUST_USE perfbuf_status perfbuf_title_text_utf8(
     const perfbuf_title_tables *names, perfbuf_language language, uint32_t title_index,
     char *out, size_t cap, size_t *len);
+
+/* ---- counter paths on V2 metadata ---- */
+
+/*
+ * Whether the path's object names the counterset of registration r: either
+ * its GUID written as perfbuf_guid_format writes it, braces included, hex
+ * digits in either case (`\{b4fc721a-0378-476f-89ba-a5a79f810b36}\0`), or
+ * its name `name` (the counterset's name answer, perfbuf_v2_string_parse;
+ * may be NULL) folded as above. O(the object part + 38).
+ */
+PERFBUF_API bool perfbuf_v2_counterset_matches(const perfbuf_v2_reginfo *r,
+                                               const perfbuf_v2_string *name,
+                                               const perfbuf_counter_path *path);
+
+/*
+ * The next registered counter of r, from position *next (start at 0;
+ * advanced past the one returned), that the path's counter part names:
+ * its string in `names` (a v2-strings block of counter names; may be NULL)
+ * equal to the part, folded as above; or, when the part is decimal digits
+ * only, its counter id; or, for "*", every counter whose type has a
+ * displayable value. Each counter matched comes out once, in registration
+ * order, as for V1. NOT_FOUND, with *err naming structure "COUNTER_PATH",
+ * field "Counter" and the part's offset, when none further matches.
+ * A whole enumeration is O(counters × (log strings + the part's length))
+ * plus the strings' bytes.
+ */
+PERFBUF_API PERFBUF_MUST_USE perfbuf_status perfbuf_v2_resolve_counter(
+    const perfbuf_v2_reginfo *r, const perfbuf_v2_strings *names,
+    const perfbuf_counter_path *path, uint32_t *next, perfbuf_v2_counter_reg *out,
+    perfbuf_error *err);
 
 #ifdef __cplusplus
 }
