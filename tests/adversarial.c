@@ -324,6 +324,28 @@ tb_buf adv_v1_titled_counters(uint32_t n)
     return v.buf;
 }
 
+void adv_v2_named_counters(uint32_t n, tb_buf *reginfo, tb_buf *strings)
+{
+    tb_reg_row *rows = calloc(n ? n : 1, sizeof *rows);
+    char *names = calloc(n ? n : 1, ADV_NAMES_PREFIX + 12);
+    if (rows == NULL || names == NULL) {
+        abort();
+    }
+    for (uint32_t k = 0; k < n; k++) {
+        char *name = names + (size_t)k * (ADV_NAMES_PREFIX + 12);
+        memset(name, 'a', ADV_NAMES_PREFIX);
+        snprintf(name + ADV_NAMES_PREFIX, 12, "%07u", k);
+        rows[k].id = k;
+        rows[k].type = PERF_COUNTER_RAWCOUNT;
+        rows[k].base = PERFBUF_V2_NO_ID;
+        rows[k].name = name;
+    }
+    *reginfo = tb_v2_reginfo(rows, n, PERFBUF_COUNTERSET_MULTI_INSTANCES);
+    *strings = tb_v2_strings(rows, n, PERFBUF_V2_STRINGS_FROM_ARRAY_END);
+    free(rows);
+    free(names);
+}
+
 /* ---- V2 query data ---- */
 
 static const uint32_t four_ids[4] = {0, 1, 2, 3};

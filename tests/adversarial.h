@@ -94,6 +94,10 @@ tb_buf adv_names_texts(uint32_t n, int shape);
 /* One single-instance object (title ADV_NAMES_BASE) of n counters whose
  * titles are those of adv_names_texts(n, 2), in that table's order. */
 tb_buf adv_v1_titled_counters(uint32_t n);
+/* A registration of n PERF_COUNTER_RAWCOUNT counters, ids 0..n-1, and a
+ * string block naming counter k "<ADV_NAMES_PREFIX 'a's><k, 7 digits>":
+ * every name shares the prefix, so each comparison reads it. */
+void adv_v2_named_counters(uint32_t n, tb_buf *reginfo, tb_buf *strings);
 
 /* ---- V2 query data ---- */
 

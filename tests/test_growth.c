@@ -775,8 +775,49 @@ static void call_resolve_counters(uint32_t n, run *r)
     tb_free(&block);
 }
 
+/* Every counter of n ("*"), then the last by its name, then one by id. */
+static void call_v2_resolve_counters(uint32_t n, run *r)
+{
+    tb_buf reg, str;
+    adv_v2_named_counters(n, &reg, &str);
+    r->bytes = reg.len + str.len;
+    perfbuf_v2_reginfo ri;
+    perfbuf_v2_strings names;
+    EXPECT(perfbuf_v2_reginfo_parse(reg.data, reg.len, NULL, &ri, NULL) == PERFBUF_OK);
+    EXPECT(perfbuf_v2_strings_parse(str.data, str.len, PERFBUF_V2_STRINGS_AUTO, NULL, &names,
+                                    NULL) == PERFBUF_OK);
+    char last[ADV_NAMES_PREFIX + 32];
+    memcpy(last, "\\s\\", 3);
+    memset(last + 3, 'A', ADV_NAMES_PREFIX);
+    snprintf(last + 3 + ADV_NAMES_PREFIX, 16, "%07u", n - 1);
+    perfbuf_counter_path every, by_name, by_id;
+    EXPECT(perfbuf_path_parse("\\s\\*", 4, &every, NULL) == PERFBUF_OK);
+    EXPECT(perfbuf_path_parse(last, strlen(last), &by_name, NULL) == PERFBUF_OK);
+    EXPECT(perfbuf_path_parse("\\s\\5", 4, &by_id, NULL) == PERFBUF_OK);
+    perfbuf_v2_counter_reg c;
+    uint32_t next = 0, listed = 0, found = UINT32_MAX;
+    start();
+    while (perfbuf_v2_resolve_counter(&ri, &names, &every, &next, &c, NULL) == PERFBUF_OK) {
+        listed++;
+    }
+    next = 0;
+    if (perfbuf_v2_resolve_counter(&ri, &names, &by_name, &next, &c, NULL) == PERFBUF_OK) {
+        found = c.id;
+    }
+    next = 0;
+    EXPECT(perfbuf_v2_resolve_counter(&ri, &names, &by_id, &next, &c, NULL) == PERFBUF_OK);
+    stop(r);
+    EXPECT(listed == n);
+    EXPECT(found == n - 1);
+    EXPECT(c.id == 5);
+    tb_free(&reg);
+    tb_free(&str);
+}
+
 static void names_cases(void)
 {
+    GROWTH("perfbuf_v2_resolve_counter: n named counters, *, last, id", call_v2_resolve_counters,
+           N_LOG_N);
     GROWTH("perfbuf_title_index_build + find each: n equal texts", titles_all_equal, N_LOG_BUDGET);
     GROWTH("perfbuf_title_index_build + find each: 64-char prefixes", titles_shared_prefix,
            N_LOG_BUDGET);
