@@ -1,0 +1,123 @@
+/* SPDX-License-Identifier: MIT OR Apache-2.0 */
+/*
+ * Counter-path resolution (perfbuf/resolve.h) on arbitrary bytes. The
+ * input is a 2-byte little-endian path length, the path (UTF-8), a 4-byte
+ * table length, a Counter table, and a V1 data block (docs/fuzzing.md).
+ * After the three parse: every object and counter resolve_* gives is one
+ * perfbuf_title_matches accepts, resolution gives exactly those a walk
+ * with perfbuf_title_matches gives, and each enumeration stays within the
+ * lookup budget (fuzz/oracle.h: linear in the bytes, plus the path's
+ * length per candidate compared). The table serves as both languages.
+ */
+#include <stdlib.h>
+#include <string.h>
+
+#include "oracle.h"
+#include "perfbuf/counter_types.h"
+#include "perfbuf/resolve.h"
+
+/* Counters compared per object at most: enough to reach every branch,
+ * few enough that the harness stays linear. */
+#define OBJECTS_WITH_COUNTERS 8u
+
+static void resolve_all(const perfbuf_v1_block *b, const perfbuf_title_tables *names,
+                        const perfbuf_counter_path *path, size_t size)
+{
+    const char *object = path->text + path->object.offset;
+    const char *counter = path->text + path->counter.offset;
+    bool every = (path->flags & PERFBUF_PATH_COUNTER_WILDCARD) != 0;
+    perfbuf_v1_iter it;
+    perfbuf_v1_iter walk;
+    perfbuf_v1_object o;
+    perfbuf_v1_object w;
+    perfbuf_v1_objects_begin(b, &it);
+    perfbuf_v1_objects_begin(b, &walk);
+    uint32_t objects = 0;
+    for (;;) {
+        perfbuf_status st;
+        perfbuf_error err;
+        perfbuf_language_set langs = 0;
+        BUDGETED_LOOKUP(size, b->object_count, path->text_len,
+                        st = perfbuf_v1_resolve_object(b, names, path, &it, &o, &langs, &err));
+        /* The walk's next match is the resolution's answer. */
+        bool found = false;
+        while (perfbuf_v1_objects_next(b, &walk, &w)) {
+            if (perfbuf_title_matches(names, w.name_title_index, object, path->object.length) != 0) {
+                found = true;
+                break;
+            }
+        }
+        if (st != PERFBUF_OK) {
+            ORACLE(st == PERFBUF_E_NOT_FOUND && !found);
+            ORACLE(err.offset == path->object.offset && err.field != NULL);
+            break;
+        }
+        ORACLE(found && w.offset == o.offset && langs != 0);
+        if (objects++ >= OBJECTS_WITH_COUNTERS) {
+            continue;
+        }
+        perfbuf_v1_iter ci;
+        perfbuf_v1_iter cw;
+        perfbuf_v1_counter c;
+        perfbuf_v1_counter d;
+        perfbuf_v1_counters_begin(&o, &ci);
+        perfbuf_v1_counters_begin(&o, &cw);
+        for (;;) {
+            BUDGETED_LOOKUP(size, o.counter_count, path->text_len,
+                            st = perfbuf_v1_resolve_counter(b, names, path, &ci, &c, NULL, NULL));
+            bool cfound = false;
+            while (perfbuf_v1_counters_next(b, &cw, &d)) {
+                if (every ? perfbuf_counter_type_is_displayable(d.type)
+                          : perfbuf_title_matches(names, d.name_title_index, counter,
+                                                  path->counter.length) != 0) {
+                    cfound = true;
+                    break;
+                }
+            }
+            if (st != PERFBUF_OK) {
+                ORACLE(st == PERFBUF_E_NOT_FOUND && !cfound);
+                break;
+            }
+            ORACLE(cfound && c.offset == d.offset);
+        }
+    }
+}
+
+int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
+{
+    if (size < 6) {
+        return 0;
+    }
+    size_t path_len = (size_t)data[0] | (size_t)data[1] << 8;
+    if (path_len > size - 6) {
+        return 0;
+    }
+    const uint8_t *p = data + 2 + path_len;
+    size_t table_len = (size_t)p[0] | (size_t)p[1] << 8 | (size_t)p[2] << 16 | (size_t)p[3] << 24;
+    size_t rest = size - 6 - path_len;
+    if (table_len > rest) {
+        return 0;
+    }
+    const uint8_t *table = p + 4;
+    const uint8_t *block = table + table_len;
+    size_t block_len = rest - table_len;
+
+    perfbuf_counter_path path;
+    perfbuf_name_table t;
+    perfbuf_v1_block b;
+    if (perfbuf_path_parse((const char *)data + 2, path_len, &path, NULL) != PERFBUF_OK ||
+        perfbuf_names_parse(table, table_len, NULL, &t, NULL) != PERFBUF_OK ||
+        perfbuf_v1_parse(block, block_len, NULL, &b, NULL) != PERFBUF_OK) {
+        return 0;
+    }
+    perfbuf_name_slot *slots = malloc(sizeof *slots * ((size_t)t.count + 1u));
+    if (slots == NULL) {
+        return 0;
+    }
+    perfbuf_name_index index;
+    ORACLE(perfbuf_names_index_build(&t, slots, t.count, &index) == PERFBUF_OK);
+    perfbuf_title_tables names = {&t, &index, &t, &index};
+    resolve_all(&b, &names, &path, size);
+    free(slots);
+    return 0;
+}
