@@ -74,8 +74,8 @@ int pb_fold_compare_utf16(pb_cursor a, pb_cursor b)
 {
     /* Each step reads through the cursor, which counts the work. */
     for (;;) {
-        uint16_t ua;
-        uint16_t ub;
+        uint16_t ua = 0;
+        uint16_t ub = 0;
         bool more_a = pb_cursor_read_u16(&a, &ua);
         bool more_b = pb_cursor_read_u16(&b, &ub);
         if (!more_a || !more_b) {
@@ -120,8 +120,8 @@ int pb_fold_compare_utf8(pb_cursor a, const char *utf8, size_t len)
     utf8_units s = {pb_cursor_make((const uint8_t *)utf8, utf8 == NULL ? 0 : len), 0};
     /* Each step reads through the cursor, which counts the work. */
     for (;;) {
-        uint16_t ua;
-        uint16_t ub;
+        uint16_t ua = 0;
+        uint16_t ub = 0;
         bool more_a = pb_cursor_read_u16(&a, &ua);
         bool more_b = next_unit(&s, &ub);
         if (!more_a || !more_b) {
