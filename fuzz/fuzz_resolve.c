@@ -8,6 +8,11 @@
  * with perfbuf_title_matches gives, and each enumeration stays within the
  * lookup budget (fuzz/oracle.h: linear in the bytes, plus the path's
  * length per candidate compared). The table serves as both languages.
+ * When the table and block do not parse as V1, they are tried as a V2
+ * counter-name string block and a counterset registration: counters come
+ * out once each in registration order, "*" gives exactly the displayable
+ * ones, a decimal part at most the one counter of that id, each call
+ * within the same budget.
  */
 #include <stdlib.h>
 #include <string.h>
@@ -83,6 +88,49 @@ static void resolve_all(const perfbuf_v1_block *b, const perfbuf_title_tables *n
     }
 }
 
+static void resolve_v2(const uint8_t *table, size_t table_len, const uint8_t *block,
+                       size_t block_len, const perfbuf_counter_path *path, size_t size)
+{
+    perfbuf_v2_reginfo r;
+    perfbuf_v2_strings names;
+    if (perfbuf_v2_reginfo_parse(block, block_len, NULL, &r, NULL) != PERFBUF_OK ||
+        perfbuf_v2_strings_parse(table, table_len, PERFBUF_V2_STRINGS_AUTO, NULL, &names, NULL) !=
+            PERFBUF_OK) {
+        return;
+    }
+    bool matches;
+    BUDGETED(size, matches = perfbuf_v2_counterset_matches(&r, NULL, path));
+    if (matches) {
+        /* Only the GUID's own spelling, 38 characters, matches without a name. */
+        ORACLE(path->object.length == PERFBUF_GUID_STRING_SIZE - 1);
+    }
+    bool every = (path->flags & PERFBUF_PATH_COUNTER_WILDCARD) != 0;
+    uint32_t displayable = 0;
+    for (uint32_t i = 0; i < r.counter_count; i++) {
+        perfbuf_v2_counter_reg c;
+        ORACLE(perfbuf_v2_reginfo_counter(&r, i, &c));
+        displayable += perfbuf_counter_type_is_displayable(c.type);
+    }
+    uint32_t next = 0;
+    uint32_t found = 0;
+    uint32_t last = 0;
+    for (;;) {
+        perfbuf_v2_counter_reg c;
+        perfbuf_status st;
+        BUDGETED_LOOKUP(size, r.counter_count, path->text_len,
+                        st = perfbuf_v2_resolve_counter(&r, &names, path, &next, &c, NULL));
+        if (st != PERFBUF_OK) {
+            ORACLE(st == PERFBUF_E_NOT_FOUND && next == r.counter_count);
+            break;
+        }
+        ORACLE(c.index < r.counter_count && (found == 0 || c.index > last));
+        ORACLE(!every || perfbuf_counter_type_is_displayable(c.type));
+        last = c.index;
+        found++;
+    }
+    ORACLE(!every || found == displayable);
+}
+
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
     if (size < 6) {
@@ -105,9 +153,12 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
     perfbuf_counter_path path;
     perfbuf_name_table t;
     perfbuf_v1_block b;
-    if (perfbuf_path_parse((const char *)data + 2, path_len, &path, NULL) != PERFBUF_OK ||
-        perfbuf_names_parse(table, table_len, NULL, &t, NULL) != PERFBUF_OK ||
+    if (perfbuf_path_parse((const char *)data + 2, path_len, &path, NULL) != PERFBUF_OK) {
+        return 0;
+    }
+    if (perfbuf_names_parse(table, table_len, NULL, &t, NULL) != PERFBUF_OK ||
         perfbuf_v1_parse(block, block_len, NULL, &b, NULL) != PERFBUF_OK) {
+        resolve_v2(table, table_len, block, block_len, &path, size);
         return 0;
     }
     perfbuf_name_slot *slots = malloc(sizeof *slots * ((size_t)t.count + 1u));
