@@ -75,6 +75,7 @@ file(READ ${csv_file} out)
 set(header [=["(PDH-CSV 4.0) (Coordinated Universal Time)(0)","\\SYNTHETIC\Prozessor(_Total)\Prozessorzeit (%)","\\SYNTHETIC\Prozess(svchost#1)\Prozesskennung"]=])
 set(row [=["11/22/2026 10:00:00.000","42.500000","1044.000000"]=])
 expect("csv: English and German paths" "${rc}" 0 "${out}" "${header}\n${row}\n")
+lacks("csv: known paths are not reported" "${err}" "no object")
 
 # Named in English when only the English table is given.
 execute_process(COMMAND ${DUMP} --english-names ${english}
@@ -88,8 +89,10 @@ expect("csv: English, every instance" "${rc}" 0 "${out}"
 # The German table alone does not know the English path: nothing selected.
 execute_process(COMMAND ${DUMP} --names ${german}
                         --counter [=[\Processor(_Total)\% Processor Time]=] --csv ${s1}
-                RESULT_VARIABLE rc OUTPUT_FILE ${csv_file} TIMEOUT 20)
+                RESULT_VARIABLE rc OUTPUT_FILE ${csv_file} ERROR_VARIABLE err TIMEOUT 20)
 file(READ ${csv_file} out)
+expect("csv: the unknown object is reported" "${rc}" 0 "${err}"
+       [=[--counter \Processor(_Total)\% Processor Time: no object of that name]=])
 expect("csv: English path, German table only" "${rc}" 0 "${out}"
        "\"(PDH-CSV 4.0) (Coordinated Universal Time)(0)\"\n\"11/22/2026 10:00:00.000\"\n")
 

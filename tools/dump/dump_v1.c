@@ -585,8 +585,9 @@ perfbuf_status dump_v1(const dump_input *in, emitter *e, perfbuf_error *err)
     tables_load(in, &tables);
     const perfbuf_name_table *have_names = tables.display;
     const perfbuf_name_index *index = tables.display_index;
-    dump_selection sel = {in->paths, in->path_count, &tables.tables, NULL};
+    dump_selection sel = {in->paths, in->path_count, &tables.tables, NULL, NULL};
     sel.object_ok = dump_calloc(in->path_count, sizeof *sel.object_ok);
+    sel.used = dump_calloc(in->path_count, sizeof *sel.used);
     dump_instance_names inames;
     instance_names_init(&inames);
     /* Parents through the block-wide index: every instance's parent in
@@ -761,8 +762,10 @@ perfbuf_status dump_v1(const dump_input *in, emitter *e, perfbuf_error *err)
     free(peers.ring);
     free(series_blocks);
     free(parent_slots);
+    select_report_unused(&sel);
     tables_free(&tables);
     free(sel.object_ok);
+    free(sel.used);
     instance_names_free(&inames);
     dump_text_free(&text);
     return PERFBUF_OK;
@@ -1042,8 +1045,9 @@ perfbuf_status dump_v1_csv(const dump_input *in, FILE *out, perfbuf_error *err)
     if (st != PERFBUF_OK) {
         machine.buf[0] = '\0';
     }
-    dump_selection sel = {in->paths, in->path_count, &tables.tables, NULL};
+    dump_selection sel = {in->paths, in->path_count, &tables.tables, NULL, NULL};
     sel.object_ok = dump_calloc(in->path_count, sizeof *sel.object_ok);
+    sel.used = dump_calloc(in->path_count, sizeof *sel.used);
     dump_instance_names names;
     instance_names_init(&names);
     csv_out w;
@@ -1065,8 +1069,10 @@ perfbuf_status dump_v1_csv(const dump_input *in, FILE *out, perfbuf_error *err)
     if (before != NULL) {
         peer_free(before);
     }
+    select_report_unused(&sel);
     instance_names_free(&names);
     free(sel.object_ok);
+    free(sel.used);
     free(parent_slots);
     tables_free(&tables);
     dump_text_free(&text);

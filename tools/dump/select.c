@@ -1,6 +1,7 @@
 /* SPDX-License-Identifier: MIT OR Apache-2.0 */
 #include "select.h"
 
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -31,8 +32,23 @@ bool select_object(dump_selection *s, const perfbuf_v1_object *o)
                                                 part_text(path, path->object),
                                                 path->object.length) != 0;
         any = any || s->object_ok[p];
+        if (s->used != NULL && s->object_ok[p]) {
+            s->used[p] = true;
+        }
     }
     return any;
+}
+
+void select_report_unused(const dump_selection *s)
+{
+    for (size_t p = 0; s->used != NULL && p < s->count; p++) {
+        DUMP_WORK(1);
+        if (!s->used[p]) {
+            const perfbuf_counter_path *path = &s->paths[p];
+            fprintf(stderr, "perfbuf-dump: --counter %.*s: no object of that name\n",
+                    (int)(path->text_len > 4096 ? 4096 : path->text_len), path->text);
+        }
+    }
 }
 
 bool select_counter_by(const dump_selection *s, size_t p, const perfbuf_v1_counter *c)

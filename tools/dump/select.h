@@ -30,9 +30,12 @@ typedef struct dump_selection {
     size_t count;            /* 0: everything is selected */
     const perfbuf_title_tables *names;
     bool *object_ok;         /* per path, for the current object */
+    bool *used;              /* per path: it named some object (may be NULL) */
 } dump_selection;
 
 bool select_active(const dump_selection *s);
+/* Tells stderr of every path that named no object of the block. */
+void select_report_unused(const dump_selection *s);
 /* Marks the paths whose object is o; true when any is. */
 bool select_object(dump_selection *s, const perfbuf_v1_object *o);
 /* Whether path p (its object marked) names counter c. */
