@@ -28,7 +28,7 @@
 #include "work.h"
 
 /* Scratch slots of one capture's keys, per instance (see key_capture). */
-#define PER_INSTANCE_SLOTS 11u
+#define PER_INSTANCE_SLOTS 14u
 
 
 /* A name's location, kind and length in one slot: offset << 32 | UTF-16
@@ -207,6 +207,11 @@ typedef struct capture_keys {
     uint64_t *records;     /* 2 * count: key hash, position */
     uint64_t *temp;        /* 2 * count */
     uint64_t *counters;    /* counter block: offset << 32 | bytes */
+    uint64_t *parent_list_hash; /* distinct unambiguous parent names: hashes ascending */
+    uint64_t *parent_list_name; /* and the representative's packed name */
+    size_t parent_list_count;
+    uint64_t *shared_parents;   /* hashes of names both captures have as parents */
+    size_t shared_count;
 } capture_keys;
 
 static void carve(capture_keys *k, uint64_t *area, uint32_t count)
@@ -221,6 +226,11 @@ static void carve(capture_keys *k, uint64_t *area, uint32_t count)
     k->records = area + 6 * (size_t)count;
     k->temp = area + 8 * (size_t)count;
     k->counters = area + 10 * (size_t)count;
+    k->parent_list_hash = area + 11 * (size_t)count;
+    k->parent_list_name = area + 12 * (size_t)count;
+    k->shared_parents = area + 13 * (size_t)count;
+    k->parent_list_count = 0;
+    k->shared_count = 0;
 }
 
 /* Names, ids and parents of every instance, in buffer order. */
@@ -311,6 +321,11 @@ static void resolve_parents(capture_keys *k)
             PB_WORK(1);
             rep[distinct[2 * j + 1]] = pure ? first : (IMPURE | distinct_name[distinct[2 * j + 1]]);
         }
+        if (pure) {
+            k->parent_list_hash[k->parent_list_count] = distinct[2 * s];
+            k->parent_list_name[k->parent_list_count] = first;
+            k->parent_list_count++;
+        }
         s = e;
     }
     for (uint32_t i = 0; i < k->count; i++) {
@@ -364,7 +379,51 @@ static void key_capture(capture_keys *k, const perfbuf_v1_object *o,
     }
 }
 
-/* Whether the first members of two pure runs of equal hash have one key. */
+/*
+ * The parent names both captures have: their lists of unambiguous parent
+ * names are each sorted by hash with one name per hash, so a merge compares
+ * each pair of equal hashes once. Children then compare parents by hash
+ * through this list, never by reading a parent's name again.
+ */
+static void share_parents(const capture_keys *older, capture_keys *newer)
+{
+    size_t a = 0, b = 0;
+    while (a < older->parent_list_count && b < newer->parent_list_count) {
+        PB_WORK(1);
+        uint64_t ha = older->parent_list_hash[a], hb = newer->parent_list_hash[b];
+        if (ha < hb) {
+            a++;
+        } else if (hb < ha) {
+            b++;
+        } else {
+            if (names_equal(older->block, older->parent_list_name[a], newer->block,
+                            newer->parent_list_name[b])) {
+                newer->shared_parents[newer->shared_count++] = hb;
+            }
+            a++;
+            b++;
+        }
+    }
+}
+
+static bool parent_shared(const capture_keys *newer, uint64_t hash)
+{
+    size_t lo = 0, hi = newer->shared_count;
+    while (lo < hi) {
+        PB_WORK(1);
+        size_t mid = lo + (hi - lo) / 2;
+        if (newer->shared_parents[mid] < hash) {
+            lo = mid + 1;
+        } else {
+            hi = mid;
+        }
+    }
+    return lo < newer->shared_count && newer->shared_parents[lo] == hash;
+}
+
+/* Whether the first members of two unambiguous runs of equal hash have
+ * one key: an unambiguous run's parent is unambiguous, so its hash names
+ * one parent name per capture. */
 static bool runs_match(const capture_keys *older, uint32_t a, const capture_keys *newer,
                        uint32_t b)
 {
@@ -375,8 +434,13 @@ static bool runs_match(const capture_keys *older, uint32_t a, const capture_keys
         !names_equal(older->block, older->name[a], newer->block, newer->name[b])) {
         return false;
     }
-    return names_equal(older->block, older->parent_rep[a], newer->block,
-                          newer->parent_rep[b]);
+    bool older_parent = older->parent_rep[a] != NO_NAME;
+    bool newer_parent = newer->parent_rep[b] != NO_NAME;
+    if (!older_parent || !newer_parent) {
+        return older_parent == newer_parent;
+    }
+    return older->parent_hash[a] == newer->parent_hash[b] &&
+           parent_shared(newer, newer->parent_hash[b]);
 }
 
 static uint64_t match_slot(uint32_t pairing, uint64_t ordinal, uint32_t older_index)
@@ -545,6 +609,7 @@ perfbuf_status perfbuf_v1_pair(const perfbuf_v1_block *older, const perfbuf_v1_b
     carve(&ok, at + (size_t)n_new * PER_INSTANCE_SLOTS, n_old);
     key_capture(&nk, &no, &newer_parents);
     key_capture(&ok, &oo, &older_parents);
+    share_parents(&ok, &nk);
     out->older = older;
     out->newer = newer;
     out->older_object = oo;

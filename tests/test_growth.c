@@ -38,6 +38,8 @@
 #include "adversarial.h"
 #include "harness.h"
 #include "oracle.h"
+#include "collector_fixture.h"
+#include "perfbuf/collector.h"
 #include "perfbuf/counter_types.h"
 #include "perfbuf/names.h"
 #include "perfbuf/text.h"
@@ -593,6 +595,74 @@ static void v1_calls(void)
     GROWTH("perfbuf_v1_instance_name_utf8: n bytes of cp 65001", call_v1_name_65001, LINEAR);
     GROWTH("perfbuf_v1_instance_name_utf8: n bytes of cp 20127", call_v1_name_20127, LINEAR);
     GROWTH("perfbuf_v1_instance_name_utf8: n bytes, 16-byte output", call_v1_name_small, LINEAR);
+}
+
+/* ---- pairing ---- */
+
+/*
+ * perfbuf_v1_pair on adv_pair's shapes, and with `arrays` the formatted
+ * array of both counters of CF_PROCESS on top, sized then filled: the
+ * string area the caller gives is counted as input, as for every call
+ * that writes text (docs/linear-time.md). n log n: the pairing sorts.
+ */
+static void pair_case(uint32_t n, int shape, bool arrays, run *r)
+{
+    tb_buf ob, nb;
+    adv_pair(n, shape, &ob, &nb);
+    r->bytes = ob.len + nb.len;
+    perfbuf_v1_block older, newer;
+    EXPECT(perfbuf_v1_parse(ob.data, ob.len, NULL, &older, NULL) == PERFBUF_OK);
+    EXPECT(perfbuf_v1_parse(nb.data, nb.len, NULL, &newer, NULL) == PERFBUF_OK);
+    size_t slots = 0;
+    EXPECT(perfbuf_v1_pairing_scratch(&older, &newer, CF_PROCESS, &slots) == PERFBUF_OK);
+    uint64_t *scratch = malloc(sizeof *scratch * slots);
+    perfbuf_v1_pairing p;
+    start();
+    EXPECT(perfbuf_v1_pair(&older, &newer, CF_PROCESS, scratch, slots, &p) == PERFBUF_OK);
+    stop(r);
+    uint32_t expected = shape == 0 ? n - (n + 9) / 10 : shape == 1 ? n - 1 : n;
+    EXPECT(p.paired == expected && p.ambiguous == 0);
+    const uint32_t counters[2] = {CF_CPU, CF_COUNT};
+    for (int k = 0; arrays && k < 2; k++) {
+        size_t count = 0, bytes = 0;
+        start();
+        EXPECT(perfbuf_v1_formatted_array(&p, counters[k], NULL, PERFBUF_FMT_DOUBLE, NULL, &count,
+                                          NULL, &bytes) == PERFBUF_E_OUTPUT_TOO_SMALL);
+        stop(r);
+        perfbuf_formatted_item *items = malloc(sizeof *items * (count + 1));
+        char *strings = malloc(bytes + 1);
+        r->bytes += bytes;
+        start();
+        EXPECT(perfbuf_v1_formatted_array(&p, counters[k], NULL, PERFBUF_FMT_DOUBLE, items,
+                                          &count, strings, &bytes) == PERFBUF_OK);
+        stop(r);
+        free(items);
+        free(strings);
+    }
+    free(scratch);
+    tb_free(&ob);
+    tb_free(&nb);
+}
+
+static void call_pair_churn(uint32_t n, run *r) { pair_case(n, 0, false, r); }
+static void call_pair_same_names(uint32_t n, run *r) { pair_case(n, 1, false, r); }
+static void call_pair_long_parent(uint32_t n, run *r) { pair_case(n, 2, false, r); }
+static void call_pair_two_parents(uint32_t n, run *r) { pair_case(n, 3, false, r); }
+static void call_arrays_churn(uint32_t n, run *r) { pair_case(n, 0, true, r); }
+static void call_arrays_same_names(uint32_t n, run *r) { pair_case(n, 1, true, r); }
+static void call_arrays_long_parent(uint32_t n, run *r) { pair_case(n, 2, true, r); }
+static void call_arrays_two_parents(uint32_t n, run *r) { pair_case(n, 3, true, r); }
+
+static void pairing_cases(void)
+{
+    GROWTH("perfbuf_v1_pair: n names, 10 % churn", call_pair_churn, N_LOG_N);
+    GROWTH("perfbuf_v1_pair: n svchost, #N shifted", call_pair_same_names, N_LOG_N);
+    GROWTH("perfbuf_v1_pair: n children of one long parent", call_pair_long_parent, N_LOG_N);
+    GROWTH("perfbuf_v1_pair: two long parents of one name", call_pair_two_parents, N_LOG_N);
+    GROWTH("pair + formatted arrays: 10 % churn", call_arrays_churn, N_LOG_N);
+    GROWTH("pair + formatted arrays: n svchost", call_arrays_same_names, N_LOG_N);
+    GROWTH("pair + formatted arrays: one long parent", call_arrays_long_parent, N_LOG_N);
+    GROWTH("pair + formatted arrays: two long parents", call_arrays_two_parents, N_LOG_N);
 }
 
 /* ---- name tables ---- */
@@ -1302,7 +1372,7 @@ static void text_cases(void)
 static const th_case cases[] = {
     TH_CASE(v1_walks),       TH_CASE(v1_calls),         TH_CASE(names_cases),
     TH_CASE(v2_query_cases), TH_CASE(v2_meta_cases),    TH_CASE(crosscheck_cases),
-    TH_CASE(text_cases),
+    TH_CASE(text_cases),     TH_CASE(pairing_cases),
 };
 
 TH_MAIN(cases)
