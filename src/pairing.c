@@ -31,10 +31,19 @@
 #define PER_INSTANCE_SLOTS 14u
 
 
-/* A name's location, kind and length in one slot: offset << 32 | UTF-16
- * flag << 31 | bytes. V1 blocks are at most 4 GiB (TotalByteLength). */
-#define NAME_WIDE 0x80000000u
+/*
+ * A name's location, encoding and length in one slot: offset << 32 |
+ * encoding << 29 | bytes. V1 blocks are at most 4 GiB (TotalByteLength),
+ * so offsets fit; a name of 512 MiB or more, or one whose parent's does
+ * not fit, is UNPAIRABLE. Names of two encodings never compare equal:
+ * the same units mean other characters in another code page.
+ */
+#define NAME_LENGTH_MASK 0x1FFFFFFFu
+#define NAME_ENCODING_SHIFT 29
+#define ENCODING_UTF16 0u
+#define ENCODING_OTHER 4u /* a code page perfbuf does not convert: bytes */
 #define NO_NAME 0u
+#define UNPAIRABLE UINT64_MAX
 
 /* Tests narrow the hashes to force collisions (tests/test_collector_collide.c);
  * the library keeps all 64 bits. */
@@ -56,13 +65,30 @@ static uint64_t mix(uint64_t x)
     return x;
 }
 
+static uint32_t encoding_of(uint32_t code_page)
+{
+    switch (code_page) {
+    case 0: return ENCODING_UTF16;
+    case 1252: return 1u;
+    case 65001: return 2u;
+    case 20127: return 3u;
+    default: return ENCODING_OTHER;
+    }
+}
+
 static bool pack_name(size_t offset, size_t bytes, uint32_t code_page, uint64_t *out)
 {
-    if (offset == 0 || offset > UINT32_MAX || bytes >= NAME_WIDE) {
+    if (offset == 0 || offset >= UINT32_MAX || bytes > NAME_LENGTH_MASK) {
         return false;
     }
-    *out = (uint64_t)offset << 32 | (code_page == 0 ? NAME_WIDE : 0u) | (uint64_t)bytes;
+    *out = (uint64_t)offset << 32 | (uint64_t)encoding_of(code_page) << NAME_ENCODING_SHIFT |
+           (uint64_t)bytes;
     return true;
+}
+
+static bool is_wide(uint64_t name)
+{
+    return (name >> NAME_ENCODING_SHIFT & 7u) == ENCODING_UTF16;
 }
 
 /* Reads the next unit of a name: a UTF-16 code unit, or a byte; an odd
@@ -91,21 +117,21 @@ static bool next_unit(pb_cursor *c, bool wide, uint32_t *unit)
 static bool name_cursor(const perfbuf_v1_block *b, uint64_t name, pb_cursor *out)
 {
     pb_cursor whole = pb_cursor_make(b->data, b->size);
-    return pb_cursor_slice(&whole, (size_t)(name >> 32), (size_t)(name & (NAME_WIDE - 1u)), out);
+    return pb_cursor_slice(&whole, (size_t)(name >> 32), (size_t)(name & NAME_LENGTH_MASK), out);
 }
 
 static size_t name_units(uint64_t name)
 {
-    size_t bytes = (size_t)(name & (NAME_WIDE - 1u));
-    return (name & NAME_WIDE) != 0 ? bytes / 2 + bytes % 2 : bytes;
+    size_t bytes = (size_t)(name & NAME_LENGTH_MASK);
+    return is_wide(name) ? bytes / 2 + bytes % 2 : bytes;
 }
 
 static uint64_t name_hash(const perfbuf_v1_block *b, uint64_t name)
 {
     uint64_t h = UINT64_C(0xCBF29CE484222325) ^ name_units(name);
     pb_cursor c;
-    if (name != NO_NAME && name_cursor(b, name, &c)) {
-        bool wide = (name & NAME_WIDE) != 0;
+    if (name != NO_NAME && name != UNPAIRABLE && name_cursor(b, name, &c)) {
+        bool wide = is_wide(name);
         uint32_t unit;
         while (next_unit(&c, wide, &unit)) {
             h = (h ^ unit) * UINT64_C(0x100000001B3);
@@ -120,8 +146,14 @@ static uint64_t name_hash(const perfbuf_v1_block *b, uint64_t name)
 static bool names_equal(const perfbuf_v1_block *ba, uint64_t a, const perfbuf_v1_block *bb,
                     uint64_t b)
 {
+    if (a == UNPAIRABLE || b == UNPAIRABLE) {
+        return false;
+    }
     if (a == NO_NAME || b == NO_NAME) {
         return a == b;
+    }
+    if ((a ^ b) >> NAME_ENCODING_SHIFT & 7u) {
+        return false;
     }
     if (name_units(a) != name_units(b)) {
         return false;
@@ -130,7 +162,7 @@ static bool names_equal(const perfbuf_v1_block *ba, uint64_t a, const perfbuf_v1
     if (!name_cursor(ba, a, &ca) || !name_cursor(bb, b, &cb)) {
         return false;
     }
-    bool wa = (a & NAME_WIDE) != 0, wb = (b & NAME_WIDE) != 0;
+    bool wa = is_wide(a), wb = is_wide(b);
     for (;;) {
         uint32_t ua, ub;
         bool more_a = next_unit(&ca, wa, &ua);
@@ -243,7 +275,7 @@ static void read_instances(capture_keys *k, const perfbuf_v1_object *o,
     perfbuf_v1_instances_begin(o, &it);
     while (i < k->count && perfbuf_v1_instances_next(k->block, &it, &inst)) {
         if (!pack_name(inst.name_offset, inst.name_bytes, inst.code_page, &k->name[i])) {
-            k->name[i] = NO_NAME;
+            k->name[i] = UNPAIRABLE;
         }
         k->counters[i] = pb_pack_counter_block(&inst.counters);
         k->unique_id[i] = inst.unique_id != -1 ? HAS_UNIQUE_ID | (uint32_t)inst.unique_id : 0u;
@@ -253,12 +285,13 @@ static void read_instances(capture_keys *k, const perfbuf_v1_object *o,
             perfbuf_v1_parent(k->block, o, &inst, parents, &parent, NULL) == PERFBUF_OK &&
             !pack_name(parent.name_offset, parent.name_bytes, parent.code_page, &k->parent[i])) {
             k->parent[i] = NO_NAME;
+            k->name[i] = UNPAIRABLE;
         }
         i++;
     }
     for (; i < k->count; i++) {
         PB_WORK(1);
-        k->name[i] = NO_NAME;
+        k->name[i] = UNPAIRABLE;
         k->unique_id[i] = 0;
         k->parent[i] = NO_NAME;
         k->counters[i] = 0;
@@ -338,7 +371,8 @@ static void resolve_parents(capture_keys *k)
 
 static bool same_own_key(const capture_keys *k, uint32_t a, uint32_t b)
 {
-    if (k->unique_id[a] != k->unique_id[b]) {
+    if (k->name[a] == UNPAIRABLE || k->name[b] == UNPAIRABLE ||
+        k->unique_id[a] != k->unique_id[b]) {
         return false;
     }
     return k->unique_id[a] != 0 || names_equal(k->block, k->name[a], k->block, k->name[b]);
@@ -427,7 +461,8 @@ static bool parent_shared(const capture_keys *newer, uint64_t hash)
 static bool runs_match(const capture_keys *older, uint32_t a, const capture_keys *newer,
                        uint32_t b)
 {
-    if (older->unique_id[a] != newer->unique_id[b]) {
+    if (older->name[a] == UNPAIRABLE || newer->name[b] == UNPAIRABLE ||
+        older->unique_id[a] != newer->unique_id[b]) {
         return false;
     }
     if (older->unique_id[a] == 0 &&
@@ -606,7 +641,10 @@ perfbuf_status perfbuf_v1_pair(const perfbuf_v1_block *older, const perfbuf_v1_b
     }
     capture_keys ok = {.block = older}, nk = {.block = newer};
     carve(&nk, at, n_new);
-    carve(&ok, at + (size_t)n_new * PER_INSTANCE_SLOTS, n_old);
+    /* Names in two code pages are not comparable, so an object whose
+     * CodePage changed pairs nothing: its older instances are not keyed. */
+    carve(&ok, at + (size_t)n_new * PER_INSTANCE_SLOTS,
+          has_older && oo.code_page == no.code_page ? n_old : 0u);
     key_capture(&nk, &no, &newer_parents);
     key_capture(&ok, &oo, &older_parents);
     share_parents(&ok, &nk);
