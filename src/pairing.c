@@ -22,6 +22,7 @@
  */
 #include "perfbuf/collector.h"
 
+#include "check.h"
 #include "collector_internal.h"
 #include "cursor.h"
 #include "order.h"
@@ -593,6 +594,49 @@ perfbuf_status perfbuf_v1_pairing_scratch(const perfbuf_v1_block *older,
                                                                     : PERFBUF_E_LIMIT_EXCEEDED;
 }
 
+/* The keys of both captures and the merge, with their own frame: the
+ * entry point's holds the pairing it fills (bench/stack-usage.sh). */
+static PB_NOINLINE void pair_keys(perfbuf_v1_pairing *out, uint64_t *scratch, uint64_t *at,
+                                  uint32_t n_old, uint32_t n_new)
+{
+    uint64_t *matches = scratch + PB_TEXT_SLOTS; /* as pair_layout placed them */
+    capture_keys ok = {.block = out->older}, nk = {.block = out->newer};
+    carve(&nk, at, n_new);
+    carve(&ok, at + (size_t)n_new * PER_INSTANCE_SLOTS, n_old);
+    key_capture(&nk, &out->newer_object, &out->newer_parents);
+    key_capture(&ok, &out->older_object, &out->older_parents);
+    share_parents(&ok, &nk);
+    merge(&ok, &nk, matches, matches + n_new, out);
+}
+
+/* Fills *out as far as the block indexes; false when one cannot be built. */
+static bool pair_layout(perfbuf_v1_pairing *out, uint64_t *scratch, uint64_t **keys)
+{
+    uint64_t *at = scratch;
+    out->text = (char *)at;
+    out->text_cap = PB_TEXT_SLOTS * sizeof(uint64_t);
+    at += PB_TEXT_SLOTS;
+    uint32_t n_new = instances_of(&out->newer_object);
+    out->matches = at;
+    at += n_new;
+    out->older_counters = at;
+    at += n_new;
+    if (perfbuf_v1_block_index_build(out->newer, at, out->newer->index_slots,
+                                     &out->newer_parents) != PERFBUF_OK) {
+        return false;
+    }
+    at += out->newer->index_slots;
+    if (out->has_older) {
+        if (perfbuf_v1_block_index_build(out->older, at, out->older->index_slots,
+                                         &out->older_parents) != PERFBUF_OK) {
+            return false;
+        }
+        at += out->older->index_slots;
+    }
+    *keys = at;
+    return true;
+}
+
 perfbuf_status perfbuf_v1_pair(const perfbuf_v1_block *older, const perfbuf_v1_block *newer,
                                uint32_t object_title, uint64_t *scratch, size_t cap,
                                perfbuf_v1_pairing *out)
@@ -604,62 +648,32 @@ perfbuf_status perfbuf_v1_pair(const perfbuf_v1_block *older, const perfbuf_v1_b
     if (older == NULL || newer == NULL || (scratch == NULL && cap != 0)) {
         return PERFBUF_E_INVALID_ARGUMENT;
     }
-    perfbuf_v1_object oo = {0}, no;
-    bool has_older = false;
-    if (!find_objects(older, newer, object_title, &oo, &has_older, &no)) {
-        return PERFBUF_E_NOT_FOUND;
-    }
-    size_t need = 0;
-    if (!scratch_layout(older, &oo, has_older, newer, &no, &need)) {
-        return PERFBUF_E_LIMIT_EXCEEDED;
-    }
-    if (cap < need) {
-        return PERFBUF_E_OUTPUT_TOO_SMALL;
-    }
-    /* Layout: text, matches, newer index, older index, then the keys. */
-    uint64_t *at = scratch;
-    char *text = (char *)at;
-    at += PB_TEXT_SLOTS;
-    uint64_t *matches = at;
-    uint32_t n_new = instances_of(&no);
-    uint32_t n_old = has_older ? instances_of(&oo) : 0;
-    at += n_new;
-    uint64_t *older_counters = at;
-    at += n_new;
-    perfbuf_v1_instance_index newer_parents, older_parents = {0};
-    if (perfbuf_v1_block_index_build(newer, at, newer->index_slots, &newer_parents) !=
-        PERFBUF_OK) {
-        return PERFBUF_E_INVALID_ARGUMENT;
-    }
-    at += newer->index_slots;
-    if (has_older) {
-        if (perfbuf_v1_block_index_build(older, at, older->index_slots, &older_parents) !=
-            PERFBUF_OK) {
-            return PERFBUF_E_INVALID_ARGUMENT;
-        }
-        at += older->index_slots;
-    }
-    capture_keys ok = {.block = older}, nk = {.block = newer};
-    carve(&nk, at, n_new);
-    /* Names in two code pages are not comparable, so an object whose
-     * CodePage changed pairs nothing: its older instances are not keyed. */
-    carve(&ok, at + (size_t)n_new * PER_INSTANCE_SLOTS,
-          has_older && oo.code_page == no.code_page ? n_old : 0u);
-    key_capture(&nk, &no, &newer_parents);
-    key_capture(&ok, &oo, &older_parents);
-    share_parents(&ok, &nk);
     out->older = older;
     out->newer = newer;
-    out->older_object = oo;
-    out->newer_object = no;
-    out->has_older = has_older;
-    out->older_parents = older_parents;
-    out->newer_parents = newer_parents;
-    out->matches = matches;
-    out->older_counters = older_counters;
-    out->text = text;
-    out->text_cap = PB_TEXT_SLOTS * sizeof(uint64_t);
-    merge(&ok, &nk, matches, older_counters, out);
+    perfbuf_status st = PERFBUF_OK;
+    size_t need = 0;
+    uint64_t *keys = NULL;
+    if (!find_objects(older, newer, object_title, &out->older_object, &out->has_older,
+                      &out->newer_object)) {
+        st = PERFBUF_E_NOT_FOUND;
+    } else if (!scratch_layout(older, &out->older_object, out->has_older, newer,
+                               &out->newer_object, &need)) {
+        st = PERFBUF_E_LIMIT_EXCEEDED;
+    } else if (cap < need) {
+        st = PERFBUF_E_OUTPUT_TOO_SMALL;
+    } else if (!pair_layout(out, scratch, &keys)) {
+        st = PERFBUF_E_INVALID_ARGUMENT;
+    }
+    if (st != PERFBUF_OK) {
+        *out = (perfbuf_v1_pairing){0};
+        return st;
+    }
+    /* Names in two code pages are not comparable, so an object whose
+     * CodePage changed pairs nothing: its older instances are not keyed. */
+    uint32_t n_old = out->has_older && out->older_object.code_page == out->newer_object.code_page
+                         ? instances_of(&out->older_object)
+                         : 0u;
+    pair_keys(out, scratch, keys, n_old, instances_of(&out->newer_object));
     return PERFBUF_OK;
 }
 
