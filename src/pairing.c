@@ -26,206 +26,34 @@
 #include "collector_internal.h"
 #include "cursor.h"
 #include "order.h"
+#include "pair_keys.h"
 #include "work.h"
 
 /* Scratch slots of one capture's keys, per instance (see key_capture). */
 #define PER_INSTANCE_SLOTS 14u
 
 
-/*
- * A name's location, encoding and length in one slot: offset << 32 |
- * encoding << 29 | bytes. V1 blocks are at most 4 GiB (TotalByteLength),
- * so offsets fit; a name of 512 MiB or more, or one whose parent's does
- * not fit, is UNPAIRABLE. Names of two encodings never compare equal:
- * the same units mean other characters in another code page.
- */
-#define NAME_LENGTH_MASK 0x1FFFFFFFu
-#define NAME_ENCODING_SHIFT 29
-#define ENCODING_UTF16 0u
-#define ENCODING_OTHER 4u /* a code page perfbuf does not convert: bytes */
-#define NO_NAME 0u
-#define UNPAIRABLE UINT64_MAX
-
-/* Tests narrow the hashes to force collisions (tests/test_collector_collide.c);
- * the library keeps all 64 bits. */
-#ifndef PB_PAIRING_HASH_MASK
-#  define PB_PAIRING_HASH_MASK UINT64_MAX
-#endif
-
 #define IMPURE (UINT64_C(1) << 63)
 #define HAS_UNIQUE_ID (UINT64_C(1) << 32)
 #define NO_PARENT_HASH UINT64_C(0x9E3779B97F4A7C15)
 
-static uint64_t mix(uint64_t x)
-{
-    x ^= x >> 30;
-    x *= UINT64_C(0xBF58476D1CE4E5B9);
-    x ^= x >> 27;
-    x *= UINT64_C(0x94D049BB133111EB);
-    x ^= x >> 31;
-    return x;
-}
-
-static uint32_t encoding_of(uint32_t code_page)
-{
-    switch (code_page) {
-    case 0: return ENCODING_UTF16;
-    case 1252: return 1u;
-    case 65001: return 2u;
-    case 20127: return 3u;
-    default: return ENCODING_OTHER;
-    }
-}
-
-static bool pack_name(size_t offset, size_t bytes, uint32_t code_page, uint64_t *out)
-{
-    if (offset == 0 || offset >= UINT32_MAX || bytes > NAME_LENGTH_MASK) {
-        return false;
-    }
-    *out = (uint64_t)offset << 32 | (uint64_t)encoding_of(code_page) << NAME_ENCODING_SHIFT |
-           (uint64_t)bytes;
-    return true;
-}
-
-static bool is_wide(uint64_t name)
-{
-    return (name >> NAME_ENCODING_SHIFT & 7u) == ENCODING_UTF16;
-}
-
-/* Reads the next unit of a name: a UTF-16 code unit, or a byte; an odd
- * last byte of UTF-16 text is a unit of its own, above every code unit. */
-static bool next_unit(pb_cursor *c, bool wide, uint32_t *unit)
-{
-    if (wide && pb_cursor_remaining(c) >= 2) {
-        uint16_t u;
-        if (!pb_cursor_read_u16(c, &u)) {
-            return false;
-        }
-        *unit = u;
-    } else {
-        uint8_t u;
-        if (!pb_cursor_read_u8(c, &u)) {
-            return false;
-        }
-        *unit = wide ? 0x10000u | u : u;
-    }
-    if (*unit >= 'A' && *unit <= 'Z') {
-        *unit += 'a' - 'A';
-    }
-    return true;
-}
-
-static bool name_cursor(const perfbuf_v1_block *b, uint64_t name, pb_cursor *out)
-{
-    pb_cursor whole = pb_cursor_make(b->data, b->size);
-    return pb_cursor_slice(&whole, (size_t)(name >> 32), (size_t)(name & NAME_LENGTH_MASK), out);
-}
-
-static size_t name_units(uint64_t name)
-{
-    size_t bytes = (size_t)(name & NAME_LENGTH_MASK);
-    return is_wide(name) ? bytes / 2 + bytes % 2 : bytes;
-}
-
+/* The keys' helpers, on a V1 block's bytes. */
 static uint64_t name_hash(const perfbuf_v1_block *b, uint64_t name)
 {
-    uint64_t h = UINT64_C(0xCBF29CE484222325) ^ name_units(name);
-    pb_cursor c;
-    if (name != NO_NAME && name != UNPAIRABLE && name_cursor(b, name, &c)) {
-        bool wide = is_wide(name);
-        uint32_t unit;
-        while (next_unit(&c, wide, &unit)) {
-            h = (h ^ unit) * UINT64_C(0x100000001B3);
-        }
-    }
-    return mix(h) & PB_PAIRING_HASH_MASK;
+    return pb_key_name_hash(b->data, b->size, name) & PB_PAIRING_HASH_MASK;
 }
 
-/* Equal unit by unit, ASCII letters folded. Names of different unit
- * counts differ at once; otherwise the walk stops at the first difference,
- * so a comparison reads at most the shorter name. */
 static bool names_equal(const perfbuf_v1_block *ba, uint64_t a, const perfbuf_v1_block *bb,
-                    uint64_t b)
+                        uint64_t b)
 {
-    if (a == UNPAIRABLE || b == UNPAIRABLE) {
-        return false;
-    }
-    if (a == NO_NAME || b == NO_NAME) {
-        return a == b;
-    }
-    if ((a ^ b) >> NAME_ENCODING_SHIFT & 7u) {
-        return false;
-    }
-    if (name_units(a) != name_units(b)) {
-        return false;
-    }
-    pb_cursor ca, cb;
-    if (!name_cursor(ba, a, &ca) || !name_cursor(bb, b, &cb)) {
-        return false;
-    }
-    bool wa = is_wide(a), wb = is_wide(b);
-    for (;;) {
-        uint32_t ua, ub;
-        bool more_a = next_unit(&ca, wa, &ua);
-        bool more_b = next_unit(&cb, wb, &ub);
-        if (more_a != more_b) {
-            return false;
-        }
-        if (!more_a) {
-            return true;
-        }
-        if (ua != ub) {
-            return false;
-        }
-    }
+    return pb_key_names_equal(ba->data, ba->size, a, bb->data, bb->size, b);
 }
 
-/* Heapsort of n two-slot records, ordered by slot 0 then slot 1. */
-static bool record_less(const uint64_t *v, size_t i, size_t j)
-{
-    return v[2 * i] < v[2 * j] || (v[2 * i] == v[2 * j] && v[2 * i + 1] < v[2 * j + 1]);
-}
-
-static void record_swap(uint64_t *v, size_t i, size_t j)
-{
-    uint64_t a = v[2 * i], b = v[2 * i + 1];
-    v[2 * i] = v[2 * j];
-    v[2 * i + 1] = v[2 * j + 1];
-    v[2 * j] = a;
-    v[2 * j + 1] = b;
-}
-
-static void record_sift(uint64_t *v, size_t root, size_t n)
-{
-    for (;;) {
-        PB_WORK(1);
-        size_t child = 2 * root + 1;
-        if (child >= n) {
-            return;
-        }
-        if (child + 1 < n && record_less(v, child, child + 1)) {
-            child++;
-        }
-        if (!record_less(v, root, child)) {
-            return;
-        }
-        record_swap(v, root, child);
-        root = child;
-    }
-}
-
-static void sort_records(uint64_t *v, size_t n)
-{
-    for (size_t i = n / 2; i > 0; i--) {
-        PB_WORK(1);
-        record_sift(v, i - 1, n);
-    }
-    for (size_t end = n; end > 1; end--) {
-        PB_WORK(1);
-        record_swap(v, 0, end - 1);
-        record_sift(v, 0, end - 1);
-    }
-}
+#define mix pb_key_mix
+#define pack_name pb_key_pack_name
+#define sort_records pb_key_sort_records
+#define NO_NAME PB_KEY_NO_NAME
+#define UNPAIRABLE PB_KEY_UNPAIRABLE
 
 /* One capture's key arrays, each `count` slots (records: 2 * count). */
 typedef struct capture_keys {

@@ -13,6 +13,7 @@
  */
 
 #define PB_PAIRING_HASH_MASK UINT64_C(0)
+#include "../src/pair_keys.c"
 #include "../src/pairing.c"
 
 #include "collector_fixture.h"
