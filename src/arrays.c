@@ -13,9 +13,6 @@
 #include "cursor.h"
 #include "work.h"
 
-/* "#" and an ordinal below 2^30 */
-#define ORDINAL_SUFFIX_MAX 11u
-
 /* A counter's definition and the one after it (its base or multi base). */
 typedef struct definition {
     bool found;
@@ -142,32 +139,6 @@ static bool selected(const array_call *a, const perfbuf_v1_instance *inst, uint3
                                          index);
 }
 
-static size_t suffix_bytes(uint32_t ordinal)
-{
-    size_t n = 1;
-    if (ordinal == 0 || ordinal == PERFBUF_PAIR_NO_ORDINAL) {
-        return 0;
-    }
-    for (uint32_t v = ordinal; v != 0; v /= 10) {
-        PB_WORK(1);
-        n++;
-    }
-    return n;
-}
-
-static void write_suffix(char *out, uint32_t ordinal, size_t bytes)
-{
-    if (bytes == 0) {
-        return;
-    }
-    out[0] = '#';
-    for (size_t i = bytes - 1; i > 0; i--) {
-        PB_WORK(1);
-        out[i] = (char)('0' + ordinal % 10);
-        ordinal /= 10;
-    }
-}
-
 /* The bytes an item's name may take with its suffix and NUL; false when
  * they do not fit a size_t. */
 static bool name_bound(const array_call *a, const perfbuf_v1_instance *inst, uint32_t ordinal,
@@ -185,7 +156,7 @@ static bool name_bound(const array_call *a, const perfbuf_v1_instance *inst, uin
             len = 0;
         }
     }
-    return pb_add(len, suffix_bytes(ordinal) + 1u, bytes);
+    return pb_add(len, pb_ordinal_suffix_bytes(ordinal) + 1u, bytes);
 }
 
 static uint32_t sample_failure(perfbuf_status st)
@@ -208,11 +179,11 @@ static void fill_item(array_call *a, const perfbuf_v1_instance *inst,
         len >= room) {
         len = 0; /* cannot happen: the first pass sized it */
     }
-    size_t suffix = suffix_bytes(ordinal);
+    size_t suffix = pb_ordinal_suffix_bytes(ordinal);
     if (len + suffix >= room) {
         suffix = 0;
     }
-    write_suffix(name + len, ordinal, suffix);
+    pb_write_ordinal_suffix(name + len, ordinal, suffix);
     len += suffix;
     name[len] = '\0';
     a->string_bytes += len + 1;

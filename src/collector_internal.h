@@ -35,4 +35,58 @@ static inline perfbuf_v1_counter_block pb_unpack_counter_block(uint64_t v)
     return c;
 }
 
+/* A raw sample in PB_V2_SAMPLE_SLOTS slots of the pairing's scratch, with
+ * a flag saying whether one was stored. */
+#define PB_V2_SAMPLE_SLOTS 5u
+#define PB_SAMPLE_PRESENT (UINT64_C(1) << 63)
+
+static inline void pb_store_sample(uint64_t *slots, const perfbuf_raw_sample *s)
+{
+    slots[0] = (uint64_t)s->type << 32 | s->status;
+    slots[1] = s->first;
+    slots[2] = s->second;
+    slots[3] = PB_SAMPLE_PRESENT | s->multi;
+    slots[4] = (uint64_t)s->time_stamp;
+}
+
+static inline bool pb_load_sample(const uint64_t *slots, perfbuf_raw_sample *s)
+{
+    if ((slots[3] & PB_SAMPLE_PRESENT) == 0) {
+        return false;
+    }
+    s->status = (uint32_t)slots[0];
+    s->type = (uint32_t)(slots[0] >> 32);
+    s->first = slots[1];
+    s->second = slots[2];
+    s->multi = (uint32_t)slots[3];
+    s->time_stamp = (int64_t)slots[4];
+    return true;
+}
+
+/* "#N" for an ordinal N > 0 (PDH's arrays name duplicates so); nothing
+ * for 0 or an unknown ordinal. At most "#" and 10 digits. */
+static inline size_t pb_ordinal_suffix_bytes(uint32_t ordinal)
+{
+    if (ordinal == 0 || ordinal == PERFBUF_PAIR_NO_ORDINAL) {
+        return 0;
+    }
+    size_t n = 1;
+    for (uint32_t v = ordinal; v != 0; v /= 10) {
+        n++;
+    }
+    return n;
+}
+
+static inline void pb_write_ordinal_suffix(char *out, uint32_t ordinal, size_t bytes)
+{
+    if (bytes == 0) {
+        return;
+    }
+    out[0] = '#';
+    for (size_t i = bytes - 1; i > 0; i--) {
+        out[i] = (char)('0' + ordinal % 10);
+        ordinal /= 10;
+    }
+}
+
 #endif

@@ -20,6 +20,8 @@
 #include "perfbuf/common.h"
 #include "perfbuf/paths.h"
 #include "perfbuf/v1.h"
+#include "perfbuf/v2_meta.h"
+#include "perfbuf/v2_query.h"
 #include "perfbuf/values.h"
 
 #ifdef __cplusplus
@@ -147,6 +149,75 @@ PERFBUF_API PERFBUF_MUST_USE perfbuf_status perfbuf_v1_formatted_array(
 PERFBUF_API PERFBUF_MUST_USE perfbuf_status perfbuf_v1_raw_array(
     const perfbuf_v1_pairing *p, uint32_t counter_title, const perfbuf_counter_path *path,
     perfbuf_raw_item *items, size_t *item_count, char *strings, size_t *string_bytes);
+
+/* ---- PerfLib V2 query data ---- */
+
+/*
+ * A pairing of the instances of one counter block in each of two query
+ * buffers (the same counterset, e.g. blocks found through its
+ * identifiers). Points into both buffers and the scratch.
+ */
+typedef struct perfbuf_v2_pairing {
+    const perfbuf_v2_query *older;
+    const perfbuf_v2_query *newer;
+    perfbuf_v2_block older_block;
+    perfbuf_v2_block newer_block;
+    bool has_older;
+    uint32_t paired;
+    uint32_t new_instances;
+    uint32_t ambiguous;
+    const uint64_t *matches;         /* one slot per newer instance */
+    const uint64_t *older_to_newer;  /* per older instance: newer position + 1, or 0 */
+    uint64_t *older_samples;         /* array calls: 5 slots per newer instance */
+    char *text;                      /* name area of the array calls */
+    size_t text_cap;
+} perfbuf_v2_pairing;
+
+/*
+ * The scratch perfbuf_v2_pair needs for these blocks (older_block may be
+ * NULL: no older sample), in uint64_t slots. O(1).
+ */
+PERFBUF_API PERFBUF_MUST_USE perfbuf_status perfbuf_v2_pairing_scratch(
+    const perfbuf_v2_block *older_block, const perfbuf_v2_block *newer_block, size_t *slots);
+
+/*
+ * Pairs each instance of newer_block with the instance of older_block
+ * that has the same key: its InstanceId, its name (ASCII
+ * case-insensitive, as for V1) and its ordinal among instances of that id
+ * and name in buffer order. Hashes are confirmed as for V1; collisions
+ * make PERFBUF_PAIR_AMBIGUOUS. A block without instances (single or
+ * multiple counters) has nothing to pair; its arrays have one item.
+ * older_block NULL (or of a kind without instances while the newer has
+ * them): every instance is PERFBUF_PAIR_NEW. O(n log n + bytes).
+ */
+PERFBUF_API PERFBUF_MUST_USE perfbuf_status perfbuf_v2_pair(
+    const perfbuf_v2_query *older, const perfbuf_v2_block *older_block,
+    const perfbuf_v2_query *newer, const perfbuf_v2_block *newer_block, uint64_t *scratch,
+    size_t cap, perfbuf_v2_pairing *out);
+
+/* As perfbuf_v1_pairing_instance. */
+PERFBUF_API bool perfbuf_v2_pairing_instance(const perfbuf_v2_pairing *p, uint32_t newer_index,
+                                             uint32_t *pairing, uint32_t *ordinal,
+                                             uint32_t *older_index);
+
+/*
+ * As perfbuf_v1_formatted_array, for the counter `counter_id` of the
+ * registration `reg` (the counterset's, which defines the counter for
+ * both captures): samples through perfbuf_v2_raw_sample. Names are the
+ * instance names with "#N" for N > 0; a path's parent part never matches
+ * (V2 instances have none) unless it is "*". NOT_FOUND when the
+ * registration has no such counter. Linear in both buffers and the
+ * string area.
+ */
+PERFBUF_API PERFBUF_MUST_USE perfbuf_status perfbuf_v2_formatted_array(
+    const perfbuf_v2_pairing *p, const perfbuf_v2_reginfo *reg, uint32_t counter_id,
+    const perfbuf_counter_path *path, uint32_t flags, perfbuf_formatted_item *items,
+    size_t *item_count, char *strings, size_t *string_bytes);
+
+PERFBUF_API PERFBUF_MUST_USE perfbuf_status perfbuf_v2_raw_array(
+    const perfbuf_v2_pairing *p, const perfbuf_v2_reginfo *reg, uint32_t counter_id,
+    const perfbuf_counter_path *path, perfbuf_raw_item *items, size_t *item_count,
+    char *strings, size_t *string_bytes);
 
 #ifdef __cplusplus
 }
