@@ -15,7 +15,9 @@
 #include <string.h>
 
 #include "builder_v1.h"
+#include "builder_v2meta.h"
 #include "perfbuf/counter_types.h"
+#include "perfbuf/v2_query.h"
 
 enum { CF_JOB = 500, CF_PROCESS = 230, CF_SYSTEM = 2, CF_CPU = 6, CF_COUNT = 10, CF_UPTIME = 674 };
 
@@ -78,6 +80,57 @@ static inline tb_buf cf_capture(uint32_t second, const char *const *parents, uin
     tb_v1_object_end(&v);
     tb_v1_end(&v);
     return v.buf;
+}
+
+/* ---- V2 ---- */
+
+enum { CF_V2_CPU = 0, CF_V2_COUNT = 1 };
+
+typedef struct cf_v2_instance {
+    uint32_t id;
+    const char *name;
+    uint64_t cpu;
+    uint32_t count;
+} cf_v2_instance;
+
+/*
+ * Query data of one counterset block with CF_V2_CPU (PERF_100NSEC_TIMER, 8
+ * bytes) and CF_V2_COUNT (PERF_COUNTER_RAWCOUNT, 4 bytes) for each
+ * instance, then a multiple-counters block of the same ids (values
+ * 1,000,000 * second and 40 + second); PerfTime100NSec one second apart
+ * per `second`. cf_v2_registration is the counterset's registration.
+ */
+static inline tb_buf cf_v2_capture(uint32_t second, const cf_v2_instance *procs, uint32_t n)
+{
+    tb_v2 v;
+    int64_t t = 133000000000000000 + 10000000 * (int64_t)second;
+    tb_v2_begin(&v, 5000 + second, t, 10000000);
+    const uint32_t ids[2] = {CF_V2_CPU, CF_V2_COUNT};
+    tb_v2_block_begin(&v, 0, PERFBUF_V2_COUNTERSET);
+    tb_v2_ids(&v, ids, 2);
+    tb_v2_instances_begin(&v, n);
+    for (uint32_t i = 0; i < n; i++) {
+        tb_v2_instance(&v, procs[i].id, procs[i].name);
+        tb_v2_u64(&v, procs[i].cpu);
+        tb_v2_u32(&v, procs[i].count);
+    }
+    tb_v2_instances_end(&v);
+    tb_v2_block_end(&v);
+    tb_v2_block_begin(&v, 0, PERFBUF_V2_MULTIPLE_COUNTERS);
+    tb_v2_ids(&v, ids, 2);
+    tb_v2_u64(&v, 1000000u * second);
+    tb_v2_u32(&v, 40 + second);
+    tb_v2_block_end(&v);
+    tb_v2_end(&v);
+    return v.buf;
+}
+
+static inline tb_buf cf_v2_registration(void)
+{
+    static const tb_reg_row rows[2] = {
+        {CF_V2_CPU, PERF_100NSEC_TIMER, PERFBUF_V2_NO_ID, "cpu"},
+        {CF_V2_COUNT, PERF_COUNTER_RAWCOUNT, PERFBUF_V2_NO_ID, "count"}};
+    return tb_v2_reginfo(rows, 2, PERFBUF_COUNTERSET_MULTI_INSTANCES);
 }
 
 #endif

@@ -5,48 +5,15 @@
  * under another name, duplicate keys whose #N shift, a block without
  * instances, patterns and the size-then-fill protocol.
  */
-#include "builder.h"
-#include "builder_v2meta.h"
+#include "collector_fixture.h"
 #include "harness.h"
 #include "perfbuf/collector.h"
 #include "perfbuf/counter_types.h"
 
-enum { CPU_ID = 0, COUNT_ID = 1 };
-
-typedef struct v2_proc {
-    uint32_t id;
-    const char *name;
-    uint64_t cpu;
-    uint32_t count;
-} v2_proc;
-
-/* One counterset block of CPU_ID (100-ns timer) and COUNT_ID (raw count),
- * then a multiple-counters block of the same ids; `second` one second
- * after the first capture. */
-static tb_buf capture(uint32_t second, const v2_proc *procs, uint32_t n)
-{
-    tb_v2 v;
-    int64_t t = 133000000000000000 + 10000000 * (int64_t)second;
-    tb_v2_begin(&v, 5000 + second, t, 10000000);
-    const uint32_t ids[2] = {CPU_ID, COUNT_ID};
-    tb_v2_block_begin(&v, 0, PERFBUF_V2_COUNTERSET);
-    tb_v2_ids(&v, ids, 2);
-    tb_v2_instances_begin(&v, n);
-    for (uint32_t i = 0; i < n; i++) {
-        tb_v2_instance(&v, procs[i].id, procs[i].name);
-        tb_v2_u64(&v, procs[i].cpu);
-        tb_v2_u32(&v, procs[i].count);
-    }
-    tb_v2_instances_end(&v);
-    tb_v2_block_end(&v);
-    tb_v2_block_begin(&v, 0, PERFBUF_V2_MULTIPLE_COUNTERS);
-    tb_v2_ids(&v, ids, 2);
-    tb_v2_u64(&v, 1000000u * second);
-    tb_v2_u32(&v, 40 + second);
-    tb_v2_block_end(&v);
-    tb_v2_end(&v);
-    return v.buf;
-}
+#define CPU_ID CF_V2_CPU
+#define COUNT_ID CF_V2_COUNT
+#define capture cf_v2_capture
+typedef cf_v2_instance v2_proc;
 
 typedef struct fixture {
     tb_buf ob, nb, regbuf;
@@ -74,9 +41,7 @@ static bool setup(fixture *f, const v2_proc *older, uint32_t no, const v2_proc *
                   uint32_t nn, uint32_t block)
 {
     memset(f, 0, sizeof *f);
-    static const tb_reg_row rows[2] = {{CPU_ID, PERF_100NSEC_TIMER, PERFBUF_V2_NO_ID, "cpu"},
-                                       {COUNT_ID, PERF_COUNTER_RAWCOUNT, PERFBUF_V2_NO_ID, "n"}};
-    f->regbuf = tb_v2_reginfo(rows, 2, PERFBUF_COUNTERSET_MULTI_INSTANCES);
+    f->regbuf = cf_v2_registration();
     f->ob = capture(0, older, no);
     f->nb = capture(1, newer, nn);
     if (perfbuf_v2_reginfo_parse(f->regbuf.data, f->regbuf.len, NULL, &f->reg, NULL) !=

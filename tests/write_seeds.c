@@ -361,6 +361,35 @@ static void pairing_seeds(void)
                  newer, 5, 0);
     pairing_case("valid-all-new.bin", 0, "\\Process(*)\\Count", jobs, 2, older, 0, newer, 5,
                  0);
+
+    const cf_v2_instance v2_older[] = {{1, "a", 1000000, 1}, {2, "b", 2000000, 2},
+                                       {3, "w", 0, 3}, {3, "w", 0, 4}};
+    const cf_v2_instance v2_newer[] = {{2, "B", 7000000, 5}, {3, "w", 0, 6}, {1, "z", 0, 7},
+                                       {5, "e", 0, 8}};
+    tb_buf o = cf_v2_capture(0, v2_older, 4);
+    tb_buf n = cf_v2_capture(1, v2_newer, 4);
+    tb_buf reg = cf_v2_registration();
+    static const char *const v2_paths[3] = {"", "\\Set(w#1)\\count", "\\Set(*)\\cpu"};
+    static const char *const v2_names[3] = {"valid-v2-all.bin", "valid-v2-index.bin",
+                                            "valid-v2-wildcard.bin"};
+    for (int i = 0; i < 3; i++) {
+        tb_buf b;
+        tb_init(&b);
+        size_t path_len = strlen(v2_paths[i]);
+        tb_u8(&b, (uint8_t)(4 | i));
+        tb_u16(&b, (uint16_t)path_len);
+        tb_u32(&b, (uint32_t)o.len);
+        tb_u32(&b, (uint32_t)reg.len);
+        tb_bytes(&b, v2_paths[i], path_len);
+        tb_bytes(&b, o.data, o.len);
+        tb_bytes(&b, reg.data, reg.len);
+        tb_bytes(&b, n.data, n.len);
+        write_file("fuzz_pairing", v2_names[i], b.data, b.len);
+        tb_free(&b);
+    }
+    tb_free(&o);
+    tb_free(&n);
+    tb_free(&reg);
 }
 
 int main(int argc, char **argv)
