@@ -292,6 +292,38 @@ void adv_pair(uint32_t n, int shape, tb_buf *older, tb_buf *newer)
     *newer = pair_capture(1, n, shape, 1);
 }
 
+static tb_buf pair_v2_capture(uint32_t second, uint32_t n, int shape, int newer)
+{
+    cf_v2_instance *procs = must_alloc(sizeof *procs * ((size_t)n + n / 10 + 1));
+    char *names = must_alloc(((size_t)n + n / 10 + 1) * 16);
+    uint32_t count = 0;
+    if (shape == 0 && newer) {
+        for (uint32_t i = 0; i < n / 10; i++) {
+            char *name = names + 16 * (size_t)count;
+            snprintf(name, 16, "new%u", i);
+            procs[count++] = (cf_v2_instance){n + i, name, 0, i};
+        }
+    }
+    for (uint32_t i = 0; i < n; i++) {
+        if ((shape == 0 && newer && i % 10 == 0) || (shape == 1 && newer && i == 0)) {
+            continue;
+        }
+        char *name = names + 16 * (size_t)count;
+        snprintf(name, 16, shape == 0 ? "i%u" : "w", i);
+        procs[count++] = (cf_v2_instance){shape == 0 ? i : 7u, name, (uint64_t)i * second, i};
+    }
+    tb_buf b = cf_v2_capture(second, procs, count);
+    free(names);
+    free(procs);
+    return b;
+}
+
+void adv_pair_v2(uint32_t n, int shape, tb_buf *older, tb_buf *newer)
+{
+    *older = pair_v2_capture(0, n, shape, 0);
+    *newer = pair_v2_capture(1, n, shape, 1);
+}
+
 /* ---- V1 name tables ---- */
 
 tb_buf adv_names(uint32_t n, int order)

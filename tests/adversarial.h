@@ -99,6 +99,13 @@ tb_buf adv_v1_same_names(uint32_t n);
  */
 void adv_pair(uint32_t n, int shape, tb_buf *older, tb_buf *newer);
 
+/* Two V2 query buffers of cf_v2_capture (tests/collector_fixture.h) with
+ * n instances: shape 0: ids k and names "i<k>", the newer lacking every
+ * tenth and adding n/10 new ids first; 1: every instance id 7 named "w",
+ * the newer lacking the first (every #N shifts). Newer instances pair but
+ * for the new ones (shape 1: n - 1 pairs). */
+void adv_pair_v2(uint32_t n, int shape, tb_buf *older, tb_buf *newer);
+
 /* ---- V1 name tables ---- */
 
 /* n pairs; order 0: indexes ADV_NAMES_BASE + 2, + 4, ... ascending; 1:

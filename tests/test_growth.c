@@ -653,8 +653,69 @@ static void call_arrays_same_names(uint32_t n, run *r) { pair_case(n, 1, true, r
 static void call_arrays_long_parent(uint32_t n, run *r) { pair_case(n, 2, true, r); }
 static void call_arrays_two_parents(uint32_t n, run *r) { pair_case(n, 3, true, r); }
 
+/* perfbuf_v2_pair and both formatted arrays on adv_pair_v2's shapes. */
+static void pair_v2_case(uint32_t n, int shape, run *r)
+{
+    tb_buf ob, nb;
+    adv_pair_v2(n, shape, &ob, &nb);
+    tb_buf regbuf = cf_v2_registration();
+    r->bytes = ob.len + nb.len + regbuf.len;
+    perfbuf_v2_query older, newer;
+    perfbuf_v2_reginfo reg;
+    perfbuf_v2_block obk, nbk;
+    perfbuf_v2_iter it;
+    EXPECT(perfbuf_v2_query_parse(ob.data, ob.len, NULL, &older, NULL) == PERFBUF_OK);
+    EXPECT(perfbuf_v2_query_parse(nb.data, nb.len, NULL, &newer, NULL) == PERFBUF_OK);
+    EXPECT(perfbuf_v2_reginfo_parse(regbuf.data, regbuf.len, NULL, &reg, NULL) == PERFBUF_OK);
+    perfbuf_v2_blocks_begin(&older, &it);
+    EXPECT(perfbuf_v2_blocks_next(&older, &it, &obk));
+    perfbuf_v2_blocks_begin(&newer, &it);
+    EXPECT(perfbuf_v2_blocks_next(&newer, &it, &nbk));
+    size_t slots = 0;
+    EXPECT(perfbuf_v2_pairing_scratch(&obk, &nbk, &slots) == PERFBUF_OK);
+    uint64_t *scratch = malloc(sizeof *scratch * slots);
+    perfbuf_v2_pairing p;
+    start();
+    EXPECT(perfbuf_v2_pair(&older, &obk, &newer, &nbk, scratch, slots, &p) == PERFBUF_OK);
+    stop(r);
+    uint32_t expected = shape == 0 ? n - (n + 9) / 10 : n - 1;
+    EXPECT(p.paired == expected && p.ambiguous == 0);
+    const uint32_t counters[2] = {CF_V2_CPU, CF_V2_COUNT};
+    for (int k = 0; k < 2; k++) {
+        size_t count = 0, bytes = 0;
+        start();
+        EXPECT(perfbuf_v2_formatted_array(&p, &reg, counters[k], NULL, PERFBUF_FMT_DOUBLE, NULL,
+                                          &count, NULL, &bytes) == PERFBUF_E_OUTPUT_TOO_SMALL);
+        stop(r);
+        perfbuf_formatted_item *items = malloc(sizeof *items * (count + 1));
+        char *strings = malloc(bytes + 1);
+        r->bytes += bytes;
+        start();
+        EXPECT(perfbuf_v2_formatted_array(&p, &reg, counters[k], NULL, PERFBUF_FMT_DOUBLE, items,
+                                          &count, strings, &bytes) == PERFBUF_OK);
+        stop(r);
+        uint32_t valid = 0;
+        for (size_t i = 0; i < count; i++) {
+            valid += items[i].value.status == PERFBUF_CSTATUS_VALID_DATA;
+        }
+        EXPECT(valid >= (k == 0 ? expected : (uint32_t)count));
+        free(items);
+        free(strings);
+    }
+    free(scratch);
+    tb_free(&ob);
+    tb_free(&nb);
+    tb_free(&regbuf);
+}
+
+static void call_pair_v2_churn(uint32_t n, run *r) { pair_v2_case(n, 0, r); }
+static void call_pair_v2_same_key(uint32_t n, run *r) { pair_v2_case(n, 1, r); }
+
 static void pairing_cases(void)
 {
+    GROWTH("perfbuf_v2_pair + arrays: n ids, 10 % churn", call_pair_v2_churn, N_LOG_N);
+    GROWTH("perfbuf_v2_pair + arrays: n of one id and name, #N shifted", call_pair_v2_same_key,
+           N_LOG_N);
     GROWTH("perfbuf_v1_pair: n names, 10 % churn", call_pair_churn, N_LOG_N);
     GROWTH("perfbuf_v1_pair: n svchost, #N shifted", call_pair_same_names, N_LOG_N);
     GROWTH("perfbuf_v1_pair: n children of one long parent", call_pair_long_parent, N_LOG_N);
