@@ -22,14 +22,30 @@
 #define ENCODING_UTF16 0u
 #define ENCODING_OTHER 4u /* a code page perfbuf does not convert: bytes */
 
+/*
+ * The hashes work on 32-bit lanes whose products fit 64 bits, reduced by a
+ * mask: no operation wraps, so the sanitizers' unsigned-overflow checks
+ * (ci/test.sh builds with -fsanitize=integer) hold here as everywhere.
+ */
+#define LANE 0xFFFFFFFFu
+
+/* A 32-bit finalizer (the avalanche step of MurmurHash3's fmix32). */
+static uint64_t fmix32(uint64_t h)
+{
+    h ^= h >> 16;
+    h = (h * 0x85EBCA6Bu) & LANE;
+    h ^= h >> 13;
+    h = (h * 0xC2B2AE35u) & LANE;
+    h ^= h >> 16;
+    return h;
+}
+
 uint64_t pb_key_mix(uint64_t x)
 {
-    x ^= x >> 30;
-    x *= UINT64_C(0xBF58476D1CE4E5B9);
-    x ^= x >> 27;
-    x *= UINT64_C(0x94D049BB133111EB);
-    x ^= x >> 31;
-    return x;
+    uint64_t lo = fmix32(x & LANE);
+    uint64_t hi = fmix32((x >> 32) ^ lo);
+    lo = fmix32(lo ^ hi ^ 0x9E3779B9u);
+    return hi << 32 | lo;
 }
 
 static uint32_t encoding_of(uint32_t code_page)
@@ -95,17 +111,21 @@ static size_t name_units(uint64_t name)
 
 uint64_t pb_key_name_hash(const uint8_t *data, size_t size, uint64_t name)
 {
-    uint64_t h = UINT64_C(0xCBF29CE484222325) ^ name_units(name);
+    /* Two FNV-1a lanes with different primes, then mixed together. */
+    uint64_t units = name_units(name);
+    uint64_t a = (0x811C9DC5u ^ units) & LANE;
+    uint64_t b = (0x050C5D1Fu ^ (units >> 7)) & LANE;
     pb_cursor c;
     if (name != PB_KEY_NO_NAME && name != PB_KEY_UNPAIRABLE &&
         name_cursor(data, size, name, &c)) {
         bool wide = is_wide(name);
         uint32_t unit;
         while (next_unit(&c, wide, &unit)) {
-            h = (h ^ unit) * UINT64_C(0x100000001B3);
+            a = ((a ^ unit) * 0x01000193u) & LANE;
+            b = ((b ^ unit) * 0x0100019Du) & LANE;
         }
     }
-    return pb_key_mix(h);
+    return pb_key_mix(a << 32 | b);
 }
 
 /* Equal unit by unit, ASCII letters folded. Names of different unit

@@ -218,7 +218,7 @@ static void key_capture(capture_keys *k, const perfbuf_v1_object *o,
         PB_WORK(1);
         uint64_t own = k->unique_id[i] != 0 ? mix(k->unique_id[i] ^ UINT64_C(0x5555))
                                             : name_hash(k->block, k->name[i]);
-        k->records[2 * (size_t)i] = mix(k->parent_hash[i] * 31u ^ own) & PB_PAIRING_HASH_MASK;
+        k->records[2 * (size_t)i] = mix(k->parent_hash[i] ^ mix(own ^ NO_PARENT_HASH)) & PB_PAIRING_HASH_MASK;
         k->records[2 * (size_t)i + 1] = i;
     }
     sort_records(k->records, k->count);
