@@ -36,7 +36,7 @@ static uint32_t instances_in(const perfbuf_v2_block *b)
                : 0u;
 }
 
-static void carve(v2_keys *k, uint64_t *area, uint32_t count)
+static void v2_carve(v2_keys *k, uint64_t *area, uint32_t count)
 {
     k->count = count;
     k->name = area;
@@ -97,19 +97,19 @@ static void key_block(v2_keys *k, const perfbuf_v2_block *block)
     }
 }
 
-static uint64_t match_slot(uint32_t pairing, uint64_t ordinal, uint32_t older_index)
+static uint64_t v2_match_slot(uint32_t pairing, uint64_t ordinal, uint32_t older_index)
 {
     uint64_t ord = ordinal >= PB_ORDINAL_MASK ? PB_ORDINAL_MASK : ordinal;
     return (uint64_t)pairing << PB_PAIRING_SHIFT | ord << 32 | older_index;
 }
 
-static void merge(const v2_keys *older, const v2_keys *newer, uint64_t *matches,
+static void v2_merge(const v2_keys *older, const v2_keys *newer, uint64_t *matches,
                   uint64_t *older_to_newer, perfbuf_v2_pairing *out)
 {
     for (uint32_t i = 0; i < newer->count; i++) {
         PB_WORK(1);
         uint64_t ord = newer->ordinal[i];
-        matches[i] = match_slot(ord == PERFBUF_PAIR_NO_ORDINAL ? PERFBUF_PAIR_AMBIGUOUS
+        matches[i] = v2_match_slot(ord == PERFBUF_PAIR_NO_ORDINAL ? PERFBUF_PAIR_AMBIGUOUS
                                                                : PERFBUF_PAIR_NEW,
                                 ord, 0);
     }
@@ -146,7 +146,7 @@ static void merge(const v2_keys *older, const v2_keys *newer, uint64_t *matches,
                 PB_WORK(1);
                 uint32_t nb = (uint32_t)newer->records[2 * (b + j) + 1];
                 uint32_t na = (uint32_t)older->records[2 * (a + j) + 1];
-                matches[nb] = match_slot(PERFBUF_PAIR_MATCHED, j, na);
+                matches[nb] = v2_match_slot(PERFBUF_PAIR_MATCHED, j, na);
                 older_to_newer[na] = (uint64_t)nb + 1u;
             }
         }
@@ -187,8 +187,8 @@ static PB_NOINLINE void pair_v2_keys(perfbuf_v2_pairing *out, uint64_t *at, uint
                                      uint32_t n_new)
 {
     v2_keys ok = {.q = out->older}, nk = {.q = out->newer};
-    carve(&nk, at, n_new);
-    carve(&ok, at + (size_t)n_new * V2_KEY_SLOTS, n_old);
+    v2_carve(&nk, at, n_new);
+    v2_carve(&ok, at + (size_t)n_new * V2_KEY_SLOTS, n_old);
     key_block(&nk, &out->newer_block);
     if (n_old > 0) {
         key_block(&ok, &out->older_block);
@@ -198,7 +198,7 @@ static PB_NOINLINE void pair_v2_keys(perfbuf_v2_pairing *out, uint64_t *at, uint
     out->matches = matches;
     out->older_to_newer = older_to_newer;
     out->older_samples = older_to_newer + n_old;
-    merge(&ok, &nk, matches, older_to_newer, out);
+    v2_merge(&ok, &nk, matches, older_to_newer, out);
 }
 
 perfbuf_status perfbuf_v2_pair(const perfbuf_v2_query *older, const perfbuf_v2_block *older_block,

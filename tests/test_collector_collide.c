@@ -9,12 +9,14 @@
  *   - a run of one name still pairs by #N;
  *   - colliding names are reported PERFBUF_PAIR_AMBIGUOUS;
  *   - the work stays n log n (counted, at n and 8n).
- * Linked with the counted library, whose own pairing.o is then not used.
+ * Linked with the counted library, whose own pairing.o and pairing_v2.o
+ * are then not used.
  */
 
 #define PB_PAIRING_HASH_MASK UINT64_C(0)
 #include "../src/pair_keys.c"
 #include "../src/pairing.c"
+#include "../src/pairing_v2.c"
 
 #include "collector_fixture.h"
 #include "harness.h"
@@ -135,6 +137,22 @@ static void colliding_parents(void)
     CHECK(setup(&f, one, 1, older, 1, newer, 1));
     CHECK(kind_of(&f, 0, &o) == PERFBUF_PAIR_NEW);
     teardown(&f);
+    /* One parent per capture, of two names under one hash: x moved from p
+     * to q, so it is new, though every hash is equal. */
+    const char *const q[] = {"q"};
+    f.older_buf = cf_capture(0, one, 1, older, 1, 0);
+    f.newer_buf = cf_capture(1, q, 1, older, 1, 0);
+    size_t slots = 0;
+    CHECK(perfbuf_v1_parse(f.older_buf.data, f.older_buf.len, NULL, &f.older, NULL) ==
+              PERFBUF_OK &&
+          perfbuf_v1_parse(f.newer_buf.data, f.newer_buf.len, NULL, &f.newer, NULL) ==
+              PERFBUF_OK &&
+          perfbuf_v1_pairing_scratch(&f.older, &f.newer, CF_PROCESS, &slots) == PERFBUF_OK);
+    f.scratch = malloc(slots * sizeof *f.scratch);
+    CHECK(perfbuf_v1_pair(&f.older, &f.newer, CF_PROCESS, f.scratch, slots, &f.p) ==
+          PERFBUF_OK);
+    CHECK(kind_of(&f, 0, &o) == PERFBUF_PAIR_NEW);
+    teardown(&f);
 }
 
 /* UniqueIDs under one hash: an id and a name never match each other. */
@@ -199,7 +217,62 @@ static void collisions_stay_n_log_n(void)
     CHECK(large <= (uint64_t)WORK_PER_BYTE * large_bytes + WORK_FIXED);
 }
 
+/* V2: one name under two ids is two keys (new, not paired), and two keys
+ * in one run are ambiguous. */
+static bool v2_pair(const cf_v2_instance *older, uint32_t no, const cf_v2_instance *newer,
+                    uint32_t nn, perfbuf_v2_pairing *p, uint64_t **scratch, tb_buf bufs[2],
+                    perfbuf_v2_query q[2])
+{
+    bufs[0] = cf_v2_capture(0, older, no);
+    bufs[1] = cf_v2_capture(1, newer, nn);
+    perfbuf_v2_block b[2];
+    for (int i = 0; i < 2; i++) {
+        perfbuf_v2_iter it;
+        if (perfbuf_v2_query_parse(bufs[i].data, bufs[i].len, NULL, &q[i], NULL) != PERFBUF_OK) {
+            return false;
+        }
+        perfbuf_v2_blocks_begin(&q[i], &it);
+        if (!perfbuf_v2_blocks_next(&q[i], &it, &b[i])) {
+            return false;
+        }
+    }
+    size_t slots = 0;
+    if (perfbuf_v2_pairing_scratch(&b[0], &b[1], &slots) != PERFBUF_OK) {
+        return false;
+    }
+    *scratch = malloc(slots * sizeof **scratch);
+    return perfbuf_v2_pair(&q[0], &b[0], &q[1], &b[1], *scratch, slots, p) == PERFBUF_OK;
+}
+
+static void v2_collisions(void)
+{
+    const cf_v2_instance older[] = {{3, "w", 0, 0}};
+    const cf_v2_instance newer[] = {{4, "w", 0, 0}};
+    perfbuf_v2_pairing p;
+    uint64_t *scratch = NULL;
+    tb_buf bufs[2];
+    perfbuf_v2_query q[2];
+    CHECK(v2_pair(older, 1, newer, 1, &p, &scratch, bufs, q));
+    uint32_t kind = 99;
+    CHECK(perfbuf_v2_pairing_instance(&p, 0, &kind, NULL, NULL) && kind == PERFBUF_PAIR_NEW);
+    free(scratch);
+    tb_free(&bufs[0]);
+    tb_free(&bufs[1]);
+    const cf_v2_instance two[] = {{1, "x", 0, 0}, {1, "x", 0, 0}, {2, "x", 0, 0}};
+    CHECK(v2_pair(two, 3, two, 3, &p, &scratch, bufs, q));
+    CHECK(p.ambiguous == 3 && p.paired == 0);
+    free(scratch);
+    tb_free(&bufs[0]);
+    tb_free(&bufs[1]);
+    CHECK(v2_pair(two, 2, two, 2, &p, &scratch, bufs, q));
+    CHECK(p.paired == 2);
+    free(scratch);
+    tb_free(&bufs[0]);
+    tb_free(&bufs[1]);
+}
+
 static const th_case cases[] = {
+    TH_CASE(v2_collisions),
     TH_CASE(one_name_pairs),   TH_CASE(two_names_are_ambiguous), TH_CASE(renamed_is_new),
     TH_CASE(colliding_parents), TH_CASE(ids_and_names),          TH_CASE(collisions_stay_n_log_n),
 };
