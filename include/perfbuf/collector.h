@@ -64,7 +64,8 @@ typedef struct perfbuf_v1_pairing {
  * The scratch perfbuf_v1_pair needs, in uint64_t slots: proportional to
  * the object's instances in both blocks plus their block indexes.
  * NOT_FOUND when the newer block has no object of that title index;
- * INVALID_ARGUMENT for a NULL argument. O(objects).
+ * LIMIT_EXCEEDED when the size does not fit a size_t; INVALID_ARGUMENT for
+ * a NULL argument. O(objects).
  */
 PERFBUF_API PERFBUF_MUST_USE perfbuf_status perfbuf_v1_pairing_scratch(
     const perfbuf_v1_block *older, const perfbuf_v1_block *newer, uint32_t object_title,
@@ -80,7 +81,7 @@ PERFBUF_API PERFBUF_MUST_USE perfbuf_status perfbuf_v1_pairing_scratch(
  * are dropped. A single-instance object pairs its one counter block.
  * OUTPUT_TOO_SMALL when cap is below perfbuf_v1_pairing_scratch's answer;
  * NOT_FOUND when the newer block lacks the object (an older block without
- * it makes every instance PERFBUF_PAIR_NEW). O(n log n) in the instances
+ * it makes every instance PERFBUF_PAIR_NEW). On any failure *out is zeroed. O(n log n) in the instances
  * plus linear in the blocks' bytes (docs/collector.md).
  */
 PERFBUF_API PERFBUF_MUST_USE perfbuf_status perfbuf_v1_pair(const perfbuf_v1_block *older,
