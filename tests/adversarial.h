@@ -81,6 +81,9 @@ tb_buf adv_v1_same_names(uint32_t n);
  * the buffers grow linearly in n while a pairing that read a parent's name
  * per child would do n * ADV_PAIR_PARENT_UNITS work. */
 #define ADV_PAIR_PARENT_UNITS 2000u
+/* Beyond PDH_MAX_INSTANCE_NAME (1024 units) and, at 3 bytes of UTF-8 per
+ * unit, beyond the 3,080 bytes the array calls convert a name into. */
+#define ADV_PAIR_LONG_NAME 1100u
 
 /*
  * Two captures of CF_PROCESS (tests/collector_fixture.h), the newer one
@@ -93,7 +96,10 @@ tb_buf adv_v1_same_names(uint32_t n);
  *      ADV_PAIR_PARENT_UNITS 'P's, in both;
  *   3  two parents with one name of ADV_PAIR_PARENT_UNITS 'P's; children
  *      "c<i / 2>" alternating between them (each name twice, #0 and #1),
- *      the parents swapped in the newer capture.
+ *      the parents swapped in the newer capture;
+ *  4  n names of ADV_PAIR_LONG_NAME euro signs (U+20AC, 3 bytes of
+ *      UTF-8 each) and the decimal i: longer than any counter path's
+ *      instance part, and than the UTF-8 area names are matched in.
  * Every instance of the newer capture but the new ones of shape 0 and
  * pairs (shape 1: n - 1 pairs).
  */

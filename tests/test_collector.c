@@ -258,6 +258,53 @@ static void patterns(void)
     teardown(&f);
 }
 
+/* Names longer than any path part (PDH_MAX_INSTANCE_NAME, 1024 units):
+ * a prefix or a wildcard selects them, an exact name cannot be one. */
+static void long_names(void)
+{
+    /* 1,100 euro signs: 1,100 UTF-16 units, 3,300 bytes of UTF-8, more than
+     * the 3,080 the array calls convert a name into for matching. */
+    char *longer = malloc(3301);
+    CHECK(longer != NULL);
+    for (int k = 0; k < 1100; k++) {
+        memcpy(longer + 3 * k, "\xE2\x82\xAC", 3);
+    }
+    longer[3300] = '\0';
+    const cf_process procs[] = {{longer, -1, -1, 0, 0}, PROC("\xE2\x82\xACy", 0)};
+    pair_fixture f;
+    CHECK(setup(&f, no_parents, 0, procs, 2, no_parents, 0, procs, 2, 0, CF_PROCESS));
+    CHECK(older_of(&f, 0) == 0);
+    size_t count = 0, bytes = 0;
+    perfbuf_counter_path path;
+    const char *prefix = "\\Process(\xE2\x82\xAC\xE2\x82\xAC*)\\Count";
+    CHECK(perfbuf_path_parse(prefix, strlen(prefix), &path, NULL) == PERFBUF_OK);
+    CHECK(perfbuf_v1_formatted_array(&f.p, CF_COUNT, &path, PERFBUF_FMT_LONG, NULL, &count, NULL,
+                                     &bytes) == PERFBUF_E_OUTPUT_TOO_SMALL);
+    CHECK(count == 1 && bytes >= 3301);
+    char *strings = malloc(bytes);
+    perfbuf_formatted_item item;
+    CHECK(perfbuf_v1_formatted_array(&f.p, CF_COUNT, &path, PERFBUF_FMT_LONG, &item, &count,
+                                     strings, &bytes) == PERFBUF_OK);
+    CHECK(count == 1 && item.name_len == 3300 && strcmp(item.name, longer) == 0);
+    free(strings);
+    const char *wild = "\\Process(*)\\Count";
+    CHECK(perfbuf_path_parse(wild, strlen(wild), &path, NULL) == PERFBUF_OK);
+    count = 0;
+    CHECK(perfbuf_v1_formatted_array(&f.p, CF_COUNT, &path, PERFBUF_FMT_LONG, NULL, &count, NULL,
+                                     &bytes) == PERFBUF_E_OUTPUT_TOO_SMALL);
+    CHECK(count == 2);
+    /* A prefix longer than what the cut name holds would not be decided
+     * by the cut; an exact name never selects a cut one. */
+    const char *exact = "\\Process(\xE2\x82\xACy)\\Count";
+    CHECK(perfbuf_path_parse(exact, strlen(exact), &path, NULL) == PERFBUF_OK);
+    count = 0;
+    CHECK(perfbuf_v1_formatted_array(&f.p, CF_COUNT, &path, PERFBUF_FMT_LONG, NULL, &count, NULL,
+                                     &bytes) == PERFBUF_E_OUTPUT_TOO_SMALL);
+    CHECK(count == 1);
+    teardown(&f);
+    free(longer);
+}
+
 /* Size, then fill; one item or one byte short writes nothing. */
 static void size_then_fill(void)
 {
@@ -349,7 +396,7 @@ static const th_case cases[] = {
     TH_CASE(exit_start_swap),   TH_CASE(duplicates_shift), TH_CASE(unique_ids),
     TH_CASE(parent_changes),    TH_CASE(definition_changes), TH_CASE(single_instance),
     TH_CASE(patterns),          TH_CASE(size_then_fill),   TH_CASE(pairing_errors),
-    TH_CASE(object_only_in_newer),
+    TH_CASE(object_only_in_newer), TH_CASE(long_names),
 };
 
 TH_MAIN(cases)

@@ -605,7 +605,7 @@ static void v1_calls(void)
  * string area the caller gives is counted as input, as for every call
  * that writes text (docs/linear-time.md). n log n: the pairing sorts.
  */
-static void pair_case(uint32_t n, int shape, bool arrays, run *r)
+static void pair_case_path(uint32_t n, int shape, bool arrays, const char *path_text, run *r)
 {
     tb_buf ob, nb;
     adv_pair(n, shape, &ob, &nb);
@@ -623,17 +623,25 @@ static void pair_case(uint32_t n, int shape, bool arrays, run *r)
     uint32_t expected = shape == 0 ? n - (n + 9) / 10 : shape == 1 ? n - 1 : n;
     EXPECT(p.paired == expected && p.ambiguous == 0);
     const uint32_t counters[2] = {CF_CPU, CF_COUNT};
+    perfbuf_counter_path path;
+    const perfbuf_counter_path *pp = NULL;
+    if (path_text != NULL) {
+        EXPECT(perfbuf_path_parse(path_text, strlen(path_text), &path, NULL) == PERFBUF_OK);
+        pp = &path;
+        r->bytes += strlen(path_text);
+    }
     for (int k = 0; arrays && k < 2; k++) {
         size_t count = 0, bytes = 0;
         start();
-        EXPECT(perfbuf_v1_formatted_array(&p, counters[k], NULL, PERFBUF_FMT_DOUBLE, NULL, &count,
+        EXPECT(perfbuf_v1_formatted_array(&p, counters[k], pp, PERFBUF_FMT_DOUBLE, NULL, &count,
                                           NULL, &bytes) == PERFBUF_E_OUTPUT_TOO_SMALL);
+        EXPECT(count == (shape == 0 ? n - (n + 9) / 10 + n / 10 : shape == 1 ? n - 1 : n));
         stop(r);
         perfbuf_formatted_item *items = malloc(sizeof *items * (count + 1));
         char *strings = malloc(bytes + 1);
         r->bytes += bytes;
         start();
-        EXPECT(perfbuf_v1_formatted_array(&p, counters[k], NULL, PERFBUF_FMT_DOUBLE, items,
+        EXPECT(perfbuf_v1_formatted_array(&p, counters[k], pp, PERFBUF_FMT_DOUBLE, items,
                                           &count, strings, &bytes) == PERFBUF_OK);
         stop(r);
         free(items);
@@ -644,7 +652,17 @@ static void pair_case(uint32_t n, int shape, bool arrays, run *r)
     tb_free(&nb);
 }
 
+static void pair_case(uint32_t n, int shape, bool arrays, run *r)
+{
+    pair_case_path(n, shape, arrays, NULL, r);
+}
+
 static void call_pair_churn(uint32_t n, run *r) { pair_case(n, 0, false, r); }
+/* Every name cut at the text area's end, then compared with a prefix. */
+static void call_arrays_long_names(uint32_t n, run *r)
+{
+    pair_case_path(n, 4, true, "\\Process(\xE2\x82\xAC\xE2\x82\xAC*)\\Count", r);
+}
 static void call_pair_same_names(uint32_t n, run *r) { pair_case(n, 1, false, r); }
 static void call_pair_long_parent(uint32_t n, run *r) { pair_case(n, 2, false, r); }
 static void call_pair_two_parents(uint32_t n, run *r) { pair_case(n, 3, false, r); }
@@ -724,6 +742,9 @@ static void pairing_cases(void)
     GROWTH("pair + formatted arrays: n svchost", call_arrays_same_names, N_LOG_N);
     GROWTH("pair + formatted arrays: one long parent", call_arrays_long_parent, N_LOG_N);
     GROWTH("pair + formatted arrays: two long parents", call_arrays_two_parents, N_LOG_N);
+    /* At n / 4: each name is 2 KB, and the 8n run would dominate the test. */
+    CALL(growth("pair + arrays, prefix path: names past the text area", call_arrays_long_names,
+                N / 4, N_LOG_N));
 }
 
 /* ---- name tables ---- */
