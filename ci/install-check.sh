@@ -1,13 +1,27 @@
 #!/usr/bin/env bash
 # SPDX-License-Identifier: MIT OR Apache-2.0
 # Installs perfbuf (static and shared) into a temporary prefix and builds
-# the example consumer against it both ways: find_package and pkg-config.
+# the example consumer and the example collector against it both ways:
+# find_package and pkg-config.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 work=$(mktemp -d)
 trap 'rm -rf "$work"' EXIT
 prefix="$work/prefix"
 capture=corpus/captures/wine-8.0/v2-query-processor-information.bin
+older=corpus/captures/synthetic/v1-synthetic-processor-0.bin
+newer=corpus/captures/synthetic/v1-synthetic-processor-1.bin
+# A line examples/collector prints for the synthetic pair: svchost (PID 812)
+# is 15 % busy (corpus/captures/synthetic/README.md).
+collector_expected="svchost                      15.000"
+run_collector() {
+  local out
+  out=$(LD_LIBRARY_PATH="$2" "$1" "$older" "$newer")
+  echo "$out"
+  if ! grep -qxF "$collector_expected" <<<"$out"; then
+    echo "install-check: $1 did not print: $collector_expected"; exit 1
+  fi
+}
 
 for kind in static shared; do
   shared=OFF
@@ -46,6 +60,12 @@ for kind in static shared; do
   cmake --build "$work/consumer-cmake-$kind" >/dev/null
   check_linkage "$work/consumer-cmake-$kind/consumer" $kind
   LD_LIBRARY_PATH="$prefix/lib" "$work/consumer-cmake-$kind/consumer" "$capture"
+  echo "== examples/collector, find_package, $kind"
+  cmake -S examples/collector -B "$work/collector-cmake-$kind" -DCMAKE_PREFIX_PATH="$prefix" \
+    -Dperfbuf_SHARED_LIBS=$shared >/dev/null
+  cmake --build "$work/collector-cmake-$kind" >/dev/null
+  check_linkage "$work/collector-cmake-$kind/collector" $kind
+  run_collector "$work/collector-cmake-$kind/collector" "$prefix/lib"
 done
 
 pcdirs=("$prefix"/lib*/pkgconfig)
@@ -71,5 +91,16 @@ for kind in shared static; do
   fi
   check_linkage "$work/consumer-pc-$kind/consumer" $kind
   LD_LIBRARY_PATH="$libdir" "$work/consumer-pc-$kind/consumer" "$capture"
+  echo "== pkg-config (examples/collector/Makefile), $kind"
+  mkdir -p "$work/collector-pc-$kind"
+  cp examples/collector/main.c examples/collector/Makefile "$work/collector-pc-$kind/"
+  if [ "$kind" = shared ]; then
+    PKG_CONFIG_PATH="$pcdir" make -s -C "$work/collector-pc-$kind" collector
+  else
+    PKG_CONFIG_PATH="$pcdir" make -s -C "$work/collector-pc-$kind" collector \
+      LDLIBS="-Wl,-Bstatic $(PKG_CONFIG_PATH="$pcdir" pkg-config --libs --static perfbuf) -Wl,-Bdynamic"
+  fi
+  check_linkage "$work/collector-pc-$kind/collector" $kind
+  run_collector "$work/collector-pc-$kind/collector" "$libdir"
 done
-echo "install-check: the consumer builds and runs against the static and the shared library, with find_package and with pkg-config"
+echo "install-check: the consumer and the collector build and run against the static and the shared library, with find_package and with pkg-config"

@@ -5,6 +5,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "collector_fixture.h"
 #include "perfbuf/counter_types.h"
 #include "perfbuf/v2_query.h"
 
@@ -243,6 +244,91 @@ tb_buf adv_v1_same_names(uint32_t n)
     tb_v1_object_end(&v);
     tb_v1_end(&v);
     return v.buf;
+}
+
+/* ---- V1 pairing ---- */
+
+static tb_buf pair_capture(uint32_t second, uint32_t n, int shape, int newer)
+{
+    cf_process *procs = must_alloc(sizeof *procs * ((size_t)n + n / 10 + 1));
+    size_t stride = shape == 4 ? 3 * (size_t)ADV_PAIR_LONG_NAME + 16 : 16;
+    char *names = must_alloc(((size_t)n + n / 10 + 1) * stride);
+    char *parent = run_of(ADV_PAIR_PARENT_UNITS, 'P', '\0');
+    const char *parents[2] = {parent, parent};
+    uint32_t count = 0;
+    if (shape == 0 && newer) {
+        for (uint32_t i = 0; i < n / 10; i++) {
+            char *name = names + stride * (size_t)count;
+            snprintf(name, 16, "new%u", i);
+            procs[count++] = (cf_process){name, -1, -1, 0, i};
+        }
+    }
+    for (uint32_t i = 0; i < n; i++) {
+        if ((shape == 0 && newer && i % 10 == 0) || (shape == 1 && newer && i == 0)) {
+            continue;
+        }
+        char *name = names + stride * (size_t)count;
+        int parent_of = -1;
+        switch (shape) {
+        case 0: snprintf(name, 16, "p%u", i); break;
+        case 1: snprintf(name, 16, "svchost"); break;
+        case 2: snprintf(name, 16, "c"); parent_of = 0; break;
+        case 4:
+            for (uint32_t k = 0; k < ADV_PAIR_LONG_NAME; k++) {
+                memcpy(name + 3 * (size_t)k, "\xE2\x82\xAC", 3); /* U+20AC */
+            }
+            snprintf(name + 3 * (size_t)ADV_PAIR_LONG_NAME, 16, "%u", i);
+            break;
+        default:
+            snprintf(name, 16, "c%u", i / 2);
+            parent_of = (int)((i + (uint32_t)newer) % 2);
+            break;
+        }
+        procs[count++] = (cf_process){name, parent_of, -1, (uint64_t)i * second, i};
+    }
+    tb_buf b = cf_capture(second, parents, shape >= 2 ? 2 : 0, procs, count, 0);
+    free(parent);
+    free(names);
+    free(procs);
+    return b;
+}
+
+void adv_pair(uint32_t n, int shape, tb_buf *older, tb_buf *newer)
+{
+    *older = pair_capture(0, n, shape, 0);
+    *newer = pair_capture(1, n, shape, 1);
+}
+
+static tb_buf pair_v2_capture(uint32_t second, uint32_t n, int shape, int newer)
+{
+    cf_v2_instance *procs = must_alloc(sizeof *procs * ((size_t)n + n / 10 + 1));
+    char *names = must_alloc(((size_t)n + n / 10 + 1) * 16);
+    uint32_t count = 0;
+    if (shape == 0 && newer) {
+        for (uint32_t i = 0; i < n / 10; i++) {
+            char *name = names + 16 * (size_t)count;
+            snprintf(name, 16, "new%u", i);
+            procs[count++] = (cf_v2_instance){n + i, name, 0, i};
+        }
+    }
+    for (uint32_t i = 0; i < n; i++) {
+        if ((shape == 0 && newer && i % 10 == 0) || (shape == 1 && newer && i == 0)) {
+            continue;
+        }
+        char *name = names + 16 * (size_t)count;
+        snprintf(name, 16, shape == 0 ? "i%u" : "w", i);
+        procs[count++] = (cf_v2_instance){shape == 0 ? i : 7u, name, (uint64_t)i * second, i};
+    }
+    tb_buf b = cf_v2_capture(second, procs, count);
+    free(names);
+    free(procs);
+    return b;
+}
+
+void adv_pair_v2(uint32_t n, int shape, tb_buf *older, tb_buf *newer)
+{
+    *older = pair_v2_capture(0, n, shape, 0);
+    *newer = pair_v2_capture(1, n, shape, 1);
 }
 
 /* ---- V1 name tables ---- */

@@ -75,6 +75,43 @@ tb_buf adv_v1_long_system_name(uint32_t n);
 /* One object of n instances all named "svchost" (find "svchost#<n-1>"). */
 tb_buf adv_v1_same_names(uint32_t n);
 
+/* ---- V1 pairing (perfbuf/collector.h) ---- */
+
+/* Length of the parents' names in the long-parent shapes: fixed, so that
+ * the buffers grow linearly in n while a pairing that read a parent's name
+ * per child would do n * ADV_PAIR_PARENT_UNITS work. */
+#define ADV_PAIR_PARENT_UNITS 2000u
+/* Beyond PDH_MAX_INSTANCE_NAME (1024 units) and, at 3 bytes of UTF-8 per
+ * unit, beyond the 3,080 bytes the array calls convert a name into. */
+#define ADV_PAIR_LONG_NAME 1100u
+
+/*
+ * Two captures of CF_PROCESS (tests/collector_fixture.h), the newer one
+ * second later, CF_CPU of instance i rising by i:
+ *   0  n distinct names "p<i>"; the newer lacks every tenth and adds n/10
+ *      new ones at the front (10 % churn, every position shifted);
+ *   1  n instances all named "svchost"; the newer lacks the first, so
+ *      every #N shifts by one;
+ *   2  n children named "c" of one parent whose name is
+ *      ADV_PAIR_PARENT_UNITS 'P's, in both;
+ *   3  two parents with one name of ADV_PAIR_PARENT_UNITS 'P's; children
+ *      "c<i / 2>" alternating between them (each name twice, #0 and #1),
+ *      the parents swapped in the newer capture;
+ *  4  n names of ADV_PAIR_LONG_NAME euro signs (U+20AC, 3 bytes of
+ *      UTF-8 each) and the decimal i: longer than any counter path's
+ *      instance part, and than the UTF-8 area names are matched in.
+ * Every instance of the newer capture but the new ones of shape 0 and
+ * pairs (shape 1: n - 1 pairs).
+ */
+void adv_pair(uint32_t n, int shape, tb_buf *older, tb_buf *newer);
+
+/* Two V2 query buffers of cf_v2_capture (tests/collector_fixture.h) with
+ * n instances: shape 0: ids k and names "i<k>", the newer lacking every
+ * tenth and adding n/10 new ids first; 1: every instance id 7 named "w",
+ * the newer lacking the first (every #N shifts). Newer instances pair but
+ * for the new ones (shape 1: n - 1 pairs). */
+void adv_pair_v2(uint32_t n, int shape, tb_buf *older, tb_buf *newer);
+
 /* ---- V1 name tables ---- */
 
 /* n pairs; order 0: indexes ADV_NAMES_BASE + 2, + 4, ... ascending; 1:

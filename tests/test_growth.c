@@ -38,6 +38,8 @@
 #include "adversarial.h"
 #include "harness.h"
 #include "oracle.h"
+#include "collector_fixture.h"
+#include "perfbuf/collector.h"
 #include "perfbuf/counter_types.h"
 #include "perfbuf/names.h"
 #include "perfbuf/resolve.h"
@@ -600,6 +602,156 @@ static void v1_calls(void)
     GROWTH("perfbuf_v1_instance_name_utf8: n bytes of cp 65001", call_v1_name_65001, LINEAR);
     GROWTH("perfbuf_v1_instance_name_utf8: n bytes of cp 20127", call_v1_name_20127, LINEAR);
     GROWTH("perfbuf_v1_instance_name_utf8: n bytes, 16-byte output", call_v1_name_small, LINEAR);
+}
+
+/* ---- pairing ---- */
+
+/*
+ * perfbuf_v1_pair on adv_pair's shapes, and with `arrays` the formatted
+ * array of both counters of CF_PROCESS on top, sized then filled: the
+ * string area the caller gives is counted as input, as for every call
+ * that writes text (docs/linear-time.md). n log n: the pairing sorts.
+ */
+static void pair_case_path(uint32_t n, int shape, bool arrays, const char *path_text, run *r)
+{
+    tb_buf ob, nb;
+    adv_pair(n, shape, &ob, &nb);
+    r->bytes = ob.len + nb.len;
+    perfbuf_v1_block older, newer;
+    EXPECT(perfbuf_v1_parse(ob.data, ob.len, NULL, &older, NULL) == PERFBUF_OK);
+    EXPECT(perfbuf_v1_parse(nb.data, nb.len, NULL, &newer, NULL) == PERFBUF_OK);
+    size_t slots = 0;
+    EXPECT(perfbuf_v1_pairing_scratch(&older, &newer, CF_PROCESS, &slots) == PERFBUF_OK);
+    uint64_t *scratch = malloc(sizeof *scratch * slots);
+    perfbuf_v1_pairing p;
+    start();
+    EXPECT(perfbuf_v1_pair(&older, &newer, CF_PROCESS, scratch, slots, &p) == PERFBUF_OK);
+    stop(r);
+    uint32_t expected = shape == 0 ? n - (n + 9) / 10 : shape == 1 ? n - 1 : n;
+    EXPECT(p.paired == expected && p.ambiguous == 0);
+    const uint32_t counters[2] = {CF_CPU, CF_COUNT};
+    perfbuf_counter_path path;
+    const perfbuf_counter_path *pp = NULL;
+    if (path_text != NULL) {
+        EXPECT(perfbuf_path_parse(path_text, strlen(path_text), &path, NULL) == PERFBUF_OK);
+        pp = &path;
+        r->bytes += strlen(path_text);
+    }
+    for (int k = 0; arrays && k < 2; k++) {
+        size_t count = 0, bytes = 0;
+        start();
+        EXPECT(perfbuf_v1_formatted_array(&p, counters[k], pp, PERFBUF_FMT_DOUBLE, NULL, &count,
+                                          NULL, &bytes) == PERFBUF_E_OUTPUT_TOO_SMALL);
+        EXPECT(count == (shape == 0 ? n - (n + 9) / 10 + n / 10 : shape == 1 ? n - 1 : n));
+        stop(r);
+        perfbuf_formatted_item *items = malloc(sizeof *items * (count + 1));
+        char *strings = malloc(bytes + 1);
+        r->bytes += bytes;
+        start();
+        EXPECT(perfbuf_v1_formatted_array(&p, counters[k], pp, PERFBUF_FMT_DOUBLE, items,
+                                          &count, strings, &bytes) == PERFBUF_OK);
+        stop(r);
+        free(items);
+        free(strings);
+    }
+    free(scratch);
+    tb_free(&ob);
+    tb_free(&nb);
+}
+
+static void pair_case(uint32_t n, int shape, bool arrays, run *r)
+{
+    pair_case_path(n, shape, arrays, NULL, r);
+}
+
+static void call_pair_churn(uint32_t n, run *r) { pair_case(n, 0, false, r); }
+/* Every name cut at the text area's end, then compared with a prefix. */
+static void call_arrays_long_names(uint32_t n, run *r)
+{
+    pair_case_path(n, 4, true, "\\Process(\xE2\x82\xAC\xE2\x82\xAC*)\\Count", r);
+}
+static void call_pair_same_names(uint32_t n, run *r) { pair_case(n, 1, false, r); }
+static void call_pair_long_parent(uint32_t n, run *r) { pair_case(n, 2, false, r); }
+static void call_pair_two_parents(uint32_t n, run *r) { pair_case(n, 3, false, r); }
+static void call_arrays_churn(uint32_t n, run *r) { pair_case(n, 0, true, r); }
+static void call_arrays_same_names(uint32_t n, run *r) { pair_case(n, 1, true, r); }
+static void call_arrays_long_parent(uint32_t n, run *r) { pair_case(n, 2, true, r); }
+static void call_arrays_two_parents(uint32_t n, run *r) { pair_case(n, 3, true, r); }
+
+/* perfbuf_v2_pair and both formatted arrays on adv_pair_v2's shapes. */
+static void pair_v2_case(uint32_t n, int shape, run *r)
+{
+    tb_buf ob, nb;
+    adv_pair_v2(n, shape, &ob, &nb);
+    tb_buf regbuf = cf_v2_registration();
+    r->bytes = ob.len + nb.len + regbuf.len;
+    perfbuf_v2_query older, newer;
+    perfbuf_v2_reginfo reg;
+    perfbuf_v2_block obk, nbk;
+    perfbuf_v2_iter it;
+    EXPECT(perfbuf_v2_query_parse(ob.data, ob.len, NULL, &older, NULL) == PERFBUF_OK);
+    EXPECT(perfbuf_v2_query_parse(nb.data, nb.len, NULL, &newer, NULL) == PERFBUF_OK);
+    EXPECT(perfbuf_v2_reginfo_parse(regbuf.data, regbuf.len, NULL, &reg, NULL) == PERFBUF_OK);
+    perfbuf_v2_blocks_begin(&older, &it);
+    EXPECT(perfbuf_v2_blocks_next(&older, &it, &obk));
+    perfbuf_v2_blocks_begin(&newer, &it);
+    EXPECT(perfbuf_v2_blocks_next(&newer, &it, &nbk));
+    size_t slots = 0;
+    EXPECT(perfbuf_v2_pairing_scratch(&obk, &nbk, &slots) == PERFBUF_OK);
+    uint64_t *scratch = malloc(sizeof *scratch * slots);
+    perfbuf_v2_pairing p;
+    start();
+    EXPECT(perfbuf_v2_pair(&older, &obk, &newer, &nbk, scratch, slots, &p) == PERFBUF_OK);
+    stop(r);
+    uint32_t expected = shape == 0 ? n - (n + 9) / 10 : n - 1;
+    EXPECT(p.paired == expected && p.ambiguous == 0);
+    const uint32_t counters[2] = {CF_V2_CPU, CF_V2_COUNT};
+    for (int k = 0; k < 2; k++) {
+        size_t count = 0, bytes = 0;
+        start();
+        EXPECT(perfbuf_v2_formatted_array(&p, &reg, counters[k], NULL, PERFBUF_FMT_DOUBLE, NULL,
+                                          &count, NULL, &bytes) == PERFBUF_E_OUTPUT_TOO_SMALL);
+        stop(r);
+        perfbuf_formatted_item *items = malloc(sizeof *items * (count + 1));
+        char *strings = malloc(bytes + 1);
+        r->bytes += bytes;
+        start();
+        EXPECT(perfbuf_v2_formatted_array(&p, &reg, counters[k], NULL, PERFBUF_FMT_DOUBLE, items,
+                                          &count, strings, &bytes) == PERFBUF_OK);
+        stop(r);
+        uint32_t valid = 0;
+        for (size_t i = 0; i < count; i++) {
+            valid += items[i].value.status == PERFBUF_CSTATUS_VALID_DATA;
+        }
+        EXPECT(valid >= (k == 0 ? expected : (uint32_t)count));
+        free(items);
+        free(strings);
+    }
+    free(scratch);
+    tb_free(&ob);
+    tb_free(&nb);
+    tb_free(&regbuf);
+}
+
+static void call_pair_v2_churn(uint32_t n, run *r) { pair_v2_case(n, 0, r); }
+static void call_pair_v2_same_key(uint32_t n, run *r) { pair_v2_case(n, 1, r); }
+
+static void pairing_cases(void)
+{
+    GROWTH("perfbuf_v2_pair + arrays: n ids, 10 % churn", call_pair_v2_churn, N_LOG_N);
+    GROWTH("perfbuf_v2_pair + arrays: n of one id and name, #N shifted", call_pair_v2_same_key,
+           N_LOG_N);
+    GROWTH("perfbuf_v1_pair: n names, 10 % churn", call_pair_churn, N_LOG_N);
+    GROWTH("perfbuf_v1_pair: n svchost, #N shifted", call_pair_same_names, N_LOG_N);
+    GROWTH("perfbuf_v1_pair: n children of one long parent", call_pair_long_parent, N_LOG_N);
+    GROWTH("perfbuf_v1_pair: two long parents of one name", call_pair_two_parents, N_LOG_N);
+    GROWTH("pair + formatted arrays: 10 % churn", call_arrays_churn, N_LOG_N);
+    GROWTH("pair + formatted arrays: n svchost", call_arrays_same_names, N_LOG_N);
+    GROWTH("pair + formatted arrays: one long parent", call_arrays_long_parent, N_LOG_N);
+    GROWTH("pair + formatted arrays: two long parents", call_arrays_two_parents, N_LOG_N);
+    /* At n / 4: each name is 2 KB, and the 8n run would dominate the test. */
+    CALL(growth("pair + arrays, prefix path: names past the text area", call_arrays_long_names,
+                N / 4, N_LOG_N));
 }
 
 /* ---- name tables ---- */
@@ -1440,7 +1592,7 @@ static void text_cases(void)
 static const th_case cases[] = {
     TH_CASE(v1_walks),       TH_CASE(v1_calls),         TH_CASE(names_cases),
     TH_CASE(v2_query_cases), TH_CASE(v2_meta_cases),    TH_CASE(crosscheck_cases),
-    TH_CASE(text_cases),
+    TH_CASE(text_cases),     TH_CASE(pairing_cases),
 };
 
 TH_MAIN(cases)

@@ -12,6 +12,7 @@
 #include "builder.h"
 #include "builder_v1.h"
 #include "builder_v2meta.h"
+#include "collector_fixture.h"
 #include "perfbuf/counter_types.h"
 #include "perfbuf/v2_query.h"
 
@@ -310,6 +311,87 @@ static void v2_meta_seeds(void)
     tb_free(&reg);
 }
 
+/* fuzz_pairing: a header (format selector, path length, older length),
+ * the path, the older capture, the newer one (fuzz/fuzz_pairing.c). */
+static void pairing_file(const char *name, uint8_t format, const char *path, const tb_buf *older,
+                         const tb_buf *newer)
+{
+    tb_buf b;
+    tb_init(&b);
+    size_t path_len = strlen(path);
+    tb_u8(&b, format);
+    tb_u16(&b, (uint16_t)path_len);
+    tb_u32(&b, (uint32_t)older->len);
+    tb_bytes(&b, path, path_len);
+    tb_bytes(&b, older->data, older->len);
+    tb_bytes(&b, newer->data, newer->len);
+    write_file("fuzz_pairing", name, b.data, b.len);
+    tb_free(&b);
+}
+
+static void pairing_case(const char *name, uint8_t format, const char *path,
+                         const char *const *parents, uint32_t parent_count,
+                         const cf_process *older, uint32_t older_count, const cf_process *newer,
+                         uint32_t newer_count, int moved)
+{
+    tb_buf o = cf_capture(0, parents, parent_count, older, older_count, 0);
+    tb_buf n = cf_capture(1, parents, parent_count, newer, newer_count, moved);
+    pairing_file(name, format, path, &o, &n);
+    tb_free(&o);
+    tb_free(&n);
+}
+
+static void pairing_seeds(void)
+{
+    const char *const jobs[] = {"p1", "P2"};
+    const cf_process older[] = {{"a", -1, -1, 1000000, 1}, {"svchost", 0, -1, 2000000, 2},
+                                {"svchost", 0, -1, 3000000, 3}, {"c", 1, -1, 4000000, 4},
+                                {"svchost", -1, 7, 5000000, 5}};
+    const cf_process newer[] = {{"svchost", 0, -1, 4000000, 2}, {"d", -1, -1, 100, 0},
+                                {"C", 1, -1, 5000000, 5}, {"a", -1, -1, 3500000, 1},
+                                {"svchost", -1, 7, 6000000, 6}};
+    pairing_case("valid-exit-start-swap.bin", 0, "\\Process(*)\\% Processor Time", jobs, 2,
+                 older, 5, newer, 5, 0);
+    pairing_case("valid-shifted-index.bin", 1, "\\Process(p1/svchost#1)\\Count", jobs, 2,
+                 older, 5, newer, 5, 0);
+    pairing_case("valid-prefix.bin", 2, "\\Process(svc*)\\Count", jobs, 2, older, 5, newer,
+                 5, 0);
+    pairing_case("valid-moved-counter.bin", 3, "", jobs, 2, older, 5, newer, 5, 1);
+    pairing_case("valid-single-instance.bin", 0, "\\System\\Uptime", jobs, 2, older, 5,
+                 newer, 5, 0);
+    pairing_case("valid-all-new.bin", 0, "\\Process(*)\\Count", jobs, 2, older, 0, newer, 5,
+                 0);
+
+    const cf_v2_instance v2_older[] = {{1, "a", 1000000, 1}, {2, "b", 2000000, 2},
+                                       {3, "w", 0, 3}, {3, "w", 0, 4}};
+    const cf_v2_instance v2_newer[] = {{2, "B", 7000000, 5}, {3, "w", 0, 6}, {1, "z", 0, 7},
+                                       {5, "e", 0, 8}};
+    tb_buf o = cf_v2_capture(0, v2_older, 4);
+    tb_buf n = cf_v2_capture(1, v2_newer, 4);
+    tb_buf reg = cf_v2_registration();
+    static const char *const v2_paths[3] = {"", "\\Set(w#1)\\count", "\\Set(*)\\cpu"};
+    static const char *const v2_names[3] = {"valid-v2-all.bin", "valid-v2-index.bin",
+                                            "valid-v2-wildcard.bin"};
+    for (int i = 0; i < 3; i++) {
+        tb_buf b;
+        tb_init(&b);
+        size_t path_len = strlen(v2_paths[i]);
+        tb_u8(&b, (uint8_t)(4 | i));
+        tb_u16(&b, (uint16_t)path_len);
+        tb_u32(&b, (uint32_t)o.len);
+        tb_u32(&b, (uint32_t)reg.len);
+        tb_bytes(&b, v2_paths[i], path_len);
+        tb_bytes(&b, o.data, o.len);
+        tb_bytes(&b, reg.data, reg.len);
+        tb_bytes(&b, n.data, n.len);
+        write_file("fuzz_pairing", v2_names[i], b.data, b.len);
+        tb_free(&b);
+    }
+    tb_free(&o);
+    tb_free(&n);
+    tb_free(&reg);
+}
+
 int main(int argc, char **argv)
 {
     if (argc != 2) {
@@ -321,5 +403,6 @@ int main(int argc, char **argv)
     v1_seeds();
     names_seeds();
     v2_meta_seeds();
+    pairing_seeds();
     return 0;
 }
