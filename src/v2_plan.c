@@ -1,0 +1,209 @@
+/* SPDX-License-Identifier: MIT OR Apache-2.0 */
+/*
+ * Value plans: what perfbuf_v2_raw_sample resolves for every call (the
+ * registration entry, the type's formula inputs, where each referenced
+ * counter's value is) resolved once per block, so that a sample costs a
+ * few loads from the values perfbuf_v2_values_read wrote.
+ */
+#include "perfbuf/counter_types.h"
+#include "perfbuf/v2_meta.h"
+
+#include "check.h"
+#include "work.h"
+
+enum { SOURCE_NONE, SOURCE_VALUE, SOURCE_SYSTEM, SOURCE_100NS };
+
+static bool block_has_ids(const perfbuf_v2_block *block)
+{
+    return block->kind == PERFBUF_V2_MULTIPLE_COUNTERS || block->kind == PERFBUF_V2_COUNTERSET;
+}
+
+/* The position of the first id-list entry of a registered counter id, or
+ * PERFBUF_V2_PLAN_NONE. */
+static uint32_t position_of(const perfbuf_v2_reginfo *reg, const uint32_t *first_position,
+                            uint32_t id)
+{
+    perfbuf_v2_counter_reg c;
+    if (id == PERFBUF_V2_NO_ID || perfbuf_v2_reginfo_find(reg, id, &c) != PERFBUF_OK ||
+        c.index >= reg->counter_count) {
+        return PERFBUF_V2_PLAN_NONE;
+    }
+    return first_position[c.index];
+}
+
+/* One entry: the statuses and sources sample_from in v2_values.c would
+ * reach, when every value is an integer and positions are first ones. */
+static void plan_entry(const perfbuf_v2_reginfo *reg, const uint32_t *first_position,
+                       uint32_t id, perfbuf_v2_plan_entry *e)
+{
+    perfbuf_v2_plan_entry zero = {0};
+    *e = zero;
+    e->counter_id = id;
+    e->first = e->second = e->frequency = e->multi = PERFBUF_V2_PLAN_NONE;
+    e->status = PERFBUF_E_NOT_FOUND;
+    perfbuf_v2_counter_reg c;
+    if (perfbuf_v2_reginfo_find(reg, id, &c) != PERFBUF_OK) {
+        return;
+    }
+    const perfbuf_counter_type_info *info = perfbuf_counter_type_lookup(c.type);
+    if (info == NULL || info->samples == 0) {
+        e->status = PERFBUF_E_INVALID_ARGUMENT;
+        return;
+    }
+    e->type = c.type;
+    e->scale = c.default_scale;
+    e->first = position_of(reg, first_position, id);
+    bool found = e->first != PERFBUF_V2_PLAN_NONE;
+    switch (info->time_base) {
+    case PERFBUF_TIME_SYSTEM:
+        e->second_source = e->frequency_source = SOURCE_SYSTEM;
+        break;
+    case PERFBUF_TIME_100NS:
+        e->second_source = e->frequency_source = SOURCE_100NS;
+        break;
+    case PERFBUF_TIME_OBJECT:
+        if (!info->needs_base) {
+            e->second_source = e->frequency_source = SOURCE_VALUE;
+            e->second = position_of(reg, first_position, c.perf_time_id);
+            e->frequency = position_of(reg, first_position, c.perf_freq_id);
+            found = found && e->second != PERFBUF_V2_PLAN_NONE &&
+                    e->frequency != PERFBUF_V2_PLAN_NONE;
+        }
+        break;
+    case PERFBUF_TIME_NONE:
+    default:
+        break;
+    }
+    if (info->needs_base) {
+        e->second_source = SOURCE_VALUE;
+        e->second = position_of(reg, first_position, c.base_id);
+        found = found && e->second != PERFBUF_V2_PLAN_NONE;
+    }
+    if (info->needs_multi) {
+        e->multi = position_of(reg, first_position, c.multi_id);
+        found = found && e->multi != PERFBUF_V2_PLAN_NONE;
+    }
+    e->status = found ? PERFBUF_OK : PERFBUF_E_NOT_FOUND;
+}
+
+perfbuf_status perfbuf_v2_plan_build(const perfbuf_v2_query *q, const perfbuf_v2_block *block,
+                                     const perfbuf_v2_reginfo *reg,
+                                     perfbuf_v2_plan_entry *entries, size_t entry_cap,
+                                     uint32_t *scratch, size_t scratch_cap,
+                                     perfbuf_v2_plan *out)
+{
+    if (q == NULL || block == NULL || reg == NULL || out == NULL ||
+        (entries == NULL && entry_cap != 0) || (scratch == NULL && scratch_cap != 0)) {
+        return PERFBUF_E_INVALID_ARGUMENT;
+    }
+    perfbuf_v2_plan plan = {0};
+    plan.block_offset = block->offset;
+    plan.count = block_has_ids(block) ? block->counter_count : 0;
+    plan.scratch_needed = reg->counter_count;
+    *out = plan;
+    if (!block_has_ids(block)) {
+        /* One value, no references: perfbuf_v2_raw_sample is already direct. */
+        return PERFBUF_E_NOT_FOUND;
+    }
+    if (entry_cap < plan.count || scratch_cap < plan.scratch_needed) {
+        return PERFBUF_E_OUTPUT_TOO_SMALL;
+    }
+    for (uint32_t r = 0; r < reg->counter_count; r++) {
+        PB_WORK(1);
+        scratch[r] = PERFBUF_V2_PLAN_NONE;
+    }
+    /* First pass: where each registered counter first appears. */
+    for (uint32_t i = 0; i < plan.count; i++) {
+        PB_WORK(1);
+        uint32_t id = perfbuf_v2_block_counter_id(q, block, i);
+        perfbuf_v2_counter_reg c;
+        if (id == PERFBUF_V2_NO_ID || perfbuf_v2_reginfo_find(reg, id, &c) != PERFBUF_OK ||
+            c.index >= reg->counter_count) {
+            continue;
+        }
+        if (scratch[c.index] == PERFBUF_V2_PLAN_NONE) {
+            scratch[c.index] = i;
+        } else {
+            plan.repeated_ids = true;
+        }
+    }
+    /* Second pass: every position's formula inputs. */
+    for (uint32_t i = 0; i < plan.count; i++) {
+        PB_WORK(1);
+        plan_entry(reg, scratch, perfbuf_v2_block_counter_id(q, block, i), &entries[i]);
+    }
+    plan.entries = entries;
+    *out = plan;
+    return PERFBUF_OK;
+}
+
+static uint64_t positive(int64_t v)
+{
+    return v > 0 ? (uint64_t)v : 0;
+}
+
+static uint64_t from_source(const perfbuf_v2_query *q, const uint64_t *values, uint8_t source,
+                            uint32_t position, bool frequency)
+{
+    switch (source) {
+    case SOURCE_VALUE:
+        return values[position];
+    case SOURCE_SYSTEM:
+        return positive(frequency ? q->perf_freq : q->perf_time_stamp);
+    case SOURCE_100NS:
+        return frequency ? 10000000u : positive(q->perf_time_100ns);
+    default:
+        return 0;
+    }
+}
+
+perfbuf_status perfbuf_v2_plan_sample(const perfbuf_v2_query *q, const perfbuf_v2_block *block,
+                                      const perfbuf_v2_instance *inst,
+                                      const perfbuf_v2_reginfo *reg, const perfbuf_v2_plan *plan,
+                                      const uint64_t *values,
+                                      const perfbuf_v2_values_read_result *read,
+                                      uint32_t position, perfbuf_raw_sample *sample,
+                                      perfbuf_value_context *context)
+{
+    if (q == NULL || block == NULL || reg == NULL || plan == NULL || values == NULL ||
+        read == NULL || sample == NULL || context == NULL || plan->entries == NULL ||
+        position >= plan->count || plan->block_offset != block->offset ||
+        read->count != plan->count || block->counter_count != plan->count) {
+        return PERFBUF_E_INVALID_ARGUMENT;
+    }
+    const perfbuf_v2_plan_entry *e = &plan->entries[position];
+    if (plan->repeated_ids || read->non_integers != 0) {
+        /* Which of two values under one id counts depends on which ones are
+         * integers: the walk decides, as it always does. */
+        return perfbuf_v2_raw_sample(q, block, inst, reg, e->counter_id, sample, context);
+    }
+    if (e->status != PERFBUF_OK) {
+        return e->status;
+    }
+    /* The build wrote positions below plan->count = read->count, or NONE;
+     * a plan the caller changed since is still kept inside the values. */
+    if (e->first >= read->count ||
+        (e->second_source == SOURCE_VALUE && e->second >= read->count) ||
+        (e->frequency_source == SOURCE_VALUE && e->frequency >= read->count) ||
+        (e->multi != PERFBUF_V2_PLAN_NONE && e->multi >= read->count)) {
+        return PERFBUF_E_INVALID_ARGUMENT;
+    }
+    sample->status = PERFBUF_CSTATUS_VALID_DATA;
+    sample->type = e->type;
+    sample->first = values[e->first];
+    sample->second = from_source(q, values, e->second_source, e->second, false);
+    sample->multi = 0;
+    sample->time_stamp = q->perf_time_100ns;
+    context->scale = e->scale;
+    context->frequency = from_source(q, values, e->frequency_source, e->frequency, true);
+    if (e->multi != PERFBUF_V2_PLAN_NONE) {
+        uint64_t v = values[e->multi];
+        /* As perfbuf_v2_raw_sample: PDH's MultiCount is 32 bits. */
+        if (v > UINT32_MAX) {
+            sample->status = PERFBUF_CSTATUS_INVALID_DATA;
+        } else {
+            sample->multi = (uint32_t)v;
+        }
+    }
+    return PERFBUF_OK;
+}
