@@ -121,35 +121,40 @@ static inline uint32_t load32(const uint8_t *p)
 
 /*
  * count PERF_COUNTER_DATA in one pass. Each is decoded at once and judged
- * by one combined test of everything read_counter_data checks: a size that
- * is at least the header, a multiple of 8, inside the parent, holding
- * dwDataSize bytes with less than 8 bytes of padding after them. Only a
+ * by one test that stands for everything read_counter_data checks: a size
+ * of exactly the header plus dwDataSize rounded up to 8 (at least the
+ * header, a multiple of 8, holding the data, less than 8 bytes of padding),
+ * inside the parent. Only a
  * value that fails it (an error, or an anomaly a lenient parse tolerates)
  * goes back through read_counter_data, which names what is wrong; so both
  * paths accept exactly the same bytes.
  */
 static perfbuf_status skip_counter_data(pb_ctx *ctx, pb_cursor *parent, uint32_t count)
 {
+    /* A local copy keeps the cursor in registers through the loop. */
+    pb_cursor c = *parent;
     for (uint32_t i = 0; i < count; i++) {
-        size_t at = parent->pos;
+        size_t at = c.pos;
         const uint8_t *p;
-        if (pb_cursor_take(parent, PBS_PERF_COUNTER_DATA, &p)) {
-            uint32_t data_size = load32(p + PBO_PERF_COUNTER_DATA_dwDataSize);
-            uint32_t size = load32(p + PBO_PERF_COUNTER_DATA_dwSize);
-            if (size >= PBS_PERF_COUNTER_DATA && size % 8 == 0 &&
-                data_size <= size - PBS_PERF_COUNTER_DATA &&
-                size - PBS_PERF_COUNTER_DATA - data_size < 8 &&
-                pb_cursor_skip(parent, size - PBS_PERF_COUNTER_DATA)) {
+        if (pb_cursor_take(&c, PBS_PERF_COUNTER_DATA, &p)) {
+            uint64_t data_size = load32(p + PBO_PERF_COUNTER_DATA_dwDataSize);
+            uint64_t size = load32(p + PBO_PERF_COUNTER_DATA_dwSize);
+            /* The one size the rules accept without an anomaly: the
+             * header, the data, and its padding to 8. */
+            if (size == ((data_size + 7) & ~(uint64_t)7) + PBS_PERF_COUNTER_DATA &&
+                pb_cursor_skip(&c, (size_t)size - PBS_PERF_COUNTER_DATA)) {
                 continue;
             }
         }
-        parent->pos = at;
+        c.pos = at;
         pb_cursor value = pb_cursor_make(NULL, 0);
-        perfbuf_status st = read_counter_data(ctx, parent, &value);
+        perfbuf_status st = read_counter_data(ctx, &c, &value);
         if (st != PERFBUF_OK) {
+            *parent = c;
             return st;
         }
     }
+    *parent = c;
     return PERFBUF_OK;
 }
 
@@ -601,12 +606,19 @@ static bool view_instance(pb_cursor *region, uint32_t value_count, perfbuf_v2_in
     out->name_units = units;
     out->values_offset = region->pos;
     out->value_count = value_count;
+    /* Only the sizes are needed to step over the values. */
+    pb_cursor c = *region;
     for (uint32_t i = 0; i < value_count; i++) {
-        pb_cursor value;
-        if (!view_counter_data(region, &value)) {
+        const uint8_t *value_hdr;
+        if (!pb_cursor_take(&c, PBS_PERF_COUNTER_DATA, &value_hdr)) {
+            return false;
+        }
+        uint32_t size = load32(value_hdr + PBO_PERF_COUNTER_DATA_dwSize);
+        if (size < PBS_PERF_COUNTER_DATA || !pb_cursor_skip(&c, size - PBS_PERF_COUNTER_DATA)) {
             return false;
         }
     }
+    *region = c;
     return true;
 }
 
@@ -704,21 +716,28 @@ perfbuf_status perfbuf_v2_values_read(const perfbuf_v2_query *q, const perfbuf_v
     pb_cursor c = window(q, it.pos, end);
     uint32_t non_integers = 0;
     for (uint32_t i = 0; i < it.count; i++) {
-        pb_cursor value;
-        if (!view_counter_data(&c, &value)) {
-            /* A view of another buffer: nothing to read. */
+        const uint8_t *hdr;
+        const uint8_t *body;
+        uint32_t data_size = 0;
+        uint32_t size = 0;
+        bool fits = pb_cursor_take(&c, PBS_PERF_COUNTER_DATA, &hdr);
+        if (fits) {
+            data_size = load32(hdr + PBO_PERF_COUNTER_DATA_dwDataSize);
+            size = load32(hdr + PBO_PERF_COUNTER_DATA_dwSize);
+        }
+        if (!fits || size < PBS_PERF_COUNTER_DATA || data_size > size - PBS_PERF_COUNTER_DATA ||
+            !pb_cursor_take(&c, size - PBS_PERF_COUNTER_DATA, &body)) {
+            /* A view of another buffer: nothing more to read. */
             out->count = i;
             out->non_integers = non_integers;
             return PERFBUF_E_INVALID_ARGUMENT;
         }
+        /* body holds at least data_size bytes the cursor handed out. */
         uint64_t v = 0;
-        size_t size = pb_cursor_size(&value);
-        if (size == 8) {
-            (void)pb_cursor_read_u64(&value, &v);
-        } else if (size == 4) {
-            uint32_t v32 = 0;
-            (void)pb_cursor_read_u32(&value, &v32);
-            v = v32;
+        if (data_size == 8) {
+            v = (uint64_t)load32(body) | (uint64_t)load32(body + 4) << 32;
+        } else if (data_size == 4) {
+            v = load32(body);
         } else {
             non_integers++;
         }
