@@ -168,14 +168,18 @@ perfbuf_status perfbuf_v2_plan_sample(const perfbuf_v2_query *q, const perfbuf_v
     if (q == NULL || block == NULL || reg == NULL || plan == NULL || values == NULL ||
         read == NULL || sample == NULL || context == NULL || plan->entries == NULL ||
         position >= plan->count || plan->block_offset != block->offset ||
-        read->count != plan->count || block->counter_count != plan->count) {
+        block->counter_count != plan->count) {
         return PERFBUF_E_INVALID_ARGUMENT;
     }
     const perfbuf_v2_plan_entry *e = &plan->entries[position];
-    if (plan->repeated_ids || read->non_integers != 0) {
+    if (plan->repeated_ids || read->non_integers != 0 || (inst == NULL && read->count == 0)) {
         /* Which of two values under one id counts depends on which ones are
-         * integers: the walk decides, as it always does. */
+         * integers: the walk decides, as it always does. So it does for a
+         * block of instances asked without one, which has no values. */
         return perfbuf_v2_raw_sample(q, block, inst, reg, e->counter_id, sample, context);
+    }
+    if (read->count != plan->count) {
+        return PERFBUF_E_INVALID_ARGUMENT;
     }
     if (e->status != PERFBUF_OK) {
         return e->status;

@@ -1191,6 +1191,56 @@ static void walk_v2_wide_indexed(uint32_t n, run *r)
     tb_free(&registration);
 }
 
+/* A value plan of n counters that all refer to the last four, ids
+ * descending: the build, then every value of both instances read into an
+ * array and every counter sampled through the plan. */
+static void walk_v2_plan(uint32_t n, run *r)
+{
+    tb_v2 query;
+    tb_buf registration;
+    adv_plan(n, &query, &registration);
+    r->bytes = query.buf.len + registration.len;
+    perfbuf_v2_query q;
+    perfbuf_v2_reginfo reg;
+    EXPECT(perfbuf_v2_query_parse(query.buf.data, query.buf.len, NULL, &q, NULL) == PERFBUF_OK);
+    EXPECT(perfbuf_v2_reginfo_parse(registration.data, registration.len, NULL, &reg, NULL) ==
+           PERFBUF_OK);
+    perfbuf_v2_iter bi, ii;
+    perfbuf_v2_block blk;
+    perfbuf_v2_instance inst;
+    perfbuf_v2_blocks_begin(&q, &bi);
+    EXPECT(perfbuf_v2_blocks_next(&q, &bi, &blk));
+    perfbuf_v2_plan_entry *entries = malloc(sizeof *entries * n);
+    uint32_t *scratch = malloc(sizeof *scratch * n);
+    uint64_t *values = malloc(sizeof *values * n);
+    EXPECT(entries != NULL && scratch != NULL && values != NULL);
+    perfbuf_v2_plan plan;
+    uint32_t sampled = 0;
+    start();
+    EXPECT(perfbuf_v2_plan_build(&q, &blk, &reg, entries, n, scratch, n, &plan) == PERFBUF_OK);
+    perfbuf_v2_instances_begin(&blk, &ii);
+    while (perfbuf_v2_instances_next(&q, &blk, &ii, &inst)) {
+        perfbuf_v2_values_read_result read;
+        EXPECT(perfbuf_v2_values_read(&q, &blk, &inst, values, n, &read) == PERFBUF_OK);
+        for (uint32_t p = 0; p < plan.count; p++) {
+            perfbuf_raw_sample s;
+            perfbuf_value_context ctx;
+            if (perfbuf_v2_plan_sample(&q, &blk, &inst, &reg, &plan, values, &read, p, &s,
+                                       &ctx) == PERFBUF_OK) {
+                sampled++;
+            }
+        }
+    }
+    stop(r);
+    /* Every counter but the base: n - 1 per instance. */
+    EXPECT(sampled == 2 * (n - 1));
+    free(entries);
+    free(scratch);
+    free(values);
+    tb_free(&query.buf);
+    tb_free(&registration);
+}
+
 /* Every registered counter of every instance or block without instances,
  * on n blocks of 8 counters each: values from the generator. */
 static void walk_v2_raw_samples(uint32_t n, run *r)
@@ -1250,6 +1300,7 @@ static void crosscheck_cases(void)
            walk_v2_wide_indexed, N_LOG_N);
     GROWTH("perfbuf_v2_raw_sample: 8 counters of n blocks' instances", walk_v2_raw_samples,
            LINEAR);
+    GROWTH("value plan: n counters naming the last four, every sample", walk_v2_plan, N_LOG_N);
 }
 
 /* ---- text ---- */

@@ -518,7 +518,8 @@ PERFBUF_API PERFBUF_MUST_USE perfbuf_status perfbuf_v2_plan_build(
  * perfbuf_v2_raw_sample(q, block, inst, reg, <the id at position>) on a
  * block with the id list the plan was built from, in O(1). When the id
  * list repeats an id, or a value is not an integer, which value counts
- * depends on the walk, and the call is perfbuf_v2_raw_sample itself.
+ * depends on the walk, and the call is perfbuf_v2_raw_sample itself; so
+ * it is for inst NULL on a block of instances (no values: NOT_FOUND).
  * INVALID_ARGUMENT for NULL arguments, a position past the plan, or
  * values and a block that do not have the plan's count and block offset.
  */
