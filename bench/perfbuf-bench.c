@@ -104,7 +104,7 @@ static uint64_t v2_validate(const void *ctx)
 /* Values per instance the V2 rows read into an array. */
 #define V2_MAX_VALUES 64
 
-/* Validate, then every value of every instance into an array. */
+/* Validate, then every instance and its values into an array, one pass each. */
 static uint64_t v2_values(const void *ctx)
 {
     const buffer *b = ctx;
@@ -121,12 +121,10 @@ static uint64_t v2_values(const void *ctx)
     perfbuf_v2_blocks_begin(&q, &bi);
     while (perfbuf_v2_blocks_next(&q, &bi, &blk)) {
         perfbuf_v2_instances_begin(&blk, &ii);
-        while (perfbuf_v2_instances_next(&q, &blk, &ii, &inst)) {
-            if (perfbuf_v2_values_read(&q, &blk, &inst, values, V2_MAX_VALUES, &read) ==
-                PERFBUF_OK) {
-                for (uint32_t k = 0; k < read.count; k++) {
-                    sum += values[k];
-                }
+        while (perfbuf_v2_instances_next_values(&q, &blk, &ii, &inst, values, V2_MAX_VALUES,
+                                                &read) == PERFBUF_OK) {
+            for (uint32_t k = 0; k < read.count; k++) {
+                sum += values[k];
             }
         }
     }
@@ -178,15 +176,13 @@ static uint64_t v2_names(const void *ctx)
     perfbuf_v2_blocks_begin(&q, &bi);
     while (perfbuf_v2_blocks_next(&q, &bi, &blk)) {
         perfbuf_v2_instances_begin(&blk, &ii);
-        while (perfbuf_v2_instances_next(&q, &blk, &ii, &inst)) {
+        while (perfbuf_v2_instances_next_values(&q, &blk, &ii, &inst, values, V2_MAX_VALUES,
+                                                &read) == PERFBUF_OK) {
             if (perfbuf_v2_instance_name_utf8(&q, &inst, name, sizeof name, &len) == PERFBUF_OK) {
                 sum += len + (uint8_t)name[0];
             }
-            if (perfbuf_v2_values_read(&q, &blk, &inst, values, V2_MAX_VALUES, &read) ==
-                PERFBUF_OK) {
-                for (uint32_t k = 0; k < read.count; k++) {
-                    sum += values[k];
-                }
+            for (uint32_t k = 0; k < read.count; k++) {
+                sum += values[k];
             }
         }
     }
@@ -299,14 +295,10 @@ static uint64_t v2_formatted(const void *ctx)
         }
         perfbuf_v2_instances_begin(&nb, &nii);
         perfbuf_v2_instances_begin(&ob, &oii);
-        while (perfbuf_v2_instances_next(&newer, &nb, &nii, &ni) &&
-               perfbuf_v2_instances_next(&older, &ob, &oii, &oi)) {
-            if (perfbuf_v2_values_read(&newer, &nb, &ni, new_values, V2_MAX_VALUES, &new_read) !=
-                    PERFBUF_OK ||
-                perfbuf_v2_values_read(&older, &ob, &oi, old_values, V2_MAX_VALUES, &old_read) !=
-                    PERFBUF_OK) {
-                continue;
-            }
+        while (perfbuf_v2_instances_next_values(&newer, &nb, &nii, &ni, new_values,
+                                                V2_MAX_VALUES, &new_read) == PERFBUF_OK &&
+               perfbuf_v2_instances_next_values(&older, &ob, &oii, &oi, old_values,
+                                                V2_MAX_VALUES, &old_read) == PERFBUF_OK) {
             for (uint32_t k = 0; k < plan.count; k++) {
                 perfbuf_raw_sample s1, s0;
                 perfbuf_value_context c1, c0;

@@ -180,8 +180,8 @@ static size_t ref_values(const perfbuf_v2_query *q, const perfbuf_v2_block *b,
 }
 
 static void ref_instance(const perfbuf_v2_query *q, const perfbuf_v2_block *b, size_t *pos,
-                         size_t end, uint32_t index, perfbuf_v2_iter *ii, const uint8_t *data,
-                         size_t size)
+                         size_t end, uint32_t index, perfbuf_v2_iter *ii, perfbuf_v2_iter *with,
+                         const uint8_t *data, size_t size)
 {
     size_t at = *pos;
     uint32_t isize = ref_u32(data, size, at);
@@ -202,6 +202,24 @@ static void ref_instance(const perfbuf_v2_query *q, const perfbuf_v2_block *b, s
     ORACLE(inst.name_offset == at + 8 && inst.name_units == units);
     ORACLE(inst.values_offset == at + isize && inst.value_count == b->counter_count);
     *pos = ref_values(q, b, &inst, at + isize, end, data, size);
+    /* The one-pass iterator: the same instance, and the same values as the
+     * bulk read that ref_values compared with the bytes. */
+    size_t cap = (size_t)b->counter_count + 1;
+    uint64_t *values = malloc(sizeof *values * cap);
+    uint64_t *again = malloc(sizeof *again * cap);
+    ORACLE(values != NULL && again != NULL);
+    perfbuf_v2_instance same;
+    perfbuf_v2_values_read_result read, read_again;
+    ORACLE(perfbuf_v2_instances_next_values(q, b, with, &same, values, cap, &read) == PERFBUF_OK);
+    ORACLE(same.index == inst.index && same.id == inst.id && same.offset == inst.offset &&
+           same.size == inst.size && same.name_offset == inst.name_offset &&
+           same.name_units == inst.name_units && same.values_offset == inst.values_offset &&
+           same.value_count == inst.value_count);
+    ORACLE(perfbuf_v2_values_read(q, b, &inst, again, cap, &read_again) == PERFBUF_OK);
+    ORACLE(read.count == read_again.count && read.non_integers == read_again.non_integers);
+    ORACLE(memcmp(values, again, sizeof *values * read.count) == 0);
+    free(values);
+    free(again);
 }
 
 /* Walks the accepted buffer from its bytes and compares every view. */
@@ -251,9 +269,15 @@ static void views_equal_validation(const perfbuf_v2_query *q, const uint8_t *dat
             ORACLE(b.instance_count == instance_count && b.items_offset == body + 8 &&
                    b.items_end == body + list_total);
             size_t ipos = body + 8;
+            perfbuf_v2_iter with;
+            perfbuf_v2_instances_begin(&b, &with);
             for (uint32_t i = 0; i < instance_count; i++) {
-                ref_instance(q, &b, &ipos, b.items_end, i, &ii, data, size);
+                ref_instance(q, &b, &ipos, b.items_end, i, &ii, &with, data, size);
             }
+            perfbuf_v2_instance end_inst;
+            perfbuf_v2_values_read_result end_read;
+            ORACLE(perfbuf_v2_instances_next_values(q, &b, &with, &end_inst, NULL, 0, &end_read) ==
+                   PERFBUF_E_NOT_FOUND);
         } else {
             ORACLE(b.instance_count == 0 && b.items_offset == body && b.items_end == block_end);
             (void)ref_values(q, &b, NULL, body, block_end, data, size);

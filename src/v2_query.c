@@ -583,8 +583,10 @@ static inline bool view_counter_data(pb_cursor *c, pb_cursor *value)
     return true;
 }
 
-/* An instance as the parse saw it: header, name up to its NUL, values. */
-static bool view_instance(pb_cursor *region, uint32_t value_count, perfbuf_v2_instance *out)
+/* An instance's header and name up to its NUL, as the parse saw them;
+ * region is left at its first value. */
+static bool view_instance_header(pb_cursor *region, uint32_t value_count,
+                                 perfbuf_v2_instance *out)
 {
     size_t at = region->pos;
     const uint8_t *hdr;
@@ -606,6 +608,15 @@ static bool view_instance(pb_cursor *region, uint32_t value_count, perfbuf_v2_in
     out->name_units = units;
     out->values_offset = region->pos;
     out->value_count = value_count;
+    return true;
+}
+
+/* An instance as the parse saw it: header, name, and past its values. */
+static bool view_instance(pb_cursor *region, uint32_t value_count, perfbuf_v2_instance *out)
+{
+    if (!view_instance_header(region, value_count, out)) {
+        return false;
+    }
     /* Only the sizes are needed to step over the values. */
     pb_cursor c = *region;
     for (uint32_t i = 0; i < value_count; i++) {
@@ -619,6 +630,49 @@ static bool view_instance(pb_cursor *region, uint32_t value_count, perfbuf_v2_in
         }
     }
     *region = c;
+    return true;
+}
+
+/*
+ * count PERF_COUNTER_DATA at the cursor into values[0, count): the
+ * integer, or 0 for a value of another size (counted). False, with *done
+ * values written, where a size does not hold (a view of another buffer).
+ */
+static bool read_values(pb_cursor *region, uint32_t count, uint64_t *values, uint32_t *done,
+                        uint32_t *non_integers)
+{
+    pb_cursor c = *region;
+    uint32_t others = 0;
+    for (uint32_t i = 0; i < count; i++) {
+        const uint8_t *hdr;
+        const uint8_t *body;
+        uint32_t data_size = 0;
+        uint32_t size = 0;
+        bool fits = pb_cursor_take(&c, PBS_PERF_COUNTER_DATA, &hdr);
+        if (fits) {
+            data_size = load32(hdr + PBO_PERF_COUNTER_DATA_dwDataSize);
+            size = load32(hdr + PBO_PERF_COUNTER_DATA_dwSize);
+        }
+        if (!fits || size < PBS_PERF_COUNTER_DATA || data_size > size - PBS_PERF_COUNTER_DATA ||
+            !pb_cursor_take(&c, size - PBS_PERF_COUNTER_DATA, &body)) {
+            *done = i;
+            *non_integers = others;
+            return false;
+        }
+        /* body holds at least data_size bytes the cursor handed out. */
+        uint64_t v = 0;
+        if (data_size == 8) {
+            v = (uint64_t)load32(body) | (uint64_t)load32(body + 4) << 32;
+        } else if (data_size == 4) {
+            v = load32(body);
+        } else {
+            others++;
+        }
+        values[i] = v;
+    }
+    *region = c;
+    *done = count;
+    *non_integers = others;
     return true;
 }
 
@@ -714,36 +768,41 @@ perfbuf_status perfbuf_v2_values_read(const perfbuf_v2_query *q, const perfbuf_v
     }
     size_t end = it.end < block->items_end ? it.end : block->items_end;
     pb_cursor c = window(q, it.pos, end);
-    uint32_t non_integers = 0;
-    for (uint32_t i = 0; i < it.count; i++) {
-        const uint8_t *hdr;
-        const uint8_t *body;
-        uint32_t data_size = 0;
-        uint32_t size = 0;
-        bool fits = pb_cursor_take(&c, PBS_PERF_COUNTER_DATA, &hdr);
-        if (fits) {
-            data_size = load32(hdr + PBO_PERF_COUNTER_DATA_dwDataSize);
-            size = load32(hdr + PBO_PERF_COUNTER_DATA_dwSize);
-        }
-        if (!fits || size < PBS_PERF_COUNTER_DATA || data_size > size - PBS_PERF_COUNTER_DATA ||
-            !pb_cursor_take(&c, size - PBS_PERF_COUNTER_DATA, &body)) {
-            /* A view of another buffer: nothing more to read. */
-            out->count = i;
-            out->non_integers = non_integers;
-            return PERFBUF_E_INVALID_ARGUMENT;
-        }
-        /* body holds at least data_size bytes the cursor handed out. */
-        uint64_t v = 0;
-        if (data_size == 8) {
-            v = (uint64_t)load32(body) | (uint64_t)load32(body + 4) << 32;
-        } else if (data_size == 4) {
-            v = load32(body);
-        } else {
-            non_integers++;
-        }
-        values[i] = v;
+    if (!read_values(&c, it.count, values, &out->count, &out->non_integers)) {
+        /* A view of another buffer: nothing more to read. */
+        return PERFBUF_E_INVALID_ARGUMENT;
     }
-    out->non_integers = non_integers;
+    return PERFBUF_OK;
+}
+
+perfbuf_status perfbuf_v2_instances_next_values(const perfbuf_v2_query *q,
+                                                const perfbuf_v2_block *block,
+                                                perfbuf_v2_iter *it, perfbuf_v2_instance *out,
+                                                uint64_t *values, size_t cap,
+                                                perfbuf_v2_values_read_result *read)
+{
+    if (q == NULL || block == NULL || it == NULL || out == NULL || read == NULL ||
+        (values == NULL && cap != 0)) {
+        return PERFBUF_E_INVALID_ARGUMENT;
+    }
+    read->count = block->counter_count;
+    read->non_integers = 0;
+    if (it->next_index >= it->count) {
+        read->count = 0;
+        return PERFBUF_E_NOT_FOUND;
+    }
+    if (cap < block->counter_count) {
+        return PERFBUF_E_OUTPUT_TOO_SMALL;
+    }
+    pb_cursor c = window(q, it->pos, it->end);
+    if (!view_instance_header(&c, block->counter_count, out) ||
+        !read_values(&c, block->counter_count, values, &read->count, &read->non_integers)) {
+        /* An iterator or view of another buffer: nothing to read. */
+        it->next_index = it->count;
+        return PERFBUF_E_INVALID_ARGUMENT;
+    }
+    out->index = it->next_index++;
+    it->pos = c.pos;
     return PERFBUF_OK;
 }
 

@@ -391,7 +391,66 @@ static void sizes_and_arguments(void)
     tb_free(&v.buf);
 }
 
+/* Instances with their values in one pass: what instances_next and
+ * values_read give, then NOT_FOUND; a small array, NULLs and an iterator
+ * of another buffer as documented. */
+static void instances_with_values(void)
+{
+    static const char *const names[3] = {"_Total", "0,_Total", "0,0"};
+    tb_v2 v = tb_v2_processor_information_query(names, 3);
+    perfbuf_v2_query q;
+    perfbuf_v2_block b;
+    CHECK(perfbuf_v2_query_parse(v.buf.data, v.buf.len, NULL, &q, NULL) == PERFBUF_OK);
+    CHECK(first_block(&q, &b));
+    perfbuf_v2_iter plain_it, with_it;
+    perfbuf_v2_instances_begin(&b, &plain_it);
+    perfbuf_v2_instances_begin(&b, &with_it);
+    perfbuf_v2_instance plain, with;
+    uint64_t values[CAP], expected[CAP];
+    perfbuf_v2_values_read_result read, expected_read;
+    /* Too small: nothing moves. */
+    CHECK(perfbuf_v2_instances_next_values(&q, &b, &with_it, &with, values, 30, &read) ==
+          PERFBUF_E_OUTPUT_TOO_SMALL);
+    CHECK_EQ_U(read.count, 31);
+    CHECK_EQ_U(with_it.next_index, 0);
+    uint32_t instances = 0;
+    while (perfbuf_v2_instances_next(&q, &b, &plain_it, &plain)) {
+        CHECK(perfbuf_v2_instances_next_values(&q, &b, &with_it, &with, values, CAP, &read) ==
+              PERFBUF_OK);
+        CHECK(memcmp(&plain, &with, sizeof plain) == 0);
+        CHECK(perfbuf_v2_values_read(&q, &b, &plain, expected, CAP, &expected_read) == PERFBUF_OK);
+        CHECK_EQ_U(read.count, expected_read.count);
+        CHECK(memcmp(values, expected, sizeof *values * read.count) == 0);
+        CHECK_EQ_U(values[0], 1000u * (instances + 1) + perfbuf_v2_block_counter_id(&q, &b, 0));
+        instances++;
+    }
+    CHECK_EQ_U(instances, 3);
+    CHECK(perfbuf_v2_instances_next_values(&q, &b, &with_it, &with, values, CAP, &read) ==
+          PERFBUF_E_NOT_FOUND);
+    const perfbuf_status bad = PERFBUF_E_INVALID_ARGUMENT;
+    perfbuf_v2_instances_begin(&b, &with_it);
+    CHECK(perfbuf_v2_instances_next_values(NULL, &b, &with_it, &with, values, CAP, &read) == bad);
+    CHECK(perfbuf_v2_instances_next_values(&q, NULL, &with_it, &with, values, CAP, &read) == bad);
+    CHECK(perfbuf_v2_instances_next_values(&q, &b, NULL, &with, values, CAP, &read) == bad);
+    CHECK(perfbuf_v2_instances_next_values(&q, &b, &with_it, NULL, values, CAP, &read) == bad);
+    CHECK(perfbuf_v2_instances_next_values(&q, &b, &with_it, &with, NULL, CAP, &read) == bad);
+    CHECK(perfbuf_v2_instances_next_values(&q, &b, &with_it, &with, values, CAP, NULL) == bad);
+    /* The iterator of this buffer with a one-instance capture's query:
+     * the window ends early, the read fails and the iteration ends. */
+    static const char *const one[1] = {"_Total"};
+    tb_v2 small = tb_v2_processor_information_query(one, 1);
+    perfbuf_v2_query sq;
+    CHECK(perfbuf_v2_query_parse(small.buf.data, small.buf.len, NULL, &sq, NULL) == PERFBUF_OK);
+    perfbuf_v2_instances_begin(&b, &with_it);
+    CHECK(perfbuf_v2_instances_next_values(&sq, &b, &with_it, &with, values, CAP, &read) == bad);
+    CHECK(perfbuf_v2_instances_next_values(&sq, &b, &with_it, &with, values, CAP, &read) ==
+          PERFBUF_E_NOT_FOUND);
+    tb_free(&small.buf);
+    tb_free(&v.buf);
+}
+
 static const th_case cases[] = {
+    TH_CASE(instances_with_values),
     TH_CASE(processor_information),
     TH_CASE(references_present_and_missing),
     TH_CASE(repeated_ids_and_wide_values),

@@ -146,6 +146,20 @@ PERFBUF_API PERFBUF_MUST_USE perfbuf_status perfbuf_v2_values_read(
     const perfbuf_v2_query *q, const perfbuf_v2_block *block, const perfbuf_v2_instance *inst,
     uint64_t *values, size_t cap, perfbuf_v2_values_read_result *out);
 
+/*
+ * perfbuf_v2_instances_next and perfbuf_v2_values_read of that instance in
+ * one pass over its values: the collector's loop. OK: *out is the next
+ * instance and values[0, read->count) its values. NOT_FOUND: the iteration
+ * is over. OUTPUT_TOO_SMALL: cap is less than the block's counter_count
+ * (read->count), the iterator does not move. INVALID_ARGUMENT: NULL
+ * arguments, or an iterator or block of another buffer (the iteration
+ * then ends).
+ */
+PERFBUF_API PERFBUF_MUST_USE perfbuf_status perfbuf_v2_instances_next_values(
+    const perfbuf_v2_query *q, const perfbuf_v2_block *block, perfbuf_v2_iter *it,
+    perfbuf_v2_instance *out, uint64_t *values, size_t cap,
+    perfbuf_v2_values_read_result *read);
+
 /* The instance name as UTF-8 (text.h contract; lone surrogates become
  * U+FFFD). */
 PERFBUF_API PERFBUF_MUST_USE perfbuf_status perfbuf_v2_instance_name_utf8(
