@@ -280,7 +280,8 @@ perfbuf_status pb_v2_read_instance(pb_ctx *ctx, pb_cursor *region, uint32_t valu
 }
 
 /* One PERF_COUNTER_HEADER block and everything it contains. */
-static perfbuf_status read_block(pb_ctx *ctx, pb_cursor *blocks, perfbuf_v2_block *out)
+PB_NOINLINE static perfbuf_status read_block(pb_ctx *ctx, pb_cursor *blocks,
+                                              perfbuf_v2_block *out)
 {
     size_t at = blocks->pos;
     pb_cursor hdr;
@@ -466,7 +467,7 @@ static bool take_sized(pb_cursor *c, size_t header, size_t size_field_offset,
 }
 
 /* One block as the parse saw it: header, id list, instance list. */
-static bool view_block(pb_cursor *blocks, perfbuf_v2_block *out)
+PB_NOINLINE static bool view_block(pb_cursor *blocks, perfbuf_v2_block *out)
 {
     size_t at = blocks->pos;
     const uint8_t *hdr;
