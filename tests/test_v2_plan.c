@@ -66,7 +66,9 @@ static uint32_t plan_equals_raw_samples(const perfbuf_v2_query *q, const perfbuf
         }
         EXPECT(st_plain == st_fast);
         if (st_plain == PERFBUF_OK) {
-            EXPECT(memcmp(&plain, &fast, sizeof plain) == 0);
+            EXPECT(plain.status == fast.status && plain.type == fast.type &&
+                   plain.first == fast.first && plain.second == fast.second &&
+                   plain.multi == fast.multi && plain.time_stamp == fast.time_stamp);
             EXPECT(plain_ctx.frequency == fast_ctx.frequency && plain_ctx.scale == fast_ctx.scale);
             ok++;
         }
@@ -417,7 +419,10 @@ static void instances_with_values(void)
     while (perfbuf_v2_instances_next(&q, &b, &plain_it, &plain)) {
         CHECK(perfbuf_v2_instances_next_values(&q, &b, &with_it, &with, values, CAP, &read) ==
               PERFBUF_OK);
-        CHECK(memcmp(&plain, &with, sizeof plain) == 0);
+        CHECK(plain.index == with.index && plain.id == with.id && plain.offset == with.offset &&
+              plain.size == with.size && plain.name_offset == with.name_offset &&
+              plain.name_units == with.name_units && plain.values_offset == with.values_offset &&
+              plain.value_count == with.value_count);
         CHECK(perfbuf_v2_values_read(&q, &b, &plain, expected, CAP, &expected_read) == PERFBUF_OK);
         CHECK_EQ_U(read.count, expected_read.count);
         CHECK(memcmp(values, expected, sizeof *values * read.count) == 0);
