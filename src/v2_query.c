@@ -119,6 +119,13 @@ static inline uint32_t load32(const uint8_t *p)
     return (uint32_t)p[0] | (uint32_t)p[1] << 8 | (uint32_t)p[2] << 16 | (uint32_t)p[3] << 24;
 }
 
+/* The full judgement of one PERF_COUNTER_DATA, off the fast path. */
+PB_NOINLINE static perfbuf_status judge_counter_data(pb_ctx *ctx, pb_cursor *parent)
+{
+    pb_cursor value = pb_cursor_make(NULL, 0);
+    return read_counter_data(ctx, parent, &value);
+}
+
 /*
  * count PERF_COUNTER_DATA in one pass. Each is decoded at once and judged
  * by one test that stands for everything read_counter_data checks: a size
@@ -146,9 +153,12 @@ static perfbuf_status skip_counter_data(pb_ctx *ctx, pb_cursor *parent, uint32_t
                 continue;
             }
         }
-        c.pos = at;
-        pb_cursor value = pb_cursor_make(NULL, 0);
-        perfbuf_status st = read_counter_data(ctx, &c, &value);
+        /* A copy, so that the fast path's cursor never has its address
+         * taken and stays in registers. */
+        pb_cursor slow = c;
+        slow.pos = at;
+        perfbuf_status st = judge_counter_data(ctx, &slow);
+        c = slow;
         if (st != PERFBUF_OK) {
             *parent = c;
             return st;
