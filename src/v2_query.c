@@ -246,6 +246,38 @@ static perfbuf_status read_instance_list(pb_ctx *ctx, pb_cursor *body, perfbuf_v
     return PERFBUF_OK;
 }
 
+/*
+ * The common instance, decoded at once: a Size that is a multiple of 8
+ * inside the region, a name with its NUL, padding shorter than 8. False,
+ * with region unchanged, for anything else, which the full judgement in
+ * pb_v2_read_instance then names.
+ */
+static bool fast_instance_header(pb_cursor *region, perfbuf_v2_instance *out)
+{
+    pb_cursor c = *region;
+    const uint8_t *hdr;
+    if (!pb_cursor_take(&c, PBS_PERF_INSTANCE_HEADER, &hdr)) {
+        return false;
+    }
+    uint32_t size = load32(hdr + PBO_PERF_INSTANCE_HEADER_Size);
+    pb_cursor name;
+    size_t units;
+    if (size < PBS_PERF_INSTANCE_HEADER || size % 8 != 0 ||
+        !pb_cursor_sub(&c, size - PBS_PERF_INSTANCE_HEADER, &name) ||
+        !pb_utf16le_find_nul(&name, &units) ||
+        pb_cursor_size(&name) - (units + 1) * 2 >= 8) {
+        return false;
+    }
+    out->id = load32(hdr + PBO_PERF_INSTANCE_HEADER_InstanceId);
+    out->offset = region->pos;
+    out->size = size;
+    out->name_offset = name.start;
+    out->name_units = units;
+    out->values_offset = c.pos;
+    *region = c;
+    return true;
+}
+
 /* PERF_INSTANCE_HEADER with its name, then its value_count values. */
 perfbuf_status pb_v2_read_instance(pb_ctx *ctx, pb_cursor *region, uint32_t value_count,
                                    perfbuf_v2_instance *out)
@@ -346,7 +378,11 @@ PB_NOINLINE static perfbuf_status read_block(pb_ctx *ctx, pb_cursor *blocks,
         }
         for (uint32_t i = 0; i < out->instance_count; i++) {
             perfbuf_v2_instance inst;
-            st = pb_v2_read_instance(ctx, &region, out->counter_count, &inst);
+            if (fast_instance_header(&region, &inst)) {
+                st = skip_counter_data(ctx, &region, out->counter_count);
+            } else {
+                st = pb_v2_read_instance(ctx, &region, out->counter_count, &inst);
+            }
             if (st != PERFBUF_OK) {
                 return st;
             }
