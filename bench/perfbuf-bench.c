@@ -282,6 +282,9 @@ static uint64_t v2_formatted(const void *ctx)
     uint32_t scratch[V2_MAX_VALUES];
     uint64_t new_values[V2_MAX_VALUES], old_values[V2_MAX_VALUES];
     perfbuf_v2_values_read_result new_read, old_read;
+    perfbuf_raw_sample s1[V2_MAX_VALUES], s0[V2_MAX_VALUES];
+    perfbuf_value_context c1[V2_MAX_VALUES], c0[V2_MAX_VALUES];
+    perfbuf_status st1[V2_MAX_VALUES], st0[V2_MAX_VALUES];
     perfbuf_v2_plan plan;
     perfbuf_v2_iter nbi, obi, nii, oii;
     perfbuf_v2_block nb, ob;
@@ -299,16 +302,17 @@ static uint64_t v2_formatted(const void *ctx)
                                                 V2_MAX_VALUES, &new_read) == PERFBUF_OK &&
                perfbuf_v2_instances_next_values(&older, &ob, &oii, &oi, old_values,
                                                 V2_MAX_VALUES, &old_read) == PERFBUF_OK) {
+            if (perfbuf_v2_plan_samples(&newer, &nb, &ni, &bench_registration, &plan, new_values,
+                                        &new_read, s1, c1, st1, V2_MAX_VALUES) != PERFBUF_OK ||
+                perfbuf_v2_plan_samples(&older, &ob, &oi, &bench_registration, &plan, old_values,
+                                        &old_read, s0, c0, st0, V2_MAX_VALUES) != PERFBUF_OK) {
+                continue;
+            }
             for (uint32_t k = 0; k < plan.count; k++) {
-                perfbuf_raw_sample s1, s0;
-                perfbuf_value_context c1, c0;
                 perfbuf_value v;
-                if (perfbuf_v2_plan_sample(&newer, &nb, &ni, &bench_registration, &plan,
-                                           new_values, &new_read, k, &s1, &c1) == PERFBUF_OK &&
-                    perfbuf_v2_plan_sample(&older, &ob, &oi, &bench_registration, &plan,
-                                           old_values, &old_read, k, &s0, &c0) == PERFBUF_OK &&
-                    perfbuf_format_value(s1.type, &s1, &s0, &c1, PERFBUF_FMT_DOUBLE, &v) ==
-                        PERFBUF_CSTATUS_VALID_DATA) {
+                if (st1[k] == PERFBUF_OK && st0[k] == PERFBUF_OK &&
+                    perfbuf_format_value(s1[k].type, &s1[k], &s0[k], &c1[k], PERFBUF_FMT_DOUBLE,
+                                         &v) == PERFBUF_CSTATUS_VALID_DATA) {
                     sum += (uint64_t)v.as_double;
                 }
             }

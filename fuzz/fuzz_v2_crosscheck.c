@@ -179,6 +179,21 @@ static void planned_samples(const perfbuf_v2_query *q, const perfbuf_v2_reginfo 
             perfbuf_status st_read;
             BUDGETED(q->size, st_read = perfbuf_v2_values_read(q, &b, in, values, count, &read));
             ORACLE(st_read == PERFBUF_OK);
+            perfbuf_raw_sample *batch = malloc(sizeof *batch * count);
+            perfbuf_value_context *batch_ctx = malloc(sizeof *batch_ctx * count);
+            perfbuf_status *batch_st = malloc(sizeof *batch_st * count);
+            perfbuf_status st_batch = PERFBUF_E_INVALID_ARGUMENT;
+            if (built == PERFBUF_OK && plan.count <= 64 && batch != NULL && batch_ctx != NULL &&
+                batch_st != NULL) {
+                /* Every position at once: linear in the counters, or a raw
+                 * sample's walk each when the walk decides (so at most 64,
+                 * as below). */
+                BUDGETED_APART(bytes * (plan.count + 1),
+                               st_batch = perfbuf_v2_plan_samples(q, &b, in, reg, &plan, values,
+                                                                  &read, batch, batch_ctx,
+                                                                  batch_st, count));
+                ORACLE(st_batch == PERFBUF_OK);
+            }
             for (uint32_t p = 0; built == PERFBUF_OK && p < plan.count && p < 64; p++) {
                 uint32_t id = perfbuf_v2_block_counter_id(q, &b, p);
                 perfbuf_raw_sample plain = {1, 2, 3, 4, 5, 6};
@@ -191,6 +206,14 @@ static void planned_samples(const perfbuf_v2_query *q, const perfbuf_v2_reginfo 
                                                                        values, &read, p, &fast,
                                                                        &fast_ctx));
                 ORACLE(st_fast == st);
+                ORACLE(st_batch != PERFBUF_OK || batch_st[p] == st);
+                if (st == PERFBUF_OK && st_batch == PERFBUF_OK) {
+                    ORACLE(batch[p].first == plain.first && batch[p].second == plain.second &&
+                           batch[p].multi == plain.multi && batch[p].type == plain.type &&
+                           batch[p].status == plain.status &&
+                           batch_ctx[p].frequency == plain_ctx.frequency &&
+                           batch_ctx[p].scale == plain_ctx.scale);
+                }
                 if (st == PERFBUF_OK) {
                     ORACLE(fast.status == plain.status && fast.type == plain.type &&
                            fast.first == plain.first && fast.second == plain.second &&
@@ -199,6 +222,9 @@ static void planned_samples(const perfbuf_v2_query *q, const perfbuf_v2_reginfo 
                            fast_ctx.scale == plain_ctx.scale);
                 }
             }
+            free(batch);
+            free(batch_ctx);
+            free(batch_st);
             have_inst = have_inst && perfbuf_v2_instances_next(q, &b, &ii, &inst);
         } while (have_inst);
         free(entries);

@@ -157,39 +157,21 @@ static uint64_t from_source(const perfbuf_v2_query *q, const uint64_t *values, u
     }
 }
 
-perfbuf_status perfbuf_v2_plan_sample(const perfbuf_v2_query *q, const perfbuf_v2_block *block,
-                                      const perfbuf_v2_instance *inst,
-                                      const perfbuf_v2_reginfo *reg, const perfbuf_v2_plan *plan,
-                                      const uint64_t *values,
-                                      const perfbuf_v2_values_read_result *read,
-                                      uint32_t position, perfbuf_raw_sample *sample,
-                                      perfbuf_value_context *context)
+/* One entry's sample from the values of an instance with every value an
+ * integer and no repeated id: the few loads the plan resolved. */
+static inline perfbuf_status fill_sample(const perfbuf_v2_query *q, const uint64_t *values,
+                                         uint32_t count, const perfbuf_v2_plan_entry *e,
+                                         perfbuf_raw_sample *sample,
+                                         perfbuf_value_context *context)
 {
-    if (q == NULL || block == NULL || reg == NULL || plan == NULL || values == NULL ||
-        read == NULL || sample == NULL || context == NULL || plan->entries == NULL ||
-        position >= plan->count || plan->block_offset != block->offset ||
-        block->counter_count != plan->count) {
-        return PERFBUF_E_INVALID_ARGUMENT;
-    }
-    const perfbuf_v2_plan_entry *e = &plan->entries[position];
-    if (plan->repeated_ids || read->non_integers != 0 || (inst == NULL && read->count == 0)) {
-        /* Which of two values under one id counts depends on which ones are
-         * integers: the walk decides, as it always does. So it does for a
-         * block of instances asked without one, which has no values. */
-        return perfbuf_v2_raw_sample(q, block, inst, reg, e->counter_id, sample, context);
-    }
-    if (read->count != plan->count) {
-        return PERFBUF_E_INVALID_ARGUMENT;
-    }
     if (e->status != PERFBUF_OK) {
         return e->status;
     }
-    /* The build wrote positions below plan->count = read->count, or NONE;
-     * a plan the caller changed since is still kept inside the values. */
-    if (e->first >= read->count ||
-        (e->second_source == SOURCE_VALUE && e->second >= read->count) ||
-        (e->frequency_source == SOURCE_VALUE && e->frequency >= read->count) ||
-        (e->multi != PERFBUF_V2_PLAN_NONE && e->multi >= read->count)) {
+    /* The build wrote positions below the plan's count, which the values
+     * have, or NONE; a plan the caller changed since still stays inside. */
+    if (e->first >= count || (e->second_source == SOURCE_VALUE && e->second >= count) ||
+        (e->frequency_source == SOURCE_VALUE && e->frequency >= count) ||
+        (e->multi != PERFBUF_V2_PLAN_NONE && e->multi >= count)) {
         return PERFBUF_E_INVALID_ARGUMENT;
     }
     sample->status = PERFBUF_CSTATUS_VALID_DATA;
@@ -208,6 +190,82 @@ perfbuf_status perfbuf_v2_plan_sample(const perfbuf_v2_query *q, const perfbuf_v
         } else {
             sample->multi = (uint32_t)v;
         }
+    }
+    return PERFBUF_OK;
+}
+
+/* The arguments every plan sample needs, checked once. */
+static bool plan_arguments(const perfbuf_v2_query *q, const perfbuf_v2_block *block,
+                           const perfbuf_v2_reginfo *reg, const perfbuf_v2_plan *plan,
+                           const uint64_t *values, const perfbuf_v2_values_read_result *read)
+{
+    return q != NULL && block != NULL && reg != NULL && plan != NULL && values != NULL &&
+           read != NULL && plan->entries != NULL && plan->block_offset == block->offset &&
+           block->counter_count == plan->count;
+}
+
+/* Which of two values under one id counts depends on which ones are
+ * integers: the walk decides, as it always does. So it does for a block
+ * of instances asked without one, which has no values. */
+static bool walk_decides(const perfbuf_v2_instance *inst, const perfbuf_v2_plan *plan,
+                         const perfbuf_v2_values_read_result *read)
+{
+    return plan->repeated_ids || read->non_integers != 0 || (inst == NULL && read->count == 0);
+}
+
+perfbuf_status perfbuf_v2_plan_sample(const perfbuf_v2_query *q, const perfbuf_v2_block *block,
+                                      const perfbuf_v2_instance *inst,
+                                      const perfbuf_v2_reginfo *reg, const perfbuf_v2_plan *plan,
+                                      const uint64_t *values,
+                                      const perfbuf_v2_values_read_result *read,
+                                      uint32_t position, perfbuf_raw_sample *sample,
+                                      perfbuf_value_context *context)
+{
+    if (!plan_arguments(q, block, reg, plan, values, read) || sample == NULL || context == NULL ||
+        position >= plan->count) {
+        return PERFBUF_E_INVALID_ARGUMENT;
+    }
+    const perfbuf_v2_plan_entry *e = &plan->entries[position];
+    if (walk_decides(inst, plan, read)) {
+        return perfbuf_v2_raw_sample(q, block, inst, reg, e->counter_id, sample, context);
+    }
+    if (read->count != plan->count) {
+        return PERFBUF_E_INVALID_ARGUMENT;
+    }
+    return fill_sample(q, values, read->count, e, sample, context);
+}
+
+perfbuf_status perfbuf_v2_plan_samples(const perfbuf_v2_query *q, const perfbuf_v2_block *block,
+                                       const perfbuf_v2_instance *inst,
+                                       const perfbuf_v2_reginfo *reg, const perfbuf_v2_plan *plan,
+                                       const uint64_t *values,
+                                       const perfbuf_v2_values_read_result *read,
+                                       perfbuf_raw_sample *samples,
+                                       perfbuf_value_context *contexts, perfbuf_status *statuses,
+                                       size_t cap)
+{
+    if (!plan_arguments(q, block, reg, plan, values, read) || samples == NULL ||
+        contexts == NULL || statuses == NULL) {
+        return PERFBUF_E_INVALID_ARGUMENT;
+    }
+    if (cap < plan->count) {
+        return PERFBUF_E_OUTPUT_TOO_SMALL;
+    }
+    if (walk_decides(inst, plan, read)) {
+        for (uint32_t p = 0; p < plan->count; p++) {
+            PB_WORK(1);
+            statuses[p] = perfbuf_v2_raw_sample(q, block, inst, reg, plan->entries[p].counter_id,
+                                                &samples[p], &contexts[p]);
+        }
+        return PERFBUF_OK;
+    }
+    if (read->count != plan->count) {
+        return PERFBUF_E_INVALID_ARGUMENT;
+    }
+    for (uint32_t p = 0; p < plan->count; p++) {
+        PB_WORK(1);
+        statuses[p] = fill_sample(q, values, read->count, &plan->entries[p], &samples[p],
+                                  &contexts[p]);
     }
     return PERFBUF_OK;
 }

@@ -371,7 +371,7 @@ PB_NOINLINE static perfbuf_status read_block(pb_ctx *ctx, pb_cursor *blocks,
         out->items_offset = body.pos;
     }
     if (kind_has_instances(kind)) {
-        pb_cursor region;
+        pb_cursor region = pb_cursor_make(NULL, 0);
         st = read_instance_list(ctx, &body, out, &region);
         if (st != PERFBUF_OK) {
             return st;

@@ -50,6 +50,12 @@ static uint32_t plan_equals_raw_samples(const perfbuf_v2_query *q, const perfbuf
     uint64_t values[CAP];
     perfbuf_v2_values_read_result read;
     EXPECT(perfbuf_v2_values_read(q, b, inst, values, CAP, &read) == PERFBUF_OK);
+    /* Every position at once, compared below with each one alone. */
+    perfbuf_raw_sample batch[CAP];
+    perfbuf_value_context batch_ctx[CAP];
+    perfbuf_status batch_st[CAP];
+    EXPECT(perfbuf_v2_plan_samples(q, b, inst, reg, &plan, values, &read, batch, batch_ctx,
+                                   batch_st, CAP) == PERFBUF_OK);
     uint32_t ok = 0;
     for (uint32_t p = 0; p < plan.count; p++) {
         uint32_t id = perfbuf_v2_block_counter_id(q, b, p);
@@ -65,7 +71,13 @@ static uint32_t plan_equals_raw_samples(const perfbuf_v2_query *q, const perfbuf
                     (int)st_fast);
         }
         EXPECT(st_plain == st_fast);
+        EXPECT(batch_st[p] == st_fast);
         if (st_plain == PERFBUF_OK) {
+            EXPECT(batch[p].status == fast.status && batch[p].type == fast.type &&
+                   batch[p].first == fast.first && batch[p].second == fast.second &&
+                   batch[p].multi == fast.multi && batch[p].time_stamp == fast.time_stamp);
+            EXPECT(batch_ctx[p].frequency == fast_ctx.frequency &&
+                   batch_ctx[p].scale == fast_ctx.scale);
             EXPECT(plain.status == fast.status && plain.type == fast.type &&
                    plain.first == fast.first && plain.second == fast.second &&
                    plain.multi == fast.multi && plain.time_stamp == fast.time_stamp);
@@ -364,8 +376,26 @@ static void sizes_and_arguments(void)
     moved.offset += 8;
     CHECK(perfbuf_v2_plan_sample(&q, &moved, &inst, &reg, &plan, values, &read, 0, &s, &ctx) ==
           bad);
+    perfbuf_raw_sample batch[CAP];
+    perfbuf_value_context batch_ctx[CAP];
+    perfbuf_status batch_st[CAP];
+    CHECK(perfbuf_v2_plan_samples(&q, &b, &inst, &reg, &plan, values, &read, batch, batch_ctx,
+                                  batch_st, 30) == PERFBUF_E_OUTPUT_TOO_SMALL);
+    CHECK(perfbuf_v2_plan_samples(&q, &b, &inst, &reg, &plan, values, &read, NULL, batch_ctx,
+                                  batch_st, CAP) == bad);
+    CHECK(perfbuf_v2_plan_samples(&q, &b, &inst, &reg, &plan, values, &read, batch, NULL,
+                                  batch_st, CAP) == bad);
+    CHECK(perfbuf_v2_plan_samples(&q, &b, &inst, &reg, &plan, values, &read, batch, batch_ctx,
+                                  NULL, CAP) == bad);
+    CHECK(perfbuf_v2_plan_samples(&q, &b, &inst, &reg, &plan, values, &short_read, batch,
+                                  batch_ctx, batch_st, CAP) == bad);
+    CHECK(perfbuf_v2_plan_samples(NULL, &b, &inst, &reg, &plan, values, &read, batch, batch_ctx,
+                                  batch_st, CAP) == bad);
     entries[0].first = 31;
     CHECK(perfbuf_v2_plan_sample(&q, &b, &inst, &reg, &plan, values, &read, 0, &s, &ctx) == bad);
+    CHECK(perfbuf_v2_plan_samples(&q, &b, &inst, &reg, &plan, values, &read, batch, batch_ctx,
+                                  batch_st, CAP) == PERFBUF_OK);
+    CHECK(batch_st[0] == bad && batch_st[1] == PERFBUF_OK);
 
     /* A block without an id list has no plan. */
     tb_v2 single;

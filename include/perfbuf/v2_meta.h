@@ -529,6 +529,21 @@ PERFBUF_API PERFBUF_MUST_USE perfbuf_status perfbuf_v2_plan_sample(
     const perfbuf_v2_values_read_result *read, uint32_t position, perfbuf_raw_sample *sample,
     perfbuf_value_context *context);
 
+/*
+ * perfbuf_v2_plan_sample for every position of the plan at once, the
+ * arguments checked once: statuses[p], samples[p] and contexts[p] as that
+ * call gives them for position p. OK when every position was answered
+ * (each with its own status); OUTPUT_TOO_SMALL when cap is less than
+ * plan->count; INVALID_ARGUMENT as perfbuf_v2_plan_sample, before any
+ * position is answered. O(counters), or the raw samples' cost when the
+ * walk decides (repeated ids, values that are not integers).
+ */
+PERFBUF_API PERFBUF_MUST_USE perfbuf_status perfbuf_v2_plan_samples(
+    const perfbuf_v2_query *q, const perfbuf_v2_block *block, const perfbuf_v2_instance *inst,
+    const perfbuf_v2_reginfo *reg, const perfbuf_v2_plan *plan, const uint64_t *values,
+    const perfbuf_v2_values_read_result *read, perfbuf_raw_sample *samples,
+    perfbuf_value_context *contexts, perfbuf_status *statuses, size_t cap);
+
 #ifdef __cplusplus
 }
 #endif
