@@ -142,46 +142,53 @@ static uint64_t positive(int64_t v)
     return v > 0 ? (uint64_t)v : 0;
 }
 
-static uint64_t from_source(const perfbuf_v2_query *q, const uint64_t *values, uint8_t source,
-                            uint32_t position, bool frequency)
+/* What the clocks of one query give each source, read once per call. */
+typedef struct clocks {
+    uint64_t second[4];
+    uint64_t frequency[4];
+    int64_t time_stamp;
+} clocks;
+
+static void clocks_of(const perfbuf_v2_query *q, clocks *k)
 {
-    switch (source) {
-    case SOURCE_VALUE:
-        return values[position];
-    case SOURCE_SYSTEM:
-        return positive(frequency ? q->perf_freq : q->perf_time_stamp);
-    case SOURCE_100NS:
-        return frequency ? 10000000u : positive(q->perf_time_100ns);
-    default:
-        return 0;
-    }
+    k->second[SOURCE_NONE] = k->second[SOURCE_VALUE] = 0;
+    k->second[SOURCE_SYSTEM] = positive(q->perf_time_stamp);
+    k->second[SOURCE_100NS] = positive(q->perf_time_100ns);
+    k->frequency[SOURCE_NONE] = k->frequency[SOURCE_VALUE] = 0;
+    k->frequency[SOURCE_SYSTEM] = positive(q->perf_freq);
+    k->frequency[SOURCE_100NS] = 10000000u;
+    k->time_stamp = q->perf_time_100ns;
 }
 
 /* One entry's sample from the values of an instance with every value an
  * integer and no repeated id: the few loads the plan resolved. */
-static inline perfbuf_status fill_sample(const perfbuf_v2_query *q, const uint64_t *values,
-                                         uint32_t count, const perfbuf_v2_plan_entry *e,
-                                         perfbuf_raw_sample *sample,
-                                         perfbuf_value_context *context)
+static inline perfbuf_status fill_sample(const clocks *restrict k, const uint64_t *restrict values,
+                                         uint32_t count, const perfbuf_v2_plan_entry *restrict e,
+                                         perfbuf_raw_sample *restrict sample,
+                                         perfbuf_value_context *restrict context)
 {
     if (e->status != PERFBUF_OK) {
         return e->status;
     }
     /* The build wrote positions below the plan's count, which the values
-     * have, or NONE; a plan the caller changed since still stays inside. */
-    if (e->first >= count || (e->second_source == SOURCE_VALUE && e->second >= count) ||
-        (e->frequency_source == SOURCE_VALUE && e->frequency >= count) ||
-        (e->multi != PERFBUF_V2_PLAN_NONE && e->multi >= count)) {
+     * have, or NONE, and sources from the four above; a plan the caller
+     * changed since still stays inside. */
+    bool second_read = e->second_source == SOURCE_VALUE;
+    bool frequency_read = e->frequency_source == SOURCE_VALUE;
+    if (e->first >= count || (second_read && e->second >= count) ||
+        (frequency_read && e->frequency >= count) ||
+        (e->multi != PERFBUF_V2_PLAN_NONE && e->multi >= count) || e->second_source > 3 ||
+        e->frequency_source > 3) {
         return PERFBUF_E_INVALID_ARGUMENT;
     }
     sample->status = PERFBUF_CSTATUS_VALID_DATA;
     sample->type = e->type;
     sample->first = values[e->first];
-    sample->second = from_source(q, values, e->second_source, e->second, false);
+    sample->second = second_read ? values[e->second] : k->second[e->second_source];
     sample->multi = 0;
-    sample->time_stamp = q->perf_time_100ns;
+    sample->time_stamp = k->time_stamp;
     context->scale = e->scale;
-    context->frequency = from_source(q, values, e->frequency_source, e->frequency, true);
+    context->frequency = frequency_read ? values[e->frequency] : k->frequency[e->frequency_source];
     if (e->multi != PERFBUF_V2_PLAN_NONE) {
         uint64_t v = values[e->multi];
         /* As perfbuf_v2_raw_sample: PDH's MultiCount is 32 bits. */
@@ -232,7 +239,9 @@ perfbuf_status perfbuf_v2_plan_sample(const perfbuf_v2_query *q, const perfbuf_v
     if (read->count != plan->count) {
         return PERFBUF_E_INVALID_ARGUMENT;
     }
-    return fill_sample(q, values, read->count, e, sample, context);
+    clocks k;
+    clocks_of(q, &k);
+    return fill_sample(&k, values, read->count, e, sample, context);
 }
 
 perfbuf_status perfbuf_v2_plan_samples(const perfbuf_v2_query *q, const perfbuf_v2_block *block,
@@ -262,9 +271,11 @@ perfbuf_status perfbuf_v2_plan_samples(const perfbuf_v2_query *q, const perfbuf_
     if (read->count != plan->count) {
         return PERFBUF_E_INVALID_ARGUMENT;
     }
+    clocks k;
+    clocks_of(q, &k);
     for (uint32_t p = 0; p < plan->count; p++) {
         PB_WORK(1);
-        statuses[p] = fill_sample(q, values, read->count, &plan->entries[p], &samples[p],
+        statuses[p] = fill_sample(&k, values, read->count, &plan->entries[p], &samples[p],
                                   &contexts[p]);
     }
     return PERFBUF_OK;
