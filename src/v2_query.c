@@ -131,10 +131,9 @@ PB_NOINLINE static perfbuf_status judge_counter_data(pb_ctx *ctx, pb_cursor *par
  * by one test that stands for everything read_counter_data checks: a size
  * of exactly the header plus dwDataSize rounded up to 8 (at least the
  * header, a multiple of 8, holding the data, less than 8 bytes of padding),
- * inside the parent. Only a
- * value that fails it (an error, or an anomaly a lenient parse tolerates)
- * goes back through read_counter_data, which names what is wrong; so both
- * paths accept exactly the same bytes.
+ * inside the parent. Only a value that fails it (an error, or an anomaly a
+ * lenient parse tolerates) goes back through read_counter_data, which names
+ * what is wrong; so both paths accept exactly the same bytes.
  */
 static perfbuf_status skip_counter_data(pb_ctx *ctx, pb_cursor *parent, uint32_t count)
 {
