@@ -6,8 +6,9 @@
  * with the origin from the second byte, 7 counter identifiers). Oracles:
  * rejections inside the input naming a field; after a success every view
  * lies inside the input, references resolve to counters of the set, a
- * second walk sees the same, and every registered counter's fields are
- * those an independent decoding of the accepted bytes gives. Every call stays within its work budget and
+ * second walk sees the same, and every registered counter's and listed
+ * instance's fields are those an independent decoding of the accepted
+ * bytes gives. Every call stays within its work budget and
  * every walk of a view within the walk budget (docs/linear-time.md).
  */
 #include <stdlib.h>
@@ -287,6 +288,35 @@ static uint32_t walk_instance_list(const perfbuf_v2_instance_list *l, size_t siz
     return n;
 }
 
+/* Views equal validation: the accepted instance list decoded again from
+ * its bytes (PERF_INSTANCE_HEADER Size, InstanceId, NUL-terminated name,
+ * back to back to the end) gives every listed instance's fields. */
+static void instance_list_equals_bytes(const perfbuf_v2_instance_list *l, const uint8_t *data,
+                                       size_t size)
+{
+    perfbuf_v2_list_iter it;
+    perfbuf_v2_instance_list_begin(&it);
+    size_t at = 0;
+    uint32_t n = 0;
+    while (at < size) {
+        uint32_t inst_size = ref_u32(data, size, at);
+        ORACLE(inst_size >= 10 && oracle_inside(at, inst_size, size));
+        size_t units = 0;
+        while (data[at + 8 + units * 2] != 0 || data[at + 8 + units * 2 + 1] != 0) {
+            units++;
+            ORACLE(oracle_inside(at + 8 + units * 2, 2, at + inst_size));
+        }
+        perfbuf_v2_listed_instance inst;
+        ORACLE(perfbuf_v2_instance_list_next(l, &it, &inst));
+        ORACLE(inst.index == n && inst.offset == at && inst.id == ref_u32(data, size, at + 4));
+        ORACLE(inst.name_offset == at + 8 && inst.name_units == units);
+        at += inst_size;
+        n++;
+    }
+    perfbuf_v2_listed_instance past;
+    ORACLE(n == l->count && !perfbuf_v2_instance_list_next(l, &it, &past));
+}
+
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
     if (size == 0) {
@@ -362,6 +392,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
             uint32_t n = 0;
             WALK_BUDGETED(size, n = walk_instance_list(&l, size));
             ORACLE(n == l.count);
+            instance_list_equals_bytes(&l, data, size);
         }
     }
     if (st != PERFBUF_OK && st != PERFBUF_E_INVALID_ARGUMENT) {
