@@ -148,7 +148,9 @@ static size_t ref_values(const perfbuf_v2_query *q, const perfbuf_v2_block *b,
     uint64_t *bulk = malloc(sizeof *bulk * ((size_t)count + 1));
     ORACLE(bulk != NULL);
     perfbuf_v2_values_read_result read;
-    ORACLE(perfbuf_v2_values_read(q, b, inst, bulk, count, &read) == PERFBUF_OK);
+    perfbuf_status st_read;
+    BUDGETED(size, st_read = perfbuf_v2_values_read(q, b, inst, bulk, count, &read));
+    ORACLE(st_read == PERFBUF_OK);
     ORACLE(read.count == count);
     uint32_t non_integers = 0;
     for (uint32_t i = 0; i < count; i++) {
@@ -210,7 +212,9 @@ static void ref_instance(const perfbuf_v2_query *q, const perfbuf_v2_block *b, s
     ORACLE(values != NULL && again != NULL);
     perfbuf_v2_instance same;
     perfbuf_v2_values_read_result read, read_again;
-    ORACLE(perfbuf_v2_instances_next_values(q, b, with, &same, values, cap, &read) == PERFBUF_OK);
+    perfbuf_status st_next;
+    BUDGETED(size, st_next = perfbuf_v2_instances_next_values(q, b, with, &same, values, cap, &read));
+    ORACLE(st_next == PERFBUF_OK);
     ORACLE(same.index == inst.index && same.id == inst.id && same.offset == inst.offset &&
            same.size == inst.size && same.name_offset == inst.name_offset &&
            same.name_units == inst.name_units && same.values_offset == inst.values_offset &&

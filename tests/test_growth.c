@@ -741,6 +741,22 @@ static void v2_walk(const tb_v2 *v, run *r)
                 EXPECT(inside(val.bytes, val.data_size, v->buf.data, v->buf.len));
             }
         }
+        /* The bulk reads: the block's own values, then every instance with
+         * its values in one pass. */
+        uint64_t *values = malloc(sizeof *values * ((size_t)blk.counter_count + 1));
+        perfbuf_v2_values_read_result read;
+        EXPECT(values != NULL);
+        EXPECT(perfbuf_v2_values_read(&q, &blk, NULL, values, blk.counter_count, &read) ==
+               PERFBUF_OK);
+        perfbuf_v2_instances_begin(&blk, &ii);
+        uint32_t with_values = 0;
+        while (perfbuf_v2_instances_next_values(&q, &blk, &ii, &inst, values, blk.counter_count,
+                                                &read) == PERFBUF_OK) {
+            EXPECT(read.count == blk.counter_count);
+            with_values++;
+        }
+        EXPECT(with_values == blk.instance_count);
+        free(values);
     }
     stop(r);
     EXPECT(blocks == q.block_count);
@@ -1193,7 +1209,8 @@ static void walk_v2_wide_indexed(uint32_t n, run *r)
 
 /* A value plan of n counters that all refer to the last four, ids
  * descending: the build, then every value of both instances read into an
- * array and every counter sampled through the plan. */
+ * array and every counter sampled through the plan, one by one and then
+ * all at once. */
 static void walk_v2_plan(uint32_t n, run *r)
 {
     tb_v2 query;
@@ -1231,9 +1248,27 @@ static void walk_v2_plan(uint32_t n, run *r)
             }
         }
     }
+    /* Every counter of every instance again, one call per instance. */
+    perfbuf_raw_sample *samples = malloc(sizeof *samples * n);
+    perfbuf_value_context *contexts = malloc(sizeof *contexts * n);
+    perfbuf_status *statuses = malloc(sizeof *statuses * n);
+    EXPECT(samples != NULL && contexts != NULL && statuses != NULL);
+    perfbuf_v2_instances_begin(&blk, &ii);
+    perfbuf_v2_values_read_result read;
+    while (perfbuf_v2_instances_next_values(&q, &blk, &ii, &inst, values, n, &read) ==
+           PERFBUF_OK) {
+        EXPECT(perfbuf_v2_plan_samples(&q, &blk, &inst, &reg, &plan, values, &read, samples,
+                                       contexts, statuses, n) == PERFBUF_OK);
+        for (uint32_t p = 0; p < plan.count; p++) {
+            sampled += statuses[p] == PERFBUF_OK ? 1u : 0u;
+        }
+    }
     stop(r);
-    /* Every counter but the base: n - 1 per instance. */
-    EXPECT(sampled == 2 * (n - 1));
+    /* Every counter but the base: n - 1 per instance, twice. */
+    EXPECT(sampled == 4 * (n - 1));
+    free(samples);
+    free(contexts);
+    free(statuses);
     free(entries);
     free(scratch);
     free(values);
