@@ -22,6 +22,7 @@
 #include "perfbuf/v2_meta.h"
 #include "perfbuf/v2_query.h"
 #include "perfbuf/values.h"
+#include "unchecked_walk_v2.h"
 
 #define REPEATS 7
 
@@ -100,7 +101,38 @@ static uint64_t v2_validate(const void *ctx)
     return perfbuf_v2_query_parse(b->data, b->len, NULL, &q, NULL) == PERFBUF_OK ? q.block_count : 0;
 }
 
+/* Values per instance the V2 rows read into an array. */
+#define V2_MAX_VALUES 64
+
+/* Validate, then every instance and its values into an array, one pass each. */
 static uint64_t v2_values(const void *ctx)
+{
+    const buffer *b = ctx;
+    perfbuf_v2_query q;
+    if (perfbuf_v2_query_parse(b->data, b->len, NULL, &q, NULL) != PERFBUF_OK) {
+        return 0;
+    }
+    uint64_t sum = 0;
+    uint64_t values[V2_MAX_VALUES];
+    perfbuf_v2_values_read_result read;
+    perfbuf_v2_iter bi, ii;
+    perfbuf_v2_block blk;
+    perfbuf_v2_instance inst;
+    perfbuf_v2_blocks_begin(&q, &bi);
+    while (perfbuf_v2_blocks_next(&q, &bi, &blk)) {
+        perfbuf_v2_instances_begin(&blk, &ii);
+        while (perfbuf_v2_instances_next_values(&q, &blk, &ii, &inst, values, V2_MAX_VALUES,
+                                                &read) == PERFBUF_OK) {
+            for (uint32_t k = 0; k < read.count; k++) {
+                sum += values[k];
+            }
+        }
+    }
+    return sum;
+}
+
+/* The same through the one-value iterator. */
+static uint64_t v2_values_iterated(const void *ctx)
 {
     const buffer *b = ctx;
     perfbuf_v2_query q;
@@ -125,6 +157,7 @@ static uint64_t v2_values(const void *ctx)
     return sum;
 }
 
+/* Validate, every value into an array and every instance name to UTF-8. */
 static uint64_t v2_names(const void *ctx)
 {
     const buffer *b = ctx;
@@ -133,6 +166,8 @@ static uint64_t v2_names(const void *ctx)
         return 0;
     }
     uint64_t sum = 0;
+    uint64_t values[V2_MAX_VALUES];
+    perfbuf_v2_values_read_result read;
     perfbuf_v2_iter bi, ii;
     perfbuf_v2_block blk;
     perfbuf_v2_instance inst;
@@ -141,23 +176,40 @@ static uint64_t v2_names(const void *ctx)
     perfbuf_v2_blocks_begin(&q, &bi);
     while (perfbuf_v2_blocks_next(&q, &bi, &blk)) {
         perfbuf_v2_instances_begin(&blk, &ii);
-        while (perfbuf_v2_instances_next(&q, &blk, &ii, &inst)) {
+        while (perfbuf_v2_instances_next_values(&q, &blk, &ii, &inst, values, V2_MAX_VALUES,
+                                                &read) == PERFBUF_OK) {
             if (perfbuf_v2_instance_name_utf8(&q, &inst, name, sizeof name, &len) == PERFBUF_OK) {
-                sum += len;
+                sum += len + (uint8_t)name[0];
+            }
+            for (uint32_t k = 0; k < read.count; k++) {
+                sum += values[k];
             }
         }
     }
     return sum;
 }
 
-static tb_v2 processor_information(uint32_t instances)
+/* The unchecked walk of the same bytes: trusts every size. */
+static uint64_t v2_unchecked(const void *ctx)
+{
+    const buffer *b = ctx;
+    return unchecked_walk_v2(b->data);
+}
+
+/*
+ * Processor Information-like: 32 counters per instance, 8-byte values
+ * where k % 3 != 2, 4-byte ones elsewhere; `tick` moves every value, so
+ * two captures give rates.
+ */
+static tb_v2 processor_information(uint32_t instances, uint64_t tick)
 {
     uint32_t ids[32];
     for (uint32_t i = 0; i < 32; i++) {
         ids[i] = i;
     }
     tb_v2 v;
-    tb_v2_begin(&v, 25368570629, 134398148561470699, 10000000);
+    tb_v2_begin(&v, 25368570629 + (int64_t)tick * 10000, 134398148561470699 + (int64_t)tick * 1000,
+                10000000);
     tb_v2_block_begin(&v, 0, PERFBUF_V2_COUNTERSET);
     tb_v2_ids(&v, ids, 32);
     tb_v2_instances_begin(&v, instances);
@@ -171,9 +223,9 @@ static tb_v2 processor_information(uint32_t instances)
         tb_v2_instance(&v, i, name);
         for (uint32_t k = 0; k < 32; k++) {
             if (k % 3 == 2) {
-                tb_v2_u32(&v, i * 31 + k);
+                tb_v2_u32(&v, i * 31 + k + (uint32_t)tick * (k + 1));
             } else {
-                tb_v2_u64(&v, (uint64_t)i * 1000003u + k);
+                tb_v2_u64(&v, (uint64_t)i * 1000003u + k + tick * 500 * (k + 1));
             }
         }
     }
@@ -183,14 +235,19 @@ static tb_v2 processor_information(uint32_t instances)
     return v;
 }
 
-/* The registration of the query above: 4-byte raw counts where the query
- * has 4-byte values, 8-byte ones elsewhere. */
+/* The registration of the query above, with a formula of each kind the
+ * sizes allow: 100-ns timers and bulk rates for the 8-byte values, rates
+ * and raw counts for the 4-byte ones. */
 static tb_buf processor_registration(void)
 {
     tb_reg_row rows[32];
     for (uint32_t k = 0; k < 32; k++) {
         rows[k].id = k;
-        rows[k].type = k % 3 == 2 ? PERF_COUNTER_RAWCOUNT : PERF_COUNTER_LARGE_RAWCOUNT;
+        if (k % 3 == 2) {
+            rows[k].type = k % 2 ? PERF_COUNTER_COUNTER : PERF_COUNTER_RAWCOUNT;
+        } else {
+            rows[k].type = k % 3 == 0 ? PERF_100NSEC_TIMER : PERF_COUNTER_BULK_COUNT;
+        }
         rows[k].base = PERFBUF_V2_NO_ID;
         rows[k].name = NULL;
     }
@@ -211,33 +268,92 @@ static uint64_t v2_crosscheck(const void *ctx)
     return q.block_count;
 }
 
-/* Every value formatted against the same instance of an earlier sample,
- * through the registration (the earlier sample is the same buffer). */
+/* Two captures parsed and walked in step, one plan per block. */
 static uint64_t v2_formatted(const void *ctx)
 {
     const buffer *b = ctx;
-    perfbuf_v2_query q;
-    if (perfbuf_v2_query_parse(b->data, b->len, NULL, &q, NULL) != PERFBUF_OK) {
+    perfbuf_v2_query newer, older;
+    if (perfbuf_v2_query_parse(b->data, b->len, NULL, &newer, NULL) != PERFBUF_OK ||
+        perfbuf_v2_query_parse(b->older, b->len, NULL, &older, NULL) != PERFBUF_OK) {
         return 0;
     }
     uint64_t sum = 0;
-    perfbuf_v2_iter bi, ii;
-    perfbuf_v2_block blk;
-    perfbuf_v2_instance inst;
-    perfbuf_v2_counter_reg c;
-    perfbuf_v2_blocks_begin(&q, &bi);
-    while (perfbuf_v2_blocks_next(&q, &bi, &blk)) {
-        perfbuf_v2_instances_begin(&blk, &ii);
-        while (perfbuf_v2_instances_next(&q, &blk, &ii, &inst)) {
-            for (uint32_t k = 0; perfbuf_v2_reginfo_counter(&bench_registration, k, &c); k++) {
-                perfbuf_raw_sample s;
-                perfbuf_value_context vc;
+    perfbuf_v2_plan_entry entries[V2_MAX_VALUES];
+    uint32_t scratch[V2_MAX_VALUES];
+    uint64_t new_values[V2_MAX_VALUES], old_values[V2_MAX_VALUES];
+    perfbuf_v2_values_read_result new_read, old_read;
+    perfbuf_raw_sample s1[V2_MAX_VALUES], s0[V2_MAX_VALUES];
+    perfbuf_value_context c1[V2_MAX_VALUES], c0[V2_MAX_VALUES];
+    perfbuf_status st1[V2_MAX_VALUES], st0[V2_MAX_VALUES];
+    perfbuf_v2_plan plan;
+    perfbuf_v2_iter nbi, obi, nii, oii;
+    perfbuf_v2_block nb, ob;
+    perfbuf_v2_instance ni, oi;
+    perfbuf_v2_blocks_begin(&newer, &nbi);
+    perfbuf_v2_blocks_begin(&older, &obi);
+    while (perfbuf_v2_blocks_next(&newer, &nbi, &nb) && perfbuf_v2_blocks_next(&older, &obi, &ob)) {
+        if (perfbuf_v2_plan_build(&newer, &nb, &bench_registration, entries, V2_MAX_VALUES,
+                                  scratch, V2_MAX_VALUES, &plan) != PERFBUF_OK) {
+            continue;
+        }
+        perfbuf_v2_instances_begin(&nb, &nii);
+        perfbuf_v2_instances_begin(&ob, &oii);
+        while (perfbuf_v2_instances_next_values(&newer, &nb, &nii, &ni, new_values,
+                                                V2_MAX_VALUES, &new_read) == PERFBUF_OK &&
+               perfbuf_v2_instances_next_values(&older, &ob, &oii, &oi, old_values,
+                                                V2_MAX_VALUES, &old_read) == PERFBUF_OK) {
+            if (perfbuf_v2_plan_samples(&newer, &nb, &ni, &bench_registration, &plan, new_values,
+                                        &new_read, s1, c1, st1, V2_MAX_VALUES) != PERFBUF_OK ||
+                perfbuf_v2_plan_samples(&older, &ob, &oi, &bench_registration, &plan, old_values,
+                                        &old_read, s0, c0, st0, V2_MAX_VALUES) != PERFBUF_OK) {
+                continue;
+            }
+            for (uint32_t k = 0; k < plan.count; k++) {
                 perfbuf_value v;
-                if (perfbuf_v2_raw_sample(&q, &blk, &inst, &bench_registration, c.id, &s, &vc) ==
-                        PERFBUF_OK &&
-                    perfbuf_format_value(c.type, &s, &s, &vc, PERFBUF_FMT_LARGE, &v) ==
+                if (st1[k] == PERFBUF_OK && st0[k] == PERFBUF_OK &&
+                    perfbuf_format_value(s1[k].type, &s1[k], &s0[k], &c1[k], PERFBUF_FMT_DOUBLE,
+                                         &v) == PERFBUF_CSTATUS_VALID_DATA) {
+                    sum += (uint64_t)v.as_double;
+                }
+            }
+        }
+    }
+    return sum;
+}
+
+/* Every value formatted through perfbuf_v2_raw_sample, which looks the
+ * registration up and walks the instance's values for each one. */
+static uint64_t v2_formatted_raw(const void *ctx)
+{
+    const buffer *b = ctx;
+    perfbuf_v2_query newer, older;
+    if (perfbuf_v2_query_parse(b->data, b->len, NULL, &newer, NULL) != PERFBUF_OK ||
+        perfbuf_v2_query_parse(b->older, b->len, NULL, &older, NULL) != PERFBUF_OK) {
+        return 0;
+    }
+    uint64_t sum = 0;
+    perfbuf_v2_iter nbi, obi, nii, oii;
+    perfbuf_v2_block nb, ob;
+    perfbuf_v2_instance ni, oi;
+    perfbuf_v2_counter_reg c;
+    perfbuf_v2_blocks_begin(&newer, &nbi);
+    perfbuf_v2_blocks_begin(&older, &obi);
+    while (perfbuf_v2_blocks_next(&newer, &nbi, &nb) && perfbuf_v2_blocks_next(&older, &obi, &ob)) {
+        perfbuf_v2_instances_begin(&nb, &nii);
+        perfbuf_v2_instances_begin(&ob, &oii);
+        while (perfbuf_v2_instances_next(&newer, &nb, &nii, &ni) &&
+               perfbuf_v2_instances_next(&older, &ob, &oii, &oi)) {
+            for (uint32_t k = 0; perfbuf_v2_reginfo_counter(&bench_registration, k, &c); k++) {
+                perfbuf_raw_sample s1, s0;
+                perfbuf_value_context c1, c0;
+                perfbuf_value v;
+                if (perfbuf_v2_raw_sample(&newer, &nb, &ni, &bench_registration, c.id, &s1,
+                                          &c1) == PERFBUF_OK &&
+                    perfbuf_v2_raw_sample(&older, &ob, &oi, &bench_registration, c.id, &s0,
+                                          &c0) == PERFBUF_OK &&
+                    perfbuf_format_value(c.type, &s1, &s0, &c1, PERFBUF_FMT_DOUBLE, &v) ==
                         PERFBUF_CSTATUS_VALID_DATA) {
-                    sum += (uint64_t)v.as_large;
+                    sum += (uint64_t)v.as_double;
                 }
             }
         }
@@ -517,19 +633,33 @@ int main(void)
     }
 
     for (uint32_t n = 8; n <= 1024; n *= 8) {
-        tb_v2 v = processor_information(n == 512 ? 1024 : n);
-        buffer b = {v.buf.data, v.buf.len, n == 512 ? 1024 : n, NULL};
+        uint32_t instances = n == 512 ? 1024 : n;
+        tb_v2 v0 = processor_information(instances, 0);
+        tb_v2 v = processor_information(instances, 1);
+        buffer b = {v.buf.data, v.buf.len, instances, v0.buf.data};
+        if (v0.buf.len != v.buf.len || v2_crosscheck(&b) != 1 || v2_formatted(&b) == 0) {
+            fprintf(stderr, "perfbuf-bench: the V2 captures do not match the registration\n");
+            return 1;
+        }
         char title[128];
         snprintf(title, sizeof title, "V2 Processor Information query, %zu instances x 32 counters",
                  b.instances);
         header(title);
         baselines(&b);
+        double unchecked = measure(v2_unchecked, &b);
+        double read_all = measure(v2_values, &b);
         row("validate", &b, measure(v2_validate, &b));
-        row("validate, read every value", &b, measure(v2_values, &b));
-        row("validate, every name to UTF-8", &b, measure(v2_names, &b));
+        row("validate, read every value", &b, read_all);
+        row("validate, read every value (values_next)", &b, measure(v2_values_iterated, &b));
+        row("+ every instance name to UTF-8", &b, measure(v2_names, &b));
         row("validate, cross-check against the registration", &b, measure(v2_crosscheck, &b));
-        row("validate, format every value (registration)", &b, measure(v2_formatted, &b));
+        row("two captures, every value formatted (plan)", &b, measure(v2_formatted, &b));
+        row("two captures, formatted (raw_sample each)", &b, measure(v2_formatted_raw, &b));
+        row("unchecked walk, every value (test-only)", &b, unchecked);
+        printf("\nvalidate + read every value over the unchecked walk: %.2fx its time\n",
+               read_all / unchecked);
         tb_free(&v.buf);
+        tb_free(&v0.buf);
         if (n == 512) {
             break;
         }
@@ -596,8 +726,8 @@ int main(void)
     printf("\nScaling: V2 validate, ns per instance (32 counters each)\n\n");
     printf("| %10s | %12s | %9s |\n", "instances", "bytes", "ns/inst");
     printf("|------------|--------------|-----------|\n");
-    for (uint32_t n = 1000; n <= 100000; n *= 10) {
-        tb_v2 v2 = processor_information(n);
+    for (uint32_t n = 1000; n <= 1000000; n *= 10) {
+        tb_v2 v2 = processor_information(n, 0);
         buffer b2 = {v2.buf.data, v2.buf.len, n, NULL};
         double ns = measure(v2_validate, &b2) / (double)n;
         printf("| %10u | %12zu | %9.2f |\n", n, b2.len, ns);
@@ -607,7 +737,7 @@ int main(void)
         last = ns;
         tb_free(&v2.buf);
     }
-    printf("\nns/instance at 100k over 1k: %.2f\n", last / first);
+    printf("\nns/instance at 1M over 1k: %.2f\n", last / first);
 
     /* The process heap across a full validate-and-walk: the library itself
      * allocates nothing, so the heap does not move. */

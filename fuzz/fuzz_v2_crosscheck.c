@@ -9,7 +9,7 @@
  * the readers accepted, answers OK or INCONSISTENT, locates a
  * disagreement inside the buffers it names, and answers the same twice;
  * raw samples and formatted values through the registration never fail
- * unsafely. Unordered registration ids and identifiers are sorted in
+ * unsafely; a value plan's samples equal the raw samples. Unordered registration ids and identifiers are sorted in
  * scratch (the _indexed calls) rather than dropped. Every call stays within
  * its work budget over the buffers it is given (docs/linear-time.md).
  */
@@ -138,6 +138,101 @@ static void indexed_samples(const perfbuf_v2_query *q, const perfbuf_v2_reginfo 
     }
 }
 
+/*
+ * Every block with an id list through a value plan: the build stays within
+ * the budget of the query and registration bytes, the bulk read within the
+ * query's, and every plan sample equals perfbuf_v2_raw_sample of the id at
+ * its position (status; sample and context when OK), at a fixed cost
+ * unless it falls back to the walk (repeated ids, values not integers).
+ */
+static void planned_samples(const perfbuf_v2_query *q, const perfbuf_v2_reginfo *reg,
+                            size_t bytes)
+{
+    perfbuf_v2_iter bi;
+    perfbuf_v2_block b;
+    perfbuf_v2_blocks_begin(q, &bi);
+    while (perfbuf_v2_blocks_next(q, &bi, &b)) {
+        size_t count = (size_t)b.counter_count + 1;
+        size_t scratch_count = (size_t)reg->counter_count + 1;
+        perfbuf_v2_plan_entry *entries = malloc(sizeof *entries * count);
+        uint32_t *scratch = malloc(sizeof *scratch * scratch_count);
+        uint64_t *values = malloc(sizeof *values * count);
+        if (entries == NULL || scratch == NULL || values == NULL) {
+            free(entries);
+            free(scratch);
+            free(values);
+            continue;
+        }
+        perfbuf_v2_plan plan;
+        perfbuf_status built;
+        BUDGETED(bytes, built = perfbuf_v2_plan_build(q, &b, reg, entries, count, scratch,
+                                                      scratch_count, &plan));
+        bool has_ids = b.kind == PERFBUF_V2_MULTIPLE_COUNTERS || b.kind == PERFBUF_V2_COUNTERSET;
+        ORACLE(built == (has_ids ? PERFBUF_OK : PERFBUF_E_NOT_FOUND));
+        perfbuf_v2_iter ii;
+        perfbuf_v2_instance inst;
+        perfbuf_v2_instances_begin(&b, &ii);
+        bool have_inst = perfbuf_v2_instances_next(q, &b, &ii, &inst);
+        do {
+            const perfbuf_v2_instance *in = have_inst ? &inst : NULL;
+            perfbuf_v2_values_read_result read;
+            perfbuf_status st_read;
+            BUDGETED(q->size, st_read = perfbuf_v2_values_read(q, &b, in, values, count, &read));
+            ORACLE(st_read == PERFBUF_OK);
+            perfbuf_raw_sample *batch = malloc(sizeof *batch * count);
+            perfbuf_value_context *batch_ctx = malloc(sizeof *batch_ctx * count);
+            perfbuf_status *batch_st = malloc(sizeof *batch_st * count);
+            perfbuf_status st_batch = PERFBUF_E_INVALID_ARGUMENT;
+            if (built == PERFBUF_OK && plan.count <= 64 && batch != NULL && batch_ctx != NULL &&
+                batch_st != NULL) {
+                /* Every position at once: linear in the counters, or a raw
+                 * sample's walk each when the walk decides (so at most 64,
+                 * as below). */
+                BUDGETED_APART(bytes * (plan.count + 1),
+                               st_batch = perfbuf_v2_plan_samples(q, &b, in, reg, &plan, values,
+                                                                  &read, batch, batch_ctx,
+                                                                  batch_st, count));
+                ORACLE(st_batch == PERFBUF_OK);
+            }
+            for (uint32_t p = 0; built == PERFBUF_OK && p < plan.count && p < 64; p++) {
+                uint32_t id = perfbuf_v2_block_counter_id(q, &b, p);
+                perfbuf_raw_sample plain = {1, 2, 3, 4, 5, 6};
+                perfbuf_raw_sample fast = plain;
+                perfbuf_value_context plain_ctx = {7, 8};
+                perfbuf_value_context fast_ctx = plain_ctx;
+                perfbuf_status st = perfbuf_v2_raw_sample(q, &b, in, reg, id, &plain, &plain_ctx);
+                perfbuf_status st_fast;
+                BUDGETED_APART(bytes, st_fast = perfbuf_v2_plan_sample(q, &b, in, reg, &plan,
+                                                                       values, &read, p, &fast,
+                                                                       &fast_ctx));
+                ORACLE(st_fast == st);
+                ORACLE(st_batch != PERFBUF_OK || batch_st[p] == st);
+                if (st == PERFBUF_OK && st_batch == PERFBUF_OK) {
+                    ORACLE(batch[p].first == plain.first && batch[p].second == plain.second &&
+                           batch[p].multi == plain.multi && batch[p].type == plain.type &&
+                           batch[p].status == plain.status &&
+                           batch_ctx[p].frequency == plain_ctx.frequency &&
+                           batch_ctx[p].scale == plain_ctx.scale);
+                }
+                if (st == PERFBUF_OK) {
+                    ORACLE(fast.status == plain.status && fast.type == plain.type &&
+                           fast.first == plain.first && fast.second == plain.second &&
+                           fast.multi == plain.multi && fast.time_stamp == plain.time_stamp);
+                    ORACLE(fast_ctx.frequency == plain_ctx.frequency &&
+                           fast_ctx.scale == plain_ctx.scale);
+                }
+            }
+            free(batch);
+            free(batch_ctx);
+            free(batch_st);
+            have_inst = have_inst && perfbuf_v2_instances_next(q, &b, &ii, &inst);
+        } while (have_inst);
+        free(entries);
+        free(scratch);
+        free(values);
+    }
+}
+
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
     size_t reg_len = take_length(&data, &size);
@@ -230,6 +325,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
            again.in_identifiers.offset == m.in_identifiers.offset);
     samples(&q, &reg, query_len + reg_len);
     indexed_samples(&q, &reg);
+    planned_samples(&q, &reg, query_len + reg_len);
     free(reg_scratch);
     free(ids_scratch);
     return 0;

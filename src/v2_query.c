@@ -1,9 +1,8 @@
 /* SPDX-License-Identifier: MIT OR Apache-2.0 */
 /*
- * PerfLib V2 query data. One set of decoding functions serves both the
- * validating parse (deep: every nested structure) and the iterators
- * (shallow, on a buffer the parse already accepted), so the walk that was
- * checked is the walk that is followed.
+ * PerfLib V2 query data. The parse validates every structure once; the
+ * views and iterators then read what it proved, at fixed offsets, without
+ * judging it again (docs/v2-query.md, "Validate once, views trust").
  */
 #include "perfbuf/v2_query.h"
 
@@ -114,15 +113,57 @@ static perfbuf_status read_counter_data(pb_ctx *ctx, pb_cursor *parent, pb_curso
     return PERFBUF_OK;
 }
 
+/* A little-endian field of bytes the cursor handed out. */
+static inline uint32_t load32(const uint8_t *p)
+{
+    return (uint32_t)p[0] | (uint32_t)p[1] << 8 | (uint32_t)p[2] << 16 | (uint32_t)p[3] << 24;
+}
+
+/* The full judgement of one PERF_COUNTER_DATA, off the fast path. */
+PB_NOINLINE static perfbuf_status judge_counter_data(pb_ctx *ctx, pb_cursor *parent)
+{
+    pb_cursor value = pb_cursor_make(NULL, 0);
+    return read_counter_data(ctx, parent, &value);
+}
+
+/*
+ * count PERF_COUNTER_DATA in one pass. Each is decoded at once and judged
+ * by one test that stands for everything read_counter_data checks: a size
+ * of exactly the header plus dwDataSize rounded up to 8 (at least the
+ * header, a multiple of 8, holding the data, less than 8 bytes of padding),
+ * inside the parent. Only a value that fails it (an error, or an anomaly a
+ * lenient parse tolerates) goes back through read_counter_data, which names
+ * what is wrong; so both paths accept exactly the same bytes.
+ */
 static perfbuf_status skip_counter_data(pb_ctx *ctx, pb_cursor *parent, uint32_t count)
 {
+    /* A local copy keeps the cursor in registers through the loop. */
+    pb_cursor c = *parent;
     for (uint32_t i = 0; i < count; i++) {
-        pb_cursor value = pb_cursor_make(NULL, 0);
-        perfbuf_status st = read_counter_data(ctx, parent, &value);
+        size_t at = c.pos;
+        const uint8_t *p;
+        if (pb_cursor_take(&c, PBS_PERF_COUNTER_DATA, &p)) {
+            uint64_t data_size = load32(p + PBO_PERF_COUNTER_DATA_dwDataSize);
+            uint64_t size = load32(p + PBO_PERF_COUNTER_DATA_dwSize);
+            /* The one size the rules accept without an anomaly: the
+             * header, the data, and its padding to 8. */
+            if (size == ((data_size + 7) & ~(uint64_t)7) + PBS_PERF_COUNTER_DATA &&
+                pb_cursor_skip(&c, (size_t)size - PBS_PERF_COUNTER_DATA)) {
+                continue;
+            }
+        }
+        /* A copy, so that the fast path's cursor never has its address
+         * taken and stays in registers. */
+        pb_cursor slow = c;
+        slow.pos = at;
+        perfbuf_status st = judge_counter_data(ctx, &slow);
+        c = slow;
         if (st != PERFBUF_OK) {
+            *parent = c;
             return st;
         }
     }
+    *parent = c;
     return PERFBUF_OK;
 }
 
@@ -204,6 +245,38 @@ static perfbuf_status read_instance_list(pb_ctx *ctx, pb_cursor *body, perfbuf_v
     return PERFBUF_OK;
 }
 
+/*
+ * The common instance, decoded at once: a Size that is a multiple of 8
+ * inside the region, a name with its NUL, padding shorter than 8. False,
+ * with region unchanged, for anything else, which the full judgement in
+ * pb_v2_read_instance then names.
+ */
+static bool fast_instance_header(pb_cursor *region, perfbuf_v2_instance *out)
+{
+    pb_cursor c = *region;
+    const uint8_t *hdr;
+    if (!pb_cursor_take(&c, PBS_PERF_INSTANCE_HEADER, &hdr)) {
+        return false;
+    }
+    uint32_t size = load32(hdr + PBO_PERF_INSTANCE_HEADER_Size);
+    pb_cursor name;
+    size_t units;
+    if (size < PBS_PERF_INSTANCE_HEADER || size % 8 != 0 ||
+        !pb_cursor_sub(&c, size - PBS_PERF_INSTANCE_HEADER, &name) ||
+        !pb_utf16le_find_nul(&name, &units) ||
+        pb_cursor_size(&name) - (units + 1) * 2 >= 8) {
+        return false;
+    }
+    out->id = load32(hdr + PBO_PERF_INSTANCE_HEADER_InstanceId);
+    out->offset = region->pos;
+    out->size = size;
+    out->name_offset = name.start;
+    out->name_units = units;
+    out->values_offset = c.pos;
+    *region = c;
+    return true;
+}
+
 /* PERF_INSTANCE_HEADER with its name, then its value_count values. */
 perfbuf_status pb_v2_read_instance(pb_ctx *ctx, pb_cursor *region, uint32_t value_count,
                                    perfbuf_v2_instance *out)
@@ -247,12 +320,9 @@ perfbuf_status pb_v2_read_instance(pb_ctx *ctx, pb_cursor *region, uint32_t valu
     return skip_counter_data(ctx, region, value_count);
 }
 
-/*
- * One PERF_COUNTER_HEADER block. Deep: validates everything it contains.
- * Shallow: decodes only what the block view needs (the buffer is known
- * to be valid).
- */
-static perfbuf_status read_block(pb_ctx *ctx, pb_cursor *blocks, bool deep, perfbuf_v2_block *out)
+/* One PERF_COUNTER_HEADER block and everything it contains. */
+PB_NOINLINE static perfbuf_status read_block(pb_ctx *ctx, pb_cursor *blocks,
+                                              perfbuf_v2_block *out)
 {
     size_t at = blocks->pos;
     pb_cursor hdr;
@@ -300,24 +370,28 @@ static perfbuf_status read_block(pb_ctx *ctx, pb_cursor *blocks, bool deep, perf
         out->items_offset = body.pos;
     }
     if (kind_has_instances(kind)) {
-        pb_cursor region;
+        pb_cursor region = pb_cursor_make(NULL, 0);
         st = read_instance_list(ctx, &body, out, &region);
-        if (st != PERFBUF_OK || !deep) {
+        if (st != PERFBUF_OK) {
             return st;
         }
         for (uint32_t i = 0; i < out->instance_count; i++) {
             perfbuf_v2_instance inst;
-            st = pb_v2_read_instance(ctx, &region, out->counter_count, &inst);
+            if (fast_instance_header(&region, &inst)) {
+                st = skip_counter_data(ctx, &region, out->counter_count);
+            } else {
+                st = pb_v2_read_instance(ctx, &region, out->counter_count, &inst);
+            }
             if (st != PERFBUF_OK) {
                 return st;
             }
         }
         st = check_leftover(ctx, &region, region.start - PBS_PERF_MULTI_INSTANCES,
                             PBF_PERF_MULTI_INSTANCES_dwTotalSize);
-    } else if (deep) {
+    } else {
         st = skip_counter_data(ctx, &body, out->counter_count);
     }
-    if (st != PERFBUF_OK || !deep) {
+    if (st != PERFBUF_OK) {
         return st;
     }
     return check_leftover(ctx, &body, at, PBF_PERF_COUNTER_HEADER_dwSize);
@@ -375,7 +449,7 @@ perfbuf_status perfbuf_v2_query_parse(const void *data, size_t received,
     }
     for (uint32_t i = 0; i < count; i++) {
         perfbuf_v2_block block;
-        st = read_block(&ctx, &blocks, true, &block);
+        st = read_block(&ctx, &blocks, &block);
         if (st != PERFBUF_OK) {
             return st;
         }
@@ -394,11 +468,99 @@ perfbuf_status perfbuf_v2_query_parse(const void *data, size_t received,
     return PERFBUF_OK;
 }
 
-/* ---- views of a validated buffer ---- */
+/* ---- views of a validated buffer ----
+ *
+ * The parse proved every structure below: the views read their fields at
+ * fixed offsets and follow their sizes without judging them again (no
+ * size rules, no anomalies, no limits). Every read still goes through the
+ * cursor, bounded by the buffer, and every step moves forward by at least
+ * a header; so a view or iterator of another buffer (a caller's mix-up)
+ * stops with false or a documented status, never reads outside the buffer
+ * and never loops. fuzz/oracle_v2_query.h checks that, on every buffer the
+ * parse accepts, each view equals an independent validating walk.
+ */
 
-static pb_cursor window(const perfbuf_v2_query *q, size_t pos, size_t end)
+/* pb_window, inline: it runs once per value. */
+static inline pb_cursor window(const perfbuf_v2_query *q, size_t pos, size_t end)
 {
-    return pb_window(q->data, q->size, pos, end);
+    pb_cursor c = pb_cursor_make(NULL, 0);
+    if (end <= q->size && pos <= end && q->data != NULL) {
+        c.bytes = q->data;
+        c.start = pos;
+        c.pos = pos;
+        c.end = end;
+    }
+    return c;
+}
+
+/* The header of a structure of `size` bytes at the cursor, and the n bytes
+ * its first size field says follow it (n = field - size), or false. */
+static bool take_sized(pb_cursor *c, size_t header, size_t size_field_offset,
+                       const uint8_t **hdr, size_t *body)
+{
+    size_t at = c->pos;
+    if (!pb_cursor_take(c, header, hdr)) {
+        return false;
+    }
+    uint32_t size = load32(*hdr + size_field_offset);
+    if (size < header || size - header > pb_cursor_remaining(c)) {
+        c->pos = at;
+        return false;
+    }
+    *body = size - header;
+    return true;
+}
+
+/* One block as the parse saw it: header, id list, instance list. */
+PB_NOINLINE static bool view_block(pb_cursor *blocks, perfbuf_v2_block *out)
+{
+    size_t at = blocks->pos;
+    const uint8_t *hdr;
+    size_t body_len;
+    if (!take_sized(blocks, PBS_PERF_COUNTER_HEADER, PBO_PERF_COUNTER_HEADER_dwSize, &hdr,
+                    &body_len)) {
+        return false;
+    }
+    uint32_t kind = load32(hdr + PBO_PERF_COUNTER_HEADER_dwType);
+    if (!kind_is_known(kind)) {
+        return false;
+    }
+    pb_cursor body;
+    pb_take_checked(blocks, body_len, &body);
+    out->status = load32(hdr + PBO_PERF_COUNTER_HEADER_dwStatus);
+    out->kind = (perfbuf_v2_kind)kind;
+    out->offset = at;
+    out->size = body_len + PBS_PERF_COUNTER_HEADER;
+    out->counter_count = (kind == PERFBUF_V2_ERROR_RETURN) ? 0 : 1;
+    out->instance_count = 0;
+    out->ids_offset = 0;
+    out->items_end = body.end;
+    const uint8_t *list;
+    size_t list_bytes;
+    if (kind_has_ids(kind)) {
+        if (!take_sized(&body, PBS_PERF_MULTI_COUNTERS, PBO_PERF_MULTI_COUNTERS_dwSize, &list,
+                        &list_bytes)) {
+            return false;
+        }
+        uint32_t count = load32(list + PBO_PERF_MULTI_COUNTERS_dwCounters);
+        out->ids_offset = body.pos;
+        if (count > list_bytes / 4 ||
+            !pb_cursor_skip(&body, list_bytes + pb_pad8(list_bytes + PBS_PERF_MULTI_COUNTERS))) {
+            return false;
+        }
+        out->counter_count = count;
+    }
+    out->items_offset = body.pos;
+    if (kind_has_instances(kind)) {
+        if (!take_sized(&body, PBS_PERF_MULTI_INSTANCES, PBO_PERF_MULTI_INSTANCES_dwTotalSize,
+                        &list, &list_bytes)) {
+            return false;
+        }
+        out->instance_count = load32(list + PBO_PERF_MULTI_INSTANCES_dwInstances);
+        out->items_offset = body.pos;
+        out->items_end = body.pos + list_bytes;
+    }
+    return true;
 }
 
 void perfbuf_v2_blocks_begin(const perfbuf_v2_query *q, perfbuf_v2_iter *it)
@@ -414,10 +576,8 @@ bool perfbuf_v2_blocks_next(const perfbuf_v2_query *q, perfbuf_v2_iter *it, perf
     if (it->next_index >= it->count) {
         return false;
     }
-    pb_ctx ctx;
-    pb_view_ctx(&ctx);
     pb_cursor c = window(q, it->pos, it->end);
-    if (read_block(&ctx, &c, false, out) != PERFBUF_OK) {
+    if (!view_block(&c, out)) {
         /* An iterator or view of another buffer: nothing to read. */
         it->next_index = it->count;
         return false;
@@ -450,16 +610,126 @@ void perfbuf_v2_instances_begin(const perfbuf_v2_block *block, perfbuf_v2_iter *
     it->count = kind_has_instances(block->kind) ? block->instance_count : 0;
 }
 
+/* PERF_COUNTER_DATA at the cursor: its value's bytes, and the cursor past
+ * it; or false. */
+static inline bool view_counter_data(pb_cursor *c, pb_cursor *value)
+{
+    const uint8_t *hdr;
+    size_t body_len;
+    if (!take_sized(c, PBS_PERF_COUNTER_DATA, PBO_PERF_COUNTER_DATA_dwSize, &hdr, &body_len)) {
+        return false;
+    }
+    uint32_t data_size = load32(hdr + PBO_PERF_COUNTER_DATA_dwDataSize);
+    if (data_size > body_len) {
+        return false;
+    }
+    pb_cursor body;
+    pb_take_checked(c, body_len, &body);
+    pb_take_checked(&body, data_size, value);
+    return true;
+}
+
+/* An instance's header and name up to its NUL, as the parse saw them;
+ * region is left at its first value. */
+static bool view_instance_header(pb_cursor *region, uint32_t value_count,
+                                 perfbuf_v2_instance *out)
+{
+    size_t at = region->pos;
+    const uint8_t *hdr;
+    size_t name_len;
+    if (!take_sized(region, PBS_PERF_INSTANCE_HEADER, PBO_PERF_INSTANCE_HEADER_Size, &hdr,
+                    &name_len)) {
+        return false;
+    }
+    pb_cursor name;
+    pb_take_checked(region, name_len, &name);
+    size_t units;
+    if (!pb_utf16le_find_nul(&name, &units)) {
+        return false;
+    }
+    out->id = load32(hdr + PBO_PERF_INSTANCE_HEADER_InstanceId);
+    out->offset = at;
+    out->size = name_len + PBS_PERF_INSTANCE_HEADER;
+    out->name_offset = name.start;
+    out->name_units = units;
+    out->values_offset = region->pos;
+    out->value_count = value_count;
+    return true;
+}
+
+/* An instance as the parse saw it: header, name, and past its values. */
+static bool view_instance(pb_cursor *region, uint32_t value_count, perfbuf_v2_instance *out)
+{
+    if (!view_instance_header(region, value_count, out)) {
+        return false;
+    }
+    /* Only the sizes are needed to step over the values. */
+    pb_cursor c = *region;
+    for (uint32_t i = 0; i < value_count; i++) {
+        const uint8_t *value_hdr;
+        if (!pb_cursor_take(&c, PBS_PERF_COUNTER_DATA, &value_hdr)) {
+            return false;
+        }
+        uint32_t size = load32(value_hdr + PBO_PERF_COUNTER_DATA_dwSize);
+        if (size < PBS_PERF_COUNTER_DATA || !pb_cursor_skip(&c, size - PBS_PERF_COUNTER_DATA)) {
+            return false;
+        }
+    }
+    *region = c;
+    return true;
+}
+
+/*
+ * count PERF_COUNTER_DATA at the cursor into values[0, count): the
+ * integer, or 0 for a value of another size (counted). False, with *done
+ * values written, where a size does not hold (a view of another buffer).
+ */
+static bool read_values(pb_cursor *region, uint32_t count, uint64_t *values, uint32_t *done,
+                        uint32_t *non_integers)
+{
+    pb_cursor c = *region;
+    uint32_t others = 0;
+    for (uint32_t i = 0; i < count; i++) {
+        const uint8_t *hdr;
+        const uint8_t *body;
+        uint32_t data_size = 0;
+        uint32_t size = 0;
+        bool fits = pb_cursor_take(&c, PBS_PERF_COUNTER_DATA, &hdr);
+        if (fits) {
+            data_size = load32(hdr + PBO_PERF_COUNTER_DATA_dwDataSize);
+            size = load32(hdr + PBO_PERF_COUNTER_DATA_dwSize);
+        }
+        if (!fits || size < PBS_PERF_COUNTER_DATA || data_size > size - PBS_PERF_COUNTER_DATA ||
+            !pb_cursor_take(&c, size - PBS_PERF_COUNTER_DATA, &body)) {
+            *done = i;
+            *non_integers = others;
+            return false;
+        }
+        /* body holds at least data_size bytes the cursor handed out. */
+        uint64_t v = 0;
+        if (data_size == 8) {
+            v = (uint64_t)load32(body) | (uint64_t)load32(body + 4) << 32;
+        } else if (data_size == 4) {
+            v = load32(body);
+        } else {
+            others++;
+        }
+        values[i] = v;
+    }
+    *region = c;
+    *done = count;
+    *non_integers = others;
+    return true;
+}
+
 bool perfbuf_v2_instances_next(const perfbuf_v2_query *q, const perfbuf_v2_block *block,
                                perfbuf_v2_iter *it, perfbuf_v2_instance *out)
 {
     if (it->next_index >= it->count) {
         return false;
     }
-    pb_ctx ctx;
-    pb_view_ctx(&ctx);
     pb_cursor c = window(q, it->pos, it->end);
-    if (pb_v2_read_instance(&ctx, &c, block->counter_count, out) != PERFBUF_OK) {
+    if (!view_instance(&c, block->counter_count, out)) {
         /* An iterator or view of another buffer: nothing to read. */
         it->next_index = it->count;
         return false;
@@ -493,19 +763,20 @@ bool perfbuf_v2_values_next(const perfbuf_v2_query *q, const perfbuf_v2_block *b
     if (it->next_index >= it->count) {
         return false;
     }
-    pb_ctx ctx;
-    pb_view_ctx(&ctx);
     size_t end = it->end < block->items_end ? it->end : block->items_end;
     pb_cursor c = window(q, it->pos, end);
     size_t at = c.pos;
-    pb_cursor value = pb_cursor_make(NULL, 0);
-    if (read_counter_data(&ctx, &c, &value) != PERFBUF_OK) {
+    pb_cursor value;
+    if (!view_counter_data(&c, &value)) {
         /* An iterator or view of another buffer: nothing to read. */
         it->next_index = it->count;
         return false;
     }
     out->index = it->next_index;
-    out->counter_id = perfbuf_v2_block_counter_id(q, block, it->next_index);
+    out->counter_id = PERFBUF_V2_NO_COUNTER_ID;
+    if (kind_has_ids(block->kind)) {
+        out->counter_id = perfbuf_v2_block_counter_id(q, block, it->next_index);
+    }
     out->offset = at;
     out->data_size = (uint32_t)pb_cursor_size(&value);
     out->bytes = pb_cursor_data(&value);
@@ -521,6 +792,64 @@ bool perfbuf_v2_values_next(const perfbuf_v2_query *q, const perfbuf_v2_block *b
     it->next_index++;
     it->pos = c.pos;
     return true;
+}
+
+perfbuf_status perfbuf_v2_values_read(const perfbuf_v2_query *q, const perfbuf_v2_block *block,
+                                     const perfbuf_v2_instance *inst, uint64_t *values,
+                                     size_t cap, perfbuf_v2_values_read_result *out)
+{
+    if (q == NULL || block == NULL || out == NULL || (values == NULL && cap != 0)) {
+        return PERFBUF_E_INVALID_ARGUMENT;
+    }
+    perfbuf_v2_iter it;
+    if (inst != NULL) {
+        perfbuf_v2_instance_values_begin(inst, &it);
+    } else {
+        perfbuf_v2_block_values_begin(block, &it);
+    }
+    out->count = it.count;
+    out->non_integers = 0;
+    if (cap < it.count) {
+        return PERFBUF_E_OUTPUT_TOO_SMALL;
+    }
+    size_t end = it.end < block->items_end ? it.end : block->items_end;
+    pb_cursor c = window(q, it.pos, end);
+    if (!read_values(&c, it.count, values, &out->count, &out->non_integers)) {
+        /* A view of another buffer: nothing more to read. */
+        return PERFBUF_E_INVALID_ARGUMENT;
+    }
+    return PERFBUF_OK;
+}
+
+perfbuf_status perfbuf_v2_instances_next_values(const perfbuf_v2_query *q,
+                                                const perfbuf_v2_block *block,
+                                                perfbuf_v2_iter *it, perfbuf_v2_instance *out,
+                                                uint64_t *values, size_t cap,
+                                                perfbuf_v2_values_read_result *read)
+{
+    if (q == NULL || block == NULL || it == NULL || out == NULL || read == NULL ||
+        (values == NULL && cap != 0)) {
+        return PERFBUF_E_INVALID_ARGUMENT;
+    }
+    read->count = block->counter_count;
+    read->non_integers = 0;
+    if (it->next_index >= it->count) {
+        read->count = 0;
+        return PERFBUF_E_NOT_FOUND;
+    }
+    if (cap < block->counter_count) {
+        return PERFBUF_E_OUTPUT_TOO_SMALL;
+    }
+    pb_cursor c = window(q, it->pos, it->end);
+    if (!view_instance_header(&c, block->counter_count, out) ||
+        !read_values(&c, block->counter_count, values, &read->count, &read->non_integers)) {
+        /* An iterator or view of another buffer: nothing to read. */
+        it->next_index = it->count;
+        return PERFBUF_E_INVALID_ARGUMENT;
+    }
+    out->index = it->next_index++;
+    it->pos = c.pos;
+    return PERFBUF_OK;
 }
 
 perfbuf_status perfbuf_v2_instance_name_utf8(const perfbuf_v2_query *q,

@@ -833,6 +833,29 @@ void adv_crosscheck_wide(uint32_t n, tb_v2 *query, tb_buf *registration)
     *registration = registration_of(n);
 }
 
+void adv_plan(uint32_t n, tb_v2 *query, tb_buf *registration)
+{
+    uint32_t *ids = must_alloc(sizeof *ids * n);
+    for (uint32_t k = 0; k < n; k++) {
+        ids[k] = adv_reginfo_refs_id(n, 0, n - 1 - k);
+    }
+    tb_v2_begin(query, 5000, 133000000000000000, 10000000);
+    tb_v2_block_begin(query, 0, PERFBUF_V2_COUNTERSET);
+    tb_v2_ids(query, ids, n);
+    tb_v2_instances_begin(query, 2);
+    for (uint32_t j = 0; j < 2; j++) {
+        tb_v2_instance(query, j, j == 0 ? "a" : "b");
+        for (uint32_t k = 0; k < n; k++) {
+            tb_v2_u64(query, 1000u * (j + 1) + k);
+        }
+    }
+    tb_v2_instances_end(query);
+    tb_v2_block_end(query);
+    tb_v2_end(query);
+    free(ids);
+    *registration = adv_reginfo_refs(n, 0);
+}
+
 /* ---- text ---- */
 
 tb_buf adv_utf16(uint32_t n)

@@ -220,6 +220,12 @@ void adv_crosscheck(uint32_t n, int ids_shape, tb_v2 *query, tb_buf *ids);
  * the first 64 positions of the id list. */
 void adv_crosscheck_wide(uint32_t n, tb_v2 *query, tb_buf *registration);
 
+/* One counterset block of 2 instances over the n counters of
+ * adv_reginfo_refs(n, 0) listed in descending id order (positions and ids
+ * differ, every counter refers to the last four), and that registration:
+ * the worst case of a value plan's build and samples. */
+void adv_plan(uint32_t n, tb_v2 *query, tb_buf *registration);
+
 /* ---- text ---- */
 
 /* n UTF-16LE units: ASCII, a BMP character, a pair, lone and reversed

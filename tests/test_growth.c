@@ -1031,6 +1031,22 @@ static void v2_walk(const tb_v2 *v, run *r)
                 EXPECT(inside(val.bytes, val.data_size, v->buf.data, v->buf.len));
             }
         }
+        /* The bulk reads: the block's own values, then every instance with
+         * its values in one pass. */
+        uint64_t *values = malloc(sizeof *values * ((size_t)blk.counter_count + 1));
+        perfbuf_v2_values_read_result read;
+        EXPECT(values != NULL);
+        EXPECT(perfbuf_v2_values_read(&q, &blk, NULL, values, blk.counter_count, &read) ==
+               PERFBUF_OK);
+        perfbuf_v2_instances_begin(&blk, &ii);
+        uint32_t with_values = 0;
+        while (perfbuf_v2_instances_next_values(&q, &blk, &ii, &inst, values, blk.counter_count,
+                                                &read) == PERFBUF_OK) {
+            EXPECT(read.count == blk.counter_count);
+            with_values++;
+        }
+        EXPECT(with_values == blk.instance_count);
+        free(values);
     }
     stop(r);
     EXPECT(blocks == q.block_count);
@@ -1481,6 +1497,75 @@ static void walk_v2_wide_indexed(uint32_t n, run *r)
     tb_free(&registration);
 }
 
+/* A value plan of n counters that all refer to the last four, ids
+ * descending: the build, then every value of both instances read into an
+ * array and every counter sampled through the plan, one by one and then
+ * all at once. */
+static void walk_v2_plan(uint32_t n, run *r)
+{
+    tb_v2 query;
+    tb_buf registration;
+    adv_plan(n, &query, &registration);
+    r->bytes = query.buf.len + registration.len;
+    perfbuf_v2_query q;
+    perfbuf_v2_reginfo reg;
+    EXPECT(perfbuf_v2_query_parse(query.buf.data, query.buf.len, NULL, &q, NULL) == PERFBUF_OK);
+    EXPECT(perfbuf_v2_reginfo_parse(registration.data, registration.len, NULL, &reg, NULL) ==
+           PERFBUF_OK);
+    perfbuf_v2_iter bi, ii;
+    perfbuf_v2_block blk;
+    perfbuf_v2_instance inst;
+    perfbuf_v2_blocks_begin(&q, &bi);
+    EXPECT(perfbuf_v2_blocks_next(&q, &bi, &blk));
+    perfbuf_v2_plan_entry *entries = malloc(sizeof *entries * n);
+    uint32_t *scratch = malloc(sizeof *scratch * n);
+    uint64_t *values = malloc(sizeof *values * n);
+    EXPECT(entries != NULL && scratch != NULL && values != NULL);
+    perfbuf_v2_plan plan;
+    uint32_t sampled = 0;
+    start();
+    EXPECT(perfbuf_v2_plan_build(&q, &blk, &reg, entries, n, scratch, n, &plan) == PERFBUF_OK);
+    perfbuf_v2_instances_begin(&blk, &ii);
+    while (perfbuf_v2_instances_next(&q, &blk, &ii, &inst)) {
+        perfbuf_v2_values_read_result read;
+        EXPECT(perfbuf_v2_values_read(&q, &blk, &inst, values, n, &read) == PERFBUF_OK);
+        for (uint32_t p = 0; p < plan.count; p++) {
+            perfbuf_raw_sample s;
+            perfbuf_value_context ctx;
+            if (perfbuf_v2_plan_sample(&q, &blk, &inst, &reg, &plan, values, &read, p, &s,
+                                       &ctx) == PERFBUF_OK) {
+                sampled++;
+            }
+        }
+    }
+    /* Every counter of every instance again, one call per instance. */
+    perfbuf_raw_sample *samples = malloc(sizeof *samples * n);
+    perfbuf_value_context *contexts = malloc(sizeof *contexts * n);
+    perfbuf_status *statuses = malloc(sizeof *statuses * n);
+    EXPECT(samples != NULL && contexts != NULL && statuses != NULL);
+    perfbuf_v2_instances_begin(&blk, &ii);
+    perfbuf_v2_values_read_result read;
+    while (perfbuf_v2_instances_next_values(&q, &blk, &ii, &inst, values, n, &read) ==
+           PERFBUF_OK) {
+        EXPECT(perfbuf_v2_plan_samples(&q, &blk, &inst, &reg, &plan, values, &read, samples,
+                                       contexts, statuses, n) == PERFBUF_OK);
+        for (uint32_t p = 0; p < plan.count; p++) {
+            sampled += statuses[p] == PERFBUF_OK ? 1u : 0u;
+        }
+    }
+    stop(r);
+    /* Every counter but the base: n - 1 per instance, twice. */
+    EXPECT(sampled == 4 * (n - 1));
+    free(samples);
+    free(contexts);
+    free(statuses);
+    free(entries);
+    free(scratch);
+    free(values);
+    tb_free(&query.buf);
+    tb_free(&registration);
+}
+
 /* Every registered counter of every instance or block without instances,
  * on n blocks of 8 counters each: values from the generator. */
 static void walk_v2_raw_samples(uint32_t n, run *r)
@@ -1540,6 +1625,7 @@ static void crosscheck_cases(void)
            walk_v2_wide_indexed, N_LOG_N);
     GROWTH("perfbuf_v2_raw_sample: 8 counters of n blocks' instances", walk_v2_raw_samples,
            LINEAR);
+    GROWTH("value plan: n counters naming the last four, every sample", walk_v2_plan, N_LOG_N);
 }
 
 /* ---- text ---- */

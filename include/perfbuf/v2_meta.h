@@ -466,6 +466,84 @@ PERFBUF_API PERFBUF_MUST_USE perfbuf_status perfbuf_v2_raw_sample_indexed(
     const perfbuf_v2_reginfo *reg, const perfbuf_v2_value_index *index, uint32_t counter_id,
     perfbuf_raw_sample *sample, perfbuf_value_context *context);
 
+/*
+ * Value plans. perfbuf_v2_raw_sample looks the registration up again for
+ * every value; a plan does it once per block: for each position of the
+ * block's counter-id list, the registration entry (type, DefaultScale) and
+ * the positions of the values its formula reads (the counter's own, and
+ * its BaseCounterId, PerfTimeId, PerfFreqId, MultiId counters'). Then
+ * perfbuf_v2_values_read puts an instance's values into an array in one
+ * pass, and perfbuf_v2_plan_sample fills a raw sample from a few loads.
+ * A plan holds positions, never offsets or pointers into a query, so one
+ * plan serves every capture of the same query (the same id list), as two
+ * captures need for perfbuf_format_value. Treat the fields as opaque.
+ */
+#define PERFBUF_V2_PLAN_NONE 0xFFFFFFFFu
+
+typedef struct perfbuf_v2_plan_entry {
+    uint32_t counter_id;       /* the id list's entry at this position */
+    uint32_t type;
+    int32_t scale;
+    perfbuf_status status;     /* of the sample when every value is an integer */
+    uint32_t first, second, frequency, multi; /* positions, or PERFBUF_V2_PLAN_NONE */
+    uint8_t second_source, frequency_source;
+} perfbuf_v2_plan_entry;
+
+typedef struct perfbuf_v2_plan {
+    const perfbuf_v2_plan_entry *entries;
+    uint32_t count;            /* entries: the block's counter_count */
+    size_t scratch_needed;     /* uint32_t scratch for the build: the registration's counters */
+    size_t block_offset;
+    bool repeated_ids;         /* an id repeats in the id list */
+} perfbuf_v2_plan;
+
+/*
+ * Builds the plan of a block with a counter-id list (MULTIPLE_COUNTERS,
+ * COUNTERSET) in entries[0, entry_cap), using scratch[0, scratch_cap)
+ * while it runs. On OUTPUT_TOO_SMALL out->count and out->scratch_needed
+ * say what is needed. NOT_FOUND for a block without an id list (its one
+ * value needs no plan: perfbuf_v2_raw_sample). INVALID_ARGUMENT for NULL
+ * arguments. Cost: two passes over the id list with one registration
+ * lookup each, O(c log r), and nothing per instance.
+ */
+PERFBUF_API PERFBUF_MUST_USE perfbuf_status perfbuf_v2_plan_build(
+    const perfbuf_v2_query *q, const perfbuf_v2_block *block, const perfbuf_v2_reginfo *reg,
+    perfbuf_v2_plan_entry *entries, size_t entry_cap, uint32_t *scratch, size_t scratch_cap,
+    perfbuf_v2_plan *out);
+
+/*
+ * The raw sample of the counter at `position` of the plan's id list, for
+ * inst (or the block) whose values perfbuf_v2_values_read wrote into
+ * values with result *read: the same status, sample and context as
+ * perfbuf_v2_raw_sample(q, block, inst, reg, <the id at position>) on a
+ * block with the id list the plan was built from, in O(1). When the id
+ * list repeats an id, or a value is not an integer, which value counts
+ * depends on the walk, and the call is perfbuf_v2_raw_sample itself; so
+ * it is for inst NULL on a block of instances (no values: NOT_FOUND).
+ * INVALID_ARGUMENT for NULL arguments, a position past the plan, or
+ * values and a block that do not have the plan's count and block offset.
+ */
+PERFBUF_API PERFBUF_MUST_USE perfbuf_status perfbuf_v2_plan_sample(
+    const perfbuf_v2_query *q, const perfbuf_v2_block *block, const perfbuf_v2_instance *inst,
+    const perfbuf_v2_reginfo *reg, const perfbuf_v2_plan *plan, const uint64_t *values,
+    const perfbuf_v2_values_read_result *read, uint32_t position, perfbuf_raw_sample *sample,
+    perfbuf_value_context *context);
+
+/*
+ * perfbuf_v2_plan_sample for every position of the plan at once, the
+ * arguments checked once: statuses[p], samples[p] and contexts[p] as that
+ * call gives them for position p. OK when every position was answered
+ * (each with its own status); OUTPUT_TOO_SMALL when cap is less than
+ * plan->count; INVALID_ARGUMENT as perfbuf_v2_plan_sample, before any
+ * position is answered. O(counters), or the raw samples' cost when the
+ * walk decides (repeated ids, values that are not integers).
+ */
+PERFBUF_API PERFBUF_MUST_USE perfbuf_status perfbuf_v2_plan_samples(
+    const perfbuf_v2_query *q, const perfbuf_v2_block *block, const perfbuf_v2_instance *inst,
+    const perfbuf_v2_reginfo *reg, const perfbuf_v2_plan *plan, const uint64_t *values,
+    const perfbuf_v2_values_read_result *read, perfbuf_raw_sample *samples,
+    perfbuf_value_context *contexts, perfbuf_status *statuses, size_t cap);
+
 #ifdef __cplusplus
 }
 #endif

@@ -127,6 +127,39 @@ PERFBUF_API void perfbuf_v2_instance_values_begin(const perfbuf_v2_instance *ins
 PERFBUF_API bool perfbuf_v2_values_next(const perfbuf_v2_query *q, const perfbuf_v2_block *block,
                                         perfbuf_v2_iter *it, perfbuf_v2_value *out);
 
+/* What perfbuf_v2_values_read found. */
+typedef struct perfbuf_v2_values_read_result {
+    uint32_t count;           /* values of the instance or block (written or wanted) */
+    uint32_t non_integers;    /* of them, values not 4 or 8 bytes long (written as 0) */
+} perfbuf_v2_values_read_result;
+
+/*
+ * Every value of an instance (inst NULL: of a block without instances) in
+ * position order into values[0, cap): 4-byte values zero-extended, 8-byte
+ * values as they are, others 0 (counted in non_integers; their bytes are
+ * in perfbuf_v2_values_next). One pass over the values, O(v). out->count
+ * is the instance's value count; OUTPUT_TOO_SMALL (nothing written) when
+ * cap is less; INVALID_ARGUMENT for NULL arguments, or for an instance or
+ * block of another buffer (then out->count values were written).
+ */
+PERFBUF_API PERFBUF_MUST_USE perfbuf_status perfbuf_v2_values_read(
+    const perfbuf_v2_query *q, const perfbuf_v2_block *block, const perfbuf_v2_instance *inst,
+    uint64_t *values, size_t cap, perfbuf_v2_values_read_result *out);
+
+/*
+ * perfbuf_v2_instances_next and perfbuf_v2_values_read of that instance in
+ * one pass over its values: the collector's loop. OK: *out is the next
+ * instance and values[0, read->count) its values. NOT_FOUND: the iteration
+ * is over. OUTPUT_TOO_SMALL: cap is less than the block's counter_count
+ * (read->count), the iterator does not move. INVALID_ARGUMENT: NULL
+ * arguments, or an iterator or block of another buffer (the iteration
+ * then ends).
+ */
+PERFBUF_API PERFBUF_MUST_USE perfbuf_status perfbuf_v2_instances_next_values(
+    const perfbuf_v2_query *q, const perfbuf_v2_block *block, perfbuf_v2_iter *it,
+    perfbuf_v2_instance *out, uint64_t *values, size_t cap,
+    perfbuf_v2_values_read_result *read);
+
 /* The instance name as UTF-8 (text.h contract; lone surrogates become
  * U+FFFD). */
 PERFBUF_API PERFBUF_MUST_USE perfbuf_status perfbuf_v2_instance_name_utf8(
