@@ -23,7 +23,7 @@
 #include <perfbuf/collector.h>
 #include <perfbuf/resolve.h>
 
-/* The whole file, or exit 2. The buffer lives until the program ends. */
+/* The whole file, or exit 2. */
 static void *read_file(const char *name, size_t *len)
 {
     FILE *f = fopen(name, "rb");
@@ -72,15 +72,22 @@ static void check(perfbuf_status st, const char *what, const perfbuf_error *err)
     exit(1);
 }
 
-/* A Counter table and its index by title index, for resolution. */
-static void load_table(const char *file, perfbuf_name_table *table, perfbuf_name_index *index)
+/* A Counter table, its index by title index, and the memory both read. */
+typedef struct counter_table {
+    void *data;
+    perfbuf_name_slot *slots;
+    perfbuf_name_table table;
+    perfbuf_name_index index;
+} counter_table;
+
+static void load_table(const char *file, counter_table *t)
 {
     size_t len;
-    const void *data = read_file(file, &len);
+    t->data = read_file(file, &len);
     perfbuf_error err = {0};
-    check(perfbuf_names_parse(data, len, NULL, table, &err), file, &err);
-    perfbuf_name_slot *slots = allocate(table->count, sizeof *slots);
-    check(perfbuf_names_index_build(table, slots, table->count, index), file, NULL);
+    check(perfbuf_names_parse(t->data, len, NULL, &t->table, &err), file, &err);
+    t->slots = allocate(t->table.count, sizeof *t->slots);
+    check(perfbuf_names_index_build(&t->table, t->slots, t->table.count, &t->index), file, NULL);
 }
 
 int main(int argc, char **argv)
@@ -91,8 +98,8 @@ int main(int argc, char **argv)
     }
     const char *text = argv[4];
     size_t older_len, newer_len;
-    const void *older_data = read_file(argv[1], &older_len);
-    const void *newer_data = read_file(argv[2], &newer_len);
+    void *older_data = read_file(argv[1], &older_len);
+    void *newer_data = read_file(argv[2], &newer_len);
 
     perfbuf_error err = {0};
     perfbuf_v1_block older, newer;
@@ -100,14 +107,13 @@ int main(int argc, char **argv)
     check(perfbuf_v1_parse(newer_data, newer_len, NULL, &newer, &err), argv[2], &err);
     /* An English path resolves through the 009 table, a localized one
      * through the system language's: both name the block's title indexes. */
-    perfbuf_name_table english, localized;
-    perfbuf_name_index english_index, localized_index;
-    perfbuf_title_tables names = {&english, &english_index, NULL, NULL};
-    load_table(argv[3], &english, &english_index);
+    counter_table english = {0}, localized = {0};
+    load_table(argv[3], &english);
+    perfbuf_title_tables names = {&english.table, &english.index, NULL, NULL};
     if (argc == 6) {
-        load_table(argv[5], &localized, &localized_index);
-        names.localized = &localized;
-        names.localized_index = &localized_index;
+        load_table(argv[5], &localized);
+        names.localized = &localized.table;
+        names.localized_index = &localized.index;
     }
     perfbuf_counter_path path;
     check(perfbuf_path_parse(text, strlen(text), &path, &err), text, &err);
@@ -149,5 +155,14 @@ int main(int argc, char **argv)
                    perfbuf_cstatus_string(status));
         }
     }
+    free(strings);
+    free(items);
+    free(scratch);
+    free(localized.slots);
+    free(localized.data);
+    free(english.slots);
+    free(english.data);
+    free(newer_data);
+    free(older_data);
     return 0;
 }
