@@ -2,24 +2,61 @@
 # SPDX-License-Identifier: MIT OR Apache-2.0
 # Installs perfbuf (static and shared) into a temporary prefix and builds
 # the example consumer and the example collector against it both ways:
-# find_package and pkg-config.
+# find_package and pkg-config. Each collector build runs on the bundled
+# synthetic captures and must print the values worked out below.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 work=$(mktemp -d)
 trap 'rm -rf "$work"' EXIT
 prefix="$work/prefix"
 capture=corpus/captures/wine-8.0/v2-query-processor-information.bin
-older=corpus/captures/synthetic/v1-synthetic-processor-0.bin
-newer=corpus/captures/synthetic/v1-synthetic-processor-1.bin
-# A line examples/collector prints for the synthetic pair: svchost (PID 812)
-# is 15 % busy (corpus/captures/synthetic/README.md).
-collector_expected="svchost                      15.000"
-run_collector() {
-  local out
-  out=$(LD_LIBRARY_PATH="$2" "$1" "$older" "$newer")
+synthetic=corpus/captures/synthetic
+older=$synthetic/v1-synthetic-processor-0.bin
+newer=$synthetic/v1-synthetic-processor-1.bin
+english=$synthetic/v1-names-synthetic-counter-009.bin
+# A German Counter table for the same title indexes, as a German system's
+# "Counter" value would name them (REG_MULTI_SZ, UTF-16LE, ended by an empty string).
+german="$work/counter-german.bin"
+{ printf '%s\0' 6 'Prozessorzeit (%)' 230 Prozess 238 Prozessor 784 Prozesskennung; printf '\0'; } |
+  iconv -f UTF-8 -t UTF-16LE >"$german"
+# What examples/collector must print for the synthetic pair, worked out from
+# docs/synthetic.md: the captures are 10,000,000 units of 100 ns apart.
+# Processor (PERF_100NSEC_TIMER_INV) is 100 * (1 - idle delta / 10,000,000):
+# idle deltas 2,500,000, 9,000,000 and 5,750,000 give 75, 10 and 42.5.
+# Process (PERF_100NSEC_TIMER) is 100 * busy delta / 10,000,000: busy deltas
+# 0, 1,500,000 and 500,000 give 0, 15 and 5; the second svchost is #1.
+processor_expected='0 75.000 PERFBUF_CSTATUS_VALID_DATA
+1 10.000 PERFBUF_CSTATUS_VALID_DATA
+_Total 42.500 PERFBUF_CSTATUS_VALID_DATA'
+process_expected='Idle 0.000 PERFBUF_CSTATUS_VALID_DATA
+svchost 15.000 PERFBUF_CSTATUS_VALID_DATA
+svchost#1 5.000 PERFBUF_CSTATUS_VALID_DATA'
+expect_output() {
+  local bin=$1 libdir=$2 expected=$3 out
+  shift 3
+  out=$(LD_LIBRARY_PATH="$libdir" "$bin" "$older" "$newer" "$english" "$@")
   echo "$out"
-  if ! grep -qxF "$collector_expected" <<<"$out"; then
-    echo "install-check: $1 did not print: $collector_expected"; exit 1
+  if [ "$out" != "$expected" ]; then
+    echo "install-check: $bin $* printed the above, not:"; echo "$expected"; exit 1
+  fi
+}
+run_collector() {
+  local bin=$1 libdir=$2 err rc=0
+  expect_output "$bin" "$libdir" "$processor_expected" '\Processor(*)\% Processor Time'
+  expect_output "$bin" "$libdir" "$process_expected" '\process(*)\% PROCESSOR TIME'
+  # A German path resolves through the localized table, an English one still
+  # through the English table, and a prefix selects both svchost instances.
+  expect_output "$bin" "$libdir" "$processor_expected" '\Prozessor(*)\Prozessorzeit (%)' "$german"
+  expect_output "$bin" "$libdir" "$processor_expected" '\Processor(*)\% Processor Time' "$german"
+  expect_output "$bin" "$libdir" "$(tail -n 2 <<<"$process_expected")" \
+    '\Prozess(svchost*)\% Processor Time' "$german"
+  # Without the German table the German object names nothing: exit 1 and
+  # the reason, located in the path.
+  err=$(LD_LIBRARY_PATH="$libdir" "$bin" "$older" "$newer" "$english" \
+    '\Prozessor(*)\% Processor Time' 2>&1 >/dev/null) || rc=$?
+  echo "$err"
+  if [ "$rc" != 1 ] || [[ "$err" != *"offset 0x1: COUNTER_PATH.Object: PERFBUF_E_NOT_FOUND"* ]]; then
+    echo "install-check: $bin should reject an object no table names (exit $rc)"; exit 1
   fi
 }
 
