@@ -28,6 +28,35 @@ typedef enum formula {
     F_DELTA,           /* dN */
     F_ELAPSED          /* (T - N) / F */
 } formula;
+#define F_COUNT ((unsigned)F_ELAPSED + 1u)
+
+/* What follows from the formula alone: the samples it takes, whether its
+ * types are PERF_DISPLAY_PERCENT (capped at 100), and whether its value is
+ * an integer that can reach the integer formats without a double. Every
+ * type of a formula shares these (src/counter_types.c agrees, and the
+ * tests compare every type). */
+typedef struct formula_shape {
+    uint8_t samples;
+    bool percent;
+    bool integral;
+} formula_shape;
+
+static const formula_shape shapes[F_COUNT] = {
+    [F_NONE] = {0, false, false},
+    [F_RATE] = {2, false, false},
+    [F_QUEUE] = {2, false, false},
+    [F_TIMER] = {2, true, false},
+    [F_TIMER_INV] = {2, true, false},
+    [F_MULTI_TIMER] = {2, true, false},
+    [F_MULTI_TIMER_INV] = {2, true, false},
+    [F_DELTA_FRACTION] = {2, true, false},
+    [F_RAW_FRACTION] = {1, true, false},
+    [F_AVERAGE_TIMER] = {2, false, false},
+    [F_AVERAGE_BULK] = {2, false, false},
+    [F_RAW] = {1, false, true},
+    [F_DELTA] = {2, false, true},
+    [F_ELAPSED] = {1, false, false},
+};
 
 static formula formula_of(uint32_t type)
 {
@@ -316,20 +345,19 @@ static void clear_value(perfbuf_value *v, uint32_t flags)
 }
 
 /* One value from checked arguments; `used` receives the formula's inputs. */
-static uint32_t compute(const perfbuf_counter_type_info *info, formula f,
-                        const perfbuf_raw_sample *s1, const perfbuf_raw_sample *s0,
+static uint32_t compute(formula f, const perfbuf_raw_sample *s1, const perfbuf_raw_sample *s0,
                         const perfbuf_value_context *context, uint32_t flags,
                         perfbuf_value *out, inputs *used)
 {
     clear_value(out, flags);
-    uint32_t st = gather(f, s1, info->samples == 2 ? s0 : NULL, used);
+    const formula_shape *shape = &shapes[f];
+    uint32_t st = gather(f, s1, shape->samples == 2 ? s0 : NULL, used);
     double v = 0.0;
     if (st == PERFBUF_CSTATUS_VALID_DATA) {
         st = evaluate(f, used, context->frequency, &v);
     }
     if (st == PERFBUF_CSTATUS_VALID_DATA) {
-        st = present(info->is_percent, f == F_RAW || f == F_DELTA, used->n, v, context->scale,
-                     flags, out);
+        st = present(shape->percent, shape->integral, used->n, v, context->scale, flags, out);
     }
     out->status = st;
     return st;
@@ -340,27 +368,54 @@ static bool usable(const perfbuf_raw_sample *s, uint32_t type)
     return PERFBUF_CSTATUS_IS_VALID(s->status) && s->type == type;
 }
 
-uint32_t perfbuf_format_value(uint32_t type, const perfbuf_raw_sample *newer,
-                              const perfbuf_raw_sample *older, const perfbuf_value_context *context,
-                              uint32_t flags, perfbuf_value *out)
+uint32_t perfbuf_prepare_formula(uint32_t type, perfbuf_prepared_formula *out)
+{
+    if (out == NULL) {
+        return PERFBUF_PDH_INVALID_ARGUMENT;
+    }
+    out->type = type;
+    out->formula = (uint32_t)formula_of(type);
+    return out->formula != F_NONE ? PERFBUF_CSTATUS_VALID_DATA : PERFBUF_PDH_INVALID_ARGUMENT;
+}
+
+/* The prepared formula, or F_NONE for one no perfbuf_prepare_formula made
+ * (the struct is the caller's memory, and an index comes from it). */
+static formula prepared_formula(const perfbuf_prepared_formula *prepared)
+{
+    return prepared->formula < F_COUNT ? (formula)prepared->formula : F_NONE;
+}
+
+uint32_t perfbuf_format_prepared(const perfbuf_prepared_formula *prepared,
+                                 const perfbuf_raw_sample *newer, const perfbuf_raw_sample *older,
+                                 const perfbuf_value_context *context, uint32_t flags,
+                                 perfbuf_value *out)
 {
     if (out == NULL) {
         return PERFBUF_PDH_INVALID_ARGUMENT;
     }
     clear_value(out, flags);
-    const perfbuf_counter_type_info *info = perfbuf_counter_type_lookup(type);
-    formula f = formula_of(type);
-    if (newer == NULL || context == NULL || info == NULL || f == F_NONE || !one_format(flags) ||
+    formula f = prepared != NULL ? prepared_formula(prepared) : F_NONE;
+    if (newer == NULL || context == NULL || f == F_NONE || !one_format(flags) ||
         !scale_in_range(context->scale)) {
         out->status = PERFBUF_PDH_INVALID_ARGUMENT;
         return out->status;
     }
-    if (!usable(newer, type) || (info->samples == 2 && (older == NULL || !usable(older, type)))) {
+    uint32_t type = prepared->type;
+    if (!usable(newer, type) || (shapes[f].samples == 2 && (older == NULL || !usable(older, type)))) {
         out->status = PERFBUF_CSTATUS_INVALID_DATA;
         return out->status;
     }
     inputs used;
-    return compute(info, f, newer, older, context, flags, out, &used);
+    return compute(f, newer, older, context, flags, out, &used);
+}
+
+uint32_t perfbuf_format_value(uint32_t type, const perfbuf_raw_sample *newer,
+                              const perfbuf_raw_sample *older, const perfbuf_value_context *context,
+                              uint32_t flags, perfbuf_value *out)
+{
+    perfbuf_prepared_formula prepared;
+    (void)perfbuf_prepare_formula(type, &prepared);
+    return perfbuf_format_prepared(&prepared, newer, older, context, flags, out);
 }
 
 /* ---- statistics ---- */
@@ -408,10 +463,10 @@ uint32_t perfbuf_compute_statistics(uint32_t type, const perfbuf_value_context *
     clear_value(&out->min, flags);
     clear_value(&out->max, flags);
     clear_value(&out->mean, flags);
-    const perfbuf_counter_type_info *info = perfbuf_counter_type_lookup(type);
     formula f = formula_of(type);
+    const formula_shape *shape = &shapes[f];
     /* PDH counts entries in a DWORD; so does out->count. */
-    if (entries == NULL || context == NULL || info == NULL || f == F_NONE || count == 0 ||
+    if (entries == NULL || context == NULL || f == F_NONE || count == 0 ||
         count > UINT32_MAX || first >= count || !one_format(flags) ||
         !scale_in_range(context->scale)) {
         out->status = PERFBUF_PDH_INVALID_ARGUMENT;
@@ -420,7 +475,7 @@ uint32_t perfbuf_compute_statistics(uint32_t type, const perfbuf_value_context *
     /* Two-sample means divide the summed differences of the pairs used:
      * with no gap that is the "average" formula from the oldest to the
      * newest sample, and it always lies between the pairs' min and max. */
-    bool by_sums = info->samples == 2 && f != F_DELTA;
+    bool by_sums = shape->samples == 2 && f != F_DELTA;
     inputs total = {0, 0, 0};
     bool sums_fit = true;
     const perfbuf_raw_sample *previous = NULL;
@@ -433,10 +488,10 @@ uint32_t perfbuf_compute_statistics(uint32_t type, const perfbuf_value_context *
         if (!usable(s, type)) {
             continue;
         }
-        if (info->samples == 1 || previous != NULL) {
+        if (shape->samples == 1 || previous != NULL) {
             perfbuf_value v;
             inputs used;
-            if (compute(info, f, s, previous, context, flags, &v, &used) ==
+            if (compute(f, s, previous, context, flags, &v, &used) ==
                 PERFBUF_CSTATUS_VALID_DATA) {
                 keep(&v, flags, out, &sum);
                 sums_fit = sums_fit && accumulate(&total.n, used.n) && accumulate(&total.d, used.d);
@@ -458,7 +513,7 @@ uint32_t perfbuf_compute_statistics(uint32_t type, const perfbuf_value_context *
     } else {
         st = evaluate(f, &total, context->frequency, &mean);
         if (st == PERFBUF_CSTATUS_VALID_DATA) {
-            st = present(info->is_percent, false, 0, mean, context->scale, flags, &out->mean);
+            st = present(shape->percent, false, 0, mean, context->scale, flags, &out->mean);
         }
     }
     out->mean.status = st;
