@@ -1,6 +1,8 @@
 /* SPDX-License-Identifier: MIT OR Apache-2.0 */
 /*
- * Nanoseconds per formatted value: perfbuf_format_value on pairs of samples
+ * Nanoseconds per formatted value: perfbuf_format_value, and
+ * perfbuf_format_prepared with the formulas prepared beforehand as a value
+ * plan keeps them, on pairs of samples
  * of the common counter types (the mix of a Process/Processor capture), the
  * samples built beforehand so that only the formatting is timed. Prints
  * numbers; run by hand (bench/README.md), it asserts nothing about time.
@@ -26,6 +28,8 @@ static const uint32_t mix[] = {
 
 static perfbuf_raw_sample newer[PAIRS], older[PAIRS];
 static perfbuf_value_context contexts[PAIRS];
+/* What a value plan keeps per counter. */
+static perfbuf_prepared_formula formulas[PAIRS];
 
 static uint64_t lcg = 88172645463325252ull;
 static uint64_t next_number(void)
@@ -51,6 +55,7 @@ static void build(void)
         newer[i] = s1;
         contexts[i].frequency = 10000000ull;
         contexts[i].scale = 0;
+        (void)perfbuf_prepare_formula(type, &formulas[i]);
     }
 }
 
@@ -79,6 +84,21 @@ static double format_all(uint32_t flags, double *sum)
     return (now_ns() - start) / ((double)PAIRS * rounds);
 }
 
+static double format_all_prepared(uint32_t flags, double *sum)
+{
+    double start = now_ns();
+    for (uint32_t r = 0; r < rounds; r++) {
+        for (uint32_t i = 0; i < PAIRS; i++) {
+            perfbuf_value v;
+            if (perfbuf_format_prepared(&formulas[i], &newer[i], &older[i], &contexts[i], flags, &v) ==
+                PERFBUF_CSTATUS_VALID_DATA) {
+                *sum += v.as_double;
+            }
+        }
+    }
+    return (now_ns() - start) / ((double)PAIRS * rounds);
+}
+
 /* An optional argument sets the rounds (fewer under valgrind). */
 int main(int argc, char **argv)
 {
@@ -91,6 +111,8 @@ int main(int argc, char **argv)
     (void)format_all(PERFBUF_FMT_DOUBLE, &sum); /* warm-up */
     printf("perfbuf_format_value, FMT_DOUBLE:   %.2f ns/value\n", format_all(PERFBUF_FMT_DOUBLE, &sum));
     printf("perfbuf_format_value, FMT_LARGE:    %.2f ns/value\n", format_all(PERFBUF_FMT_LARGE, &sum));
+    printf("perfbuf_format_prepared, FMT_DOUBLE: %.2f ns/value\n", format_all_prepared(PERFBUF_FMT_DOUBLE, &sum));
+    printf("perfbuf_format_prepared, FMT_LARGE:  %.2f ns/value\n", format_all_prepared(PERFBUF_FMT_LARGE, &sum));
     printf("(checksum %g)\n", sum);
     return 0;
 }

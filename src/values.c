@@ -12,6 +12,14 @@
 #include "perfbuf/counter_types.h"
 #include "work.h"
 
+/* The formatting path in one function: every value goes through gather,
+ * evaluate and present, and calls between them cost as much as a formula. */
+#if defined(__GNUC__) || defined(__clang__)
+#  define HOT_PATH static inline __attribute__((always_inline))
+#else
+#  define HOT_PATH static inline
+#endif
+
 typedef enum formula {
     F_NONE,
     F_RATE,            /* dN / (dT / F) */
@@ -121,7 +129,7 @@ typedef struct inputs {
     uint32_t m;
 } inputs;
 
-static uint32_t gather(formula f, const perfbuf_raw_sample *s1, const perfbuf_raw_sample *s0,
+HOT_PATH uint32_t gather(formula f, const perfbuf_raw_sample *s1, const perfbuf_raw_sample *s0,
                        inputs *in)
 {
     in->m = s1->multi;
@@ -157,11 +165,10 @@ static double as_double(uint64_t v)
  * operands are at most 2^64, frequencies too, so no intermediate leaves
  * the finite doubles (the largest, F * dN / dT, is below 2^128).
  */
-static uint32_t evaluate(formula f, const inputs *in, uint64_t frequency, double *out)
+HOT_PATH uint32_t evaluate(formula f, const inputs *in, uint64_t frequency, double *out)
 {
-    double n = as_double(in->n);
-    double d = as_double(in->d);
-    double freq = as_double(frequency);
+    /* Each case converts what it uses, so that a formula pays only for
+     * its own conversions (a u64 to double is several instructions). */
     switch (f) {
     case F_RATE:
         if (frequency == 0) {
@@ -170,14 +177,14 @@ static uint32_t evaluate(formula f, const inputs *in, uint64_t frequency, double
         if (in->d == 0) {
             return PERFBUF_PDH_CALC_NEGATIVE_DENOMINATOR;
         }
-        *out = n * (freq / d);
+        *out = as_double(in->n) * (as_double(frequency) / as_double(in->d));
         return PERFBUF_CSTATUS_VALID_DATA;
     case F_QUEUE:
     case F_AVERAGE_BULK:
         if (in->d == 0) {
             return PERFBUF_PDH_CALC_NEGATIVE_DENOMINATOR;
         }
-        *out = n / d;
+        *out = as_double(in->n) / as_double(in->d);
         return PERFBUF_CSTATUS_VALID_DATA;
     case F_TIMER:
     case F_DELTA_FRACTION:
@@ -185,7 +192,7 @@ static uint32_t evaluate(formula f, const inputs *in, uint64_t frequency, double
         if (in->d == 0) {
             return PERFBUF_PDH_CALC_NEGATIVE_DENOMINATOR;
         }
-        *out = 100.0 * (n / d);
+        *out = 100.0 * (as_double(in->n) / as_double(in->d));
         return PERFBUF_CSTATUS_VALID_DATA;
     case F_TIMER_INV:
         if (in->d == 0) {
@@ -198,7 +205,7 @@ static uint32_t evaluate(formula f, const inputs *in, uint64_t frequency, double
         /* The idle part dT - dN is taken exactly, before any rounding:
          * 1 - dN / dT in doubles cancels when dN is close to dT, and on
          * 2^62-scale clocks loses nine digits of a value near 0 %. */
-        *out = 100.0 * (as_double(in->d - in->n) / d);
+        *out = 100.0 * (as_double(in->d - in->n) / as_double(in->d));
         return PERFBUF_CSTATUS_VALID_DATA;
     case F_MULTI_TIMER:
     case F_MULTI_TIMER_INV: {
@@ -206,7 +213,7 @@ static uint32_t evaluate(formula f, const inputs *in, uint64_t frequency, double
             return PERFBUF_PDH_CALC_NEGATIVE_DENOMINATOR;
         }
         double m = (double)in->m;
-        double ratio = n / d;
+        double ratio = as_double(in->n) / as_double(in->d);
         if (f == F_MULTI_TIMER) {
             *out = 100.0 * ratio / m;
             return PERFBUF_CSTATUS_VALID_DATA;
@@ -222,7 +229,8 @@ static uint32_t evaluate(formula f, const inputs *in, uint64_t frequency, double
          * so nothing cancels when dN / dT is close to M. */
         uint64_t rest = in->n % in->d;
         double idle = rest == 0 ? (double)(in->m - whole)
-                                : (double)(in->m - whole - 1u) + as_double(in->d - rest) / d;
+                                : (double)(in->m - whole - 1u) +
+                                      as_double(in->d - rest) / as_double(in->d);
         *out = 100.0 * idle / m;
         return PERFBUF_CSTATUS_VALID_DATA;
     }
@@ -233,11 +241,11 @@ static uint32_t evaluate(formula f, const inputs *in, uint64_t frequency, double
         if (in->d == 0) {
             return PERFBUF_PDH_CALC_NEGATIVE_DENOMINATOR;
         }
-        *out = (n / freq) / d;
+        *out = (as_double(in->n) / as_double(frequency)) / as_double(in->d);
         return PERFBUF_CSTATUS_VALID_DATA;
     case F_RAW:
     case F_DELTA:
-        *out = n;
+        *out = as_double(in->n);
         return PERFBUF_CSTATUS_VALID_DATA;
     case F_ELAPSED:
         if (frequency == 0) {
@@ -246,7 +254,7 @@ static uint32_t evaluate(formula f, const inputs *in, uint64_t frequency, double
         if (in->d < in->n) {
             return PERFBUF_PDH_CALC_NEGATIVE_VALUE;
         }
-        *out = as_double(in->d - in->n) / freq;
+        *out = as_double(in->d - in->n) / as_double(frequency);
         return PERFBUF_CSTATUS_VALID_DATA;
     case F_NONE:
     default:
@@ -273,7 +281,7 @@ static bool in_range(double v, double lo, double hi)
 }
 
 /* Stores v in the requested format, truncating toward zero for integers. */
-static uint32_t store(double v, uint32_t flags, perfbuf_value *out)
+HOT_PATH uint32_t store(double v, uint32_t flags, perfbuf_value *out)
 {
     if (!(v >= -DBL_MAX && v <= DBL_MAX)) {
         return PERFBUF_PDH_INVALID_DATA;
@@ -310,7 +318,7 @@ static double apply_scale(double v, int32_t scale)
  * integer value of raw counts and deltas: when nothing scales it, the
  * integer formats get it without a trip through a double.
  */
-static uint32_t present(bool percent, bool integral, uint64_t exact, double v,
+HOT_PATH uint32_t present(bool percent, bool integral, uint64_t exact, double v,
                         int32_t scale, uint32_t flags, perfbuf_value *out)
 {
     bool scaled = (flags & PERFBUF_FMT_NOSCALE) == 0 && scale != 0;
@@ -344,12 +352,12 @@ static void clear_value(perfbuf_value *v, uint32_t flags)
     v->format = flags;
 }
 
-/* One value from checked arguments; `used` receives the formula's inputs. */
-static uint32_t compute(formula f, const perfbuf_raw_sample *s1, const perfbuf_raw_sample *s0,
+/* One value from checked arguments into an out that clear_value cleared;
+ * `used` receives the formula's inputs. */
+HOT_PATH uint32_t compute(formula f, const perfbuf_raw_sample *s1, const perfbuf_raw_sample *s0,
                         const perfbuf_value_context *context, uint32_t flags,
                         perfbuf_value *out, inputs *used)
 {
-    clear_value(out, flags);
     const formula_shape *shape = &shapes[f];
     uint32_t st = gather(f, s1, shape->samples == 2 ? s0 : NULL, used);
     double v = 0.0;
@@ -490,6 +498,7 @@ uint32_t perfbuf_compute_statistics(uint32_t type, const perfbuf_value_context *
         }
         if (shape->samples == 1 || previous != NULL) {
             perfbuf_value v;
+            clear_value(&v, flags);
             inputs used;
             if (compute(f, s, previous, context, flags, &v, &used) ==
                 PERFBUF_CSTATUS_VALID_DATA) {
