@@ -2,10 +2,11 @@
 /*
  * Nanoseconds per formatted value: perfbuf_format_value, and
  * perfbuf_format_prepared with the formulas prepared beforehand as a value
- * plan keeps them, on pairs of samples
- * of the common counter types (the mix of a Process/Processor capture), the
- * samples built beforehand so that only the formatting is timed. Prints
- * numbers; run by hand (bench/README.md), it asserts nothing about time.
+ * plan keeps them, on pairs of samples of the common counter types (the
+ * mix of a Process/Processor capture), the samples built beforehand so
+ * that only the formatting is timed. Prints
+ * numbers, run by hand (an optional argument sets the rounds); it asserts
+ * nothing about time.
  */
 #define _POSIX_C_SOURCE 200809L
 
