@@ -6,13 +6,16 @@
  * valid value is finite, not negative, capped at 100 where capping
  * applies, and its integer forms agree with the double. Each call stays
  * within its work budget over the samples and context it reads
- * (docs/linear-time.md).
+ * (docs/linear-time.md). perfbuf_format_value and perfbuf_format_prepared
+ * equal the formulas as they were before the fast path
+ * (values_reference.h) bit for bit.
  */
 #include <float.h>
 #include <math.h>
 #include <string.h>
 
 #include "oracle.h"
+#include "values_reference.h"
 #include "perfbuf/counter_types.h"
 #include "perfbuf/values.h"
 
@@ -75,6 +78,13 @@ static void check_value(const perfbuf_value *v, uint32_t type, uint32_t flags)
     }
 }
 
+/* Every field, the double by its bits. */
+static bool same_value(const perfbuf_value *a, const perfbuf_value *b)
+{
+    return a->status == b->status && a->format == b->format && a->as_large == b->as_large &&
+           a->as_long == b->as_long && memcmp(&a->as_double, &b->as_double, sizeof a->as_double) == 0;
+}
+
 /* lo <= v <= hi, allowing the roundings of a sum or a quotient (and,
  * for integers, of a truncation next to them). */
 static bool between(double lo, double v, double hi, double ulp)
@@ -129,12 +139,33 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
                                                    &ctx, flags, &v));
     ORACLE(st == v.status);
     check_value(&v, type, flags);
+    /* Bit for bit the reference's, and so through a prepared formula. */
+    perfbuf_value want, prepared_value;
+    uint32_t want_st = reference_format_value(type, &ring[n - 1], n > 1 ? &ring[n - 2] : NULL, &ctx,
+                                              flags, &want);
+    ORACLE(st == want_st && same_value(&v, &want));
+    perfbuf_prepared_formula prepared;
+    uint32_t prepare_st;
+    BUDGETED(sizeof type, prepare_st = perfbuf_prepare_formula(type, &prepared));
+    BUDGETED(pair_bytes, st = perfbuf_format_prepared(&prepared, &ring[n - 1],
+                                                      n > 1 ? &ring[n - 2] : NULL, &ctx, flags,
+                                                      &prepared_value));
+    ORACLE(st == want_st && same_value(&prepared_value, &want));
+    /* A prepared formula the caller damaged is refused or is some type's:
+     * never a crash, and a status the call documents. */
+    perfbuf_prepared_formula damaged = prepared;
+    damaged.formula ^= (uint32_t)ctx.frequency;
+    BUDGETED(pair_bytes, st = perfbuf_format_prepared(&damaged, &ring[n - 1],
+                                                      n > 1 ? &ring[n - 2] : NULL, &ctx, flags,
+                                                      &prepared_value));
+    ORACLE(st == prepared_value.status && status_known(st));
     /* Only a type without a value, bad flags or a bad scale are refused. */
     bool arguments_ok = (flags & (PERFBUF_FMT_DOUBLE | PERFBUF_FMT_LARGE | PERFBUF_FMT_LONG)) != 0 &&
                         ctx.scale >= PERFBUF_MIN_SCALE && ctx.scale <= PERFBUF_MAX_SCALE;
     bool displayable;
     BUDGETED(sizeof type, displayable = perfbuf_counter_type_is_displayable(type));
-    ORACLE((st == PERFBUF_PDH_INVALID_ARGUMENT) == (!arguments_ok || !displayable));
+    ORACLE((want_st == PERFBUF_PDH_INVALID_ARGUMENT) == (!arguments_ok || !displayable));
+    ORACLE((prepare_st == PERFBUF_CSTATUS_VALID_DATA) == displayable);
     /* The same samples again give the same value. */
     perfbuf_value again;
     BUDGETED(pair_bytes, (void)perfbuf_format_value(type, &ring[n - 1], n > 1 ? &ring[n - 2] : NULL,

@@ -12,6 +12,14 @@
 #include "perfbuf/counter_types.h"
 #include "work.h"
 
+/* The formatting path in one function: every value goes through gather,
+ * evaluate and present, and calls between them cost as much as a formula. */
+#if defined(__GNUC__) || defined(__clang__)
+#  define HOT_PATH static inline __attribute__((always_inline))
+#else
+#  define HOT_PATH static inline
+#endif
+
 typedef enum formula {
     F_NONE,
     F_RATE,            /* dN / (dT / F) */
@@ -28,6 +36,35 @@ typedef enum formula {
     F_DELTA,           /* dN */
     F_ELAPSED          /* (T - N) / F */
 } formula;
+#define F_COUNT ((unsigned)F_ELAPSED + 1u)
+
+/* What follows from the formula alone: the samples it takes, whether its
+ * types are PERF_DISPLAY_PERCENT (capped at 100), and whether its value is
+ * an integer that can reach the integer formats without a double. Every
+ * type of a formula shares these (src/counter_types.c agrees, and the
+ * tests compare every type). */
+typedef struct formula_shape {
+    uint8_t samples;
+    bool percent;
+    bool integral;
+} formula_shape;
+
+static const formula_shape shapes[F_COUNT] = {
+    [F_NONE] = {0, false, false},
+    [F_RATE] = {2, false, false},
+    [F_QUEUE] = {2, false, false},
+    [F_TIMER] = {2, true, false},
+    [F_TIMER_INV] = {2, true, false},
+    [F_MULTI_TIMER] = {2, true, false},
+    [F_MULTI_TIMER_INV] = {2, true, false},
+    [F_DELTA_FRACTION] = {2, true, false},
+    [F_RAW_FRACTION] = {1, true, false},
+    [F_AVERAGE_TIMER] = {2, false, false},
+    [F_AVERAGE_BULK] = {2, false, false},
+    [F_RAW] = {1, false, true},
+    [F_DELTA] = {2, false, true},
+    [F_ELAPSED] = {1, false, false},
+};
 
 static formula formula_of(uint32_t type)
 {
@@ -92,7 +129,7 @@ typedef struct inputs {
     uint32_t m;
 } inputs;
 
-static uint32_t gather(formula f, const perfbuf_raw_sample *s1, const perfbuf_raw_sample *s0,
+HOT_PATH uint32_t gather(formula f, const perfbuf_raw_sample *s1, const perfbuf_raw_sample *s0,
                        inputs *in)
 {
     in->m = s1->multi;
@@ -128,11 +165,10 @@ static double as_double(uint64_t v)
  * operands are at most 2^64, frequencies too, so no intermediate leaves
  * the finite doubles (the largest, F * dN / dT, is below 2^128).
  */
-static uint32_t evaluate(formula f, const inputs *in, uint64_t frequency, double *out)
+HOT_PATH uint32_t evaluate(formula f, const inputs *in, uint64_t frequency, double *out)
 {
-    double n = as_double(in->n);
-    double d = as_double(in->d);
-    double freq = as_double(frequency);
+    /* Each case converts what it uses, so that a formula pays only for
+     * its own conversions (a u64 to double is several instructions). */
     switch (f) {
     case F_RATE:
         if (frequency == 0) {
@@ -141,14 +177,14 @@ static uint32_t evaluate(formula f, const inputs *in, uint64_t frequency, double
         if (in->d == 0) {
             return PERFBUF_PDH_CALC_NEGATIVE_DENOMINATOR;
         }
-        *out = n * (freq / d);
+        *out = as_double(in->n) * (as_double(frequency) / as_double(in->d));
         return PERFBUF_CSTATUS_VALID_DATA;
     case F_QUEUE:
     case F_AVERAGE_BULK:
         if (in->d == 0) {
             return PERFBUF_PDH_CALC_NEGATIVE_DENOMINATOR;
         }
-        *out = n / d;
+        *out = as_double(in->n) / as_double(in->d);
         return PERFBUF_CSTATUS_VALID_DATA;
     case F_TIMER:
     case F_DELTA_FRACTION:
@@ -156,7 +192,7 @@ static uint32_t evaluate(formula f, const inputs *in, uint64_t frequency, double
         if (in->d == 0) {
             return PERFBUF_PDH_CALC_NEGATIVE_DENOMINATOR;
         }
-        *out = 100.0 * (n / d);
+        *out = 100.0 * (as_double(in->n) / as_double(in->d));
         return PERFBUF_CSTATUS_VALID_DATA;
     case F_TIMER_INV:
         if (in->d == 0) {
@@ -169,7 +205,7 @@ static uint32_t evaluate(formula f, const inputs *in, uint64_t frequency, double
         /* The idle part dT - dN is taken exactly, before any rounding:
          * 1 - dN / dT in doubles cancels when dN is close to dT, and on
          * 2^62-scale clocks loses nine digits of a value near 0 %. */
-        *out = 100.0 * (as_double(in->d - in->n) / d);
+        *out = 100.0 * (as_double(in->d - in->n) / as_double(in->d));
         return PERFBUF_CSTATUS_VALID_DATA;
     case F_MULTI_TIMER:
     case F_MULTI_TIMER_INV: {
@@ -177,7 +213,7 @@ static uint32_t evaluate(formula f, const inputs *in, uint64_t frequency, double
             return PERFBUF_PDH_CALC_NEGATIVE_DENOMINATOR;
         }
         double m = (double)in->m;
-        double ratio = n / d;
+        double ratio = as_double(in->n) / as_double(in->d);
         if (f == F_MULTI_TIMER) {
             *out = 100.0 * ratio / m;
             return PERFBUF_CSTATUS_VALID_DATA;
@@ -193,7 +229,8 @@ static uint32_t evaluate(formula f, const inputs *in, uint64_t frequency, double
          * so nothing cancels when dN / dT is close to M. */
         uint64_t rest = in->n % in->d;
         double idle = rest == 0 ? (double)(in->m - whole)
-                                : (double)(in->m - whole - 1u) + as_double(in->d - rest) / d;
+                                : (double)(in->m - whole - 1u) +
+                                      as_double(in->d - rest) / as_double(in->d);
         *out = 100.0 * idle / m;
         return PERFBUF_CSTATUS_VALID_DATA;
     }
@@ -204,11 +241,11 @@ static uint32_t evaluate(formula f, const inputs *in, uint64_t frequency, double
         if (in->d == 0) {
             return PERFBUF_PDH_CALC_NEGATIVE_DENOMINATOR;
         }
-        *out = (n / freq) / d;
+        *out = (as_double(in->n) / as_double(frequency)) / as_double(in->d);
         return PERFBUF_CSTATUS_VALID_DATA;
     case F_RAW:
     case F_DELTA:
-        *out = n;
+        *out = as_double(in->n);
         return PERFBUF_CSTATUS_VALID_DATA;
     case F_ELAPSED:
         if (frequency == 0) {
@@ -217,7 +254,7 @@ static uint32_t evaluate(formula f, const inputs *in, uint64_t frequency, double
         if (in->d < in->n) {
             return PERFBUF_PDH_CALC_NEGATIVE_VALUE;
         }
-        *out = as_double(in->d - in->n) / freq;
+        *out = as_double(in->d - in->n) / as_double(frequency);
         return PERFBUF_CSTATUS_VALID_DATA;
     case F_NONE:
     default:
@@ -244,7 +281,7 @@ static bool in_range(double v, double lo, double hi)
 }
 
 /* Stores v in the requested format, truncating toward zero for integers. */
-static uint32_t store(double v, uint32_t flags, perfbuf_value *out)
+HOT_PATH uint32_t store(double v, uint32_t flags, perfbuf_value *out)
 {
     if (!(v >= -DBL_MAX && v <= DBL_MAX)) {
         return PERFBUF_PDH_INVALID_DATA;
@@ -281,7 +318,7 @@ static double apply_scale(double v, int32_t scale)
  * integer value of raw counts and deltas: when nothing scales it, the
  * integer formats get it without a trip through a double.
  */
-static uint32_t present(bool percent, bool integral, uint64_t exact, double v,
+HOT_PATH uint32_t present(bool percent, bool integral, uint64_t exact, double v,
                         int32_t scale, uint32_t flags, perfbuf_value *out)
 {
     bool scaled = (flags & PERFBUF_FMT_NOSCALE) == 0 && scale != 0;
@@ -315,21 +352,20 @@ static void clear_value(perfbuf_value *v, uint32_t flags)
     v->format = flags;
 }
 
-/* One value from checked arguments; `used` receives the formula's inputs. */
-static uint32_t compute(const perfbuf_counter_type_info *info, formula f,
-                        const perfbuf_raw_sample *s1, const perfbuf_raw_sample *s0,
+/* One value from checked arguments into an out that clear_value cleared;
+ * `used` receives the formula's inputs. */
+HOT_PATH uint32_t compute(formula f, const perfbuf_raw_sample *s1, const perfbuf_raw_sample *s0,
                         const perfbuf_value_context *context, uint32_t flags,
                         perfbuf_value *out, inputs *used)
 {
-    clear_value(out, flags);
-    uint32_t st = gather(f, s1, info->samples == 2 ? s0 : NULL, used);
+    const formula_shape *shape = &shapes[f];
+    uint32_t st = gather(f, s1, shape->samples == 2 ? s0 : NULL, used);
     double v = 0.0;
     if (st == PERFBUF_CSTATUS_VALID_DATA) {
         st = evaluate(f, used, context->frequency, &v);
     }
     if (st == PERFBUF_CSTATUS_VALID_DATA) {
-        st = present(info->is_percent, f == F_RAW || f == F_DELTA, used->n, v, context->scale,
-                     flags, out);
+        st = present(shape->percent, shape->integral, used->n, v, context->scale, flags, out);
     }
     out->status = st;
     return st;
@@ -340,27 +376,54 @@ static bool usable(const perfbuf_raw_sample *s, uint32_t type)
     return PERFBUF_CSTATUS_IS_VALID(s->status) && s->type == type;
 }
 
-uint32_t perfbuf_format_value(uint32_t type, const perfbuf_raw_sample *newer,
-                              const perfbuf_raw_sample *older, const perfbuf_value_context *context,
-                              uint32_t flags, perfbuf_value *out)
+uint32_t perfbuf_prepare_formula(uint32_t type, perfbuf_prepared_formula *out)
+{
+    if (out == NULL) {
+        return PERFBUF_PDH_INVALID_ARGUMENT;
+    }
+    out->type = type;
+    out->formula = (uint32_t)formula_of(type);
+    return out->formula != F_NONE ? PERFBUF_CSTATUS_VALID_DATA : PERFBUF_PDH_INVALID_ARGUMENT;
+}
+
+/* The prepared formula, or F_NONE for one no perfbuf_prepare_formula made
+ * (the struct is the caller's memory, and an index comes from it). */
+static formula prepared_formula(const perfbuf_prepared_formula *prepared)
+{
+    return prepared->formula < F_COUNT ? (formula)prepared->formula : F_NONE;
+}
+
+uint32_t perfbuf_format_prepared(const perfbuf_prepared_formula *prepared,
+                                 const perfbuf_raw_sample *newer, const perfbuf_raw_sample *older,
+                                 const perfbuf_value_context *context, uint32_t flags,
+                                 perfbuf_value *out)
 {
     if (out == NULL) {
         return PERFBUF_PDH_INVALID_ARGUMENT;
     }
     clear_value(out, flags);
-    const perfbuf_counter_type_info *info = perfbuf_counter_type_lookup(type);
-    formula f = formula_of(type);
-    if (newer == NULL || context == NULL || info == NULL || f == F_NONE || !one_format(flags) ||
+    formula f = prepared != NULL ? prepared_formula(prepared) : F_NONE;
+    if (newer == NULL || context == NULL || f == F_NONE || !one_format(flags) ||
         !scale_in_range(context->scale)) {
         out->status = PERFBUF_PDH_INVALID_ARGUMENT;
         return out->status;
     }
-    if (!usable(newer, type) || (info->samples == 2 && (older == NULL || !usable(older, type)))) {
+    uint32_t type = prepared->type;
+    if (!usable(newer, type) || (shapes[f].samples == 2 && (older == NULL || !usable(older, type)))) {
         out->status = PERFBUF_CSTATUS_INVALID_DATA;
         return out->status;
     }
     inputs used;
-    return compute(info, f, newer, older, context, flags, out, &used);
+    return compute(f, newer, older, context, flags, out, &used);
+}
+
+uint32_t perfbuf_format_value(uint32_t type, const perfbuf_raw_sample *newer,
+                              const perfbuf_raw_sample *older, const perfbuf_value_context *context,
+                              uint32_t flags, perfbuf_value *out)
+{
+    perfbuf_prepared_formula prepared;
+    (void)perfbuf_prepare_formula(type, &prepared);
+    return perfbuf_format_prepared(&prepared, newer, older, context, flags, out);
 }
 
 /* ---- statistics ---- */
@@ -408,10 +471,10 @@ uint32_t perfbuf_compute_statistics(uint32_t type, const perfbuf_value_context *
     clear_value(&out->min, flags);
     clear_value(&out->max, flags);
     clear_value(&out->mean, flags);
-    const perfbuf_counter_type_info *info = perfbuf_counter_type_lookup(type);
     formula f = formula_of(type);
+    const formula_shape *shape = &shapes[f];
     /* PDH counts entries in a DWORD; so does out->count. */
-    if (entries == NULL || context == NULL || info == NULL || f == F_NONE || count == 0 ||
+    if (entries == NULL || context == NULL || f == F_NONE || count == 0 ||
         count > UINT32_MAX || first >= count || !one_format(flags) ||
         !scale_in_range(context->scale)) {
         out->status = PERFBUF_PDH_INVALID_ARGUMENT;
@@ -420,7 +483,7 @@ uint32_t perfbuf_compute_statistics(uint32_t type, const perfbuf_value_context *
     /* Two-sample means divide the summed differences of the pairs used:
      * with no gap that is the "average" formula from the oldest to the
      * newest sample, and it always lies between the pairs' min and max. */
-    bool by_sums = info->samples == 2 && f != F_DELTA;
+    bool by_sums = shape->samples == 2 && f != F_DELTA;
     inputs total = {0, 0, 0};
     bool sums_fit = true;
     const perfbuf_raw_sample *previous = NULL;
@@ -433,10 +496,11 @@ uint32_t perfbuf_compute_statistics(uint32_t type, const perfbuf_value_context *
         if (!usable(s, type)) {
             continue;
         }
-        if (info->samples == 1 || previous != NULL) {
+        if (shape->samples == 1 || previous != NULL) {
             perfbuf_value v;
+            clear_value(&v, flags);
             inputs used;
-            if (compute(info, f, s, previous, context, flags, &v, &used) ==
+            if (compute(f, s, previous, context, flags, &v, &used) ==
                 PERFBUF_CSTATUS_VALID_DATA) {
                 keep(&v, flags, out, &sum);
                 sums_fit = sums_fit && accumulate(&total.n, used.n) && accumulate(&total.d, used.d);
@@ -458,7 +522,7 @@ uint32_t perfbuf_compute_statistics(uint32_t type, const perfbuf_value_context *
     } else {
         st = evaluate(f, &total, context->frequency, &mean);
         if (st == PERFBUF_CSTATUS_VALID_DATA) {
-            st = present(info->is_percent, false, 0, mean, context->scale, flags, &out->mean);
+            st = present(shape->percent, false, 0, mean, context->scale, flags, &out->mean);
         }
     }
     out->mean.status = st;

@@ -604,7 +604,54 @@ static void type_table(void)
     CHECK(!perfbuf_counter_type_is_base(0x12345678u));
 }
 
+/*
+ * A prepared formula answers as perfbuf_format_value for its type, stays
+ * valid for every later pair of samples, and refuses what it was not
+ * prepared for: samples of another type, a NULL formula, a formula field
+ * no preparation writes.
+ */
+static void prepared_formulas(void)
+{
+    perfbuf_prepared_formula timer;
+    CHECK_EQ_U(perfbuf_prepare_formula(PERF_100NSEC_TIMER_INV, &timer), OK);
+    perfbuf_value_context ctx = {0, 0};
+    perfbuf_value v;
+    for (uint64_t busy = 0; busy <= 100000000ull; busy += 12500000ull) {
+        perfbuf_raw_sample s0 = {OK, PERF_100NSEC_TIMER_INV, 5000000000ull, T100, 0, 0};
+        perfbuf_raw_sample s1 = {OK, PERF_100NSEC_TIMER_INV, 5000000000ull + busy, T100 + 100000000ull, 0, 0};
+        CHECK_EQ_U(perfbuf_format_prepared(&timer, &s1, &s0, &ctx, PERFBUF_FMT_DOUBLE, &v), OK);
+        CHECK(v.as_double == 100.0 * (double)(100000000ull - busy) / 100000000.0);
+    }
+    /* Samples are checked against the prepared type. */
+    perfbuf_raw_sample raw = {OK, PERF_COUNTER_RAWCOUNT, 42, 0, 0, 0};
+    CHECK_EQ_U(perfbuf_format_prepared(&timer, &raw, &raw, &ctx, PERFBUF_FMT_DOUBLE, &v), PERFBUF_CSTATUS_INVALID_DATA);
+    perfbuf_prepared_formula count;
+    CHECK_EQ_U(perfbuf_prepare_formula(PERF_COUNTER_RAWCOUNT, &count), OK);
+    CHECK_EQ_U(perfbuf_format_prepared(&count, &raw, NULL, &ctx, PERFBUF_FMT_LARGE, &v), OK);
+    CHECK_EQ_U(v.as_large, 42);
+    CHECK_EQ_U(v.format, PERFBUF_FMT_LARGE);
+    /* Types with no value prepare to a refusal. */
+    perfbuf_prepared_formula base;
+    CHECK_EQ_U(perfbuf_prepare_formula(PERF_RAW_BASE, &base), PERFBUF_PDH_INVALID_ARGUMENT);
+    perfbuf_raw_sample b = {OK, PERF_RAW_BASE, 1, 1, 1, 0};
+    CHECK_EQ_U(perfbuf_format_prepared(&base, &b, &b, &ctx, PERFBUF_FMT_DOUBLE, &v), PERFBUF_PDH_INVALID_ARGUMENT);
+    CHECK_EQ_U(v.status, PERFBUF_PDH_INVALID_ARGUMENT);
+    CHECK_EQ_U(perfbuf_prepare_formula(0x12345678u, &base), PERFBUF_PDH_INVALID_ARGUMENT);
+    CHECK_EQ_U(perfbuf_prepare_formula(PERF_COUNTER_RAWCOUNT, NULL), PERFBUF_PDH_INVALID_ARGUMENT);
+    /* NULL formula, and formula numbers past the last one. */
+    CHECK_EQ_U(perfbuf_format_prepared(NULL, &raw, NULL, &ctx, PERFBUF_FMT_DOUBLE, &v), PERFBUF_PDH_INVALID_ARGUMENT);
+    CHECK_EQ_U(v.status, PERFBUF_PDH_INVALID_ARGUMENT);
+    CHECK_EQ_U(perfbuf_format_prepared(&count, &raw, NULL, &ctx, PERFBUF_FMT_DOUBLE, NULL), PERFBUF_PDH_INVALID_ARGUMENT);
+    static const uint32_t damaged[] = {14u, 15u, 255u, 0x80000000u, 0xFFFFFFFFu};
+    for (size_t i = 0; i < sizeof damaged / sizeof damaged[0]; i++) {
+        perfbuf_prepared_formula bad = count;
+        bad.formula = damaged[i];
+        CHECK_EQ_U(perfbuf_format_prepared(&bad, &raw, &raw, &ctx, PERFBUF_FMT_DOUBLE, &v), PERFBUF_PDH_INVALID_ARGUMENT);
+    }
+}
+
 static const th_case cases[] = {
+    TH_CASE(prepared_formulas),
     TH_CASE(every_type_and_status),
     TH_CASE(inverse_timer_near_zero_is_exact),
     TH_CASE(one_sample_types_ignore_older),

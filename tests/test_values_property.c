@@ -18,12 +18,18 @@
  *                        integer type (either is accepted within 1e-9 of
  *                        the limit);
  *   raw counts, deltas   unscaled integer results are exact.
+ * And against the formulas as they were before the fast path
+ * (fuzz/values_reference.h): perfbuf_format_value and
+ * perfbuf_format_prepared equal them bit for bit on every input, the
+ * refused ones included.
  */
 #include <math.h>
+#include <string.h>
 
 #include "perfbuf/counter_types.h"
 #include "perfbuf/values.h"
 #include "harness.h"
+#include "../fuzz/values_reference.h"
 
 static uint64_t state = 0x9E3779B97F4A7C15ull;
 
@@ -288,6 +294,42 @@ static void check_integer(const model *want, long double limit, uint32_t st, int
     }
 }
 
+static size_t compared_with_reference;
+
+/* Every field, the double by its bits (0.0 and -0.0, NaNs, all told apart). */
+static bool same_value(const perfbuf_value *a, const perfbuf_value *b)
+{
+    return a->status == b->status && a->format == b->format && a->as_large == b->as_large &&
+           a->as_long == b->as_long && memcmp(&a->as_double, &b->as_double, sizeof a->as_double) == 0;
+}
+
+/* perfbuf_format_value and perfbuf_format_prepared against the reference. */
+static void check_reference(uint32_t type, const perfbuf_raw_sample *newer,
+                            const perfbuf_raw_sample *older, const perfbuf_value_context *ctx,
+                            uint32_t flags)
+{
+    perfbuf_value want, got, prepared_got;
+    memset(&want, 0xA5, sizeof want);
+    memset(&got, 0x5A, sizeof got);
+    memset(&prepared_got, 0x3C, sizeof prepared_got);
+    uint32_t want_st = reference_format_value(type, newer, older, ctx, flags, &want);
+    uint32_t got_st = perfbuf_format_value(type, newer, older, ctx, flags, &got);
+    perfbuf_prepared_formula prepared;
+    uint32_t prepare_st = perfbuf_prepare_formula(type, &prepared);
+    CHECK_EQ_U(prepare_st, perfbuf_counter_type_is_displayable(type) ? PERFBUF_CSTATUS_VALID_DATA
+                                                                     : PERFBUF_PDH_INVALID_ARGUMENT);
+    uint32_t prepared_st = perfbuf_format_prepared(&prepared, newer, older, ctx, flags, &prepared_got);
+    if (got_st != want_st || !same_value(&got, &want)) {
+        fprintf(stderr, "type %08x flags %08x: 0x%08x %.17g vs reference 0x%08x %.17g\n", type,
+                flags, got_st, got.as_double, want_st, want.as_double);
+    }
+    CHECK_EQ_U(got_st, want_st);
+    CHECK(same_value(&got, &want));
+    CHECK_EQ_U(prepared_st, want_st);
+    CHECK(same_value(&prepared_got, &want));
+    compared_with_reference++;
+}
+
 static void every_format_matches_the_model(void)
 {
     static const uint32_t formats[3] = {PERFBUF_FMT_DOUBLE, PERFBUF_FMT_LARGE, PERFBUF_FMT_LONG};
@@ -318,6 +360,7 @@ static void every_format_matches_the_model(void)
         perfbuf_value_context ctx = {f, scale};
         perfbuf_value v;
         uint32_t st = perfbuf_format_value(k->type, &s1, &s0, &ctx, flags, &v);
+        CALL(check_reference(k->type, &s1, &s0, &ctx, flags));
         model want = finish(formula(k, n0, d0, n1, d1, m, f), k, scale, flags);
         if (want.status != PERFBUF_CSTATUS_VALID_DATA) {
             if (st != want.status) {
@@ -353,7 +396,65 @@ static void every_format_matches_the_model(void)
     CHECK(statuses[1] > checked / 50 && statuses[2] > checked / 50 && statuses[3] > checked / 100);
 }
 
+/*
+ * Everything the model above leaves out, against the reference: every
+ * named type and unknown ones, samples of another type or with a status
+ * that is not valid, a missing older sample, no format or several, scales
+ * out of range, huge frequencies and values.
+ */
+static void every_input_matches_the_reference(void)
+{
+    static const uint32_t extra_types[] = {
+        PERF_COUNTER_TEXT, PERF_COUNTER_NODATA, PERF_SAMPLE_BASE, PERF_AVERAGE_BASE,
+        PERF_COUNTER_MULTI_BASE, PERF_RAW_BASE, PERF_LARGE_RAW_BASE, PERFBUF_WMI_LARGE_RAW_BASE,
+        PERF_COUNTER_HISTOGRAM_TYPE, 0x12345678u, 0x00012000u, 0xFFFFFFFFu,
+    };
+    static const uint32_t statuses[] = {
+        PERFBUF_CSTATUS_VALID_DATA, PERFBUF_CSTATUS_NEW_DATA, PERFBUF_CSTATUS_INVALID_DATA,
+        PERFBUF_CSTATUS_NO_INSTANCE,
+    };
+    size_t before = compared_with_reference;
+    for (int round = 0; round < 200000; round++) {
+        uint32_t type;
+        size_t which = (size_t)(next_random() % (sizeof kinds / sizeof kinds[0] + 12));
+        type = which < sizeof kinds / sizeof kinds[0] ? kinds[which].type
+                                                      : extra_types[which - sizeof kinds / sizeof kinds[0]];
+        uint64_t r = next_random();
+        perfbuf_raw_sample s1 = {statuses[(r & 0x30) ? 0 : (r >> 2) % 4], type, pick(), pick(),
+                                 (uint32_t)pick(), 0};
+        perfbuf_raw_sample s0 = {statuses[(r & 0x300) ? 0 : (r >> 10) % 4], type, pick(), pick(),
+                                 (uint32_t)pick(), 0};
+        if (r % 7 == 0) {
+            s0.type ^= 1u;
+        }
+        if (r % 11 == 0) {
+            s1.type = 0x12345678u;
+        }
+        if (r % 3 == 0) {
+            s1.first = wrapping_add(s0.first, pick() % 1000000ull);
+            s1.second = wrapping_add(s0.second, pick() % 1000000ull);
+        }
+        perfbuf_value_context ctx = {pick(), (int32_t)(next_random() % 25) - 12};
+        uint32_t flags = (uint32_t)next_random() &
+                         (PERFBUF_FMT_LONG | PERFBUF_FMT_DOUBLE | PERFBUF_FMT_LARGE |
+                          PERFBUF_FMT_NOSCALE | PERFBUF_FMT_1000 | PERFBUF_FMT_NOCAP100 | 0x1u);
+        const perfbuf_raw_sample *older = (r >> 20) % 9 == 0 ? NULL : &s0;
+        CALL(check_reference(type, &s1, older, &ctx, flags));
+    }
+    /* And the NULL arguments. */
+    perfbuf_raw_sample s = {PERFBUF_CSTATUS_VALID_DATA, PERF_COUNTER_RAWCOUNT, 1, 1, 1, 0};
+    perfbuf_value_context ctx = {1, 0};
+    CALL(check_reference(PERF_COUNTER_RAWCOUNT, NULL, &s, &ctx, PERFBUF_FMT_DOUBLE));
+    CALL(check_reference(PERF_COUNTER_RAWCOUNT, &s, &s, NULL, PERFBUF_FMT_DOUBLE));
+    CHECK_EQ_U(reference_format_value(PERF_COUNTER_RAWCOUNT, &s, NULL, &ctx, PERFBUF_FMT_DOUBLE, NULL),
+               perfbuf_format_value(PERF_COUNTER_RAWCOUNT, &s, NULL, &ctx, PERFBUF_FMT_DOUBLE, NULL));
+    printf("%zu inputs compared with the reference bit for bit\n",
+           compared_with_reference);
+    CHECK(compared_with_reference - before > 200000);
+}
+
 static const th_case cases[] = {
     TH_CASE(every_format_matches_the_model),
+    TH_CASE(every_input_matches_the_reference),
 };
 TH_MAIN(cases)

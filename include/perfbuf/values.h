@@ -130,6 +130,40 @@ PERFBUF_API uint32_t perfbuf_format_value(uint32_t type, const perfbuf_raw_sampl
                                           const perfbuf_value_context *context, uint32_t flags,
                                           perfbuf_value *out);
 
+/*
+ * A counter type's formula resolved once, for callers that format many
+ * values of the same counter (a value plan keeps one per counter): the
+ * type is looked up by perfbuf_prepare_formula, and perfbuf_format_prepared
+ * then costs a few loads and the formula. Treat the fields as opaque; a
+ * struct that perfbuf_prepare_formula did not fill gives
+ * PERFBUF_PDH_INVALID_ARGUMENT or another type's formula, never undefined
+ * behaviour.
+ */
+typedef struct perfbuf_prepared_formula {
+    uint32_t type;     /* the counter type, which samples must carry */
+    uint32_t formula;  /* internal; 0 for a type with no value */
+} perfbuf_prepared_formula;
+
+/*
+ * Fills *out for `type`. Returns PERFBUF_CSTATUS_VALID_DATA when the type
+ * has a value (perfbuf_counter_type_is_displayable), else
+ * PERFBUF_PDH_INVALID_ARGUMENT, and then *out still makes
+ * perfbuf_format_prepared answer as perfbuf_format_value does for the
+ * type: PERFBUF_PDH_INVALID_ARGUMENT. NULL out: PERFBUF_PDH_INVALID_ARGUMENT.
+ */
+PERFBUF_API uint32_t perfbuf_prepare_formula(uint32_t type, perfbuf_prepared_formula *out);
+
+/*
+ * perfbuf_format_value(formula->type, newer, older, context, flags, out),
+ * with the same result bit for bit, for a formula perfbuf_prepare_formula
+ * filled. NULL formula: PERFBUF_PDH_INVALID_ARGUMENT.
+ */
+PERFBUF_API uint32_t perfbuf_format_prepared(const perfbuf_prepared_formula *formula,
+                                             const perfbuf_raw_sample *newer,
+                                             const perfbuf_raw_sample *older,
+                                             const perfbuf_value_context *context, uint32_t flags,
+                                             perfbuf_value *out);
+
 typedef struct perfbuf_statistics {
     uint32_t status;
     uint32_t format;
