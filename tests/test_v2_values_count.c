@@ -145,23 +145,26 @@ static uint64_t plain_work(uint32_t n)
 }
 
 /*
- * Eight times the counters: at most nine times the work through the index.
- * Ids numbered from 0 are found at their own position in the index, so
- * what grows faster than n is only the registration's binary search
- * (log2 8 = 3 more steps per counter). Measured when this test was written:
- * 1000 counters 69,987 units, 8000 counters 607,657 (8.7x).
+ * Eight times the counters: at most 8 x log2(8000) / log2(1000), 10.4,
+ * times the work through the index. Ids numbered from 0 are found at their
+ * own position in the index, so what grows faster than n is only the
+ * registration's binary search (log2 8 = 3 more steps per counter), and
+ * the bound is the n log n one: the cheaper the constant work per counter,
+ * the closer the ratio comes to that factor. Measured when this test was
+ * written: 1000 counters 69,987 units, 8000 counters 607,657 (8.7x); with
+ * the counter type found by a switch, 8.98x.
  * The plain call, for contrast, walks to each counter and on to the base
  * at the end: 250 counters 950,008 units, 2000 counters 60,111,930 (63.3x,
  * the square of 8), so 8000 counters would take about 1,000,000,000.
  */
-static void sampling_every_counter_is_linear_through_the_index(void)
+static void sampling_every_counter_through_the_index_is_n_log_n(void)
 {
     uint64_t small = indexed_work(1000, false);
     uint64_t large = indexed_work(8000, false);
     fprintf(stderr, "indexed: 1000 counters %llu units, 8000 counters %llu units\n",
             (unsigned long long)small, (unsigned long long)large);
     CHECK(small > 0);
-    CHECK(large <= 9 * small);
+    CHECK(large * 10 <= 104 * small);
 }
 
 /*
@@ -192,7 +195,7 @@ static void sampling_every_counter_is_quadratic_without_it(void)
 }
 
 static const th_case cases[] = {
-    TH_CASE(sampling_every_counter_is_linear_through_the_index),
+    TH_CASE(sampling_every_counter_through_the_index_is_n_log_n),
     TH_CASE(sampling_every_counter_of_an_unordered_list_is_n_log_n),
     TH_CASE(sampling_every_counter_is_quadratic_without_it),
 };
