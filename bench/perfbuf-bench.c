@@ -311,8 +311,9 @@ static uint64_t v2_formatted(const void *ctx)
             for (uint32_t k = 0; k < plan.count; k++) {
                 perfbuf_value v;
                 if (st1[k] == PERFBUF_OK && st0[k] == PERFBUF_OK &&
-                    perfbuf_format_value(s1[k].type, &s1[k], &s0[k], &c1[k], PERFBUF_FMT_DOUBLE,
-                                         &v) == PERFBUF_CSTATUS_VALID_DATA) {
+                    perfbuf_format_prepared(perfbuf_v2_plan_formula(&plan, k), &s1[k], &s0[k],
+                                            &c1[k], PERFBUF_FMT_DOUBLE,
+                                            &v) == PERFBUF_CSTATUS_VALID_DATA) {
                     sum += (uint64_t)v.as_double;
                 }
             }

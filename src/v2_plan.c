@@ -52,6 +52,7 @@ static void plan_entry(const perfbuf_v2_reginfo *reg, const uint32_t *first_posi
     }
     e->type = c.type;
     e->scale = c.default_scale;
+    (void)perfbuf_prepare_formula(c.type, &e->formula);
     e->first = position_of(reg, first_position, id);
     bool found = e->first != PERFBUF_V2_PLAN_NONE;
     switch (info->time_base) {
@@ -279,4 +280,13 @@ perfbuf_status perfbuf_v2_plan_samples(const perfbuf_v2_query *q, const perfbuf_
                                   &contexts[p]);
     }
     return PERFBUF_OK;
+}
+
+const perfbuf_prepared_formula *perfbuf_v2_plan_formula(const perfbuf_v2_plan *plan,
+                                                        uint32_t position)
+{
+    if (plan == NULL || plan->entries == NULL || position >= plan->count) {
+        return NULL;
+    }
+    return &plan->entries[position].formula;
 }

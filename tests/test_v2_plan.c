@@ -295,10 +295,18 @@ static void two_captures_formatted(void)
             uint32_t sb = perfbuf_format_value(r1.type, &r1, &r0, &rc1, PERFBUF_FMT_DOUBLE, &b);
             CHECK_EQ_U(sa, sb);
             CHECK(sa != PERFBUF_CSTATUS_VALID_DATA || memcmp(&a.as_double, &b.as_double, 8) == 0);
+            /* The plan's prepared formula answers as the type's own. */
+            perfbuf_value c;
+            const perfbuf_prepared_formula *f = perfbuf_v2_plan_formula(&plan, p);
+            CHECK(f != NULL);
+            CHECK_EQ_U(perfbuf_format_prepared(f, &s1, &s0, &c1, PERFBUF_FMT_DOUBLE, &c), sa);
+            CHECK(sa != PERFBUF_CSTATUS_VALID_DATA || memcmp(&a.as_double, &c.as_double, 8) == 0);
             formatted++;
         }
     }
     CHECK_EQ_U(formatted, 2 * 28);
+    CHECK(perfbuf_v2_plan_formula(&plan, plan.count) == NULL);
+    CHECK(perfbuf_v2_plan_formula(NULL, 0) == NULL);
     tb_free(&reg_buf);
     tb_free(&older.buf);
     tb_free(&newer.buf);

@@ -487,6 +487,7 @@ typedef struct perfbuf_v2_plan_entry {
     perfbuf_status status;     /* of the sample when every value is an integer */
     uint32_t first, second, frequency, multi; /* positions, or PERFBUF_V2_PLAN_NONE */
     uint8_t second_source, frequency_source;
+    perfbuf_prepared_formula formula; /* the type's, for perfbuf_format_prepared */
 } perfbuf_v2_plan_entry;
 
 typedef struct perfbuf_v2_plan {
@@ -543,6 +544,14 @@ PERFBUF_API PERFBUF_MUST_USE perfbuf_status perfbuf_v2_plan_samples(
     const perfbuf_v2_reginfo *reg, const perfbuf_v2_plan *plan, const uint64_t *values,
     const perfbuf_v2_values_read_result *read, perfbuf_raw_sample *samples,
     perfbuf_value_context *contexts, perfbuf_status *statuses, size_t cap);
+
+/*
+ * The prepared formula of the counter at `position` (perfbuf_format_prepared
+ * with it formats that position's samples as perfbuf_format_value does), or
+ * NULL when the plan has no such position. O(1).
+ */
+PERFBUF_API const perfbuf_prepared_formula *perfbuf_v2_plan_formula(const perfbuf_v2_plan *plan,
+                                                                    uint32_t position);
 
 #ifdef __cplusplus
 }
