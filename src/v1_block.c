@@ -752,6 +752,41 @@ bool pb_v1_view_counter_block(pb_cursor *data, perfbuf_v1_counter_block *out)
     return true;
 }
 
+/*
+ * The bytes of a UTF-16LE name before its first NUL unit, what
+ * pb_text_find_terminator answers (fuzz/oracle_v1_views.h compares them on
+ * every accepted input), reading four units at a time: a view finds the
+ * length of every instance's name, so this is on every walk's path.
+ */
+static bool utf16_name_bytes(const pb_cursor *name, size_t *bytes)
+{
+    pb_cursor scan = *name;
+    uint64_t word;
+    while (pb_cursor_remaining(&scan) >= 8) {
+        PB_WORK(1);
+        size_t at = pb_cursor_consumed(&scan);
+        (void)pb_cursor_read_u64(&scan, &word);
+        /* Nonzero when some 16-bit unit of the word is 0. */
+        if (((word - 0x0001000100010001u) & ~word & 0x8000800080008000u) != 0) {
+            for (unsigned unit = 0; unit < 4; unit++) {
+                if (((word >> (16 * unit)) & 0xFFFFu) == 0) {
+                    *bytes = at + 2 * (size_t)unit;
+                    return true;
+                }
+            }
+        }
+    }
+    uint16_t u;
+    while (pb_cursor_read_u16(&scan, &u)) {
+        PB_WORK(1);
+        if (u == 0) {
+            *bytes = pb_cursor_consumed(&scan) - 2;
+            return true;
+        }
+    }
+    return false;
+}
+
 bool pb_v1_view_instance(pb_cursor *data, uint32_t code_page, const size_t *known_name_bytes,
                          perfbuf_v1_instance *out)
 {
@@ -789,7 +824,8 @@ bool pb_v1_view_instance(pb_cursor *data, uint32_t code_page, const size_t *know
         size_t text_bytes;
         if (known_name_bytes != NULL && *known_name_bytes <= name_length) {
             text_bytes = *known_name_bytes;
-        } else if (!pb_text_find_terminator(code_page, &name, &text_bytes)) {
+        } else if (code_page == 0 ? !utf16_name_bytes(&name, &text_bytes)
+                                  : !pb_text_find_terminator(code_page, &name, &text_bytes)) {
             /* A lenient parse let an unterminated name by: its whole span. */
             text_bytes = name_length;
         }
@@ -805,6 +841,19 @@ bool pb_v1_view_instance(pb_cursor *data, uint32_t code_page, const size_t *know
 pb_cursor pb_v1_window(const perfbuf_v1_block *b, size_t pos, size_t end)
 {
     return pb_window(b->data, b->size, pos, end);
+}
+
+/* pb_v1_window, inline on the iterators' path. */
+static inline pb_cursor view_window(const perfbuf_v1_block *b, size_t pos, size_t end)
+{
+    pb_cursor c = pb_cursor_make(b->data, b->size);
+    if (end > c.end || pos > end) {
+        return pb_cursor_make(NULL, 0);
+    }
+    c.start = pos;
+    c.pos = pos;
+    c.end = end;
+    return c;
 }
 
 void perfbuf_v1_objects_begin(const perfbuf_v1_block *b, perfbuf_v1_iter *it)
@@ -864,7 +913,7 @@ bool perfbuf_v1_counters_next(const perfbuf_v1_block *b, perfbuf_v1_iter *it,
     if (it->next_index >= it->count) {
         return false;
     }
-    pb_cursor c = pb_v1_window(b, it->pos, it->end);
+    pb_cursor c = view_window(b, it->pos, it->end);
     if (!pb_v1_view_counter(&c, out)) {
         /* An iterator or view of another buffer: nothing to read. */
         it->next_index = it->count;
@@ -904,7 +953,7 @@ bool perfbuf_v1_instances_next(const perfbuf_v1_block *b, perfbuf_v1_iter *it,
     if (it->next_index >= it->count) {
         return false;
     }
-    pb_cursor c = pb_v1_window(b, it->pos, it->end);
+    pb_cursor c = view_window(b, it->pos, it->end);
     if (!pb_v1_view_instance(&c, it->code_page, NULL, out)) {
         /* An iterator or view of another buffer: nothing to read. */
         it->next_index = it->count;
