@@ -568,12 +568,14 @@ static uint64_t v1_plan_formatted(const void *ctx)
         perfbuf_v1_instances_begin(&o0, &ii0);
         perfbuf_v1_instances_begin(&o1, &ii1);
         while (perfbuf_v1_instances_next(&b0, &ii0, &i0) && perfbuf_v1_instances_next(&b1, &ii1, &i1)) {
+            perfbuf_value v[BENCH_COUNTERS];
+            if (perfbuf_v1_plan_format_all(&p1, &b1, &i1.counters, &p0, &b0, &i0.counters,
+                                           PERFBUF_FMT_DOUBLE, v, BENCH_COUNTERS) != PERFBUF_OK) {
+                return 0;
+            }
             for (uint32_t k = 0; k < p1.count; k++) {
-                perfbuf_value v;
-                if (perfbuf_v1_plan_format(&p1, &b1, &i1.counters, &p0, &b0, &i0.counters, k,
-                                           PERFBUF_FMT_DOUBLE, &v) == PERFBUF_OK &&
-                    v.status == PERFBUF_CSTATUS_VALID_DATA) {
-                    sum += (uint64_t)v.as_double;
+                if (v[k].status == PERFBUF_CSTATUS_VALID_DATA) {
+                    sum += (uint64_t)v[k].as_double;
                 }
             }
         }

@@ -103,6 +103,24 @@ static void views_check_block(const perfbuf_v1_block *b, const perfbuf_v1_object
             ORACLE(st == PERFBUF_OK);
         }
     }
+    perfbuf_value *all = malloc(sizeof *all * (o->counter_count ? o->counter_count : 1));
+    ORACLE(all != NULL);
+    BUDGETED_APART(size, st = perfbuf_v1_plan_format_all(plan, b, blk, plan, b, blk,
+                                                         PERFBUF_FMT_LARGE, all, o->counter_count));
+    ORACLE(st == PERFBUF_OK);
+    for (uint32_t k = 0; k < o->counter_count; k++) {
+        perfbuf_value one;
+        perfbuf_status one_st;
+        BUDGETED_APART(size, one_st = perfbuf_v1_plan_format(plan, b, blk, plan, b, blk, k,
+                                                             PERFBUF_FMT_LARGE, &one));
+        if (one_st == PERFBUF_OK) {
+            ORACLE(all[k].status == one.status && all[k].as_large == one.as_large);
+        } else {
+            ORACLE(all[k].status == (one_st == PERFBUF_E_NOT_FOUND ? PERFBUF_CSTATUS_NO_COUNTER
+                                                                   : PERFBUF_PDH_INVALID_ARGUMENT));
+        }
+    }
+    free(all);
     /* One byte short of the plan's reach is refused, whatever the block. */
     if (plan->reach > 0) {
         perfbuf_v1_counter_block shorter = {blk->offset, (uint32_t)plan->reach - 1u};

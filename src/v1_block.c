@@ -843,18 +843,6 @@ pb_cursor pb_v1_window(const perfbuf_v1_block *b, size_t pos, size_t end)
     return pb_window(b->data, b->size, pos, end);
 }
 
-/* pb_v1_window, inline on the iterators' path. */
-static inline pb_cursor view_window(const perfbuf_v1_block *b, size_t pos, size_t end)
-{
-    pb_cursor c = pb_cursor_make(b->data, b->size);
-    if (end > c.end || pos > end) {
-        return pb_cursor_make(NULL, 0);
-    }
-    c.start = pos;
-    c.pos = pos;
-    c.end = end;
-    return c;
-}
 
 void perfbuf_v1_objects_begin(const perfbuf_v1_block *b, perfbuf_v1_iter *it)
 {
@@ -913,7 +901,7 @@ bool perfbuf_v1_counters_next(const perfbuf_v1_block *b, perfbuf_v1_iter *it,
     if (it->next_index >= it->count) {
         return false;
     }
-    pb_cursor c = view_window(b, it->pos, it->end);
+    pb_cursor c = pb_v1_view_window(b, it->pos, it->end);
     if (!pb_v1_view_counter(&c, out)) {
         /* An iterator or view of another buffer: nothing to read. */
         it->next_index = it->count;
@@ -953,7 +941,7 @@ bool perfbuf_v1_instances_next(const perfbuf_v1_block *b, perfbuf_v1_iter *it,
     if (it->next_index >= it->count) {
         return false;
     }
-    pb_cursor c = view_window(b, it->pos, it->end);
+    pb_cursor c = pb_v1_view_window(b, it->pos, it->end);
     if (!pb_v1_view_instance(&c, it->code_page, NULL, out)) {
         /* An iterator or view of another buffer: nothing to read. */
         it->next_index = it->count;

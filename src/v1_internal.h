@@ -40,6 +40,19 @@ bool pb_v1_view_instance(pb_cursor *data, uint32_t code_page, const size_t *know
 
 /* A cursor over [pos, end) of a validated block. */
 pb_cursor pb_v1_window(const perfbuf_v1_block *b, size_t pos, size_t end);
+/* The same, inline for the iterators and plans (an empty cursor when the
+ * range is not inside b). */
+static inline pb_cursor pb_v1_view_window(const perfbuf_v1_block *b, size_t pos, size_t end)
+{
+    pb_cursor c = pb_cursor_make(b->data, b->size);
+    if (end > c.end || pos > end) {
+        return pb_cursor_make(NULL, 0);
+    }
+    c.start = pos;
+    c.pos = pos;
+    c.end = end;
+    return c;
+}
 /* The object of b at `offset`, read again (no deep checks). */
 bool pb_v1_object_at(const perfbuf_v1_block *b, size_t offset, perfbuf_v1_object *out);
 /* o is an object of b as b's own bytes describe it: a view the caller

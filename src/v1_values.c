@@ -289,7 +289,7 @@ perfbuf_status perfbuf_v1_plan_build(const perfbuf_v1_block *b, const perfbuf_v1
 
 /* The window of a counter block the plan may read: of the plan's parse,
  * inside the planned object's data, covering every planned counter. */
-static bool plan_window(const perfbuf_v1_plan *p, const perfbuf_v1_block *b,
+static inline bool plan_window(const perfbuf_v1_plan *p, const perfbuf_v1_block *b,
                         const perfbuf_v1_counter_block *block, pb_cursor *window)
 {
     if (p->data != b->data || p->size != b->size || p->perf_time != b->perf_time ||
@@ -298,7 +298,7 @@ static bool plan_window(const perfbuf_v1_plan *p, const perfbuf_v1_block *b,
         block->byte_length < p->reach) {
         return false;
     }
-    *window = pb_v1_window(b, block->offset, block->offset + block->byte_length);
+    *window = pb_v1_view_window(b, block->offset, block->offset + block->byte_length);
     return pb_cursor_size(window) == block->byte_length;
 }
 
@@ -403,5 +403,65 @@ perfbuf_status perfbuf_v1_plan_format(const perfbuf_v1_plan *newer, const perfbu
         return st;
     }
     (void)perfbuf_format_value(e->type, &s1, &s0, &c1, flags, value);
+    return PERFBUF_OK;
+}
+
+/* One counter of two captures, formatted: the windows are checked. */
+static uint32_t plan_format_one(const perfbuf_v1_plan *newer, const pb_cursor *newer_window,
+                                const perfbuf_v1_plan *older, const pb_cursor *older_window,
+                                uint32_t k, uint32_t flags, perfbuf_value *value)
+{
+    const perfbuf_v1_plan_entry *e = &newer->entries[k];
+    perfbuf_raw_sample s1;
+    perfbuf_raw_sample s0;
+    perfbuf_value_context c1;
+    perfbuf_value_context c0;
+    value->status = PERFBUF_CSTATUS_INVALID_DATA;
+    value->format = flags;
+    value->as_double = 0;
+    value->as_large = 0;
+    value->as_long = 0;
+    if (k >= older->count || e->title_index != older->entries[k].title_index ||
+        e->type != older->entries[k].type) {
+        return value->status;
+    }
+    perfbuf_status st = plan_sample(newer, newer_window, k, &s1, &c1);
+    if (st == PERFBUF_OK) {
+        st = plan_sample(older, older_window, k, &s0, &c0);
+    }
+    if (st == PERFBUF_E_NOT_FOUND) {
+        value->status = PERFBUF_CSTATUS_NO_COUNTER;
+        return value->status;
+    }
+    if (st != PERFBUF_OK) {
+        value->status = PERFBUF_PDH_INVALID_ARGUMENT;
+        return value->status;
+    }
+    return perfbuf_format_value(e->type, &s1, &s0, &c1, flags, value);
+}
+
+perfbuf_status perfbuf_v1_plan_format_all(const perfbuf_v1_plan *newer,
+                                          const perfbuf_v1_block *newer_b,
+                                          const perfbuf_v1_counter_block *newer_block,
+                                          const perfbuf_v1_plan *older,
+                                          const perfbuf_v1_block *older_b,
+                                          const perfbuf_v1_counter_block *older_block,
+                                          uint32_t flags, perfbuf_value *values, size_t cap)
+{
+    pb_cursor newer_window;
+    pb_cursor older_window;
+    if (newer == NULL || newer_b == NULL || newer_block == NULL || older == NULL ||
+        older_b == NULL || older_block == NULL || (values == NULL && cap != 0) ||
+        !plan_window(newer, newer_b, newer_block, &newer_window) ||
+        !plan_window(older, older_b, older_block, &older_window)) {
+        return PERFBUF_E_INVALID_ARGUMENT;
+    }
+    if (cap < newer->count) {
+        return PERFBUF_E_OUTPUT_TOO_SMALL;
+    }
+    for (uint32_t k = 0; k < newer->count; k++) {
+        PB_WORK(1);
+        (void)plan_format_one(newer, &newer_window, older, &older_window, k, flags, &values[k]);
+    }
     return PERFBUF_OK;
 }

@@ -297,8 +297,9 @@ static void v1_plan_walk(const tb_buf *buf, run *r)
         size_t cap = o.counter_count ? o.counter_count : 1;
         perfbuf_v1_plan_entry *entries = malloc(sizeof *entries * cap);
         uint64_t *values = malloc(sizeof *values * cap);
+        perfbuf_value *formatted = malloc(sizeof *formatted * cap);
         perfbuf_v1_plan plan;
-        EXPECT(entries != NULL && values != NULL &&
+        EXPECT(entries != NULL && values != NULL && formatted != NULL &&
                perfbuf_v1_plan_build(&b, &o, entries, cap, &plan) == PERFBUF_OK);
         perfbuf_v1_counter_block single;
         perfbuf_v1_instance inst;
@@ -310,6 +311,8 @@ static void v1_plan_walk(const tb_buf *buf, run *r)
         }
         while (more) {
             EXPECT(perfbuf_v1_plan_read(&plan, &b, blk, values, cap) == PERFBUF_OK);
+            EXPECT(perfbuf_v1_plan_format_all(&plan, &b, blk, &plan, &b, blk, PERFBUF_FMT_LARGE,
+                                              formatted, cap) == PERFBUF_OK);
             for (uint32_t k = 0; k < plan.count; k++) {
                 perfbuf_raw_sample s;
                 perfbuf_value_context c;
@@ -322,6 +325,7 @@ static void v1_plan_walk(const tb_buf *buf, run *r)
         }
         free(entries);
         free(values);
+        free(formatted);
     }
     stop(r);
 }

@@ -224,6 +224,34 @@ static void test_plan_formats_two_captures(void)
             CHECK(by_plan.as_double > 24.999 && by_plan.as_double < 25.001);
         }
     }
+    /* The whole block at once: what each call per counter gives. */
+    perfbuf_value all[MAX_COUNTERS];
+    CHECK(perfbuf_v1_plan_format_all(&p1, &c1.b, &blk1, &p0, &c0.b, &blk0, PERFBUF_FMT_DOUBLE,
+                                     all, MAX_COUNTERS) == PERFBUF_OK);
+    for (uint32_t k = 0; k < n; k++) {
+        perfbuf_value one;
+        perfbuf_status st = perfbuf_v1_plan_format(&p1, &c1.b, &blk1, &p0, &c0.b, &blk0, k,
+                                                   PERFBUF_FMT_DOUBLE, &one);
+        if (st == PERFBUF_OK) {
+            CHECK_EQ_U(all[k].status, one.status);
+            CHECK(all[k].as_double == one.as_double);
+        } else {
+            /* The base of the thread object is not displayable. */
+            CHECK_EQ_U(st, PERFBUF_E_INVALID_ARGUMENT);
+            CHECK_EQ_U(all[k].status, PERFBUF_PDH_INVALID_ARGUMENT);
+        }
+    }
+    CHECK_EQ_U(perfbuf_v1_plan_format_all(&p1, &c1.b, &blk1, &p0, &c0.b, &blk0,
+                                          PERFBUF_FMT_DOUBLE, all, n - 1u),
+               PERFBUF_E_OUTPUT_TOO_SMALL);
+    /* A block of another object is not the plan's. */
+    perfbuf_v1_object process1;
+    perfbuf_v1_counter_block process1_blk;
+    CHECK(object_at(&c1.b, TB_V1_PROCESS, &process1));
+    CHECK(block_of(&c1.b, &process1, 0, &process1_blk));
+    CHECK_EQ_U(perfbuf_v1_plan_format_all(&p1, &c1.b, &process1_blk, &p0, &c0.b, &blk0,
+                                          PERFBUF_FMT_DOUBLE, all, MAX_COUNTERS),
+               PERFBUF_E_INVALID_ARGUMENT);
     /* Counters that differ between the plans are never paired. */
     perfbuf_v1_object process;
     CHECK(object_at(&c0.b, TB_V1_PROCESS, &process));
@@ -236,6 +264,9 @@ static void test_plan_formats_two_captures(void)
     CHECK_EQ_U(perfbuf_v1_plan_format(&p1, &c1.b, &blk1, &pp, &c0.b, &process_blk, 0,
                                       PERFBUF_FMT_DOUBLE, &v),
                PERFBUF_E_INCONSISTENT);
+    CHECK(perfbuf_v1_plan_format_all(&p1, &c1.b, &blk1, &pp, &c0.b, &process_blk,
+                                     PERFBUF_FMT_DOUBLE, all, MAX_COUNTERS) == PERFBUF_OK);
+    CHECK_EQ_U(all[0].status, PERFBUF_CSTATUS_INVALID_DATA);
     capture_free(&c0);
     capture_free(&c1);
 }
@@ -365,6 +396,12 @@ static void test_plan_missing_multi_base(void)
     uint64_t values[MAX_COUNTERS];
     CHECK(perfbuf_v1_plan_read(&plan, &c.b, &blk, values, MAX_COUNTERS) == PERFBUF_OK);
     CHECK_EQ_U(values[1], 99u);
+    perfbuf_value all[MAX_COUNTERS];
+    CHECK(perfbuf_v1_plan_format_all(&plan, &c.b, &blk, &plan, &c.b, &blk, PERFBUF_FMT_LARGE, all,
+                                     MAX_COUNTERS) == PERFBUF_OK);
+    CHECK_EQ_U(all[0].status, PERFBUF_CSTATUS_VALID_DATA);
+    CHECK_EQ_U(all[0].as_large, 42u);
+    CHECK_EQ_U(all[1].status, PERFBUF_CSTATUS_NO_COUNTER);
     capture_free(&c);
 }
 

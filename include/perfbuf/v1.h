@@ -346,6 +346,22 @@ PERFBUF_API PERFBUF_MUST_USE perfbuf_status perfbuf_v1_plan_format(
     const perfbuf_v1_block *older_b, const perfbuf_v1_counter_block *older_block, uint32_t k,
     uint32_t flags, perfbuf_value *value);
 
+/*
+ * Every counter of the newer plan formatted from two captures' blocks into
+ * values[0 .. newer->count): values[k] is what perfbuf_v1_plan_format gives
+ * for k, with the statuses that call returns as counter statuses:
+ * CSTATUS_INVALID_DATA where the plans' k-th counters differ (or the older
+ * plan has none), CSTATUS_NO_COUNTER where a base is missing,
+ * PDH_INVALID_ARGUMENT where the type has no displayable value. The blocks
+ * are checked once: INVALID_ARGUMENT as for perfbuf_v1_plan_read,
+ * OUTPUT_TOO_SMALL when cap is less than newer->count.
+ */
+PERFBUF_API PERFBUF_MUST_USE perfbuf_status perfbuf_v1_plan_format_all(
+    const perfbuf_v1_plan *newer, const perfbuf_v1_block *newer_b,
+    const perfbuf_v1_counter_block *newer_block, const perfbuf_v1_plan *older,
+    const perfbuf_v1_block *older_b, const perfbuf_v1_counter_block *older_block,
+    uint32_t flags, perfbuf_value *values, size_t cap);
+
 #ifdef __cplusplus
 }
 #endif
