@@ -648,7 +648,7 @@ perfbuf_status perfbuf_v1_parse(const void *data, size_t received, const perfbuf
  * reads fixed offsets and keeps only the checks that hold a walk's shape
  * for an iterator or view of ANOTHER buffer (a length at least its header
  * and inside the window, so every step moves forward and stays inside the
- * buffer); it never judges a field again. fuzz/oracle_v1.h checks, on
+ * buffer); it never judges a field again. fuzz/oracle_v1_views.h checks, on
  * every accepted input, that what the views return is field for field
  * what the validating decoders above return.
  */
