@@ -60,8 +60,8 @@ static uint64_t decoded_value(const uint8_t *data, const perfbuf_v1_counter_bloc
     ORACLE((uint64_t)c->counter_offset + c->size <= blk->byte_length);
     uint64_t v = 0;
     if (c->size == 4 || c->size == 8) {
-        for (uint32_t i = c->size; i-- > 0;) {
-            v = (v << 8) | data[blk->offset + c->counter_offset + i];
+        for (uint32_t i = c->size; i > 0; i--) {
+            v = (v << 8) | data[blk->offset + c->counter_offset + i - 1];
         }
     }
     return v;

@@ -766,8 +766,11 @@ static bool utf16_name_bytes(const pb_cursor *name, size_t *bytes)
         PB_WORK(1);
         size_t at = pb_cursor_consumed(&scan);
         (void)pb_cursor_read_u64(&scan, &word);
-        /* Nonzero when some 16-bit unit of the word is 0. */
-        if (((word - 0x0001000100010001u) & ~word & 0x8000800080008000u) != 0) {
+        /* A unit's low 15 bits plus 0x7FFF set its top bit unless they are
+         * all 0 (no carry leaves the unit): the top bits still clear after
+         * or-ing the word in mark the units that are 0. */
+        uint64_t low = (word & 0x7FFF7FFF7FFF7FFFu) + 0x7FFF7FFF7FFF7FFFu;
+        if ((~(low | word) & 0x8000800080008000u) != 0) {
             for (unsigned unit = 0; unit < 4; unit++) {
                 if (((word >> (16 * unit)) & 0xFFFFu) == 0) {
                     *bytes = at + 2 * (size_t)unit;
