@@ -268,7 +268,8 @@ perfbuf_status perfbuf_v1_plan_build(const perfbuf_v1_block *b, const perfbuf_v1
         n++;
     }
     if (n != o->counter_count) {
-        PB_UNREACHABLE();
+        /* An object of another buffer whose header b repeats at the same
+         * offset, but not its definitions: not an object of b. */
         return PERFBUF_E_INVALID_ARGUMENT;
     }
     out->data = b->data;
