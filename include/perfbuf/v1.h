@@ -269,7 +269,7 @@ PERFBUF_API PERFBUF_MUST_USE perfbuf_status perfbuf_v1_raw_sample(
  * block, the base or multi counter after it, its time base and scale), so
  * that reading a value costs a load and a formatted value a few loads and
  * the formula. The entries are the caller's memory: o->counter_count of
- * them, no heap.
+ * them, no heap; they must outlive the plan, which points at them.
  *
  * A plan belongs to the parse it was built from: its bytes (data and size)
  * and its PerfTime and PerfTime100nSec. A counter block is used only when
