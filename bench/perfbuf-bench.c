@@ -22,6 +22,7 @@
 #include "perfbuf/v2_meta.h"
 #include "perfbuf/v2_query.h"
 #include "perfbuf/values.h"
+#include "unchecked_walk.h"
 #include "unchecked_walk_v2.h"
 
 #define REPEATS 7
@@ -565,6 +566,147 @@ static uint64_t v1_formatted(const void *ctx)
     return sum;
 }
 
+/* The most counters an object of the benchmark's blocks has. */
+#define BENCH_COUNTERS 64
+
+/* Every value of every counter block of b into values[] through a plan per
+ * object: what a collector that keeps every value does. */
+static uint64_t v1_plan_values_of(const perfbuf_v1_block *blk)
+{
+    uint64_t sum = 0;
+    perfbuf_v1_iter oi, ii;
+    perfbuf_v1_object o;
+    perfbuf_v1_instance inst;
+    perfbuf_v1_plan_entry entries[BENCH_COUNTERS];
+    perfbuf_v1_plan plan;
+    uint64_t values[BENCH_COUNTERS];
+    perfbuf_v1_objects_begin(blk, &oi);
+    while (perfbuf_v1_objects_next(blk, &oi, &o)) {
+        if (perfbuf_v1_plan_build(blk, &o, entries, BENCH_COUNTERS, &plan) != PERFBUF_OK) {
+            return 0;
+        }
+        perfbuf_v1_instances_begin(&o, &ii);
+        while (perfbuf_v1_instances_next(blk, &ii, &inst)) {
+            if (perfbuf_v1_plan_read(&plan, blk, &inst.counters, values, BENCH_COUNTERS) ==
+                PERFBUF_OK) {
+                for (uint32_t k = 0; k < plan.count; k++) {
+                    sum += values[k];
+                }
+            }
+        }
+    }
+    return sum;
+}
+
+/* Nonzero when the plan and the unchecked walk disagree on the bench's own
+ * bytes: the rows below would not measure the same work. */
+static int plan_and_walk_disagree(const perfbuf_v1_block *blk, const buffer *b)
+{
+    return v1_plan_values_of(blk) != unchecked_v1_sum_values(b->data);
+}
+
+static uint64_t v1_plan_values(const void *ctx)
+{
+    const buffer *b = ctx;
+    perfbuf_v1_block blk;
+    if (perfbuf_v1_parse(b->data, b->len, NULL, &blk, NULL) != PERFBUF_OK) {
+        return 0;
+    }
+    return v1_plan_values_of(&blk);
+}
+
+static uint64_t *block_slots;
+
+/* Validate, every value through a plan, and every instance's display name
+ * ("parent/name" for threads) through the block index. */
+static uint64_t v1_plan_values_full_names(const void *ctx)
+{
+    const buffer *b = ctx;
+    perfbuf_v1_block blk;
+    perfbuf_v1_instance_index index;
+    if (perfbuf_v1_parse(b->data, b->len, NULL, &blk, NULL) != PERFBUF_OK ||
+        perfbuf_v1_block_index_build(&blk, block_slots, blk.index_slots, &index) != PERFBUF_OK) {
+        return 0;
+    }
+    uint64_t sum = 0;
+    perfbuf_v1_iter oi, ii;
+    perfbuf_v1_object o;
+    perfbuf_v1_instance inst;
+    perfbuf_v1_plan_entry entries[BENCH_COUNTERS];
+    perfbuf_v1_plan plan;
+    uint64_t values[BENCH_COUNTERS];
+    char name[512];
+    size_t len;
+    perfbuf_v1_objects_begin(&blk, &oi);
+    while (perfbuf_v1_objects_next(&blk, &oi, &o)) {
+        if (perfbuf_v1_plan_build(&blk, &o, entries, BENCH_COUNTERS, &plan) != PERFBUF_OK) {
+            return 0;
+        }
+        perfbuf_v1_instances_begin(&o, &ii);
+        while (perfbuf_v1_instances_next(&blk, &ii, &inst)) {
+            if (perfbuf_v1_full_name_utf8(&blk, &o, &inst, &index, name, sizeof name, &len) ==
+                PERFBUF_OK) {
+                sum += len;
+            }
+            if (perfbuf_v1_plan_read(&plan, &blk, &inst.counters, values, BENCH_COUNTERS) ==
+                PERFBUF_OK) {
+                for (uint32_t k = 0; k < plan.count; k++) {
+                    sum += values[k];
+                }
+            }
+        }
+    }
+    return sum;
+}
+
+/* Two captures, every counter of every instance formatted through one
+ * plan per capture and object. */
+static uint64_t v1_plan_formatted(const void *ctx)
+{
+    const buffer *b = ctx;
+    perfbuf_v1_block b1, b0;
+    if (perfbuf_v1_parse(b->data, b->len, NULL, &b1, NULL) != PERFBUF_OK ||
+        perfbuf_v1_parse(b->older, b->len, NULL, &b0, NULL) != PERFBUF_OK) {
+        return 0;
+    }
+    uint64_t sum = 0;
+    perfbuf_v1_iter oi0, oi1, ii0, ii1;
+    perfbuf_v1_object o0, o1;
+    perfbuf_v1_instance i0, i1;
+    perfbuf_v1_plan_entry e0[BENCH_COUNTERS], e1[BENCH_COUNTERS];
+    perfbuf_v1_plan p0, p1;
+    perfbuf_v1_objects_begin(&b0, &oi0);
+    perfbuf_v1_objects_begin(&b1, &oi1);
+    while (perfbuf_v1_objects_next(&b0, &oi0, &o0) && perfbuf_v1_objects_next(&b1, &oi1, &o1)) {
+        if (perfbuf_v1_plan_build(&b0, &o0, e0, BENCH_COUNTERS, &p0) != PERFBUF_OK ||
+            perfbuf_v1_plan_build(&b1, &o1, e1, BENCH_COUNTERS, &p1) != PERFBUF_OK) {
+            return 0;
+        }
+        perfbuf_v1_instances_begin(&o0, &ii0);
+        perfbuf_v1_instances_begin(&o1, &ii1);
+        while (perfbuf_v1_instances_next(&b0, &ii0, &i0) && perfbuf_v1_instances_next(&b1, &ii1, &i1)) {
+            perfbuf_value v[BENCH_COUNTERS];
+            if (perfbuf_v1_plan_format_all(&p1, &b1, &i1.counters, &p0, &b0, &i0.counters,
+                                           PERFBUF_FMT_DOUBLE, v, BENCH_COUNTERS) != PERFBUF_OK) {
+                return 0;
+            }
+            for (uint32_t k = 0; k < p1.count; k++) {
+                if (v[k].status == PERFBUF_CSTATUS_VALID_DATA) {
+                    sum += (uint64_t)v[k].as_double;
+                }
+            }
+        }
+    }
+    return sum;
+}
+
+/* The same values with nothing checked (bench/unchecked_walk.c). */
+static uint64_t v1_unchecked_values(const void *ctx)
+{
+    const buffer *b = ctx;
+    return unchecked_v1_sum_values(b->data);
+}
+
 static uint64_t names_validate(const void *ctx)
 {
     const buffer *b = ctx;
@@ -678,14 +820,31 @@ int main(void)
                  p, p * 9);
         header(title);
         baselines(&b);
+        perfbuf_v1_block parsed;
+        if (perfbuf_v1_parse(b.data, b.len, NULL, &parsed, NULL) != PERFBUF_OK ||
+            plan_and_walk_disagree(&parsed, &b) != 0) {
+            fprintf(stderr, "perfbuf-bench: the V1 block does not read as it was built\n");
+            return 1;
+        }
+        block_slots = malloc(sizeof *block_slots * parsed.index_slots);
         row("validate", &b, measure(v1_validate, &b));
-        row("validate, read every value", &b, measure(v1_values, &b));
+        double with_plan = measure(v1_plan_values, &b);
+        row("validate, read every value (plan)", &b, with_plan);
+        row("validate, read every value (per-value accessor)", &b, measure(v1_values, &b));
+        row("validate, every value + every full parent/name", &b,
+            measure(v1_plan_values_full_names, &b));
         row("validate, every name to UTF-8", &b, measure(v1_names, &b));
         row("validate, every thread's full parent/name", &b, measure(v1_full_names, &b));
         if (p >= 1000) {
             row("validate, 1,000 lookups by name", &b, measure(v1_lookups, &b));
         }
-        row("formatted values, every counter, two samples", &b, measure(v1_formatted, &b));
+        row("two captures, every value formatted (plan)", &b, measure(v1_plan_formatted, &b));
+        row("two captures, every value formatted (raw_sample)", &b, measure(v1_formatted, &b));
+        double unchecked = measure(v1_unchecked_values, &b);
+        row("unchecked walk, read every value (test-only)", &b, unchecked);
+        printf("\nvalidate + read every value (plan) over the unchecked walk: %.2fx its time\n",
+               with_plan / unchecked);
+        free(block_slots);
         free(parent_offsets);
         tb_free(&v0.buf);
         tb_free(&v1.buf);
@@ -707,22 +866,31 @@ int main(void)
     row("validate", &nb, measure(names_validate, &nb));
     tb_free(&names);
 
+    /* The summing read of the same bytes beside each size: once the block
+     * outgrows the caches both are bound by memory, and the ratio says
+     * whether validation still keeps up with it. */
     printf("\nScaling: V1 validate, ns per instance (processes + threads)\n\n");
-    printf("| %10s | %12s | %9s |\n", "instances", "bytes", "ns/inst");
-    printf("|------------|--------------|-----------|\n");
-    double first = 0, last = 0;
+    printf("| %10s | %12s | %9s | %12s | %7s |\n", "instances", "bytes", "ns/inst", "sum ns/inst",
+           "of sum");
+    printf("|------------|--------------|-----------|--------------|---------|\n");
+    double first = 0, last = 0, first_sum = 0, last_sum = 0;
     for (uint32_t p = 100; p <= 100000; p *= 10) {
         tb_v1 v = global_like(p, 9, 0);
         buffer b = {v.buf.data, v.buf.len, (size_t)p * 10, NULL};
         double ns = measure(v1_validate, &b) / (double)b.instances;
-        printf("| %10zu | %12zu | %9.2f |\n", b.instances, b.len, ns);
+        double sum_ns = measure(summing_read, &b) / (double)b.instances;
+        printf("| %10zu | %12zu | %9.2f | %12.2f | %6.1f%% |\n", b.instances, b.len, ns, sum_ns,
+               100.0 * sum_ns / ns);
         if (p == 100) {
             first = ns;
+            first_sum = sum_ns;
         }
         last = ns;
+        last_sum = sum_ns;
         tb_free(&v.buf);
     }
-    printf("\nns/instance at 1M over 1k: %.2f\n", last / first);
+    printf("\nns/instance at 1M over 1k: %.2f (the summing read's: %.2f)\n", last / first,
+           last_sum / first_sum);
 
     printf("\nScaling: V2 validate, ns per instance (32 counters each)\n\n");
     printf("| %10s | %12s | %9s |\n", "instances", "bytes", "ns/inst");

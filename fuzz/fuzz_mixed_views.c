@@ -12,7 +12,9 @@
  * given to every public call together with the other's block or query,
  * both ways round, including perfbuf_v1_raw_sample with a counter of the
  * other capture and the object and counter block of this one (the
- * two-sample pattern). Oracles: no sanitizer report and no trap (fuzzing
+ * two-sample pattern), and V1 value plans (one built on a capture is
+ * refused with the other's counter blocks). Oracles: no sanitizer report
+ * and no trap (fuzzing
  * builds make PB_UNREACHABLE one: it must be unreachable from any call
  * sequence); every returned pointer, and every offset a returned view
  * holds, lies inside the buffer whose block or query was passed; every
@@ -339,6 +341,53 @@ static void mixed_value(const capture *y, const perfbuf_v1_object *o,
     }
 }
 
+/* Value plans across captures: a plan of X's object built on Y is built
+ * only where Y describes that object the same way, and a plan built on X
+ * never reads a counter block given with Y's block. */
+static void mixed_plans(const capture *x, const capture *y, uint32_t k)
+{
+    const v1_part *px = &x->v1;
+    const v1_part *py = &y->v1;
+    const perfbuf_v1_object *ox = &px->object[k];
+    size_t n = y->size;
+    size_t cap = ox->counter_count ? ox->counter_count : 1;
+    perfbuf_v1_plan_entry *entries = malloc(sizeof *entries * cap);
+    uint64_t *values = malloc(sizeof *values * cap);
+    perfbuf_value *formatted = malloc(sizeof *formatted * cap);
+    ORACLE(entries != NULL && values != NULL && formatted != NULL);
+    perfbuf_v1_plan plan;
+    perfbuf_status st;
+    BUDGETED(n, st = perfbuf_v1_plan_build(&py->b, ox, entries, cap, &plan));
+    ORACLE(status_in(st, ST(OK) | ST(INVALID_ARGUMENT)));
+    if (st == PERFBUF_OK) {
+        for (uint32_t m = 0; m < py->objects; m++) {
+            if (py->has_block[m]) {
+                BUDGETED(n, st = perfbuf_v1_plan_read(&plan, &py->b, &py->block[m], values, cap));
+                ORACLE(status_in(st, ST(OK) | ST(INVALID_ARGUMENT)));
+            }
+        }
+    }
+    BUDGETED(x->size, st = perfbuf_v1_plan_build(&px->b, ox, entries, cap, &plan));
+    ORACLE(st == PERFBUF_OK);
+    for (uint32_t m = 0; m < py->objects && px->b.data != py->b.data; m++) {
+        if (!py->has_block[m]) {
+            continue;
+        }
+        BUDGETED(n, st = perfbuf_v1_plan_read(&plan, &py->b, &py->block[m], values, cap));
+        ORACLE(st == PERFBUF_E_INVALID_ARGUMENT);
+        if (px->has_block[k]) {
+            BUDGETED(n + x->size,
+                     st = perfbuf_v1_plan_format_all(&plan, &py->b, &py->block[m], &plan, &px->b,
+                                                     &px->block[k], PERFBUF_FMT_DOUBLE, formatted,
+                                                     cap));
+            ORACLE(st == PERFBUF_E_INVALID_ARGUMENT);
+        }
+    }
+    free(entries);
+    free(values);
+    free(formatted);
+}
+
 static void mixed_v1(const capture *x, const capture *y)
 {
     const v1_part *px = &x->v1;
@@ -420,6 +469,7 @@ static void mixed_v1(const capture *x, const capture *y)
                 mixed_instance(x, y, &py->object[m], &px->instance[k][i]);
             }
         }
+        mixed_plans(x, y, k);
         /* Counters of X: in X's block, in each of Y's blocks with Y's
          * object (the two-sample pattern), and with X's object. */
         for (uint32_t j = 0; j < px->counters[k]; j++) {

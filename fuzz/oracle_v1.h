@@ -9,6 +9,8 @@
  *     works (values, names, parents through the block index, through the
  *     object's own index and by walking, which agree; lookups), and a
  *     second walk sees exactly what the first saw;
+ *   - the views equal, field for field, what the validating decoders read
+ *     (oracle_v1_views.h), and value plans equal the per-value accessors;
  *   - every call stays within its work budget, and a walk with every view,
  *     every name and every parent through the block index within the walk
  *     budget (docs/linear-time.md).
@@ -21,6 +23,7 @@
 #include <string.h>
 
 #include "oracle.h"
+#include "oracle_v1_views.h"
 #include "perfbuf/v1.h"
 
 /* Instances per object whose parent is also resolved without the block
@@ -293,6 +296,9 @@ static int oracle_v1(const uint8_t *data, size_t size)
         WALK_BUDGETED(size, second = walk(&lenient, slots, data, size));
         ORACLE(memcmp(&first, &second, sizeof first) == 0);
         free(slots);
+        /* The decoders' walk and the views' walk, each linear: one walk
+         * budget holds both (the plan and sample calls have their own). */
+        WALK_BUDGETED(2 * size, oracle_v1_views(&lenient, data, size));
     }
     perfbuf_options strict_opts = {PERFBUF_STRICT, 0, 0, 0};
     perfbuf_v1_block strict;

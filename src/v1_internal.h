@@ -26,8 +26,33 @@ perfbuf_status pb_v1_read_instance_known(pb_ctx *ctx, pb_cursor *data, uint32_t 
 perfbuf_status pb_v1_read_counter_block(pb_ctx *ctx, pb_cursor *data, const pb_v1_reach *reach,
                                         perfbuf_v1_counter_block *out);
 
+/*
+ * Views: the same structures read at fixed offsets, on bytes a parse
+ * accepted, keeping only the checks that keep a walk over another buffer
+ * moving forward inside it (false there). The instance view takes its
+ * counter block too. known_name_bytes as above, or NULL.
+ */
+bool pb_v1_view_object(pb_cursor *objects, perfbuf_v1_object *out);
+bool pb_v1_view_counter(pb_cursor *defs, perfbuf_v1_counter *out);
+bool pb_v1_view_counter_block(pb_cursor *data, perfbuf_v1_counter_block *out);
+bool pb_v1_view_instance(pb_cursor *data, uint32_t code_page, const size_t *known_name_bytes,
+                         perfbuf_v1_instance *out);
+
 /* A cursor over [pos, end) of a validated block. */
 pb_cursor pb_v1_window(const perfbuf_v1_block *b, size_t pos, size_t end);
+/* The same, inline for the iterators and plans (an empty cursor when the
+ * range is not inside b). */
+static inline pb_cursor pb_v1_view_window(const perfbuf_v1_block *b, size_t pos, size_t end)
+{
+    pb_cursor c = pb_cursor_make(b->data, b->size);
+    if (end > c.end || pos > end) {
+        return pb_cursor_make(NULL, 0);
+    }
+    c.start = pos;
+    c.pos = pos;
+    c.end = end;
+    return c;
+}
 /* The object of b at `offset`, read again (no deep checks). */
 bool pb_v1_object_at(const perfbuf_v1_block *b, size_t offset, perfbuf_v1_object *out);
 /* o is an object of b as b's own bytes describe it: a view the caller

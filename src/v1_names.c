@@ -81,11 +81,8 @@ perfbuf_status perfbuf_v1_index_get(const perfbuf_v1_block *b,
     if (index->offsets[i] < index->object.data_offset || index->offsets[i] > end) {
         return PERFBUF_E_INVALID_ARGUMENT;
     }
-    pb_ctx ctx;
-    pb_view_ctx(&ctx);
     pb_cursor c = pb_v1_window(b, index->offsets[i], end);
-    if (pb_v1_read_instance(&ctx, &c, index->object.code_page, out) != PERFBUF_OK ||
-        pb_v1_read_counter_block(&ctx, &c, NULL, &out->counters) != PERFBUF_OK) {
+    if (!pb_v1_view_instance(&c, index->object.code_page, NULL, out)) {
         return PERFBUF_E_INVALID_ARGUMENT;
     }
     out->index = i;
@@ -327,13 +324,9 @@ perfbuf_status perfbuf_v1_parent(const perfbuf_v1_block *b, const perfbuf_v1_obj
     if (st != PERFBUF_OK) {
         return st;
     }
-    pb_ctx ctx;
-    pb_view_ctx(&ctx);
     pb_cursor c = pb_v1_window(b, place.offset, b->size);
-    if (pb_v1_read_instance_known(&ctx, &c, place.code_page,
-                                  place.name_bytes_known ? &place.name_bytes : NULL,
-                                  parent) != PERFBUF_OK ||
-        pb_v1_read_counter_block(&ctx, &c, NULL, &parent->counters) != PERFBUF_OK) {
+    if (!pb_v1_view_instance(&c, place.code_page,
+                             place.name_bytes_known ? &place.name_bytes : NULL, parent)) {
         return PERFBUF_E_INVALID_ARGUMENT;
     }
     parent->index = inst->parent_instance;

@@ -286,6 +286,87 @@ static bool v1_parsed(const tb_buf *buf, perfbuf_v1_block *b, run *r)
     return ok;
 }
 
+/*
+ * Value plans over a whole block: a plan per object, then every counter
+ * block read whole, every counter's sample and its formatted pair. The
+ * plan is built once per object, so this is linear where a per-value
+ * definition lookup would not be.
+ */
+static void v1_plan_walk(const tb_buf *buf, run *r)
+{
+    perfbuf_v1_block b;
+    if (!v1_parsed(buf, &b, r)) {
+        return;
+    }
+    start();
+    perfbuf_v1_iter oi, ii;
+    perfbuf_v1_object o;
+    perfbuf_v1_objects_begin(&b, &oi);
+    while (perfbuf_v1_objects_next(&b, &oi, &o)) {
+        size_t cap = o.counter_count ? o.counter_count : 1;
+        perfbuf_v1_plan_entry *entries = malloc(sizeof *entries * cap);
+        uint64_t *values = malloc(sizeof *values * cap);
+        perfbuf_value *formatted = malloc(sizeof *formatted * cap);
+        perfbuf_v1_plan plan;
+        EXPECT(entries != NULL && values != NULL && formatted != NULL &&
+               perfbuf_v1_plan_build(&b, &o, entries, cap, &plan) == PERFBUF_OK);
+        perfbuf_v1_counter_block single;
+        perfbuf_v1_instance inst;
+        bool more = perfbuf_v1_object_counter_block(&b, &o, &single);
+        const perfbuf_v1_counter_block *blk = more ? &single : &inst.counters;
+        perfbuf_v1_instances_begin(&o, &ii);
+        if (!more) {
+            more = perfbuf_v1_instances_next(&b, &ii, &inst);
+        }
+        while (more) {
+            EXPECT(perfbuf_v1_plan_read(&plan, &b, blk, values, cap) == PERFBUF_OK);
+            EXPECT(perfbuf_v1_plan_format_all(&plan, &b, blk, &plan, &b, blk, PERFBUF_FMT_LARGE,
+                                              formatted, cap) == PERFBUF_OK);
+            for (uint32_t k = 0; k < plan.count; k++) {
+                perfbuf_raw_sample s;
+                perfbuf_value_context c;
+                perfbuf_value v;
+                perfbuf_status st = perfbuf_v1_plan_sample(&plan, &b, blk, k, &s, &c);
+                EXPECT(st == perfbuf_v1_plan_format(&plan, &b, blk, &plan, &b, blk, k,
+                                                    PERFBUF_FMT_DOUBLE, &v));
+            }
+            more = blk == &inst.counters && perfbuf_v1_instances_next(&b, &ii, &inst);
+        }
+        free(entries);
+        free(values);
+        free(formatted);
+    }
+    stop(r);
+}
+
+static void plans_v1_many_instances(uint32_t n, run *r)
+{
+    tb_buf b = adv_v1_many_instances(n);
+    v1_plan_walk(&b, r);
+    tb_free(&b);
+}
+
+static void plans_v1_many_counters(uint32_t n, run *r)
+{
+    tb_buf b = adv_v1_many_counters(n, 0);
+    v1_plan_walk(&b, r);
+    tb_free(&b);
+}
+
+static void plans_v1_many_objects(uint32_t n, run *r)
+{
+    tb_buf b = adv_v1_many_objects(n);
+    v1_plan_walk(&b, r);
+    tb_free(&b);
+}
+
+static void v1_plan_walks(void)
+{
+    GROWTH("V1 plans: n instances, every value and sample", plans_v1_many_instances, LINEAR);
+    GROWTH("V1 plans: n counter definitions, one block", plans_v1_many_counters, LINEAR);
+    GROWTH("V1 plans: n objects", plans_v1_many_objects, LINEAR);
+}
+
 static void call_v1_parse(uint32_t n, run *r)
 {
     tb_buf b = adv_v1_many_objects(n);
@@ -1676,7 +1757,7 @@ static void text_cases(void)
 }
 
 static const th_case cases[] = {
-    TH_CASE(v1_walks),       TH_CASE(v1_calls),         TH_CASE(names_cases),
+    TH_CASE(v1_walks),       TH_CASE(v1_plan_walks),    TH_CASE(v1_calls),         TH_CASE(names_cases),
     TH_CASE(v2_query_cases), TH_CASE(v2_meta_cases),    TH_CASE(crosscheck_cases),
     TH_CASE(text_cases),     TH_CASE(pairing_cases),
 };

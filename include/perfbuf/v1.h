@@ -263,6 +263,105 @@ PERFBUF_API PERFBUF_MUST_USE perfbuf_status perfbuf_v1_raw_sample(
     const perfbuf_v1_counter_block *block, perfbuf_raw_sample *sample,
     perfbuf_value_context *context);
 
+/*
+ * Value plans: what every counter of one object needs, resolved once per
+ * object instead of once per value (its offset and size in a counter
+ * block, the base or multi counter after it, its time base and scale), so
+ * that reading a value costs a load and a formatted value a few loads and
+ * the formula. The entries are the caller's memory: o->counter_count of
+ * them, no heap; they must outlive the plan, which points at them.
+ *
+ * A plan belongs to the parse it was built from: its bytes (data and size)
+ * and its PerfTime and PerfTime100nSec. A counter block is used only when
+ * that parse is the one passed, the block lies in the planned object's
+ * data, and it is at least as long as the plan's reach (the furthest
+ * counter's end, which validation proved every counter block of the object
+ * reaches). Anything else is INVALID_ARGUMENT: a plan of one capture never
+ * reads another capture's bytes through its own layout. Build one plan per
+ * capture; perfbuf_v1_plan_format pairs them by position and refuses
+ * (INCONSISTENT) a counter whose title index or type differs between them.
+ */
+#define PERFBUF_V1_PLAN_VALUE 0u          /* the value alone */
+#define PERFBUF_V1_PLAN_BASE 1u           /* + the next definition's base value */
+#define PERFBUF_V1_PLAN_MULTI 2u          /* + the next PERF_COUNTER_MULTI_BASE */
+#define PERFBUF_V1_PLAN_MISSING_BASE 3u   /* the base it needs is not there: NOT_FOUND */
+#define PERFBUF_V1_PLAN_UNDISPLAYABLE 4u  /* no formula: INVALID_ARGUMENT */
+
+typedef struct perfbuf_v1_plan_entry {
+    uint32_t title_index;     /* CounterNameTitleIndex */
+    uint32_t type;            /* CounterType */
+    uint32_t offset;          /* CounterOffset */
+    uint32_t size;            /* CounterSize: 4 and 8 are read, other sizes read as 0 */
+    uint32_t base_offset;     /* the next definition's, for BASE and MULTI */
+    uint32_t base_size;
+    int32_t scale;            /* DefaultScale */
+    uint8_t time_base;        /* perfbuf_time_base */
+    uint8_t pairing;          /* PERFBUF_V1_PLAN_* */
+    uint16_t reserved;        /* 0 */
+} perfbuf_v1_plan_entry;
+
+typedef struct perfbuf_v1_plan {
+    const uint8_t *data;      /* the parse it belongs to */
+    size_t size;
+    int64_t perf_time, perf_time_100ns;
+    size_t data_offset;       /* the object's counter blocks lie in [data_offset, data_end) */
+    size_t data_end;
+    uint64_t reach;           /* every planned read ends within this many bytes of a block */
+    const perfbuf_v1_plan_entry *entries;
+    uint32_t count;           /* the object's counters, in definition order */
+    uint64_t clock[4];        /* per perfbuf_time_base: the sample's second value */
+    uint64_t frequency[4];    /* and its frequency */
+} perfbuf_v1_plan;
+
+/* One pass over o's definitions. OUTPUT_TOO_SMALL when cap is less than
+ * o->counter_count; INVALID_ARGUMENT when o is not of b. */
+PERFBUF_API PERFBUF_MUST_USE perfbuf_status perfbuf_v1_plan_build(const perfbuf_v1_block *b,
+                                                                  const perfbuf_v1_object *o,
+                                                                  perfbuf_v1_plan_entry *entries,
+                                                                  size_t cap,
+                                                                  perfbuf_v1_plan *out);
+
+/* values[k] = the k-th counter's raw value in block, as
+ * perfbuf_v1_counter_value reads it; OUTPUT_TOO_SMALL when cap is less
+ * than plan->count (nothing written then). */
+PERFBUF_API PERFBUF_MUST_USE perfbuf_status perfbuf_v1_plan_read(
+    const perfbuf_v1_plan *plan, const perfbuf_v1_block *b, const perfbuf_v1_counter_block *block,
+    uint64_t *values, size_t cap);
+
+/* The k-th counter's raw sample in block: what perfbuf_v1_raw_sample gives
+ * for that counter of the planned object, statuses included. */
+PERFBUF_API PERFBUF_MUST_USE perfbuf_status perfbuf_v1_plan_sample(
+    const perfbuf_v1_plan *plan, const perfbuf_v1_block *b, const perfbuf_v1_counter_block *block,
+    uint32_t k, perfbuf_raw_sample *sample, perfbuf_value_context *context);
+
+/*
+ * The k-th counter formatted from two captures (perfbuf_format_value with
+ * the newer capture's context): value->status is the counter status.
+ * INCONSISTENT when the two plans' k-th counters differ in title index or
+ * type; otherwise the statuses of perfbuf_v1_plan_sample.
+ */
+PERFBUF_API PERFBUF_MUST_USE perfbuf_status perfbuf_v1_plan_format(
+    const perfbuf_v1_plan *newer, const perfbuf_v1_block *newer_b,
+    const perfbuf_v1_counter_block *newer_block, const perfbuf_v1_plan *older,
+    const perfbuf_v1_block *older_b, const perfbuf_v1_counter_block *older_block, uint32_t k,
+    uint32_t flags, perfbuf_value *value);
+
+/*
+ * Every counter of the newer plan formatted from two captures' blocks into
+ * values[0 .. newer->count): values[k] is what perfbuf_v1_plan_format gives
+ * for k, with the statuses that call returns as counter statuses:
+ * CSTATUS_INVALID_DATA where the plans' k-th counters differ (or the older
+ * plan has none), CSTATUS_NO_COUNTER where a base is missing,
+ * PDH_INVALID_ARGUMENT where the type has no displayable value. The blocks
+ * are checked once: INVALID_ARGUMENT as for perfbuf_v1_plan_read,
+ * OUTPUT_TOO_SMALL when cap is less than newer->count.
+ */
+PERFBUF_API PERFBUF_MUST_USE perfbuf_status perfbuf_v1_plan_format_all(
+    const perfbuf_v1_plan *newer, const perfbuf_v1_block *newer_b,
+    const perfbuf_v1_counter_block *newer_block, const perfbuf_v1_plan *older,
+    const perfbuf_v1_block *older_b, const perfbuf_v1_counter_block *older_block,
+    uint32_t flags, perfbuf_value *values, size_t cap);
+
 #ifdef __cplusplus
 }
 #endif
