@@ -228,6 +228,7 @@ static void plan_entry_of(const perfbuf_v1_counter *c, perfbuf_v1_plan_entry *e)
     e->time_base = (uint8_t)(info != NULL ? info->time_base : PERFBUF_TIME_NONE);
     e->pairing = pairing_of(info, false, 0);
     e->reserved = 0;
+    (void)perfbuf_prepare_formula(c->type, &e->formula);
 }
 
 /* Resolves the pairing of e now that the definition after it is known. */
@@ -403,7 +404,7 @@ perfbuf_status perfbuf_v1_plan_format(const perfbuf_v1_plan *newer, const perfbu
     if (st != PERFBUF_OK) {
         return st;
     }
-    (void)perfbuf_format_value(e->type, &s1, &s0, &c1, flags, value);
+    (void)perfbuf_format_prepared(&e->formula, &s1, &s0, &c1, flags, value);
     return PERFBUF_OK;
 }
 
@@ -438,7 +439,7 @@ static uint32_t plan_format_one(const perfbuf_v1_plan *newer, const pb_cursor *n
         value->status = PERFBUF_PDH_INVALID_ARGUMENT;
         return value->status;
     }
-    return perfbuf_format_value(e->type, &s1, &s0, &c1, flags, value);
+    return perfbuf_format_prepared(&e->formula, &s1, &s0, &c1, flags, value);
 }
 
 perfbuf_status perfbuf_v1_plan_format_all(const perfbuf_v1_plan *newer,

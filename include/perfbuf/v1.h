@@ -298,6 +298,7 @@ typedef struct perfbuf_v1_plan_entry {
     uint8_t time_base;        /* perfbuf_time_base */
     uint8_t pairing;          /* PERFBUF_V1_PLAN_* */
     uint16_t reserved;        /* 0 */
+    perfbuf_prepared_formula formula; /* the type's, for perfbuf_format_prepared */
 } perfbuf_v1_plan_entry;
 
 typedef struct perfbuf_v1_plan {
