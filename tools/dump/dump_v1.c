@@ -6,6 +6,7 @@
 
 #include "csv.h"
 #include "dump.h"
+#include "perfbuf/collector.h"
 #include "perfbuf/counter_types.h"
 #include "perfbuf/names.h"
 #include "perfbuf/resolve.h"
@@ -184,19 +185,47 @@ typedef struct v1_peer {
     perfbuf_v1_counter *use;
     bool *usable;
     size_t use_cap;
-    perfbuf_v1_iter instances;     /* in step with the dumped object's */
+    bool self;                     /* the dumped block itself (last of a series) */
+    /* instances paired by key (perfbuf_v1_pair), once per object */
+    bool have_pairing;
+    perfbuf_v1_pairing pairing;
+    uint64_t *pair_scratch;
+    size_t pair_cap;
+    bool have_older_index;
+    perfbuf_v1_instance_index older_index; /* the pairing's older object */
+    size_t *older_offsets;
+    size_t older_cap;
+    /* the current instance: how it was paired, and its partner */
+    uint32_t state;                /* PERFBUF_PAIR_*, or PAIR_NONE */
+    uint32_t older_position;
     bool have_instance;
     perfbuf_v1_instance instance;
-    dump_text mine;                /* the two names compared */
-    dump_text theirs;
 } v1_peer;
+
+/* No pairing applies: the object is not the first of its title in the
+ * dumped block, or the pairing failed. */
+#define PAIR_NONE 0xFFFFFFFFu
+
+/* The pairing state as the dump names it. */
+static const char *pairing_name(uint32_t state)
+{
+    switch (state) {
+    case PERFBUF_PAIR_MATCHED:
+        return "matched";
+    case PERFBUF_PAIR_NEW:
+        return "new";
+    case PERFBUF_PAIR_AMBIGUOUS:
+        return "ambiguous";
+    default:
+        return "unpaired";
+    }
+}
 
 static void peer_init(v1_peer *p, const perfbuf_v1_block *block)
 {
     memset(p, 0, sizeof *p);
     p->block = block;
-    dump_text_init(&p->mine);
-    dump_text_init(&p->theirs);
+    p->state = PAIR_NONE;
     if (block != NULL) {
         titles_build(block, &p->titles);
     }
@@ -210,8 +239,8 @@ static void peer_free(v1_peer *p)
     free(p->def_keys);
     free(p->use);
     free(p->usable);
-    dump_text_free(&p->mine);
-    dump_text_free(&p->theirs);
+    free(p->pair_scratch);
+    free(p->older_offsets);
 }
 
 static bool same_definition(const perfbuf_v1_counter *a, const perfbuf_v1_counter *b)
@@ -275,19 +304,69 @@ static void map_counter(v1_peer *p, const perfbuf_v1_counter *c, uint32_t i)
     }
 }
 
+/*
+ * Pairs the instances of o (in b, the dumped block) with the peer's by key:
+ * its parent's name, its name or UniqueID, and its #N (docs/collector.md).
+ * perfbuf_v1_pair pairs the first object of o's title in each block, as
+ * titles_find finds the peer's object: any later object of that title is
+ * left unpaired. O(n log n) in the object's instances plus the blocks.
+ */
+static void peer_pair(v1_peer *p, const perfbuf_v1_block *b, const perfbuf_v1_object *o)
+{
+    p->have_pairing = false;
+    p->have_older_index = false;
+    if (p->block == NULL || p->self || o->num_instances < 0) {
+        return;
+    }
+    size_t slots;
+    if (perfbuf_v1_pairing_scratch(p->block, b, o->name_title_index, &slots) != PERFBUF_OK) {
+        return;
+    }
+    if (slots > p->pair_cap) {
+        free(p->pair_scratch);
+        p->pair_scratch = dump_calloc(slots, sizeof *p->pair_scratch);
+        p->pair_cap = slots;
+    }
+    if (perfbuf_v1_pair(p->block, b, o->name_title_index, p->pair_scratch, p->pair_cap,
+                        &p->pairing) != PERFBUF_OK ||
+        p->pairing.newer_object.offset != o->offset ||
+        (p->pairing.has_older && (!p->have_object || p->pairing.older_object.offset !=
+                                                          p->object.offset))) {
+        return;
+    }
+    p->have_pairing = true;
+    const perfbuf_v1_object *older = &p->pairing.older_object;
+    if (!p->pairing.has_older || older->num_instances <= 0) {
+        return;
+    }
+    uint32_t n = (uint32_t)older->num_instances;
+    if (n > p->older_cap) {
+        free(p->older_offsets);
+        p->older_offsets = dump_calloc(n, sizeof *p->older_offsets);
+        p->older_cap = n;
+    }
+    p->have_older_index = perfbuf_v1_index_build(p->block, older, p->older_offsets,
+                                                 p->older_cap, &p->older_index) == PERFBUF_OK;
+}
+
 /* Finds the peer's object for o and maps o's counters into it. */
-static void peer_object(v1_peer *p, const perfbuf_v1_object *o, const perfbuf_v1_counter *cur,
-                        uint32_t count)
+static void peer_object(v1_peer *p, const perfbuf_v1_block *b, const perfbuf_v1_object *o,
+                        const perfbuf_v1_counter *cur, uint32_t count)
 {
     p->have_object = false;
     p->have_block = false;
     p->have_instance = false;
-    if (p->block == NULL || !titles_find(&p->titles, o->name_title_index, &p->object)) {
+    p->have_pairing = false;
+    if (p->block == NULL) {
+        return;
+    }
+    if (!titles_find(&p->titles, o->name_title_index, &p->object)) {
+        /* Every instance is new: the older capture lacks the object. */
+        peer_pair(p, b, o);
         return;
     }
     p->have_object = true;
     p->have_block = perfbuf_v1_object_counter_block(p->block, &p->object, &p->object_block);
-    perfbuf_v1_instances_begin(&p->object, &p->instances);
     /* Objects of one title all find the same object here: its
      * definitions are collected and sorted once, not once per object. */
     if (!p->defs_valid || p->defs_of != p->object.offset) {
@@ -318,21 +397,35 @@ static void peer_object(v1_peer *p, const perfbuf_v1_object *o, const perfbuf_v1
         DUMP_WORK(1);
         map_counter(p, &cur[i], i);
     }
+    peer_pair(p, b, o);
 }
 
-/* Steps the peer's instances with the dumped object's: its instance at
- * inst's position matches when the names agree. Call once per instance,
- * in order. */
-static void peer_instance(v1_peer *p, const perfbuf_v1_block *b, const perfbuf_v1_instance *inst)
+/* The peer's partner of inst (an instance of the object last given to
+ * peer_object): the older instance of the same key. O(1). */
+static void peer_instance(v1_peer *p, const perfbuf_v1_instance *inst)
 {
     p->have_instance = false;
-    if (!p->have_object || !perfbuf_v1_instances_next(p->block, &p->instances, &p->instance) ||
-        p->instance.index != inst->index) {
+    p->state = PAIR_NONE;
+    if (p->self) {
+        p->state = PERFBUF_PAIR_MATCHED;
+        p->older_position = inst->index;
+        p->instance = *inst;
+        p->have_instance = true;
         return;
     }
-    p->have_instance = instance_name(b, inst, &p->mine) == PERFBUF_OK &&
-                       instance_name(p->block, &p->instance, &p->theirs) == PERFBUF_OK &&
-                       strcmp(p->mine.buf, p->theirs.buf) == 0;
+    uint32_t ordinal;
+    uint32_t older_position;
+    if (!p->have_pairing ||
+        !perfbuf_v1_pairing_instance(&p->pairing, inst->index, &p->state, &ordinal,
+                                     &older_position)) {
+        p->state = PAIR_NONE;
+        return;
+    }
+    p->older_position = older_position;
+    p->have_instance = p->state == PERFBUF_PAIR_MATCHED && p->have_object &&
+                       p->have_older_index &&
+                       perfbuf_v1_index_get(p->block, &p->older_index, older_position,
+                                            &p->instance) == PERFBUF_OK;
 }
 
 /* The dumped object: its definitions, walked once for every use. */
@@ -515,6 +608,10 @@ static void emit_instance(emitter *e, const v1_current *cur, const perfbuf_v1_in
     emit_values(e, cur, &inst->counters);
     if (peers->rate != NULL) {
         const v1_peer *p = peers->rate;
+        emit_str(e, "pairing", pairing_name(p->state));
+        if (p->have_instance) {
+            emit_u64(e, "previous_position", p->older_position);
+        }
         emit_formatted(e, cur, &inst->counters, p, p->have_instance ? &p->instance.counters : NULL);
     }
     if (peers->series != NULL) {
@@ -527,23 +624,22 @@ static void emit_instance(emitter *e, const v1_current *cur, const perfbuf_v1_in
 static void peers_object(v1_peers *peers, const v1_current *cur)
 {
     if (peers->rate != NULL) {
-        peer_object(peers->rate, cur->o, cur->counters, cur->count);
+        peer_object(peers->rate, cur->b, cur->o, cur->counters, cur->count);
     }
     for (size_t k = 0; peers->series != NULL && k < peers->series_count; k++) {
         DUMP_WORK(1);
-        peer_object(&peers->series[k], cur->o, cur->counters, cur->count);
+        peer_object(&peers->series[k], cur->b, cur->o, cur->counters, cur->count);
     }
 }
 
-static void peers_instance(v1_peers *peers, const perfbuf_v1_block *b,
-                           const perfbuf_v1_instance *inst)
+static void peers_instance(v1_peers *peers, const perfbuf_v1_instance *inst)
 {
     if (peers->rate != NULL) {
-        peer_instance(peers->rate, b, inst);
+        peer_instance(peers->rate, inst);
     }
     for (size_t k = 0; peers->series != NULL && k < peers->series_count; k++) {
         DUMP_WORK(1);
-        peer_instance(&peers->series[k], b, inst);
+        peer_instance(&peers->series[k], inst);
     }
 }
 
@@ -627,6 +723,7 @@ perfbuf_status dump_v1(const dump_input *in, emitter *e, perfbuf_error *err)
             peer_init(&peers.series[k], valid ? &series_blocks[k] : NULL);
         }
         peer_init(&peers.series[n - 1], &b);
+        peers.series[n - 1].self = true;
     }
     dump_text text;
     dump_text_init(&text);
@@ -741,7 +838,7 @@ perfbuf_status dump_v1(const dump_input *in, emitter *e, perfbuf_error *err)
             perfbuf_v1_instances_begin(&o, &ii);
             while (perfbuf_v1_instances_next(&b, &ii, &inst)) {
                 DUMP_WORK(1);
-                peers_instance(&peers, &b, &inst);
+                peers_instance(&peers, &inst);
                 if (!selecting || select_instance(&sel, &inames, inst.index)) {
                     emit_instance(e, &cur, &inst, have_parents, &peers);
                 }
@@ -944,7 +1041,7 @@ static void csv_cells(csv_walk *cw, v1_peer *before)
         }
         uint32_t count = keep_selected(sel, counters, collect_counters(b, &o, counters));
         if (before != NULL) {
-            peer_object(before, &o, counters, count);
+            peer_object(before, b, &o, counters, count);
         }
         perfbuf_v1_counter_block blk;
         if (perfbuf_v1_object_counter_block(b, &o, &blk)) {
@@ -978,7 +1075,7 @@ static void csv_cells(csv_walk *cw, v1_peer *before)
         while (perfbuf_v1_instances_next(b, &ii, &inst)) {
             DUMP_WORK(1);
             if (before != NULL) {
-                peer_instance(before, b, &inst);
+                peer_instance(before, &inst);
             }
             for (uint32_t i = 0; i < count; i++) {
                 DUMP_WORK(1);
