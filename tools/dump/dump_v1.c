@@ -204,22 +204,7 @@ typedef struct v1_peer {
 
 /* No pairing applies: the object is not the first of its title in the
  * dumped block, or the pairing failed. */
-#define PAIR_NONE 0xFFFFFFFFu
-
-/* The pairing state as the dump names it. */
-static const char *pairing_name(uint32_t state)
-{
-    switch (state) {
-    case PERFBUF_PAIR_MATCHED:
-        return "matched";
-    case PERFBUF_PAIR_NEW:
-        return "new";
-    case PERFBUF_PAIR_AMBIGUOUS:
-        return "ambiguous";
-    default:
-        return "unpaired";
-    }
-}
+#define PAIR_NONE DUMP_PAIR_NONE
 
 static void peer_init(v1_peer *p, const perfbuf_v1_block *block)
 {
@@ -608,7 +593,7 @@ static void emit_instance(emitter *e, const v1_current *cur, const perfbuf_v1_in
     emit_values(e, cur, &inst->counters);
     if (peers->rate != NULL) {
         const v1_peer *p = peers->rate;
-        emit_str(e, "pairing", pairing_name(p->state));
+        emit_str(e, "pairing", dump_pairing_name(p->state));
         if (p->have_instance) {
             emit_u64(e, "previous_position", p->older_position);
         }
