@@ -37,6 +37,7 @@ set(cases
     "v1-csv|0|--format v1 --names @/v1-rate-names.bin --counter \\\\Process(*)\\\\* --csv --rate @/v1-rate-prev.bin @/v1-rate.bin"
     "v1-same-csv|0|--format v1 --names @/v1-rate-names.bin --counter \\\\Process(svchost*)\\\\ID --counter \\\\process(svchost#7)\\\\id --csv @/v1-same.bin|10.5"
     "v1-series|0|--format v1 --series @/v1-series-0.bin @/v1-series-1.bin -- @/v1-series.bin"
+    "v1-series-csv|0|--format v1 --names @/v1-rate-names.bin --counter \\\\Process(*)\\\\* --csv --series @/v1-series-0.bin @/v1-series-1.bin -- @/v1-series.bin"
     "v2-identifiers|0|--format v2-query --registration @/v2-reginfo.bin --identifiers @/v2-ids-ids.bin @/v2-ids.bin"
     "v2-rate|0|--format v2-query --registration @/v2-reginfo.bin --rate @/v2-rate-prev.bin @/v2-rate.bin"
     "v2-names|0|--format v2-query --registration @/v2-reginfo.bin --counter-names @/v2-names-strings.bin @/v2-names.bin"

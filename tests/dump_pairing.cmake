@@ -137,6 +137,39 @@ string(STRIP "${values}" values)
 expect("csv values" "${values}"
        "\"50.000000\",\"10.000000\",\"40.000000\",\"15.000000\",\" \",\"5.000000\"")
 
+# --csv with --series: the columns of the newest capture, a record per
+# capture; the first has no earlier sample, so every rate is " ".
+execute_process(COMMAND ${DUMP} --names ${DIR}/names.bin --counter "\\Process(*)\\% Processor Time"
+                        --csv --series ${DIR}/cases-0.bin -- ${DIR}/cases-1.bin
+                OUTPUT_VARIABLE csv RESULT_VARIABLE rc)
+expect("csv series exit" "${rc}" "0")
+string(REPLACE "\r" "" csv "${csv}")
+string(REGEX REPLACE "\n$" "" csv "${csv}")
+string(REPLACE "\n" ";" records "${csv}")
+list(LENGTH records count)
+expect("csv series: header and a record per capture" "${count}" "3")
+foreach(at 1 2)
+  list(GET records ${at} record)
+  # Without the timestamp (REGEX REPLACE would apply ^ again after it).
+  string(FIND "${record}" "\"," at_comma)
+  math(EXPR at_comma "${at_comma} + 2")
+  string(SUBSTRING "${record}" ${at_comma} -1 record)
+  set(got_${at} "${record}")
+endforeach()
+list(GET records 0 header)
+string(REGEX MATCHALL "Process\\([^)]*\\)" columns "${header}")
+string(REPLACE ";" "," columns "${columns}")
+expect("csv series columns" "${columns}"
+       "Process(Idle),Process(svchost),Process(svchost#1),Process(b),Process(started),Process(a)")
+expect("csv series first record" "${got_1}" "\" \",\" \",\" \",\" \",\" \",\" \"")
+expect("csv series second record" "${got_2}"
+       "\"50.000000\",\"10.000000\",\"40.000000\",\"15.000000\",\" \",\"5.000000\"")
+execute_process(COMMAND ${DUMP} --names ${DIR}/names.bin --counter "\\Process(*)\\% Processor Time"
+                        --csv --rate ${DIR}/cases-0.bin --series ${DIR}/cases-0.bin --
+                        ${DIR}/cases-1.bin
+                RESULT_VARIABLE rc OUTPUT_QUIET ERROR_VARIABLE err)
+expect("csv with --rate and --series" "${rc}" "2")
+
 message("${passed} passed, ${failed} failed")
 if(failed GREATER 0)
   message(FATAL_ERROR "${failed} checks failed")

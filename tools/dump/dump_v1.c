@@ -970,20 +970,38 @@ static void csv_column(csv_walk *cw, const perfbuf_v1_object *o, const perfbuf_v
     csv_field_end(w);
 }
 
-/* The counter's value against the peer (NULL or without this object: one
- * sample), "%.6f" as typeperf writes it; " " when there is none, as
- * typeperf writes a first sample. */
+/* The samples a record compares: the newer (now; NULL: the dumped block
+ * itself) and the older (before; NULL: none), each a capture's view of
+ * the current object and instance. */
+typedef struct csv_pair {
+    const v1_peer *now;
+    const perfbuf_v1_counter_block *now_blk;
+    const v1_peer *before;
+    const perfbuf_v1_counter_block *before_blk;
+} csv_pair;
+
+/* The counter's value in `now` against `before` (NULL or without this
+ * object: one sample), "%.6f" as typeperf writes it; " " when there is
+ * none, as typeperf writes a first sample. blk is the dumped block's. */
 static void csv_value(csv_walk *cw, const perfbuf_v1_object *o, const perfbuf_v1_counter *c,
-                      uint32_t i, const perfbuf_v1_counter_block *blk, const v1_peer *peer,
-                      const perfbuf_v1_counter_block *pblk)
+                      uint32_t i, const perfbuf_v1_counter_block *blk, const csv_pair *cp)
 {
+    const v1_peer *peer = cp->before;
+    const perfbuf_v1_counter_block *pblk = cp->before_blk;
     perfbuf_raw_sample s1;
     perfbuf_raw_sample s0;
     perfbuf_value_context ctx;
     perfbuf_value_context pctx;
     perfbuf_value v;
     uint32_t st = PERFBUF_PDH_INVALID_ARGUMENT;
-    if (perfbuf_v1_raw_sample(cw->b, o, c, blk, &s1, &ctx) == PERFBUF_OK) {
+    perfbuf_status now_st = PERFBUF_E_NOT_FOUND;
+    if (cp->now == NULL) {
+        now_st = perfbuf_v1_raw_sample(cw->b, o, c, blk, &s1, &ctx);
+    } else if (cp->now_blk != NULL && cp->now->usable[i]) {
+        now_st = perfbuf_v1_raw_sample(cp->now->block, &cp->now->object, &cp->now->use[i],
+                                       cp->now_blk, &s1, &ctx);
+    }
+    if (now_st == PERFBUF_OK) {
         bool have_older = peer != NULL && pblk != NULL && peer->usable[i] &&
                           perfbuf_v1_raw_sample(peer->block, &peer->object, &peer->use[i], pblk,
                                                 &s0, &pctx) == PERFBUF_OK;
@@ -999,13 +1017,26 @@ static void csv_value(csv_walk *cw, const perfbuf_v1_object *o, const perfbuf_v1
     }
 }
 
+/* A peer's counter block for the current object (single) or instance. */
+static const perfbuf_v1_counter_block *peer_block(const v1_peer *p, bool single)
+{
+    if (p == NULL) {
+        return NULL;
+    }
+    if (single) {
+        return p->have_block ? &p->object_block : NULL;
+    }
+    return p->have_instance ? &p->instance.counters : NULL;
+}
+
 /*
  * One walk over the cells the paths select, in block order: object,
  * instance (or the single block), counter. CSV_HEADER names each cell;
- * CSV_VALUES writes its value in `now` against `before` (NULL: one
- * sample). This is the one place the two captures are paired.
+ * CSV_VALUES writes its value in `now` (NULL: the dumped block) against
+ * `before` (NULL: one sample). Both peers pair their instances with the
+ * dumped block's by key, so a column is one key in every record.
  */
-static void csv_cells(csv_walk *cw, v1_peer *before)
+static void csv_cells(csv_walk *cw, v1_peer *now, v1_peer *before)
 {
     const perfbuf_v1_block *b = cw->b;
     dump_selection *sel = cw->sel;
@@ -1028,6 +1059,9 @@ static void csv_cells(csv_walk *cw, v1_peer *before)
         if (before != NULL) {
             peer_object(before, b, &o, counters, count);
         }
+        if (now != NULL) {
+            peer_object(now, b, &o, counters, count);
+        }
         perfbuf_v1_counter_block blk;
         if (perfbuf_v1_object_counter_block(b, &o, &blk)) {
             cw->names->count = 0;
@@ -1041,9 +1075,9 @@ static void csv_cells(csv_walk *cw, v1_peer *before)
                     if (cw->mode == CSV_HEADER) {
                         csv_column(cw, &o, &counters[i], 0);
                     } else {
-                        csv_value(cw, &o, &counters[i], i, &blk, before,
-                                  before != NULL && before->have_block ? &before->object_block
-                                                                       : NULL);
+                        csv_pair cp = {now, peer_block(now, true), before,
+                                       peer_block(before, true)};
+                        csv_value(cw, &o, &counters[i], i, &blk, &cp);
                     }
                     break;
                 }
@@ -1062,6 +1096,9 @@ static void csv_cells(csv_walk *cw, v1_peer *before)
             if (before != NULL) {
                 peer_instance(before, &inst);
             }
+            if (now != NULL) {
+                peer_instance(now, &inst);
+            }
             for (uint32_t i = 0; i < count; i++) {
                 DUMP_WORK(1);
                 for (size_t p = 0; p < sel->count; p++) {
@@ -1073,10 +1110,9 @@ static void csv_cells(csv_walk *cw, v1_peer *before)
                     if (cw->mode == CSV_HEADER) {
                         csv_column(cw, &o, &counters[i], inst.index);
                     } else {
-                        csv_value(cw, &o, &counters[i], i, &inst.counters, before,
-                                  before != NULL && before->have_instance
-                                      ? &before->instance.counters
-                                      : NULL);
+                        csv_pair cp = {now, peer_block(now, false), before,
+                                       peer_block(before, false)};
+                        csv_value(cw, &o, &counters[i], i, &inst.counters, &cp);
                     }
                     break;
                 }
@@ -1084,6 +1120,20 @@ static void csv_cells(csv_walk *cw, v1_peer *before)
         }
     }
     free(counters);
+}
+
+/* A capture's SystemTime as typeperf writes its timestamps. */
+typedef struct csv_stamp_text {
+    char text[64];
+} csv_stamp_text;
+
+static csv_stamp_text csv_stamp(const perfbuf_systemtime *t)
+{
+    csv_stamp_text s;
+    snprintf(s.text, sizeof s.text, "%02u/%02u/%04u %02u:%02u:%02u.%03u", (unsigned)t->month,
+             (unsigned)t->day, (unsigned)t->year, (unsigned)t->hour, (unsigned)t->minute,
+             (unsigned)t->second, (unsigned)t->milliseconds);
+    return s;
 }
 
 perfbuf_status dump_v1_csv(const dump_input *in, FILE *out, perfbuf_error *err)
@@ -1137,19 +1187,46 @@ perfbuf_status dump_v1_csv(const dump_input *in, FILE *out, perfbuf_error *err)
     csv_walk cw = {&w, CSV_HEADER, &b, &tables, have_parents, &sel, &names, &text, machine.buf};
     /* The capture's SystemTime is UTC (docs/v1.md): the header says so. */
     csv_field(&w, "(PDH-CSV 4.0) (Coordinated Universal Time)(0)");
-    csv_cells(&cw, NULL);
+    csv_cells(&cw, NULL, NULL);
     csv_row_end(&w);
-    const perfbuf_systemtime *t = &b.system_time;
-    char stamp[64];
-    snprintf(stamp, sizeof stamp, "%02u/%02u/%04u %02u:%02u:%02u.%03u", (unsigned)t->month,
-             (unsigned)t->day, (unsigned)t->year, (unsigned)t->hour, (unsigned)t->minute,
-             (unsigned)t->second, (unsigned)t->milliseconds);
-    csv_field(&w, stamp);
     cw.mode = CSV_VALUES;
-    csv_cells(&cw, before);
+    /* --series: a record per earlier capture, oldest first, each against
+     * the one before it; all are paired with the dumped block by key. */
+    size_t earlier = in->series_count;
+    perfbuf_v1_block *series_blocks = dump_calloc(earlier, sizeof *series_blocks);
+    v1_peer *series = dump_calloc(earlier, sizeof *series);
+    for (size_t k = 0; k < earlier; k++) {
+        DUMP_WORK(1);
+        perfbuf_error serr;
+        bool valid = perfbuf_v1_parse(in->series[k], in->series_sizes[k], &in->options,
+                                      &series_blocks[k], &serr) == PERFBUF_OK;
+        if (!valid) {
+            dump_side_rejected("--series capture", &serr);
+        }
+        peer_init(&series[k], valid ? &series_blocks[k] : NULL);
+        csv_stamp_text stamp = {" "};
+        if (valid) {
+            stamp = csv_stamp(&series_blocks[k].system_time);
+        }
+        csv_field(&w, stamp.text);
+        csv_cells(&cw, &series[k], k > 0 ? &series[k - 1] : NULL);
+        csv_row_end(&w);
+    }
+    v1_peer *rate_peer = before;
+    if (earlier > 0) {
+        before = &series[earlier - 1];
+    }
+    csv_stamp_text stamp = csv_stamp(&b.system_time);
+    csv_field(&w, stamp.text);
+    csv_cells(&cw, NULL, before);
     csv_row_end(&w);
-    if (before != NULL) {
-        peer_free(before);
+    for (size_t k = 0; k < earlier; k++) {
+        peer_free(&series[k]);
+    }
+    free(series);
+    free(series_blocks);
+    if (rate_peer != NULL) {
+        peer_free(rate_peer);
     }
     select_report_unused(&sel);
     instance_names_free(&names);
