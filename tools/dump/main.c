@@ -341,6 +341,9 @@ static int run(int argc, char **argv, perfbuf_counter_path *paths)
         free(data);
         free(names);
         free(previous);
+        for (size_t k = 0; k < series_count; k++) {
+            free(series[k]);
+        }
         for (size_t k = 0; k < 4; k++) {
             free(side[k]);
         }
