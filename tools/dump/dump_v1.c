@@ -163,9 +163,9 @@ static uint32_t collect_counters(const perfbuf_v1_block *b, const perfbuf_v1_obj
  * Another capture of the same query (--rate, or one of --series; the
  * decoded block itself is the last of a series), as seen from the object
  * and instance being dumped: its object of the same title, what each
- * counter of the dumped object reads there, and its instance at the same
- * position. Everything is resolved once per object or per instance, so
- * that each value costs O(1) however hostile the two layouts.
+ * counter of the dumped object reads there, and its instance of the same
+ * key (perfbuf_v1_pair). Everything is resolved once per object or per
+ * instance, so that each value costs O(1) however hostile the two layouts.
  */
 typedef struct v1_peer {
     const perfbuf_v1_block *block; /* NULL: the capture was rejected */
@@ -186,6 +186,7 @@ typedef struct v1_peer {
     bool *usable;
     size_t use_cap;
     bool self;                     /* the dumped block itself (last of a series) */
+    size_t dumped_object;          /* offset of the object last given to peer_object */
     /* instances paired by key (perfbuf_v1_pair), once per object */
     bool have_pairing;
     perfbuf_v1_pairing pairing;
@@ -342,6 +343,7 @@ static void peer_object(v1_peer *p, const perfbuf_v1_block *b, const perfbuf_v1_
     p->have_block = false;
     p->have_instance = false;
     p->have_pairing = false;
+    p->dumped_object = o->offset;
     if (p->block == NULL) {
         return;
     }
@@ -392,6 +394,11 @@ static void peer_instance(v1_peer *p, const perfbuf_v1_instance *inst)
     p->have_instance = false;
     p->state = PAIR_NONE;
     if (p->self) {
+        /* Its own instance, read with its own object's definitions: a
+         * later object of a repeated title has no peer, as elsewhere. */
+        if (!p->have_object || p->object.offset != p->dumped_object) {
+            return;
+        }
         p->state = PERFBUF_PAIR_MATCHED;
         p->older_position = inst->index;
         p->instance = *inst;
@@ -475,8 +482,9 @@ static void emit_formatted(emitter *e, const v1_current *cur, const perfbuf_v1_c
 /*
  * Statistics of every counter of one counter block over a series of
  * captures (peers, oldest first, the decoded block last), as
- * perfbuf_compute_statistics computes them. Instances match by position
- * and name; a capture without the instance contributes an invalid sample.
+ * perfbuf_compute_statistics computes them. Each capture's instance is
+ * the one of the same key (peer_instance); a capture without it
+ * contributes an invalid sample.
  */
 static void emit_statistics(emitter *e, const v1_current *cur, const v1_peer *peers, size_t n,
                             bool of_instance, perfbuf_raw_sample *ring)
