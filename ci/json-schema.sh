@@ -84,6 +84,7 @@ runs.append((["--names", p + "names.bin", "--counter", "\\Process(svchost*)\\% P
 runs.append((["--rate", p + "cases-0.bin", p + "cases-1.bin"], (0,)))
 runs.append((["--rate", p + "churn-0.bin", p + "churn-1.bin"], (0,)))
 runs.append((["--series", p + "cases-0.bin", "--", p + "cases-1.bin"], (0,)))
+runs.append((["--rate", p + "repeated-0.bin", p + "repeated-1.bin"], (0,)))
 s = work + "/series/"
 runs.append((["--rate", s + "s2.bin", s + "s3.bin"], (0,)))
 runs.append((["--series", s + "s0.bin", s + "s1.bin", s + "s2.bin", "--", s + "s3.bin"], (0,)))

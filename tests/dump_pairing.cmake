@@ -109,6 +109,20 @@ foreach(object 0 1)
   endforeach()
 endforeach()
 
+# A title the block repeats: the first object of it is paired, the later
+# one has no peer object (its instances are unpaired, with no value).
+execute_process(COMMAND ${DUMP} --json --rate ${DIR}/repeated-0.bin ${DIR}/repeated-1.bin
+                OUTPUT_VARIABLE json RESULT_VARIABLE rc)
+expect("repeated exit" "${rc}" "0")
+foreach(row "0|first|matched|20.000000" "1|second|unpaired|invalid-data")
+  string(REPLACE "|" ";" parts "${row}")
+  list(GET parts 0 object)
+  string(JSON got_name ERROR_VARIABLE json_error GET "${json}" objects ${object} instances 0 name)
+  string(JSON got_pairing ERROR_VARIABLE json_error GET "${json}" objects ${object} instances 0 pairing)
+  string(JSON got_value ERROR_VARIABLE json_error GET "${json}" objects ${object} instances 0 formatted 1)
+  expect("repeated title, object ${object}" "${object}|${got_name}|${got_pairing}|${got_value}" "${row}")
+endforeach()
+
 # --series pairs each capture with the last by the same key: the
 # statistics of one interval are the --rate values.
 execute_process(COMMAND ${DUMP} --json --series ${DIR}/cases-0.bin -- ${DIR}/cases-1.bin

@@ -383,6 +383,8 @@ static void process_object_begin(tb_v1 *v, uint32_t capture)
  *     that swap places, "gone" that exits and "started" that begins; and
  *     Thread (232) with "t0" whose parent changes from a to b and "t1"
  *     of Idle in both.
+ *   repeated-0.bin, repeated-1.bin: two Process objects, "first" in the
+ *     first and "second" in the second (a title the block repeats).
  *   names.bin: the English Counter table of --synthetic, for --counter.
  */
 static int pairing_files(const char *dir)
@@ -437,6 +439,21 @@ static int pairing_files(const char *dir)
         tb_v1_object_end(&v);
         tb_v1_end(&v);
         snprintf(name, sizeof name, "cases-%u.bin", k);
+        rc = write_buf(dir, name, &v.buf);
+    }
+    for (uint32_t k = 0; k < 2 && rc == 0; k++) {
+        tb_v1 v;
+        process_object_begin(&v, k);
+        process_instance(&v, "first", 1, k, 20);
+        tb_v1_object_end(&v);
+        tb_v1_object_begin(&v, TB_V1_PROCESS, 0, 0);
+        tb_v1_counter(&v, 784, PERF_COUNTER_RAWCOUNT, 4, 4);
+        tb_v1_counter(&v, 6, PERF_100NSEC_TIMER, 8, 8);
+        tb_v1_definitions_end(&v);
+        process_instance(&v, "second", 2, k, 30);
+        tb_v1_object_end(&v);
+        tb_v1_end(&v);
+        snprintf(name, sizeof name, "repeated-%u.bin", k);
         rc = write_buf(dir, name, &v.buf);
     }
     if (rc == 0) {
