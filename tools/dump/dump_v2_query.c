@@ -483,9 +483,9 @@ perfbuf_status dump_v2_query(const dump_input *in, emitter *e, perfbuf_error *er
     emit_list_begin(e, "blocks");
     perfbuf_v2_iter bi;
     perfbuf_v2_block b;
-    /* The --rate capture is walked in step with this one: its block and
-     * instance at the same position are the only candidates, so each is
-     * read once rather than searched for per value. */
+    /* The --rate capture's blocks are walked in step with this one's: the
+     * block at the same position is the only candidate. Its instances are
+     * paired by key once per block (pairer_block), so no value searches. */
     perfbuf_v2_iter pbi;
     if (side.previous != NULL) {
         perfbuf_v2_blocks_begin(side.previous, &pbi);
