@@ -5,8 +5,9 @@
 # python3-jsonschema): every file of corpus/ with the format its folder or
 # file name gives (as tests/dump_corpus.cmake maps them), and under every
 # format for the folders that have no single one, so rejected inputs are
-# checked too; the README's first command; and the make_series outputs
-# with the side files tests/dump_values.cmake gives them.
+# checked too; the README's first command; the make_series outputs
+# with the side files tests/dump_values.cmake gives them; and --counter,
+# --rate and --series over the --pairing captures (instance churn).
 #
 #   ci/json-schema.sh PERFBUF_DUMP [MAKE_SERIES]
 #
@@ -23,8 +24,9 @@ python3 -c 'import jsonschema' ||
 
 work=$(mktemp -d)
 trap 'rm -rf "$work"' EXIT
-mkdir -p "$work/series" "$work/cli" "$work/synthetic"
+mkdir -p "$work/series" "$work/cli" "$work/synthetic" "$work/pairing"
 "$make_series" "$work/series"
+"$make_series" --pairing "$work/pairing"
 "$make_series" --cli "$work/cli"
 "$make_series" --synthetic "$work/synthetic"
 
@@ -73,6 +75,16 @@ runs.append((["--names", syn + "v1-names-synthetic-counter-009.bin", "--rate", s
               syn + "v1-synthetic-processor-1.bin"], (0,)))
 runs.append((["--series", syn + "v1-synthetic-processor-0.bin", "--", syn + "v1-synthetic-processor-1.bin"], (0,)))
 
+# --counter selecting by path, and --rate and --series over captures whose
+# instances exit, start, swap and shift their #N.
+p = work + "/pairing/"
+runs.append((["--names", p + "names.bin", "--counter", "\\Process(svchost*)\\% Processor Time",
+              "--counter", "\\Process(a)\\ID Process", "--rate", p + "cases-0.bin",
+              p + "cases-1.bin"], (0,)))
+runs.append((["--rate", p + "cases-0.bin", p + "cases-1.bin"], (0,)))
+runs.append((["--rate", p + "churn-0.bin", p + "churn-1.bin"], (0,)))
+runs.append((["--series", p + "cases-0.bin", "--", p + "cases-1.bin"], (0,)))
+runs.append((["--rate", p + "repeated-0.bin", p + "repeated-1.bin"], (0,)))
 s = work + "/series/"
 runs.append((["--rate", s + "s2.bin", s + "s3.bin"], (0,)))
 runs.append((["--series", s + "s0.bin", s + "s1.bin", s + "s2.bin", "--", s + "s3.bin"], (0,)))

@@ -7,7 +7,8 @@
  *                       one names the parent object's last instance;
  *   v1-rate.bin, v1-rate-prev.bin
  *                       --rate: an object of 2,500 x SCALE instances whose
- *                       earlier capture lacks the first instance; an
+ *                       earlier capture lacks the first instance (every
+ *                       other one pairs by key, one place off); an
  *                       object whose counters the earlier capture defines
  *                       in reverse order; 200 x SCALE counters of one
  *                       instance, reversed too; and 500 x SCALE small

@@ -12,7 +12,9 @@
  *     (v2-ids.bin), a counter struct, name, provider GUID, counterset list
  *     and instance list.
  * With --synthetic, the pair of captures and the Counter table bundled in
- * corpus/captures/synthetic/ instead (docs/synthetic.md).
+ * corpus/captures/synthetic/ instead (docs/synthetic.md). With --pairing,
+ * pairs of captures one second apart whose instances change between them
+ * (pairing_files).
  */
 #include <stdio.h>
 #include <stdlib.h>
@@ -344,8 +346,128 @@ static int csv_files(const char *dir)
     return rc ? rc : write_buf(dir, "v1-hostile.bin", &v.buf);
 }
 
+/*
+ * One Process instance: % Processor Time (6, PERF_100NSEC_TIMER, 8 bytes)
+ * and ID Process (784, a raw count). The timer reads 1,000,000 x id at
+ * capture 0 and rises by `percent` % of the one second to capture 1, so a
+ * value computed against another process's sample is visibly off.
+ */
+static void process_instance(tb_v1 *v, const char *name, uint32_t id, uint32_t capture,
+                             uint32_t percent)
+{
+    uint8_t data[16] = {0};
+    tb_put64(data, 8, 1000000ull * id + (capture ? 100000ull * percent : 0));
+    tb_put32(data, 4, id);
+    tb_v1_instance(v, name, 0, 0);
+    tb_v1_counter_block(v, data, sizeof data);
+}
+
+static void process_object_begin(tb_v1 *v, uint32_t capture)
+{
+    tb_v1_begin(v, "PAIR");
+    /* PerfTime (56) and PerfTime100nSec (72): one second later. */
+    tb_patch_u32(&v->buf, 56, tb_get_u32(&v->buf, 56) + capture * 10000000u);
+    tb_patch_u32(&v->buf, 72, tb_get_u32(&v->buf, 72) + capture * 10000000u);
+    tb_v1_object_begin(v, TB_V1_PROCESS, 0, 0);
+    tb_v1_counter(v, 784, PERF_COUNTER_RAWCOUNT, 4, 4);
+    tb_v1_counter(v, 6, PERF_100NSEC_TIMER, 8, 8);
+    tb_v1_definitions_end(v);
+}
+
+/*
+ * --pairing: instances that change between two captures.
+ *   churn-0.bin, churn-1.bin: 20,000 processes "p0".."p19999" busy 25 %;
+ *     p0 exits before capture 1, which ends with a new process "fresh".
+ *   cases-0.bin, cases-1.bin: Process with Idle, three svchost (ids 10,
+ *     11, 12) of which the second exits (old #2 becomes #1), "a" and "b"
+ *     that swap places, "gone" that exits and "started" that begins; and
+ *     Thread (232) with "t0" whose parent changes from a to b and "t1"
+ *     of Idle in both.
+ *   repeated-0.bin, repeated-1.bin: two Process objects, "first" in the
+ *     first and "second" in the second (a title the block repeats).
+ *   names.bin: the English Counter table of --synthetic, for --counter.
+ */
+static int pairing_files(const char *dir)
+{
+    int rc = 0;
+    char name[32];
+    for (uint32_t k = 0; k < 2 && rc == 0; k++) {
+        tb_v1 v;
+        process_object_begin(&v, k);
+        for (uint32_t i = k; i < 20000; i++) {
+            snprintf(name, sizeof name, "p%u", i);
+            process_instance(&v, name, 100 + i, k, 25);
+        }
+        if (k == 1) {
+            process_instance(&v, "fresh", 99, k, 40);
+        }
+        tb_v1_object_end(&v);
+        tb_v1_end(&v);
+        snprintf(name, sizeof name, "churn-%u.bin", k);
+        rc = write_buf(dir, name, &v.buf);
+    }
+    for (uint32_t k = 0; k < 2 && rc == 0; k++) {
+        tb_v1 v;
+        process_object_begin(&v, k);
+        /* positions in capture 0: Idle 0, svchost 1-3, a 4, b 5, gone 6;
+         * in capture 1: Idle 0, svchost 1-2, b 3, started 4, a 5 */
+        process_instance(&v, "Idle", 0, k, 50);
+        process_instance(&v, "svchost", 10, k, 10);
+        if (k == 0) {
+            process_instance(&v, "svchost", 11, k, 20);
+        }
+        process_instance(&v, "svchost", 12, k, 30);
+        if (k == 0) {
+            process_instance(&v, "a", 20, k, 5);
+            process_instance(&v, "b", 21, k, 15);
+            process_instance(&v, "gone", 22, k, 45);
+        } else {
+            process_instance(&v, "b", 21, k, 15);
+            process_instance(&v, "started", 23, k, 35);
+            process_instance(&v, "a", 20, k, 5);
+        }
+        tb_v1_object_end(&v);
+        tb_v1_object_begin(&v, TB_V1_THREAD, 0, 0);
+        tb_v1_counter(&v, 6, PERF_100NSEC_TIMER, 8, 8);
+        tb_v1_definitions_end(&v);
+        uint8_t data[16] = {0};
+        tb_put64(data, 8, k ? 1000000u : 0u);
+        tb_v1_instance(&v, "t0", TB_V1_PROCESS, k == 0 ? 4 : 3);
+        tb_v1_counter_block(&v, data, sizeof data);
+        tb_v1_instance(&v, "t1", TB_V1_PROCESS, 0);
+        tb_v1_counter_block(&v, data, sizeof data);
+        tb_v1_object_end(&v);
+        tb_v1_end(&v);
+        snprintf(name, sizeof name, "cases-%u.bin", k);
+        rc = write_buf(dir, name, &v.buf);
+    }
+    for (uint32_t k = 0; k < 2 && rc == 0; k++) {
+        tb_v1 v;
+        process_object_begin(&v, k);
+        process_instance(&v, "first", 1, k, 20);
+        tb_v1_object_end(&v);
+        tb_v1_object_begin(&v, TB_V1_PROCESS, 0, 0);
+        tb_v1_counter(&v, 784, PERF_COUNTER_RAWCOUNT, 4, 4);
+        tb_v1_counter(&v, 6, PERF_100NSEC_TIMER, 8, 8);
+        tb_v1_definitions_end(&v);
+        process_instance(&v, "second", 2, k, 30);
+        tb_v1_object_end(&v);
+        tb_v1_end(&v);
+        snprintf(name, sizeof name, "repeated-%u.bin", k);
+        rc = write_buf(dir, name, &v.buf);
+    }
+    if (rc == 0) {
+        tb_buf b = synthetic_counter_table();
+        rc = write_buf(dir, "names.bin", &b);
+    }
+    return rc;
+}
+
 int main(int argc, char **argv)
 {
+    if (argc == 3 && strcmp(argv[1], "--pairing") == 0) {
+        return pairing_files(argv[2]);
+    }
     if (argc == 3 && strcmp(argv[1], "--csv") == 0) {
         return csv_files(argv[2]);
     }
@@ -359,7 +481,8 @@ int main(int argc, char **argv)
         fprintf(stderr, "usage: make_series DIR\n"
                         "       make_series --synthetic DIR\n"
                         "       make_series --cli DIR\n"
-                        "       make_series --csv DIR\n");
+                        "       make_series --csv DIR\n"
+                        "       make_series --pairing DIR\n");
         return 2;
     }
     for (unsigned k = 0; k < 4; k++) {

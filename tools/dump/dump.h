@@ -91,6 +91,10 @@ perfbuf_status dump_v2_identifiers(const dump_input *in, emitter *e, perfbuf_err
 /* Shared helpers for decoders. */
 /* The status of a value that could not be formatted, by name. */
 const char *dump_value_status_name(uint32_t status);
+/* An instance's PERFBUF_PAIR_* state by name ("matched", "new",
+ * "ambiguous"); DUMP_PAIR_NONE, when no pairing applies, is "unpaired". */
+#define DUMP_PAIR_NONE 0xFFFFFFFFu
+const char *dump_pairing_name(uint32_t state);
 /* Reports a rejected side file on stderr; the main buffer goes on. */
 void dump_side_rejected(const char *what, const perfbuf_error *err);
 void dump_guid(emitter *e, const char *key, const perfbuf_guid *g);

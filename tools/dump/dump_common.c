@@ -4,6 +4,7 @@
 #include <string.h>
 
 #include "dump.h"
+#include "perfbuf/collector.h"
 #include "perfbuf/values.h"
 
 static bool leap_year(unsigned y)
@@ -269,4 +270,19 @@ perfbuf_status dump_strings_parse(const uint8_t *data, size_t size, int origin,
         st = perfbuf_v2_strings_parse_indexed(data, size, o, opts, *scratch, count, out, err);
     }
     return st;
+}
+
+/* The pairing state as the dump names it. */
+const char *dump_pairing_name(uint32_t state)
+{
+    switch (state) {
+    case PERFBUF_PAIR_MATCHED:
+        return "matched";
+    case PERFBUF_PAIR_NEW:
+        return "new";
+    case PERFBUF_PAIR_AMBIGUOUS:
+        return "ambiguous";
+    default:
+        return "unpaired";
+    }
 }

@@ -6,6 +6,7 @@
 
 #include "csv.h"
 #include "dump.h"
+#include "perfbuf/collector.h"
 #include "perfbuf/counter_types.h"
 #include "perfbuf/names.h"
 #include "perfbuf/resolve.h"
@@ -162,9 +163,9 @@ static uint32_t collect_counters(const perfbuf_v1_block *b, const perfbuf_v1_obj
  * Another capture of the same query (--rate, or one of --series; the
  * decoded block itself is the last of a series), as seen from the object
  * and instance being dumped: its object of the same title, what each
- * counter of the dumped object reads there, and its instance at the same
- * position. Everything is resolved once per object or per instance, so
- * that each value costs O(1) however hostile the two layouts.
+ * counter of the dumped object reads there, and its instance of the same
+ * key (perfbuf_v1_pair). Everything is resolved once per object or per
+ * instance, so that each value costs O(1) however hostile the two layouts.
  */
 typedef struct v1_peer {
     const perfbuf_v1_block *block; /* NULL: the capture was rejected */
@@ -184,19 +185,33 @@ typedef struct v1_peer {
     perfbuf_v1_counter *use;
     bool *usable;
     size_t use_cap;
-    perfbuf_v1_iter instances;     /* in step with the dumped object's */
+    bool self;                     /* the dumped block itself (last of a series) */
+    size_t dumped_object;          /* offset of the object last given to peer_object */
+    /* instances paired by key (perfbuf_v1_pair), once per object */
+    bool have_pairing;
+    perfbuf_v1_pairing pairing;
+    uint64_t *pair_scratch;
+    size_t pair_cap;
+    bool have_older_index;
+    perfbuf_v1_instance_index older_index; /* the pairing's older object */
+    size_t *older_offsets;
+    size_t older_cap;
+    /* the current instance: how it was paired, and its partner */
+    uint32_t state;                /* PERFBUF_PAIR_*, or PAIR_NONE */
+    uint32_t older_position;
     bool have_instance;
     perfbuf_v1_instance instance;
-    dump_text mine;                /* the two names compared */
-    dump_text theirs;
 } v1_peer;
+
+/* No pairing applies: the object is not the first of its title in the
+ * dumped block, or the pairing failed. */
+#define PAIR_NONE DUMP_PAIR_NONE
 
 static void peer_init(v1_peer *p, const perfbuf_v1_block *block)
 {
     memset(p, 0, sizeof *p);
     p->block = block;
-    dump_text_init(&p->mine);
-    dump_text_init(&p->theirs);
+    p->state = PAIR_NONE;
     if (block != NULL) {
         titles_build(block, &p->titles);
     }
@@ -210,8 +225,8 @@ static void peer_free(v1_peer *p)
     free(p->def_keys);
     free(p->use);
     free(p->usable);
-    dump_text_free(&p->mine);
-    dump_text_free(&p->theirs);
+    free(p->pair_scratch);
+    free(p->older_offsets);
 }
 
 static bool same_definition(const perfbuf_v1_counter *a, const perfbuf_v1_counter *b)
@@ -275,19 +290,70 @@ static void map_counter(v1_peer *p, const perfbuf_v1_counter *c, uint32_t i)
     }
 }
 
+/*
+ * Pairs the instances of o (in b, the dumped block) with the peer's by key:
+ * its parent's name, its name or UniqueID, and its #N (docs/collector.md).
+ * perfbuf_v1_pair pairs the first object of o's title in each block, as
+ * titles_find finds the peer's object: any later object of that title is
+ * left unpaired. O(n log n) in the object's instances plus the blocks.
+ */
+static void peer_pair(v1_peer *p, const perfbuf_v1_block *b, const perfbuf_v1_object *o)
+{
+    p->have_pairing = false;
+    p->have_older_index = false;
+    if (p->block == NULL || p->self || o->num_instances < 0) {
+        return;
+    }
+    size_t slots;
+    if (perfbuf_v1_pairing_scratch(p->block, b, o->name_title_index, &slots) != PERFBUF_OK) {
+        return;
+    }
+    if (slots > p->pair_cap) {
+        free(p->pair_scratch);
+        p->pair_scratch = dump_calloc(slots, sizeof *p->pair_scratch);
+        p->pair_cap = slots;
+    }
+    if (perfbuf_v1_pair(p->block, b, o->name_title_index, p->pair_scratch, p->pair_cap,
+                        &p->pairing) != PERFBUF_OK ||
+        p->pairing.newer_object.offset != o->offset ||
+        (p->pairing.has_older && (!p->have_object || p->pairing.older_object.offset !=
+                                                          p->object.offset))) {
+        return;
+    }
+    p->have_pairing = true;
+    const perfbuf_v1_object *older = &p->pairing.older_object;
+    if (!p->pairing.has_older || older->num_instances <= 0) {
+        return;
+    }
+    uint32_t n = (uint32_t)older->num_instances;
+    if (n > p->older_cap) {
+        free(p->older_offsets);
+        p->older_offsets = dump_calloc(n, sizeof *p->older_offsets);
+        p->older_cap = n;
+    }
+    p->have_older_index = perfbuf_v1_index_build(p->block, older, p->older_offsets,
+                                                 p->older_cap, &p->older_index) == PERFBUF_OK;
+}
+
 /* Finds the peer's object for o and maps o's counters into it. */
-static void peer_object(v1_peer *p, const perfbuf_v1_object *o, const perfbuf_v1_counter *cur,
-                        uint32_t count)
+static void peer_object(v1_peer *p, const perfbuf_v1_block *b, const perfbuf_v1_object *o,
+                        const perfbuf_v1_counter *cur, uint32_t count)
 {
     p->have_object = false;
     p->have_block = false;
     p->have_instance = false;
-    if (p->block == NULL || !titles_find(&p->titles, o->name_title_index, &p->object)) {
+    p->have_pairing = false;
+    p->dumped_object = o->offset;
+    if (p->block == NULL) {
+        return;
+    }
+    if (!titles_find(&p->titles, o->name_title_index, &p->object)) {
+        /* Every instance is new: the older capture lacks the object. */
+        peer_pair(p, b, o);
         return;
     }
     p->have_object = true;
     p->have_block = perfbuf_v1_object_counter_block(p->block, &p->object, &p->object_block);
-    perfbuf_v1_instances_begin(&p->object, &p->instances);
     /* Objects of one title all find the same object here: its
      * definitions are collected and sorted once, not once per object. */
     if (!p->defs_valid || p->defs_of != p->object.offset) {
@@ -318,21 +384,40 @@ static void peer_object(v1_peer *p, const perfbuf_v1_object *o, const perfbuf_v1
         DUMP_WORK(1);
         map_counter(p, &cur[i], i);
     }
+    peer_pair(p, b, o);
 }
 
-/* Steps the peer's instances with the dumped object's: its instance at
- * inst's position matches when the names agree. Call once per instance,
- * in order. */
-static void peer_instance(v1_peer *p, const perfbuf_v1_block *b, const perfbuf_v1_instance *inst)
+/* The peer's partner of inst (an instance of the object last given to
+ * peer_object): the older instance of the same key. O(1). */
+static void peer_instance(v1_peer *p, const perfbuf_v1_instance *inst)
 {
     p->have_instance = false;
-    if (!p->have_object || !perfbuf_v1_instances_next(p->block, &p->instances, &p->instance) ||
-        p->instance.index != inst->index) {
+    p->state = PAIR_NONE;
+    if (p->self) {
+        /* Its own instance, read with its own object's definitions: a
+         * later object of a repeated title has no peer, as elsewhere. */
+        if (!p->have_object || p->object.offset != p->dumped_object) {
+            return;
+        }
+        p->state = PERFBUF_PAIR_MATCHED;
+        p->older_position = inst->index;
+        p->instance = *inst;
+        p->have_instance = true;
         return;
     }
-    p->have_instance = instance_name(b, inst, &p->mine) == PERFBUF_OK &&
-                       instance_name(p->block, &p->instance, &p->theirs) == PERFBUF_OK &&
-                       strcmp(p->mine.buf, p->theirs.buf) == 0;
+    uint32_t ordinal;
+    uint32_t older_position;
+    if (!p->have_pairing ||
+        !perfbuf_v1_pairing_instance(&p->pairing, inst->index, &p->state, &ordinal,
+                                     &older_position)) {
+        p->state = PAIR_NONE;
+        return;
+    }
+    p->older_position = older_position;
+    p->have_instance = p->state == PERFBUF_PAIR_MATCHED && p->have_object &&
+                       p->have_older_index &&
+                       perfbuf_v1_index_get(p->block, &p->older_index, older_position,
+                                            &p->instance) == PERFBUF_OK;
 }
 
 /* The dumped object: its definitions, walked once for every use. */
@@ -397,8 +482,9 @@ static void emit_formatted(emitter *e, const v1_current *cur, const perfbuf_v1_c
 /*
  * Statistics of every counter of one counter block over a series of
  * captures (peers, oldest first, the decoded block last), as
- * perfbuf_compute_statistics computes them. Instances match by position
- * and name; a capture without the instance contributes an invalid sample.
+ * perfbuf_compute_statistics computes them. Each capture's instance is
+ * the one of the same key (peer_instance); a capture without it
+ * contributes an invalid sample.
  */
 static void emit_statistics(emitter *e, const v1_current *cur, const v1_peer *peers, size_t n,
                             bool of_instance, perfbuf_raw_sample *ring)
@@ -515,6 +601,10 @@ static void emit_instance(emitter *e, const v1_current *cur, const perfbuf_v1_in
     emit_values(e, cur, &inst->counters);
     if (peers->rate != NULL) {
         const v1_peer *p = peers->rate;
+        emit_str(e, "pairing", dump_pairing_name(p->state));
+        if (p->have_instance) {
+            emit_u64(e, "previous_position", p->older_position);
+        }
         emit_formatted(e, cur, &inst->counters, p, p->have_instance ? &p->instance.counters : NULL);
     }
     if (peers->series != NULL) {
@@ -527,23 +617,22 @@ static void emit_instance(emitter *e, const v1_current *cur, const perfbuf_v1_in
 static void peers_object(v1_peers *peers, const v1_current *cur)
 {
     if (peers->rate != NULL) {
-        peer_object(peers->rate, cur->o, cur->counters, cur->count);
+        peer_object(peers->rate, cur->b, cur->o, cur->counters, cur->count);
     }
     for (size_t k = 0; peers->series != NULL && k < peers->series_count; k++) {
         DUMP_WORK(1);
-        peer_object(&peers->series[k], cur->o, cur->counters, cur->count);
+        peer_object(&peers->series[k], cur->b, cur->o, cur->counters, cur->count);
     }
 }
 
-static void peers_instance(v1_peers *peers, const perfbuf_v1_block *b,
-                           const perfbuf_v1_instance *inst)
+static void peers_instance(v1_peers *peers, const perfbuf_v1_instance *inst)
 {
     if (peers->rate != NULL) {
-        peer_instance(peers->rate, b, inst);
+        peer_instance(peers->rate, inst);
     }
     for (size_t k = 0; peers->series != NULL && k < peers->series_count; k++) {
         DUMP_WORK(1);
-        peer_instance(&peers->series[k], b, inst);
+        peer_instance(&peers->series[k], inst);
     }
 }
 
@@ -627,6 +716,7 @@ perfbuf_status dump_v1(const dump_input *in, emitter *e, perfbuf_error *err)
             peer_init(&peers.series[k], valid ? &series_blocks[k] : NULL);
         }
         peer_init(&peers.series[n - 1], &b);
+        peers.series[n - 1].self = true;
     }
     dump_text text;
     dump_text_init(&text);
@@ -741,7 +831,7 @@ perfbuf_status dump_v1(const dump_input *in, emitter *e, perfbuf_error *err)
             perfbuf_v1_instances_begin(&o, &ii);
             while (perfbuf_v1_instances_next(&b, &ii, &inst)) {
                 DUMP_WORK(1);
-                peers_instance(&peers, &b, &inst);
+                peers_instance(&peers, &inst);
                 if (!selecting || select_instance(&sel, &inames, inst.index)) {
                     emit_instance(e, &cur, &inst, have_parents, &peers);
                 }
@@ -888,20 +978,38 @@ static void csv_column(csv_walk *cw, const perfbuf_v1_object *o, const perfbuf_v
     csv_field_end(w);
 }
 
-/* The counter's value against the peer (NULL or without this object: one
- * sample), "%.6f" as typeperf writes it; " " when there is none, as
- * typeperf writes a first sample. */
+/* The samples a record compares: the newer (now; NULL: the dumped block
+ * itself) and the older (before; NULL: none), each a capture's view of
+ * the current object and instance. */
+typedef struct csv_pair {
+    const v1_peer *now;
+    const perfbuf_v1_counter_block *now_blk;
+    const v1_peer *before;
+    const perfbuf_v1_counter_block *before_blk;
+} csv_pair;
+
+/* The counter's value in `now` against `before` (NULL or without this
+ * object: one sample), "%.6f" as typeperf writes it; " " when there is
+ * none, as typeperf writes a first sample. blk is the dumped block's. */
 static void csv_value(csv_walk *cw, const perfbuf_v1_object *o, const perfbuf_v1_counter *c,
-                      uint32_t i, const perfbuf_v1_counter_block *blk, const v1_peer *peer,
-                      const perfbuf_v1_counter_block *pblk)
+                      uint32_t i, const perfbuf_v1_counter_block *blk, const csv_pair *cp)
 {
+    const v1_peer *peer = cp->before;
+    const perfbuf_v1_counter_block *pblk = cp->before_blk;
     perfbuf_raw_sample s1;
     perfbuf_raw_sample s0;
     perfbuf_value_context ctx;
     perfbuf_value_context pctx;
     perfbuf_value v;
     uint32_t st = PERFBUF_PDH_INVALID_ARGUMENT;
-    if (perfbuf_v1_raw_sample(cw->b, o, c, blk, &s1, &ctx) == PERFBUF_OK) {
+    perfbuf_status now_st = PERFBUF_E_NOT_FOUND;
+    if (cp->now == NULL) {
+        now_st = perfbuf_v1_raw_sample(cw->b, o, c, blk, &s1, &ctx);
+    } else if (cp->now_blk != NULL && cp->now->usable[i]) {
+        now_st = perfbuf_v1_raw_sample(cp->now->block, &cp->now->object, &cp->now->use[i],
+                                       cp->now_blk, &s1, &ctx);
+    }
+    if (now_st == PERFBUF_OK) {
         bool have_older = peer != NULL && pblk != NULL && peer->usable[i] &&
                           perfbuf_v1_raw_sample(peer->block, &peer->object, &peer->use[i], pblk,
                                                 &s0, &pctx) == PERFBUF_OK;
@@ -917,13 +1025,26 @@ static void csv_value(csv_walk *cw, const perfbuf_v1_object *o, const perfbuf_v1
     }
 }
 
+/* A peer's counter block for the current object (single) or instance. */
+static const perfbuf_v1_counter_block *peer_block(const v1_peer *p, bool single)
+{
+    if (p == NULL) {
+        return NULL;
+    }
+    if (single) {
+        return p->have_block ? &p->object_block : NULL;
+    }
+    return p->have_instance ? &p->instance.counters : NULL;
+}
+
 /*
  * One walk over the cells the paths select, in block order: object,
  * instance (or the single block), counter. CSV_HEADER names each cell;
- * CSV_VALUES writes its value in `now` against `before` (NULL: one
- * sample). This is the one place the two captures are paired.
+ * CSV_VALUES writes its value in `now` (NULL: the dumped block) against
+ * `before` (NULL: one sample). Both peers pair their instances with the
+ * dumped block's by key, so a column is one key in every record.
  */
-static void csv_cells(csv_walk *cw, v1_peer *before)
+static void csv_cells(csv_walk *cw, v1_peer *now, v1_peer *before)
 {
     const perfbuf_v1_block *b = cw->b;
     dump_selection *sel = cw->sel;
@@ -944,7 +1065,10 @@ static void csv_cells(csv_walk *cw, v1_peer *before)
         }
         uint32_t count = keep_selected(sel, counters, collect_counters(b, &o, counters));
         if (before != NULL) {
-            peer_object(before, &o, counters, count);
+            peer_object(before, b, &o, counters, count);
+        }
+        if (now != NULL) {
+            peer_object(now, b, &o, counters, count);
         }
         perfbuf_v1_counter_block blk;
         if (perfbuf_v1_object_counter_block(b, &o, &blk)) {
@@ -959,9 +1083,9 @@ static void csv_cells(csv_walk *cw, v1_peer *before)
                     if (cw->mode == CSV_HEADER) {
                         csv_column(cw, &o, &counters[i], 0);
                     } else {
-                        csv_value(cw, &o, &counters[i], i, &blk, before,
-                                  before != NULL && before->have_block ? &before->object_block
-                                                                       : NULL);
+                        csv_pair cp = {now, peer_block(now, true), before,
+                                       peer_block(before, true)};
+                        csv_value(cw, &o, &counters[i], i, &blk, &cp);
                     }
                     break;
                 }
@@ -978,7 +1102,10 @@ static void csv_cells(csv_walk *cw, v1_peer *before)
         while (perfbuf_v1_instances_next(b, &ii, &inst)) {
             DUMP_WORK(1);
             if (before != NULL) {
-                peer_instance(before, b, &inst);
+                peer_instance(before, &inst);
+            }
+            if (now != NULL) {
+                peer_instance(now, &inst);
             }
             for (uint32_t i = 0; i < count; i++) {
                 DUMP_WORK(1);
@@ -991,10 +1118,9 @@ static void csv_cells(csv_walk *cw, v1_peer *before)
                     if (cw->mode == CSV_HEADER) {
                         csv_column(cw, &o, &counters[i], inst.index);
                     } else {
-                        csv_value(cw, &o, &counters[i], i, &inst.counters, before,
-                                  before != NULL && before->have_instance
-                                      ? &before->instance.counters
-                                      : NULL);
+                        csv_pair cp = {now, peer_block(now, false), before,
+                                       peer_block(before, false)};
+                        csv_value(cw, &o, &counters[i], i, &inst.counters, &cp);
                     }
                     break;
                 }
@@ -1002,6 +1128,20 @@ static void csv_cells(csv_walk *cw, v1_peer *before)
         }
     }
     free(counters);
+}
+
+/* A capture's SystemTime as typeperf writes its timestamps. */
+typedef struct csv_stamp_text {
+    char text[64];
+} csv_stamp_text;
+
+static csv_stamp_text csv_stamp(const perfbuf_systemtime *t)
+{
+    csv_stamp_text s;
+    snprintf(s.text, sizeof s.text, "%02u/%02u/%04u %02u:%02u:%02u.%03u", (unsigned)t->month,
+             (unsigned)t->day, (unsigned)t->year, (unsigned)t->hour, (unsigned)t->minute,
+             (unsigned)t->second, (unsigned)t->milliseconds);
+    return s;
 }
 
 perfbuf_status dump_v1_csv(const dump_input *in, FILE *out, perfbuf_error *err)
@@ -1055,19 +1195,46 @@ perfbuf_status dump_v1_csv(const dump_input *in, FILE *out, perfbuf_error *err)
     csv_walk cw = {&w, CSV_HEADER, &b, &tables, have_parents, &sel, &names, &text, machine.buf};
     /* The capture's SystemTime is UTC (docs/v1.md): the header says so. */
     csv_field(&w, "(PDH-CSV 4.0) (Coordinated Universal Time)(0)");
-    csv_cells(&cw, NULL);
+    csv_cells(&cw, NULL, NULL);
     csv_row_end(&w);
-    const perfbuf_systemtime *t = &b.system_time;
-    char stamp[64];
-    snprintf(stamp, sizeof stamp, "%02u/%02u/%04u %02u:%02u:%02u.%03u", (unsigned)t->month,
-             (unsigned)t->day, (unsigned)t->year, (unsigned)t->hour, (unsigned)t->minute,
-             (unsigned)t->second, (unsigned)t->milliseconds);
-    csv_field(&w, stamp);
     cw.mode = CSV_VALUES;
-    csv_cells(&cw, before);
+    /* --series: a record per earlier capture, oldest first, each against
+     * the one before it; all are paired with the dumped block by key. */
+    size_t earlier = in->series_count;
+    perfbuf_v1_block *series_blocks = dump_calloc(earlier, sizeof *series_blocks);
+    v1_peer *series = dump_calloc(earlier, sizeof *series);
+    for (size_t k = 0; k < earlier; k++) {
+        DUMP_WORK(1);
+        perfbuf_error serr;
+        bool valid = perfbuf_v1_parse(in->series[k], in->series_sizes[k], &in->options,
+                                      &series_blocks[k], &serr) == PERFBUF_OK;
+        if (!valid) {
+            dump_side_rejected("--series capture", &serr);
+        }
+        peer_init(&series[k], valid ? &series_blocks[k] : NULL);
+        csv_stamp_text stamp = {" "};
+        if (valid) {
+            stamp = csv_stamp(&series_blocks[k].system_time);
+        }
+        csv_field(&w, stamp.text);
+        csv_cells(&cw, &series[k], k > 0 ? &series[k - 1] : NULL);
+        csv_row_end(&w);
+    }
+    v1_peer *rate_peer = before;
+    if (earlier > 0) {
+        before = &series[earlier - 1];
+    }
+    csv_stamp_text stamp = csv_stamp(&b.system_time);
+    csv_field(&w, stamp.text);
+    csv_cells(&cw, NULL, before);
     csv_row_end(&w);
-    if (before != NULL) {
-        peer_free(before);
+    for (size_t k = 0; k < earlier; k++) {
+        peer_free(&series[k]);
+    }
+    free(series);
+    free(series_blocks);
+    if (rate_peer != NULL) {
+        peer_free(rate_peer);
     }
     select_report_unused(&sel);
     instance_names_free(&names);

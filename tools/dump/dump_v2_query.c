@@ -4,6 +4,7 @@
 #include <string.h>
 
 #include "dump.h"
+#include "perfbuf/collector.h"
 #include "perfbuf/counter_types.h"
 #include "perfbuf/v2_meta.h"
 #include "perfbuf/v2_query.h"
@@ -57,13 +58,69 @@ typedef struct v2_side {
 } v2_side;
 
 /* Where the block and instance being dumped are in the --rate capture:
- * the same position, the same kind and, for an instance, the same name. */
+ * the block at the same position and of the same kind (the query lists
+ * its counters in the same order each time); in it, the instance of the
+ * same key (perfbuf_v2_pair: InstanceId, name, #N). */
 typedef struct v2_prev {
     bool block_ok;
     perfbuf_v2_block block;
     bool inst_ok;
     perfbuf_v2_instance inst;
 } v2_prev;
+
+/* The instances of a block pairing and the older block's instances by
+ * position; the scratch is kept and grown across blocks. */
+typedef struct v2_pairer {
+    uint64_t *scratch;
+    size_t scratch_cap;
+    bool ok;
+    perfbuf_v2_pairing pairing;
+    perfbuf_v2_instance *older;
+    uint32_t older_count;
+    size_t older_cap;
+} v2_pairer;
+
+/*
+ * Pairs b's instances with those of prev->block (none when the --rate
+ * capture has no block of that kind there: every instance is new), and
+ * lists the older instances so that a partner is found in O(1).
+ */
+static void pairer_block(v2_pairer *pr, const perfbuf_v2_query *previous, const v2_prev *prev,
+                         const perfbuf_v2_query *q, const perfbuf_v2_block *b)
+{
+    pr->ok = false;
+    pr->older_count = 0;
+    const perfbuf_v2_block *older = prev->block_ok ? &prev->block : NULL;
+    size_t slots;
+    if (perfbuf_v2_pairing_scratch(older, b, &slots) != PERFBUF_OK) {
+        return;
+    }
+    if (slots > pr->scratch_cap) {
+        free(pr->scratch);
+        pr->scratch = dump_calloc(slots, sizeof *pr->scratch);
+        pr->scratch_cap = slots;
+    }
+    if (perfbuf_v2_pair(previous, older, q, b, pr->scratch, pr->scratch_cap, &pr->pairing) !=
+        PERFBUF_OK) {
+        return;
+    }
+    pr->ok = true;
+    if (older == NULL || older->instance_count == 0) {
+        return;
+    }
+    if (older->instance_count > pr->older_cap) {
+        free(pr->older);
+        pr->older = dump_calloc(older->instance_count, sizeof *pr->older);
+        pr->older_cap = older->instance_count;
+    }
+    perfbuf_v2_iter it;
+    perfbuf_v2_instances_begin(older, &it);
+    while (pr->older_count < older->instance_count &&
+           perfbuf_v2_instances_next(previous, older, &it, &pr->older[pr->older_count])) {
+        DUMP_WORK(1);
+        pr->older_count++;
+    }
+}
 
 bool detect_v2_query(const uint8_t *data, size_t size)
 {
@@ -390,9 +447,9 @@ perfbuf_status dump_v2_query(const dump_input *in, emitter *e, perfbuf_error *er
         side.sampler = &sampler;
     }
     dump_text text;
-    dump_text other;           /* the --rate capture's instance name */
     dump_text_init(&text);
-    dump_text_init(&other);
+    v2_pairer pairer;
+    memset(&pairer, 0, sizeof pairer);
     emit_u64(e, "received", q.received);
     emit_u64(e, "total_size", q.size);
     emit_u64(e, "num_counters", q.block_count);
@@ -426,9 +483,9 @@ perfbuf_status dump_v2_query(const dump_input *in, emitter *e, perfbuf_error *er
     emit_list_begin(e, "blocks");
     perfbuf_v2_iter bi;
     perfbuf_v2_block b;
-    /* The --rate capture is walked in step with this one: its block and
-     * instance at the same position are the only candidates, so each is
-     * read once rather than searched for per value. */
+    /* The --rate capture's blocks are walked in step with this one's: the
+     * block at the same position is the only candidate. Its instances are
+     * paired by key once per block (pairer_block), so no value searches. */
     perfbuf_v2_iter pbi;
     if (side.previous != NULL) {
         perfbuf_v2_blocks_begin(side.previous, &pbi);
@@ -476,9 +533,8 @@ perfbuf_status dump_v2_query(const dump_input *in, emitter *e, perfbuf_error *er
             emit_object_end(e);
             emit_list_begin(e, "instances");
             perfbuf_v2_instance inst;
-            perfbuf_v2_iter pii;
-            if (prev.block_ok) {
-                perfbuf_v2_instances_begin(&prev.block, &pii);
+            if (side.previous != NULL) {
+                pairer_block(&pairer, side.previous, &prev, &q, &b);
             }
             perfbuf_v2_instances_begin(&b, &it);
             while (perfbuf_v2_instances_next(&q, &b, &it, &inst)) {
@@ -495,20 +551,26 @@ perfbuf_status dump_v2_query(const dump_input *in, emitter *e, perfbuf_error *er
                     dump_text_fit(&text, len);
                     name_st = perfbuf_v2_instance_name_utf8(&q, &inst, text.buf, text.cap, &len);
                 }
+                /* A name the conversion could not finish is shown as far
+                 * as it went: it is for reading, not for pairing. */
+                (void)name_st;
                 emit_str(e, "name", text.buf);
                 prev.inst_ok = false;
-                if (prev.block_ok &&
-                    perfbuf_v2_instances_next(side.previous, &prev.block, &pii, &prev.inst) &&
-                    prev.inst.index == inst.index && name_st == PERFBUF_OK) {
-                    size_t lp;
-                    perfbuf_status prev_st = perfbuf_v2_instance_name_utf8(
-                        side.previous, &prev.inst, other.buf, other.cap, &lp);
-                    if (prev_st == PERFBUF_E_OUTPUT_TOO_SMALL) {
-                        dump_text_fit(&other, lp);
-                        prev_st = perfbuf_v2_instance_name_utf8(side.previous, &prev.inst,
-                                                                other.buf, other.cap, &lp);
+                if (side.previous != NULL) {
+                    uint32_t state = DUMP_PAIR_NONE;
+                    uint32_t ordinal;
+                    uint32_t older_position = 0;
+                    if (!pairer.ok ||
+                        !perfbuf_v2_pairing_instance(&pairer.pairing, inst.index, &state,
+                                                     &ordinal, &older_position)) {
+                        state = DUMP_PAIR_NONE;
                     }
-                    prev.inst_ok = prev_st == PERFBUF_OK && strcmp(text.buf, other.buf) == 0;
+                    emit_str(e, "pairing", dump_pairing_name(state));
+                    if (state == PERFBUF_PAIR_MATCHED && older_position < pairer.older_count) {
+                        prev.inst = pairer.older[older_position];
+                        prev.inst_ok = true;
+                        emit_u64(e, "previous_position", older_position);
+                    }
                 }
                 perfbuf_v2_iter vi;
                 perfbuf_v2_instance_values_begin(&inst, &vi);
@@ -530,6 +592,7 @@ perfbuf_status dump_v2_query(const dump_input *in, emitter *e, perfbuf_error *er
     free(sampler.slots[0]);
     free(sampler.slots[1]);
     dump_text_free(&text);
-    dump_text_free(&other);
+    free(pairer.scratch);
+    free(pairer.older);
     return verdict;
 }

@@ -53,7 +53,8 @@ static void usage(FILE *out)
             "                      '\\Process(svchost*)\\%% Processor Time'; repeatable;\n"
             "                      needs --names or --english-names\n"
             "      --csv           V1: typeperf's CSV of the --counter paths (with --rate:\n"
-            "                      formatted against PREVIOUS)\n"
+            "                      formatted against PREVIOUS; with --series: a record\n"
+            "                      per capture)\n"
             "      --rate PREVIOUS an earlier capture of the same query: show formatted values\n"
             "                      (V2 needs --registration)\n"
             "      --series EARLIER... --  earlier captures of the same V1 query, oldest\n"
@@ -246,9 +247,9 @@ static int run(int argc, char **argv, perfbuf_counter_path *paths)
         fprintf(stderr, "perfbuf-dump: --counter needs --names or --english-names\n");
         return 2;
     }
-    if (csv && (path_count == 0 || json || series_count > 0)) {
-        fprintf(stderr, "perfbuf-dump: --csv needs --counter, and goes with neither --json nor "
-                        "--series\n");
+    if (csv && (path_count == 0 || json || (series_count > 0 && previous_path != NULL))) {
+        fprintf(stderr, "perfbuf-dump: --csv needs --counter, does not go with --json, and "
+                        "takes --rate or --series, not both\n");
         return 2;
     }
     /* Standard input can be read once: "-" may stand for one input only. */
@@ -340,6 +341,9 @@ static int run(int argc, char **argv, perfbuf_counter_path *paths)
         free(data);
         free(names);
         free(previous);
+        for (size_t k = 0; k < series_count; k++) {
+            free(series[k]);
+        }
         for (size_t k = 0; k < 4; k++) {
             free(side[k]);
         }

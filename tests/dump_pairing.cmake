@@ -1,0 +1,190 @@
+# SPDX-License-Identifier: MIT OR Apache-2.0
+cmake_minimum_required(VERSION 3.25)
+# perfbuf-dump --rate, --series and --csv pair the instances of two captures
+# by key (parent, name, #N), not by position: 20,000 processes of which the
+# first exited between the captures all keep their value; swaps, a shifted
+# #N, a process that exits, one that starts and a thread whose parent
+# changes are each paired as PDH pairs them (docs/collector.md).
+# Inputs: -DDUMP=<perfbuf-dump> -DMAKE=<make_series> -DDIR=<scratch folder>
+file(REMOVE_RECURSE ${DIR})
+file(MAKE_DIRECTORY ${DIR})
+execute_process(COMMAND ${MAKE} --pairing ${DIR} RESULT_VARIABLE rc)
+if(NOT rc EQUAL 0)
+  message(FATAL_ERROR "make_series --pairing failed")
+endif()
+set(failed 0)
+set(passed 0)
+macro(expect what got want)
+  if("${got}" STREQUAL "${want}")
+    math(EXPR passed "${passed} + 1")
+  else()
+    message("FAIL ${what}: got '${got}', want '${want}'")
+    math(EXPR failed "${failed} + 1")
+  endif()
+endmacro()
+# The number of matches of a regular expression in text.
+function(count_of out regex text)
+  string(REGEX MATCHALL "${regex}" found "${text}")
+  list(LENGTH found n)
+  set(${out} ${n} PARENT_SCOPE)
+endfunction()
+
+# 20,000 processes, p0 gone and "fresh" new: read as text, since CMake's
+# JSON reader parses the whole document for every lookup.
+execute_process(COMMAND ${DUMP} --rate ${DIR}/churn-0.bin ${DIR}/churn-1.bin
+                OUTPUT_VARIABLE text RESULT_VARIABLE rc)
+expect("churn exit" "${rc}" "0")
+count_of(busy "\n *- \"25\\.000000\"\n" "${text}")
+expect("churn: processes formatted 25 %" "${busy}" "19999")
+count_of(invalid "\n *- \"invalid-data\"\n" "${text}")
+expect("churn: values without a previous sample" "${invalid}" "1")
+count_of(matched "\n *pairing: \"matched\"\n" "${text}")
+expect("churn: instances matched" "${matched}" "19999")
+count_of(new "\n *pairing: \"new\"\n" "${text}")
+expect("churn: instances new" "${new}" "1")
+count_of(exited "\n *name: \"p0\"\n" "${text}")
+expect("churn: the exited process is not shown" "${exited}" "0")
+count_of(p1 "\n *name: \"p1\"\n" "${text}")
+expect("churn: p1 is shown once" "${p1}" "1")
+# "fresh" is the last instance: what follows its name is its own.
+string(FIND "${text}" "name: \"fresh\"" at)
+string(SUBSTRING "${text}" ${at} -1 fresh)
+string(REGEX MATCH "pairing: \"new\"\n *formatted:\n *- \"99\\.000000\"\n *- \"invalid-data\""
+       fresh "${fresh}")
+if(at EQUAL -1 OR fresh STREQUAL "")
+  message("FAIL churn: the new process lacks its first-sample status")
+  math(EXPR failed "${failed} + 1")
+else()
+  math(EXPR passed "${passed} + 1")
+endif()
+
+# The small cases, position by position in the newer capture:
+# name | pairing | previous_position (- for none) | % Processor Time
+set(process_rows
+    "Idle|matched|0|50.000000"
+    "svchost|matched|1|10.000000"
+    # old #1 (id 11) exited: old #2 (id 12) is now #1 and pairs with old
+    # #1, as a PDH query for svchost#1 does: 1 s of the id difference
+    # (10 %) plus its own 30 %.
+    "svchost|matched|2|40.000000"
+    "b|matched|5|15.000000"
+    "started|new|-|invalid-data"
+    "a|matched|4|5.000000")
+set(thread_rows
+    # t0's parent changed from a to b: another key, so a new instance.
+    "b/t0|new|-|invalid-data"
+    "Idle/t1|matched|1|10.000000")
+execute_process(COMMAND ${DUMP} --json --rate ${DIR}/cases-0.bin ${DIR}/cases-1.bin
+                OUTPUT_VARIABLE json RESULT_VARIABLE rc)
+expect("cases exit" "${rc}" "0")
+foreach(object 0 1)
+  if(object EQUAL 0)
+    set(rows ${process_rows})
+    set(timer 1)
+  else()
+    set(rows ${thread_rows})
+    set(timer 0)
+  endif()
+  string(JSON count ERROR_VARIABLE json_error LENGTH "${json}" objects ${object} instances)
+  list(LENGTH rows want_count)
+  expect("object ${object}: instances" "${count}" "${want_count}")
+  set(at 0)
+  foreach(row IN LISTS rows)
+    string(REPLACE "|" ";" parts "${row}")
+    list(GET parts 0 name)
+    list(GET parts 1 pairing)
+    list(GET parts 2 previous)
+    list(GET parts 3 value)
+    set(where objects ${object} instances ${at})
+    string(JSON got_name ERROR_VARIABLE json_error GET "${json}" ${where} full_name)
+    string(JSON got_pairing ERROR_VARIABLE json_error GET "${json}" ${where} pairing)
+    string(JSON got_previous ERROR_VARIABLE json_error GET "${json}" ${where} previous_position)
+    if(json_error)
+      set(got_previous "-")
+    endif()
+    string(JSON got_value ERROR_VARIABLE json_error GET "${json}" ${where} formatted ${timer})
+    expect("object ${object} instance ${at}" "${got_name}|${got_pairing}|${got_previous}|${got_value}"
+           "${row}")
+    math(EXPR at "${at} + 1")
+  endforeach()
+endforeach()
+
+# A title the block repeats: the first object of it is paired, the later
+# one has no peer object (its instances are unpaired, with no value).
+execute_process(COMMAND ${DUMP} --json --rate ${DIR}/repeated-0.bin ${DIR}/repeated-1.bin
+                OUTPUT_VARIABLE json RESULT_VARIABLE rc)
+expect("repeated exit" "${rc}" "0")
+foreach(row "0|first|matched|20.000000" "1|second|unpaired|invalid-data")
+  string(REPLACE "|" ";" parts "${row}")
+  list(GET parts 0 object)
+  string(JSON got_name ERROR_VARIABLE json_error GET "${json}" objects ${object} instances 0 name)
+  string(JSON got_pairing ERROR_VARIABLE json_error GET "${json}" objects ${object} instances 0 pairing)
+  string(JSON got_value ERROR_VARIABLE json_error GET "${json}" objects ${object} instances 0 formatted 1)
+  expect("repeated title, object ${object}" "${object}|${got_name}|${got_pairing}|${got_value}" "${row}")
+endforeach()
+
+# --series pairs each capture with the last by the same key: the
+# statistics of one interval are the --rate values.
+execute_process(COMMAND ${DUMP} --json --series ${DIR}/cases-0.bin -- ${DIR}/cases-1.bin
+                OUTPUT_VARIABLE json RESULT_VARIABLE rc)
+expect("series exit" "${rc}" "0")
+set(series_rows "2|40.000000" "3|15.000000" "5|5.000000")
+foreach(row IN LISTS series_rows)
+  string(REPLACE "|" ";" parts "${row}")
+  list(GET parts 0 at)
+  list(GET parts 1 want)
+  string(JSON mean ERROR_VARIABLE json_error GET "${json}" objects 0 instances ${at} statistics 1 mean)
+  expect("series: instance ${at} mean" "${mean}" "${want}")
+endforeach()
+string(JSON count ERROR_VARIABLE json_error GET "${json}" objects 0 instances 4 statistics 1 count)
+expect("series: the started process has no interval" "${count}" "0")
+
+# --csv with --rate: one column per instance of the newer capture, each
+# value against the older instance of the same key; " " for a first sample.
+execute_process(COMMAND ${DUMP} --names ${DIR}/names.bin --counter "\\Process(*)\\% Processor Time"
+                        --csv --rate ${DIR}/cases-0.bin ${DIR}/cases-1.bin
+                OUTPUT_VARIABLE csv RESULT_VARIABLE rc)
+expect("csv exit" "${rc}" "0")
+string(REGEX MATCH "\n[^\n]*" values "${csv}")
+string(REGEX REPLACE "^\n\"[^\"]*\"," "" values "${values}")
+string(STRIP "${values}" values)
+expect("csv values" "${values}"
+       "\"50.000000\",\"10.000000\",\"40.000000\",\"15.000000\",\" \",\"5.000000\"")
+
+# --csv with --series: the columns of the newest capture, a record per
+# capture; the first has no earlier sample, so every rate is " ".
+execute_process(COMMAND ${DUMP} --names ${DIR}/names.bin --counter "\\Process(*)\\% Processor Time"
+                        --csv --series ${DIR}/cases-0.bin -- ${DIR}/cases-1.bin
+                OUTPUT_VARIABLE csv RESULT_VARIABLE rc)
+expect("csv series exit" "${rc}" "0")
+string(REPLACE "\r" "" csv "${csv}")
+string(REGEX REPLACE "\n$" "" csv "${csv}")
+string(REPLACE "\n" ";" records "${csv}")
+list(LENGTH records count)
+expect("csv series: header and a record per capture" "${count}" "3")
+foreach(at 1 2)
+  list(GET records ${at} record)
+  # Without the timestamp (REGEX REPLACE would apply ^ again after it).
+  string(FIND "${record}" "\"," at_comma)
+  math(EXPR at_comma "${at_comma} + 2")
+  string(SUBSTRING "${record}" ${at_comma} -1 record)
+  set(got_${at} "${record}")
+endforeach()
+list(GET records 0 header)
+string(REGEX MATCHALL "Process\\([^)]*\\)" columns "${header}")
+string(REPLACE ";" "," columns "${columns}")
+expect("csv series columns" "${columns}"
+       "Process(Idle),Process(svchost),Process(svchost#1),Process(b),Process(started),Process(a)")
+expect("csv series first record" "${got_1}" "\" \",\" \",\" \",\" \",\" \",\" \"")
+expect("csv series second record" "${got_2}"
+       "\"50.000000\",\"10.000000\",\"40.000000\",\"15.000000\",\" \",\"5.000000\"")
+execute_process(COMMAND ${DUMP} --names ${DIR}/names.bin --counter "\\Process(*)\\% Processor Time"
+                        --csv --rate ${DIR}/cases-0.bin --series ${DIR}/cases-0.bin --
+                        ${DIR}/cases-1.bin
+                RESULT_VARIABLE rc OUTPUT_QUIET ERROR_VARIABLE err)
+expect("csv with --rate and --series" "${rc}" "2")
+
+message("${passed} passed, ${failed} failed")
+if(failed GREATER 0)
+  message(FATAL_ERROR "${failed} checks failed")
+endif()
