@@ -27,6 +27,7 @@
 #include "cursor.h"
 #include "order.h"
 #include "pair_keys.h"
+#include "v1_internal.h"
 #include "work.h"
 
 /* Scratch slots of one capture's keys, per instance (see key_capture). */
@@ -380,9 +381,10 @@ static bool add_slots(size_t *total, size_t more)
     return pb_add(*total, more, total);
 }
 
-static bool scratch_layout(const perfbuf_v1_block *older, const perfbuf_v1_object *oo,
-                           bool has_older, const perfbuf_v1_block *newer,
-                           const perfbuf_v1_object *no, size_t *slots)
+/* The scratch of the keys, the matches and the name area; the block
+ * indexes come on top unless the caller built them (perfbuf_v1_pair_objects). */
+static bool keys_layout(const perfbuf_v1_object *oo, bool has_older, const perfbuf_v1_object *no,
+                        size_t *slots)
 {
     uint32_t n_old = has_older ? instances_of(oo) : 0;
     uint32_t n_new = instances_of(no);
@@ -390,8 +392,16 @@ static bool scratch_layout(const perfbuf_v1_block *older, const perfbuf_v1_objec
     size_t total = PB_TEXT_SLOTS;
     return pb_add((size_t)n_old, (size_t)n_new, &keys) &&
            pb_mul(keys, PER_INSTANCE_SLOTS, &keys) && add_slots(&total, keys) &&
-           add_slots(&total, n_new) && add_slots(&total, n_new) && add_slots(&total, has_older ? older->index_slots : 0) &&
-           add_slots(&total, newer->index_slots) && (*slots = total, true);
+           add_slots(&total, n_new) && add_slots(&total, n_new) && (*slots = total, true);
+}
+
+static bool scratch_layout(const perfbuf_v1_block *older, const perfbuf_v1_object *oo,
+                           bool has_older, const perfbuf_v1_block *newer,
+                           const perfbuf_v1_object *no, size_t *slots)
+{
+    return keys_layout(oo, has_older, no, slots) &&
+           add_slots(slots, has_older ? older->index_slots : 0) &&
+           add_slots(slots, newer->index_slots);
 }
 
 static bool find_objects(const perfbuf_v1_block *older, const perfbuf_v1_block *newer,
@@ -437,8 +447,9 @@ static PB_NOINLINE void pair_keys(perfbuf_v1_pairing *out, uint64_t *scratch, ui
     merge(&ok, &nk, matches, matches + n_new, out);
 }
 
-/* Fills *out as far as the block indexes; false when one cannot be built. */
-static bool pair_layout(perfbuf_v1_pairing *out, uint64_t *scratch, uint64_t **keys)
+/* Places the name area, the matches and the older counter blocks; returns
+ * the first slot after them. */
+static uint64_t *place_results(perfbuf_v1_pairing *out, uint64_t *scratch)
 {
     uint64_t *at = scratch;
     out->text = (char *)at;
@@ -449,6 +460,13 @@ static bool pair_layout(perfbuf_v1_pairing *out, uint64_t *scratch, uint64_t **k
     at += n_new;
     out->older_counters = at;
     at += n_new;
+    return at;
+}
+
+/* Fills *out as far as the block indexes; false when one cannot be built. */
+static bool pair_layout(perfbuf_v1_pairing *out, uint64_t *scratch, uint64_t **keys)
+{
+    uint64_t *at = place_results(out, scratch);
     if (perfbuf_v1_block_index_build(out->newer, at, out->newer->index_slots,
                                      &out->newer_parents) != PERFBUF_OK) {
         return false;
@@ -499,6 +517,71 @@ perfbuf_status perfbuf_v1_pair(const perfbuf_v1_block *older, const perfbuf_v1_b
     /* Names in two code pages are not comparable, so an object whose
      * CodePage changed pairs nothing: its older instances are not keyed. */
     uint32_t n_old = out->has_older && out->older_object.code_page == out->newer_object.code_page
+                         ? instances_of(&out->older_object)
+                         : 0u;
+    pair_keys(out, scratch, keys, n_old, instances_of(&out->newer_object));
+    return PERFBUF_OK;
+}
+
+perfbuf_status perfbuf_v1_pairing_scratch_objects(const perfbuf_v1_object *older_object,
+                                                  const perfbuf_v1_object *newer_object,
+                                                  size_t *slots)
+{
+    if (newer_object == NULL || slots == NULL) {
+        return PERFBUF_E_INVALID_ARGUMENT;
+    }
+    *slots = 0;
+    return keys_layout(older_object, older_object != NULL, newer_object, slots)
+               ? PERFBUF_OK
+               : PERFBUF_E_LIMIT_EXCEEDED;
+}
+
+/* A block index of the whole block b, as perfbuf_v1_block_index_build
+ * makes it: anything else would make each parent a walk of the block. */
+static bool block_index_of(const perfbuf_v1_block *b, const perfbuf_v1_instance_index *index)
+{
+    return index != NULL && index->slots != NULL && index->block_data == b->data &&
+           index->slot_count == b->index_slots;
+}
+
+perfbuf_status perfbuf_v1_pair_objects(const perfbuf_v1_block *older,
+                                       const perfbuf_v1_object *older_object,
+                                       const perfbuf_v1_instance_index *older_parents,
+                                       const perfbuf_v1_block *newer,
+                                       const perfbuf_v1_object *newer_object,
+                                       const perfbuf_v1_instance_index *newer_parents,
+                                       uint64_t *scratch, size_t cap, perfbuf_v1_pairing *out)
+{
+    if (out == NULL) {
+        return PERFBUF_E_INVALID_ARGUMENT;
+    }
+    *out = (perfbuf_v1_pairing){0};
+    bool has_older = older_object != NULL;
+    if (older == NULL || newer == NULL || newer_object == NULL ||
+        (scratch == NULL && cap != 0) || !pb_v1_object_of_block(newer, newer_object) ||
+        !block_index_of(newer, newer_parents) ||
+        (has_older &&
+         (!pb_v1_object_of_block(older, older_object) || !block_index_of(older, older_parents)))) {
+        return PERFBUF_E_INVALID_ARGUMENT;
+    }
+    size_t need = 0;
+    if (!keys_layout(older_object, has_older, newer_object, &need)) {
+        return PERFBUF_E_LIMIT_EXCEEDED;
+    }
+    if (cap < need) {
+        return PERFBUF_E_OUTPUT_TOO_SMALL;
+    }
+    out->older = older;
+    out->newer = newer;
+    out->newer_object = *newer_object;
+    out->newer_parents = *newer_parents;
+    out->has_older = has_older;
+    if (has_older) {
+        out->older_object = *older_object;
+        out->older_parents = *older_parents;
+    }
+    uint64_t *keys = place_results(out, scratch);
+    uint32_t n_old = has_older && out->older_object.code_page == out->newer_object.code_page
                          ? instances_of(&out->older_object)
                          : 0u;
     pair_keys(out, scratch, keys, n_old, instances_of(&out->newer_object));

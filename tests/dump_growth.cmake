@@ -33,6 +33,7 @@ endforeach()
 set(cases
     "v1-parents|0|--format v1 @/v1-parents.bin"
     "v1-rate|0|--format v1 --rate @/v1-rate-prev.bin @/v1-rate.bin"
+    "v1-objects-rate|0|--format v1 --rate @/v1-objects-prev.bin @/v1-objects.bin|10.5"
     "v1-counter|0|--format v1 --names @/v1-rate-names.bin --counter \\\\Process(*)\\\\Count --counter \\\\Thread(*)\\\\* --rate @/v1-rate-prev.bin @/v1-rate.bin"
     "v1-csv|0|--format v1 --names @/v1-rate-names.bin --counter \\\\Process(*)\\\\* --csv --rate @/v1-rate-prev.bin @/v1-rate.bin"
     "v1-same-csv|0|--format v1 --names @/v1-rate-names.bin --counter \\\\Process(svchost*)\\\\ID --counter \\\\process(svchost#7)\\\\id --csv @/v1-same.bin|10.5"
@@ -53,6 +54,9 @@ set(checks
     "v1-parents|objects/1/instances/1/full_name|p999/c1"
     "v1-parents|objects/1/instances/0/full_name|c0"
     "v1-rate|objects/0/instances/0/formatted/1|invalid-data"
+    "v1-objects-rate|objects/0/instances/0/pairing|matched"
+    "v1-objects-rate|objects/499/instances/0/pairing|matched"
+    "v1-objects-rate|objects/499/instances/0/formatted/0|5.000000"
     "v1-rate|objects/0/instances/0/formatted/0|0.000000"
     "v1-rate|objects/0/instances/0/pairing|new"
     "v1-rate|objects/0/instances/1/pairing|matched"

@@ -13,6 +13,9 @@
  *                       in reverse order; 200 x SCALE counters of one
  *                       instance, reversed too; and 500 x SCALE small
  *                       objects the earlier capture lists in reverse;
+ *   v1-objects.bin, v1-objects-prev.bin
+ *                       --rate: 500 x SCALE objects of one instance each,
+ *                       listed in reverse in the earlier capture;
  *   v1-rate-names.bin   a Counter table naming the --rate pair's titles,
  *                       for --counter and --csv;
  *   v1-same.bin         2,500 x SCALE instances all named "svchost"
@@ -188,6 +191,38 @@ static tb_buf v1_rate_capture(uint32_t scale, int previous)
     }
     tb_v1_end(&v);
     return v.buf;
+}
+
+/* 500 x SCALE objects of one instance each, the earlier capture listing
+ * them in reverse: pairing each object must not find both objects and
+ * index both blocks again (quadratic in the objects). */
+static tb_buf v1_objects_capture(uint32_t scale, int previous)
+{
+    uint32_t objects = 500 * scale;
+    tb_v1 v;
+    tb_v1_begin(&v, "ADVERSARY");
+    v1_set_time(&v, previous ? 0 : 1);
+    for (uint32_t k = 0; k < objects; k++) {
+        uint32_t o = previous ? objects - 1 - k : k;
+        tb_v1_object_begin(&v, 5000 + 2 * o, 0, 0);
+        tb_v1_counter(&v, 10, PERF_COUNTER_COUNTER, 4, 4);
+        tb_v1_definitions_end(&v);
+        uint8_t data[8] = {0};
+        tb_put32(data, 4, previous ? o : o + 5);
+        tb_v1_instance(&v, "only", 0, 0);
+        tb_v1_counter_block(&v, data, sizeof data);
+        tb_v1_object_end(&v);
+    }
+    tb_v1_end(&v);
+    return v.buf;
+}
+
+static int v1_objects(uint32_t scale)
+{
+    tb_buf b = v1_objects_capture(scale, 1);
+    int rc = write_buf("v1-objects-prev.bin", &b);
+    b = v1_objects_capture(scale, 0);
+    return rc ? rc : write_buf("v1-objects.bin", &b);
 }
 
 static int v1_rate(uint32_t scale)
@@ -495,6 +530,7 @@ int main(int argc, char **argv)
     uint32_t s = (uint32_t)scale;
     int rc = v1_parents(s);
     rc = rc ? rc : v1_rate(s);
+    rc = rc ? rc : v1_objects(s);
     rc = rc ? rc : v1_series(s);
     rc = rc ? rc : v2_ids(s);
     rc = rc ? rc : v2_rate(s);

@@ -392,7 +392,79 @@ static void object_only_in_newer(void)
     tb_free(&newer_buf);
 }
 
+/* The objects form pairs as perfbuf_v1_pair does, from objects and block
+ * indexes the caller found and built once, and refuses any that are not
+ * of their block. */
+static void pair_objects_matches_pair(void)
+{
+    const char *const older_jobs[] = {"p1", "p2"};
+    const char *const newer_jobs[] = {"p2", "P1"};
+    const cf_process older[] = {{"x", 0, -1, 0, 0}, {"y", 0, -1, 0, 0}, {"z", -1, -1, 0, 0},
+                                {"w", 1, -1, 0, 0}};
+    const cf_process newer[] = {{"x", 0, -1, 0, 0}, {"y", 1, -1, 0, 0}, {"z", -1, -1, 0, 0},
+                                {"w", 0, -1, 0, 0}, {"v", -1, -1, 0, 0}};
+    pair_fixture f;
+    CHECK(setup(&f, older_jobs, 2, older, 4, newer_jobs, 2, newer, 5, 0, CF_PROCESS));
+    perfbuf_v1_object oo, no, other;
+    CHECK(perfbuf_v1_find_object(&f.older, CF_PROCESS, &oo) == PERFBUF_OK);
+    CHECK(perfbuf_v1_find_object(&f.newer, CF_PROCESS, &no) == PERFBUF_OK);
+    CHECK(perfbuf_v1_find_object(&f.newer, CF_JOB, &other) == PERFBUF_OK);
+    uint64_t *os = calloc(f.older.index_slots + 1, sizeof *os);
+    uint64_t *ns = calloc(f.newer.index_slots + 1, sizeof *ns);
+    perfbuf_v1_instance_index oi, ni;
+    CHECK(os != NULL && ns != NULL);
+    CHECK(perfbuf_v1_block_index_build(&f.older, os, f.older.index_slots, &oi) == PERFBUF_OK);
+    CHECK(perfbuf_v1_block_index_build(&f.newer, ns, f.newer.index_slots, &ni) == PERFBUF_OK);
+    size_t slots = 0;
+    CHECK(perfbuf_v1_pairing_scratch_objects(&oo, &no, &slots) == PERFBUF_OK);
+    CHECK(slots > 0 && slots < f.slots); /* no block index in it */
+    uint64_t *scratch = calloc(slots, sizeof *scratch);
+    CHECK(scratch != NULL);
+    perfbuf_v1_pairing p;
+    CHECK(perfbuf_v1_pair_objects(&f.older, &oo, &oi, &f.newer, &no, &ni, scratch, slots - 1,
+                                  &p) == PERFBUF_E_OUTPUT_TOO_SMALL);
+    CHECK(perfbuf_v1_pair_objects(&f.older, &oo, &oi, &f.newer, &no, &ni, scratch, slots, &p) ==
+          PERFBUF_OK);
+    CHECK_EQ_U(p.paired, f.p.paired);
+    CHECK_EQ_U(p.new_instances, f.p.new_instances);
+    /* y (p1/y and P1/y), z and p2/w pair; x moved from p1 to p2, v is new. */
+    CHECK_EQ_U(p.paired, 3);
+    CHECK_EQ_U(p.new_instances, 2);
+    for (uint32_t i = 0; i < 5; i++) {
+        uint32_t k1, o1, a1, k2, o2, a2;
+        CHECK(perfbuf_v1_pairing_instance(&p, i, &k1, &o1, &a1));
+        CHECK(perfbuf_v1_pairing_instance(&f.p, i, &k2, &o2, &a2));
+        CHECK(k1 == k2 && o1 == o2 && a1 == a2);
+    }
+    /* No older object: every instance is new. */
+    CHECK(perfbuf_v1_pair_objects(&f.older, NULL, NULL, &f.newer, &no, &ni, scratch, slots, &p) ==
+          PERFBUF_OK);
+    CHECK_EQ_U(p.new_instances, 5);
+    CHECK_EQ_U(p.paired, 0);
+    /* Objects and indexes of the other block, or not block indexes. */
+    CHECK(perfbuf_v1_pair_objects(&f.older, &oo, &oi, &f.newer, &oo, &ni, scratch, slots, &p) ==
+          PERFBUF_E_INVALID_ARGUMENT);
+    CHECK(perfbuf_v1_pair_objects(&f.older, &oo, &ni, &f.newer, &no, &ni, scratch, slots, &p) ==
+          PERFBUF_E_INVALID_ARGUMENT);
+    CHECK(perfbuf_v1_pair_objects(&f.older, &oo, &oi, &f.newer, &no, &oi, scratch, slots, &p) ==
+          PERFBUF_E_INVALID_ARGUMENT);
+    CHECK(perfbuf_v1_pair_objects(&f.older, &oo, &oi, &f.newer, &no, NULL, scratch, slots, &p) ==
+          PERFBUF_E_INVALID_ARGUMENT);
+    size_t offsets[8];
+    perfbuf_v1_instance_index one_object;
+    CHECK(perfbuf_v1_index_build(&f.newer, &other, offsets, 8, &one_object) == PERFBUF_OK);
+    CHECK(perfbuf_v1_pair_objects(&f.older, &oo, &oi, &f.newer, &no, &one_object, scratch, slots,
+                                  &p) == PERFBUF_E_INVALID_ARGUMENT);
+    CHECK(p.matches == NULL);
+    CHECK(perfbuf_v1_pairing_scratch_objects(&oo, NULL, &slots) == PERFBUF_E_INVALID_ARGUMENT);
+    free(scratch);
+    free(os);
+    free(ns);
+    teardown(&f);
+}
+
 static const th_case cases[] = {
+    TH_CASE(pair_objects_matches_pair),
     TH_CASE(exit_start_swap),   TH_CASE(duplicates_shift), TH_CASE(unique_ids),
     TH_CASE(parent_changes),    TH_CASE(definition_changes), TH_CASE(single_instance),
     TH_CASE(patterns),          TH_CASE(size_then_fill),   TH_CASE(pairing_errors),

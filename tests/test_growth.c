@@ -759,6 +759,49 @@ static void call_arrays_same_names(uint32_t n, run *r) { pair_case(n, 1, true, r
 static void call_arrays_long_parent(uint32_t n, run *r) { pair_case(n, 2, true, r); }
 static void call_arrays_two_parents(uint32_t n, run *r) { pair_case(n, 3, true, r); }
 
+/*
+ * Every object of a block of n objects (one instance each, its parent in
+ * the previous object) paired with the same object of a second parse:
+ * the block indexes are built once, and each perfbuf_v1_pair_objects costs
+ * its own instances, where perfbuf_v1_pair per object would find the
+ * objects and index both blocks again (quadratic in the objects).
+ */
+static void call_pair_every_object(uint32_t n, run *r)
+{
+    tb_buf buf = adv_v1_many_objects(n);
+    r->bytes = 2 * buf.len;
+    perfbuf_v1_block older, newer;
+    EXPECT(perfbuf_v1_parse(buf.data, buf.len, NULL, &older, NULL) == PERFBUF_OK);
+    EXPECT(perfbuf_v1_parse(buf.data, buf.len, NULL, &newer, NULL) == PERFBUF_OK);
+    uint64_t *os = malloc(sizeof *os * (older.index_slots + 1));
+    uint64_t *ns = malloc(sizeof *ns * (newer.index_slots + 1));
+    uint64_t scratch[4096];
+    perfbuf_v1_instance_index oi, ni;
+    uint32_t paired = 0;
+    start();
+    EXPECT(perfbuf_v1_block_index_build(&older, os, older.index_slots, &oi) == PERFBUF_OK);
+    EXPECT(perfbuf_v1_block_index_build(&newer, ns, newer.index_slots, &ni) == PERFBUF_OK);
+    perfbuf_v1_iter oit, nit;
+    perfbuf_v1_object oo, no;
+    perfbuf_v1_objects_begin(&older, &oit);
+    perfbuf_v1_objects_begin(&newer, &nit);
+    while (perfbuf_v1_objects_next(&older, &oit, &oo) &&
+           perfbuf_v1_objects_next(&newer, &nit, &no)) {
+        size_t slots = 0;
+        perfbuf_v1_pairing p;
+        EXPECT(perfbuf_v1_pairing_scratch_objects(&oo, &no, &slots) == PERFBUF_OK &&
+               slots <= 4096);
+        EXPECT(perfbuf_v1_pair_objects(&older, &oo, &oi, &newer, &no, &ni, scratch, 4096, &p) ==
+               PERFBUF_OK);
+        paired += p.paired;
+    }
+    stop(r);
+    EXPECT(paired == n);
+    free(os);
+    free(ns);
+    tb_free(&buf);
+}
+
 /* perfbuf_v2_pair and both formatted arrays on adv_pair_v2's shapes. */
 static void pair_v2_case(uint32_t n, int shape, run *r)
 {
@@ -822,6 +865,7 @@ static void pairing_cases(void)
     GROWTH("perfbuf_v2_pair + arrays: n ids, 10 % churn", call_pair_v2_churn, N_LOG_N);
     GROWTH("perfbuf_v2_pair + arrays: n of one id and name, #N shifted", call_pair_v2_same_key,
            N_LOG_N);
+    GROWTH("perfbuf_v1_pair_objects: every one of n objects", call_pair_every_object, N_LOG_N);
     GROWTH("perfbuf_v1_pair: n names, 10 % churn", call_pair_churn, N_LOG_N);
     GROWTH("perfbuf_v1_pair: n svchost, #N shifted", call_pair_same_names, N_LOG_N);
     GROWTH("perfbuf_v1_pair: n children of one long parent", call_pair_long_parent, N_LOG_N);

@@ -91,6 +91,28 @@ PERFBUF_API PERFBUF_MUST_USE perfbuf_status perfbuf_v1_pair(const perfbuf_v1_blo
                                                             perfbuf_v1_pairing *out);
 
 /*
+ * perfbuf_v1_pair for a caller that pairs many objects of the same two
+ * blocks: the caller finds the objects (older_object NULL when the older
+ * block has none) and builds each block's index once
+ * (perfbuf_v1_block_index_build), so a call costs only the two objects'
+ * instances, their names and their parents' names, O(i log i + their
+ * bytes), and pairing every object of a block is O(n log n) in the block,
+ * where perfbuf_v1_pair per object would find the objects and build both
+ * indexes again each time. The scratch holds no block index:
+ * perfbuf_v1_pairing_scratch_objects says how many slots. The indexes must
+ * outlive *out. INVALID_ARGUMENT when an object is not of its block or an
+ * index is not the block form of its block; OUTPUT_TOO_SMALL as
+ * perfbuf_v1_pair.
+ */
+PERFBUF_API PERFBUF_MUST_USE perfbuf_status perfbuf_v1_pairing_scratch_objects(
+    const perfbuf_v1_object *older_object, const perfbuf_v1_object *newer_object, size_t *slots);
+PERFBUF_API PERFBUF_MUST_USE perfbuf_status perfbuf_v1_pair_objects(
+    const perfbuf_v1_block *older, const perfbuf_v1_object *older_object,
+    const perfbuf_v1_instance_index *older_parents, const perfbuf_v1_block *newer,
+    const perfbuf_v1_object *newer_object, const perfbuf_v1_instance_index *newer_parents,
+    uint64_t *scratch, size_t cap, perfbuf_v1_pairing *out);
+
+/*
  * The newer capture's instance at position `newer_index`: how it was
  * paired (PERFBUF_PAIR_*), its ordinal #N (PERFBUF_PAIR_NO_ORDINAL when
  * ambiguous) and, when matched, the older instance's position. False when

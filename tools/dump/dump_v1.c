@@ -192,6 +192,15 @@ typedef struct v1_peer {
     perfbuf_v1_pairing pairing;
     uint64_t *pair_scratch;
     size_t pair_cap;
+    /* block indexes for parents, built once per capture, not once per object */
+    bool have_own_parents;
+    uint64_t *own_parent_slots;
+    perfbuf_v1_instance_index own_parents;    /* of block */
+    const uint8_t *dumped_data;               /* the dumped block the next two are of */
+    bool have_dumped_parents;
+    uint64_t *dumped_parent_slots;
+    perfbuf_v1_instance_index dumped_parents;
+    v1_titles dumped_titles;
     bool have_older_index;
     perfbuf_v1_instance_index older_index; /* the pairing's older object */
     size_t *older_offsets;
@@ -214,6 +223,10 @@ static void peer_init(v1_peer *p, const perfbuf_v1_block *block)
     p->state = PAIR_NONE;
     if (block != NULL) {
         titles_build(block, &p->titles);
+        p->own_parent_slots = dump_calloc(block->index_slots, sizeof *p->own_parent_slots);
+        p->have_own_parents = perfbuf_v1_block_index_build(block, p->own_parent_slots,
+                                                           block->index_slots,
+                                                           &p->own_parents) == PERFBUF_OK;
     }
 }
 
@@ -227,6 +240,10 @@ static void peer_free(v1_peer *p)
     free(p->usable);
     free(p->pair_scratch);
     free(p->older_offsets);
+    free(p->own_parent_slots);
+    free(p->dumped_parent_slots);
+    free(p->dumped_titles.objects);
+    free(p->dumped_titles.keys);
 }
 
 static bool same_definition(const perfbuf_v1_counter *a, const perfbuf_v1_counter *b)
@@ -293,19 +310,41 @@ static void map_counter(v1_peer *p, const perfbuf_v1_counter *c, uint32_t i)
 /*
  * Pairs the instances of o (in b, the dumped block) with the peer's by key:
  * its parent's name, its name or UniqueID, and its #N (docs/collector.md).
- * perfbuf_v1_pair pairs the first object of o's title in each block, as
+ * Only the first object of o's title in each block is paired, as
  * titles_find finds the peer's object: any later object of that title is
- * left unpaired. O(n log n) in the object's instances plus the blocks.
+ * left unpaired. Each block's titles and parent index are built once, so
+ * perfbuf_v1_pair_objects costs O(i log i) in the object's instances plus
+ * their names, and pairing every object of a block is not quadratic in
+ * its objects (as perfbuf_v1_pair per object would be: it finds both
+ * objects and indexes both blocks at each call).
  */
 static void peer_pair(v1_peer *p, const perfbuf_v1_block *b, const perfbuf_v1_object *o)
 {
     p->have_pairing = false;
     p->have_older_index = false;
-    if (p->block == NULL || p->self || o->num_instances < 0) {
+    if (p->block == NULL || p->self || o->num_instances < 0 || !p->have_own_parents) {
         return;
     }
+    /* The dumped block's titles and parent index, once per dumped block. */
+    if (p->dumped_data != b->data) {
+        free(p->dumped_titles.objects);
+        free(p->dumped_titles.keys);
+        free(p->dumped_parent_slots);
+        titles_build(b, &p->dumped_titles);
+        p->dumped_parent_slots = dump_calloc(b->index_slots, sizeof *p->dumped_parent_slots);
+        p->have_dumped_parents = perfbuf_v1_block_index_build(b, p->dumped_parent_slots,
+                                                              b->index_slots,
+                                                              &p->dumped_parents) == PERFBUF_OK;
+        p->dumped_data = b->data;
+    }
+    perfbuf_v1_object first;
+    if (!p->have_dumped_parents || !titles_find(&p->dumped_titles, o->name_title_index, &first) ||
+        first.offset != o->offset) {
+        return;
+    }
+    const perfbuf_v1_object *peer_object_or_none = p->have_object ? &p->object : NULL;
     size_t slots;
-    if (perfbuf_v1_pairing_scratch(p->block, b, o->name_title_index, &slots) != PERFBUF_OK) {
+    if (perfbuf_v1_pairing_scratch_objects(peer_object_or_none, o, &slots) != PERFBUF_OK) {
         return;
     }
     if (slots > p->pair_cap) {
@@ -313,11 +352,9 @@ static void peer_pair(v1_peer *p, const perfbuf_v1_block *b, const perfbuf_v1_ob
         p->pair_scratch = dump_calloc(slots, sizeof *p->pair_scratch);
         p->pair_cap = slots;
     }
-    if (perfbuf_v1_pair(p->block, b, o->name_title_index, p->pair_scratch, p->pair_cap,
-                        &p->pairing) != PERFBUF_OK ||
-        p->pairing.newer_object.offset != o->offset ||
-        (p->pairing.has_older && (!p->have_object || p->pairing.older_object.offset !=
-                                                          p->object.offset))) {
+    if (perfbuf_v1_pair_objects(p->block, peer_object_or_none, &p->own_parents, b, o,
+                                &p->dumped_parents,
+                                p->pair_scratch, p->pair_cap, &p->pairing) != PERFBUF_OK) {
         return;
     }
     p->have_pairing = true;
