@@ -136,6 +136,39 @@ static void check_pairing(const perfbuf_v1_pairing *p, size_t bytes)
     free(seen);
 }
 
+/*
+ * The objects form, with the objects and block indexes perfbuf_v1_pair
+ * found and built: every instance answers as it does there, within the
+ * budget of the two objects' bytes (here bounded by both blocks').
+ */
+static void check_objects_form(const perfbuf_v1_pairing *p, size_t bytes)
+{
+    const perfbuf_v1_object *older = p->has_older ? &p->older_object : NULL;
+    size_t slots = 0;
+    perfbuf_status st;
+    BUDGETED(bytes, st = perfbuf_v1_pairing_scratch_objects(older, &p->newer_object, &slots));
+    if (st != PERFBUF_OK || slots > ((size_t)1 << 24)) {
+        return;
+    }
+    uint64_t *scratch = malloc(sizeof *scratch * (slots + 1));
+    perfbuf_v1_pairing q;
+    BUDGETED(bytes, st = perfbuf_v1_pair_objects(p->older, older,
+                                                 older != NULL ? &p->older_parents : NULL,
+                                                 p->newer, &p->newer_object, &p->newer_parents,
+                                                 scratch, slots, &q));
+    ORACLE(st == PERFBUF_OK);
+    ORACLE(q.paired == p->paired && q.new_instances == p->new_instances &&
+           q.ambiguous == p->ambiguous);
+    uint32_t n = p->newer_object.num_instances > 0 ? p->newer_object.instance_count : 0;
+    for (uint32_t i = 0; i < n; i++) {
+        uint32_t k1 = 0, o1 = 0, a1 = 0, k2 = 0, o2 = 0, a2 = 0;
+        ORACLE(perfbuf_v1_pairing_instance(p, i, &k1, &o1, &a1) ==
+               perfbuf_v1_pairing_instance(&q, i, &k2, &o2, &a2));
+        ORACLE(k1 == k2 && o1 == o2 && a1 == a2);
+    }
+    free(scratch);
+}
+
 static void check_arrays(const perfbuf_v1_pairing *p, uint32_t counter,
                          const perfbuf_counter_path *path, uint32_t flags, size_t bytes)
 {
@@ -417,6 +450,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
                                                    slots, &p));
         ORACLE(st == PERFBUF_OK);
         check_pairing(&p, bytes);
+        check_objects_form(&p, bytes);
         perfbuf_v1_iter counters;
         perfbuf_v1_counter c;
         uint32_t k = 0;
