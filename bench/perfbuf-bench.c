@@ -718,6 +718,50 @@ static uint64_t names_validate(const void *ctx)
 
 static double floor_ns;
 
+/*
+ * The issue-style summary: for one V2 query (1,024 instances) and one V1
+ * block (1,000 processes), each target's work as a share of the summing
+ * read of the same bytes, and validate + read-all over the unchecked walk.
+ * Filled by the runs of those two sizes, printed at the end.
+ */
+enum { T_VALIDATE, T_READ, T_NAMES, T_FORMATTED, T_UNCHECKED, T_ROWS };
+typedef struct target_run {
+    double floor_ns;
+    double ns[T_ROWS];
+    bool filled;
+} target_run;
+static target_run target_v1, target_v2;
+
+static void print_targets(void)
+{
+    static const char *const work[T_ROWS] = {
+        "validate", "validate + read every value",
+        "+ every instance name (V1: full parent/name) in UTF-8",
+        "two captures -> every formatted value", "validate + read-all over the unchecked walk"};
+    static const double floor_v1[T_ROWS] = {0.40, 0.25, 0.12, 0.08, 1.5};
+    static const double floor_v2[T_ROWS] = {0.30, 0.20, 0.10, 0.05, 1.5};
+    if (!target_v1.filled || !target_v2.filled) {
+        return;
+    }
+    printf("\nTargets (share of the summing read of the same bytes; last row: times the "
+           "unchecked walk)\n\n");
+    printf("| %-53s | %14s | %8s | %14s | %8s |\n", "work", "V1", "target", "V2", "target");
+    printf("|-------------------------------------------------------|----------------|----------|"
+           "----------------|----------|\n");
+    for (int k = 0; k < T_ROWS; k++) {
+        bool at_most = k == T_UNCHECKED;
+        double v1 = at_most ? target_v1.ns[T_READ] / target_v1.ns[T_UNCHECKED]
+                            : target_v1.floor_ns / target_v1.ns[k];
+        double v2 = at_most ? target_v2.ns[T_READ] / target_v2.ns[T_UNCHECKED]
+                            : target_v2.floor_ns / target_v2.ns[k];
+        bool met1 = at_most ? v1 <= floor_v1[k] : v1 >= floor_v1[k];
+        bool met2 = at_most ? v2 <= floor_v2[k] : v2 >= floor_v2[k];
+        printf("| %-53s | %6.3fx %-6s | %s %4.2fx | %6.3fx %-6s | %s %4.2fx |\n", work[k], v1,
+               met1 ? "met" : "missed", at_most ? "<=" : ">=", floor_v1[k], v2,
+               met2 ? "met" : "missed", at_most ? "<=" : ">=", floor_v2[k]);
+    }
+}
+
 static void row(const char *what, const buffer *b, double ns)
 {
     double bytes_per_s = (double)b->len / (ns * 1e-9);
@@ -791,12 +835,19 @@ int main(void)
         baselines(&b);
         double unchecked = measure(v2_unchecked, &b);
         double read_all = measure(v2_values, &b);
-        row("validate", &b, measure(v2_validate, &b));
+        double validate = measure(v2_validate, &b);
+        double names = measure(v2_names, &b);
+        row("validate", &b, validate);
         row("validate, read every value", &b, read_all);
         row("validate, read every value (values_next)", &b, measure(v2_values_iterated, &b));
-        row("+ every instance name to UTF-8", &b, measure(v2_names, &b));
+        row("+ every instance name to UTF-8", &b, names);
         row("validate, cross-check against the registration", &b, measure(v2_crosscheck, &b));
-        row("two captures, every value formatted (plan)", &b, measure(v2_formatted, &b));
+        double formatted = measure(v2_formatted, &b);
+        row("two captures, every value formatted (plan)", &b, formatted);
+        if (instances == 1024) {
+            target_v2 = (target_run){floor_ns, {validate, read_all, names, formatted, unchecked},
+                                     true};
+        }
         row("two captures, formatted (raw_sample each)", &b, measure(v2_formatted_raw, &b));
         row("unchecked walk, every value (test-only)", &b, unchecked);
         printf("\nvalidate + read every value over the unchecked walk: %.2fx its time\n",
@@ -827,20 +878,27 @@ int main(void)
             return 1;
         }
         block_slots = malloc(sizeof *block_slots * parsed.index_slots);
-        row("validate", &b, measure(v1_validate, &b));
+        double validate = measure(v1_validate, &b);
+        row("validate", &b, validate);
         double with_plan = measure(v1_plan_values, &b);
         row("validate, read every value (plan)", &b, with_plan);
         row("validate, read every value (per-value accessor)", &b, measure(v1_values, &b));
-        row("validate, every value + every full parent/name", &b,
-            measure(v1_plan_values_full_names, &b));
+        double full_names = measure(v1_plan_values_full_names, &b);
+        row("validate, every value + every full parent/name", &b, full_names);
         row("validate, every name to UTF-8", &b, measure(v1_names, &b));
         row("validate, every thread's full parent/name", &b, measure(v1_full_names, &b));
         if (p >= 1000) {
             row("validate, 1,000 lookups by name", &b, measure(v1_lookups, &b));
         }
-        row("two captures, every value formatted (plan)", &b, measure(v1_plan_formatted, &b));
+        double formatted = measure(v1_plan_formatted, &b);
+        row("two captures, every value formatted (plan)", &b, formatted);
         row("two captures, every value formatted (raw_sample)", &b, measure(v1_formatted, &b));
         double unchecked = measure(v1_unchecked_values, &b);
+        if (p == 1000) {
+            target_v1 = (target_run){floor_ns,
+                                     {validate, with_plan, full_names, formatted, unchecked},
+                                     true};
+        }
         row("unchecked walk, read every value (test-only)", &b, unchecked);
         printf("\nvalidate + read every value (plan) over the unchecked walk: %.2fx its time\n",
                with_plan / unchecked);
@@ -919,5 +977,6 @@ int main(void)
            (ssize_t)(after.uordblks - before.uordblks));
     tb_free(&v.buf);
     tb_free(&registration);
+    print_targets();
     return 0;
 }
