@@ -29,5 +29,5 @@ ctest --test-dir build/shared --output-on-failure
 
 echo "== the benchmark builds (it is run by hand: bench/README.md)"
 cmake -S . -B build/bench -DCMAKE_BUILD_TYPE=Release -DPERFBUF_BUILD_BENCH=ON -DPERFBUF_WERROR=ON >/dev/null
-cmake --build build/bench --target perfbuf-bench perfbuf-worst perfbuf-pairing -j2
+cmake --build build/bench --target perfbuf-bench perfbuf-worst perfbuf-pairing format-bench -j2
 bash bench/stack-usage.sh
