@@ -401,26 +401,49 @@ void perfbuf_v2_instance_list_begin(perfbuf_v2_list_iter *it)
     it->next_index = 0;
 }
 
+/*
+ * A listed instance as the parse accepted it: Size and InstanceId at their
+ * offsets, the name up to its NUL; region stepped past it. Neither the
+ * alignment nor the padding is judged again. What is left holds for any
+ * bytes: Size covers the header and lies inside the region (each step
+ * moves forward by at least 8 bytes) and the name has its NUL; anything
+ * else is a view of another buffer: false.
+ */
+static bool view_listed_instance(pb_cursor *region, perfbuf_v2_listed_instance *out)
+{
+    size_t at = region->pos;
+    const uint8_t *hdr;
+    if (!pb_cursor_take(region, PBS_PERF_INSTANCE_HEADER, &hdr)) {
+        return false;
+    }
+    uint32_t size = pb_v2_load32(hdr + PBO_PERF_INSTANCE_HEADER_Size);
+    pb_cursor name;
+    size_t units;
+    if (size < PBS_PERF_INSTANCE_HEADER ||
+        !pb_cursor_sub(region, size - PBS_PERF_INSTANCE_HEADER, &name) ||
+        !pb_utf16le_find_nul(&name, &units)) {
+        return false;
+    }
+    out->id = pb_v2_load32(hdr + PBO_PERF_INSTANCE_HEADER_InstanceId);
+    out->offset = at;
+    out->name_offset = name.start;
+    out->name_units = units;
+    return true;
+}
+
 bool perfbuf_v2_instance_list_next(const perfbuf_v2_instance_list *l, perfbuf_v2_list_iter *it,
                                    perfbuf_v2_listed_instance *out)
 {
     if (l == NULL || it == NULL || out == NULL || it->next_index >= l->count) {
         return false;
     }
-    pb_ctx ctx;
-    pb_view_ctx(&ctx);
     pb_cursor c = pb_window(l->data, l->size, it->pos, l->size);
-    perfbuf_v2_instance inst;
-    if (pb_v2_read_instance(&ctx, &c, 0, &inst) != PERFBUF_OK) {
+    if (!view_listed_instance(&c, out)) {
         /* An iterator or view of another buffer: nothing to read. */
         it->next_index = l->count;
         return false;
     }
     out->index = it->next_index++;
-    out->id = inst.id;
-    out->offset = inst.offset;
-    out->name_offset = inst.name_offset;
-    out->name_units = inst.name_units;
     it->pos = c.pos;
     return true;
 }
