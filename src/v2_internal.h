@@ -5,17 +5,32 @@
 
 #include "perfbuf/v2_query.h"
 #include "check.h"
+#include "order.h"
 
 /* A PERF_INSTANCE_HEADER block (header, NUL-terminated UTF-16LE name,
  * padding) followed by value_count PERF_COUNTER_DATA blocks. */
 perfbuf_status pb_v2_read_instance(pb_ctx *ctx, pb_cursor *region, uint32_t value_count,
                                    perfbuf_v2_instance *out);
 
+/*
+ * The position of key among n keys that ascend (as pb_keys_find_ascending).
+ * Ascending ids are most often dense from the first (0, 1, 2, ...), so the
+ * position key - first is tried before the binary search: one read for the
+ * common registration, log2(n) otherwise.
+ */
+bool pb_v2_find_ascending(pb_key_reader read, const void *source, uint32_t n, uint32_t key,
+                          uint32_t *position);
+
 /* A little-endian u32 at p, for views reading bytes the cursor has handed
  * out (pb_cursor_take) after validation proved their layout. */
 static inline uint32_t pb_v2_load32(const uint8_t *p)
 {
     return (uint32_t)p[0] | (uint32_t)p[1] << 8 | (uint32_t)p[2] << 16 | (uint32_t)p[3] << 24;
+}
+
+static inline uint64_t pb_v2_load64(const uint8_t *p)
+{
+    return (uint64_t)pb_v2_load32(p) | (uint64_t)pb_v2_load32(p + 4) << 32;
 }
 
 #endif

@@ -27,21 +27,22 @@ static bool detail_known(uint32_t d)
     return d == 100 || d == 200;
 }
 
-/* Decodes the counter whose PERF_COUNTER_REG_INFO starts at `at`. */
-static void decode_counter(const pb_cursor *s, size_t at, uint32_t index, perfbuf_v2_counter_reg *out)
+/* Decodes the counter whose 48-byte PERF_COUNTER_REG_INFO the cursor has
+ * handed out at p, found at byte `at` of the buffer. */
+static void decode_counter(const uint8_t *p, size_t at, uint32_t index, perfbuf_v2_counter_reg *out)
 {
     out->index = index;
     out->offset = at;
-    out->id = pb_field32(s, PBF_PERF_COUNTER_REG_INFO_CounterId);
-    out->type = pb_field32(s, PBF_PERF_COUNTER_REG_INFO_Type);
-    out->attributes = pb_field64(s, PBF_PERF_COUNTER_REG_INFO_Attrib);
-    out->detail_level = pb_field32(s, PBF_PERF_COUNTER_REG_INFO_DetailLevel);
-    out->default_scale = pb_i32(pb_field32(s, PBF_PERF_COUNTER_REG_INFO_DefaultScale));
-    out->base_id = pb_field32(s, PBF_PERF_COUNTER_REG_INFO_BaseCounterId);
-    out->perf_time_id = pb_field32(s, PBF_PERF_COUNTER_REG_INFO_PerfTimeId);
-    out->perf_freq_id = pb_field32(s, PBF_PERF_COUNTER_REG_INFO_PerfFreqId);
-    out->multi_id = pb_field32(s, PBF_PERF_COUNTER_REG_INFO_MultiId);
-    out->aggregate = pb_field32(s, PBF_PERF_COUNTER_REG_INFO_AggregateFunc);
+    out->id = pb_v2_load32(p + PBO_PERF_COUNTER_REG_INFO_CounterId);
+    out->type = pb_v2_load32(p + PBO_PERF_COUNTER_REG_INFO_Type);
+    out->attributes = pb_v2_load64(p + PBO_PERF_COUNTER_REG_INFO_Attrib);
+    out->detail_level = pb_v2_load32(p + PBO_PERF_COUNTER_REG_INFO_DetailLevel);
+    out->default_scale = pb_i32(pb_v2_load32(p + PBO_PERF_COUNTER_REG_INFO_DefaultScale));
+    out->base_id = pb_v2_load32(p + PBO_PERF_COUNTER_REG_INFO_BaseCounterId);
+    out->perf_time_id = pb_v2_load32(p + PBO_PERF_COUNTER_REG_INFO_PerfTimeId);
+    out->perf_freq_id = pb_v2_load32(p + PBO_PERF_COUNTER_REG_INFO_PerfFreqId);
+    out->multi_id = pb_v2_load32(p + PBO_PERF_COUNTER_REG_INFO_MultiId);
+    out->aggregate = pb_v2_load32(p + PBO_PERF_COUNTER_REG_INFO_AggregateFunc);
 }
 
 static perfbuf_status check_counter(pb_ctx *ctx, const pb_cursor *s, const perfbuf_v2_counter_reg *c)
@@ -103,7 +104,7 @@ perfbuf_status perfbuf_v2_counter_reg_parse(const void *data, size_t size,
         return st;
     }
     perfbuf_v2_counter_reg c;
-    decode_counter(&s, 0, 0, &c);
+    decode_counter(pb_cursor_data(&s), 0, 0, &c);
     st = check_counter(&ctx, &s, &c);
     if (st == PERFBUF_OK && pb_cursor_remaining(&all) > 0) {
         st = pb_anomaly(&ctx, PERFBUF_ANOMALY_TRAILING_BYTES, PERFBUF_E_TRAILING_BYTES,
@@ -123,15 +124,29 @@ bool perfbuf_v2_reginfo_counter(const perfbuf_v2_reginfo *r, uint32_t i, perfbuf
     if (r == NULL || out == NULL || i >= r->counter_count) {
         return false;
     }
+    /* The parse proved counter_count whole counters after the header. */
     size_t at = PBS_PERF_COUNTERSET_REG_INFO + (size_t)i * PBS_PERF_COUNTER_REG_INFO;
-    pb_cursor all = pb_window(r->data, r->size, 0, r->size);
-    pb_cursor s;
-    if (!pb_cursor_slice(&all, at, PBS_PERF_COUNTER_REG_INFO, &s)) {
+    pb_cursor all = pb_cursor_make(r->data, r->size);
+    const uint8_t *p;
+    if (!pb_cursor_skip(&all, at) || !pb_cursor_take(&all, PBS_PERF_COUNTER_REG_INFO, &p)) {
         PB_UNREACHABLE();
         return false;
     }
-    decode_counter(&s, at, i, out);
+    decode_counter(p, at, i, out);
     return true;
+}
+
+bool pb_v2_find_ascending(pb_key_reader read, const void *source, uint32_t n, uint32_t key,
+                          uint32_t *position)
+{
+    uint32_t first;
+    uint32_t guess;
+    if (n > 0 && read(source, 0, &first) && key >= first && key - first < n &&
+        read(source, key - first, &guess) && guess == key) {
+        *position = key - first;
+        return true;
+    }
+    return pb_keys_find_ascending(read, source, n, key, position);
 }
 
 /* The CounterId of counter i, for the ordering module. */
@@ -153,7 +168,7 @@ perfbuf_status perfbuf_v2_reginfo_find(const perfbuf_v2_reginfo *r, uint32_t id,
     uint32_t position = 0;
     bool found = false;
     if (r->ids_ascending) {
-        found = pb_keys_find_ascending(read_counter_id, r, r->counter_count, id, &position);
+        found = pb_v2_find_ascending(read_counter_id, r, r->counter_count, id, &position);
     } else if (r->order != NULL) {
         found = pb_keys_find_sorted(r->order, r->order_count, id, &position);
     } else {
@@ -284,7 +299,7 @@ static perfbuf_status parse_reginfo(const void *data, size_t size, const perfbuf
         size_t at = all.pos;
         pb_cursor s;
         pb_take_checked(&all, PBS_PERF_COUNTER_REG_INFO, &s);
-        decode_counter(&s, at, i, &c);
+        decode_counter(pb_cursor_data(&s), at, i, &c);
         st = check_counter(&ctx, &s, &c);
         if (st != PERFBUF_OK) {
             return st;
