@@ -601,6 +601,78 @@ static void unordered_ids_need_scratch(void)
     tb_free(&small_dup);
 }
 
+/* n raw counters whose ids are first + i, except that ids past the gap
+ * (positions >= gap_at) are one higher. */
+static tb_buf ascending_registration(uint32_t n, uint32_t first, uint32_t gap_at, tb_reg_row *rows)
+{
+    for (uint32_t i = 0; i < n; i++) {
+        rows[i].id = first + i + (i >= gap_at ? 1 : 0);
+        rows[i].type = PERF_COUNTER_RAWCOUNT;
+        rows[i].base = PERFBUF_V2_NO_ID;
+        rows[i].name = NULL;
+    }
+    return tb_v2_reginfo(rows, n, PERFBUF_COUNTERSET_SINGLE_INSTANCE);
+}
+
+/*
+ * Ascending ids are looked for first at position id - first id: consecutive
+ * ids from any start are all found there, and where a gap puts another id
+ * at that position the lookup falls back to the binary search, never to
+ * the wrong counter. The same for the string headers.
+ */
+static void ascending_ids_with_and_without_gaps(void)
+{
+    tb_reg_row rows[40];
+    perfbuf_v2_reginfo r;
+    perfbuf_v2_counter_reg c;
+    tb_buf dense = ascending_registration(40, 100, 40, rows);
+    CHECK(perfbuf_v2_reginfo_parse(dense.data, dense.len, NULL, &r, NULL) == PERFBUF_OK);
+    CHECK(r.ids_ascending);
+    for (uint32_t i = 0; i < 40; i++) {
+        CHECK(perfbuf_v2_reginfo_find(&r, 100 + i, &c) == PERFBUF_OK);
+        CHECK_EQ_U(c.index, i);
+        CHECK_EQ_U(c.id, 100 + i);
+    }
+    CHECK(perfbuf_v2_reginfo_find(&r, 99, &c) == PERFBUF_E_NOT_FOUND);
+    CHECK(perfbuf_v2_reginfo_find(&r, 140, &c) == PERFBUF_E_NOT_FOUND);
+    tb_free(&dense);
+
+    /* Ids 0, 2, 3, ..., 40: id k >= 2 sits at k - 1, its dense position
+     * holds k + 1. */
+    tb_buf gap = ascending_registration(40, 0, 1, rows);
+    CHECK(perfbuf_v2_reginfo_parse(gap.data, gap.len, NULL, &r, NULL) == PERFBUF_OK);
+    CHECK(r.ids_ascending);
+    CHECK(perfbuf_v2_reginfo_find(&r, 0, &c) == PERFBUF_OK);
+    CHECK_EQ_U(c.index, 0);
+    for (uint32_t k = 2; k <= 40; k++) {
+        CHECK(perfbuf_v2_reginfo_find(&r, k, &c) == PERFBUF_OK);
+        CHECK_EQ_U(c.index, k - 1);
+        CHECK_EQ_U(c.id, k);
+    }
+    CHECK(perfbuf_v2_reginfo_find(&r, 1, &c) == PERFBUF_E_NOT_FOUND);
+    CHECK(perfbuf_v2_reginfo_find(&r, 41, &c) == PERFBUF_E_NOT_FOUND);
+    CHECK(perfbuf_v2_reginfo_find(&r, PERFBUF_V2_NO_ID, &c) == PERFBUF_E_NOT_FOUND);
+    tb_free(&gap);
+
+    for (uint32_t i = 0; i < 40; i++) {
+        rows[i].name = "x";
+    }
+    tb_buf strings = tb_v2_strings(rows, 40, PERFBUF_V2_STRINGS_FROM_BLOCK);
+    perfbuf_v2_strings s;
+    perfbuf_v2_counter_string cs;
+    CHECK(perfbuf_v2_strings_parse(strings.data, strings.len, PERFBUF_V2_STRINGS_FROM_BLOCK, NULL,
+                                   &s, NULL) == PERFBUF_OK);
+    CHECK(s.ids_ascending);
+    for (uint32_t k = 2; k <= 40; k++) {
+        CHECK(perfbuf_v2_strings_find(&s, k, &cs) == PERFBUF_OK);
+        CHECK_EQ_U(cs.index, k - 1);
+        CHECK(cs.present && cs.units == 1);
+    }
+    CHECK(perfbuf_v2_strings_find(&s, 1, &cs) == PERFBUF_E_NOT_FOUND);
+    CHECK(perfbuf_v2_strings_find(&s, 41, &cs) == PERFBUF_E_NOT_FOUND);
+    tb_free(&strings);
+}
+
 static const th_case cases[] = {
     TH_CASE(processor_information_registration),
     TH_CASE(every_registration_rejection),
@@ -612,5 +684,6 @@ static const th_case cases[] = {
     TH_CASE(counter_id_of_none_is_refused),
     TH_CASE(metadata_null_arguments),
     TH_CASE(unordered_ids_need_scratch),
+    TH_CASE(ascending_ids_with_and_without_gaps),
 };
 TH_MAIN(cases)
