@@ -134,11 +134,10 @@ static bool view_identifier(pb_cursor *region, perfbuf_v2_identifier *out)
     if (has_name && !pb_utf16le_find_nul(&name, &units)) {
         return false;
     }
-    pb_cursor guid = pb_cursor_make(hdr, PBS_PERF_COUNTER_IDENTIFIER);
     memset(out, 0, sizeof *out);
     out->offset = at;
     out->size = size;
-    out->counterset = pb_read_guid(&guid, PBO_PERF_COUNTER_IDENTIFIER_CounterSetGuid);
+    out->counterset = pb_v2_load_guid(hdr + PBO_PERF_COUNTER_IDENTIFIER_CounterSetGuid);
     out->status = pb_v2_load32(hdr + PBO_PERF_COUNTER_IDENTIFIER_Status);
     out->counter_id = pb_v2_load32(hdr + PBO_PERF_COUNTER_IDENTIFIER_CounterId);
     out->instance_id = pb_v2_load32(hdr + PBO_PERF_COUNTER_IDENTIFIER_InstanceId);

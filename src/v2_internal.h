@@ -33,4 +33,17 @@ static inline uint64_t pb_v2_load64(const uint8_t *p)
     return (uint64_t)pb_v2_load32(p) | (uint64_t)pb_v2_load32(p + 4) << 32;
 }
 
+/* A GUID's 16 bytes at p: Data1, Data2, Data3 little-endian, then Data4. */
+static inline perfbuf_guid pb_v2_load_guid(const uint8_t *p)
+{
+    perfbuf_guid g;
+    g.data1 = pb_v2_load32(p);
+    g.data2 = (uint16_t)(p[4] | p[5] << 8);
+    g.data3 = (uint16_t)(p[6] | p[7] << 8);
+    for (size_t i = 0; i < sizeof g.data4; i++) {
+        g.data4[i] = p[8 + i];
+    }
+    return g;
+}
+
 #endif

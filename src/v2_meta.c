@@ -373,8 +373,14 @@ bool perfbuf_v2_countersets_get(const perfbuf_v2_countersets *l, size_t i, perfb
     if (l == NULL || out == NULL || i >= l->count) {
         return false;
     }
-    pb_cursor all = pb_window(l->data, l->count * 16, 0, l->count * 16);
-    *out = pb_read_guid(&all, i * 16);
+    /* The parse proved count whole GUIDs. */
+    pb_cursor all = pb_cursor_make(l->data, l->count * 16);
+    const uint8_t *guid;
+    if (!pb_cursor_skip(&all, i * 16) || !pb_cursor_take(&all, 16, &guid)) {
+        PB_UNREACHABLE();
+        return false;
+    }
+    *out = pb_v2_load_guid(guid);
     return true;
 }
 
