@@ -5,7 +5,6 @@
 
 #include "perfbuf/v2_query.h"
 #include "check.h"
-#include "order.h"
 
 /* A PERF_INSTANCE_HEADER block (header, NUL-terminated UTF-16LE name,
  * padding) followed by value_count PERF_COUNTER_DATA blocks. */
@@ -13,13 +12,14 @@ perfbuf_status pb_v2_read_instance(pb_ctx *ctx, pb_cursor *region, uint32_t valu
                                    perfbuf_v2_instance *out);
 
 /*
- * The position of key among n keys that ascend (as pb_keys_find_ascending).
- * Ascending ids are most often dense from the first (0, 1, 2, ...), so the
- * position key - first is tried before the binary search: one read for the
- * common registration, log2(n) otherwise.
+ * The position of key among n u32 keys that ascend, the key of entry i at
+ * byte first + i * stride of data (entries the parse proved inside it).
+ * Ascending ids are most often consecutive (0, 1, 2, ... or from any
+ * start), so the position key - first key is tried before the binary
+ * search: one read for such a set, log2(n) otherwise.
  */
-bool pb_v2_find_ascending(pb_key_reader read, const void *source, uint32_t n, uint32_t key,
-                          uint32_t *position);
+bool pb_v2_find_ascending(const uint8_t *data, size_t size, size_t first, size_t stride,
+                          uint32_t n, uint32_t key, uint32_t *position);
 
 /* A little-endian u32 at p, for views reading bytes the cursor has handed
  * out (pb_cursor_take) after validation proved their layout. */

@@ -136,17 +136,45 @@ bool perfbuf_v2_reginfo_counter(const perfbuf_v2_reginfo *r, uint32_t i, perfbuf
     return true;
 }
 
-bool pb_v2_find_ascending(pb_key_reader read, const void *source, uint32_t n, uint32_t key,
-                          uint32_t *position)
+/* Key i of pb_v2_find_ascending's array, or false outside the data. */
+static bool key_at(const pb_cursor *all, size_t first, size_t stride, uint32_t i, uint32_t *key)
 {
-    uint32_t first;
-    uint32_t guess;
-    if (n > 0 && read(source, 0, &first) && key >= first && key - first < n &&
-        read(source, key - first, &guess) && guess == key) {
-        *position = key - first;
+    size_t at;
+    return pb_mul(i, stride, &at) && pb_add(at, first, &at) && pb_cursor_get_u32(all, at, key);
+}
+
+bool pb_v2_find_ascending(const uint8_t *data, size_t size, size_t first, size_t stride,
+                          uint32_t n, uint32_t key, uint32_t *position)
+{
+    pb_cursor all = pb_cursor_make(data, size);
+    uint32_t k;
+    if (n == 0 || !key_at(&all, first, stride, 0, &k) || key < k) {
+        return false;
+    }
+    uint32_t guess = key - k;
+    if (guess < n && key_at(&all, first, stride, guess, &k) && k == key) {
+        *position = guess;
         return true;
     }
-    return pb_keys_find_ascending(read, source, n, key, position);
+    uint32_t lo = 0;
+    uint32_t hi = n;
+    while (lo < hi) {
+        PB_WORK(1);
+        uint32_t mid = lo + (hi - lo) / 2;
+        if (!key_at(&all, first, stride, mid, &k)) {
+            return false;
+        }
+        if (k == key) {
+            *position = mid;
+            return true;
+        }
+        if (k < key) {
+            lo = mid + 1;
+        } else {
+            hi = mid;
+        }
+    }
+    return false;
 }
 
 /* The CounterId of counter i, for the ordering module. */
@@ -168,7 +196,9 @@ perfbuf_status perfbuf_v2_reginfo_find(const perfbuf_v2_reginfo *r, uint32_t id,
     uint32_t position = 0;
     bool found = false;
     if (r->ids_ascending) {
-        found = pb_v2_find_ascending(read_counter_id, r, r->counter_count, id, &position);
+        found = pb_v2_find_ascending(r->data, r->size,
+                                     PBS_PERF_COUNTERSET_REG_INFO + PBO_PERF_COUNTER_REG_INFO_CounterId,
+                                     PBS_PERF_COUNTER_REG_INFO, r->counter_count, id, &position);
     } else if (r->order != NULL) {
         found = pb_keys_find_sorted(r->order, r->order_count, id, &position);
     } else {

@@ -361,7 +361,10 @@ perfbuf_status perfbuf_v2_strings_find(const perfbuf_v2_strings *s, uint32_t cou
     uint32_t position = 0;
     bool found = false;
     if (s->ids_ascending) {
-        found = pb_v2_find_ascending(read_string_id, s, s->count, counter_id, &position);
+        found = pb_v2_find_ascending(
+            s->data, s->size,
+            PBS_PERF_STRING_BUFFER_HEADER + PBO_PERF_STRING_COUNTER_HEADER_dwCounterId,
+            PBS_PERF_STRING_COUNTER_HEADER, s->count, counter_id, &position);
     } else if (s->order != NULL) {
         found = pb_keys_find_sorted(s->order, s->order_count, counter_id, &position);
     } else {
