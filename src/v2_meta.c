@@ -126,9 +126,9 @@ bool perfbuf_v2_reginfo_counter(const perfbuf_v2_reginfo *r, uint32_t i, perfbuf
     }
     /* The parse proved counter_count whole counters after the header. */
     size_t at = PBS_PERF_COUNTERSET_REG_INFO + (size_t)i * PBS_PERF_COUNTER_REG_INFO;
-    pb_cursor all = pb_cursor_make(r->data, r->size);
+    pb_cursor all = pb_window(r->data, r->size, at, r->size);
     const uint8_t *p;
-    if (!pb_cursor_skip(&all, at) || !pb_cursor_take(&all, PBS_PERF_COUNTER_REG_INFO, &p)) {
+    if (!pb_cursor_take(&all, PBS_PERF_COUNTER_REG_INFO, &p)) {
         PB_UNREACHABLE();
         return false;
     }
@@ -136,23 +136,21 @@ bool perfbuf_v2_reginfo_counter(const perfbuf_v2_reginfo *r, uint32_t i, perfbuf
     return true;
 }
 
-/* Key i of pb_v2_find_ascending's array, or false outside the data. */
-static bool key_at(const pb_cursor *all, size_t first, size_t stride, uint32_t i, uint32_t *key)
-{
-    size_t at;
-    return pb_mul(i, stride, &at) && pb_add(at, first, &at) && pb_cursor_get_u32(all, at, key);
-}
-
 bool pb_v2_find_ascending(const uint8_t *data, size_t size, size_t first, size_t stride,
                           uint32_t n, uint32_t key, uint32_t *position)
 {
+    /* Every entry's key inside the data, so first + i * stride cannot
+     * wrap for any i < n. */
+    if (n == 0 || first > size || (size - first) / stride < n) {
+        return false;
+    }
     pb_cursor all = pb_cursor_make(data, size);
     uint32_t k;
-    if (n == 0 || !key_at(&all, first, stride, 0, &k) || key < k) {
+    if (!pb_cursor_get_u32(&all, first, &k) || key < k) {
         return false;
     }
     uint32_t guess = key - k;
-    if (guess < n && key_at(&all, first, stride, guess, &k) && k == key) {
+    if (guess < n && pb_cursor_get_u32(&all, first + (size_t)guess * stride, &k) && k == key) {
         *position = guess;
         return true;
     }
@@ -161,7 +159,7 @@ bool pb_v2_find_ascending(const uint8_t *data, size_t size, size_t first, size_t
     while (lo < hi) {
         PB_WORK(1);
         uint32_t mid = lo + (hi - lo) / 2;
-        if (!key_at(&all, first, stride, mid, &k)) {
+        if (!pb_cursor_get_u32(&all, first + (size_t)mid * stride, &k)) {
             return false;
         }
         if (k == key) {
@@ -404,9 +402,9 @@ bool perfbuf_v2_countersets_get(const perfbuf_v2_countersets *l, size_t i, perfb
         return false;
     }
     /* The parse proved count whole GUIDs. */
-    pb_cursor all = pb_cursor_make(l->data, l->count * 16);
+    pb_cursor all = pb_window(l->data, l->count * 16, i * 16, l->count * 16);
     const uint8_t *guid;
-    if (!pb_cursor_skip(&all, i * 16) || !pb_cursor_take(&all, 16, &guid)) {
+    if (!pb_cursor_take(&all, 16, &guid)) {
         PB_UNREACHABLE();
         return false;
     }

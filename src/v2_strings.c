@@ -322,14 +322,13 @@ bool perfbuf_v2_strings_get(const perfbuf_v2_strings *s, uint32_t i, perfbuf_v2_
     }
     size_t header_at = PBS_PERF_STRING_BUFFER_HEADER + (size_t)i * PBS_PERF_STRING_COUNTER_HEADER;
     pb_cursor block = pb_cursor_make(s->data, s->size);
-    pb_cursor rest = block;
+    pb_cursor header = pb_window(s->data, s->size, header_at, s->size);
     const uint8_t *hdr;
     memset(out, 0, sizeof *out);
     out->index = i;
     out->offset = header_at;
     /* The parse proved count headers inside the block. */
-    if (!pb_cursor_skip(&rest, header_at) ||
-        !pb_cursor_take(&rest, PBS_PERF_STRING_COUNTER_HEADER, &hdr)) {
+    if (!pb_cursor_take(&header, PBS_PERF_STRING_COUNTER_HEADER, &hdr)) {
         PB_UNREACHABLE();
         return false;
     }
