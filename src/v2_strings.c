@@ -321,7 +321,6 @@ bool perfbuf_v2_strings_get(const perfbuf_v2_strings *s, uint32_t i, perfbuf_v2_
         return false;
     }
     size_t header_at = PBS_PERF_STRING_BUFFER_HEADER + (size_t)i * PBS_PERF_STRING_COUNTER_HEADER;
-    pb_cursor block = pb_cursor_make(s->data, s->size);
     pb_cursor header = pb_window(s->data, s->size, header_at, s->size);
     const uint8_t *hdr;
     memset(out, 0, sizeof *out);
@@ -337,11 +336,14 @@ bool perfbuf_v2_strings_get(const perfbuf_v2_strings *s, uint32_t i, perfbuf_v2_
     if (offset == PERFBUF_V2_NO_STRING) {
         return true;
     }
-    size_t at;
-    pb_cursor text;
+    /* A start that would overflow stays SIZE_MAX: outside the block,
+     * like any start the parse did not accept, it gives an empty window
+     * with no NUL. */
+    size_t at = SIZE_MAX;
+    (void)pb_add(origin_offset(s->origin, s->strings_offset), offset, &at);
+    pb_cursor text = pb_window(s->data, s->size, at, s->size);
     size_t units;
-    if (!pb_add(origin_offset(s->origin, s->strings_offset), offset, &at) || at > s->size ||
-        !pb_cursor_slice(&block, at, s->size - at, &text) || !pb_utf16le_find_nul(&text, &units)) {
+    if (!pb_utf16le_find_nul(&text, &units)) {
         PB_UNREACHABLE();
         return true;
     }
