@@ -10,13 +10,17 @@
  * disagreement inside the buffers it names, and answers the same twice;
  * raw samples and formatted values through the registration never fail
  * unsafely; a value plan's samples equal the raw samples. Unordered registration ids and identifiers are sorted in
- * scratch (the _indexed calls) rather than dropped. Every call stays within
+ * scratch (the _indexed calls) rather than dropped. The accepted
+ * registration and identifiers equal an independent decoding of their
+ * bytes (oracle_v2_meta.h), as the cross-check reads them through the
+ * views. Every call stays within
  * its work budget over the buffers it is given (docs/linear-time.md).
  */
 #include <stdlib.h>
 #include <string.h>
 
 #include "oracle.h"
+#include "oracle_v2_meta.h"
 #include "perfbuf/v2_meta.h"
 #include "perfbuf/values.h"
 
@@ -281,6 +285,10 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
         free(reg_scratch);
         free(ids_scratch);
         return 0;
+    }
+    reginfo_equals_bytes(&reg, reg_bytes, reg_len);
+    if (with_ids != NULL) {
+        identifiers_equal_bytes(&ids, ids_bytes, ids_len);
     }
     size_t bytes = query_len + reg_len + ids_len;
     perfbuf_v2_mismatch m;

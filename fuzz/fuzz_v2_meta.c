@@ -6,15 +6,17 @@
  * with the origin from the second byte, 7 counter identifiers). Oracles:
  * rejections inside the input naming a field; after a success every view
  * lies inside the input, references resolve to counters of the set, a
- * second walk sees the same, and every registered counter's and listed
- * instance's fields are those an independent decoding of the accepted
- * bytes gives. Every call stays within its work budget and
+ * second walk sees the same, and every field of every registered counter,
+ * counterset, listed instance, string header and identifier is what an
+ * independent decoding of the accepted bytes gives (oracle_v2_meta.h).
+ * Every call stays within its work budget and
  * every walk of a view within the walk budget (docs/linear-time.md).
  */
 #include <stdlib.h>
 #include <string.h>
 
 #include "oracle.h"
+#include "oracle_v2_meta.h"
 #include "perfbuf/v2_meta.h"
 
 static uint64_t walk_reginfo(const perfbuf_v2_reginfo *r, size_t size)
@@ -41,45 +43,6 @@ static uint64_t walk_reginfo(const perfbuf_v2_reginfo *r, size_t size)
         digest ^= c.id ^ ((uint64_t)c.type << 32);
     }
     return digest;
-}
-
-static uint32_t ref_u32(const uint8_t *data, size_t size, size_t off)
-{
-    ORACLE(oracle_inside(off, 4, size));
-    return (uint32_t)data[off] | (uint32_t)data[off + 1] << 8 | (uint32_t)data[off + 2] << 16 |
-           (uint32_t)data[off + 3] << 24;
-}
-
-/*
- * Views equal validation: an accepted registration decoded again from its
- * bytes (PERF_COUNTERSET_REG_INFO, then NumCounters PERF_COUNTER_REG_INFO
- * of 48 bytes) gives every field perfbuf_v2_reginfo_counter returns, and
- * no counter past the last.
- */
-static void reginfo_equals_bytes(const perfbuf_v2_reginfo *r, const uint8_t *data, size_t size)
-{
-    uint32_t count = ref_u32(data, size, 24);
-    ORACLE(r->counter_count == count);
-    ORACLE(r->detail_level == ref_u32(data, size, 20));
-    ORACLE(r->instance_type == ref_u32(data, size, 28));
-    for (uint32_t i = 0; i < count; i++) {
-        size_t at = 32 + (size_t)i * 48;
-        perfbuf_v2_counter_reg c;
-        ORACLE(perfbuf_v2_reginfo_counter(r, i, &c));
-        ORACLE(c.index == i && c.offset == at);
-        ORACLE(c.id == ref_u32(data, size, at) && c.type == ref_u32(data, size, at + 4));
-        ORACLE(c.attributes ==
-               ((uint64_t)ref_u32(data, size, at + 8) | (uint64_t)ref_u32(data, size, at + 12) << 32));
-        ORACLE(c.detail_level == ref_u32(data, size, at + 16));
-        ORACLE((uint32_t)c.default_scale == ref_u32(data, size, at + 20));
-        ORACLE(c.base_id == ref_u32(data, size, at + 24));
-        ORACLE(c.perf_time_id == ref_u32(data, size, at + 28));
-        ORACLE(c.perf_freq_id == ref_u32(data, size, at + 32));
-        ORACLE(c.multi_id == ref_u32(data, size, at + 36));
-        ORACLE(c.aggregate == ref_u32(data, size, at + 40));
-    }
-    perfbuf_v2_counter_reg past;
-    ORACLE(!perfbuf_v2_reginfo_counter(r, count, &past));
 }
 
 static const perfbuf_options strict_options = {PERFBUF_STRICT, 0, 0, 0};
@@ -202,6 +165,7 @@ static perfbuf_status string_block(const uint8_t *data, size_t size, perfbuf_err
                                                                        scratch ? (size - 1) / 8 + 1 : 0,
                                                                        &again, &again_err));
         ORACLE(again_st == PERFBUF_OK);
+        strings_equal_bytes(&s, data + 1, size - 1);
     } else if (st != PERFBUF_E_INVALID_ARGUMENT) {
         ORACLE(err->offset <= size - 1);
     }
@@ -254,6 +218,7 @@ static perfbuf_status identifiers(const uint8_t *data, size_t size, perfbuf_erro
         WALK_BUDGETED(size, first = walk_identifiers(&l, size));
         WALK_BUDGETED(size, second = walk_identifiers(&l, size));
         ORACLE(first == second);
+        identifiers_equal_bytes(&l, data, size);
         perfbuf_v2_identifiers s;
         perfbuf_error serr;
         perfbuf_status strict_st;
@@ -286,35 +251,6 @@ static uint32_t walk_instance_list(const perfbuf_v2_instance_list *l, size_t siz
         n++;
     }
     return n;
-}
-
-/* Views equal validation: the accepted instance list decoded again from
- * its bytes (PERF_INSTANCE_HEADER Size, InstanceId, NUL-terminated name,
- * back to back to the end) gives every listed instance's fields. */
-static void instance_list_equals_bytes(const perfbuf_v2_instance_list *l, const uint8_t *data,
-                                       size_t size)
-{
-    perfbuf_v2_list_iter it;
-    perfbuf_v2_instance_list_begin(&it);
-    size_t at = 0;
-    uint32_t n = 0;
-    while (at < size) {
-        uint32_t inst_size = ref_u32(data, size, at);
-        ORACLE(inst_size >= 10 && oracle_inside(at, inst_size, size));
-        size_t units = 0;
-        while (data[at + 8 + units * 2] != 0 || data[at + 8 + units * 2 + 1] != 0) {
-            units++;
-            ORACLE(oracle_inside(at + 8 + units * 2, 2, at + inst_size));
-        }
-        perfbuf_v2_listed_instance inst;
-        ORACLE(perfbuf_v2_instance_list_next(l, &it, &inst));
-        ORACLE(inst.index == n && inst.offset == at && inst.id == ref_u32(data, size, at + 4));
-        ORACLE(inst.name_offset == at + 8 && inst.name_units == units);
-        at += inst_size;
-        n++;
-    }
-    perfbuf_v2_listed_instance past;
-    ORACLE(n == l->count && !perfbuf_v2_instance_list_next(l, &it, &past));
 }
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
@@ -384,6 +320,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
                 BUDGETED(sizeof g + sizeof text, perfbuf_guid_format(&g, text));
                 ORACLE(strlen(text) == 38);
             }
+            countersets_equal_bytes(&l, data, size);
         }
     } else {
         perfbuf_v2_instance_list l;

@@ -143,28 +143,3 @@ bool pb_keys_find_sorted(const uint64_t *sorted, size_t count, uint32_t key, uin
     *position = (uint32_t)sorted[lo];
     return true;
 }
-
-bool pb_keys_find_ascending(pb_key_reader read, const void *source, uint32_t n, uint32_t key,
-                            uint32_t *position)
-{
-    uint32_t lo = 0;
-    uint32_t hi = n;
-    while (lo < hi) {
-        PB_WORK(1);
-        uint32_t mid = lo + (hi - lo) / 2;
-        uint32_t k;
-        if (!read(source, mid, &k)) {
-            return false;
-        }
-        if (k == key) {
-            *position = mid;
-            return true;
-        }
-        if (k < key) {
-            lo = mid + 1;
-        } else {
-            hi = mid;
-        }
-    }
-    return false;
-}

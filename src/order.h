@@ -45,10 +45,6 @@ pb_keys_result pb_keys_check(pb_key_reader read, const void *source, uint32_t n,
 /* The position of key in sorted scratch entries, by binary search. */
 bool pb_keys_find_sorted(const uint64_t *sorted, size_t count, uint32_t key, uint32_t *position);
 
-/* The position of key among ascending keys (no position left out). */
-bool pb_keys_find_ascending(pb_key_reader read, const void *source, uint32_t n, uint32_t key,
-                            uint32_t *position);
-
 /* Sorts n integers ascending: heapsort, O(n log n), constant stack. */
 void pb_sort_u64(uint64_t *v, size_t n);
 

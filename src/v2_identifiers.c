@@ -11,6 +11,7 @@
 
 #include "check.h"
 #include "text.h"
+#include "v2_internal.h"
 
 /* One identifier: steps region past it. */
 static perfbuf_status read_identifier(pb_ctx *ctx, pb_cursor *region, perfbuf_v2_identifier *out)
@@ -107,16 +108,56 @@ void perfbuf_v2_identifiers_begin(perfbuf_v2_list_iter *it)
     it->next_index = 0;
 }
 
+/*
+ * An identifier as the parse accepted it: its header's fields at their
+ * offsets and its name up to the NUL; region stepped past it. No size
+ * rule or anomaly is judged again. The two checks left do not depend on
+ * the bytes being valid: Size covers the header and lies inside the
+ * region (so each step moves forward by at least 40 bytes), and a name
+ * area has its NUL. Anything else is a view of another buffer: false.
+ */
+static bool view_identifier(pb_cursor *region, perfbuf_v2_identifier *out)
+{
+    size_t at = region->pos;
+    const uint8_t *hdr;
+    if (!pb_cursor_take(region, PBS_PERF_COUNTER_IDENTIFIER, &hdr)) {
+        return false;
+    }
+    uint32_t size = pb_v2_load32(hdr + PBO_PERF_COUNTER_IDENTIFIER_Size);
+    pb_cursor name;
+    if (size < PBS_PERF_COUNTER_IDENTIFIER ||
+        !pb_cursor_sub(region, size - PBS_PERF_COUNTER_IDENTIFIER, &name)) {
+        return false;
+    }
+    size_t units = 0;
+    bool has_name = pb_cursor_size(&name) > 0;
+    if (has_name && !pb_utf16le_find_nul(&name, &units)) {
+        return false;
+    }
+    memset(out, 0, sizeof *out);
+    out->offset = at;
+    out->size = size;
+    out->counterset = pb_v2_load_guid(hdr + PBO_PERF_COUNTER_IDENTIFIER_CounterSetGuid);
+    out->status = pb_v2_load32(hdr + PBO_PERF_COUNTER_IDENTIFIER_Status);
+    out->counter_id = pb_v2_load32(hdr + PBO_PERF_COUNTER_IDENTIFIER_CounterId);
+    out->instance_id = pb_v2_load32(hdr + PBO_PERF_COUNTER_IDENTIFIER_InstanceId);
+    out->query_index = pb_v2_load32(hdr + PBO_PERF_COUNTER_IDENTIFIER_Index);
+    if (has_name) {
+        out->has_name = true;
+        out->name_offset = name.start;
+        out->name_units = units;
+    }
+    return true;
+}
+
 bool perfbuf_v2_identifiers_next(const perfbuf_v2_identifiers *l, perfbuf_v2_list_iter *it,
                                  perfbuf_v2_identifier *out)
 {
     if (l == NULL || it == NULL || out == NULL || it->next_index >= l->count) {
         return false;
     }
-    pb_ctx ctx;
-    pb_view_ctx(&ctx);
     pb_cursor c = pb_window(l->data, l->size, it->pos, l->size);
-    if (read_identifier(&ctx, &c, out) != PERFBUF_OK) {
+    if (!view_identifier(&c, out)) {
         /* An iterator or view of another buffer: nothing to read. */
         it->next_index = l->count;
         return false;

@@ -27,21 +27,22 @@ static bool detail_known(uint32_t d)
     return d == 100 || d == 200;
 }
 
-/* Decodes the counter whose PERF_COUNTER_REG_INFO starts at `at`. */
-static void decode_counter(const pb_cursor *s, size_t at, uint32_t index, perfbuf_v2_counter_reg *out)
+/* Decodes the counter whose 48-byte PERF_COUNTER_REG_INFO the cursor has
+ * handed out at p, found at byte `at` of the buffer. */
+static void decode_counter(const uint8_t *p, size_t at, uint32_t index, perfbuf_v2_counter_reg *out)
 {
     out->index = index;
     out->offset = at;
-    out->id = pb_field32(s, PBF_PERF_COUNTER_REG_INFO_CounterId);
-    out->type = pb_field32(s, PBF_PERF_COUNTER_REG_INFO_Type);
-    out->attributes = pb_field64(s, PBF_PERF_COUNTER_REG_INFO_Attrib);
-    out->detail_level = pb_field32(s, PBF_PERF_COUNTER_REG_INFO_DetailLevel);
-    out->default_scale = pb_i32(pb_field32(s, PBF_PERF_COUNTER_REG_INFO_DefaultScale));
-    out->base_id = pb_field32(s, PBF_PERF_COUNTER_REG_INFO_BaseCounterId);
-    out->perf_time_id = pb_field32(s, PBF_PERF_COUNTER_REG_INFO_PerfTimeId);
-    out->perf_freq_id = pb_field32(s, PBF_PERF_COUNTER_REG_INFO_PerfFreqId);
-    out->multi_id = pb_field32(s, PBF_PERF_COUNTER_REG_INFO_MultiId);
-    out->aggregate = pb_field32(s, PBF_PERF_COUNTER_REG_INFO_AggregateFunc);
+    out->id = pb_v2_load32(p + PBO_PERF_COUNTER_REG_INFO_CounterId);
+    out->type = pb_v2_load32(p + PBO_PERF_COUNTER_REG_INFO_Type);
+    out->attributes = pb_v2_load64(p + PBO_PERF_COUNTER_REG_INFO_Attrib);
+    out->detail_level = pb_v2_load32(p + PBO_PERF_COUNTER_REG_INFO_DetailLevel);
+    out->default_scale = pb_i32(pb_v2_load32(p + PBO_PERF_COUNTER_REG_INFO_DefaultScale));
+    out->base_id = pb_v2_load32(p + PBO_PERF_COUNTER_REG_INFO_BaseCounterId);
+    out->perf_time_id = pb_v2_load32(p + PBO_PERF_COUNTER_REG_INFO_PerfTimeId);
+    out->perf_freq_id = pb_v2_load32(p + PBO_PERF_COUNTER_REG_INFO_PerfFreqId);
+    out->multi_id = pb_v2_load32(p + PBO_PERF_COUNTER_REG_INFO_MultiId);
+    out->aggregate = pb_v2_load32(p + PBO_PERF_COUNTER_REG_INFO_AggregateFunc);
 }
 
 static perfbuf_status check_counter(pb_ctx *ctx, const pb_cursor *s, const perfbuf_v2_counter_reg *c)
@@ -103,7 +104,7 @@ perfbuf_status perfbuf_v2_counter_reg_parse(const void *data, size_t size,
         return st;
     }
     perfbuf_v2_counter_reg c;
-    decode_counter(&s, 0, 0, &c);
+    decode_counter(pb_cursor_data(&s), 0, 0, &c);
     st = check_counter(&ctx, &s, &c);
     if (st == PERFBUF_OK && pb_cursor_remaining(&all) > 0) {
         st = pb_anomaly(&ctx, PERFBUF_ANOMALY_TRAILING_BYTES, PERFBUF_E_TRAILING_BYTES,
@@ -123,15 +124,55 @@ bool perfbuf_v2_reginfo_counter(const perfbuf_v2_reginfo *r, uint32_t i, perfbuf
     if (r == NULL || out == NULL || i >= r->counter_count) {
         return false;
     }
+    /* The parse proved counter_count whole counters after the header. */
     size_t at = PBS_PERF_COUNTERSET_REG_INFO + (size_t)i * PBS_PERF_COUNTER_REG_INFO;
-    pb_cursor all = pb_window(r->data, r->size, 0, r->size);
-    pb_cursor s;
-    if (!pb_cursor_slice(&all, at, PBS_PERF_COUNTER_REG_INFO, &s)) {
+    pb_cursor all = pb_window(r->data, r->size, at, r->size);
+    const uint8_t *p;
+    if (!pb_cursor_take(&all, PBS_PERF_COUNTER_REG_INFO, &p)) {
         PB_UNREACHABLE();
         return false;
     }
-    decode_counter(&s, at, i, out);
+    decode_counter(p, at, i, out);
     return true;
+}
+
+bool pb_v2_find_ascending(const uint8_t *data, size_t size, size_t first, size_t stride,
+                          uint32_t n, uint32_t key, uint32_t *position)
+{
+    /* Every entry's key inside the data, so first + i * stride cannot
+     * wrap for any i < n. */
+    if (n == 0 || first > size || (size - first) / stride < n) {
+        return false;
+    }
+    pb_cursor all = pb_cursor_make(data, size);
+    uint32_t k;
+    if (!pb_cursor_get_u32(&all, first, &k) || key < k) {
+        return false;
+    }
+    uint32_t guess = key - k;
+    if (guess < n && pb_cursor_get_u32(&all, first + (size_t)guess * stride, &k) && k == key) {
+        *position = guess;
+        return true;
+    }
+    uint32_t lo = 0;
+    uint32_t hi = n;
+    while (lo < hi) {
+        PB_WORK(1);
+        uint32_t mid = lo + (hi - lo) / 2;
+        if (!pb_cursor_get_u32(&all, first + (size_t)mid * stride, &k)) {
+            return false;
+        }
+        if (k == key) {
+            *position = mid;
+            return true;
+        }
+        if (k < key) {
+            lo = mid + 1;
+        } else {
+            hi = mid;
+        }
+    }
+    return false;
 }
 
 /* The CounterId of counter i, for the ordering module. */
@@ -153,7 +194,9 @@ perfbuf_status perfbuf_v2_reginfo_find(const perfbuf_v2_reginfo *r, uint32_t id,
     uint32_t position = 0;
     bool found = false;
     if (r->ids_ascending) {
-        found = pb_keys_find_ascending(read_counter_id, r, r->counter_count, id, &position);
+        found = pb_v2_find_ascending(r->data, r->size,
+                                     PBS_PERF_COUNTERSET_REG_INFO + PBO_PERF_COUNTER_REG_INFO_CounterId,
+                                     PBS_PERF_COUNTER_REG_INFO, r->counter_count, id, &position);
     } else if (r->order != NULL) {
         found = pb_keys_find_sorted(r->order, r->order_count, id, &position);
     } else {
@@ -284,7 +327,7 @@ static perfbuf_status parse_reginfo(const void *data, size_t size, const perfbuf
         size_t at = all.pos;
         pb_cursor s;
         pb_take_checked(&all, PBS_PERF_COUNTER_REG_INFO, &s);
-        decode_counter(&s, at, i, &c);
+        decode_counter(pb_cursor_data(&s), at, i, &c);
         st = check_counter(&ctx, &s, &c);
         if (st != PERFBUF_OK) {
             return st;
@@ -358,8 +401,14 @@ bool perfbuf_v2_countersets_get(const perfbuf_v2_countersets *l, size_t i, perfb
     if (l == NULL || out == NULL || i >= l->count) {
         return false;
     }
-    pb_cursor all = pb_window(l->data, l->count * 16, 0, l->count * 16);
-    *out = pb_read_guid(&all, i * 16);
+    /* The parse proved count whole GUIDs. */
+    pb_cursor all = pb_window(l->data, l->count * 16, i * 16, l->count * 16);
+    const uint8_t *guid;
+    if (!pb_cursor_take(&all, 16, &guid)) {
+        PB_UNREACHABLE();
+        return false;
+    }
+    *out = pb_v2_load_guid(guid);
     return true;
 }
 
@@ -401,26 +450,49 @@ void perfbuf_v2_instance_list_begin(perfbuf_v2_list_iter *it)
     it->next_index = 0;
 }
 
+/*
+ * A listed instance as the parse accepted it: Size and InstanceId at their
+ * offsets, the name up to its NUL; region stepped past it. Neither the
+ * alignment nor the padding is judged again. What is left holds for any
+ * bytes: Size covers the header and lies inside the region (each step
+ * moves forward by at least 8 bytes) and the name has its NUL; anything
+ * else is a view of another buffer: false.
+ */
+static bool view_listed_instance(pb_cursor *region, perfbuf_v2_listed_instance *out)
+{
+    size_t at = region->pos;
+    const uint8_t *hdr;
+    if (!pb_cursor_take(region, PBS_PERF_INSTANCE_HEADER, &hdr)) {
+        return false;
+    }
+    uint32_t size = pb_v2_load32(hdr + PBO_PERF_INSTANCE_HEADER_Size);
+    pb_cursor name;
+    size_t units;
+    if (size < PBS_PERF_INSTANCE_HEADER ||
+        !pb_cursor_sub(region, size - PBS_PERF_INSTANCE_HEADER, &name) ||
+        !pb_utf16le_find_nul(&name, &units)) {
+        return false;
+    }
+    out->id = pb_v2_load32(hdr + PBO_PERF_INSTANCE_HEADER_InstanceId);
+    out->offset = at;
+    out->name_offset = name.start;
+    out->name_units = units;
+    return true;
+}
+
 bool perfbuf_v2_instance_list_next(const perfbuf_v2_instance_list *l, perfbuf_v2_list_iter *it,
                                    perfbuf_v2_listed_instance *out)
 {
     if (l == NULL || it == NULL || out == NULL || it->next_index >= l->count) {
         return false;
     }
-    pb_ctx ctx;
-    pb_view_ctx(&ctx);
     pb_cursor c = pb_window(l->data, l->size, it->pos, l->size);
-    perfbuf_v2_instance inst;
-    if (pb_v2_read_instance(&ctx, &c, 0, &inst) != PERFBUF_OK) {
+    if (!view_listed_instance(&c, out)) {
         /* An iterator or view of another buffer: nothing to read. */
         it->next_index = l->count;
         return false;
     }
     out->index = it->next_index++;
-    out->id = inst.id;
-    out->offset = inst.offset;
-    out->name_offset = inst.name_offset;
-    out->name_units = inst.name_units;
     it->pos = c.pos;
     return true;
 }

@@ -11,6 +11,7 @@
 #include "check.h"
 #include "order.h"
 #include "text.h"
+#include "v2_internal.h"
 
 perfbuf_status perfbuf_v2_string_parse(const void *data, size_t size, const perfbuf_options *opts,
                                        perfbuf_v2_string *out, perfbuf_error *err)
@@ -307,33 +308,47 @@ perfbuf_status perfbuf_v2_strings_parse_indexed(const void *data, size_t size,
     return parse_strings(data, size, origin, opts, scratch, cap, out, err);
 }
 
+/*
+ * Header i and its string as the parse accepted them: dwCounterId and
+ * dwOffset at their offsets, the text from the origin plus dwOffset up to
+ * its NUL. The offset's range, the overlap budget and the anomalies are
+ * not judged again; the text is still found through a cursor bounded by
+ * the block, so a header the parse never saw cannot read past it.
+ */
 bool perfbuf_v2_strings_get(const perfbuf_v2_strings *s, uint32_t i, perfbuf_v2_counter_string *out)
 {
     if (s == NULL || out == NULL || i >= s->count) {
         return false;
     }
-    pb_cursor block = pb_window(s->data, s->size, 0, s->size);
-    uint32_t id;
-    uint32_t offset;
-    read_string_header(&block, i, &id, &offset);
+    size_t header_at = PBS_PERF_STRING_BUFFER_HEADER + (size_t)i * PBS_PERF_STRING_COUNTER_HEADER;
+    pb_cursor header = pb_window(s->data, s->size, header_at, s->size);
+    const uint8_t *hdr;
     memset(out, 0, sizeof *out);
     out->index = i;
-    out->offset = PBS_PERF_STRING_BUFFER_HEADER + (size_t)i * PBS_PERF_STRING_COUNTER_HEADER;
-    out->counter_id = id;
+    out->offset = header_at;
+    /* The parse proved count headers inside the block. */
+    if (!pb_cursor_take(&header, PBS_PERF_STRING_COUNTER_HEADER, &hdr)) {
+        PB_UNREACHABLE();
+        return false;
+    }
+    out->counter_id = pb_v2_load32(hdr + PBO_PERF_STRING_COUNTER_HEADER_dwCounterId);
+    uint32_t offset = pb_v2_load32(hdr + PBO_PERF_STRING_COUNTER_HEADER_dwOffset);
     if (offset == PERFBUF_V2_NO_STRING) {
         return true;
     }
-    pb_ctx ctx;
-    pb_view_ctx(&ctx);
-    size_t start = 0;
-    size_t units = 0;
-    if (locate_string(&ctx, &block, out->offset, origin_offset(s->origin, s->strings_offset),
-                      s->strings_offset, offset, s->size, &start, &units) != PERFBUF_OK) {
+    /* A start that would overflow stays SIZE_MAX: outside the block,
+     * like any start the parse did not accept, it gives an empty window
+     * with no NUL. */
+    size_t at = SIZE_MAX;
+    (void)pb_add(origin_offset(s->origin, s->strings_offset), offset, &at);
+    pb_cursor text = pb_window(s->data, s->size, at, s->size);
+    size_t units;
+    if (!pb_utf16le_find_nul(&text, &units)) {
         PB_UNREACHABLE();
         return true;
     }
     out->present = true;
-    out->text_offset = start;
+    out->text_offset = at;
     out->units = units;
     return true;
 }
@@ -347,7 +362,10 @@ perfbuf_status perfbuf_v2_strings_find(const perfbuf_v2_strings *s, uint32_t cou
     uint32_t position = 0;
     bool found = false;
     if (s->ids_ascending) {
-        found = pb_keys_find_ascending(read_string_id, s, s->count, counter_id, &position);
+        found = pb_v2_find_ascending(
+            s->data, s->size,
+            PBS_PERF_STRING_BUFFER_HEADER + PBO_PERF_STRING_COUNTER_HEADER_dwCounterId,
+            PBS_PERF_STRING_COUNTER_HEADER, s->count, counter_id, &position);
     } else if (s->order != NULL) {
         found = pb_keys_find_sorted(s->order, s->order_count, counter_id, &position);
     } else {

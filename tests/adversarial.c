@@ -694,8 +694,10 @@ tb_buf adv_instance_list(uint32_t n)
     tb_v2 v;
     tb_init(&v.buf);
     char name[32];
+    /* Names of one width: the work per instance must not grow with the
+     * number of digits in n. */
     for (uint32_t k = 0; k < n; k++) {
-        snprintf(name, sizeof name, "i%u", k);
+        snprintf(name, sizeof name, "i%07u", k);
         tb_v2_instance(&v, k, name);
     }
     return v.buf;

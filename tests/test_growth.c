@@ -1427,7 +1427,7 @@ static void walk_instance_list(uint32_t n, run *r)
         char name[32], expected[32];
         size_t len;
         EXPECT(perfbuf_v2_listed_name_utf8(&l, &inst, name, sizeof name, &len) == PERFBUF_OK);
-        snprintf(expected, sizeof expected, "i%u", k);
+        snprintf(expected, sizeof expected, "i%07u", k);
         EXPECT(strcmp(name, expected) == 0 && inst.id == k);
         k++;
     }

@@ -4,6 +4,7 @@
  * cross-check of query data against a registration and identifiers.
  * Every buffer is parsed in front of a guard page.
  */
+#include <stdio.h>
 #include <string.h>
 
 #include "perfbuf/counter_types.h"
@@ -601,6 +602,90 @@ static void failed_identifiers_in_order(void)
     fixture_free(&f);
 }
 
+/*
+ * An iterator of one identifier list used with another: the view reads
+ * the other list's bytes where the iterator points, which are not an
+ * identifier the parse accepted there. Whatever they hold (too few bytes
+ * left, a Size under 40 or past the end, a name without its NUL), the
+ * iterator stops with false, reads only inside the list it is given, and
+ * stays stopped.
+ */
+static void iterator_of_another_list(void)
+{
+    /* After one 40-byte identifier of A, the iterator points 40 bytes
+     * into B: 8 bytes of B's first name area, then B's second identifier,
+     * whose GUID bytes 12..15 are read as the Size and whose Index and
+     * Reserved as the name. */
+    static const struct {
+        uint32_t size_read;    /* B's second GUID bytes 12..15 */
+        const char *why;
+    } cases[] = {{0, "Size under 40"}, {0xFFFFFFF8u, "Size past the end"}, {48, "no NUL"}};
+    tb_buf a;
+    tb_init(&a);
+    tb_v2_identifier(&a, memory_guid, 0, 5, 0, 0, NULL);
+    tb_v2_identifier(&a, memory_guid, 0, 6, 0, 1, NULL);
+    for (size_t k = 0; k < sizeof cases / sizeof cases[0]; k++) {
+        uint8_t guid[16];
+        memcpy(guid, memory_guid, sizeof guid);
+        guid[12] = (uint8_t)cases[k].size_read;
+        guid[13] = (uint8_t)(cases[k].size_read >> 8);
+        guid[14] = (uint8_t)(cases[k].size_read >> 16);
+        guid[15] = (uint8_t)(cases[k].size_read >> 24);
+        tb_buf b;
+        tb_init(&b);
+        tb_v2_identifier(&b, memory_guid, 0, 5, 0, 0, "x");
+        /* Index and Reserved without a zero code unit (Reserved non-zero
+         * is an anomaly the lenient parse tolerates). */
+        tb_v2_identifier(&b, guid, 0, 6, 0, 0x00010001u, NULL);
+        tb_patch_u32(&b, 48 + 36, 0x00010001u);
+        guarded ga = guard_place(a.data, a.len);
+        guarded gb = guard_place(b.data, b.len);
+        perfbuf_v2_identifiers la;
+        perfbuf_v2_identifiers lb;
+        CHECK(perfbuf_v2_identifiers_parse(ga.bytes, a.len, NULL, &la, NULL) == PERFBUF_OK);
+        CHECK(perfbuf_v2_identifiers_parse(gb.bytes, b.len, NULL, &lb, NULL) == PERFBUF_OK);
+        CHECK_EQ_U(lb.count, 2);
+        perfbuf_v2_list_iter it;
+        perfbuf_v2_identifier id;
+        perfbuf_v2_identifiers_begin(&it);
+        CHECK(perfbuf_v2_identifiers_next(&la, &it, &id));
+        CHECK_EQ_U(it.pos, 40);
+        if (perfbuf_v2_identifiers_next(&lb, &it, &id)) {
+            fprintf(stderr, "read an identifier where there is none: %s\n", cases[k].why);
+            CHECK(false);
+        }
+        CHECK(!perfbuf_v2_identifiers_next(&lb, &it, &id));
+        guard_release(&ga);
+        guard_release(&gb);
+        tb_free(&b);
+    }
+    /* Past the end of a shorter list: too few bytes for a header. */
+    tb_buf longer;
+    tb_init(&longer);
+    tb_v2_identifier(&longer, memory_guid, 0, 5, 0, 0, "x");
+    tb_v2_identifier(&longer, memory_guid, 0, 6, 0, 1, "y");
+    tb_v2_identifier(&longer, memory_guid, 0, 7, 0, 2, "z");
+    tb_buf shorter;
+    tb_init(&shorter);
+    tb_v2_identifier(&shorter, memory_guid, 0, 5, 0, 0, NULL);
+    tb_v2_identifier(&shorter, memory_guid, 0, 6, 0, 1, NULL);
+    tb_v2_identifier(&shorter, memory_guid, 0, 7, 0, 2, NULL);
+    perfbuf_v2_identifiers ll;
+    perfbuf_v2_identifiers ls;
+    CHECK(perfbuf_v2_identifiers_parse(longer.data, longer.len, NULL, &ll, NULL) == PERFBUF_OK);
+    CHECK(perfbuf_v2_identifiers_parse(shorter.data, shorter.len, NULL, &ls, NULL) == PERFBUF_OK);
+    perfbuf_v2_list_iter it;
+    perfbuf_v2_identifier id;
+    perfbuf_v2_identifiers_begin(&it);
+    CHECK(perfbuf_v2_identifiers_next(&ll, &it, &id));
+    CHECK(perfbuf_v2_identifiers_next(&ll, &it, &id));
+    CHECK_EQ_U(it.pos, 96);
+    CHECK(!perfbuf_v2_identifiers_next(&ls, &it, &id));
+    tb_free(&longer);
+    tb_free(&shorter);
+    tb_free(&a);
+}
+
 static const th_case cases[] = {
     TH_CASE(identifiers),
     TH_CASE(every_identifier_rejection),
@@ -614,5 +699,6 @@ static const th_case cases[] = {
     TH_CASE(failed_identifiers_in_order),
     TH_CASE(single_counter_blocks),
     TH_CASE(loose_ends),
+    TH_CASE(iterator_of_another_list),
 };
 TH_MAIN(cases)

@@ -601,6 +601,148 @@ static void unordered_ids_need_scratch(void)
     tb_free(&small_dup);
 }
 
+/* n raw counters whose ids are first + i, except that ids past the gap
+ * (positions >= gap_at) are one higher. */
+static tb_buf ascending_registration(uint32_t n, uint32_t first, uint32_t gap_at, tb_reg_row *rows)
+{
+    for (uint32_t i = 0; i < n; i++) {
+        rows[i].id = first + i + (i >= gap_at ? 1 : 0);
+        rows[i].type = PERF_COUNTER_RAWCOUNT;
+        rows[i].base = PERFBUF_V2_NO_ID;
+        rows[i].name = NULL;
+    }
+    return tb_v2_reginfo(rows, n, PERFBUF_COUNTERSET_SINGLE_INSTANCE);
+}
+
+/*
+ * Ascending ids are looked for first at position id - first id: consecutive
+ * ids from any start are all found there, and where a gap puts another id
+ * at that position the lookup falls back to the binary search, never to
+ * the wrong counter. The same for the string headers.
+ */
+static void ascending_ids_with_and_without_gaps(void)
+{
+    tb_reg_row rows[40];
+    perfbuf_v2_reginfo r;
+    perfbuf_v2_counter_reg c;
+    tb_buf dense = ascending_registration(40, 100, 40, rows);
+    CHECK(perfbuf_v2_reginfo_parse(dense.data, dense.len, NULL, &r, NULL) == PERFBUF_OK);
+    CHECK(r.ids_ascending);
+    for (uint32_t i = 0; i < 40; i++) {
+        CHECK(perfbuf_v2_reginfo_find(&r, 100 + i, &c) == PERFBUF_OK);
+        CHECK_EQ_U(c.index, i);
+        CHECK_EQ_U(c.id, 100 + i);
+    }
+    CHECK(perfbuf_v2_reginfo_find(&r, 99, &c) == PERFBUF_E_NOT_FOUND);
+    CHECK(perfbuf_v2_reginfo_find(&r, 140, &c) == PERFBUF_E_NOT_FOUND);
+    tb_free(&dense);
+
+    /* Ids 0, 2, 3, ..., 40: id k >= 2 sits at k - 1, its dense position
+     * holds k + 1. */
+    tb_buf gap = ascending_registration(40, 0, 1, rows);
+    CHECK(perfbuf_v2_reginfo_parse(gap.data, gap.len, NULL, &r, NULL) == PERFBUF_OK);
+    CHECK(r.ids_ascending);
+    CHECK(perfbuf_v2_reginfo_find(&r, 0, &c) == PERFBUF_OK);
+    CHECK_EQ_U(c.index, 0);
+    for (uint32_t k = 2; k <= 40; k++) {
+        CHECK(perfbuf_v2_reginfo_find(&r, k, &c) == PERFBUF_OK);
+        CHECK_EQ_U(c.index, k - 1);
+        CHECK_EQ_U(c.id, k);
+    }
+    CHECK(perfbuf_v2_reginfo_find(&r, 1, &c) == PERFBUF_E_NOT_FOUND);
+    CHECK(perfbuf_v2_reginfo_find(&r, 41, &c) == PERFBUF_E_NOT_FOUND);
+    CHECK(perfbuf_v2_reginfo_find(&r, PERFBUF_V2_NO_ID, &c) == PERFBUF_E_NOT_FOUND);
+    tb_free(&gap);
+
+    for (uint32_t i = 0; i < 40; i++) {
+        rows[i].name = "x";
+    }
+    tb_buf strings = tb_v2_strings(rows, 40, PERFBUF_V2_STRINGS_FROM_BLOCK);
+    perfbuf_v2_strings s;
+    perfbuf_v2_counter_string cs;
+    CHECK(perfbuf_v2_strings_parse(strings.data, strings.len, PERFBUF_V2_STRINGS_FROM_BLOCK, NULL,
+                                   &s, NULL) == PERFBUF_OK);
+    CHECK(s.ids_ascending);
+    for (uint32_t k = 2; k <= 40; k++) {
+        CHECK(perfbuf_v2_strings_find(&s, k, &cs) == PERFBUF_OK);
+        CHECK_EQ_U(cs.index, k - 1);
+        CHECK(cs.present && cs.units == 1);
+    }
+    CHECK(perfbuf_v2_strings_find(&s, 1, &cs) == PERFBUF_E_NOT_FOUND);
+    CHECK(perfbuf_v2_strings_find(&s, 41, &cs) == PERFBUF_E_NOT_FOUND);
+    tb_free(&strings);
+}
+
+/* An instance list of the given names, ids 1, 2, ... */
+static tb_buf listed(const char *const *names, size_t count)
+{
+    tb_v2 v;
+    tb_init(&v.buf);
+    for (size_t i = 0; i < count; i++) {
+        tb_v2_instance(&v, (uint32_t)i + 1, names[i]);
+    }
+    return v.buf;
+}
+
+/*
+ * An iterator of one instance list used with another: the view reads
+ * the other list's bytes where the iterator points, which are not an
+ * instance the parse accepted there. Whatever they hold (no header left,
+ * a Size under 8 or past the end, a name without its NUL), the iterator
+ * stops with false, reads only inside the list it is given (a guard page
+ * follows it), and stays stopped.
+ */
+static void instance_list_iterator_of_another_list(void)
+{
+    /* A's first instance ("a") is 16 bytes: the iterator points 16 bytes
+     * into B's first instance, at its third name code unit. */
+    static const char *const a_names[] = {"a", "b"};
+    static const char *const size_zero[] = {"abcd", "e"};       /* NUL, padding: Size 0 */
+    static const char *const size_huge[] = {"abcdefghijk", "e"}; /* "ef": Size 0x00660065 */
+    static const char *const no_nul[] = {"abcd\x0a", "e"};     /* Size 10: 2 bytes, no NUL */
+    static const char *const long_names[] = {"abcdefghijk", "abcdefghijk"};
+    static const char *const short_names[] = {"a", "b"};
+    const char *const *b_names[] = {size_zero, size_huge, no_nul};
+    tb_buf a = listed(a_names, 2);
+    guarded ga = guard_place(a.data, a.len);
+    perfbuf_v2_instance_list la;
+    CHECK(perfbuf_v2_instance_list_parse(ga.bytes, a.len, NULL, &la, NULL) == PERFBUF_OK);
+    for (size_t k = 0; k < sizeof b_names / sizeof b_names[0]; k++) {
+        tb_buf b = listed(b_names[k], 2);
+        guarded gb = guard_place(b.data, b.len);
+        perfbuf_v2_instance_list lb;
+        CHECK(perfbuf_v2_instance_list_parse(gb.bytes, b.len, NULL, &lb, NULL) == PERFBUF_OK);
+        perfbuf_v2_list_iter it;
+        perfbuf_v2_listed_instance inst;
+        perfbuf_v2_instance_list_begin(&it);
+        CHECK(perfbuf_v2_instance_list_next(&la, &it, &inst));
+        CHECK_EQ_U(it.pos, 16);
+        CHECK(!perfbuf_v2_instance_list_next(&lb, &it, &inst));
+        CHECK(!perfbuf_v2_instance_list_next(&lb, &it, &inst));
+        guard_release(&gb);
+        tb_free(&b);
+    }
+    /* Past the end of a shorter list: no header left. */
+    tb_buf longer = listed(long_names, 2);
+    tb_buf shorter = listed(short_names, 2);
+    guarded gs = guard_place(shorter.data, shorter.len);
+    perfbuf_v2_instance_list ll;
+    perfbuf_v2_instance_list ls;
+    CHECK(perfbuf_v2_instance_list_parse(longer.data, longer.len, NULL, &ll, NULL) == PERFBUF_OK);
+    CHECK(perfbuf_v2_instance_list_parse(gs.bytes, shorter.len, NULL, &ls, NULL) == PERFBUF_OK);
+    perfbuf_v2_list_iter it;
+    perfbuf_v2_listed_instance inst;
+    perfbuf_v2_instance_list_begin(&it);
+    CHECK(perfbuf_v2_instance_list_next(&ll, &it, &inst));
+    CHECK_EQ_U(it.pos, 32);
+    CHECK(!perfbuf_v2_instance_list_next(&ls, &it, &inst));
+    guard_release(&gs);
+    guard_release(&ga);
+    tb_free(&longer);
+    tb_free(&shorter);
+    tb_free(&a);
+}
+
 static const th_case cases[] = {
     TH_CASE(processor_information_registration),
     TH_CASE(every_registration_rejection),
@@ -612,5 +754,7 @@ static const th_case cases[] = {
     TH_CASE(counter_id_of_none_is_refused),
     TH_CASE(metadata_null_arguments),
     TH_CASE(unordered_ids_need_scratch),
+    TH_CASE(ascending_ids_with_and_without_gaps),
+    TH_CASE(instance_list_iterator_of_another_list),
 };
 TH_MAIN(cases)
