@@ -1,4 +1,5 @@
 /* SPDX-License-Identifier: MIT OR Apache-2.0 */
+#include <float.h>
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -1053,7 +1054,9 @@ static void csv_value(csv_walk *cw, const perfbuf_v1_object *o, const perfbuf_v1
         st = perfbuf_format_value(c->type, &s1, have_older ? &s0 : NULL, &ctx, PERFBUF_FMT_DOUBLE,
                                   &v);
     }
-    if (st == PERFBUF_CSTATUS_VALID_DATA && isfinite(v.as_double)) {
+    /* fabs rather than isfinite: mingw-w64's isfinite macro narrows to float under
+     * -Wfloat-conversion. The comparison is false for NaN and both infinities. */
+    if (st == PERFBUF_CSTATUS_VALID_DATA && fabs(v.as_double) <= DBL_MAX) {
         char text[64];
         snprintf(text, sizeof text, "%.6f", v.as_double);
         csv_field(cw->w, text);
