@@ -185,7 +185,9 @@ perfbuf_status perfbuf_title_index_build(const perfbuf_name_table *t, perfbuf_ti
     }
     n = filled;
     perfbuf_title_slot *src = slots;
-    perfbuf_title_slot *dst = slots + n;
+    /* The second half is the scratch. An empty table may come with no
+     * slots at all (NULL, cap 0), and NULL + 0 is undefined in C. */
+    perfbuf_title_slot *dst = n == 0 ? slots : slots + n;
     for (size_t width = 1; width < n; width = width > n / 2 ? n : 2 * width) {
         for (size_t lo = 0; lo < n; lo += 2 * width) {
             PB_WORK(1);
