@@ -40,6 +40,23 @@ static void capture_free(capture *c)
     tb_free(&c->v.buf);
 }
 
+/* The capture's bytes with one 32-bit word changed, as another buffer a
+ * block struct may be given (views re-read what they are given). */
+static guarded changed_copy(const capture *c, size_t at, uint32_t v)
+{
+    uint8_t *copy = malloc(c->v.buf.len);
+    if (copy == NULL) {
+        abort();
+    }
+    memcpy(copy, c->v.buf.data, c->v.buf.len);
+    for (int i = 0; i < 4; i++) {
+        copy[at + (size_t)i] = (uint8_t)(v >> (8 * i));
+    }
+    guarded g = guard_place(copy, c->v.buf.len);
+    free(copy);
+    return g;
+}
+
 static bool object_at(const perfbuf_v1_block *b, uint32_t title, perfbuf_v1_object *o)
 {
     return perfbuf_v1_find_object(b, title, o) == PERFBUF_OK;
@@ -947,6 +964,109 @@ static void test_object_view_tampered(void)
     capture_free(&p.c);
 }
 
+/* Object headers of another buffer that the walk cannot trust: a header
+ * longer than the definitions, definitions longer than the object, more
+ * counters than the definitions hold, a NumInstances below -3, more
+ * instances than the data holds, a length past the buffer. The walk stops
+ * there, so no object of it or after it is found. */
+static void test_objects_of_another_buffer(void)
+{
+    capture c = {tb_v1_sample_global(), {0}, {0}};
+    CHECK(capture_parse(&c, PERFBUF_STRICT));
+    perfbuf_v1_object process, thread;
+    CHECK(object_at(&c.b, TB_V1_PROCESS, &process));
+    CHECK(object_at(&c.b, TB_V1_THREAD, &thread));
+    CHECK(process.offset < thread.offset);
+    /* PERF_OBJECT_TYPE: TotalByteLength 0, DefinitionLength 4, HeaderLength
+     * 8, NumCounters 32, NumInstances 40. */
+    static const struct {
+        size_t field;
+        uint32_t value;
+    } changes[] = {{8, 0x1000},   {4, 0x7FFFFFF0u}, {32, 1000},
+                   {40, (uint32_t)-4}, {40, 1000},  {0, 0x7FFFFFF0u}};
+    for (size_t k = 0; k < sizeof changes / sizeof changes[0]; k++) {
+        guarded changed = changed_copy(&c, process.offset + changes[k].field, changes[k].value);
+        perfbuf_v1_block other = c.b;
+        other.data = changed.bytes;
+        perfbuf_v1_object o;
+        perfbuf_v1_iter it;
+        perfbuf_v1_objects_begin(&other, &it);
+        EXPECT(!perfbuf_v1_objects_next(&other, &it, &o));
+        EXPECT(perfbuf_v1_find_object(&other, TB_V1_THREAD, &o) == PERFBUF_E_NOT_FOUND);
+        guard_release(&changed);
+        CHECK(!th.case_failed);
+    }
+    capture_free(&c);
+}
+
+/* Instance headers of another buffer whose name is not inside them or not
+ * whole UTF-16 units: the walk of that object's instances ends there. */
+static void test_instances_of_another_buffer(void)
+{
+    capture c = {tb_v1_sample_global(), {0}, {0}};
+    CHECK(capture_parse(&c, PERFBUF_STRICT));
+    perfbuf_v1_object process;
+    perfbuf_v1_instance svchost, found;
+    CHECK(object_at(&c.b, TB_V1_PROCESS, &process));
+    CHECK(instance_at(&c.b, &process, 1, &svchost));
+    CHECK(perfbuf_v1_find_instance(&c.b, &process, "svchost", 7, NULL, &found) == PERFBUF_OK);
+    CHECK_EQ_U(found.index, 1u);
+    /* NameOffset (at 16) inside the header or past the instance; an odd
+     * NameLength (at 20). */
+    static const struct {
+        size_t field;
+        uint32_t value;
+    } changes[] = {{16, 8}, {16, 0x1000}, {20, 15}};
+    for (size_t k = 0; k < sizeof changes / sizeof changes[0]; k++) {
+        guarded changed = changed_copy(&c, svchost.offset + changes[k].field, changes[k].value);
+        perfbuf_v1_block other = c.b;
+        other.data = changed.bytes;
+        perfbuf_v1_iter it;
+        perfbuf_v1_instance inst;
+        uint32_t walked = 0;
+        perfbuf_v1_instances_begin(&process, &it);
+        while (perfbuf_v1_instances_next(&other, &it, &inst)) {
+            walked++;
+        }
+        EXPECT(walked == 1);
+        EXPECT(perfbuf_v1_find_instance(&other, &process, "svchost", 7, NULL, &found) ==
+               PERFBUF_E_NOT_FOUND);
+        guard_release(&changed);
+        CHECK(!th.case_failed);
+    }
+    capture_free(&c);
+}
+
+/* A block index entry claiming a parent's name is longer than its span:
+ * the name is measured again, not taken from the index. */
+static void test_block_index_name_length_overstated(void)
+{
+    capture c = {tb_v1_sample_global(), {0}, {0}};
+    CHECK(capture_parse(&c, PERFBUF_STRICT));
+    perfbuf_v1_object process, thread;
+    perfbuf_v1_instance svchost, child, parent;
+    CHECK(object_at(&c.b, TB_V1_PROCESS, &process));
+    CHECK(object_at(&c.b, TB_V1_THREAD, &thread));
+    CHECK(instance_at(&c.b, &process, 1, &svchost));
+    CHECK(instance_at(&c.b, &thread, 1, &child));
+    CHECK_EQ_U(svchost.name_bytes, 14u);
+    uint64_t slots[MAX_SLOTS];
+    perfbuf_v1_instance_index index;
+    CHECK(c.b.index_slots <= MAX_SLOTS);
+    CHECK(perfbuf_v1_block_index_build(&c.b, slots, MAX_SLOTS, &index) == PERFBUF_OK);
+    size_t entry = object_slot(&index, TB_V1_PROCESS) + 1 + 1;
+    CHECK_EQ_U(slots[entry] >> 32, 14u);
+    slots[entry] = (uint64_t)0xFFFFu << 32 | (uint32_t)slots[entry];
+    CHECK(perfbuf_v1_parent(&c.b, &thread, &child, &index, &parent, NULL) == PERFBUF_OK);
+    CHECK_EQ_U(parent.offset, svchost.offset);
+    CHECK_EQ_U(parent.name_bytes, 14u);
+    char text[TEXT_CAP];
+    size_t len = 0;
+    CHECK(perfbuf_v1_instance_name_utf8(&c.b, &parent, text, sizeof text, &len) == PERFBUF_OK);
+    CHECK_STR(text, "svchost");
+    capture_free(&c);
+}
+
 static void test_counter_value_arguments(void)
 {
     planned p;
@@ -988,6 +1108,9 @@ static const th_case cases[] = {
     TH_CASE(test_plan_entries_tampered),
     TH_CASE(test_plan_format_mismatched_older),
     TH_CASE(test_object_view_tampered),
+    TH_CASE(test_objects_of_another_buffer),
+    TH_CASE(test_instances_of_another_buffer),
+    TH_CASE(test_block_index_name_length_overstated),
     TH_CASE(test_counter_value_arguments),
 };
 
