@@ -157,13 +157,12 @@ static bool block_index_object(const perfbuf_v1_block *b, const perfbuf_v1_insta
            object->name_title_index == title && object->instance_count <= index->slot_count - *slot - 1;
 }
 
-/* The i-th instance of object o by walking it: O(o's bytes). */
+/* The i-th instance of object o by walking it: O(o's bytes). The caller
+ * has refused an i past o's instances (were one passed, the walk would
+ * end without finding it). */
 static bool nth_instance(const perfbuf_v1_block *b, const perfbuf_v1_object *o, uint32_t i,
                          perfbuf_v1_instance *out)
 {
-    if (i >= o->instance_count) {
-        return false;
-    }
     perfbuf_v1_iter it;
     perfbuf_v1_instances_begin(o, &it);
     while (perfbuf_v1_instances_next(b, &it, out)) {
