@@ -140,21 +140,20 @@ static bool selected(const array_call *a, const perfbuf_v1_instance *inst, uint3
 }
 
 /* The bytes an item's name may take with its suffix and NUL; false when
- * they do not fit a size_t. */
+ * they do not fit a size_t. Its one caller passes an instance; the name
+ * call would refuse a NULL one as INVALID_ARGUMENT, counted as no bytes. */
 static bool name_bound(const array_call *a, const perfbuf_v1_instance *inst, uint32_t ordinal,
                        size_t *bytes)
 {
+    const perfbuf_v1_pairing *p = a->p;
     size_t len = 0;
-    if (inst != NULL) {
-        const perfbuf_v1_pairing *p = a->p;
-        char none[1];
-        /* Asked with no room, the text contract answers a size that is
-         * enough at the cost of no conversion (perfbuf/text.h). */
-        perfbuf_status st = perfbuf_v1_full_name_utf8(p->newer, &p->newer_object, inst,
-                                                      &p->newer_parents, none, 0, &len);
-        if (st == PERFBUF_E_INVALID_ARGUMENT) {
-            len = 0;
-        }
+    char none[1];
+    /* Asked with no room, the text contract answers a size that is enough
+     * at the cost of no conversion (perfbuf/text.h). */
+    perfbuf_status st = perfbuf_v1_full_name_utf8(p->newer, &p->newer_object, inst,
+                                                  &p->newer_parents, none, 0, &len);
+    if (st == PERFBUF_E_INVALID_ARGUMENT) {
+        len = 0;
     }
     return pb_add(len, pb_ordinal_suffix_bytes(ordinal) + 1u, bytes);
 }

@@ -103,13 +103,20 @@ perfbuf_systemtime pb_field_systemtime(const pb_cursor *s, pb_field_id f)
 {
     perfbuf_systemtime t = {0, 0, 0, 0, 0, 0, 0, 0};
     pb_cursor w;
-    if (!pb_cursor_slice(s, pb_fields[f].offset, 16, &w) || !pb_cursor_read_u16(&w, &t.year) ||
-        !pb_cursor_read_u16(&w, &t.month) || !pb_cursor_read_u16(&w, &t.day_of_week) ||
-        !pb_cursor_read_u16(&w, &t.day) || !pb_cursor_read_u16(&w, &t.hour) ||
-        !pb_cursor_read_u16(&w, &t.minute) || !pb_cursor_read_u16(&w, &t.second) ||
-        !pb_cursor_read_u16(&w, &t.milliseconds)) {
+    if (!pb_cursor_slice(s, pb_fields[f].offset, 16, &w)) {
         PB_UNREACHABLE();
+        return t;
     }
+    /* Eight 2-byte reads from a 16-byte window: none can fail, and a read
+     * that did would leave its field 0. */
+    (void)pb_cursor_read_u16(&w, &t.year);
+    (void)pb_cursor_read_u16(&w, &t.month);
+    (void)pb_cursor_read_u16(&w, &t.day_of_week);
+    (void)pb_cursor_read_u16(&w, &t.day);
+    (void)pb_cursor_read_u16(&w, &t.hour);
+    (void)pb_cursor_read_u16(&w, &t.minute);
+    (void)pb_cursor_read_u16(&w, &t.second);
+    (void)pb_cursor_read_u16(&w, &t.milliseconds);
     return t;
 }
 
@@ -132,13 +139,17 @@ perfbuf_guid pb_read_guid(const pb_cursor *s, size_t rel)
 {
     perfbuf_guid g = {0, 0, 0, {0, 0, 0, 0, 0, 0, 0, 0}};
     pb_cursor f;
-    bool ok = pb_cursor_slice(s, rel, 16, &f) && pb_cursor_read_u32(&f, &g.data1) &&
-              pb_cursor_read_u16(&f, &g.data2) && pb_cursor_read_u16(&f, &g.data3);
-    for (size_t i = 0; ok && i < sizeof g.data4; i++) {
-        ok = pb_cursor_read_u8(&f, &g.data4[i]);
-    }
-    if (!ok) {
+    if (!pb_cursor_slice(s, rel, 16, &f)) {
         PB_UNREACHABLE();
+        return g;
+    }
+    /* 4 + 2 + 2 + 8 bytes from a 16-byte window: no read can fail, and one
+     * that did would leave its field 0. */
+    (void)pb_cursor_read_u32(&f, &g.data1);
+    (void)pb_cursor_read_u16(&f, &g.data2);
+    (void)pb_cursor_read_u16(&f, &g.data3);
+    for (size_t i = 0; i < sizeof g.data4; i++) {
+        (void)pb_cursor_read_u8(&f, &g.data4[i]);
     }
     return g;
 }
