@@ -14,7 +14,10 @@
  * their high halves and differ by the same low half in both lanes become
  * equal after one more unit each (a 48-bit birthday search, narrowed by
  * solving for one unit). The UniqueID below is the one whose key equals
- * the name's key. Names of other encodings collide with no search at all:
+ * the name's key. The names that hash to a chosen value were met in the
+ * middle: prefixes run forward, suffixes backward from the value (each
+ * step inverts), joined by one unit where both lanes agree. Names of other
+ * encodings collide with no search at all:
  * the hash reads units, the comparison also the encoding. Should the hash
  * change, these names stop colliding and the checks of ambiguity fail:
  * the names are then to be searched again, not the checks relaxed.
@@ -33,6 +36,15 @@
 /* A name whose key equals that of the UniqueID ID_OF_NAME. */
 #define NAME_OF_ID "\xe4\xb9\x91\xe8\x8a\x92\xe7\xb7\xbe"
 #define ID_OF_NAME 1373646903
+
+/* A parent's name whose hash is the one the keys give "no parent". */
+#define PARENT_HASHED_AS_NONE                                                               \
+    "\xe4\xb8\x80\xe7\xb6\x8c\xe4\xb8\x85\xe7\x9f\x87"                                    \
+    "\xe5\x82\xa7\xe5\xb0\xb4\xe4\xb8\x8a\xe6\xbd\x98"
+/* A V2 name whose key under InstanceId 2 equals that of "w" under id 1. */
+#define V2_NAME_OF_ID_2                                                                     \
+    "\xe4\xb8\x80\xe9\x99\x89\xe4\xb8\x80\xe8\xb2\x8c"                                    \
+    "\xe7\x97\x8f\xcb\xaf\xe4\xb8\x81\xe8\xbf\xa9"
 
 enum { OTHER_JOB = 600, MISSING_OBJECT = 999 };
 
@@ -522,6 +534,30 @@ static void v1_unique_id_and_name_collide(void)
     teardown(&f);
 }
 
+/* A child under a parent whose name hashes as "no parent" has the key
+ * hash of the same child without parent, yet is another key: new across
+ * the captures, ambiguous within one. */
+static void v1_parent_hashed_as_none(void)
+{
+    const v1_inst jobs[] = {INST(PARENT_HASHED_AS_NONE)};
+    const v1_inst under[] = {CHILD("x", CF_JOB, 0)};
+    const v1_inst alone[] = {INST("x")};
+    const v1_inst both[] = {CHILD("x", CF_JOB, 0), INST("x")};
+    const v1_obj o[] = {{CF_JOB, 0, jobs, 1}, PROCS(under)};
+    const v1_obj n[] = {{CF_JOB, 0, jobs, 1}, PROCS(alone)};
+    const v1_obj b[] = {{CF_JOB, 0, jobs, 1}, PROCS(both)};
+    pair_fixture f;
+    CHECK(setup(&f, o, 2, n, 2, CF_PROCESS));
+    CHECK(older_of(&f.p, 0) == -1 && f.p.new_instances == 1);
+    teardown(&f);
+    CHECK(setup(&f, b, 2, b, 2, CF_PROCESS));
+    CHECK(older_of(&f.p, 0) == -2 && older_of(&f.p, 1) == -2 && f.p.ambiguous == 2);
+    teardown(&f);
+    CHECK(setup(&f, o, 2, o, 2, CF_PROCESS));
+    CHECK(older_of(&f.p, 0) == 0);
+    teardown(&f);
+}
+
 /* ---- V2 ---- */
 
 typedef struct v2_fixture {
@@ -689,6 +725,25 @@ static void v2_colliding_names(void)
     v2_teardown(&f);
 }
 
+/* Two keys of different InstanceIds under one hash: ambiguous in one
+ * capture, new across two. */
+static void v2_ids_collide(void)
+{
+    const cf_v2_instance w[] = {{1, "w", 0, 0}};
+    const cf_v2_instance other[] = {{2, V2_NAME_OF_ID_2, 0, 0}};
+    const cf_v2_instance both[] = {{1, "w", 0, 0}, {2, V2_NAME_OF_ID_2, 0, 0}};
+    v2_fixture f;
+    CHECK(v2_setup(&f, PERFBUF_V2_COUNTERSET, w, 1, other, 1));
+    CHECK(v2_older_of(&f.p, 0) == -1 && f.p.new_instances == 1);
+    v2_teardown(&f);
+    CHECK(v2_setup(&f, PERFBUF_V2_COUNTERSET, both, 2, both, 2));
+    CHECK(v2_older_of(&f.p, 0) == -2 && v2_older_of(&f.p, 1) == -2 && f.p.ambiguous == 2);
+    v2_teardown(&f);
+    CHECK(v2_setup(&f, PERFBUF_V2_COUNTERSET, other, 1, other, 1));
+    CHECK(v2_older_of(&f.p, 0) == 0);
+    v2_teardown(&f);
+}
+
 static const th_case cases[] = {
     TH_CASE(v1_invalid_arguments),
     TH_CASE(v1_pair_objects_invalid_arguments),
@@ -703,10 +758,12 @@ static const th_case cases[] = {
     TH_CASE(v1_colliding_names),
     TH_CASE(v1_renamed_under_one_hash),
     TH_CASE(v1_unique_id_and_name_collide),
+    TH_CASE(v1_parent_hashed_as_none),
     TH_CASE(v2_invalid_arguments),
     TH_CASE(v2_multiple_instances_block),
     TH_CASE(v2_older_outlasts_newer),
     TH_CASE(v2_colliding_names),
+    TH_CASE(v2_ids_collide),
 };
 
 TH_MAIN(cases)
