@@ -16,11 +16,11 @@
  * solving for one unit). The UniqueID below is the one whose key equals
  * the name's key. The names that hash to a chosen value were met in the
  * middle: prefixes run forward, suffixes backward from the value (each
- * step inverts), joined by one unit where both lanes agree. Names of other
- * encodings collide with no search at all:
- * the hash reads units, the comparison also the encoding. Should the hash
- * change, these names stop colliding and the checks of ambiguity fail:
- * the names are then to be searched again, not the checks relaxed.
+ * step inverts), joined by one unit where both lanes agree. Names of two
+ * encodings collide with no search at all: the hash reads units, the
+ * comparison also the encoding. Should the hash change, these names stop
+ * colliding and the checks of ambiguity fail: the names are then to be
+ * searched again, not the checks relaxed.
  */
 #include "collector_fixture.h"
 #include "harness.h"
