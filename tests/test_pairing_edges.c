@@ -45,6 +45,11 @@
 #define V2_NAME_OF_ID_2                                                                     \
     "\xe4\xb8\x80\xe9\x99\x89\xe4\xb8\x80\xe8\xb2\x8c"                                    \
     "\xe7\x97\x8f\xcb\xaf\xe4\xb8\x81\xe8\xbf\xa9"
+/* A V2 name whose key under InstanceId 0 equals that of an instance the
+ * pairing cannot read (its name recorded as unpairable). */
+#define V2_NAME_AS_UNREADABLE                                                               \
+    "\xe4\xb8\x80\xe6\x89\xa7\xe4\xb8\x8c\xeb\xa7\x8f"                                    \
+    "\xe1\xae\xb6\xe5\x98\xab\xe4\xb8\x83\xe8\x8c\xa5"
 
 enum { OTHER_JOB = 600, MISSING_OBJECT = 999 };
 
@@ -744,6 +749,68 @@ static void v2_ids_collide(void)
     v2_teardown(&f);
 }
 
+/* Query data of a MULTIPLE_INSTANCES block with `names` (InstanceId 0),
+ * then, when `tail`, a MULTIPLE_COUNTERS block of 8 values. */
+static tb_buf v2_named_block(const char *const *names, uint32_t n, bool tail)
+{
+    static const uint32_t ids[8] = {0, 1, 2, 3, 4, 5, 6, 7};
+    tb_v2 v;
+    tb_v2_begin(&v, 5000, 133000000000000000, 10000000);
+    tb_v2_block_begin(&v, 0, PERFBUF_V2_MULTIPLE_INSTANCES);
+    tb_v2_instances_begin(&v, n);
+    for (uint32_t i = 0; i < n; i++) {
+        tb_v2_instance(&v, 0, names[i]);
+        tb_v2_u32(&v, i);
+    }
+    tb_v2_instances_end(&v);
+    tb_v2_block_end(&v);
+    if (tail) {
+        tb_v2_block_begin(&v, 0, PERFBUF_V2_MULTIPLE_COUNTERS);
+        tb_v2_ids(&v, ids, 8);
+        for (uint32_t i = 0; i < 8; i++) {
+            tb_v2_u64(&v, i);
+        }
+        tb_v2_block_end(&v);
+    }
+    tb_v2_end(&v);
+    return v.buf;
+}
+
+/* A block passed with another buffer's query: the pairing reads what it
+ * can, and an instance it cannot read pairs with nothing. Here the block
+ * promises two instances where the buffer holds one, followed by another
+ * block; the first instance is read, the second not. A readable name
+ * whose key hash is the unreadable one's is then ambiguous too: the hash
+ * alone never stands for a name. */
+static void v2_block_of_another_buffer(void)
+{
+    const char *const plain[] = {"plain", "zz"};
+    const char *const colliding[] = {V2_NAME_AS_UNREADABLE, "zz"};
+    const char *const *const firsts[2] = {plain, colliding};
+    for (uint32_t k = 0; k < 2; k++) {
+        tb_buf one = v2_named_block(firsts[k], 1, true);
+        tb_buf two = v2_named_block(firsts[k], 2, false);
+        perfbuf_v2_query q1, q2;
+        perfbuf_v2_block b1, b2;
+        CHECK(perfbuf_v2_query_parse(one.data, one.len, NULL, &q1, NULL) == PERFBUF_OK);
+        CHECK(perfbuf_v2_query_parse(two.data, two.len, NULL, &q2, NULL) == PERFBUF_OK);
+        CHECK(first_block(&q1, &b1) && first_block(&q2, &b2));
+        CHECK(b2.instance_count == 2 && b2.items_end <= q1.size);
+        size_t slots = 0;
+        CHECK(perfbuf_v2_pairing_scratch(NULL, &b2, &slots) == PERFBUF_OK);
+        uint64_t *scratch = malloc(slots * sizeof *scratch);
+        CHECK(scratch != NULL);
+        perfbuf_v2_pairing p;
+        CHECK(perfbuf_v2_pair(NULL, NULL, &q1, &b2, scratch, slots, &p) == PERFBUF_OK);
+        CHECK(v2_older_of(&p, 1) == -2);
+        CHECK(v2_older_of(&p, 0) == (k == 0 ? -1 : -2));
+        CHECK(p.ambiguous == (k == 0 ? 1u : 2u) && p.paired == 0);
+        free(scratch);
+        tb_free(&one);
+        tb_free(&two);
+    }
+}
+
 static const th_case cases[] = {
     TH_CASE(v1_invalid_arguments),
     TH_CASE(v1_pair_objects_invalid_arguments),
@@ -764,6 +831,7 @@ static const th_case cases[] = {
     TH_CASE(v2_older_outlasts_newer),
     TH_CASE(v2_colliding_names),
     TH_CASE(v2_ids_collide),
+    TH_CASE(v2_block_of_another_buffer),
 };
 
 TH_MAIN(cases)
