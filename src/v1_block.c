@@ -10,6 +10,7 @@
 #include "perfbuf/v1.h"
 
 #include "check.h"
+#include "le_load.h"
 #include "text.h"
 #include "v1_internal.h"
 
@@ -679,23 +680,30 @@ perfbuf_status perfbuf_v1_parse(const void *data, size_t received, const perfbuf
  * what the validating decoders above return.
  */
 
-/* A field of a window carved at its structure's full size: cannot fail. */
+/* A field of a window carved at its structure's full size: cannot fail.
+ * The cursor proves the field's bytes are inside the window; pb_le32 and
+ * pb_le64 decode them in the form gcc folds into one load (src/le_load.h),
+ * since every view of every instance reads its fields here. */
 static uint32_t field32(const pb_cursor *s, size_t rel)
 {
-    uint32_t v = 0;
-    if (!pb_cursor_get_u32(s, rel, &v)) {
+    pb_cursor field;
+    const uint8_t *bytes;
+    if (!pb_cursor_slice(s, rel, 4, &field) || !pb_cursor_take(&field, 4, &bytes)) {
         PB_UNREACHABLE();
+        return 0;
     }
-    return v;
+    return pb_le32(bytes);
 }
 
 static uint64_t field64(const pb_cursor *s, size_t rel)
 {
-    uint64_t v = 0;
-    if (!pb_cursor_get_u64(s, rel, &v)) {
+    pb_cursor field;
+    const uint8_t *bytes;
+    if (!pb_cursor_slice(s, rel, 8, &field) || !pb_cursor_take(&field, 8, &bytes)) {
         PB_UNREACHABLE();
+        return 0;
     }
-    return v;
+    return pb_le64(bytes);
 }
 
 bool pb_v1_view_object(pb_cursor *objects, perfbuf_v1_object *out)

@@ -5,6 +5,7 @@
 #include "perfbuf/v1.h"
 
 #include "v1_internal.h"
+#include "le_load.h"
 
 static uint64_t frequency_of(int64_t f)
 {
@@ -305,15 +306,18 @@ static inline bool plan_window(const perfbuf_v1_plan *p, const perfbuf_v1_block 
 }
 
 /* A counter's value at a fixed offset of its block: 4 bytes zero-extended,
- * 8 whole, any other size 0 (as perfbuf_v1_counter_value). */
+ * 8 whole, any other size 0 (as perfbuf_v1_counter_value). The cursor
+ * proves the bytes are inside the window; pb_le32/pb_le64 then decode them
+ * in the form gcc turns into one load, since every value read goes here. */
 static uint64_t planned_value(const pb_cursor *window, uint32_t offset, uint32_t size)
 {
-    if (size == 8) {
-        uint64_t v = 0;
-        return pb_cursor_get_u64(window, offset, &v) ? v : 0;
+    pb_cursor field;
+    const uint8_t *bytes;
+    if ((size != 4 && size != 8) || !pb_cursor_slice(window, offset, size, &field) ||
+        !pb_cursor_take(&field, size, &bytes)) {
+        return 0;
     }
-    uint32_t v = 0;
-    return size == 4 && pb_cursor_get_u32(window, offset, &v) ? v : 0;
+    return size == 8 ? pb_le64(bytes) : pb_le32(bytes);
 }
 
 perfbuf_status perfbuf_v1_plan_read(const perfbuf_v1_plan *plan, const perfbuf_v1_block *b,

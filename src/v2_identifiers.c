@@ -123,7 +123,7 @@ static bool view_identifier(pb_cursor *region, perfbuf_v2_identifier *out)
     if (!pb_cursor_take(region, PBS_PERF_COUNTER_IDENTIFIER, &hdr)) {
         return false;
     }
-    uint32_t size = pb_v2_load32(hdr + PBO_PERF_COUNTER_IDENTIFIER_Size);
+    uint32_t size = pb_le32(hdr + PBO_PERF_COUNTER_IDENTIFIER_Size);
     pb_cursor name;
     if (size < PBS_PERF_COUNTER_IDENTIFIER ||
         !pb_cursor_sub(region, size - PBS_PERF_COUNTER_IDENTIFIER, &name)) {
@@ -138,10 +138,10 @@ static bool view_identifier(pb_cursor *region, perfbuf_v2_identifier *out)
     out->offset = at;
     out->size = size;
     out->counterset = pb_v2_load_guid(hdr + PBO_PERF_COUNTER_IDENTIFIER_CounterSetGuid);
-    out->status = pb_v2_load32(hdr + PBO_PERF_COUNTER_IDENTIFIER_Status);
-    out->counter_id = pb_v2_load32(hdr + PBO_PERF_COUNTER_IDENTIFIER_CounterId);
-    out->instance_id = pb_v2_load32(hdr + PBO_PERF_COUNTER_IDENTIFIER_InstanceId);
-    out->query_index = pb_v2_load32(hdr + PBO_PERF_COUNTER_IDENTIFIER_Index);
+    out->status = pb_le32(hdr + PBO_PERF_COUNTER_IDENTIFIER_Status);
+    out->counter_id = pb_le32(hdr + PBO_PERF_COUNTER_IDENTIFIER_CounterId);
+    out->instance_id = pb_le32(hdr + PBO_PERF_COUNTER_IDENTIFIER_InstanceId);
+    out->query_index = pb_le32(hdr + PBO_PERF_COUNTER_IDENTIFIER_Index);
     if (has_name) {
         out->has_name = true;
         out->name_offset = name.start;

@@ -5,6 +5,7 @@
 
 #include "perfbuf/v2_query.h"
 #include "check.h"
+#include "le_load.h"
 
 /* A PERF_INSTANCE_HEADER block (header, NUL-terminated UTF-16LE name,
  * padding) followed by value_count PERF_COUNTER_DATA blocks. */
@@ -21,23 +22,11 @@ perfbuf_status pb_v2_read_instance(pb_ctx *ctx, pb_cursor *region, uint32_t valu
 bool pb_v2_find_ascending(const uint8_t *data, size_t size, size_t first, size_t stride,
                           uint32_t n, uint32_t key, uint32_t *position);
 
-/* A little-endian u32 at p, for views reading bytes the cursor has handed
- * out (pb_cursor_take) after validation proved their layout. */
-static inline uint32_t pb_v2_load32(const uint8_t *p)
-{
-    return (uint32_t)p[0] | (uint32_t)p[1] << 8 | (uint32_t)p[2] << 16 | (uint32_t)p[3] << 24;
-}
-
-static inline uint64_t pb_v2_load64(const uint8_t *p)
-{
-    return (uint64_t)pb_v2_load32(p) | (uint64_t)pb_v2_load32(p + 4) << 32;
-}
-
 /* A GUID's 16 bytes at p: Data1, Data2, Data3 little-endian, then Data4. */
 static inline perfbuf_guid pb_v2_load_guid(const uint8_t *p)
 {
     perfbuf_guid g;
-    g.data1 = pb_v2_load32(p);
+    g.data1 = pb_le32(p);
     g.data2 = (uint16_t)(p[4] | p[5] << 8);
     g.data3 = (uint16_t)(p[6] | p[7] << 8);
     for (size_t i = 0; i < sizeof g.data4; i++) {

@@ -33,16 +33,16 @@ static void decode_counter(const uint8_t *p, size_t at, uint32_t index, perfbuf_
 {
     out->index = index;
     out->offset = at;
-    out->id = pb_v2_load32(p + PBO_PERF_COUNTER_REG_INFO_CounterId);
-    out->type = pb_v2_load32(p + PBO_PERF_COUNTER_REG_INFO_Type);
-    out->attributes = pb_v2_load64(p + PBO_PERF_COUNTER_REG_INFO_Attrib);
-    out->detail_level = pb_v2_load32(p + PBO_PERF_COUNTER_REG_INFO_DetailLevel);
-    out->default_scale = pb_i32(pb_v2_load32(p + PBO_PERF_COUNTER_REG_INFO_DefaultScale));
-    out->base_id = pb_v2_load32(p + PBO_PERF_COUNTER_REG_INFO_BaseCounterId);
-    out->perf_time_id = pb_v2_load32(p + PBO_PERF_COUNTER_REG_INFO_PerfTimeId);
-    out->perf_freq_id = pb_v2_load32(p + PBO_PERF_COUNTER_REG_INFO_PerfFreqId);
-    out->multi_id = pb_v2_load32(p + PBO_PERF_COUNTER_REG_INFO_MultiId);
-    out->aggregate = pb_v2_load32(p + PBO_PERF_COUNTER_REG_INFO_AggregateFunc);
+    out->id = pb_le32(p + PBO_PERF_COUNTER_REG_INFO_CounterId);
+    out->type = pb_le32(p + PBO_PERF_COUNTER_REG_INFO_Type);
+    out->attributes = pb_le64(p + PBO_PERF_COUNTER_REG_INFO_Attrib);
+    out->detail_level = pb_le32(p + PBO_PERF_COUNTER_REG_INFO_DetailLevel);
+    out->default_scale = pb_i32(pb_le32(p + PBO_PERF_COUNTER_REG_INFO_DefaultScale));
+    out->base_id = pb_le32(p + PBO_PERF_COUNTER_REG_INFO_BaseCounterId);
+    out->perf_time_id = pb_le32(p + PBO_PERF_COUNTER_REG_INFO_PerfTimeId);
+    out->perf_freq_id = pb_le32(p + PBO_PERF_COUNTER_REG_INFO_PerfFreqId);
+    out->multi_id = pb_le32(p + PBO_PERF_COUNTER_REG_INFO_MultiId);
+    out->aggregate = pb_le32(p + PBO_PERF_COUNTER_REG_INFO_AggregateFunc);
 }
 
 static perfbuf_status check_counter(pb_ctx *ctx, const pb_cursor *s, const perfbuf_v2_counter_reg *c)
@@ -465,7 +465,7 @@ static bool view_listed_instance(pb_cursor *region, perfbuf_v2_listed_instance *
     if (!pb_cursor_take(region, PBS_PERF_INSTANCE_HEADER, &hdr)) {
         return false;
     }
-    uint32_t size = pb_v2_load32(hdr + PBO_PERF_INSTANCE_HEADER_Size);
+    uint32_t size = pb_le32(hdr + PBO_PERF_INSTANCE_HEADER_Size);
     pb_cursor name;
     size_t units;
     if (size < PBS_PERF_INSTANCE_HEADER ||
@@ -473,7 +473,7 @@ static bool view_listed_instance(pb_cursor *region, perfbuf_v2_listed_instance *
         !pb_utf16le_find_nul(&name, &units)) {
         return false;
     }
-    out->id = pb_v2_load32(hdr + PBO_PERF_INSTANCE_HEADER_InstanceId);
+    out->id = pb_le32(hdr + PBO_PERF_INSTANCE_HEADER_InstanceId);
     out->offset = at;
     out->name_offset = name.start;
     out->name_units = units;

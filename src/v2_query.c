@@ -113,12 +113,6 @@ static perfbuf_status read_counter_data(pb_ctx *ctx, pb_cursor *parent, pb_curso
     return PERFBUF_OK;
 }
 
-/* A little-endian field of bytes the cursor handed out. */
-static inline uint32_t load32(const uint8_t *p)
-{
-    return (uint32_t)p[0] | (uint32_t)p[1] << 8 | (uint32_t)p[2] << 16 | (uint32_t)p[3] << 24;
-}
-
 /* The full judgement of one PERF_COUNTER_DATA, off the fast path. */
 PB_NOINLINE static perfbuf_status judge_counter_data(pb_ctx *ctx, pb_cursor *parent)
 {
@@ -143,8 +137,8 @@ static perfbuf_status skip_counter_data(pb_ctx *ctx, pb_cursor *parent, uint32_t
         size_t at = c.pos;
         const uint8_t *p;
         if (pb_cursor_take(&c, PBS_PERF_COUNTER_DATA, &p)) {
-            uint64_t data_size = load32(p + PBO_PERF_COUNTER_DATA_dwDataSize);
-            uint64_t size = load32(p + PBO_PERF_COUNTER_DATA_dwSize);
+            uint64_t data_size = pb_le32(p + PBO_PERF_COUNTER_DATA_dwDataSize);
+            uint64_t size = pb_le32(p + PBO_PERF_COUNTER_DATA_dwSize);
             /* The one size the rules accept without an anomaly: the
              * header, the data, and its padding to 8. */
             if (size == ((data_size + 7) & ~(uint64_t)7) + PBS_PERF_COUNTER_DATA &&
@@ -258,7 +252,7 @@ static bool fast_instance_header(pb_cursor *region, perfbuf_v2_instance *out)
     if (!pb_cursor_take(&c, PBS_PERF_INSTANCE_HEADER, &hdr)) {
         return false;
     }
-    uint32_t size = load32(hdr + PBO_PERF_INSTANCE_HEADER_Size);
+    uint32_t size = pb_le32(hdr + PBO_PERF_INSTANCE_HEADER_Size);
     pb_cursor name;
     size_t units;
     if (size < PBS_PERF_INSTANCE_HEADER || size % 8 != 0 ||
@@ -267,7 +261,7 @@ static bool fast_instance_header(pb_cursor *region, perfbuf_v2_instance *out)
         pb_cursor_size(&name) - (units + 1) * 2 >= 8) {
         return false;
     }
-    out->id = load32(hdr + PBO_PERF_INSTANCE_HEADER_InstanceId);
+    out->id = pb_le32(hdr + PBO_PERF_INSTANCE_HEADER_InstanceId);
     out->offset = region->pos;
     out->size = size;
     out->name_offset = name.start;
@@ -502,7 +496,7 @@ static bool take_sized(pb_cursor *c, size_t header, size_t size_field_offset,
     if (!pb_cursor_take(c, header, hdr)) {
         return false;
     }
-    uint32_t size = load32(*hdr + size_field_offset);
+    uint32_t size = pb_le32(*hdr + size_field_offset);
     if (size < header || size - header > pb_cursor_remaining(c)) {
         c->pos = at;
         return false;
@@ -521,13 +515,13 @@ PB_NOINLINE static bool view_block(pb_cursor *blocks, perfbuf_v2_block *out)
                     &body_len)) {
         return false;
     }
-    uint32_t kind = load32(hdr + PBO_PERF_COUNTER_HEADER_dwType);
+    uint32_t kind = pb_le32(hdr + PBO_PERF_COUNTER_HEADER_dwType);
     if (!kind_is_known(kind)) {
         return false;
     }
     pb_cursor body;
     pb_take_checked(blocks, body_len, &body);
-    out->status = load32(hdr + PBO_PERF_COUNTER_HEADER_dwStatus);
+    out->status = pb_le32(hdr + PBO_PERF_COUNTER_HEADER_dwStatus);
     out->kind = (perfbuf_v2_kind)kind;
     out->offset = at;
     out->size = body_len + PBS_PERF_COUNTER_HEADER;
@@ -542,7 +536,7 @@ PB_NOINLINE static bool view_block(pb_cursor *blocks, perfbuf_v2_block *out)
                         &list_bytes)) {
             return false;
         }
-        uint32_t count = load32(list + PBO_PERF_MULTI_COUNTERS_dwCounters);
+        uint32_t count = pb_le32(list + PBO_PERF_MULTI_COUNTERS_dwCounters);
         out->ids_offset = body.pos;
         if (count > list_bytes / 4 ||
             !pb_cursor_skip(&body, list_bytes + pb_pad8(list_bytes + PBS_PERF_MULTI_COUNTERS))) {
@@ -556,7 +550,7 @@ PB_NOINLINE static bool view_block(pb_cursor *blocks, perfbuf_v2_block *out)
                         &list, &list_bytes)) {
             return false;
         }
-        out->instance_count = load32(list + PBO_PERF_MULTI_INSTANCES_dwInstances);
+        out->instance_count = pb_le32(list + PBO_PERF_MULTI_INSTANCES_dwInstances);
         out->items_offset = body.pos;
         out->items_end = body.pos + list_bytes;
     }
@@ -619,7 +613,7 @@ static inline bool view_counter_data(pb_cursor *c, pb_cursor *value)
     if (!take_sized(c, PBS_PERF_COUNTER_DATA, PBO_PERF_COUNTER_DATA_dwSize, &hdr, &body_len)) {
         return false;
     }
-    uint32_t data_size = load32(hdr + PBO_PERF_COUNTER_DATA_dwDataSize);
+    uint32_t data_size = pb_le32(hdr + PBO_PERF_COUNTER_DATA_dwDataSize);
     if (data_size > body_len) {
         return false;
     }
@@ -647,7 +641,7 @@ static bool view_instance_header(pb_cursor *region, uint32_t value_count,
     if (!pb_utf16le_find_nul(&name, &units)) {
         return false;
     }
-    out->id = load32(hdr + PBO_PERF_INSTANCE_HEADER_InstanceId);
+    out->id = pb_le32(hdr + PBO_PERF_INSTANCE_HEADER_InstanceId);
     out->offset = at;
     out->size = name_len + PBS_PERF_INSTANCE_HEADER;
     out->name_offset = name.start;
@@ -670,7 +664,7 @@ static bool view_instance(pb_cursor *region, uint32_t value_count, perfbuf_v2_in
         if (!pb_cursor_take(&c, PBS_PERF_COUNTER_DATA, &value_hdr)) {
             return false;
         }
-        uint32_t size = load32(value_hdr + PBO_PERF_COUNTER_DATA_dwSize);
+        uint32_t size = pb_le32(value_hdr + PBO_PERF_COUNTER_DATA_dwSize);
         if (size < PBS_PERF_COUNTER_DATA || !pb_cursor_skip(&c, size - PBS_PERF_COUNTER_DATA)) {
             return false;
         }
@@ -696,8 +690,8 @@ static bool read_values(pb_cursor *region, uint32_t count, uint64_t *values, uin
         uint32_t size = 0;
         bool fits = pb_cursor_take(&c, PBS_PERF_COUNTER_DATA, &hdr);
         if (fits) {
-            data_size = load32(hdr + PBO_PERF_COUNTER_DATA_dwDataSize);
-            size = load32(hdr + PBO_PERF_COUNTER_DATA_dwSize);
+            data_size = pb_le32(hdr + PBO_PERF_COUNTER_DATA_dwDataSize);
+            size = pb_le32(hdr + PBO_PERF_COUNTER_DATA_dwSize);
         }
         if (!fits || size < PBS_PERF_COUNTER_DATA || data_size > size - PBS_PERF_COUNTER_DATA ||
             !pb_cursor_take(&c, size - PBS_PERF_COUNTER_DATA, &body)) {
@@ -708,9 +702,9 @@ static bool read_values(pb_cursor *region, uint32_t count, uint64_t *values, uin
         /* body holds at least data_size bytes the cursor handed out. */
         uint64_t v = 0;
         if (data_size == 8) {
-            v = (uint64_t)load32(body) | (uint64_t)load32(body + 4) << 32;
+            v = (uint64_t)pb_le32(body) | (uint64_t)pb_le32(body + 4) << 32;
         } else if (data_size == 4) {
-            v = load32(body);
+            v = pb_le32(body);
         } else {
             others++;
         }

@@ -331,8 +331,8 @@ bool perfbuf_v2_strings_get(const perfbuf_v2_strings *s, uint32_t i, perfbuf_v2_
         PB_UNREACHABLE();
         return false;
     }
-    out->counter_id = pb_v2_load32(hdr + PBO_PERF_STRING_COUNTER_HEADER_dwCounterId);
-    uint32_t offset = pb_v2_load32(hdr + PBO_PERF_STRING_COUNTER_HEADER_dwOffset);
+    out->counter_id = pb_le32(hdr + PBO_PERF_STRING_COUNTER_HEADER_dwCounterId);
+    uint32_t offset = pb_le32(hdr + PBO_PERF_STRING_COUNTER_HEADER_dwOffset);
     if (offset == PERFBUF_V2_NO_STRING) {
         return true;
     }
