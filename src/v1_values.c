@@ -309,7 +309,7 @@ static inline bool plan_window(const perfbuf_v1_plan *p, const perfbuf_v1_block 
  * 8 whole, any other size 0 (as perfbuf_v1_counter_value). The cursor
  * proves the bytes are inside the window; pb_le32/pb_le64 then decode them
  * in the form gcc turns into one load, since every value read goes here. */
-static uint64_t planned_value(const pb_cursor *window, uint32_t offset, uint32_t size)
+static inline uint64_t planned_value(const pb_cursor *window, uint32_t offset, uint32_t size)
 {
     pb_cursor field;
     const uint8_t *bytes;
