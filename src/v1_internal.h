@@ -46,7 +46,12 @@ static inline pb_cursor pb_v1_view_window(const perfbuf_v1_block *b, size_t pos,
 {
     pb_cursor c = pb_cursor_make(b->data, b->size);
     if (end > c.end || pos > end) {
-        return pb_cursor_make(NULL, 0);
+        /* Empty, over b's own bytes rather than NULL: no read can succeed,
+         * and no compiler follows a NULL base into the callers' loads. */
+        c.start = 0;
+        c.pos = 0;
+        c.end = 0;
+        return c;
     }
     c.start = pos;
     c.pos = pos;

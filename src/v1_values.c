@@ -311,13 +311,19 @@ static inline bool plan_window(const perfbuf_v1_plan *p, const perfbuf_v1_block 
  * in the form gcc turns into one load, since every value read goes here. */
 static inline uint64_t planned_value(const pb_cursor *window, uint32_t offset, uint32_t size)
 {
+    /* Each width with a constant length, so the compiler sees the bytes
+     * handed out are never the empty take's NULL. */
     pb_cursor field;
     const uint8_t *bytes;
-    if ((size != 4 && size != 8) || !pb_cursor_slice(window, offset, size, &field) ||
-        !pb_cursor_take(&field, size, &bytes)) {
-        return 0;
+    if (size == 8) {
+        return pb_cursor_slice(window, offset, 8, &field) && pb_cursor_take(&field, 8, &bytes)
+                   ? pb_le64(bytes)
+                   : 0;
     }
-    return size == 8 ? pb_le64(bytes) : pb_le32(bytes);
+    return size == 4 && pb_cursor_slice(window, offset, 4, &field) &&
+                   pb_cursor_take(&field, 4, &bytes)
+               ? pb_le32(bytes)
+               : 0;
 }
 
 perfbuf_status perfbuf_v1_plan_read(const perfbuf_v1_plan *plan, const perfbuf_v1_block *b,
