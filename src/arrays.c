@@ -96,12 +96,7 @@ static name_reading matchable_name(const perfbuf_v1_block *b, const perfbuf_v1_i
         *len = 0;
         return NAME_UNREADABLE;
     }
-    size_t written = 0;
-    while (written < PB_NAME_TEXT_BYTES && out[written] != '\0') {
-        PB_WORK(1);
-        written++;
-    }
-    *len = written;
+    *len = pb_cut_name_bytes(out);
     return NAME_CUT;
 }
 

@@ -58,11 +58,7 @@ static bool selected(const v2_array *a, const perfbuf_v2_instance *inst, uint32_
         if (st != PERFBUF_E_OUTPUT_TOO_SMALL || (!wildcard && !prefix)) {
             return false;
         }
-        len = 0;
-        while (len < PB_NAME_TEXT_BYTES && text[len] != '\0') {
-            PB_WORK(1);
-            len++;
-        }
+        len = pb_cut_name_bytes(text);
     }
     uint32_t index = ordinal == PERFBUF_PAIR_NO_ORDINAL ? UINT32_MAX : ordinal;
     return perfbuf_path_instance_matches(path, "", 0, text, len, index);

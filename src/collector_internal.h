@@ -11,6 +11,7 @@
 #include <stdint.h>
 
 #include "perfbuf/collector.h"
+#include "work.h"
 
 #define PB_PAIRING_SHIFT 62
 #define PB_ORDINAL_MASK UINT64_C(0x3FFFFFFF)
@@ -20,6 +21,46 @@
  * that shows a name is longer than any path part. */
 #define PB_NAME_TEXT_BYTES ((size_t)PERFBUF_PATH_MAX_INSTANCE * 3u + 8u)
 #define PB_TEXT_SLOTS ((2u * PB_NAME_TEXT_BYTES + 7u) / 8u)
+
+/* A newer instance's slot, V1 or V2; an ordinal too large for its field
+ * is stored as none. */
+static inline uint64_t pb_pairing_slot(uint32_t pairing, uint64_t ordinal, uint32_t older_index)
+{
+    uint64_t ord = ordinal >= PB_ORDINAL_MASK ? PB_ORDINAL_MASK : ordinal;
+    return (uint64_t)pairing << PB_PAIRING_SHIFT | ord << 32 | older_index;
+}
+
+/* The same slot read back: its pairing, its ordinal
+ * (PERFBUF_PAIR_NO_ORDINAL for none) and, when matched, the older position;
+ * any output may be NULL. */
+static inline void pb_read_pairing_slot(uint64_t slot, uint32_t *pairing, uint32_t *ordinal,
+                                        uint32_t *older_index)
+{
+    uint32_t kind = (uint32_t)(slot >> PB_PAIRING_SHIFT);
+    uint64_t ord = slot >> 32 & PB_ORDINAL_MASK;
+    if (pairing != NULL) {
+        *pairing = kind;
+    }
+    if (ordinal != NULL) {
+        *ordinal = ord == PB_ORDINAL_MASK ? PERFBUF_PAIR_NO_ORDINAL : (uint32_t)ord;
+    }
+    if (older_index != NULL) {
+        *older_index = kind == PERFBUF_PAIR_MATCHED ? (uint32_t)slot : 0u;
+    }
+}
+
+/* The bytes a name conversion that ran out of room left in a
+ * PB_NAME_TEXT_BYTES text area, up to their NUL: the text contract answers
+ * a size that is enough, not what it wrote (perfbuf/text.h). */
+static inline size_t pb_cut_name_bytes(const char *text)
+{
+    size_t written = 0;
+    while (written < PB_NAME_TEXT_BYTES && text[written] != '\0') {
+        PB_WORK(1);
+        written++;
+    }
+    return written;
+}
 
 /* A counter block in one slot (offset << 32 | bytes), as the pairing keeps
  * the older capture's; 0 for none. The library re-checks both against the

@@ -33,7 +33,6 @@
 /* Scratch slots of one capture's keys, per instance (see key_capture). */
 #define PER_INSTANCE_SLOTS 14u
 
-
 #define IMPURE (UINT64_C(1) << 63)
 #define HAS_UNIQUE_ID (UINT64_C(1) << 32)
 #define NO_PARENT_HASH UINT64_C(0x9E3779B97F4A7C15)
@@ -308,12 +307,6 @@ static bool runs_match(const capture_keys *older, uint32_t a, const capture_keys
            parent_shared(newer, newer->parent_hash[b]);
 }
 
-static uint64_t match_slot(uint32_t pairing, uint64_t ordinal, uint32_t older_index)
-{
-    uint64_t ord = ordinal >= PB_ORDINAL_MASK ? PB_ORDINAL_MASK : ordinal;
-    return (uint64_t)pairing << PB_PAIRING_SHIFT | ord << 32 | older_index;
-}
-
 static void merge(const capture_keys *older, const capture_keys *newer, uint64_t *matches,
                   uint64_t *older_counters, perfbuf_v1_pairing *out)
 {
@@ -321,7 +314,7 @@ static void merge(const capture_keys *older, const capture_keys *newer, uint64_t
         PB_WORK(1);
         older_counters[i] = 0;
         uint64_t ord = newer->ordinal[i];
-        matches[i] = match_slot(ord == PERFBUF_PAIR_NO_ORDINAL ? PERFBUF_PAIR_AMBIGUOUS
+        matches[i] = pb_pairing_slot(ord == PERFBUF_PAIR_NO_ORDINAL ? PERFBUF_PAIR_AMBIGUOUS
                                                                : PERFBUF_PAIR_NEW,
                                 ord, 0);
     }
@@ -354,7 +347,7 @@ static void merge(const capture_keys *older, const capture_keys *newer, uint64_t
                 PB_WORK(1);
                 uint32_t nb = (uint32_t)newer->records[2 * (b + j) + 1];
                 uint32_t na = (uint32_t)older->records[2 * (a + j) + 1];
-                matches[nb] = match_slot(PERFBUF_PAIR_MATCHED, j, na);
+                matches[nb] = pb_pairing_slot(PERFBUF_PAIR_MATCHED, j, na);
                 older_counters[nb] = older->counters[na];
             }
         }
@@ -594,17 +587,6 @@ bool perfbuf_v1_pairing_instance(const perfbuf_v1_pairing *p, uint32_t newer_ind
     if (p == NULL || p->matches == NULL || newer_index >= instances_of(&p->newer_object)) {
         return false;
     }
-    uint64_t slot = p->matches[newer_index];
-    uint32_t kind = (uint32_t)(slot >> PB_PAIRING_SHIFT);
-    uint64_t ord = slot >> 32 & PB_ORDINAL_MASK;
-    if (pairing != NULL) {
-        *pairing = kind;
-    }
-    if (ordinal != NULL) {
-        *ordinal = ord == PB_ORDINAL_MASK ? PERFBUF_PAIR_NO_ORDINAL : (uint32_t)ord;
-    }
-    if (older_index != NULL) {
-        *older_index = kind == PERFBUF_PAIR_MATCHED ? (uint32_t)slot : 0u;
-    }
+    pb_read_pairing_slot(p->matches[newer_index], pairing, ordinal, older_index);
     return true;
 }

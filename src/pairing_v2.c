@@ -97,19 +97,13 @@ static void key_block(v2_keys *k, const perfbuf_v2_block *block)
     }
 }
 
-static uint64_t v2_match_slot(uint32_t pairing, uint64_t ordinal, uint32_t older_index)
-{
-    uint64_t ord = ordinal >= PB_ORDINAL_MASK ? PB_ORDINAL_MASK : ordinal;
-    return (uint64_t)pairing << PB_PAIRING_SHIFT | ord << 32 | older_index;
-}
-
 static void v2_merge(const v2_keys *older, const v2_keys *newer, uint64_t *matches,
                   uint64_t *older_to_newer, perfbuf_v2_pairing *out)
 {
     for (uint32_t i = 0; i < newer->count; i++) {
         PB_WORK(1);
         uint64_t ord = newer->ordinal[i];
-        matches[i] = v2_match_slot(ord == PERFBUF_PAIR_NO_ORDINAL ? PERFBUF_PAIR_AMBIGUOUS
+        matches[i] = pb_pairing_slot(ord == PERFBUF_PAIR_NO_ORDINAL ? PERFBUF_PAIR_AMBIGUOUS
                                                                : PERFBUF_PAIR_NEW,
                                 ord, 0);
     }
@@ -146,7 +140,7 @@ static void v2_merge(const v2_keys *older, const v2_keys *newer, uint64_t *match
                 PB_WORK(1);
                 uint32_t nb = (uint32_t)newer->records[2 * (b + j) + 1];
                 uint32_t na = (uint32_t)older->records[2 * (a + j) + 1];
-                matches[nb] = v2_match_slot(PERFBUF_PAIR_MATCHED, j, na);
+                matches[nb] = pb_pairing_slot(PERFBUF_PAIR_MATCHED, j, na);
                 older_to_newer[na] = (uint64_t)nb + 1u;
             }
         }
@@ -241,17 +235,6 @@ bool perfbuf_v2_pairing_instance(const perfbuf_v2_pairing *p, uint32_t newer_ind
     if (p == NULL || p->matches == NULL || newer_index >= instances_in(&p->newer_block)) {
         return false;
     }
-    uint64_t slot = p->matches[newer_index];
-    uint32_t kind = (uint32_t)(slot >> PB_PAIRING_SHIFT);
-    uint64_t ord = slot >> 32 & PB_ORDINAL_MASK;
-    if (pairing != NULL) {
-        *pairing = kind;
-    }
-    if (ordinal != NULL) {
-        *ordinal = ord == PB_ORDINAL_MASK ? PERFBUF_PAIR_NO_ORDINAL : (uint32_t)ord;
-    }
-    if (older_index != NULL) {
-        *older_index = kind == PERFBUF_PAIR_MATCHED ? (uint32_t)slot : 0u;
-    }
+    pb_read_pairing_slot(p->matches[newer_index], pairing, ordinal, older_index);
     return true;
 }
