@@ -296,10 +296,10 @@ static void test_plan_refuses_other_blocks(void)
                PERFBUF_E_INVALID_ARGUMENT);
     CHECK_EQ_U(perfbuf_v1_plan_read(&plan, &c0.b, &other_object, values, MAX_COUNTERS),
                PERFBUF_E_INVALID_ARGUMENT);
-    perfbuf_v1_counter_block shorter = {own.offset, (uint32_t)plan.reach - 1u};
+    perfbuf_v1_counter_block shorter = {own.offset, (uint32_t)plan.reach - 1u, own.parse_id};
     CHECK_EQ_U(perfbuf_v1_plan_read(&plan, &c0.b, &shorter, values, MAX_COUNTERS),
                PERFBUF_E_INVALID_ARGUMENT);
-    perfbuf_v1_counter_block past = {own.offset, UINT32_MAX};
+    perfbuf_v1_counter_block past = {own.offset, UINT32_MAX, own.parse_id};
     CHECK_EQ_U(perfbuf_v1_plan_read(&plan, &c0.b, &past, values, MAX_COUNTERS),
                PERFBUF_E_INVALID_ARGUMENT);
     perfbuf_raw_sample s;
