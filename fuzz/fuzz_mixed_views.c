@@ -12,14 +12,21 @@
  * given to every public call together with the other's block or query,
  * both ways round, including perfbuf_v1_raw_sample with a counter of the
  * other capture and the object and counter block of this one (the
- * two-sample pattern), and V1 value plans (one built on a capture is
- * refused with the other's counter blocks). Oracles: no sanitizer report
- * and no trap (fuzzing
- * builds make PB_UNREACHABLE one: it must be unreachable from any call
- * sequence); every returned pointer, and every offset a returned view
- * holds, lies inside the buffer whose block or query was passed; every
- * status is one the header documents for that call; and each call stays
- * within its work budget over the buffers it is given (docs/linear-time.md).
+ * two-sample pattern), the slip of that pattern (this capture's object and
+ * counter with the other's counter block), and V1 value plans (one built
+ * on a capture is refused with the other's counter blocks, and a plan of
+ * this capture's own object with the other's). Last, the first capture is
+ * parsed in a buffer that then receives the second and is parsed again, as
+ * a collector with one buffer does, and the first parse's counter blocks
+ * and plan are given with the second parse. Oracles: no sanitizer report
+ * and no trap (fuzzing builds make PB_UNREACHABLE one: it must be
+ * unreachable from any call sequence); every returned pointer, and every
+ * offset a returned view holds, lies inside the buffer whose block or
+ * query was passed; every status is one the header documents for that
+ * call; a counter block of another parse is refused by every value read
+ * as v1.h documents (INVALID_ARGUMENT, a value of 0, no bytes), never read
+ * with OK; and each call stays within its work budget over the buffers it
+ * is given (docs/linear-time.md).
  */
 #include <stdlib.h>
 #include <string.h>
@@ -314,24 +321,29 @@ static void mixed_instance(const capture *x, const capture *y, const perfbuf_v1_
     }
 }
 
-/* Values of X's counters in a counter block, with Y's block: raw values,
- * bytes, and raw samples through an object of either capture. */
+/* Values of a counter (of either capture) in a counter block, with Y's
+ * block: raw values, bytes, and raw samples through an object of either
+ * capture. A counter block of X's parse (foreign_block) is none of Y's:
+ * every read refuses it, whatever the object and counter. */
 static void mixed_value(const capture *y, const perfbuf_v1_object *o,
-                        const perfbuf_v1_counter_block *blk, const perfbuf_v1_counter *c)
+                        const perfbuf_v1_counter_block *blk, const perfbuf_v1_counter *c,
+                        bool foreign_block)
 {
     const perfbuf_v1_block *b = &y->v1.b;
     size_t n = y->size;
     uint64_t value;
     const uint8_t *bytes;
     BUDGETED(n, value = perfbuf_v1_counter_value(b, blk, c));
-    (void)value;
+    ORACLE(!foreign_block || value == 0);
     BUDGETED(n, bytes = perfbuf_v1_counter_bytes(b, blk, c));
     ORACLE(oracle_ptr_inside(bytes, bytes != NULL ? c->size : 0, y->data, n));
+    ORACLE(!foreign_block || bytes == NULL);
     perfbuf_raw_sample s;
     perfbuf_value_context ctx;
     perfbuf_status st;
     BUDGETED(n, st = perfbuf_v1_raw_sample(b, o, c, blk, &s, &ctx));
     ORACLE(status_in(st, ST(OK) | ST(NOT_FOUND) | ST(INVALID_ARGUMENT) | ST(INCONSISTENT)));
+    ORACLE(!foreign_block || st == PERFBUF_E_INVALID_ARGUMENT);
     if (st == PERFBUF_OK) {
         /* A value is never read through a definition of another type. */
         ORACLE(s.type == c->type);
@@ -339,6 +351,54 @@ static void mixed_value(const capture *y, const perfbuf_v1_object *o,
         BUDGETED(2 * sizeof s + sizeof ctx,
                  (void)perfbuf_format_value(c->type, &s, &s, &ctx, PERFBUF_FMT_DOUBLE, &v));
     }
+}
+
+/* A plan of Y's object m, on Y's parse, given a counter block of another
+ * parse (foreign) with Y's block: refused by every plan call, on either side of a pair
+ * whose other side is Y's own block. */
+static void mixed_plan_slip(const capture *y, uint32_t m, const perfbuf_v1_counter_block *foreign)
+{
+    const v1_part *py = &y->v1;
+    const perfbuf_v1_object *oy = &py->object[m];
+    size_t n = y->size;
+    size_t cap = oy->counter_count ? oy->counter_count : 1;
+    perfbuf_v1_plan_entry *entries = malloc(sizeof *entries * cap);
+    uint64_t *values = malloc(sizeof *values * cap);
+    perfbuf_value *formatted = malloc(sizeof *formatted * cap);
+    ORACLE(entries != NULL && values != NULL && formatted != NULL);
+    perfbuf_v1_plan plan;
+    perfbuf_status st;
+    BUDGETED(n, st = perfbuf_v1_plan_build(&py->b, oy, entries, cap, &plan));
+    ORACLE(st == PERFBUF_OK);
+    BUDGETED(n, st = perfbuf_v1_plan_read(&plan, &py->b, foreign, values, cap));
+    ORACLE(st == PERFBUF_E_INVALID_ARGUMENT);
+    perfbuf_raw_sample s;
+    perfbuf_value_context ctx;
+    perfbuf_value v;
+    for (uint32_t k = 0; k < plan.count && k < KEEP; k++) {
+        BUDGETED(n, st = perfbuf_v1_plan_sample(&plan, &py->b, foreign, k, &s, &ctx));
+        ORACLE(st == PERFBUF_E_INVALID_ARGUMENT);
+        if (py->has_block[m]) {
+            BUDGETED(n, st = perfbuf_v1_plan_format(&plan, &py->b, &py->block[m], &plan, &py->b,
+                                                    foreign, k, PERFBUF_FMT_LARGE, &v));
+            ORACLE(st == PERFBUF_E_INVALID_ARGUMENT);
+            BUDGETED(n, st = perfbuf_v1_plan_format(&plan, &py->b, foreign, &plan, &py->b,
+                                                    &py->block[m], k, PERFBUF_FMT_LARGE, &v));
+            ORACLE(st == PERFBUF_E_INVALID_ARGUMENT);
+        }
+    }
+    if (py->has_block[m]) {
+        BUDGETED(n, st = perfbuf_v1_plan_format_all(&plan, &py->b, &py->block[m], &plan, &py->b,
+                                                    foreign, PERFBUF_FMT_LARGE, formatted, cap));
+        ORACLE(st == PERFBUF_E_INVALID_ARGUMENT);
+        BUDGETED(n, st = perfbuf_v1_plan_format_all(&plan, &py->b, foreign, &plan, &py->b,
+                                                    &py->block[m], PERFBUF_FMT_LARGE, formatted,
+                                                    cap));
+        ORACLE(st == PERFBUF_E_INVALID_ARGUMENT);
+    }
+    free(entries);
+    free(values);
+    free(formatted);
 }
 
 /* Value plans across captures: a plan of X's object built on Y is built
@@ -381,6 +441,12 @@ static void mixed_plans(const capture *x, const capture *y, uint32_t k)
                                                      &px->block[k], PERFBUF_FMT_DOUBLE, formatted,
                                                      cap));
             ORACLE(st == PERFBUF_E_INVALID_ARGUMENT);
+        }
+    }
+    /* Y's own plans with X's counter block: the slip on the plan path. */
+    if (px->has_block[k]) {
+        for (uint32_t m = 0; m < py->objects; m++) {
+            mixed_plan_slip(y, m, &px->block[k]);
         }
     }
     free(entries);
@@ -475,16 +541,108 @@ static void mixed_v1(const capture *x, const capture *y)
         for (uint32_t j = 0; j < px->counters[k]; j++) {
             const perfbuf_v1_counter *cx = &px->counter[k][j];
             if (px->has_block[k]) {
-                mixed_value(y, ox, &px->block[k], cx);
+                mixed_value(y, ox, &px->block[k], cx, true);
             }
             for (uint32_t m = 0; m < py->objects; m++) {
                 if (py->has_block[m]) {
-                    mixed_value(y, &py->object[m], &py->block[m], cx);
-                    mixed_value(y, ox, &py->block[m], cx);
+                    mixed_value(y, &py->object[m], &py->block[m], cx, false);
+                    mixed_value(y, ox, &py->block[m], cx, false);
+                }
+                /* The slip: Y's object with X's counter blocks. */
+                if (px->has_block[k]) {
+                    mixed_value(y, &py->object[m], &px->block[k], cx, true);
+                }
+                for (uint32_t i = 0; i < px->instances[k]; i++) {
+                    mixed_value(y, &py->object[m], &px->instance[k][i].counters, cx, true);
                 }
             }
         }
+        /* The slip with Y's own counters: all that is X's is the block. */
+        for (uint32_t m = 0; m < py->objects && px->has_block[k]; m++) {
+            for (uint32_t j = 0; j < py->counters[m]; j++) {
+                mixed_value(y, &py->object[m], &px->block[k], &py->counter[m][j], true);
+            }
+        }
     }
+}
+
+/* ---- One buffer received into twice ------------------------------------ */
+
+/*
+ * The first capture parsed in a buffer, then the second received into the
+ * same buffer and parsed, as a collector that keeps one buffer does: the
+ * counter blocks and the plan of the first parse, kept across, are of a
+ * parse that is gone. They are refused unless both parses have one
+ * identity (identical headers at one address, which v1.h documents as one
+ * parse); then only the documented statuses.
+ */
+static void reused_buffer(const capture *first, const capture *second)
+{
+    if (!first->v1.ok || !second->v1.ok) {
+        return;
+    }
+    size_t cap = first->size > second->size ? first->size : second->size;
+    uint8_t *buf = malloc(cap);
+    capture *parse = calloc(2, sizeof *parse);
+    ORACLE(buf != NULL && parse != NULL);
+    memcpy(buf, first->data, first->size);
+    parse[0].data = buf;
+    parse[0].size = first->size;
+    read_v1(&parse[0]);
+    ORACLE(parse[0].v1.ok); /* the same bytes parsed at another address */
+    const v1_part *p0 = &parse[0].v1;
+    const perfbuf_v1_object *o0 = &p0->object[0];
+    size_t plan_cap = o0->counter_count ? o0->counter_count : 1;
+    perfbuf_v1_plan_entry *entries = malloc(sizeof *entries * plan_cap);
+    uint64_t *values = malloc(sizeof *values * plan_cap);
+    ORACLE(entries != NULL && values != NULL);
+    perfbuf_v1_plan plan0;
+    perfbuf_status st = PERFBUF_OK;
+    bool planned = p0->objects > 0;
+    if (planned) {
+        BUDGETED(first->size, st = perfbuf_v1_plan_build(&p0->b, o0, entries, plan_cap, &plan0));
+        ORACLE(st == PERFBUF_OK);
+    }
+
+    memcpy(buf, second->data, second->size);
+    parse[1].data = buf;
+    parse[1].size = second->size;
+    read_v1(&parse[1]);
+    ORACLE(parse[1].v1.ok);
+    const v1_part *p1 = &parse[1].v1;
+    bool refused = p0->b.parse_id != p1->b.parse_id;
+    for (uint32_t m = 0; m < p1->objects; m++) {
+        if (planned && p1->has_block[m]) {
+            BUDGETED(second->size, st = perfbuf_v1_plan_read(&plan0, &p1->b, &p1->block[m],
+                                                             values, plan_cap));
+            ORACLE(status_in(st, ST(OK) | ST(INVALID_ARGUMENT)));
+            ORACLE(!refused || st == PERFBUF_E_INVALID_ARGUMENT);
+        }
+    }
+    for (uint32_t k = 0; k < p0->objects; k++) {
+        if (!p0->has_block[k]) {
+            continue;
+        }
+        for (uint32_t m = 0; m < p1->objects; m++) {
+            for (uint32_t j = 0; j < p1->counters[m]; j++) {
+                mixed_value(&parse[1], &p1->object[m], &p0->block[k], &p1->counter[m][j],
+                            refused);
+            }
+            for (uint32_t j = 0; j < p0->counters[k]; j++) {
+                mixed_value(&parse[1], &p1->object[m], &p0->block[k], &p0->counter[k][j],
+                            refused);
+            }
+            if (refused) {
+                mixed_plan_slip(&parse[1], m, &p0->block[k]);
+            }
+        }
+    }
+    free(entries);
+    free(values);
+    free(parse[0].v1.slots);
+    free(parse[1].v1.slots);
+    free(parse);
+    free(buf);
 }
 
 /* ---- V2 views of X given with Y's query -------------------------------- */
@@ -716,6 +874,8 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
             mixed_meta(x, y);
             mixed_crosscheck(y, x);
         }
+        reused_buffer(&c[0], &c[1]);
+        reused_buffer(&c[1], &c[0]);
     }
     if (c != NULL) {
         for (int i = 0; i < 2; i++) {

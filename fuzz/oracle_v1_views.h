@@ -50,7 +50,8 @@ static bool same_instance(const perfbuf_v1_instance *a, const perfbuf_v1_instanc
            a->parent_instance == b->parent_instance && a->unique_id == b->unique_id &&
            a->name_offset == b->name_offset && a->name_bytes == b->name_bytes &&
            a->code_page == b->code_page && a->counters.offset == b->counters.offset &&
-           a->counters.byte_length == b->counters.byte_length;
+           a->counters.byte_length == b->counters.byte_length &&
+           a->counters.parse_id == b->counters.parse_id;
 }
 
 /* The value the decoded definition names, read from the input itself. */
@@ -125,10 +126,40 @@ static void views_check_block(const perfbuf_v1_block *b, const perfbuf_v1_object
     free(all);
     /* One byte short of the plan's reach is refused, whatever the block. */
     if (plan->reach > 0) {
-        perfbuf_v1_counter_block shorter = {blk->offset, (uint32_t)plan->reach - 1u};
+        perfbuf_v1_counter_block shorter = {blk->offset, (uint32_t)plan->reach - 1u, blk->parse_id};
         BUDGETED_APART(size, st = perfbuf_v1_plan_read(plan, b, &shorter, values, o->counter_count));
         ORACLE(st == PERFBUF_E_INVALID_ARGUMENT);
     }
+    /* Moved within the parse: a value read needs a ByteLength of that
+     * length where the block says it starts. */
+    perfbuf_v1_counter_block moved = {blk->offset + 8u, blk->byte_length, blk->parse_id};
+    bool length_there = false;
+    if (size >= 4u && moved.offset <= size - 4u) {
+        uint32_t length = 0;
+        for (uint32_t i = 4; i > 0; i--) {
+            length = (length << 8) | data[moved.offset + i - 1];
+        }
+        length_there = length == blk->byte_length;
+    }
+    BUDGETED_APART(size, st = perfbuf_v1_plan_read(plan, b, &moved, values, o->counter_count));
+    ORACLE(st == PERFBUF_E_INVALID_ARGUMENT || (st == PERFBUF_OK && length_there));
+    const uint8_t *moved_bytes;
+    for (uint32_t k = 0; k < o->counter_count; k++) {
+        BUDGETED(size, moved_bytes = perfbuf_v1_counter_bytes(b, &moved, &defs[k]));
+        ORACLE(moved_bytes == NULL || length_there);
+    }
+}
+
+/* A counter block the decoders read carries no parse's identity (only views
+ * of a parse stamp one): every value read refuses it. */
+static void views_check_unstamped(const perfbuf_v1_block *b, const perfbuf_v1_plan *plan,
+                                  const perfbuf_v1_counter_block *blk, uint64_t *values,
+                                  size_t size)
+{
+    perfbuf_status st;
+    ORACLE(blk->parse_id == 0 && b->parse_id != 0);
+    BUDGETED_APART(size, st = perfbuf_v1_plan_read(plan, b, blk, values, plan->count));
+    ORACLE(st == PERFBUF_E_INVALID_ARGUMENT);
 }
 
 /* The instances (or the single counter block) of one object, decoded and
@@ -144,7 +175,10 @@ static void views_check_data(const perfbuf_v1_block *b, const perfbuf_v1_object 
     if (o->num_instances == PERFBUF_V1_NO_INSTANCES) {
         ORACLE(pb_v1_read_counter_block(&ctx, &decoded_data, NULL, &blk) == PERFBUF_OK);
         ORACLE(perfbuf_v1_object_counter_block(b, o, &viewed_blk));
-        ORACLE(blk.offset == viewed_blk.offset && blk.byte_length == viewed_blk.byte_length);
+        views_check_unstamped(b, plan, &blk, values, size);
+        blk.parse_id = b->parse_id;
+        ORACLE(blk.offset == viewed_blk.offset && blk.byte_length == viewed_blk.byte_length &&
+               blk.parse_id == viewed_blk.parse_id);
         views_check_block(b, o, plan, defs, values, &blk, data, size);
         return;
     }
@@ -156,6 +190,8 @@ static void views_check_data(const perfbuf_v1_block *b, const perfbuf_v1_object 
         ORACLE(pb_v1_read_instance(&ctx, &decoded_data, o->code_page, &decoded) == PERFBUF_OK);
         ORACLE(pb_v1_read_counter_block(&ctx, &decoded_data, NULL, &decoded.counters) ==
                PERFBUF_OK);
+        views_check_unstamped(b, plan, &decoded.counters, values, size);
+        decoded.counters.parse_id = b->parse_id;
         ORACLE(perfbuf_v1_instances_next(b, &ii, &viewed));
         ORACLE(viewed.index == i);
         ORACLE(same_instance(&viewed, &decoded));

@@ -261,9 +261,12 @@ static bool walk(array_call *a, bool fill)
         (void)older_index;
         if (selected(a, &inst, ordinal)) {
             if (fill) {
-                perfbuf_v1_counter_block ob = pb_unpack_counter_block(p->older_counters[i]);
-                fill_item(a, &inst, &inst.counters, pairing, ordinal,
-                          pairing == PERFBUF_PAIR_MATCHED ? &ob : NULL);
+                bool matched = pairing == PERFBUF_PAIR_MATCHED;
+                perfbuf_v1_counter_block ob = {0, 0, 0};
+                if (matched) {
+                    ob = pb_unpack_counter_block(p->older_counters[i], p->older);
+                }
+                fill_item(a, &inst, &inst.counters, pairing, ordinal, matched ? &ob : NULL);
             } else {
                 size_t bytes;
                 if (!name_bound(a, &inst, ordinal, &bytes) ||

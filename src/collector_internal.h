@@ -63,16 +63,18 @@ static inline size_t pb_cut_name_bytes(const char *text)
 }
 
 /* A counter block in one slot (offset << 32 | bytes), as the pairing keeps
- * the older capture's; 0 for none. The library re-checks both against the
- * block when it reads a sample through them. */
+ * the older capture's; 0 for none. The slot has no room for the parse's
+ * identity: unpacking takes it from the block the pairing read, and a value
+ * read still checks that a ByteLength of that length starts there. */
 static inline uint64_t pb_pack_counter_block(const perfbuf_v1_counter_block *c)
 {
     return c->offset > UINT32_MAX ? 0u : (uint64_t)c->offset << 32 | c->byte_length;
 }
 
-static inline perfbuf_v1_counter_block pb_unpack_counter_block(uint64_t v)
+static inline perfbuf_v1_counter_block pb_unpack_counter_block(uint64_t v,
+                                                               const perfbuf_v1_block *from)
 {
-    perfbuf_v1_counter_block c = {(size_t)(v >> 32), (uint32_t)v};
+    perfbuf_v1_counter_block c = {(size_t)(v >> 32), (uint32_t)v, from->parse_id};
     return c;
 }
 

@@ -11,6 +11,7 @@
 
 #include "check.h"
 #include "le_load.h"
+#include "pair_keys.h"
 #include "text.h"
 #include "v1_internal.h"
 
@@ -147,6 +148,7 @@ perfbuf_status pb_v1_read_counter_block(pb_ctx *ctx, pb_cursor *data, const pb_v
     pb_take_checked(data, length, &block);
     out->offset = at;
     out->byte_length = length;
+    out->parse_id = 0; /* bytes, not yet a parse's: only views stamp one */
     return PERFBUF_OK;
 }
 
@@ -648,7 +650,37 @@ static perfbuf_status parse_block(pb_ctx *ctx, const void *data, size_t received
     out->perf_time_100ns = pb_i64(pb_field64(&hdr, PBF_PERF_DATA_BLOCK_PerfTime100nSec));
     out->anomalies = ctx->anomalies;
     out->first_anomaly = ctx->first_anomaly;
+    out->parse_id = pb_v1_parse_identity(out);
     return PERFBUF_OK;
+}
+
+/* Each field through the pairing keys' mixer (a bijection of 64 bits whose
+ * arithmetic never wraps, for -fsanitize=integer): a field that differs
+ * changes the identity but for a 2^-64 chance. */
+static uint64_t identity_step(uint64_t h, uint64_t field)
+{
+    return pb_key_mix(h ^ field);
+}
+
+uint64_t pb_v1_parse_identity(const perfbuf_v1_block *b)
+{
+    const perfbuf_systemtime *t = &b->system_time;
+    uint64_t h = identity_step(UINT64_C(0x50455246), (uint64_t)(uintptr_t)b->data);
+    h = identity_step(h, b->size);
+    h = identity_step(h, (uint64_t)b->version << 32 | b->revision);
+    h = identity_step(h, b->header_length);
+    h = identity_step(h, (uint64_t)b->declared_object_count << 32 | b->object_count);
+    h = identity_step(h, (uint64_t)(uint32_t)b->default_object);
+    h = identity_step(h, b->index_slots);
+    h = identity_step(h, (uint64_t)t->year << 48 | (uint64_t)t->month << 32 |
+                             (uint64_t)t->day_of_week << 16 | t->day);
+    h = identity_step(h, (uint64_t)t->hour << 48 | (uint64_t)t->minute << 32 |
+                             (uint64_t)t->second << 16 | t->milliseconds);
+    h = identity_step(h, (uint64_t)b->perf_time);
+    h = identity_step(h, (uint64_t)b->perf_freq);
+    h = identity_step(h, (uint64_t)b->perf_time_100ns);
+    h = identity_step(h, (uint64_t)b->system_name_offset << 32 ^ b->system_name_units);
+    return h != 0 ? h : 1u;
 }
 
 perfbuf_status perfbuf_v1_parse(const void *data, size_t received, const perfbuf_options *opts,
@@ -772,7 +804,7 @@ bool pb_v1_view_counter(pb_cursor *defs, perfbuf_v1_counter *out)
     return true;
 }
 
-bool pb_v1_view_counter_block(pb_cursor *data, perfbuf_v1_counter_block *out)
+bool pb_v1_view_counter_block(pb_cursor *data, uint64_t parse_id, perfbuf_v1_counter_block *out)
 {
     size_t at = data->pos;
     pb_cursor peek = *data;
@@ -783,6 +815,7 @@ bool pb_v1_view_counter_block(pb_cursor *data, perfbuf_v1_counter_block *out)
     }
     out->offset = at;
     out->byte_length = length;
+    out->parse_id = parse_id;
     return true;
 }
 
@@ -824,8 +857,8 @@ static bool utf16_name_bytes(const pb_cursor *name, size_t *bytes)
     return false;
 }
 
-bool pb_v1_view_instance(pb_cursor *data, uint32_t code_page, const size_t *known_name_bytes,
-                         perfbuf_v1_instance *out)
+bool pb_v1_view_instance(pb_cursor *data, uint64_t parse_id, uint32_t code_page,
+                         const size_t *known_name_bytes, perfbuf_v1_instance *out)
 {
     size_t at = data->pos;
     pb_cursor peek = *data;
@@ -868,7 +901,7 @@ bool pb_v1_view_instance(pb_cursor *data, uint32_t code_page, const size_t *know
         }
         out->name_bytes = text_bytes;
     }
-    if (!pb_v1_view_counter_block(&peek, &out->counters)) {
+    if (!pb_v1_view_counter_block(&peek, parse_id, &out->counters)) {
         return false;
     }
     *data = peek;
@@ -956,7 +989,7 @@ bool perfbuf_v1_object_counter_block(const perfbuf_v1_block *b, const perfbuf_v1
         return false;
     }
     pb_cursor c = pb_v1_window(b, o->data_offset, o->offset + o->total_length);
-    if (!pb_v1_view_counter_block(&c, out)) {
+    if (!pb_v1_view_counter_block(&c, b->parse_id, out)) {
         /* An iterator or view of another buffer: nothing to read. */
         return false;
     }
@@ -980,7 +1013,7 @@ bool perfbuf_v1_instances_next(const perfbuf_v1_block *b, perfbuf_v1_iter *it,
     }
     pb_cursor c = pb_v1_view_window(b, it->pos, it->end);
     prefetch_ahead(&c, PREFETCH_AHEAD);
-    if (!pb_v1_view_instance(&c, it->code_page, NULL, out)) {
+    if (!pb_v1_view_instance(&c, b->parse_id, it->code_page, NULL, out)) {
         /* An iterator or view of another buffer: nothing to read. */
         it->next_index = it->count;
         return false;
@@ -1007,17 +1040,11 @@ bool pb_v1_object_of_block(const perfbuf_v1_block *b, const perfbuf_v1_object *o
            again.code_page == o->code_page;
 }
 
-/* The counter's bytes in a counter block, or false when they are not
- * there: a counter block and a definition of two different captures. */
 bool pb_v1_counter_slice(const perfbuf_v1_block *b, const perfbuf_v1_counter_block *block,
                          const perfbuf_v1_counter *counter, pb_cursor *value)
 {
-    size_t end;
-    if (!pb_add(block->offset, block->byte_length, &end)) {
-        return false;
-    }
-    pb_cursor c = pb_v1_window(b, block->offset, end);
-    return pb_cursor_size(&c) == block->byte_length &&
+    pb_cursor c;
+    return pb_v1_counter_block_of(b, block, &c) &&
            pb_cursor_slice(&c, counter->counter_offset, counter->size, value);
 }
 

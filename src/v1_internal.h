@@ -30,13 +30,15 @@ perfbuf_status pb_v1_read_counter_block(pb_ctx *ctx, pb_cursor *data, const pb_v
  * Views: the same structures read at fixed offsets, on bytes a parse
  * accepted, keeping only the checks that keep a walk over another buffer
  * moving forward inside it (false there). The instance view takes its
- * counter block too. known_name_bytes as above, or NULL.
+ * counter block too; a counter block gets parse_id, the identity of the
+ * parse whose bytes the cursor reads (perfbuf_v1_block.parse_id).
+ * known_name_bytes as above, or NULL.
  */
 bool pb_v1_view_object(pb_cursor *objects, perfbuf_v1_object *out);
 bool pb_v1_view_counter(pb_cursor *defs, perfbuf_v1_counter *out);
-bool pb_v1_view_counter_block(pb_cursor *data, perfbuf_v1_counter_block *out);
-bool pb_v1_view_instance(pb_cursor *data, uint32_t code_page, const size_t *known_name_bytes,
-                         perfbuf_v1_instance *out);
+bool pb_v1_view_counter_block(pb_cursor *data, uint64_t parse_id, perfbuf_v1_counter_block *out);
+bool pb_v1_view_instance(pb_cursor *data, uint64_t parse_id, uint32_t code_page,
+                         const size_t *known_name_bytes, perfbuf_v1_instance *out);
 
 /* A cursor over [pos, end) of a validated block. */
 pb_cursor pb_v1_window(const perfbuf_v1_block *b, size_t pos, size_t end);
@@ -63,6 +65,50 @@ bool pb_v1_object_at(const perfbuf_v1_block *b, size_t offset, perfbuf_v1_object
 /* o is an object of b as b's own bytes describe it: a view the caller
  * holds is used only once b says the same. */
 bool pb_v1_object_of_block(const perfbuf_v1_block *b, const perfbuf_v1_object *o);
+
+/*
+ * The identity of a parse (perfbuf_v1_block.parse_id): the bytes' address
+ * mixed with every header field a parse reads (TotalByteLength, SystemTime,
+ * PerfTime, PerfFreq, PerfTime100nSec, ...) and the object and instance
+ * counts it found. Two buffers differ by address; one buffer received into
+ * again holds a later capture, whose clocks moved. Never 0, so a zeroed
+ * struct belongs to no parse. Computed once, at the end of a parse.
+ */
+uint64_t pb_v1_parse_identity(const perfbuf_v1_block *b);
+
+/*
+ * Whether something that records the parse it was read from (a counter
+ * block, a plan, an index) is of b's parse: the one comparison every user
+ * of parse_id makes, O(1). A zeroed b (a failed parse) has parse_id 0 and
+ * matches nothing.
+ */
+static inline bool pb_v1_same_parse(const perfbuf_v1_block *b, uint64_t parse_id)
+{
+    return b->parse_id != 0 && parse_id == b->parse_id;
+}
+
+/*
+ * Whether block is one of b's counter blocks: made by a view of this parse
+ * (its parse_id) and still where it was made (the four bytes at its offset
+ * are a PERF_COUNTER_BLOCK.ByteLength equal to its byte_length, inside b).
+ * O(1). *window is then the block's bytes.
+ */
+static inline bool pb_v1_counter_block_of(const perfbuf_v1_block *b,
+                                          const perfbuf_v1_counter_block *block, pb_cursor *window)
+{
+    uint32_t length;
+    if (!pb_v1_same_parse(b, block->parse_id) || block->offset > b->size ||
+        block->byte_length > b->size - block->offset) {
+        return false;
+    }
+    *window = pb_v1_view_window(b, block->offset, block->offset + block->byte_length);
+    pb_cursor head = *window;
+    return pb_cursor_read_u32(&head, &length) && length == block->byte_length;
+}
+
+/* The counter's bytes in one of b's counter blocks (pb_v1_counter_block_of),
+ * or false: a counter block of another parse, or one the counter does not
+ * fit. */
 bool pb_v1_counter_slice(const perfbuf_v1_block *b, const perfbuf_v1_counter_block *block,
                          const perfbuf_v1_counter *counter, pb_cursor *value);
 

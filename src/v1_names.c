@@ -82,7 +82,7 @@ perfbuf_status perfbuf_v1_index_get(const perfbuf_v1_block *b,
         return PERFBUF_E_INVALID_ARGUMENT;
     }
     pb_cursor c = pb_v1_window(b, index->offsets[i], end);
-    if (!pb_v1_view_instance(&c, index->object.code_page, NULL, out)) {
+    if (!pb_v1_view_instance(&c, b->parse_id, index->object.code_page, NULL, out)) {
         return PERFBUF_E_INVALID_ARGUMENT;
     }
     out->index = i;
@@ -324,7 +324,7 @@ perfbuf_status perfbuf_v1_parent(const perfbuf_v1_block *b, const perfbuf_v1_obj
         return st;
     }
     pb_cursor c = pb_v1_window(b, place.offset, b->size);
-    if (!pb_v1_view_instance(&c, place.code_page,
+    if (!pb_v1_view_instance(&c, b->parse_id, place.code_page,
                              place.name_bytes_known ? &place.name_bytes : NULL, parent)) {
         return PERFBUF_E_INVALID_ARGUMENT;
     }

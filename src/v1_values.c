@@ -91,19 +91,47 @@ static perfbuf_status resolve_definition(const perfbuf_v1_block *b, const perfbu
     return PERFBUF_OK;
 }
 
-/* The block lies in o's instance data and holds the counter. */
-static bool read_value(const perfbuf_v1_block *b, const perfbuf_v1_object *o,
-                       const perfbuf_v1_counter_block *block, const perfbuf_v1_counter *counter,
+/* A counter's value at a fixed offset of its block: 4 bytes zero-extended,
+ * 8 whole, any other size 0 (as perfbuf_v1_counter_value). The cursor
+ * proves the bytes are inside the window; pb_le32/pb_le64 then decode them
+ * in the form gcc turns into one load, since every value read goes here. */
+static inline uint64_t planned_value(const pb_cursor *window, uint32_t offset, uint32_t size)
+{
+    /* Each width with a constant length, so the compiler sees the bytes
+     * handed out are never the empty take's NULL. */
+    pb_cursor field;
+    const uint8_t *bytes;
+    if (size == 8) {
+        return pb_cursor_slice(window, offset, 8, &field) && pb_cursor_take(&field, 8, &bytes)
+                   ? pb_le64(bytes)
+                   : 0;
+    }
+    return size == 4 && pb_cursor_slice(window, offset, 4, &field) &&
+                   pb_cursor_take(&field, 4, &bytes)
+               ? pb_le32(bytes)
+               : 0;
+}
+
+/* block is one of b's counter blocks (its parse, its ByteLength where it
+ * says) and lies in o's instance data: *window is its bytes. */
+static bool block_of_object(const perfbuf_v1_block *b, const perfbuf_v1_object *o,
+                            const perfbuf_v1_counter_block *block, pb_cursor *window)
+{
+    size_t object_end = o->offset + o->total_length;
+    return block->offset >= o->data_offset && block->offset <= object_end &&
+           block->byte_length <= object_end - block->offset &&
+           pb_v1_counter_block_of(b, block, window);
+}
+
+/* The counter's value in a checked counter block, if the block holds it. */
+static bool read_value(const pb_cursor *window, const perfbuf_v1_counter *counter,
                        uint64_t *value)
 {
     pb_cursor bytes;
-    size_t object_end = o->offset + o->total_length;
-    if (block->offset < o->data_offset || block->offset > object_end ||
-        block->byte_length > object_end - block->offset ||
-        !pb_v1_counter_slice(b, block, counter, &bytes)) {
+    if (!pb_cursor_slice(window, counter->counter_offset, counter->size, &bytes)) {
         return false;
     }
-    *value = perfbuf_v1_counter_value(b, block, counter);
+    *value = planned_value(window, counter->counter_offset, counter->size);
     return true;
 }
 
@@ -180,7 +208,10 @@ perfbuf_status perfbuf_v1_raw_sample(const perfbuf_v1_block *b, const perfbuf_v1
     if (info == NULL || info->samples == 0) {
         return PERFBUF_E_INVALID_ARGUMENT;
     }
-    if (!pb_v1_object_of_block(b, o)) {
+    /* The block first: another parse's counter block is refused the same
+     * way whatever the counter. */
+    pb_cursor window;
+    if (!pb_v1_object_of_block(b, o) || !block_of_object(b, o, block, &window)) {
         return PERFBUF_E_INVALID_ARGUMENT;
     }
     perfbuf_v1_counter own;
@@ -191,7 +222,7 @@ perfbuf_status perfbuf_v1_raw_sample(const perfbuf_v1_block *b, const perfbuf_v1
         return st;
     }
     uint64_t first;
-    if (!read_value(b, o, block, &own, &first)) {
+    if (!read_value(&window, &own, &first)) {
         return PERFBUF_E_INVALID_ARGUMENT;
     }
     sample->status = PERFBUF_CSTATUS_VALID_DATA;
@@ -206,7 +237,7 @@ perfbuf_status perfbuf_v1_raw_sample(const perfbuf_v1_block *b, const perfbuf_v1
         return PERFBUF_OK;
     }
     uint64_t value;
-    if (pairing == PERFBUF_V1_PLAN_MISSING_BASE || !read_value(b, o, block, &next, &value)) {
+    if (pairing == PERFBUF_V1_PLAN_MISSING_BASE || !read_value(&window, &next, &value)) {
         return PERFBUF_E_NOT_FOUND;
     }
     apply_pairing(pairing, value, sample);
@@ -276,6 +307,7 @@ perfbuf_status perfbuf_v1_plan_build(const perfbuf_v1_block *b, const perfbuf_v1
     }
     out->data = b->data;
     out->size = b->size;
+    out->parse_id = b->parse_id;
     out->perf_time = b->perf_time;
     out->perf_time_100ns = b->perf_time_100ns;
     out->data_offset = o->data_offset;
@@ -290,40 +322,19 @@ perfbuf_status perfbuf_v1_plan_build(const perfbuf_v1_block *b, const perfbuf_v1
     return PERFBUF_OK;
 }
 
-/* The window of a counter block the plan may read: of the plan's parse,
- * inside the planned object's data, covering every planned counter. */
+/* The window of a counter block the plan may read: a counter block of the
+ * plan's parse (pb_v1_counter_block_of), inside the planned object's data,
+ * covering every planned counter. O(1): once per call, not per value. */
 static inline bool plan_window(const perfbuf_v1_plan *p, const perfbuf_v1_block *b,
-                        const perfbuf_v1_counter_block *block, pb_cursor *window)
+                               const perfbuf_v1_counter_block *block, pb_cursor *window)
 {
-    if (p->data != b->data || p->size != b->size || p->perf_time != b->perf_time ||
-        p->perf_time_100ns != b->perf_time_100ns || block->offset < p->data_offset ||
-        block->offset > p->data_end || block->byte_length > p->data_end - block->offset ||
-        block->byte_length < p->reach) {
+    if (!pb_v1_same_parse(b, p->parse_id) || p->data != b->data || p->size != b->size ||
+        p->perf_time != b->perf_time || p->perf_time_100ns != b->perf_time_100ns ||
+        block->offset < p->data_offset || block->offset > p->data_end ||
+        block->byte_length > p->data_end - block->offset || block->byte_length < p->reach) {
         return false;
     }
-    *window = pb_v1_view_window(b, block->offset, block->offset + block->byte_length);
-    return pb_cursor_size(window) == block->byte_length;
-}
-
-/* A counter's value at a fixed offset of its block: 4 bytes zero-extended,
- * 8 whole, any other size 0 (as perfbuf_v1_counter_value). The cursor
- * proves the bytes are inside the window; pb_le32/pb_le64 then decode them
- * in the form gcc turns into one load, since every value read goes here. */
-static inline uint64_t planned_value(const pb_cursor *window, uint32_t offset, uint32_t size)
-{
-    /* Each width with a constant length, so the compiler sees the bytes
-     * handed out are never the empty take's NULL. */
-    pb_cursor field;
-    const uint8_t *bytes;
-    if (size == 8) {
-        return pb_cursor_slice(window, offset, 8, &field) && pb_cursor_take(&field, 8, &bytes)
-                   ? pb_le64(bytes)
-                   : 0;
-    }
-    return size == 4 && pb_cursor_slice(window, offset, 4, &field) &&
-                   pb_cursor_take(&field, 4, &bytes)
-               ? pb_le32(bytes)
-               : 0;
+    return pb_v1_counter_block_of(b, block, window);
 }
 
 perfbuf_status perfbuf_v1_plan_read(const perfbuf_v1_plan *plan, const perfbuf_v1_block *b,

@@ -122,15 +122,24 @@ static void v1_foreign_instance(const v1_capture *a, const v1_capture *b,
 static void v1_foreign_counter(const v1_capture *b, const perfbuf_v1_object *oa,
                                const perfbuf_v1_counter *ca, const perfbuf_v1_counter_block *blk_a)
 {
-    (void)perfbuf_v1_counter_value(&b->b, blk_a, ca);
-    const uint8_t *bytes = perfbuf_v1_counter_bytes(&b->b, blk_a, ca);
-    CHECK(bytes == NULL || inside(bytes, ca->size, b->g.bytes, b->len));
+    /* A counter block of a's parse is none of b's. */
+    CHECK_EQ_U(perfbuf_v1_counter_value(&b->b, blk_a, ca), 0u);
+    CHECK(perfbuf_v1_counter_bytes(&b->b, blk_a, ca) == NULL);
     perfbuf_raw_sample s;
     perfbuf_value_context c;
     perfbuf_status st = perfbuf_v1_raw_sample(&b->b, oa, ca, blk_a, &s, &c);
     /* Every pair below differs in each object's title or length, so a's
      * object is never one of b's. */
     CHECK(st == PERFBUF_E_INVALID_ARGUMENT);
+    /* Nor is a's counter block one of b's, whichever of b's objects it is
+     * paired with. */
+    perfbuf_v1_iter oi;
+    perfbuf_v1_object ob;
+    perfbuf_v1_objects_begin(&b->b, &oi);
+    while (perfbuf_v1_objects_next(&b->b, &oi, &ob)) {
+        CHECK_EQ_U(perfbuf_v1_raw_sample(&b->b, &ob, ca, blk_a, &s, &c),
+                   PERFBUF_E_INVALID_ARGUMENT);
+    }
 }
 
 /* A counter of `a` with b's own object and counter blocks: the two-sample
@@ -556,6 +565,264 @@ static void v1_two_samples_changed_type(void)
     CHECK_EQ_U(seen, 4);
 }
 
+/*
+ * Counter blocks of another parse. A counter block is accepted only where
+ * its own parse put it (perfbuf_v1_counter_block): one of another capture,
+ * of the same buffer before it was received into and parsed again, or one
+ * moved off a block start within the parse is INVALID_ARGUMENT in every
+ * read (0 from perfbuf_v1_counter_value, NULL from perfbuf_v1_counter_bytes),
+ * even where its range lies in the object's data and holds every counter.
+ *
+ * The captures: one object, a 4-byte count at 4 and an 8-byte count at 8,
+ * three instances named `names[i]` whose counts are count + i and
+ * 10 * count + i, PerfTime `perf_time`.
+ */
+enum { SLIP_COUNTERS = 2 };
+
+static tb_buf slip_capture(const char *const names[3], uint32_t perf_time, uint32_t count)
+{
+    tb_v1 v;
+    tb_v1_begin(&v, "HOST");
+    tb_v1_object_begin(&v, TITLE_OBJECT, 0, 0);
+    tb_v1_counter(&v, TITLE_COUNT, PERF_COUNTER_RAWCOUNT, 4, 4);
+    tb_v1_counter(&v, TITLE_LARGE, PERF_COUNTER_LARGE_RAWCOUNT, 8, 8);
+    tb_v1_definitions_end(&v);
+    for (uint32_t i = 0; i < 3; i++) {
+        uint8_t data[12] = {0};
+        tb_put32(data, 4, count + i);
+        tb_put64(data, 8, 10ull * count + i);
+        tb_v1_instance(&v, names[i], 0, 0);
+        tb_v1_counter_block(&v, data, sizeof data);
+    }
+    tb_v1_object_end(&v);
+    tb_v1_end(&v);
+    tb_patch_u32(&v.buf, 56, perf_time);
+    return v.buf;
+}
+
+static const char *const short_names[3] = {"a", "b", "c"};
+static const char *const long_names[3] = {"instance-name-characters-0", "instance-name-characters-1",
+                                          "instance-name-characters-2"};
+
+/* One parsed capture of slip_capture with what every read needs. */
+typedef struct slip_side {
+    perfbuf_v1_object o;
+    perfbuf_v1_counter defs[SLIP_COUNTERS];
+    perfbuf_v1_instance inst[3];
+    perfbuf_v1_plan_entry entries[SLIP_COUNTERS];
+    perfbuf_v1_plan plan;
+} slip_side;
+
+static bool slip_read(const perfbuf_v1_block *b, slip_side *side)
+{
+    perfbuf_v1_iter it;
+    if (perfbuf_v1_find_object(b, TITLE_OBJECT, &side->o) != PERFBUF_OK ||
+        perfbuf_v1_plan_build(b, &side->o, side->entries, SLIP_COUNTERS, &side->plan) !=
+            PERFBUF_OK) {
+        return false;
+    }
+    uint32_t n = 0;
+    perfbuf_v1_counters_begin(&side->o, &it);
+    while (n < SLIP_COUNTERS && perfbuf_v1_counters_next(b, &it, &side->defs[n])) {
+        n++;
+    }
+    uint32_t i = 0;
+    perfbuf_v1_instances_begin(&side->o, &it);
+    while (i < 3 && perfbuf_v1_instances_next(b, &it, &side->inst[i])) {
+        i++;
+    }
+    return n == SLIP_COUNTERS && i == 3;
+}
+
+/* Whether blk's range lies in o's data: what every read checked before
+ * counter blocks carried their parse. */
+static bool range_in_object_data(const perfbuf_v1_object *o, const perfbuf_v1_counter_block *blk)
+{
+    return blk->offset >= o->data_offset &&
+           span_inside(blk->offset, blk->byte_length, o->offset + o->total_length) &&
+           blk->byte_length >= 4 + 4 + 8;
+}
+
+/* Every value read of b refuses blk: the accessors, the raw sample with
+ * each counter of either capture, and the plan calls with blk on either
+ * side of a pair whose other side (peer, peer_b, peer_blk) is sound. */
+static void all_reads_refuse(const perfbuf_v1_block *b, const slip_side *side,
+                             const perfbuf_v1_counter_block *blk, const slip_side *peer,
+                             const perfbuf_v1_block *peer_b,
+                             const perfbuf_v1_counter_block *peer_blk)
+{
+    perfbuf_raw_sample s;
+    perfbuf_value_context x;
+    perfbuf_value v;
+    perfbuf_value all[SLIP_COUNTERS];
+    uint64_t values[SLIP_COUNTERS];
+    for (uint32_t k = 0; k < SLIP_COUNTERS; k++) {
+        CHECK_EQ_U(perfbuf_v1_counter_value(b, blk, &side->defs[k]), 0u);
+        CHECK(perfbuf_v1_counter_bytes(b, blk, &side->defs[k]) == NULL);
+        CHECK_EQ_U(perfbuf_v1_raw_sample(b, &side->o, &side->defs[k], blk, &s, &x),
+                   PERFBUF_E_INVALID_ARGUMENT);
+        CHECK_EQ_U(perfbuf_v1_raw_sample(b, &side->o, &peer->defs[k], blk, &s, &x),
+                   PERFBUF_E_INVALID_ARGUMENT);
+        CHECK_EQ_U(perfbuf_v1_plan_sample(&side->plan, b, blk, k, &s, &x),
+                   PERFBUF_E_INVALID_ARGUMENT);
+        CHECK_EQ_U(perfbuf_v1_plan_format(&peer->plan, peer_b, peer_blk, &side->plan, b, blk, k,
+                                          PERFBUF_FMT_LARGE, &v),
+                   PERFBUF_E_INVALID_ARGUMENT);
+        CHECK_EQ_U(perfbuf_v1_plan_format(&side->plan, b, blk, &peer->plan, peer_b, peer_blk, k,
+                                          PERFBUF_FMT_LARGE, &v),
+                   PERFBUF_E_INVALID_ARGUMENT);
+    }
+    CHECK_EQ_U(perfbuf_v1_plan_read(&side->plan, b, blk, values, SLIP_COUNTERS),
+               PERFBUF_E_INVALID_ARGUMENT);
+    CHECK_EQ_U(perfbuf_v1_plan_format_all(&peer->plan, peer_b, peer_blk, &side->plan, b, blk,
+                                          PERFBUF_FMT_LARGE, all, SLIP_COUNTERS),
+               PERFBUF_E_INVALID_ARGUMENT);
+    CHECK_EQ_U(perfbuf_v1_plan_format_all(&side->plan, b, blk, &peer->plan, peer_b, peer_blk,
+                                          PERFBUF_FMT_LARGE, all, SLIP_COUNTERS),
+               PERFBUF_E_INVALID_ARGUMENT);
+}
+
+/* Instance i's own counts in b are read as slip_capture wrote them. */
+static void own_reads(const perfbuf_v1_block *b, const slip_side *side, uint32_t i, uint32_t count)
+{
+    perfbuf_raw_sample s;
+    perfbuf_value_context x;
+    uint64_t values[SLIP_COUNTERS];
+    CHECK_EQ_U(perfbuf_v1_counter_value(b, &side->inst[i].counters, &side->defs[0]), count + i);
+    CHECK(perfbuf_v1_raw_sample(b, &side->o, &side->defs[1], &side->inst[i].counters, &s, &x) ==
+          PERFBUF_OK);
+    CHECK_EQ_U(s.first, 10ull * count + i);
+    CHECK(perfbuf_v1_plan_read(&side->plan, b, &side->inst[i].counters, values, SLIP_COUNTERS) ==
+          PERFBUF_OK);
+    CHECK_EQ_U(values[0], count + i);
+}
+
+/*
+ * The usual slip: the newer instance's counters passed with the older
+ * block. The older capture's instances have longer names, so the newer
+ * first block's range falls on the older first instance's name, inside
+ * the object's data and long enough for both counters.
+ */
+static void v1_slip_onto_instance_names(void)
+{
+    v1_capture newer, older;
+    bool ok = v1_open(&older, slip_capture(long_names, 1000, 100));
+    ok = v1_open(&newer, slip_capture(short_names, 2000, 200)) && ok;
+    slip_side n, o;
+    ok = ok && slip_read(&newer.b, &n) && slip_read(&older.b, &o);
+    CHECK(ok);
+    if (ok) {
+        const perfbuf_v1_counter_block *slip = &n.inst[0].counters;
+        CHECK(range_in_object_data(&o.o, slip));
+        CHECK(slip->offset >= o.inst[0].name_offset &&
+              slip->offset + 12 <= o.inst[0].name_offset + o.inst[0].name_bytes);
+        CALL(all_reads_refuse(&older.b, &o, slip, &n, &newer.b, &n.inst[0].counters));
+        CALL(own_reads(&older.b, &o, 0, 100));
+        CALL(own_reads(&newer.b, &n, 0, 200));
+    }
+    v1_close(&newer);
+    v1_close(&older);
+}
+
+/* Two captures laid out alike: the newer blocks sit where the older ones
+ * start, with the same ByteLength, and are refused for their parse alone. */
+static void v1_slip_same_layout(void)
+{
+    v1_capture newer, older;
+    bool ok = v1_open(&older, slip_capture(short_names, 1000, 100));
+    ok = v1_open(&newer, slip_capture(short_names, 2000, 200)) && ok;
+    slip_side n, o;
+    ok = ok && slip_read(&newer.b, &n) && slip_read(&older.b, &o);
+    CHECK(ok);
+    for (uint32_t i = 0; ok && i < 3; i++) {
+        const perfbuf_v1_counter_block *slip = &n.inst[i].counters;
+        CHECK(slip->offset == o.inst[i].counters.offset &&
+              slip->byte_length == o.inst[i].counters.byte_length);
+        CHECK(slip->parse_id == newer.b.parse_id && slip->parse_id != older.b.parse_id);
+        CALL(all_reads_refuse(&older.b, &o, slip, &n, &newer.b, &n.inst[i].counters));
+        CALL(all_reads_refuse(&newer.b, &n, &o.inst[i].counters, &o, &older.b,
+                              &o.inst[i].counters));
+        CALL(own_reads(&older.b, &o, i, 100));
+    }
+    v1_close(&newer);
+    v1_close(&older);
+}
+
+/*
+ * One buffer received into twice, as a collector that keeps one buffer
+ * does: the first capture's counter blocks, kept across the second parse,
+ * are of a parse that is gone, and so is a plan built on it.
+ */
+static void v1_reused_buffer(void)
+{
+    tb_buf first = slip_capture(short_names, 1000, 100);
+    tb_buf second = slip_capture(short_names, 2000, 200);
+    CHECK(first.len == second.len);
+    guarded g = guard_place(first.data, first.len);
+    perfbuf_v1_block b1, b2;
+    slip_side s1, s2;
+    bool ok = first.len == second.len &&
+              perfbuf_v1_parse(g.bytes, first.len, NULL, &b1, NULL) == PERFBUF_OK &&
+              slip_read(&b1, &s1);
+    CHECK(ok);
+    if (ok) {
+        CALL(own_reads(&b1, &s1, 1, 100));
+        memcpy(g.bytes, second.data, second.len);
+        ok = perfbuf_v1_parse(g.bytes, second.len, NULL, &b2, NULL) == PERFBUF_OK &&
+             slip_read(&b2, &s2);
+        CHECK(ok);
+    }
+    if (ok) {
+        CHECK(b1.data == b2.data && b1.parse_id != b2.parse_id);
+        for (uint32_t i = 0; i < 3; i++) {
+            CHECK(s1.inst[i].counters.offset == s2.inst[i].counters.offset);
+            CALL(all_reads_refuse(&b2, &s2, &s1.inst[i].counters, &s2, &b2,
+                                  &s2.inst[i].counters));
+            CALL(own_reads(&b2, &s2, i, 200));
+        }
+        /* The plan of the first parse, with the second's own blocks. */
+        uint64_t values[SLIP_COUNTERS];
+        CHECK_EQ_U(perfbuf_v1_plan_read(&s1.plan, &b2, &s2.inst[0].counters, values,
+                                        SLIP_COUNTERS),
+                   PERFBUF_E_INVALID_ARGUMENT);
+    }
+    guard_release(&g);
+    tb_free(&first);
+    tb_free(&second);
+}
+
+/* Within one parse, a block moved off a block start but kept in the
+ * object's data: onto the instance definition before it, into the block
+ * itself, onto the name. Each keeps the parse's identity. */
+static void v1_block_off_a_block_start(void)
+{
+    v1_capture c;
+    bool ok = v1_open(&c, slip_capture(long_names, 1000, 100));
+    slip_side side;
+    ok = ok && slip_read(&c.b, &side);
+    CHECK(ok);
+    if (ok) {
+        const perfbuf_v1_counter_block own = side.inst[1].counters;
+        const size_t starts[3] = {side.inst[1].offset, own.offset + 8, side.inst[1].name_offset};
+        for (int k = 0; k < 3; k++) {
+            perfbuf_v1_counter_block moved = own;
+            moved.offset = starts[k];
+            CHECK(range_in_object_data(&side.o, &moved));
+            CALL(all_reads_refuse(&c.b, &side, &moved, &side, &c.b, &own));
+        }
+        /* Resized where it starts: no ByteLength of that length there. */
+        perfbuf_v1_counter_block longer = own;
+        longer.byte_length += 8;
+        CHECK(range_in_object_data(&side.o, &longer));
+        CALL(all_reads_refuse(&c.b, &side, &longer, &side, &c.b, &own));
+        /* And a zeroed block is of no parse. */
+        perfbuf_v1_counter_block zeroed = {own.offset, own.byte_length, 0};
+        CALL(all_reads_refuse(&c.b, &side, &zeroed, &side, &c.b, &own));
+        CALL(own_reads(&c.b, &side, 1, 100));
+    }
+    v1_close(&c);
+}
+
 /* ---- V2 query data ---- */
 
 typedef struct v2_capture {
@@ -811,6 +1078,10 @@ static const th_case cases[] = {
     TH_CASE(v1_two_samples_moved_layout),
     TH_CASE(v1_two_samples_other_frequency),
     TH_CASE(v1_two_samples_changed_type),
+    TH_CASE(v1_slip_onto_instance_names),
+    TH_CASE(v1_slip_same_layout),
+    TH_CASE(v1_reused_buffer),
+    TH_CASE(v1_block_off_a_block_start),
     TH_CASE(v2_two_different_queries),
     TH_CASE(v2_much_smaller_query),
     TH_CASE(meta_strings),

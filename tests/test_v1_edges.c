@@ -625,17 +625,20 @@ static void test_raw_sample_block_bounds(void)
     CHECK_EQ_U(s.first, 4000u);
     CHECK_EQ_U(s.second, 10000u);
 
-    perfbuf_v1_counter_block longer = {blk.offset, blk.byte_length + 8};
+    /* No PERF_COUNTER_BLOCK of these lengths starts there: each is refused,
+     * whether it reaches past the object, cuts the timer's 8 bytes at 16
+     * off, or holds the timer but not its timestamp at 24. */
+    perfbuf_v1_counter_block longer = {blk.offset, blk.byte_length + 8, blk.parse_id};
     CHECK_EQ_U(perfbuf_v1_raw_sample(&c.b, &memory, &defs[1], &longer, &s, &x),
                PERFBUF_E_INVALID_ARGUMENT);
-    /* The timer's 8 bytes at 16 are cut off. */
-    perfbuf_v1_counter_block to_20 = {blk.offset, 20};
+    perfbuf_v1_counter_block to_20 = {blk.offset, 20, blk.parse_id};
     CHECK_EQ_U(perfbuf_v1_raw_sample(&c.b, &memory, &defs[1], &to_20, &s, &x),
                PERFBUF_E_INVALID_ARGUMENT);
-    /* The timer is there, its timestamp at 24 is not. */
-    perfbuf_v1_counter_block to_24 = {blk.offset, 24};
+    perfbuf_v1_counter_block to_24 = {blk.offset, 24, blk.parse_id};
     CHECK_EQ_U(perfbuf_v1_raw_sample(&c.b, &memory, &defs[1], &to_24, &s, &x),
-               PERFBUF_E_NOT_FOUND);
+               PERFBUF_E_INVALID_ARGUMENT);
+    CHECK(perfbuf_v1_counter_bytes(&c.b, &to_24, &defs[1]) == NULL);
+    CHECK_EQ_U(perfbuf_v1_counter_value(&c.b, &to_24, &defs[1]), 0u);
     capture_free(&c);
 }
 
@@ -1082,7 +1085,7 @@ static void test_counter_value_arguments(void)
     CHECK(perfbuf_v1_counter_bytes(&p.c.b, NULL, &defs[0]) == NULL);
     CHECK(perfbuf_v1_counter_bytes(&p.c.b, &p.blk, NULL) == NULL);
     /* offset + ByteLength wraps around. */
-    perfbuf_v1_counter_block wrapping = {SIZE_MAX - 4, 32};
+    perfbuf_v1_counter_block wrapping = {SIZE_MAX - 4, 32, p.blk.parse_id};
     CHECK_EQ_U(perfbuf_v1_counter_value(&p.c.b, &wrapping, &defs[0]), 0u);
     CHECK(perfbuf_v1_counter_bytes(&p.c.b, &wrapping, &defs[0]) == NULL);
     capture_free(&p.c);

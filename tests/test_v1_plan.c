@@ -296,15 +296,51 @@ static void test_plan_refuses_other_blocks(void)
                PERFBUF_E_INVALID_ARGUMENT);
     CHECK_EQ_U(perfbuf_v1_plan_read(&plan, &c0.b, &other_object, values, MAX_COUNTERS),
                PERFBUF_E_INVALID_ARGUMENT);
-    perfbuf_v1_counter_block shorter = {own.offset, (uint32_t)plan.reach - 1u};
+    perfbuf_v1_counter_block shorter = {own.offset, (uint32_t)plan.reach - 1u, own.parse_id};
     CHECK_EQ_U(perfbuf_v1_plan_read(&plan, &c0.b, &shorter, values, MAX_COUNTERS),
                PERFBUF_E_INVALID_ARGUMENT);
-    perfbuf_v1_counter_block past = {own.offset, UINT32_MAX};
+    perfbuf_v1_counter_block past = {own.offset, UINT32_MAX, own.parse_id};
     CHECK_EQ_U(perfbuf_v1_plan_read(&plan, &c0.b, &past, values, MAX_COUNTERS),
                PERFBUF_E_INVALID_ARGUMENT);
     perfbuf_raw_sample s;
     perfbuf_value_context x;
     CHECK_EQ_U(perfbuf_v1_plan_sample(&plan, &c1.b, &other_capture, 0, &s, &x),
+               PERFBUF_E_INVALID_ARGUMENT);
+    /* The other capture's counter block with this plan's own parse, which
+     * holds the same bytes at the same offset: another parse's block. */
+    CHECK(other_capture.offset == own.offset && other_capture.byte_length == own.byte_length);
+    CHECK_EQ_U(perfbuf_v1_plan_read(&plan, &c0.b, &other_capture, values, MAX_COUNTERS),
+               PERFBUF_E_INVALID_ARGUMENT);
+    CHECK_EQ_U(perfbuf_v1_plan_sample(&plan, &c0.b, &other_capture, 0, &s, &x),
+               PERFBUF_E_INVALID_ARGUMENT);
+    perfbuf_v1_plan plan1;
+    perfbuf_v1_plan_entry entries1[MAX_COUNTERS];
+    CHECK(perfbuf_v1_plan_build(&c1.b, &thread1, entries1, MAX_COUNTERS, &plan1) == PERFBUF_OK);
+    perfbuf_value v;
+    perfbuf_value all[MAX_COUNTERS];
+    CHECK(perfbuf_v1_plan_format(&plan1, &c1.b, &other_capture, &plan, &c0.b, &own, 0,
+                                 PERFBUF_FMT_LARGE, &v) == PERFBUF_OK);
+    CHECK_EQ_U(perfbuf_v1_plan_format(&plan1, &c1.b, &other_capture, &plan, &c0.b,
+                                      &other_capture, 0, PERFBUF_FMT_LARGE, &v),
+               PERFBUF_E_INVALID_ARGUMENT);
+    CHECK_EQ_U(perfbuf_v1_plan_format(&plan1, &c1.b, &own, &plan, &c0.b, &own, 0,
+                                      PERFBUF_FMT_LARGE, &v),
+               PERFBUF_E_INVALID_ARGUMENT);
+    CHECK(perfbuf_v1_plan_format_all(&plan1, &c1.b, &other_capture, &plan, &c0.b, &own,
+                                     PERFBUF_FMT_LARGE, all, MAX_COUNTERS) == PERFBUF_OK);
+    CHECK_EQ_U(perfbuf_v1_plan_format_all(&plan1, &c1.b, &other_capture, &plan, &c0.b,
+                                          &other_capture, PERFBUF_FMT_LARGE, all, MAX_COUNTERS),
+               PERFBUF_E_INVALID_ARGUMENT);
+    CHECK_EQ_U(perfbuf_v1_plan_format_all(&plan1, &c1.b, &own, &plan, &c0.b, &own,
+                                          PERFBUF_FMT_LARGE, all, MAX_COUNTERS),
+               PERFBUF_E_INVALID_ARGUMENT);
+    /* Moved past its start within the object's data: no ByteLength of its
+     * length starts there. */
+    perfbuf_v1_counter_block moved = own;
+    moved.offset += 8;
+    moved.byte_length = (uint32_t)plan.reach;
+    CHECK(moved.offset + moved.byte_length <= thread0.offset + thread0.total_length);
+    CHECK_EQ_U(perfbuf_v1_plan_read(&plan, &c0.b, &moved, values, MAX_COUNTERS),
                PERFBUF_E_INVALID_ARGUMENT);
     /* The same buffer holding a later capture is another parse too. */
     perfbuf_v1_block later = c0.b;

@@ -43,6 +43,11 @@ typedef struct perfbuf_v1_block {
     size_t index_slots;       /* entries perfbuf_v1_block_index_build needs */
     uint32_t anomalies;
     perfbuf_error first_anomaly;
+    /* The identity of this parse, never 0: a hash of the bytes' address and
+     * of the header that tells one capture from the next (TotalByteLength,
+     * SystemTime, PerfTime, PerfFreq, PerfTime100nSec, the object and
+     * instance counts). Counter blocks carry it; value reads compare it. */
+    uint64_t parse_id;
 } perfbuf_v1_block;
 
 typedef struct perfbuf_v1_object {
@@ -72,10 +77,25 @@ typedef struct perfbuf_v1_counter {
     uint32_t counter_offset;  /* from the start of each PERF_COUNTER_BLOCK */
 } perfbuf_v1_counter;
 
-/* A PERF_COUNTER_BLOCK: every counter of its object lies inside it. */
+/*
+ * A PERF_COUNTER_BLOCK: every counter of its object lies inside it. Only
+ * the views make one (perfbuf_v1_instances_next, perfbuf_v1_object_counter_block,
+ * perfbuf_v1_index_get, perfbuf_v1_parent, perfbuf_v1_find_instance), and it
+ * belongs to the parse they read: a value read (perfbuf_v1_counter_value,
+ * perfbuf_v1_counter_bytes, perfbuf_v1_raw_sample, perfbuf_v1_plan_*)
+ * accepts a counter block only when its parse_id is the block's and the
+ * four bytes at its offset are a ByteLength equal to its byte_length, so
+ * another capture's counter block (the two-sample slip: the newer
+ * instance's `counters` passed with the older block), a block of the same
+ * buffer before it was filled and parsed again, or one the caller moved or
+ * resized is a documented failure, never a value read from where no
+ * counter block starts. Two parses of identical headers at one address are
+ * one parse to this check; the ByteLength must still be there.
+ */
 typedef struct perfbuf_v1_counter_block {
     size_t offset;
     uint32_t byte_length;
+    uint64_t parse_id;        /* the perfbuf_v1_block.parse_id it was read from */
 } perfbuf_v1_counter_block;
 
 typedef struct perfbuf_v1_instance {
@@ -128,11 +148,17 @@ PERFBUF_API bool perfbuf_v1_instances_next(const perfbuf_v1_block *b, perfbuf_v1
 /*
  * A counter's raw value in a counter block: CounterSize 4 is zero-extended,
  * 8 read whole; other sizes read as 0 (use perfbuf_v1_counter_bytes).
+ * 0 as well when block is not a counter block of b (see
+ * perfbuf_v1_counter_block) or the counter does not lie inside it: a
+ * caller that must tell a foreign block from a value of 0 asks
+ * perfbuf_v1_counter_bytes, which is NULL then.
  */
 PERFBUF_API uint64_t perfbuf_v1_counter_value(const perfbuf_v1_block *b,
                                               const perfbuf_v1_counter_block *block,
                                               const perfbuf_v1_counter *counter);
-/* The counter's CounterSize bytes inside the caller's buffer (NULL if 0). */
+/* The counter's CounterSize bytes inside the caller's buffer; NULL when
+ * CounterSize is 0, when block is not a counter block of b, or when the
+ * counter does not lie inside it. */
 PERFBUF_API const uint8_t *perfbuf_v1_counter_bytes(const perfbuf_v1_block *b,
                                                     const perfbuf_v1_counter_block *block,
                                                     const perfbuf_v1_counter *counter);
@@ -243,8 +269,12 @@ PERFBUF_API PERFBUF_MUST_USE perfbuf_status perfbuf_v1_find_instance(
  * 32 bits). *context gets the matching frequency (10,000,000 for 100-ns
  * types) and the definition's DefaultScale. NOT_FOUND when a base or multi
  * counter the type needs is missing (a lenient parse may have let that by);
- * INVALID_ARGUMENT when the type has no displayable value, or when o or
- * block is not of this block.
+ * INVALID_ARGUMENT when the type has no displayable value, when o is not
+ * of this block, or when block is not one of b's counter blocks in o's
+ * data (another parse's, or not where a PERF_COUNTER_BLOCK of that
+ * ByteLength starts: see perfbuf_v1_counter_block); the block is checked
+ * before the definition, so a foreign block is INVALID_ARGUMENT whatever
+ * the counter.
  *
  * `counter` may come from another capture of the same object (the usual
  * two-sample pattern): the definition used is o's own, the one at the same
@@ -271,13 +301,16 @@ PERFBUF_API PERFBUF_MUST_USE perfbuf_status perfbuf_v1_raw_sample(
  * the formula. The entries are the caller's memory: o->counter_count of
  * them, no heap; they must outlive the plan, which points at them.
  *
- * A plan belongs to the parse it was built from: its bytes (data and size)
- * and its PerfTime and PerfTime100nSec. A counter block is used only when
- * that parse is the one passed, the block lies in the planned object's
- * data, and it is at least as long as the plan's reach (the furthest
- * counter's end, which validation proved every counter block of the object
- * reaches). Anything else is INVALID_ARGUMENT: a plan of one capture never
- * reads another capture's bytes through its own layout. Build one plan per
+ * A plan belongs to the parse it was built from: its bytes (data and size),
+ * its PerfTime and PerfTime100nSec and its parse_id. A counter block is used
+ * only when that parse is the one passed, the block is a counter block of
+ * that parse (its parse_id, and its ByteLength at its offset: see
+ * perfbuf_v1_counter_block), lies in the planned object's data, and is at
+ * least as long as the plan's reach (the furthest counter's end, which
+ * validation proved every counter block of the object reaches). Anything
+ * else is INVALID_ARGUMENT: a plan of one capture never reads another
+ * capture's bytes through its own layout. The checks cost O(1) per call,
+ * not per value. Build one plan per
  * capture; perfbuf_v1_plan_format pairs them by position and refuses
  * (INCONSISTENT) a counter whose title index or type differs between them.
  */
@@ -304,6 +337,7 @@ typedef struct perfbuf_v1_plan_entry {
 typedef struct perfbuf_v1_plan {
     const uint8_t *data;      /* the parse it belongs to */
     size_t size;
+    uint64_t parse_id;
     int64_t perf_time, perf_time_100ns;
     size_t data_offset;       /* the object's counter blocks lie in [data_offset, data_end) */
     size_t data_end;
