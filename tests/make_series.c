@@ -308,7 +308,8 @@ static int cli_files(const char *dir)
  * indexes, unsorted, with one text given to two indexes; and a capture
  * whose names a CSV reader could mistake: a counter text with '"', an
  * object text starting with '=', instances named like a formula and
- * holding a line break.
+ * holding a line break; and a capture whose instance names hold the
+ * Unicode line breaks and bidirectional controls.
  */
 static int csv_files(const char *dir)
 {
@@ -343,7 +344,34 @@ static int csv_files(const char *dir)
     tb_v1_counter_block(&v, data, sizeof data);
     tb_v1_object_end(&v);
     tb_v1_end(&v);
-    return rc ? rc : write_buf(dir, "v1-hostile.bin", &v.buf);
+    rc = rc ? rc : write_buf(dir, "v1-hostile.bin", &v.buf);
+    /* One instance per character that breaks a line for a Unicode reader
+     * or reorders what a spreadsheet or terminal shows, each named
+     * "uXXXX[<the character>]". */
+    static const uint32_t breaking[] = {0x0085, 0x2028, 0x2029, 0x202A, 0x202B,
+                                        0x202C, 0x202D, 0x202E, 0x2066, 0x2067,
+                                        0x2068, 0x2069, 0x200E, 0x200F, 0x061C};
+    tb_v1_begin(&v, "HOST");
+    tb_v1_object_begin(&v, TB_V1_PROCESS, 0, 0);
+    tb_v1_counter(&v, 6, PERF_COUNTER_RAWCOUNT, 4, 4);
+    tb_v1_definitions_end(&v);
+    for (size_t i = 0; i < sizeof breaking / sizeof breaking[0]; i++) {
+        uint32_t cp = breaking[i];
+        char name[16];
+        /* The character in UTF-8: two bytes below U+0800, else three. */
+        if (cp < 0x800) {
+            snprintf(name, sizeof name, "u%04x[%c%c]", (unsigned)cp, (char)(0xC0 | cp >> 6),
+                     (char)(0x80 | (cp & 0x3F)));
+        } else {
+            snprintf(name, sizeof name, "u%04x[%c%c%c]", (unsigned)cp, (char)(0xE0 | cp >> 12),
+                     (char)(0x80 | (cp >> 6 & 0x3F)), (char)(0x80 | (cp & 0x3F)));
+        }
+        tb_v1_instance(&v, name, 0, 0);
+        tb_v1_counter_block(&v, data, sizeof data);
+    }
+    tb_v1_object_end(&v);
+    tb_v1_end(&v);
+    return rc ? rc : write_buf(dir, "v1-unicode-breaks.bin", &v.buf);
 }
 
 /*
