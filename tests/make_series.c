@@ -16,6 +16,7 @@
  * pairs of captures one second apart whose instances change between them
  * (pairing_files).
  */
+#include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -491,8 +492,56 @@ static int pairing_files(const char *dir)
     return rc;
 }
 
+/*
+ * A producer for a pipe into perfbuf-dump (tests/dump_cli.cmake): writes
+ * FILE, then zeros, up to BYTES in all, in unbuffered pieces of 4 KiB,
+ * and stops at the first write that fails (the reader has gone); then it
+ * says on stderr how many bytes the pipe took. That count bounds what the
+ * reader read, so the test sees how far it read without timing it.
+ */
+static int produce(const char *bytes_text, const char *file)
+{
+    unsigned long long total = strtoull(bytes_text, NULL, 10);
+#ifdef SIGPIPE
+    /* A write to a closed pipe fails with EPIPE instead of ending us. */
+    (void)signal(SIGPIPE, SIG_IGN);
+#endif
+    (void)setvbuf(stdout, NULL, _IONBF, 0);
+    static uint8_t piece[4096];
+    FILE *f = fopen(file, "rb");
+    if (f == NULL) {
+        fprintf(stderr, "make_series: cannot read %s\n", file);
+        return 2;
+    }
+    unsigned long long written = 0;
+    bool open = true;
+    while (written < total && open) {
+        size_t want = total - written < sizeof piece ? (size_t)(total - written) : sizeof piece;
+        size_t n = f != NULL ? fread(piece, 1, want, f) : 0;
+        if (n == 0) {
+            if (f != NULL) {
+                fclose(f);
+                f = NULL;
+            }
+            memset(piece, 0, sizeof piece);
+            n = want;
+        }
+        size_t put = fwrite(piece, 1, n, stdout);
+        written += put;
+        open = put == n;
+    }
+    if (f != NULL) {
+        fclose(f);
+    }
+    fprintf(stderr, "make_series: the pipe took %llu bytes\n", written);
+    return 0;
+}
+
 int main(int argc, char **argv)
 {
+    if (argc == 4 && strcmp(argv[1], "--produce") == 0) {
+        return produce(argv[2], argv[3]);
+    }
     if (argc == 3 && strcmp(argv[1], "--pairing") == 0) {
         return pairing_files(argv[2]);
     }
@@ -510,7 +559,8 @@ int main(int argc, char **argv)
                         "       make_series --synthetic DIR\n"
                         "       make_series --cli DIR\n"
                         "       make_series --csv DIR\n"
-                        "       make_series --pairing DIR\n");
+                        "       make_series --pairing DIR\n"
+                        "       make_series --produce BYTES FILE\n");
         return 2;
     }
     for (unsigned k = 0; k < 4; k++) {
