@@ -529,6 +529,19 @@ static void sizes_and_arguments(void)
     perfbuf_v2_block sb;
     CHECK(perfbuf_v2_query_parse(single.buf.data, single.buf.len, NULL, &sq, NULL) == PERFBUF_OK);
     CHECK(first_block(&sq, &sb));
+    /* Nor is a plan used with one: a block without ids at the plan's
+     * offset and count (another query's) matches values by position. */
+    perfbuf_v2_plan id_plan;
+    CHECK(perfbuf_v2_plan_build(&q, &b, &reg, entries, CAP, scratch, CAP, &id_plan) ==
+          PERFBUF_OK);
+    perfbuf_v2_block no_ids = sb;
+    no_ids.offset = b.offset;
+    no_ids.counter_count = id_plan.count;
+    CHECK(perfbuf_v2_values_read(&q, &b, &inst, values, CAP, &read) == PERFBUF_OK);
+    CHECK(perfbuf_v2_plan_sample(&sq, &no_ids, NULL, &reg, &id_plan, values, &read, 0, &s,
+                                 &ctx) == bad);
+    CHECK(perfbuf_v2_plan_samples(&sq, &no_ids, NULL, &reg, &id_plan, values, &read, batch,
+                                  batch_ctx, batch_st, CAP) == bad);
     CHECK(perfbuf_v2_plan_build(&sq, &sb, &reg, entries, CAP, scratch, CAP, &plan) ==
           PERFBUF_E_NOT_FOUND);
     CHECK_EQ_U(plan.count, 0);
