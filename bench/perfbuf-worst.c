@@ -672,6 +672,59 @@ static uint64_t v2_indexed_samples(const input *in)
     return sum;
 }
 
+/* Every counter of every instance through a value plan, one
+ * perfbuf_v2_plan_samples call per instance, on inputs where the walk
+ * decides which value counts (adv_plan_irregular). */
+static uint64_t v2_plan_samples(const input *in)
+{
+    perfbuf_v2_query q;
+    perfbuf_v2_reginfo r;
+    if (perfbuf_v2_query_parse(in->data, in->len, NULL, &q, NULL) != PERFBUF_OK ||
+        perfbuf_v2_reginfo_parse(in->data3, in->len3, NULL, &r, NULL) != PERFBUF_OK) {
+        return 0;
+    }
+    perfbuf_v2_iter bi, ii;
+    perfbuf_v2_block blk;
+    perfbuf_v2_instance inst;
+    perfbuf_v2_blocks_begin(&q, &bi);
+    if (!perfbuf_v2_blocks_next(&q, &bi, &blk)) {
+        return 0;
+    }
+    uint32_t count = blk.counter_count;
+    perfbuf_v2_plan_entry *entries = malloc(sizeof *entries * count);
+    uint32_t *plan_scratch = malloc(sizeof *plan_scratch * r.counter_count);
+    uint64_t *values = malloc(sizeof *values * count);
+    perfbuf_raw_sample *samples = malloc(sizeof *samples * count);
+    perfbuf_value_context *contexts = malloc(sizeof *contexts * count);
+    perfbuf_status *statuses = malloc(sizeof *statuses * count);
+    uint64_t sum = 0;
+    perfbuf_v2_plan plan;
+    if (entries != NULL && plan_scratch != NULL && values != NULL && samples != NULL &&
+        contexts != NULL && statuses != NULL &&
+        perfbuf_v2_plan_build(&q, &blk, &r, entries, count, plan_scratch, r.counter_count,
+                              &plan) == PERFBUF_OK) {
+        perfbuf_v2_values_read_result read;
+        perfbuf_v2_instances_begin(&blk, &ii);
+        while (perfbuf_v2_instances_next_values(&q, &blk, &ii, &inst, values, count, &read) ==
+               PERFBUF_OK) {
+            if (perfbuf_v2_plan_samples(&q, &blk, &inst, &r, &plan, values, &read, samples,
+                                        contexts, statuses, count) != PERFBUF_OK) {
+                continue;
+            }
+            for (uint32_t p = 0; p < count; p++) {
+                sum += statuses[p] == PERFBUF_OK ? samples[p].second : 0;
+            }
+        }
+    }
+    free(entries);
+    free(plan_scratch);
+    free(values);
+    free(samples);
+    free(contexts);
+    free(statuses);
+    return sum;
+}
+
 /* ---- text and values ---- */
 
 static char *text_out;
@@ -958,6 +1011,27 @@ static void meta_rows(void)
         parse_v2);
     tb_free(&wide.buf);
     tb_free(&registration);
+    /* 16,384 counters, and the default cap of 65,536 (the repeated shape
+     * lists four ids twice, so n + 4 positions fit the cap). */
+    static const struct {
+        uint32_t n;
+        int shape;
+        const char *label;
+    } plans[4] = {
+        {16384, ADV_PLAN_ONE_WIDE, "plan_samples: 16,384 counters, one 16-byte value"},
+        {65536, ADV_PLAN_ONE_WIDE, "plan_samples: 65,536 counters, one 16-byte value"},
+        {16380, ADV_PLAN_REPEATED_WIDE, "plan_samples: 16,384 positions, ids repeated, wide"},
+        {65532, ADV_PLAN_REPEATED_WIDE, "plan_samples: 65,536 positions, ids repeated, wide"},
+    };
+    for (int k = 0; k < 4; k++) {
+        adv_plan_irregular(plans[k].n, plans[k].shape, &wide, &registration);
+        in = of(&wide.buf, plans[k].n);
+        in.data3 = registration.data;
+        in.len3 = registration.len;
+        row(plans[k].label, &in, v2_plan_samples, parse_v2);
+        tb_free(&wide.buf);
+        tb_free(&registration);
+    }
     free(scratch);
 }
 

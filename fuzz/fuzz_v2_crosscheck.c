@@ -142,12 +142,33 @@ static void indexed_samples(const perfbuf_v2_query *q, const perfbuf_v2_reginfo 
     }
 }
 
+/* A plan's sample and the reference sample agree: the same status, and
+ * the same sample and context when it is OK. */
+static void plan_sample_equals(perfbuf_status st_plan, const perfbuf_raw_sample *s,
+                               const perfbuf_value_context *c, perfbuf_status st_ref,
+                               const perfbuf_raw_sample *ref, const perfbuf_value_context *ref_c)
+{
+    ORACLE(st_plan == st_ref);
+    if (st_ref == PERFBUF_OK) {
+        ORACLE(s->status == ref->status && s->type == ref->type && s->first == ref->first &&
+               s->second == ref->second && s->multi == ref->multi &&
+               s->time_stamp == ref->time_stamp);
+        ORACLE(c->frequency == ref_c->frequency && c->scale == ref_c->scale);
+    }
+}
+
 /*
  * Every block with an id list through a value plan: the build stays within
  * the budget of the query and registration bytes, the bulk read within the
  * query's, and every plan sample equals perfbuf_v2_raw_sample of the id at
- * its position (status; sample and context when OK), at a fixed cost
- * unless it falls back to the walk (repeated ids, values not integers).
+ * its position (status; sample and context when OK). The batch of every
+ * position (perfbuf_v2_plan_samples) is held to the standard budget of
+ * the query and registration whatever the block holds (repeated ids,
+ * values that are not integers, thousands of counters), and each of its
+ * positions is compared with the value index's sample, which the oracle
+ * of indexed_samples holds equal to the walk's; the first 64 positions
+ * are also compared with perfbuf_v2_raw_sample and perfbuf_v2_plan_sample
+ * (each a walk of the instance when the walk decides, so not every one).
  */
 static void planned_samples(const perfbuf_v2_query *q, const perfbuf_v2_reginfo *reg,
                             size_t bytes)
@@ -158,13 +179,25 @@ static void planned_samples(const perfbuf_v2_query *q, const perfbuf_v2_reginfo 
     while (perfbuf_v2_blocks_next(q, &bi, &b)) {
         size_t count = (size_t)b.counter_count + 1;
         size_t scratch_count = (size_t)reg->counter_count + 1;
+        size_t slot_count = perfbuf_v2_value_index_slots(&b);
         perfbuf_v2_plan_entry *entries = malloc(sizeof *entries * count);
         uint32_t *scratch = malloc(sizeof *scratch * scratch_count);
         uint64_t *values = malloc(sizeof *values * count);
-        if (entries == NULL || scratch == NULL || values == NULL) {
+        perfbuf_raw_sample *batch = malloc(sizeof *batch * count);
+        perfbuf_value_context *batch_ctx = malloc(sizeof *batch_ctx * count);
+        perfbuf_status *batch_st = malloc(sizeof *batch_st * count);
+        uint64_t *slots = slot_count < SIZE_MAX / sizeof *slots
+                              ? malloc(sizeof *slots * slot_count)
+                              : NULL;
+        if (entries == NULL || scratch == NULL || values == NULL || batch == NULL ||
+            batch_ctx == NULL || batch_st == NULL || slots == NULL) {
             free(entries);
             free(scratch);
             free(values);
+            free(batch);
+            free(batch_ctx);
+            free(batch_st);
+            free(slots);
             continue;
         }
         perfbuf_v2_plan plan;
@@ -183,23 +216,31 @@ static void planned_samples(const perfbuf_v2_query *q, const perfbuf_v2_reginfo 
             perfbuf_status st_read;
             BUDGETED(q->size, st_read = perfbuf_v2_values_read(q, &b, in, values, count, &read));
             ORACLE(st_read == PERFBUF_OK);
-            perfbuf_raw_sample *batch = malloc(sizeof *batch * count);
-            perfbuf_value_context *batch_ctx = malloc(sizeof *batch_ctx * count);
-            perfbuf_status *batch_st = malloc(sizeof *batch_st * count);
-            perfbuf_status st_batch = PERFBUF_E_INVALID_ARGUMENT;
-            if (built == PERFBUF_OK && plan.count <= 64 && batch != NULL && batch_ctx != NULL &&
-                batch_st != NULL) {
-                /* Every position at once: linear in the counters, or a raw
-                 * sample's walk each when the walk decides (so at most 64,
-                 * as below). */
-                BUDGETED_APART(bytes * (plan.count + 1),
-                               st_batch = perfbuf_v2_plan_samples(q, &b, in, reg, &plan, values,
-                                                                  &read, batch, batch_ctx,
-                                                                  batch_st, count));
-                ORACLE(st_batch == PERFBUF_OK);
+            if (built != PERFBUF_OK) {
+                have_inst = have_inst && perfbuf_v2_instances_next(q, &b, &ii, &inst);
+                continue;
             }
-            for (uint32_t p = 0; built == PERFBUF_OK && p < plan.count && p < 64; p++) {
+            /* Every position at once: linear in the counters, however the
+             * values are laid out. */
+            perfbuf_status st_batch;
+            BUDGETED_APART(bytes, st_batch = perfbuf_v2_plan_samples(q, &b, in, reg, &plan,
+                                                                     values, &read, batch,
+                                                                     batch_ctx, batch_st, count));
+            ORACLE(st_batch == PERFBUF_OK);
+            perfbuf_v2_value_index index;
+            ORACLE(perfbuf_v2_value_index_build(q, &b, in, slots, slot_count, &index) ==
+                   PERFBUF_OK);
+            for (uint32_t p = 0; p < plan.count; p++) {
                 uint32_t id = perfbuf_v2_block_counter_id(q, &b, p);
+                perfbuf_raw_sample indexed = {1, 2, 3, 4, 5, 6};
+                perfbuf_value_context indexed_ctx = {7, 8};
+                perfbuf_status st_indexed = perfbuf_v2_raw_sample_indexed(
+                    q, &b, in, reg, &index, id, &indexed, &indexed_ctx);
+                plan_sample_equals(batch_st[p], &batch[p], &batch_ctx[p], st_indexed, &indexed,
+                                   &indexed_ctx);
+                if (p >= 64) {
+                    continue;
+                }
                 perfbuf_raw_sample plain = {1, 2, 3, 4, 5, 6};
                 perfbuf_raw_sample fast = plain;
                 perfbuf_value_context plain_ctx = {7, 8};
@@ -209,31 +250,18 @@ static void planned_samples(const perfbuf_v2_query *q, const perfbuf_v2_reginfo 
                 BUDGETED_APART(bytes, st_fast = perfbuf_v2_plan_sample(q, &b, in, reg, &plan,
                                                                        values, &read, p, &fast,
                                                                        &fast_ctx));
-                ORACLE(st_fast == st);
-                ORACLE(st_batch != PERFBUF_OK || batch_st[p] == st);
-                if (st == PERFBUF_OK && st_batch == PERFBUF_OK) {
-                    ORACLE(batch[p].first == plain.first && batch[p].second == plain.second &&
-                           batch[p].multi == plain.multi && batch[p].type == plain.type &&
-                           batch[p].status == plain.status &&
-                           batch_ctx[p].frequency == plain_ctx.frequency &&
-                           batch_ctx[p].scale == plain_ctx.scale);
-                }
-                if (st == PERFBUF_OK) {
-                    ORACLE(fast.status == plain.status && fast.type == plain.type &&
-                           fast.first == plain.first && fast.second == plain.second &&
-                           fast.multi == plain.multi && fast.time_stamp == plain.time_stamp);
-                    ORACLE(fast_ctx.frequency == plain_ctx.frequency &&
-                           fast_ctx.scale == plain_ctx.scale);
-                }
+                plan_sample_equals(st_fast, &fast, &fast_ctx, st, &plain, &plain_ctx);
+                plan_sample_equals(batch_st[p], &batch[p], &batch_ctx[p], st, &plain, &plain_ctx);
             }
-            free(batch);
-            free(batch_ctx);
-            free(batch_st);
             have_inst = have_inst && perfbuf_v2_instances_next(q, &b, &ii, &inst);
         } while (have_inst);
         free(entries);
         free(scratch);
         free(values);
+        free(batch);
+        free(batch_ctx);
+        free(batch_st);
+        free(slots);
     }
 }
 

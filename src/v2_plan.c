@@ -5,6 +5,8 @@
  * counter's value is) resolved once per block, so that a sample costs a
  * few loads from the values perfbuf_v2_values_read wrote.
  */
+#include <string.h>
+
 #include "perfbuf/counter_types.h"
 #include "perfbuf/v2_meta.h"
 
@@ -45,6 +47,10 @@ static void plan_entry(const perfbuf_v2_reginfo *reg, const uint32_t *first_posi
     if (perfbuf_v2_reginfo_find(reg, id, &c) != PERFBUF_OK) {
         return;
     }
+    /* Set before the type is judged: a base counter has no sample of its
+     * own, but the walk of plan_samples finds every id's values through
+     * the first position of its id (walked_values). */
+    e->first = position_of(reg, first_position, id);
     const perfbuf_counter_type_info *info = perfbuf_counter_type_lookup(c.type);
     if (info == NULL || info->samples == 0) {
         e->status = PERFBUF_E_INVALID_ARGUMENT;
@@ -53,7 +59,6 @@ static void plan_entry(const perfbuf_v2_reginfo *reg, const uint32_t *first_posi
     e->type = c.type;
     e->scale = c.default_scale;
     (void)perfbuf_prepare_formula(c.type, &e->formula);
-    e->first = position_of(reg, first_position, id);
     bool found = e->first != PERFBUF_V2_PLAN_NONE;
     switch (info->time_base) {
     case PERFBUF_TIME_SYSTEM:
@@ -202,19 +207,24 @@ static inline perfbuf_status fill_sample(const clocks *restrict k, const uint64_
     return PERFBUF_OK;
 }
 
-/* The arguments every plan sample needs, checked once. */
+/* The arguments every plan sample needs, checked once. A plan is built
+ * only for a block with an id list: a block without one (another query's,
+ * at the same offset) matches values by position, not by id, and no
+ * position of the plan means it. */
 static bool plan_arguments(const perfbuf_v2_query *q, const perfbuf_v2_block *block,
                            const perfbuf_v2_reginfo *reg, const perfbuf_v2_plan *plan,
                            const uint64_t *values, const perfbuf_v2_values_read_result *read)
 {
     return q != NULL && block != NULL && reg != NULL && plan != NULL && values != NULL &&
            read != NULL && plan->entries != NULL && plan->block_offset == block->offset &&
-           block->counter_count == plan->count;
+           block->counter_count == plan->count && block_has_ids(block);
 }
 
 /* Which of two values under one id counts depends on which ones are
  * integers: the walk decides, as it always does. So it does for a block
- * of instances asked without one, which has no values. */
+ * of instances asked without one, which has no values. One position asks
+ * perfbuf_v2_raw_sample; every position at once walks once
+ * (walked_samples). */
 static bool walk_decides(const perfbuf_v2_instance *inst, const perfbuf_v2_plan *plan,
                          const perfbuf_v2_values_read_result *read)
 {
@@ -245,6 +255,136 @@ perfbuf_status perfbuf_v2_plan_sample(const perfbuf_v2_query *q, const perfbuf_v
     return fill_sample(&k, values, read->count, e, sample, context);
 }
 
+/*
+ * When the walk decides, the value of an id is the first integer value
+ * under that id in position order (value_of in v2_values.c). Calling
+ * perfbuf_v2_raw_sample for each position would walk the values once per
+ * position, O(counters^2) per instance; one walk answers every id instead.
+ * Every position of an id has, in its plan entry, the id's first position
+ * (plan_entry sets it for every registered id), so the first integer value
+ * the walk meets at a position of an id is recorded at that first
+ * position, and the samples then read the record where the fast path reads
+ * values[]. The records need a value and a flag per position and the call
+ * may not allocate: they live in the two fields of the samples that every
+ * sample takes from the plan and the query alone (type, time_stamp), which
+ * are written last. No field is read before this call wrote it.
+ */
+enum { RECORD_NONE = 0, RECORD_FOUND = 1 };
+
+static void record_put(perfbuf_raw_sample *slot, uint64_t value)
+{
+    /* The value's bits, not its value: time_stamp is signed. */
+    memcpy(&slot->time_stamp, &value, sizeof value);
+    slot->type = RECORD_FOUND;
+}
+
+static bool record_get(const perfbuf_raw_sample *records, uint32_t position, uint64_t *value)
+{
+    if (records[position].type != RECORD_FOUND) {
+        return false;
+    }
+    memcpy(value, &records[position].time_stamp, sizeof *value);
+    return true;
+}
+
+/* The first integer value of each id, recorded at the id's first position:
+ * one walk of the values perfbuf_v2_raw_sample walks. A position whose
+ * id is not the plan's (a block with another id list) records nothing, as
+ * the walk for the plan's id would not stop there. */
+static void walked_values(const perfbuf_v2_query *q, const perfbuf_v2_block *block,
+                          const perfbuf_v2_instance *inst, const perfbuf_v2_plan *plan,
+                          perfbuf_raw_sample *records)
+{
+    uint32_t count = plan->count;
+    for (uint32_t p = 0; p < count; p++) {
+        PB_WORK(1);
+        records[p].type = RECORD_NONE;
+    }
+    perfbuf_v2_iter it;
+    if (inst != NULL) {
+        perfbuf_v2_instance_values_begin(inst, &it);
+    } else {
+        perfbuf_v2_block_values_begin(block, &it);
+    }
+    perfbuf_v2_value v;
+    while (perfbuf_v2_values_next(q, block, &it, &v) && v.index < count) {
+        const perfbuf_v2_plan_entry *e = &plan->entries[v.index];
+        uint32_t head = e->first;
+        if (!v.is_integer || v.counter_id != e->counter_id || v.counter_id == PERFBUF_V2_NO_ID ||
+            head >= count || records[head].type == RECORD_FOUND) {
+            continue;
+        }
+        record_put(&records[head], v.integer);
+    }
+}
+
+/* fill_sample with the recorded values in place of values[]: the same
+ * checks of the entry, and NOT_FOUND where the walk found no integer. */
+static perfbuf_status walked_sample(const clocks *k, const perfbuf_raw_sample *records,
+                                    uint32_t count, const perfbuf_v2_plan_entry *e,
+                                    perfbuf_raw_sample *sample, perfbuf_value_context *context)
+{
+    if (e->status != PERFBUF_OK) {
+        return e->status;
+    }
+    bool second_read = e->second_source == SOURCE_VALUE;
+    bool frequency_read = e->frequency_source == SOURCE_VALUE;
+    bool multi_read = e->multi != PERFBUF_V2_PLAN_NONE;
+    if (e->first >= count || (second_read && e->second >= count) ||
+        (frequency_read && e->frequency >= count) || (multi_read && e->multi >= count) ||
+        e->second_source > 3 || e->frequency_source > 3) {
+        return PERFBUF_E_INVALID_ARGUMENT;
+    }
+    uint64_t first = 0;
+    uint64_t second = k->second[e->second_source];
+    uint64_t frequency = k->frequency[e->frequency_source];
+    uint64_t multi = 0;
+    if (!record_get(records, e->first, &first) ||
+        (second_read && !record_get(records, e->second, &second)) ||
+        (frequency_read && !record_get(records, e->frequency, &frequency)) ||
+        (multi_read && !record_get(records, e->multi, &multi))) {
+        return PERFBUF_E_NOT_FOUND;
+    }
+    /* sample may be one of the records: only fields that hold none. */
+    sample->status = PERFBUF_CSTATUS_VALID_DATA;
+    sample->first = first;
+    sample->second = second;
+    sample->multi = 0;
+    context->scale = e->scale;
+    context->frequency = frequency;
+    if (multi_read) {
+        /* As perfbuf_v2_raw_sample: PDH's MultiCount is 32 bits. */
+        if (multi > UINT32_MAX) {
+            sample->status = PERFBUF_CSTATUS_INVALID_DATA;
+        } else {
+            sample->multi = (uint32_t)multi;
+        }
+    }
+    return PERFBUF_OK;
+}
+
+/* Every position when the walk decides: O(counters), one walk. */
+static void walked_samples(const perfbuf_v2_query *q, const perfbuf_v2_block *block,
+                           const perfbuf_v2_instance *inst, const perfbuf_v2_plan *plan,
+                           perfbuf_raw_sample *samples, perfbuf_value_context *contexts,
+                           perfbuf_status *statuses)
+{
+    clocks k;
+    clocks_of(q, &k);
+    walked_values(q, block, inst, plan, samples);
+    for (uint32_t p = 0; p < plan->count; p++) {
+        PB_WORK(1);
+        statuses[p] = walked_sample(&k, samples, plan->count, &plan->entries[p], &samples[p],
+                                    &contexts[p]);
+    }
+    /* The records are read: now the fields that held them. */
+    for (uint32_t p = 0; p < plan->count; p++) {
+        PB_WORK(1);
+        samples[p].type = plan->entries[p].type;
+        samples[p].time_stamp = k.time_stamp;
+    }
+}
+
 perfbuf_status perfbuf_v2_plan_samples(const perfbuf_v2_query *q, const perfbuf_v2_block *block,
                                        const perfbuf_v2_instance *inst,
                                        const perfbuf_v2_reginfo *reg, const perfbuf_v2_plan *plan,
@@ -262,11 +402,7 @@ perfbuf_status perfbuf_v2_plan_samples(const perfbuf_v2_query *q, const perfbuf_
         return PERFBUF_E_OUTPUT_TOO_SMALL;
     }
     if (walk_decides(inst, plan, read)) {
-        for (uint32_t p = 0; p < plan->count; p++) {
-            PB_WORK(1);
-            statuses[p] = perfbuf_v2_raw_sample(q, block, inst, reg, plan->entries[p].counter_id,
-                                                &samples[p], &contexts[p]);
-        }
+        walked_samples(q, block, inst, plan, samples, contexts, statuses);
         return PERFBUF_OK;
     }
     if (read->count != plan->count) {

@@ -858,6 +858,42 @@ void adv_plan(uint32_t n, tb_v2 *query, tb_buf *registration)
     *registration = adv_reginfo_refs(n, 0);
 }
 
+void adv_plan_irregular(uint32_t n, int shape, tb_v2 *query, tb_buf *registration)
+{
+    bool repeated = shape != ADV_PLAN_ONE_WIDE;
+    uint32_t count = repeated ? n + 4 : n;
+    uint32_t *ids = must_alloc(sizeof *ids * count);
+    for (uint32_t k = 0; k < n; k++) {
+        ids[k] = adv_reginfo_refs_id(n, 0, n - 1 - k);
+    }
+    /* Descending: positions 0..3 hold the four referenced counters. */
+    for (uint32_t k = n; k < count; k++) {
+        ids[k] = ids[k - n];
+    }
+    static const uint8_t wide[16] = {0x5A};
+    tb_v2_begin(query, 5000, 133000000000000000, 10000000);
+    tb_v2_block_begin(query, 0, PERFBUF_V2_COUNTERSET);
+    tb_v2_ids(query, ids, count);
+    tb_v2_instances_begin(query, 2);
+    for (uint32_t j = 0; j < 2; j++) {
+        tb_v2_instance(query, j, j == 0 ? "a" : "b");
+        for (uint32_t k = 0; k < count; k++) {
+            bool is_wide = shape == ADV_PLAN_ONE_WIDE ? k == n - 1
+                                                      : shape == ADV_PLAN_REPEATED_WIDE && k < 4;
+            if (is_wide) {
+                tb_v2_value(query, wide, sizeof wide);
+            } else {
+                tb_v2_u64(query, 1000u * (j + 1) + k);
+            }
+        }
+    }
+    tb_v2_instances_end(query);
+    tb_v2_block_end(query);
+    tb_v2_end(query);
+    free(ids);
+    *registration = adv_reginfo_refs(n, 0);
+}
+
 /* ---- text ---- */
 
 tb_buf adv_utf16(uint32_t n)

@@ -226,6 +226,18 @@ void adv_crosscheck_wide(uint32_t n, tb_v2 *query, tb_buf *registration);
  * the worst case of a value plan's build and samples. */
 void adv_plan(uint32_t n, tb_v2 *query, tb_buf *registration);
 
+/* adv_plan made irregular, so that a value plan's samples must take the
+ * answers of the walk (the first integer value under each id):
+ *   0  the last position's value (id 0) 16 bytes wide: one value that is
+ *      not an integer among n;
+ *   1  the four counters every other one refers to listed again after
+ *      the n (n + 4 positions), every value an integer: repeated ids;
+ *   2  as 1, with the first value of each of the four 16 bytes wide, so
+ *      every reference is answered by the copies at the far end.
+ * Registration as adv_plan. */
+enum { ADV_PLAN_ONE_WIDE, ADV_PLAN_REPEATED, ADV_PLAN_REPEATED_WIDE };
+void adv_plan_irregular(uint32_t n, int shape, tb_v2 *query, tb_buf *registration);
+
 /* ---- text ---- */
 
 /* n UTF-16LE units: ASCII, a BMP character, a pair, lone and reversed

@@ -45,6 +45,55 @@ execute_process(COMMAND ${DUMP} --names - - INPUT_FILE ${capture} RESULT_VARIABL
                 ERROR_VARIABLE err TIMEOUT 20)
 expect("stdin twice" "${rc}" 2 "${err}" "standard input")
 
+# The input limit (--max-input-bytes; 1 GiB by default) holds for a path
+# and for standard input alike. A file, or standard input redirected from
+# one, is sized before it is read; a pipe is read in pieces and refused
+# once it passes the limit. The producer writes the capture and then zeros
+# until the pipe fails, and says how many bytes the pipe took: at most
+# what the reader read plus the pipe's buffer (64 KiB; 1 MiB at most).
+file(SIZE ${capture} capture_size)
+math(EXPR below "${capture_size} - 1")
+execute_process(COMMAND ${DUMP} --max-input-bytes ${below} ${capture}
+                RESULT_VARIABLE rc ERROR_VARIABLE err TIMEOUT 20)
+expect("path over the limit" "${rc}" 2 "${err}"
+       "${capture}: larger than ${below} bytes (--max-input-bytes)")
+execute_process(COMMAND ${DUMP} --max-input-bytes ${below} - INPUT_FILE ${capture}
+                RESULT_VARIABLE rc ERROR_VARIABLE err TIMEOUT 20)
+expect("stdin file over the limit" "${rc}" 2 "${err}"
+       "standard input: larger than ${below} bytes (--max-input-bytes)")
+execute_process(COMMAND ${DUMP} --max-input-bytes ${capture_size} - INPUT_FILE ${capture}
+                RESULT_VARIABLE rc OUTPUT_VARIABLE out TIMEOUT 20)
+expect("stdin file at the limit" "${rc}" 0 "${out}" [=[format: "v1"]=])
+execute_process(COMMAND ${MAKE} --produce ${capture_size} ${capture}
+                COMMAND ${DUMP} --max-input-bytes ${capture_size} -
+                RESULTS_VARIABLE rcs OUTPUT_VARIABLE out ERROR_VARIABLE err TIMEOUT 20)
+list(GET rcs 1 rc)
+expect("pipe at the limit" "${rc}" 0 "${out}" [=[format: "v1"]=])
+set(offered 67108864)
+set(limit 65536)
+execute_process(COMMAND ${MAKE} --produce ${offered} ${capture}
+                COMMAND ${DUMP} --max-input-bytes ${limit} -
+                RESULTS_VARIABLE rcs ERROR_VARIABLE err TIMEOUT 60)
+list(GET rcs 1 rc)
+expect("pipe over the limit" "${rc}" 2 "${err}"
+       "standard input: larger than ${limit} bytes (--max-input-bytes)")
+string(REGEX MATCH "the pipe took ([0-9]+) bytes" took "${err}")
+set(took ${CMAKE_MATCH_1})
+math(EXPR most "${limit} + 1 + 1048576")
+if(took AND took GREATER ${limit} AND NOT took GREATER ${most})
+  math(EXPR passed "${passed} + 1")
+else()
+  message("pipe over the limit: the pipe took '${took}' of ${offered} bytes, expected "
+          "more than ${limit} and at most ${most}")
+  math(EXPR failed "${failed} + 1")
+endif()
+execute_process(COMMAND ${DUMP} --max-input-bytes 0 ${capture} RESULT_VARIABLE rc
+                ERROR_VARIABLE err TIMEOUT 20)
+expect("--max-input-bytes 0" "${rc}" 2 "${err}" "--max-input-bytes needs a number from 1 to 1073741824")
+execute_process(COMMAND ${DUMP} --max-input-bytes 1073741825 ${capture} RESULT_VARIABLE rc
+                ERROR_VARIABLE err TIMEOUT 20)
+expect("--max-input-bytes above 1 GiB" "${rc}" 2 "${err}" "--max-input-bytes needs a number")
+
 # What is not a regular file is refused before it is read: a device that
 # never ends, a FIFO with no writer (which would block the open), a folder.
 if(EXISTS /dev/zero)

@@ -134,6 +134,47 @@ list(LENGTH crlf n)
 list(LENGTH cr m)
 expect("csv: records end with CRLF, no other CR" "${n}/${m}" "2/2" "")
 
+# Unicode line breaks and bidirectional controls in instance names
+# (v1-unicode-breaks.bin: one instance "uXXXX[<U+XXXX>]" each). The CSV
+# replaces each by U+FFFD (EF BF BD), so a reader that splits lines on
+# Unicode breaks still reads one record per line and no name reorders a
+# spreadsheet's cells; the text output escapes each as \u{xxxx} and JSON
+# as \uxxxx. Each pair: the code point and its UTF-8 bytes.
+set(breaking 0085:c285 2028:e280a8 2029:e280a9 202a:e280aa 202b:e280ab 202c:e280ac
+             202d:e280ad 202e:e280ae 2066:e281a6 2067:e281a7 2068:e281a8 2069:e281a9
+             200e:e2808e 200f:e2808f 061c:d89c)
+execute_process(COMMAND ${DUMP} --names ${DIR}/names-hostile.bin --counter [=[\=PROC(*)\say "hi"]=]
+                        --csv ${DIR}/v1-unicode-breaks.bin
+                RESULT_VARIABLE rc OUTPUT_FILE ${csv_file} TIMEOUT 20)
+file(READ ${csv_file} csv_hex HEX)
+execute_process(COMMAND ${DUMP} ${DIR}/v1-unicode-breaks.bin
+                RESULT_VARIABLE text_rc OUTPUT_VARIABLE text TIMEOUT 20)
+execute_process(COMMAND ${DUMP} --json ${DIR}/v1-unicode-breaks.bin
+                RESULT_VARIABLE json_rc OUTPUT_VARIABLE json TIMEOUT 20)
+foreach(pair ${breaking})
+  string(REPLACE ":" ";" pair "${pair}")
+  list(GET pair 0 cp)
+  list(GET pair 1 bytes)
+  string(HEX "=Proc(u${cp}[" cell)
+  expect("csv: U+${cp} replaced" "${rc}" 0 "${csv_hex}" "${cell}efbfbd5d29")
+  lacks("csv: U+${cp} not written" "${csv_hex}" "${cell}${bytes}")
+  expect("text: U+${cp} escaped" "${text_rc}" 0 "${text}" "name: \"u${cp}[\\u{${cp}}]\"")
+  expect("json: U+${cp} escaped" "${json_rc}" 0 "${json}" "\"name\": \"u${cp}[\\u${cp}]\"")
+endforeach()
+# Nothing else breaks the CSV's lines: the header, one record, CRLF each.
+string(REGEX MATCHALL "0d0a" crlf "${csv_hex}")
+list(LENGTH crlf n)
+expect("csv: Unicode breaks, two records" "${n}" 2 "")
+foreach(bytes c285 e280a8 e280a9)
+  # At a byte boundary of the hex: an even number of digits before.
+  if("${csv_hex}" MATCHES "^(..)*${bytes}")
+    message("csv: the bytes ${bytes} are in the output")
+    math(EXPR failed "${failed} + 1")
+  else()
+    math(EXPR passed "${passed} + 1")
+  endif()
+endforeach()
+
 # --counter in the text output: the selected counter and instance only.
 execute_process(COMMAND ${DUMP} --names ${german} --english-names ${english}
                         --counter [=[\Process(svchost)\ID Process]=] ${s1}

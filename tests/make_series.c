@@ -16,6 +16,7 @@
  * pairs of captures one second apart whose instances change between them
  * (pairing_files).
  */
+#include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -308,7 +309,8 @@ static int cli_files(const char *dir)
  * indexes, unsorted, with one text given to two indexes; and a capture
  * whose names a CSV reader could mistake: a counter text with '"', an
  * object text starting with '=', instances named like a formula and
- * holding a line break.
+ * holding a line break; and a capture whose instance names hold the
+ * Unicode line breaks and bidirectional controls.
  */
 static int csv_files(const char *dir)
 {
@@ -343,7 +345,34 @@ static int csv_files(const char *dir)
     tb_v1_counter_block(&v, data, sizeof data);
     tb_v1_object_end(&v);
     tb_v1_end(&v);
-    return rc ? rc : write_buf(dir, "v1-hostile.bin", &v.buf);
+    rc = rc ? rc : write_buf(dir, "v1-hostile.bin", &v.buf);
+    /* One instance per character that breaks a line for a Unicode reader
+     * or reorders what a spreadsheet or terminal shows, each named
+     * "uXXXX[<the character>]". */
+    static const uint32_t breaking[] = {0x0085, 0x2028, 0x2029, 0x202A, 0x202B,
+                                        0x202C, 0x202D, 0x202E, 0x2066, 0x2067,
+                                        0x2068, 0x2069, 0x200E, 0x200F, 0x061C};
+    tb_v1_begin(&v, "HOST");
+    tb_v1_object_begin(&v, TB_V1_PROCESS, 0, 0);
+    tb_v1_counter(&v, 6, PERF_COUNTER_RAWCOUNT, 4, 4);
+    tb_v1_definitions_end(&v);
+    for (size_t i = 0; i < sizeof breaking / sizeof breaking[0]; i++) {
+        uint32_t cp = breaking[i];
+        char name[16];
+        /* The character in UTF-8: two bytes below U+0800, else three. */
+        if (cp < 0x800) {
+            snprintf(name, sizeof name, "u%04x[%c%c]", (unsigned)cp, (char)(0xC0 | cp >> 6),
+                     (char)(0x80 | (cp & 0x3F)));
+        } else {
+            snprintf(name, sizeof name, "u%04x[%c%c%c]", (unsigned)cp, (char)(0xE0 | cp >> 12),
+                     (char)(0x80 | (cp >> 6 & 0x3F)), (char)(0x80 | (cp & 0x3F)));
+        }
+        tb_v1_instance(&v, name, 0, 0);
+        tb_v1_counter_block(&v, data, sizeof data);
+    }
+    tb_v1_object_end(&v);
+    tb_v1_end(&v);
+    return rc ? rc : write_buf(dir, "v1-unicode-breaks.bin", &v.buf);
 }
 
 /*
@@ -463,8 +492,56 @@ static int pairing_files(const char *dir)
     return rc;
 }
 
+/*
+ * A producer for a pipe into perfbuf-dump (tests/dump_cli.cmake): writes
+ * FILE, then zeros, up to BYTES in all, in unbuffered pieces of 4 KiB,
+ * and stops at the first write that fails (the reader has gone); then it
+ * says on stderr how many bytes the pipe took. That count bounds what the
+ * reader read, so the test sees how far it read without timing it.
+ */
+static int produce(const char *bytes_text, const char *file)
+{
+    unsigned long long total = strtoull(bytes_text, NULL, 10);
+#ifdef SIGPIPE
+    /* A write to a closed pipe fails with EPIPE instead of ending us. */
+    (void)signal(SIGPIPE, SIG_IGN);
+#endif
+    (void)setvbuf(stdout, NULL, _IONBF, 0);
+    static uint8_t piece[4096];
+    FILE *f = fopen(file, "rb");
+    if (f == NULL) {
+        fprintf(stderr, "make_series: cannot read %s\n", file);
+        return 2;
+    }
+    unsigned long long written = 0;
+    bool open = true;
+    while (written < total && open) {
+        size_t want = total - written < sizeof piece ? (size_t)(total - written) : sizeof piece;
+        size_t n = f != NULL ? fread(piece, 1, want, f) : 0;
+        if (n == 0) {
+            if (f != NULL) {
+                fclose(f);
+                f = NULL;
+            }
+            memset(piece, 0, sizeof piece);
+            n = want;
+        }
+        size_t put = fwrite(piece, 1, n, stdout);
+        written += put;
+        open = put == n;
+    }
+    if (f != NULL) {
+        fclose(f);
+    }
+    fprintf(stderr, "make_series: the pipe took %llu bytes\n", written);
+    return 0;
+}
+
 int main(int argc, char **argv)
 {
+    if (argc == 4 && strcmp(argv[1], "--produce") == 0) {
+        return produce(argv[2], argv[3]);
+    }
     if (argc == 3 && strcmp(argv[1], "--pairing") == 0) {
         return pairing_files(argv[2]);
     }
@@ -482,7 +559,8 @@ int main(int argc, char **argv)
                         "       make_series --synthetic DIR\n"
                         "       make_series --cli DIR\n"
                         "       make_series --csv DIR\n"
-                        "       make_series --pairing DIR\n");
+                        "       make_series --pairing DIR\n"
+                        "       make_series --produce BYTES FILE\n");
         return 2;
     }
     for (unsigned k = 0; k < 4; k++) {

@@ -1753,6 +1753,92 @@ static void crosscheck_cases(void)
     GROWTH("value plan: n counters naming the last four, every sample", walk_v2_plan, N_LOG_N);
 }
 
+/*
+ * perfbuf_v2_plan_samples where the walk decides which value counts (one
+ * value that is not an integer, repeated ids, both: adv_plan_irregular):
+ * every instance's call, and nothing else, counted; each call on its own
+ * also stays within the per-call budget of the query and registration.
+ */
+static void plan_samples_irregular(uint32_t n, int shape, run *r)
+{
+    tb_v2 query;
+    tb_buf registration;
+    adv_plan_irregular(n, shape, &query, &registration);
+    r->bytes = query.buf.len + registration.len;
+    perfbuf_v2_query q;
+    perfbuf_v2_reginfo reg;
+    EXPECT(perfbuf_v2_query_parse(query.buf.data, query.buf.len, NULL, &q, NULL) == PERFBUF_OK);
+    EXPECT(perfbuf_v2_reginfo_parse(registration.data, registration.len, NULL, &reg, NULL) ==
+           PERFBUF_OK);
+    perfbuf_v2_iter bi, ii;
+    perfbuf_v2_block blk;
+    perfbuf_v2_instance inst;
+    perfbuf_v2_blocks_begin(&q, &bi);
+    EXPECT(perfbuf_v2_blocks_next(&q, &bi, &blk));
+    uint32_t count = blk.counter_count;
+    perfbuf_v2_plan_entry *entries = malloc(sizeof *entries * count);
+    uint32_t *scratch = malloc(sizeof *scratch * n);
+    uint64_t *values = malloc(sizeof *values * count);
+    perfbuf_raw_sample *samples = malloc(sizeof *samples * count);
+    perfbuf_value_context *contexts = malloc(sizeof *contexts * count);
+    perfbuf_status *statuses = malloc(sizeof *statuses * count);
+    EXPECT(entries != NULL && scratch != NULL && values != NULL && samples != NULL &&
+           contexts != NULL && statuses != NULL);
+    perfbuf_v2_plan plan;
+    EXPECT(perfbuf_v2_plan_build(&q, &blk, &reg, entries, count, scratch, n, &plan) ==
+           PERFBUF_OK);
+    uint32_t sampled = 0;
+    perfbuf_v2_values_read_result read;
+    perfbuf_v2_instances_begin(&blk, &ii);
+    while (perfbuf_v2_instances_next_values(&q, &blk, &ii, &inst, values, count, &read) ==
+           PERFBUF_OK) {
+        CHECK(read.non_integers > 0 || plan.repeated_ids);
+        uint64_t before = pb_work_units;
+        start();
+        EXPECT(perfbuf_v2_plan_samples(&q, &blk, &inst, &reg, &plan, values, &read, samples,
+                                       contexts, statuses, count) == PERFBUF_OK);
+        CHECK(pb_work_units <= (uint64_t)WORK_PER_BYTE * r->bytes + WORK_FIXED);
+        stop(r);
+        pb_work_units = before;
+        for (uint32_t p = 0; p < plan.count; p++) {
+            sampled += statuses[p] == PERFBUF_OK ? 1u : 0u;
+        }
+    }
+    /* Every counter but the base, and id 0 when its one value is wide. */
+    EXPECT(sampled == 2 * (shape == ADV_PLAN_ONE_WIDE ? n - 2 : n + 2));
+    free(samples);
+    free(contexts);
+    free(statuses);
+    free(entries);
+    free(scratch);
+    free(values);
+    tb_free(&query.buf);
+    tb_free(&registration);
+}
+
+static void call_plan_samples_one_wide(uint32_t n, run *r)
+{
+    plan_samples_irregular(n, ADV_PLAN_ONE_WIDE, r);
+}
+static void call_plan_samples_repeated(uint32_t n, run *r)
+{
+    plan_samples_irregular(n, ADV_PLAN_REPEATED, r);
+}
+static void call_plan_samples_repeated_wide(uint32_t n, run *r)
+{
+    plan_samples_irregular(n, ADV_PLAN_REPEATED_WIDE, r);
+}
+
+static void plan_irregular_cases(void)
+{
+    GROWTH("perfbuf_v2_plan_samples: one 16-byte value among n", call_plan_samples_one_wide,
+           LINEAR);
+    GROWTH("perfbuf_v2_plan_samples: the four referenced ids repeated",
+           call_plan_samples_repeated, LINEAR);
+    GROWTH("perfbuf_v2_plan_samples: repeated, the first copies 16 bytes",
+           call_plan_samples_repeated_wide, LINEAR);
+}
+
 /* ---- text ---- */
 
 static void utf16_call(uint32_t n, size_t cap, run *r)
@@ -1803,7 +1889,7 @@ static void text_cases(void)
 static const th_case cases[] = {
     TH_CASE(v1_walks),       TH_CASE(v1_plan_walks),    TH_CASE(v1_calls),         TH_CASE(names_cases),
     TH_CASE(v2_query_cases), TH_CASE(v2_meta_cases),    TH_CASE(crosscheck_cases),
-    TH_CASE(text_cases),     TH_CASE(pairing_cases),
+    TH_CASE(text_cases),     TH_CASE(pairing_cases),    TH_CASE(plan_irregular_cases),
 };
 
 TH_MAIN(cases)

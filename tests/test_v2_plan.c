@@ -9,8 +9,10 @@
  * raw samples; sizes, arguments and views of another buffer fail as
  * documented.
  */
+#include <stdlib.h>
 #include <string.h>
 
+#include "adversarial.h"
 #include "perfbuf/counter_types.h"
 #include "perfbuf/v2_meta.h"
 #include "perfbuf/v2_query.h"
@@ -245,6 +247,117 @@ static void repeated_ids_and_wide_values(void)
     tb_free(&reg_buf);
 }
 
+static bool same_sample(perfbuf_status st_a, const perfbuf_raw_sample *a,
+                        const perfbuf_value_context *ca, perfbuf_status st_b,
+                        const perfbuf_raw_sample *b, const perfbuf_value_context *cb)
+{
+    if (st_a != st_b) {
+        return false;
+    }
+    return st_a != PERFBUF_OK ||
+           (a->status == b->status && a->type == b->type && a->first == b->first &&
+            a->second == b->second && a->multi == b->multi && a->time_stamp == b->time_stamp &&
+            ca->frequency == cb->frequency && ca->scale == cb->scale);
+}
+
+/*
+ * Thousands of counters with one value that is not an integer, with ids
+ * repeated, and with both (tests/adversarial.h, adv_plan_irregular): the
+ * batch answers every position as perfbuf_v2_raw_sample of the id there
+ * does (the first instance against the walk itself, the second against
+ * the value index, which answers as the walk does), in one pass rather
+ * than a walk per position.
+ */
+static void irregular_at_scale(void)
+{
+    const uint32_t n = 2000;
+    for (int shape = ADV_PLAN_ONE_WIDE; shape <= ADV_PLAN_REPEATED_WIDE; shape++) {
+        tb_v2 v;
+        tb_buf reg_buf;
+        adv_plan_irregular(n, shape, &v, &reg_buf);
+        perfbuf_v2_reginfo reg = parse_reg(&reg_buf);
+        perfbuf_v2_query q;
+        perfbuf_v2_block b;
+        CHECK(perfbuf_v2_query_parse(v.buf.data, v.buf.len, NULL, &q, NULL) == PERFBUF_OK);
+        CHECK(first_block(&q, &b));
+        uint32_t count = b.counter_count;
+        CHECK_EQ_U(count, shape == ADV_PLAN_ONE_WIDE ? n : n + 4);
+        perfbuf_v2_plan_entry *entries = malloc(sizeof *entries * count);
+        uint32_t *scratch = malloc(sizeof *scratch * n);
+        uint64_t *values = malloc(sizeof *values * count);
+        perfbuf_raw_sample *batch = malloc(sizeof *batch * count);
+        perfbuf_value_context *batch_ctx = malloc(sizeof *batch_ctx * count);
+        perfbuf_status *batch_st = malloc(sizeof *batch_st * count);
+        size_t slot_count = perfbuf_v2_value_index_slots(&b);
+        uint64_t *slots = malloc(sizeof *slots * slot_count);
+        EXPECT(entries != NULL && scratch != NULL && values != NULL && batch != NULL &&
+               batch_ctx != NULL && batch_st != NULL && slots != NULL);
+        perfbuf_v2_plan plan;
+        CHECK(perfbuf_v2_plan_build(&q, &b, &reg, entries, count, scratch, n, &plan) ==
+              PERFBUF_OK);
+        CHECK(plan.repeated_ids == (shape != ADV_PLAN_ONE_WIDE));
+        perfbuf_v2_iter it;
+        perfbuf_v2_instance inst;
+        perfbuf_v2_instances_begin(&b, &it);
+        uint32_t instances = 0;
+        while (perfbuf_v2_instances_next(&q, &b, &it, &inst)) {
+            perfbuf_v2_values_read_result read;
+            CHECK(perfbuf_v2_values_read(&q, &b, &inst, values, count, &read) == PERFBUF_OK);
+            CHECK_EQ_U(read.non_integers, shape == ADV_PLAN_ONE_WIDE        ? 1u
+                                          : shape == ADV_PLAN_REPEATED_WIDE ? 4u
+                                                                            : 0u);
+            /* Whatever the outputs held before: the call must not read it. */
+            memset(batch, 0xA5, sizeof *batch * count);
+            memset(batch_ctx, 0x5A, sizeof *batch_ctx * count);
+            CHECK(perfbuf_v2_plan_samples(&q, &b, &inst, &reg, &plan, values, &read, batch,
+                                          batch_ctx, batch_st, count) == PERFBUF_OK);
+            perfbuf_v2_value_index index;
+            CHECK(perfbuf_v2_value_index_build(&q, &b, &inst, slots, slot_count, &index) ==
+                  PERFBUF_OK);
+            uint32_t ok = 0;
+            uint32_t differ = 0;
+            for (uint32_t p = 0; p < count; p++) {
+                uint32_t id = perfbuf_v2_block_counter_id(&q, &b, p);
+                perfbuf_raw_sample ref;
+                perfbuf_value_context ref_ctx;
+                perfbuf_status st = instances == 0
+                                        ? perfbuf_v2_raw_sample(&q, &b, &inst, &reg, id, &ref,
+                                                                &ref_ctx)
+                                        : perfbuf_v2_raw_sample_indexed(&q, &b, &inst, &reg,
+                                                                        &index, id, &ref,
+                                                                        &ref_ctx);
+                if (!same_sample(st, &ref, &ref_ctx, batch_st[p], &batch[p], &batch_ctx[p])) {
+                    if (differ++ == 0) {
+                        fprintf(stderr, "shape %d instance %u position %u (id %u): %d, batch %d\n",
+                                shape, instances, p, id, (int)st, (int)batch_st[p]);
+                    }
+                }
+                ok += st == PERFBUF_OK ? 1u : 0u;
+            }
+            CHECK_EQ_U(differ, 0);
+            /* Every counter but the base (and, with the one wide value,
+             * id 0, which has no integer value at all). */
+            CHECK_EQ_U(ok, shape == ADV_PLAN_ONE_WIDE ? n - 2 : n + 2);
+            /* The averages' base: position 3, or its copy at the end when
+             * the first is 16 bytes wide. id 1 (an average) is at n - 2. */
+            uint64_t base = 1000u * (instances + 1) + (shape == ADV_PLAN_REPEATED_WIDE ? n + 3 : 3);
+            CHECK(batch_st[n - 2] == PERFBUF_OK);
+            CHECK_EQ_U(batch[n - 2].second, base);
+            instances++;
+        }
+        CHECK_EQ_U(instances, 2);
+        free(entries);
+        free(scratch);
+        free(values);
+        free(batch);
+        free(batch_ctx);
+        free(batch_st);
+        free(slots);
+        tb_free(&reg_buf);
+        tb_free(&v.buf);
+    }
+}
+
 /* Two captures formatted through one plan: the values raw samples give. */
 static void two_captures_formatted(void)
 {
@@ -416,6 +529,19 @@ static void sizes_and_arguments(void)
     perfbuf_v2_block sb;
     CHECK(perfbuf_v2_query_parse(single.buf.data, single.buf.len, NULL, &sq, NULL) == PERFBUF_OK);
     CHECK(first_block(&sq, &sb));
+    /* Nor is a plan used with one: a block without ids at the plan's
+     * offset and count (another query's) matches values by position. */
+    perfbuf_v2_plan id_plan;
+    CHECK(perfbuf_v2_plan_build(&q, &b, &reg, entries, CAP, scratch, CAP, &id_plan) ==
+          PERFBUF_OK);
+    perfbuf_v2_block no_ids = sb;
+    no_ids.offset = b.offset;
+    no_ids.counter_count = id_plan.count;
+    CHECK(perfbuf_v2_values_read(&q, &b, &inst, values, CAP, &read) == PERFBUF_OK);
+    CHECK(perfbuf_v2_plan_sample(&sq, &no_ids, NULL, &reg, &id_plan, values, &read, 0, &s,
+                                 &ctx) == bad);
+    CHECK(perfbuf_v2_plan_samples(&sq, &no_ids, NULL, &reg, &id_plan, values, &read, batch,
+                                  batch_ctx, batch_st, CAP) == bad);
     CHECK(perfbuf_v2_plan_build(&sq, &sb, &reg, entries, CAP, scratch, CAP, &plan) ==
           PERFBUF_E_NOT_FOUND);
     CHECK_EQ_U(plan.count, 0);
@@ -497,6 +623,7 @@ static const th_case cases[] = {
     TH_CASE(processor_information),
     TH_CASE(references_present_and_missing),
     TH_CASE(repeated_ids_and_wide_values),
+    TH_CASE(irregular_at_scale),
     TH_CASE(two_captures_formatted),
     TH_CASE(sizes_and_arguments),
 };

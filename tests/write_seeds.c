@@ -9,6 +9,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "adversarial.h"
 #include "builder.h"
 #include "builder_v1.h"
 #include "builder_v2meta.h"
@@ -309,6 +310,30 @@ static void v2_meta_seeds(void)
     tb_free(&ids);
     tb_free(&q.buf);
     tb_free(&reg);
+    /* Value plans where the walk decides, at the largest registration the
+     * u16 length holds (1,364 counters of 48 bytes): one 16-byte value
+     * among the counters, and the referenced ids repeated with their
+     * first values 16 bytes wide (tests/adversarial.h). */
+    const struct {
+        const char *name;
+        uint32_t n;
+        int shape;
+    } plans[2] = {{"valid-plan-one-wide.bin", 1360, ADV_PLAN_ONE_WIDE},
+                  {"valid-plan-repeated-wide.bin", 1360, ADV_PLAN_REPEATED_WIDE}};
+    for (int i = 0; i < 2; i++) {
+        tb_v2 plan_query;
+        tb_buf plan_reg;
+        adv_plan_irregular(plans[i].n, plans[i].shape, &plan_query, &plan_reg);
+        tb_init(&b);
+        tb_u16(&b, (uint16_t)plan_reg.len);
+        tb_u16(&b, 0);
+        tb_bytes(&b, plan_reg.data, plan_reg.len);
+        tb_bytes(&b, plan_query.buf.data, plan_query.buf.len);
+        write_file("fuzz_v2_crosscheck", plans[i].name, b.data, b.len);
+        tb_free(&b);
+        tb_free(&plan_reg);
+        tb_free(&plan_query.buf);
+    }
 }
 
 /* fuzz_pairing: a header (format selector, path length, older length),

@@ -521,8 +521,11 @@ PERFBUF_API PERFBUF_MUST_USE perfbuf_status perfbuf_v2_plan_build(
  * list repeats an id, or a value is not an integer, which value counts
  * depends on the walk, and the call is perfbuf_v2_raw_sample itself; so
  * it is for inst NULL on a block of instances (no values: NOT_FOUND).
- * INVALID_ARGUMENT for NULL arguments, a position past the plan, or
- * values and a block that do not have the plan's count and block offset.
+ * That walk is O(values of the instance) per call: to sample every
+ * position, perfbuf_v2_plan_samples walks once for all of them.
+ * INVALID_ARGUMENT for NULL arguments, a position past the plan, values
+ * and a block that do not have the plan's count and block offset, or a
+ * block without an id list.
  */
 PERFBUF_API PERFBUF_MUST_USE perfbuf_status perfbuf_v2_plan_sample(
     const perfbuf_v2_query *q, const perfbuf_v2_block *block, const perfbuf_v2_instance *inst,
@@ -532,12 +535,16 @@ PERFBUF_API PERFBUF_MUST_USE perfbuf_status perfbuf_v2_plan_sample(
 
 /*
  * perfbuf_v2_plan_sample for every position of the plan at once, the
- * arguments checked once: statuses[p], samples[p] and contexts[p] as that
- * call gives them for position p. OK when every position was answered
- * (each with its own status); OUTPUT_TOO_SMALL when cap is less than
- * plan->count; INVALID_ARGUMENT as perfbuf_v2_plan_sample, before any
- * position is answered. O(counters), or the raw samples' cost when the
- * walk decides (repeated ids, values that are not integers).
+ * arguments checked once: statuses[p] as that call gives it for position
+ * p, and samples[p] and contexts[p] as it gives them where statuses[p] is
+ * OK (where it is not, they hold nothing to use). OK when every position
+ * was answered (each with its own status); OUTPUT_TOO_SMALL when cap is
+ * less than plan->count; INVALID_ARGUMENT as perfbuf_v2_plan_sample,
+ * before any position is answered. O(counters) in every case: when the
+ * walk decides (repeated ids, values that are not integers, no instance
+ * on a block of instances), one walk of the instance's values answers
+ * every position, never one walk per position; the samples array holds
+ * what the walk found until the call returns.
  */
 PERFBUF_API PERFBUF_MUST_USE perfbuf_status perfbuf_v2_plan_samples(
     const perfbuf_v2_query *q, const perfbuf_v2_block *block, const perfbuf_v2_instance *inst,

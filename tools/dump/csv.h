@@ -1,8 +1,10 @@
 /* SPDX-License-Identifier: MIT OR Apache-2.0 */
 /*
  * typeperf's CSV (docs/cli.md, "CSV"): every field quoted, '"' doubled,
- * records ended by CRLF. Control characters in a field become U+FFFD, so
- * a record is always one line. Every field the tool writes starts with
+ * records ended by CRLF. Control characters, line and paragraph
+ * separators and bidirectional controls in a field (what the text output
+ * escapes: emit_char_unsafe), and bytes that are not UTF-8, become
+ * U+FFFD, so a record is always one line and shows in its order. Every field the tool writes starts with
  * '(', '\\', a digit, a space or a minus sign before a digit, never with
  * '=', '+', '@' or a tab, so a spreadsheet never reads one as a formula.
  */

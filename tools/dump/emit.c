@@ -77,13 +77,7 @@ static void indent(emitter *e)
     put(e, spaces, 2 * (size_t)e->depth);
 }
 
-/*
- * The next character of a NUL-terminated string: its code point and length,
- * or false (with *len 1) for a byte that does not start a well-formed UTF-8
- * sequence. Strings from perfbuf's conversions are valid UTF-8; a file name
- * from the command line need not be.
- */
-static bool next_char(const unsigned char *p, uint32_t *cp, size_t *len)
+bool emit_next_char(const unsigned char *p, size_t avail, uint32_t *cp, size_t *len)
 {
     *len = 1;
     if (p[0] < 0x80) {
@@ -92,12 +86,12 @@ static bool next_char(const unsigned char *p, uint32_t *cp, size_t *len)
     }
     size_t n = p[0] >= 0xC2 && p[0] <= 0xDF ? 2 : p[0] >= 0xE0 && p[0] <= 0xEF ? 3
              : p[0] >= 0xF0 && p[0] <= 0xF4 ? 4 : 0;
-    if (n == 0) {
+    if (n == 0 || n > avail) {
         return false;
     }
     uint32_t v = p[0] & (0xFFu >> (n + 1));
     for (size_t i = 1; i < n; i++) {
-        if ((p[i] & 0xC0) != 0x80) { /* also stops at the NUL */
+        if ((p[i] & 0xC0) != 0x80) { /* also stops at a NUL */
             return false;
         }
         v = v << 6 | (p[i] & 0x3Fu);
@@ -111,14 +105,7 @@ static bool next_char(const unsigned char *p, uint32_t *cp, size_t *len)
     return true;
 }
 
-/*
- * Characters a terminal acts on or that reorder what it shows: C0 and C1
- * controls (C1 holds CSI and OSC), DEL, the bidirectional marks, embeddings,
- * overrides and isolates, and the line and paragraph separators. A hostile
- * buffer's names must not be able to move the cursor, change a title or
- * make one line read as another.
- */
-static bool is_unsafe(uint32_t cp)
+bool emit_char_unsafe(uint32_t cp)
 {
     return cp < 0x20 || (cp >= 0x7F && cp <= 0x9F) || cp == 0x061C || cp == 0x200E ||
            cp == 0x200F || (cp >= 0x2028 && cp <= 0x202E) || (cp >= 0x2066 && cp <= 0x2069);
@@ -142,6 +129,7 @@ static void quoted(emitter *e, const char *s, bool json)
 {
     put_char(e, '"');
     const unsigned char *p = (const unsigned char *)s;
+    const unsigned char *end = p + strlen(s);
     while (*p) {
         const unsigned char *run = p;
         while (plain(*p)) {
@@ -158,13 +146,13 @@ static void quoted(emitter *e, const char *s, bool json)
         if (*p == '"' || *p == '\\') {
             put_char(e, '\\');
             put_char(e, (char)*p);
-        } else if (!next_char(p, &cp, &len)) {
+        } else if (!emit_next_char(p, (size_t)(end - p), &cp, &len)) {
             put_text(e, json ? "\\ufffd" : "");
             if (!json) {
                 snprintf(esc, sizeof esc, "\\x%02x", *p);
                 put_text(e, esc);
             }
-        } else if (!is_unsafe(cp)) {
+        } else if (!emit_char_unsafe(cp)) {
             put(e, p, len);
         } else {
             if (json) {

@@ -46,4 +46,24 @@ void emit_null(emitter *e, const char *key);
 /* Ends the document and flushes it: false when any write failed. */
 bool emit_finish(emitter *e);
 
+/*
+ * The character at p (avail bytes left): its code point and length, or
+ * false (with *len 1) for a byte that does not start a well-formed UTF-8
+ * sequence within avail. Strings from perfbuf's conversions are valid
+ * UTF-8; a file name from the command line, or a name cut at a byte
+ * limit, need not be.
+ */
+bool emit_next_char(const unsigned char *p, size_t avail, uint32_t *cp, size_t *len);
+/*
+ * Characters a terminal acts on or that reorder or break what it shows:
+ * C0 and C1 controls (C1 holds CSI, OSC and U+0085 NEL), DEL, the
+ * bidirectional marks, embeddings, overrides and isolates (U+061C,
+ * U+200E, U+200F, U+202A-U+202E, U+2066-U+2069), and the line and
+ * paragraph separators (U+2028, U+2029). A hostile buffer's names must
+ * not be able to move the cursor, change a title, make one line read as
+ * another or end a line early. The text and JSON output escape them, the
+ * CSV replaces them (csv.h).
+ */
+bool emit_char_unsafe(uint32_t cp);
+
 #endif

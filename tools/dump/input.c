@@ -4,8 +4,9 @@
  * ends (/dev/zero), a FIFO with no writer that would block the open for
  * ever, a file that grows while it is read. So a path is opened without
  * blocking, must be a regular file, and is read only up to the limit;
- * "-" is standard input, which may be a pipe and is read up to the same
- * limit.
+ * "-" is standard input, held to the same limit: sized first when it is
+ * redirected from a file, and otherwise (a pipe) read in pieces and
+ * refused as soon as it passes the limit, having read one byte more.
  */
 #if !defined(_WIN32) && !defined(_POSIX_C_SOURCE)
 #  define _POSIX_C_SOURCE 200809L /* open, fstat, fdopen, fileno under -std=c11 */
@@ -67,25 +68,47 @@ static FILE *open_input(const char *path)
 #endif
 }
 
-/* Reads f to its end, at most max bytes, into an exact-size allocation. */
+static int too_large(const char *path, size_t max)
+{
+    fprintf(stderr, "perfbuf-dump: %s: larger than %zu bytes (--max-input-bytes)\n", path, max);
+    return 2;
+}
+
+/* What a pipe gives at a time: a pipe's whole default capacity on Linux. */
+#define READ_PIECE ((size_t)1 << 16)
+
+/*
+ * Reads f to its end, at most max bytes, into an exact-size allocation.
+ * The buffer grows with what has arrived (doubling, from the expected size
+ * of a regular file or one piece for a pipe), never to the limit ahead of
+ * the data, and each read asks for at most what is left of the limit plus
+ * one byte: so a stream past the limit is refused once max + 1 bytes have
+ * been read, and no more is read or held.
+ */
 static int read_bounded(FILE *f, const char *path, size_t expected, size_t max, uint8_t **data,
                         size_t *size)
 {
-    size_t cap = expected > 0 && expected <= max ? expected + 1 : 4096;
+    size_t cap = expected > 0 && expected <= max ? expected + 1 : READ_PIECE;
+    if (cap > max + 1 && max < SIZE_MAX) {
+        cap = max + 1;
+    }
     size_t len = 0;
     uint8_t *buf = malloc(cap);
     if (buf == NULL) {
         return fail(path, "out of memory");
     }
     for (;;) {
-        size_t got = fread(buf + len, 1, cap - len, f);
+        size_t want = cap - len;
+        if (want > READ_PIECE && expected == 0) {
+            want = READ_PIECE;
+        }
+        size_t got = fread(buf + len, 1, want, f);
         len += got;
         if (len > max) {
             free(buf);
-            fprintf(stderr, "perfbuf-dump: %s: larger than %zu bytes\n", path, max);
-            return 2;
+            return too_large(path, max);
         }
-        if (got == 0) {
+        if (got < want) {
             break;
         }
         if (len == cap) {
@@ -104,17 +127,13 @@ static int read_bounded(FILE *f, const char *path, size_t expected, size_t max, 
         free(buf);
         return fail(path, "read error");
     }
-    /* An exact-size copy: the decoders get exactly the received bytes, and
-     * a sanitizer sees any read past them. */
-    uint8_t *exact = malloc(len ? len : 1);
+    /* Exactly the received bytes, so that a sanitizer sees any read past
+     * them: shrunk in place rather than copied, so the peak is the buffer. */
+    uint8_t *exact = realloc(buf, len ? len : 1);
     if (exact == NULL) {
         free(buf);
         return fail(path, "out of memory");
     }
-    if (len > 0) {
-        memcpy(exact, buf, len);
-    }
-    free(buf);
     *data = exact;
     *size = len;
     return 0;
@@ -126,7 +145,13 @@ int dump_read_input(const char *path, size_t max, uint8_t **data, size_t *size)
 #ifdef _WIN32
         (void)_setmode(_fileno(stdin), _O_BINARY);
 #endif
-        return read_bounded(stdin, "standard input", 0, max, data, size);
+        /* Redirected from a file, standard input has a size to check
+         * before reading, as a path has; a pipe is read as it comes. */
+        size_t expected = 0;
+        if (is_regular(input_fileno(stdin), &expected) && expected > max) {
+            return too_large("standard input", max);
+        }
+        return read_bounded(stdin, "standard input", expected, max, data, size);
     }
     FILE *f = open_input(path);
     if (f == NULL) {
@@ -139,8 +164,7 @@ int dump_read_input(const char *path, size_t max, uint8_t **data, size_t *size)
     }
     if (expected > max) {
         fclose(f);
-        fprintf(stderr, "perfbuf-dump: %s: larger than %zu bytes\n", path, max);
-        return 2;
+        return too_large(path, max);
     }
     int rc = read_bounded(f, path, expected, max, data, size);
     fclose(f);

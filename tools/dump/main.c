@@ -15,8 +15,10 @@
 #include "perfbuf/version.h"
 
 /* Largest file read: far above any real buffer, small enough to refuse
- * reading a device or a mistaken path into memory. */
+ * reading a device or a mistaken path into memory. --max-input-bytes
+ * lowers it for every input, a path or standard input. */
 #define MAX_INPUT_BYTES ((size_t)1 << 30)
+static size_t max_input_bytes = MAX_INPUT_BYTES;
 
 /* Detection runs in this order; put the surest signatures first. */
 static const dump_format formats[] = {
@@ -66,6 +68,8 @@ static void usage(FILE *out)
             "      --origin auto|block|array-end  where v2-strings offsets count from\n"
             "      --max-sections N, --max-counters N, --max-instances N\n"
             "                      limits on counts (0: the library's default)\n"
+            "      --max-input-bytes N  refuse an input (a file or -) larger than N bytes\n"
+            "                      (default and largest 1073741824)\n"
             "  -h, --help          this text\n"
             "      --version       the library version\n"
             "formats:\n"
@@ -78,7 +82,7 @@ static void usage(FILE *out)
 
 static int read_file(const char *path, uint8_t **data, size_t *size)
 {
-    return dump_read_input(path, MAX_INPUT_BYTES, data, size);
+    return dump_read_input(path, max_input_bytes, data, size);
 }
 
 /* Every write to stdout is checked here at once (ferror is sticky): output
@@ -214,6 +218,18 @@ static int run(int argc, char **argv, perfbuf_counter_path *paths)
             i++;
         } else if ((strcmp(a, "-f") == 0 || strcmp(a, "--format") == 0) && next != NULL) {
             format_name = next;
+            i++;
+        } else if (strcmp(a, "--max-input-bytes") == 0) {
+            char *end;
+            errno = 0;
+            unsigned long long v = next != NULL ? strtoull(next, &end, 10) : 0;
+            if (next == NULL || errno != 0 || end == next || *end != '\0' || next[0] == '-' ||
+                v == 0 || v > MAX_INPUT_BYTES) {
+                fprintf(stderr, "perfbuf-dump: --max-input-bytes needs a number from 1 to %zu\n",
+                        MAX_INPUT_BYTES);
+                return 2;
+            }
+            max_input_bytes = (size_t)v;
             i++;
         } else if (strcmp(a, "--max-sections") == 0) {
             limit = &options.max_sections;
