@@ -34,12 +34,36 @@
 
 typedef struct digest {
     uint64_t objects, counters, instances, values, name_bytes, parents;
+    uint64_t value_units; /* the work of every value and bytes read (counting builds) */
 } digest;
 
+/*
+ * Reading every value of every instance is linear because the claims of an
+ * object's counters add up to at most twice the furthest end they reach
+ * (docs/v1.md, "Shared counter data"): at most two values per byte of each
+ * counter block, plus two. Each value read is a call of its own budget, and
+ * the units of all of them together must stay within this budget of the
+ * input, which an object of many counters sharing one field across many
+ * instances would break if sharing were not bounded.
+ */
+#define VALUE_READS_PER_BYTE 16u
+#ifdef PERFBUF_COUNT_WORK
+#  define VALUE_READ(d, bytes, stmt)                                                   \
+      do {                                                                             \
+          uint64_t value_outer_ = work_enter();                                        \
+          stmt;                                                                        \
+          (d)->value_units += pb_work_units;                                           \
+          work_leave(value_outer_, (bytes), WORK_PER_BYTE, WORK_FIXED, 0);             \
+      } while (0)
+#else
+#  define VALUE_READ(d, bytes, stmt) BUDGETED_APART(bytes, stmt)
+#endif
+
 /* Every counter of one counter block: value, bytes and raw sample. Each
- * call has its own budget, apart from the walk's: a hostile object can
- * make every counter of its definitions hit every one of its instances,
- * which is output-sized (counters x instances), not input-sized. */
+ * call has its own budget, apart from the walk's: a value costs a few
+ * units against as few as half a byte of counter block, more than the
+ * walk's per-byte budget; the value reads together have theirs
+ * (VALUE_READS_PER_BYTE). */
 static void walk_block(const perfbuf_v1_block *b, const perfbuf_v1_object *o,
                        const perfbuf_v1_counter_block *blk, const uint8_t *data, size_t size,
                        digest *d)
@@ -56,8 +80,8 @@ static void walk_block(const perfbuf_v1_block *b, const perfbuf_v1_object *o,
         }
         uint64_t value = 0;
         const uint8_t *bytes = NULL;
-        BUDGETED_APART(size, value = perfbuf_v1_counter_value(b, blk, &c));
-        BUDGETED_APART(size, bytes = perfbuf_v1_counter_bytes(b, blk, &c));
+        VALUE_READ(d, size, value = perfbuf_v1_counter_value(b, blk, &c));
+        VALUE_READ(d, size, bytes = perfbuf_v1_counter_bytes(b, blk, &c));
         d->values ^= value;
         ORACLE(oracle_ptr_inside(bytes, c.size, data, size));
         perfbuf_raw_sample s;
@@ -265,6 +289,7 @@ static digest walk(const perfbuf_v1_block *b, uint64_t *slots, const uint8_t *da
         }
     }
     ORACLE(d.objects == b->object_count);
+    ORACLE(d.value_units <= (uint64_t)VALUE_READS_PER_BYTE * size + WORK_FIXED);
     return d;
 }
 

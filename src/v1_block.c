@@ -231,18 +231,56 @@ perfbuf_status pb_v1_read_instance_known(pb_ctx *ctx, pb_cursor *data, uint32_t 
     return PERFBUF_OK;
 }
 
+/*
+ * The claim budget. The PERF_COUNTER_DEFINITION reference page allows
+ * counters to share data ("multiple counters can use the same raw data and
+ * point to the same offset in the PERF_COUNTER_BLOCK block"), and Windows'
+ * disk objects do: four precision-timer bases read one 8-byte timestamp.
+ * Sharing is not limited, but the bytes all definitions claim (a counter of
+ * size 0 claims one) are: at most PB_V1_CLAIM_FACTOR times the furthest
+ * claimed end (at least 4, the block's own ByteLength), which every counter
+ * block of the object reaches. An object then holds at most
+ * PB_V1_CLAIM_FACTOR values per byte of each counter block (plus two: a
+ * counter of size 0 may sit at the block's very end), so reading
+ * every value of every instance stays linear in the buffer. A partial overlap is not told apart from an
+ * identical range: the page restricts neither, and each read stays inside
+ * its counter block whatever it shares.
+ */
+static perfbuf_status fail_claim_budget(pb_ctx *ctx, pb_cursor defs, uint32_t counter_count,
+                                        uint64_t budget_end)
+{
+    /* Found after every definition was read, since the furthest end is
+     * known only then; a second pass names the definition whose claim
+     * first went over it. The definitions were all validated above. */
+    uint64_t claimed = 0;
+    size_t at = defs.pos;
+    for (uint32_t i = 0; i < counter_count; i++) {
+        perfbuf_v1_counter c;
+        if (!pb_v1_view_counter(&defs, &c)) {
+            break;
+        }
+        at = c.offset;
+        claimed += pb_v1_counter_claim(&c);
+        if (claimed > PB_V1_CLAIM_FACTOR * budget_end) {
+            break;
+        }
+    }
+    return pb_fail(ctx, PERFBUF_E_OVERLAP, at, PBF_PERF_COUNTER_DEFINITION_CounterOffset);
+}
+
 /* Definitions of one object: each one's own checks, the base counter that
  * must follow fraction, average and precision types, and the largest end
  * of any counter, which every counter block must reach. */
 static perfbuf_status check_definitions(pb_ctx *ctx, pb_cursor defs, const perfbuf_v1_object *o,
                                         pb_v1_reach *reach)
 {
+    const pb_cursor all_defs = defs;
     const perfbuf_counter_type_info *pending = NULL;
     size_t pending_at = 0;
     reach->end = 0;
     reach->definition = 0;
-    /* Bytes the counters claim in every counter block (a counter of size 0
-     * claims one) and the end of the last claimed byte: see below. */
+    /* Bytes the counters claim in every counter block and the furthest
+     * claimed end: see fail_claim_budget. */
     uint64_t claimed = 0;
     uint64_t claimed_end = 0;
     for (uint32_t i = 0; i < o->counter_count; i++) {
@@ -274,25 +312,17 @@ static perfbuf_status check_definitions(pb_ctx *ctx, pb_cursor defs, const perfb
             reach->end = end;
             reach->definition = c.offset;
         }
-        /*
-         * Counters may not share bytes of the counter block: no source
-         * describes it, and with shared bytes an object of C definitions
-         * and I instances, C + I records long, would hold C x I values, so
-         * reading every value would not be linear in the buffer. Disjoint
-         * claims inside [0, claimed_end) add up to at most claimed_end;
-         * more means two of the claims so far overlap, found in one pass
-         * without comparing pairs. (A counter of size 0 may sit inside the
-         * block's 4-byte ByteLength, so the bound does not subtract it.)
-         */
-        uint64_t claim = c.size > 0 ? c.size : 1;
+        uint64_t claim = pb_v1_counter_claim(&c);
         claimed += claim;
         if ((uint64_t)c.counter_offset + claim > claimed_end) {
             claimed_end = (uint64_t)c.counter_offset + claim;
         }
-        if (claimed > claimed_end) {
-            return pb_fail(ctx, PERFBUF_E_OVERLAP, c.offset,
-                           PBF_PERF_COUNTER_DEFINITION_CounterOffset);
-        }
+    }
+    /* Every counter block holds at least its own 4-byte ByteLength, so
+     * counters of size 0 inside it are budgeted against those 4 bytes. */
+    uint64_t budget_end = claimed_end > PBS_PERF_COUNTER_BLOCK ? claimed_end : PBS_PERF_COUNTER_BLOCK;
+    if (claimed > PB_V1_CLAIM_FACTOR * budget_end) {
+        return fail_claim_budget(ctx, all_defs, o->counter_count, budget_end);
     }
     if (pending != NULL) {
         if (pending->needs_base) {

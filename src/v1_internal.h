@@ -13,6 +13,19 @@ typedef struct pb_v1_reach {
     size_t definition;
 } pb_v1_reach;
 
+/*
+ * The bytes of every counter block that a counter claims (a counter of size
+ * 0 claims one, so that any number of them costs), and the multiple of the
+ * furthest claimed end that the claims of one object's definitions may add
+ * up to (docs/v1.md, "Shared counter data"). Shared ranges are allowed, as
+ * the PERF_COUNTER_DEFINITION page documents; this bounds how many.
+ */
+#define PB_V1_CLAIM_FACTOR 2u
+static inline uint64_t pb_v1_counter_claim(const perfbuf_v1_counter *c)
+{
+    return c->size > 0 ? c->size : 1u;
+}
+
 perfbuf_status pb_v1_read_object(pb_ctx *ctx, pb_cursor *objects, bool deep,
                                  perfbuf_v1_object *out);
 perfbuf_status pb_v1_read_counter(pb_ctx *ctx, pb_cursor *defs, perfbuf_v1_counter *out);

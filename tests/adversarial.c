@@ -131,6 +131,58 @@ tb_buf adv_v1_many_counters(uint32_t n, int reversed)
     return v.buf;
 }
 
+uint64_t adv_v1_shared_value(uint32_t instance, uint32_t k)
+{
+    return k == 0 ? 2u * (uint64_t)instance + 1u : ((uint64_t)instance + 1u) << 32;
+}
+
+tb_buf adv_v1_shared_offset(uint32_t definitions, uint32_t instances, int over)
+{
+    uint32_t far = 4 * definitions - 4;
+    tb_v1 v;
+    tb_v1_begin(&v, "HOST");
+    tb_v1_object_begin(&v, ADV_V1_TITLE(0), 0, 0);
+    tb_v1_counter(&v, 2, PERF_COUNTER_LARGE_RAWCOUNT, 8, far);
+    uint32_t shared = definitions + (over ? 1u : 0u);
+    for (uint32_t k = 1; k <= shared; k++) {
+        tb_v1_counter(&v, 2 * k + 2, PERF_COUNTER_LARGE_RAWCOUNT, 8, 8);
+    }
+    tb_v1_definitions_end(&v);
+    /* The block's bytes after its ByteLength, up to the far field's end. */
+    uint32_t data_bytes = far + 8 - 4;
+    uint8_t *data = must_alloc(data_bytes);
+    for (uint32_t i = 0; i < instances; i++) {
+        memset(data, 0, data_bytes);
+        tb_put64(data, far, adv_v1_shared_value(i, 0));
+        tb_put64(data, 8, adv_v1_shared_value(i, 1));
+        tb_v1_instance(&v, "s", 0, 0);
+        tb_v1_counter_block(&v, data, data_bytes);
+    }
+    free(data);
+    tb_v1_object_end(&v);
+    tb_v1_end(&v);
+    return v.buf;
+}
+
+tb_buf adv_v1_dense_zero(uint32_t instances)
+{
+    tb_v1 v;
+    tb_v1_begin(&v, "HOST");
+    tb_v1_object_begin(&v, ADV_V1_TITLE(0), 0, 0);
+    for (uint32_t k = 0; k < ADV_V1_DENSE_COUNTERS; k++) {
+        tb_v1_counter(&v, 2 * k + 2, PERF_COUNTER_NODATA, 0, k / 2);
+    }
+    tb_v1_definitions_end(&v);
+    uint8_t data[ADV_V1_DENSE_COUNTERS / 2 - 4] = {0};
+    for (uint32_t i = 0; i < instances; i++) {
+        tb_v1_instance(&v, "z", 0, 0);
+        tb_v1_counter_block(&v, data, sizeof data);
+    }
+    tb_v1_object_end(&v);
+    tb_v1_end(&v);
+    return v.buf;
+}
+
 tb_buf adv_v1_long_parent(uint32_t n)
 {
     tb_v1 v;

@@ -49,6 +49,31 @@ tb_buf adv_v1_many_instances(uint32_t n);
  * the same object whose layout moved. */
 tb_buf adv_v1_many_counters(uint32_t n, int reversed);
 
+/*
+ * Shared counter data at the claim budget (docs/v1.md): one object, object
+ * title ADV_V1_TITLE(0), of `definitions` + 1 large raw counts (8 bytes):
+ * counter 0 at the far field, CounterOffset 4 * definitions - 4, then
+ * counters 1..definitions all at CounterOffset 8, title 2k + 2. They claim
+ * 8 * (definitions + 1) bytes, exactly twice the furthest end
+ * (4 * definitions + 4). `instances` instances named "s", each counter
+ * block holding adv_v1_shared_value(i, 0) at the far field and
+ * adv_v1_shared_value(i, 1) at offset 8. `over` adds one more counter at
+ * offset 8, whose claim goes past the budget: PERFBUF_E_OVERLAP naming
+ * its CounterOffset. definitions >= 5.
+ */
+tb_buf adv_v1_shared_offset(uint32_t definitions, uint32_t instances, int over);
+/* The value counter k (0 the far one, any other the shared one) reads in
+ * instance i of adv_v1_shared_offset. */
+uint64_t adv_v1_shared_value(uint32_t instance, uint32_t k);
+
+/* The most values the claim budget lets a counter block hold: one object of
+ * ADV_V1_DENSE_COUNTERS counters of size 0 (PERF_COUNTER_NODATA), counter k
+ * at CounterOffset k / 2 (two per byte), in `instances` instances named "z"
+ * whose counter blocks are ADV_V1_DENSE_COUNTERS / 2 bytes long: two values
+ * per byte of every counter block, exactly at the budget. */
+#define ADV_V1_DENSE_COUNTERS 256u
+tb_buf adv_v1_dense_zero(uint32_t instances);
+
 /* Object 0: one parent whose name is `n` characters 'P'; object 1: n
  * children named "c", all of that parent. */
 tb_buf adv_v1_long_parent(uint32_t n);

@@ -126,7 +126,7 @@ static bool inside(const uint8_t *p, size_t n, const uint8_t *base, size_t len)
 /* ---- V1 ---- */
 
 /* Which values the generator wrote (adversarial.h). */
-enum { V1_STANDARD, V1_COUNTER_K };
+enum { V1_STANDARD, V1_COUNTER_K, V1_SHARED };
 
 /*
  * The linear walk of a whole V1 block as v1.h documents it: parse, the
@@ -193,6 +193,7 @@ static void v1_walk(const tb_buf *buf, int values, bool parents, run *r)
             for (uint32_t k = 0; k < nc; k++) {
                 uint64_t v = perfbuf_v1_counter_value(&b, &inst.counters, &counters[k]);
                 EXPECT(values != V1_STANDARD || v == adv_v1_value(object, inst.index, k));
+                EXPECT(values != V1_SHARED || v == adv_v1_shared_value(inst.index, k));
                 if (perfbuf_counter_type_samples(counters[k].type) == 0) {
                     continue;
                 }
@@ -265,6 +266,77 @@ static void walk_v1_cp20127(uint32_t n, run *r)
     tb_free(&b);
 }
 
+/* Shared counter data at the claim budget: the counters per instance grow
+ * with the counter block, so reading them all is linear in either shape. */
+enum { SHARED_FEW = 8, SHARED_MANY_DEFINITIONS = 64 };
+
+/*
+ * Every value of every instance through the per-value reads: the instance
+ * iterator, then each definition's value and bytes with the object's own
+ * definitions (read once per object). The values are the generator's.
+ */
+static void v1_value_walk(const tb_buf *buf, bool shared_values, run *r)
+{
+    perfbuf_v1_block b;
+    r->bytes = buf->len;
+    if (perfbuf_v1_parse(buf->data, buf->len, NULL, &b, NULL) != PERFBUF_OK) {
+        EXPECT(false);
+        return;
+    }
+    start();
+    perfbuf_v1_iter oi, ci, ii;
+    perfbuf_v1_object o;
+    perfbuf_v1_objects_begin(&b, &oi);
+    while (perfbuf_v1_objects_next(&b, &oi, &o)) {
+        perfbuf_v1_counter *counters = malloc(sizeof *counters * (o.counter_count + 1u));
+        uint32_t nc = 0;
+        perfbuf_v1_counters_begin(&o, &ci);
+        while (nc < o.counter_count && perfbuf_v1_counters_next(&b, &ci, &counters[nc])) {
+            nc++;
+        }
+        perfbuf_v1_instance inst;
+        perfbuf_v1_instances_begin(&o, &ii);
+        while (perfbuf_v1_instances_next(&b, &ii, &inst)) {
+            for (uint32_t k = 0; k < nc; k++) {
+                uint64_t v = perfbuf_v1_counter_value(&b, &inst.counters, &counters[k]);
+                EXPECT(v == (shared_values ? adv_v1_shared_value(inst.index, k) : 0));
+                EXPECT(inside(perfbuf_v1_counter_bytes(&b, &inst.counters, &counters[k]),
+                              counters[k].size, buf->data, buf->len));
+            }
+        }
+        free(counters);
+    }
+    stop(r);
+}
+
+static void walk_v1_shared_definitions(uint32_t n, run *r)
+{
+    tb_buf b = adv_v1_shared_offset(n, SHARED_FEW, 0);
+    v1_walk(&b, V1_SHARED, true, r);
+    tb_free(&b);
+}
+
+static void values_v1_shared_definitions(uint32_t n, run *r)
+{
+    tb_buf b = adv_v1_shared_offset(n, SHARED_FEW, 0);
+    v1_value_walk(&b, true, r);
+    tb_free(&b);
+}
+
+static void values_v1_shared_instances(uint32_t n, run *r)
+{
+    tb_buf b = adv_v1_shared_offset(SHARED_MANY_DEFINITIONS, n, 0);
+    v1_value_walk(&b, true, r);
+    tb_free(&b);
+}
+
+static void values_v1_dense_zero(uint32_t n, run *r)
+{
+    tb_buf b = adv_v1_dense_zero(n);
+    v1_value_walk(&b, false, r);
+    tb_free(&b);
+}
+
 static void v1_walks(void)
 {
     GROWTH("V1 walk: n objects, parents in the previous", walk_v1_many_objects, N_LOG_N);
@@ -275,6 +347,14 @@ static void v1_walks(void)
     GROWTH("V1 walk: code page 1252, invalid bytes", walk_v1_cp1252, LINEAR);
     GROWTH("V1 walk: code page 65001, invalid bytes", walk_v1_cp65001, LINEAR);
     GROWTH("V1 walk: code page 20127, invalid bytes", walk_v1_cp20127, LINEAR);
+    GROWTH("V1 walk: n definitions at one offset, 8 instances", walk_v1_shared_definitions,
+           LINEAR);
+    GROWTH("V1 values: n definitions at one offset, 8 instances", values_v1_shared_definitions,
+           LINEAR);
+    GROWTH("V1 values: 64 definitions at one offset, n instances", values_v1_shared_instances,
+           LINEAR);
+    GROWTH("V1 values: n instances, two size-0 counters per block byte", values_v1_dense_zero,
+           LINEAR);
 }
 
 /* A parsed V1 block for the single-call cases (the parse is not counted). */
@@ -360,11 +440,50 @@ static void plans_v1_many_objects(uint32_t n, run *r)
     tb_free(&b);
 }
 
+static void plans_v1_shared_definitions(uint32_t n, run *r)
+{
+    tb_buf b = adv_v1_shared_offset(n, SHARED_FEW, 0);
+    v1_plan_walk(&b, r);
+    tb_free(&b);
+}
+
+static void plans_v1_shared_instances(uint32_t n, run *r)
+{
+    tb_buf b = adv_v1_shared_offset(SHARED_MANY_DEFINITIONS, n, 0);
+    v1_plan_walk(&b, r);
+    tb_free(&b);
+}
+
+/* One claim past the budget: refused after the definitions, and the
+ * second pass that names the definition is linear too. */
+static void call_v1_parse_shared_over(uint32_t n, run *r)
+{
+    tb_buf b = adv_v1_shared_offset(n, SHARED_FEW, 1);
+    perfbuf_v1_block blk;
+    perfbuf_error err;
+    r->bytes = b.len;
+    start();
+    EXPECT(perfbuf_v1_parse(b.data, b.len, NULL, &blk, &err) == PERFBUF_E_OVERLAP);
+    stop(r);
+    /* The last definition, n + 1 after the far one: the object follows the
+     * 88-byte header and "HOST" (10 bytes, padded to 16), the definitions
+     * its 64-byte header; 36 is its CounterOffset. */
+    EXPECT(err.offset == 104u + 64u + 40u * ((uint64_t)n + 1u) + 36u);
+    EXPECT(strcmp(err.field, "CounterOffset") == 0);
+    tb_free(&b);
+}
+
 static void v1_plan_walks(void)
 {
     GROWTH("V1 plans: n instances, every value and sample", plans_v1_many_instances, LINEAR);
     GROWTH("V1 plans: n counter definitions, one block", plans_v1_many_counters, LINEAR);
     GROWTH("V1 plans: n objects", plans_v1_many_objects, LINEAR);
+    GROWTH("V1 plans: n definitions at one offset, 8 instances", plans_v1_shared_definitions,
+           LINEAR);
+    GROWTH("V1 plans: 64 definitions at one offset, n instances", plans_v1_shared_instances,
+           LINEAR);
+    GROWTH("perfbuf_v1_parse: n definitions at one offset, one over", call_v1_parse_shared_over,
+           LINEAR);
 }
 
 static void call_v1_parse(uint32_t n, run *r)

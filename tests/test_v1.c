@@ -430,38 +430,210 @@ static void short_last_definition_is_named(void)
 }
 
 /*
- * Counters that share bytes of the counter block are refused in both modes
- * (each value would be read once per alias, so a walk of the values would
- * grow with definitions x instances); adjacent ones and one of size 0 are
- * not sharing.
+ * Counters may share data, as the PERF_COUNTER_DEFINITION page allows
+ * ("multiple counters can use the same raw data and point to the same
+ * offset in the PERF_COUNTER_BLOCK block"); what is bounded is the bytes
+ * all definitions claim: at most twice the furthest claimed end.
  */
-static void overlapping_counters_are_refused(void)
+
+/* The PhysicalDisk layout: 22 eight-byte fields from offset 8 of a
+ * 184-byte counter block; four precision timers (200, 202, 204, 1482) each
+ * followed by its PERF_PRECISION_TIMESTAMP base, all four bases at the one
+ * timestamp field at 168. The definitions claim 200 bytes of 184. */
+enum { DISK_BLOCK = 184, DISK_STAMP = 168, DISK_OBJECT = 234 };
+static const uint32_t disk_timers[4] = {200, 202, 204, 1482};
+
+static tb_v1 physical_disk_block(const char *const *names, size_t n_names, uint64_t stamp)
 {
-    for (int overlap = 0; overlap < 2; overlap++) {
+    tb_v1 v;
+    tb_v1_begin(&v, "HOST");
+    tb_v1_object_begin(&v, DISK_OBJECT, 0, 0);
+    uint32_t title = 1400;
+    for (uint32_t field = 8; field < DISK_BLOCK; field += 8) {
+        if (field == DISK_STAMP) {
+            continue;
+        }
+        if (field <= 32) {
+            tb_v1_counter(&v, disk_timers[field / 8 - 1], PERF_PRECISION_100NS_TIMER, 8, field);
+            tb_v1_counter(&v, disk_timers[field / 8 - 1] + 1, PERF_PRECISION_TIMESTAMP, 8,
+                          DISK_STAMP);
+        } else {
+            tb_v1_counter(&v, title, PERF_COUNTER_LARGE_RAWCOUNT, 8, field);
+            title += 2;
+        }
+    }
+    tb_v1_definitions_end(&v);
+    for (size_t i = 0; i < n_names; i++) {
+        uint8_t data[DISK_BLOCK - 4] = {0};
+        for (uint32_t field = 8; field < DISK_BLOCK; field += 8) {
+            tb_put64(data, field, field == DISK_STAMP ? stamp : 1000u * (i + 1) + field);
+        }
+        tb_v1_instance(&v, names[i], 0, 0);
+        tb_v1_counter_block(&v, data, sizeof data);
+    }
+    tb_v1_object_end(&v);
+    tb_v1_end(&v);
+    return v;
+}
+
+static void shared_timestamp_bases_are_read(void)
+{
+    static const char *const names[] = {"0 C:", "_Total"};
+    const uint64_t stamp = 0x01DA2B3C4D5E6F70u;
+    tb_v1 v = physical_disk_block(names, 2, stamp);
+    perfbuf_options strict = {PERFBUF_STRICT, 0, 0, 0};
+    perfbuf_v1_block b;
+    perfbuf_error err;
+    CHECK(perfbuf_v1_parse(v.buf.data, v.buf.len, &strict, &b, &err) == PERFBUF_OK);
+    CHECK_EQ_U(b.anomalies, 0);
+    perfbuf_v1_object o;
+    CHECK(perfbuf_v1_find_object(&b, DISK_OBJECT, &o) == PERFBUF_OK);
+    CHECK_EQ_U(o.counter_count, 25);
+    perfbuf_v1_iter ii;
+    perfbuf_v1_instance inst;
+    uint32_t instances = 0;
+    uint32_t bases_read = 0;
+    perfbuf_v1_instances_begin(&o, &ii);
+    while (perfbuf_v1_instances_next(&b, &ii, &inst)) {
+        CHECK_EQ_U(inst.counters.byte_length, DISK_BLOCK);
+        perfbuf_v1_iter ci;
+        perfbuf_v1_counter c;
+        perfbuf_v1_counters_begin(&o, &ci);
+        while (perfbuf_v1_counters_next(&b, &ci, &c)) {
+            uint64_t value = perfbuf_v1_counter_value(&b, &inst.counters, &c);
+            if (c.type == PERF_PRECISION_TIMESTAMP) {
+                CHECK_EQ_U(c.counter_offset, DISK_STAMP);
+                CHECK(value == stamp);
+                bases_read++;
+                continue;
+            }
+            CHECK_EQ_U(value, 1000u * (instances + 1) + c.counter_offset);
+            if (c.type == PERF_PRECISION_100NS_TIMER) {
+                /* The timer's sample takes the shared timestamp as its base. */
+                perfbuf_raw_sample s;
+                perfbuf_value_context ctx;
+                CHECK(perfbuf_v1_raw_sample(&b, &o, &c, &inst.counters, &s, &ctx) == PERFBUF_OK);
+                CHECK_EQ_U(s.first, value);
+                CHECK(s.second == stamp);
+            }
+        }
+        instances++;
+    }
+    CHECK_EQ_U(instances, 2);
+    CHECK_EQ_U(bases_read, 8);
+    tb_free(&v.buf);
+}
+
+/* Two counters of one range read the same value; a partial overlap (an
+ * 8-byte counter and a 4-byte one inside its upper half) is accepted too,
+ * each reading its own bytes: the page restricts neither. */
+static void identical_and_partial_sharing_are_accepted(void)
+{
+    for (int partial = 0; partial < 2; partial++) {
         tb_v1 v;
         tb_v1_begin(&v, "HOST");
         tb_v1_object_begin(&v, 238, 0, 0);
-        tb_v1_counter(&v, 2, PERF_COUNTER_RAWCOUNT, 4, 8);
-        tb_v1_counter(&v, 4, PERF_COUNTER_NODATA, 0, 0);
-        size_t second_at = v.buf.len;
-        tb_v1_counter(&v, 6, PERF_COUNTER_LARGE_RAWCOUNT, 8, overlap ? 4 : 12);
+        tb_v1_counter(&v, 2, PERF_COUNTER_LARGE_RAWCOUNT, 8, 8);
+        if (partial) {
+            tb_v1_counter(&v, 4, PERF_COUNTER_RAWCOUNT, 4, 12);
+        } else {
+            tb_v1_counter(&v, 4, PERF_COUNTER_LARGE_RAWCOUNT, 8, 8);
+        }
         tb_v1_definitions_end(&v);
-        uint8_t data[16] = {0};
+        uint8_t data[12] = {0};
+        tb_put64(data, 8, 0x1122334455667788u);
         tb_v1_instance(&v, "0", 0, 0);
         tb_v1_counter_block(&v, data, sizeof data);
         tb_v1_object_end(&v);
         tb_v1_end(&v);
+        walk w = parse_and_walk(v.buf.data, v.buf.len, PERFBUF_STRICT);
+        CHECK(w.status == PERFBUF_OK);
+        CHECK(w.views_inside);
+        uint64_t want = 0x1122334455667788u + (partial ? 0x11223344u : 0x1122334455667788u);
+        CHECK(w.value_sum == want);
+        tb_free(&v.buf);
+    }
+}
+
+/*
+ * Past the budget: an object whose definitions claim more than twice the
+ * furthest claimed end is refused in both modes, naming the CounterOffset
+ * of the first definition whose claim goes over. The furthest end is known
+ * only after the last definition, so sharing that comes first and a far
+ * counter that comes last are judged together.
+ */
+static void claims_past_twice_the_block_are_refused(void)
+{
+    /* `shared` 8-byte counters at offset 8, then one at `last_offset`. */
+    struct {
+        uint32_t shared;
+        uint32_t last_offset;
+        int refused_at; /* the index of the definition named, or -1 */
+    } cases[] = {
+        {4, 0, -1},  /* 32 claimed of 16: exactly twice */
+        {5, 0, 4},   /* 40 of 16 */
+        {7, 24, -1}, /* 64 of 32, the far counter last */
+        {8, 24, 8},  /* 72 of 32: the last definition goes over */
+        {9, 24, 8},  /* 80 of 32: found at the 9th, not the far one */
+    };
+    for (size_t k = 0; k < sizeof cases / sizeof cases[0]; k++) {
+        tb_v1 v;
+        tb_v1_begin(&v, "HOST");
+        tb_v1_object_begin(&v, 238, 0, 0);
+        size_t def_at[10];
+        uint32_t n = 0;
+        for (; n < cases[k].shared; n++) {
+            def_at[n] = v.buf.len;
+            tb_v1_counter(&v, 2 + 2 * n, PERF_COUNTER_LARGE_RAWCOUNT, 8, 8);
+        }
+        if (cases[k].last_offset != 0) {
+            def_at[n] = v.buf.len;
+            tb_v1_counter(&v, 2 + 2 * n, PERF_COUNTER_LARGE_RAWCOUNT, 8, cases[k].last_offset);
+        }
+        tb_v1_definitions_end(&v);
+        uint8_t data[28] = {0};
+        uint32_t data_bytes = cases[k].last_offset != 0 ? cases[k].last_offset + 4 : 12;
+        tb_v1_instance(&v, "0", 0, 0);
+        tb_v1_counter_block(&v, data, data_bytes);
+        tb_v1_object_end(&v);
+        tb_v1_end(&v);
         for (int strict = 0; strict < 2; strict++) {
             walk w = parse_and_walk(v.buf.data, v.buf.len, strict ? PERFBUF_STRICT : 0);
-            if (overlap) {
-                CHECK(w.status == PERFBUF_E_OVERLAP);
-                CHECK_STR(w.err.structure, "PERF_COUNTER_DEFINITION");
-                CHECK_STR(w.err.field, "CounterOffset");
-                CHECK_EQ_U(w.err.offset, second_at + 36); /* its CounterOffset */
-            } else {
+            if (cases[k].refused_at < 0) {
                 CHECK(w.status == PERFBUF_OK);
+                continue;
             }
+            CHECK(w.status == PERFBUF_E_OVERLAP);
+            CHECK_STR(w.err.structure, "PERF_COUNTER_DEFINITION");
+            CHECK_STR(w.err.field, "CounterOffset");
+            CHECK_EQ_U(w.err.offset, def_at[cases[k].refused_at] + 36);
         }
+        tb_free(&v.buf);
+    }
+}
+
+/* Counters of size 0 claim one byte each: any number of them costs. Inside
+ * the block's 4-byte ByteLength, where they may sit, the budget is those 4
+ * bytes whatever their offset (0 here, claiming only byte 0). */
+static void size_zero_counters_count_against_the_budget(void)
+{
+    for (uint32_t k = 0; k < 4; k++) {
+        uint32_t n = 8 + k % 2;
+        uint32_t offset = k < 2 ? 3 : 0;
+        tb_v1 v;
+        tb_v1_begin(&v, "HOST");
+        tb_v1_object_begin(&v, 238, 0, 0);
+        for (uint32_t i = 0; i < n; i++) {
+            tb_v1_counter(&v, 2 + 2 * i, PERF_COUNTER_NODATA, 0, offset);
+        }
+        tb_v1_definitions_end(&v);
+        tb_v1_instance(&v, "0", 0, 0);
+        tb_v1_counter_block(&v, NULL, 0);
+        tb_v1_object_end(&v);
+        tb_v1_end(&v);
+        /* The end is 4 either way, so 8 claims are twice it. */
+        walk w = parse_and_walk(v.buf.data, v.buf.len, PERFBUF_STRICT);
+        CHECK(w.status == (n == 8 ? PERFBUF_OK : PERFBUF_E_OVERLAP));
         tb_free(&v.buf);
     }
 }
@@ -750,7 +922,10 @@ static const th_case cases[] = {
     TH_CASE(wine_captures),
     TH_CASE(values_from_two_samples),
     TH_CASE(short_last_definition_is_named),
-    TH_CASE(overlapping_counters_are_refused),
+    TH_CASE(shared_timestamp_bases_are_read),
+    TH_CASE(identical_and_partial_sharing_are_accepted),
+    TH_CASE(claims_past_twice_the_block_are_refused),
+    TH_CASE(size_zero_counters_count_against_the_budget),
     TH_CASE(every_rejection),
     TH_CASE(lenient_reports_anomalies),
     TH_CASE(lenient_count_mismatch_keeps_objects),
