@@ -488,7 +488,7 @@ static double by_hand(const perfbuf_v1_block *older, const raw *r0, const perfbu
     case PERF_ELAPSED_TIME:
         return (double)(r1->object_time - (int64_t)r1->value) / (double)r1->object_freq;
     default:
-        return NAN;
+        return (double)NAN;
     }
 }
 
