@@ -41,7 +41,7 @@ typedef struct digest {
  * Reading every value of every instance is linear because the claims of an
  * object's counters add up to at most twice the furthest end they reach
  * (docs/v1.md, "Shared counter data"): at most two values per byte of each
- * counter block, plus one. Each value read is a call of its own budget, and
+ * counter block, plus two. Each value read is a call of its own budget, and
  * the units of all of them together must stay within this budget of the
  * input, which an object of many counters sharing one field across many
  * instances would break if sharing were not bounded.

@@ -236,15 +236,16 @@ perfbuf_status pb_v1_read_instance_known(pb_ctx *ctx, pb_cursor *data, uint32_t 
  * disk objects do: four precision-timer bases read one 8-byte timestamp.
  * Sharing is not limited, but the bytes all definitions claim (a counter of
  * size 0 claims one) are: at most PB_V1_CLAIM_FACTOR times the furthest
- * claimed end, which every counter block of the object reaches. An object
- * of C definitions then holds at most PB_V1_CLAIM_FACTOR values per byte of
- * each counter block (plus one), so reading every value of every instance
- * stays linear in the buffer. A partial overlap is not told apart from an
+ * claimed end (at least 4, the block's own ByteLength), which every counter
+ * block of the object reaches. An object then holds at most
+ * PB_V1_CLAIM_FACTOR values per byte of each counter block (plus two: a
+ * counter of size 0 may sit at the block's very end), so reading
+ * every value of every instance stays linear in the buffer. A partial overlap is not told apart from an
  * identical range: the page restricts neither, and each read stays inside
  * its counter block whatever it shares.
  */
 static perfbuf_status fail_claim_budget(pb_ctx *ctx, pb_cursor defs, uint32_t counter_count,
-                                        uint64_t claimed_end)
+                                        uint64_t budget_end)
 {
     /* Found after every definition was read, since the furthest end is
      * known only then; a second pass names the definition whose claim
@@ -258,7 +259,7 @@ static perfbuf_status fail_claim_budget(pb_ctx *ctx, pb_cursor defs, uint32_t co
         }
         at = c.offset;
         claimed += pb_v1_counter_claim(&c);
-        if (claimed > PB_V1_CLAIM_FACTOR * claimed_end) {
+        if (claimed > PB_V1_CLAIM_FACTOR * budget_end) {
             break;
         }
     }
@@ -315,8 +316,11 @@ static perfbuf_status check_definitions(pb_ctx *ctx, pb_cursor defs, const perfb
             claimed_end = (uint64_t)c.counter_offset + claim;
         }
     }
-    if (claimed > PB_V1_CLAIM_FACTOR * claimed_end) {
-        return fail_claim_budget(ctx, all_defs, o->counter_count, claimed_end);
+    /* Every counter block holds at least its own 4-byte ByteLength, so
+     * counters of size 0 inside it are budgeted against those 4 bytes. */
+    uint64_t budget_end = claimed_end > PBS_PERF_COUNTER_BLOCK ? claimed_end : PBS_PERF_COUNTER_BLOCK;
+    if (claimed > PB_V1_CLAIM_FACTOR * budget_end) {
+        return fail_claim_budget(ctx, all_defs, o->counter_count, budget_end);
     }
     if (pending != NULL) {
         if (pending->needs_base) {

@@ -164,6 +164,25 @@ tb_buf adv_v1_shared_offset(uint32_t definitions, uint32_t instances, int over)
     return v.buf;
 }
 
+tb_buf adv_v1_dense_zero(uint32_t instances)
+{
+    tb_v1 v;
+    tb_v1_begin(&v, "HOST");
+    tb_v1_object_begin(&v, ADV_V1_TITLE(0), 0, 0);
+    for (uint32_t k = 0; k < ADV_V1_DENSE_COUNTERS; k++) {
+        tb_v1_counter(&v, 2 * k + 2, PERF_COUNTER_NODATA, 0, k / 2);
+    }
+    tb_v1_definitions_end(&v);
+    uint8_t data[ADV_V1_DENSE_COUNTERS / 2 - 4] = {0};
+    for (uint32_t i = 0; i < instances; i++) {
+        tb_v1_instance(&v, "z", 0, 0);
+        tb_v1_counter_block(&v, data, sizeof data);
+    }
+    tb_v1_object_end(&v);
+    tb_v1_end(&v);
+    return v.buf;
+}
+
 tb_buf adv_v1_long_parent(uint32_t n)
 {
     tb_v1 v;

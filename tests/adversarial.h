@@ -66,6 +66,14 @@ tb_buf adv_v1_shared_offset(uint32_t definitions, uint32_t instances, int over);
  * instance i of adv_v1_shared_offset. */
 uint64_t adv_v1_shared_value(uint32_t instance, uint32_t k);
 
+/* The most values the claim budget lets a counter block hold: one object of
+ * ADV_V1_DENSE_COUNTERS counters of size 0 (PERF_COUNTER_NODATA), counter k
+ * at CounterOffset k / 2 (two per byte), in `instances` instances named "z"
+ * whose counter blocks are ADV_V1_DENSE_COUNTERS / 2 bytes long: two values
+ * per byte of every counter block, exactly at the budget. */
+#define ADV_V1_DENSE_COUNTERS 256u
+tb_buf adv_v1_dense_zero(uint32_t instances);
+
 /* Object 0: one parent whose name is `n` characters 'P'; object 1: n
  * children named "c", all of that parent. */
 tb_buf adv_v1_long_parent(uint32_t n);

@@ -275,7 +275,7 @@ enum { SHARED_FEW = 8, SHARED_MANY_DEFINITIONS = 64 };
  * iterator, then each definition's value and bytes with the object's own
  * definitions (read once per object). The values are the generator's.
  */
-static void v1_value_walk(const tb_buf *buf, run *r)
+static void v1_value_walk(const tb_buf *buf, bool shared_values, run *r)
 {
     perfbuf_v1_block b;
     r->bytes = buf->len;
@@ -299,9 +299,9 @@ static void v1_value_walk(const tb_buf *buf, run *r)
         while (perfbuf_v1_instances_next(&b, &ii, &inst)) {
             for (uint32_t k = 0; k < nc; k++) {
                 uint64_t v = perfbuf_v1_counter_value(&b, &inst.counters, &counters[k]);
-                EXPECT(v == adv_v1_shared_value(inst.index, k));
-                EXPECT(inside(perfbuf_v1_counter_bytes(&b, &inst.counters, &counters[k]), 8,
-                              buf->data, buf->len));
+                EXPECT(v == (shared_values ? adv_v1_shared_value(inst.index, k) : 0));
+                EXPECT(inside(perfbuf_v1_counter_bytes(&b, &inst.counters, &counters[k]),
+                              counters[k].size, buf->data, buf->len));
             }
         }
         free(counters);
@@ -319,14 +319,21 @@ static void walk_v1_shared_definitions(uint32_t n, run *r)
 static void values_v1_shared_definitions(uint32_t n, run *r)
 {
     tb_buf b = adv_v1_shared_offset(n, SHARED_FEW, 0);
-    v1_value_walk(&b, r);
+    v1_value_walk(&b, true, r);
     tb_free(&b);
 }
 
 static void values_v1_shared_instances(uint32_t n, run *r)
 {
     tb_buf b = adv_v1_shared_offset(SHARED_MANY_DEFINITIONS, n, 0);
-    v1_value_walk(&b, r);
+    v1_value_walk(&b, true, r);
+    tb_free(&b);
+}
+
+static void values_v1_dense_zero(uint32_t n, run *r)
+{
+    tb_buf b = adv_v1_dense_zero(n);
+    v1_value_walk(&b, false, r);
     tb_free(&b);
 }
 
@@ -345,6 +352,8 @@ static void v1_walks(void)
     GROWTH("V1 values: n definitions at one offset, 8 instances", values_v1_shared_definitions,
            LINEAR);
     GROWTH("V1 values: 64 definitions at one offset, n instances", values_v1_shared_instances,
+           LINEAR);
+    GROWTH("V1 values: n instances, two size-0 counters per block byte", values_v1_dense_zero,
            LINEAR);
 }
 

@@ -612,22 +612,26 @@ static void claims_past_twice_the_block_are_refused(void)
     }
 }
 
-/* Counters of size 0 claim one byte each: any number of them costs. */
+/* Counters of size 0 claim one byte each: any number of them costs. Inside
+ * the block's 4-byte ByteLength, where they may sit, the budget is those 4
+ * bytes whatever their offset (0 here, claiming only byte 0). */
 static void size_zero_counters_count_against_the_budget(void)
 {
-    for (uint32_t n = 8; n <= 9; n++) {
+    for (uint32_t k = 0; k < 4; k++) {
+        uint32_t n = 8 + k % 2;
+        uint32_t offset = k < 2 ? 3 : 0;
         tb_v1 v;
         tb_v1_begin(&v, "HOST");
         tb_v1_object_begin(&v, 238, 0, 0);
         for (uint32_t i = 0; i < n; i++) {
-            tb_v1_counter(&v, 2 + 2 * i, PERF_COUNTER_NODATA, 0, 3);
+            tb_v1_counter(&v, 2 + 2 * i, PERF_COUNTER_NODATA, 0, offset);
         }
         tb_v1_definitions_end(&v);
         tb_v1_instance(&v, "0", 0, 0);
         tb_v1_counter_block(&v, NULL, 0);
         tb_v1_object_end(&v);
         tb_v1_end(&v);
-        /* Each claims byte 3: the end is 4, so 8 claims are twice it. */
+        /* The end is 4 either way, so 8 claims are twice it. */
         walk w = parse_and_walk(v.buf.data, v.buf.len, PERFBUF_STRICT);
         CHECK(w.status == (n == 8 ? PERFBUF_OK : PERFBUF_E_OVERLAP));
         tb_free(&v.buf);

@@ -208,6 +208,14 @@ static void v1_seeds(void)
     write_file("fuzz_v1", "bad-PERF_COUNTER_DEFINITION.CounterOffset-claims-past-budget.bin",
                shared.data, shared.len);
     tb_free(&shared);
+    /* The densest the budget allows: two counters of size 0 per block byte. */
+    shared = adv_v1_dense_zero(100);
+    write_file("fuzz_v1", "valid-size-zero-dense.bin", shared.data, shared.len);
+    tb_free(&shared);
+    /* A small one for the structure-aware mutator to start from. */
+    shared = adv_v1_shared_offset(16, 3, 0);
+    write_file("fuzz_v1_structured", "valid-shared-offset.bin", shared.data, shared.len);
+    tb_free(&shared);
 }
 
 static void names_file(const char *name, const char *const *strings, size_t n, int final)
