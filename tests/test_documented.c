@@ -457,9 +457,9 @@ static bool read_raw(const perfbuf_v1_block *b, uint32_t title, uint32_t instanc
 }
 
 /* The counter's formula (PDH's, from the counter-type reference) over the
- * two captures' raw values and clocks; NAN for types not used here. */
-static double by_hand(const perfbuf_v1_block *older, const raw *r0, const perfbuf_v1_block *newer,
-                      const raw *r1)
+ * two captures' raw values and clocks; false for types not used here. */
+static bool by_hand(const perfbuf_v1_block *older, const raw *r0, const perfbuf_v1_block *newer,
+                    const raw *r1, double *out)
 {
     double n = (double)(r1->value - r0->value);
     double seconds = (double)(newer->perf_time - older->perf_time) / (double)newer->perf_freq;
@@ -467,28 +467,38 @@ static double by_hand(const perfbuf_v1_block *older, const raw *r0, const perfbu
     switch (r1->type) {
     case PERF_COUNTER_RAWCOUNT:
     case PERF_COUNTER_LARGE_RAWCOUNT:
-        return (double)r1->value;
+        *out = (double)r1->value;
+        return true;
     case PERF_COUNTER_COUNTER:
     case PERF_COUNTER_BULK_COUNT:
-        return n / seconds;
+        *out = n / seconds;
+        return true;
     case PERF_100NSEC_TIMER:
-        return 100.0 * n / ticks_100ns;
+        *out = 100.0 * n / ticks_100ns;
+        return true;
     case PERF_100NSEC_TIMER_INV:
-        return 100.0 * (1.0 - n / ticks_100ns);
+        *out = 100.0 * (1.0 - n / ticks_100ns);
+        return true;
     case PERF_PRECISION_100NS_TIMER:
-        return 100.0 * n / (double)(r1->base - r0->base);
+        *out = 100.0 * n / (double)(r1->base - r0->base);
+        return true;
     case PERF_COUNTER_100NS_QUEUELEN_TYPE:
-        return n / ticks_100ns;
+        *out = n / ticks_100ns;
+        return true;
     case PERF_AVERAGE_TIMER:
-        return n / (double)newer->perf_freq / (double)(r1->base - r0->base);
+        *out = n / (double)newer->perf_freq / (double)(r1->base - r0->base);
+        return true;
     case PERF_AVERAGE_BULK:
-        return n / (double)(r1->base - r0->base);
+        *out = n / (double)(r1->base - r0->base);
+        return true;
     case PERF_RAW_FRACTION:
-        return 100.0 * (double)r1->value / (double)r1->base;
+        *out = 100.0 * (double)r1->value / (double)r1->base;
+        return true;
     case PERF_ELAPSED_TIME:
-        return (double)(r1->object_time - (int64_t)r1->value) / (double)r1->object_freq;
+        *out = (double)(r1->object_time - (int64_t)r1->value) / (double)r1->object_freq;
+        return true;
     default:
-        return (double)NAN;
+        return false;
     }
 }
 
@@ -550,8 +560,8 @@ static void every_value_by_hand(void)
             for (uint32_t i = 0; i < instances; i++) {
                 CHECK(read_raw(&p.blocks[0], objects[n].title, i, position, &r0));
                 CHECK(read_raw(&p.blocks[1], objects[n].title, i, position, &r1));
-                double want = by_hand(&p.blocks[0], &r0, &p.blocks[1], &r1);
-                CHECK(!isnan(want));
+                double want = 0;
+                CHECK(by_hand(&p.blocks[0], &r0, &p.blocks[1], &r1, &want));
                 if (!(PERFBUF_CSTATUS_IS_VALID(items[i].value.status) &&
                       close_to(items[i].value.as_double, want))) {
                     fprintf(stderr, "object %u counter %u instance %u: %g, by hand %g\n",
