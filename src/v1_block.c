@@ -646,6 +646,8 @@ static perfbuf_status parse_block(pb_ctx *ctx, const void *data, size_t received
     out->perf_time = pb_i64(pb_field64(&hdr, PBF_PERF_DATA_BLOCK_PerfTime));
     out->perf_freq = pb_i64(pb_field64(&hdr, PBF_PERF_DATA_BLOCK_PerfFreq));
     out->perf_time_100ns = pb_i64(pb_field64(&hdr, PBF_PERF_DATA_BLOCK_PerfTime100nSec));
+    out->parse_stamp =
+        pb_v1_parse_stamp(total, out->perf_time, out->perf_time_100ns, &out->system_time);
     out->anomalies = ctx->anomalies;
     out->first_anomaly = ctx->first_anomaly;
     return PERFBUF_OK;

@@ -58,6 +58,34 @@ static inline pb_cursor pb_v1_view_window(const perfbuf_v1_block *b, size_t pos,
     c.end = end;
     return c;
 }
+/*
+ * What tells one parse from another of a buffer at the same address (the
+ * usual collector receives every sample into one buffer): the block's
+ * TotalByteLength, PerfTime, PerfTime100nSec and SystemTime, mixed into 64
+ * bits. Indexes store it with the data pointer and compare both.
+ */
+static inline uint64_t pb_v1_parse_stamp(uint64_t total_length, int64_t perf_time,
+                                         int64_t perf_time_100ns, const perfbuf_systemtime *st)
+{
+    const uint64_t words[4] = {
+        total_length,
+        (uint64_t)perf_time,
+        (uint64_t)perf_time_100ns,
+        (uint64_t)st->year << 48 ^ (uint64_t)st->month << 44 ^ (uint64_t)st->day << 38 ^
+            (uint64_t)st->day_of_week << 35 ^ (uint64_t)st->hour << 28 ^
+            (uint64_t)st->minute << 20 ^ (uint64_t)st->second << 12 ^ st->milliseconds,
+    };
+    uint64_t h = UINT64_C(0x9E3779B97F4A7C15);
+    for (unsigned k = 0; k < 4; k++) {
+        /* splitmix64's finaliser on each word chained into the next. */
+        uint64_t z = h ^ words[k];
+        z = (z ^ z >> 30) * UINT64_C(0xBF58476D1CE4E5B9);
+        z = (z ^ z >> 27) * UINT64_C(0x94D049BB133111EB);
+        h = z ^ z >> 31;
+    }
+    return h;
+}
+
 /* The object of b at `offset`, read again (no deep checks). */
 bool pb_v1_object_at(const perfbuf_v1_block *b, size_t offset, perfbuf_v1_object *out);
 /* o is an object of b as b's own bytes describe it: a view the caller
