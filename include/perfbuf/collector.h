@@ -34,6 +34,18 @@ extern "C" {
 #define PERFBUF_PAIR_AMBIGUOUS          2u /* its key's hash collides with another name's */
 #define PERFBUF_PAIR_DEFINITION_CHANGED 3u /* arrays: the counter's definition changed */
 
+/* The bytes of a parent's name an array item's name keeps: three UTF-8
+ * bytes for each character a path's parent part may hold. */
+#define PERFBUF_ARRAY_PARENT_MAX_BYTES (3u * PERFBUF_PATH_MAX_INSTANCE)
+/* A bound on a V1 array's string area per byte of the newer capture: an
+ * instance takes at least 28 of them (PERF_INSTANCE_DEFINITION and a
+ * PERF_COUNTER_BLOCK's ByteLength), and its item at most the parent's part,
+ * '/', '#' and ten digits and a NUL (3,085 bytes), plus three per byte of
+ * its own name, which lies inside the instance's bytes: 3,085 / 28 < 111.
+ * A V2 item is its own name (three bytes per UTF-16 byte pair at most),
+ * suffix and NUL, well inside the same bound. */
+#define PERFBUF_ARRAY_STRING_BYTES_PER_BYTE 111u
+
 /* An ordinal perfbuf_v1_pairing_instance reports for an ambiguous instance. */
 #define PERFBUF_PAIR_NO_ORDINAL 0xFFFFFFFFu
 
@@ -153,7 +165,18 @@ typedef struct perfbuf_raw_item {
  * string bytes the answer needs. Either too small: OUTPUT_TOO_SMALL and
  * nothing is written to items or strings. The string size may exceed what
  * the names finally take (names are sized before they are converted);
- * *string_bytes after a fill is the bytes used.
+ * *string_bytes after a fill is the bytes used. Items and strings must not
+ * overlap the pairing's scratch (its name area, matches, older counter
+ * blocks or block indexes): INVALID_ARGUMENT, checked in O(1), before
+ * anything is read or written.
+ *
+ * An item's name is "parent/name#N" (parent/ when the instance has a
+ * parent perfbuf converts, #N for N > 0). The parent's part is cut after
+ * the last whole UTF-8 character within PERFBUF_ARRAY_PARENT_MAX_BYTES
+ * (any parent a path can name, PERFBUF_PATH_MAX_INSTANCE characters, shows
+ * whole), so the string size a first call reports is at most
+ * PERFBUF_ARRAY_STRING_BYTES_PER_BYTE times the newer capture's
+ * TotalByteLength, however many children share one long parent.
  *
  * Each item's value is perfbuf_format_value of the newer sample with the
  * older when paired. A new instance, and every instance when the counter's
@@ -161,7 +184,9 @@ typedef struct perfbuf_raw_item {
  * captures, is formatted without an older sample, so a two-sample type
  * reports PERFBUF_CSTATUS_INVALID_DATA as PDH does for a first sample.
  * NOT_FOUND when the newer object has no such counter. Linear in the
- * blocks' bytes and the string area.
+ * blocks' bytes and the string area, plus, for a path naming a parent, at
+ * most the path's parent part per instance: each parent's name is
+ * compared, not converted, and once for a run of children sharing it.
  */
 PERFBUF_API PERFBUF_MUST_USE perfbuf_status perfbuf_v1_formatted_array(
     const perfbuf_v1_pairing *p, uint32_t counter_title, const perfbuf_counter_path *path,
