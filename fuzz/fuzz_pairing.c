@@ -169,22 +169,12 @@ static void check_objects_form(const perfbuf_v1_pairing *p, size_t bytes)
     free(scratch);
 }
 
-/* An array call's budget: the bytes, plus for a path naming a parent the
- * comparison of that part with each instance's parent (collector.h), as
- * perfbuf_v1_find_instance's. */
-#define BUDGETED_ARRAY(p, path, bytes, stmt)                                                  \
-    BUDGETED_LOOKUP(bytes, (p)->newer_object.instance_count,                                \
-                    (path) != NULL && ((path)->flags & PERFBUF_PATH_HAS_PARENT) != 0          \
-                        ? (path)->parent.length                                               \
-                        : 0u,                                                                 \
-                    stmt)
-
 static void check_arrays(const perfbuf_v1_pairing *p, uint32_t counter,
                          const perfbuf_counter_path *path, uint32_t flags, size_t bytes)
 {
     size_t count = 0, string_bytes = 0;
     perfbuf_status st;
-    BUDGETED_ARRAY(p, path, bytes,
+    BUDGETED(bytes,
                    st = perfbuf_v1_formatted_array(p, counter, path, flags, NULL, &count, NULL,
                                                    &string_bytes));
     ORACLE(st == PERFBUF_OK || st == PERFBUF_E_OUTPUT_TOO_SMALL || st == PERFBUF_E_NOT_FOUND);
@@ -210,7 +200,7 @@ static void check_arrays(const perfbuf_v1_pairing *p, uint32_t counter,
     if (count > 0) {
         memset(items, 0xAB, sizeof *items * count);
         size_t short_count = count - 1, sb = string_bytes;
-        BUDGETED_ARRAY(p, path, bytes + sb,
+        BUDGETED(bytes + sb,
                        st = perfbuf_v1_formatted_array(p, counter, path, flags, items,
                                                        &short_count, strings, &sb));
         ORACLE(st == PERFBUF_E_OUTPUT_TOO_SMALL && short_count == want && sb == want_bytes);
@@ -219,7 +209,7 @@ static void check_arrays(const perfbuf_v1_pairing *p, uint32_t counter,
             ORACLE(raw_bytes[k] == 0xAB);
         }
     }
-    BUDGETED_ARRAY(p, path, bytes + string_bytes,
+    BUDGETED(bytes + string_bytes,
                    st = perfbuf_v1_formatted_array(p, counter, path, flags, items, &count, strings,
                                                    &string_bytes));
     ORACLE(st == PERFBUF_OK && count == want && string_bytes <= want_bytes);
@@ -231,7 +221,7 @@ static void check_arrays(const perfbuf_v1_pairing *p, uint32_t counter,
         ORACLE(perfbuf_cstatus_name(items[k].value.status) != NULL);
     }
     size_t raw_count = want, raw_bytes = want_bytes;
-    BUDGETED_ARRAY(p, path, bytes + want_bytes,
+    BUDGETED(bytes + want_bytes,
                    st = perfbuf_v1_raw_array(p, counter, path, raw, &raw_count, strings,
                                              &raw_bytes));
     ORACLE(st == PERFBUF_OK && raw_count == want && raw_bytes == string_bytes);

@@ -13,6 +13,7 @@
 #include "perfbuf/counter_types.h"
 #include "collector_internal.h"
 #include "cursor.h"
+#include "order.h"
 #include "text.h"
 #include "v1_internal.h"
 #include "work.h"
@@ -83,10 +84,6 @@ typedef struct array_call {
      * against the parent's own bytes, never converted. */
     perfbuf_counter_path instance_part;
     bool named_parent;
-    /* Children of one parent come together: its answer is kept. */
-    bool have_last_parent;
-    size_t last_parent_offset;
-    bool last_parent_matched;
 } array_call;
 
 /* How a name reads as UTF-8 in the text area, for matching. */
@@ -112,40 +109,95 @@ static name_reading matchable_name(const perfbuf_v1_block *b, const perfbuf_v1_i
     return NAME_CUT;
 }
 
-/*
- * Whether inst's parent is the one the path names. The parent's name is
- * compared in its own encoding with the path's parent part, stopping at the
- * first difference, so a call costs at most the path's parent part per
- * child however long the parent's name, and a run of children of one
- * parent compares it once: converting it for every child was what made a
- * long parent shared by many children cost their product.
- */
-static bool parent_selected(array_call *a, const perfbuf_v1_instance *inst)
+/* Per newer instance, in the pairing's parent answers: the first of its
+ * parent's children (by the parent's offset), and whether the parent is
+ * the one the path names. */
+#define FIRST_OF_PARENT UINT64_C(1)
+#define PARENT_NAMED UINT64_C(2)
+
+/* inst's parent as the block index finds it, when its offset fits the
+ * sort key (a V1 block is at most 4 GiB, so it always does). */
+static bool parent_of(const perfbuf_v1_pairing *p, const perfbuf_v1_instance *inst,
+                      perfbuf_v1_instance *parent)
 {
-    const perfbuf_v1_pairing *p = a->p;
-    perfbuf_v1_instance parent;
-    if (inst->parent_title_index == 0 ||
-        perfbuf_v1_parent(p->newer, &p->newer_object, inst, &p->newer_parents, &parent, NULL) !=
-            PERFBUF_OK) {
-        return false;
-    }
-    if (a->have_last_parent && a->last_parent_offset == parent.offset) {
-        return a->last_parent_matched;
-    }
-    const perfbuf_counter_path *path = a->path;
-    bool readable = parent.code_page == 0 || perfbuf_codepage_supported(parent.code_page);
-    pb_cursor name =
-        pb_v1_view_window(p->newer, parent.name_offset, parent.name_offset + parent.name_bytes);
-    a->have_last_parent = true;
-    a->last_parent_offset = parent.offset;
-    a->last_parent_matched =
-        readable && path->parent.length > 0 &&
-        pb_text_equals_utf8(parent.code_page, name, path->text + path->parent.offset,
-                            path->parent.length);
-    return a->last_parent_matched;
+    return inst->parent_title_index != 0 &&
+           perfbuf_v1_parent(p->newer, &p->newer_object, inst, &p->newer_parents, parent, NULL) ==
+               PERFBUF_OK &&
+           parent->offset <= UINT32_MAX;
 }
 
-static bool selected(array_call *a, const perfbuf_v1_instance *inst, uint32_t ordinal)
+/* Whether parent's name is the path's parent part: compared in the
+ * parent's own encoding, stopping at the first difference, never
+ * converted. */
+static bool parent_is_named(const array_call *a, const perfbuf_v1_instance *parent)
+{
+    const perfbuf_counter_path *path = a->path;
+    bool readable = parent->code_page == 0 || perfbuf_codepage_supported(parent->code_page);
+    pb_cursor name = pb_v1_view_window(a->p->newer, parent->name_offset,
+                                       parent->name_offset + parent->name_bytes);
+    return readable && path->parent.length > 0 &&
+           pb_text_equals_utf8(parent->code_page, name, path->text + path->parent.offset,
+                               path->parent.length);
+}
+
+/*
+ * Answers, for every newer instance, whether its parent is the one the
+ * path names, comparing each distinct parent once: the children are
+ * sorted by their parent's offset (heapsort over the pairing's scratch),
+ * the first child of each parent compares it in a walk in buffer order,
+ * and the others take its answer. Comparing per child cost each child up
+ * to the path's parent part when children alternate between parents, and
+ * converting the parent per child cost each its parent's whole name.
+ * O(i log i) plus each parent's name once.
+ */
+static void answer_parents(const array_call *a)
+{
+    const perfbuf_v1_pairing *p = a->p;
+    uint32_t n = p->newer_object.instance_count;
+    uint64_t *by_parent = p->parent_answers;
+    uint64_t *state = p->parent_answers + n;
+    size_t with_parent = 0;
+    perfbuf_v1_iter it;
+    perfbuf_v1_instance inst, parent;
+    uint32_t i = 0;
+    perfbuf_v1_instances_begin(&p->newer_object, &it);
+    while (i < n && perfbuf_v1_instances_next(p->newer, &it, &inst)) {
+        state[i] = 0;
+        if (parent_of(p, &inst, &parent)) {
+            by_parent[with_parent++] = (uint64_t)parent.offset << 32 | i;
+        }
+        i++;
+    }
+    pb_sort_u64(by_parent, with_parent);
+    for (size_t k = 0; k < with_parent; k++) {
+        PB_WORK(1);
+        if (k == 0 || by_parent[k] >> 32 != by_parent[k - 1] >> 32) {
+            state[(uint32_t)by_parent[k]] |= FIRST_OF_PARENT;
+        }
+    }
+    i = 0;
+    perfbuf_v1_instances_begin(&p->newer_object, &it);
+    while (i < n && perfbuf_v1_instances_next(p->newer, &it, &inst)) {
+        if ((state[i] & FIRST_OF_PARENT) != 0 && parent_of(p, &inst, &parent) &&
+            parent_is_named(a, &parent)) {
+            state[i] |= PARENT_NAMED;
+        }
+        i++;
+    }
+    uint64_t named = 0;
+    for (size_t k = 0; k < with_parent; k++) {
+        PB_WORK(1);
+        uint32_t child = (uint32_t)by_parent[k];
+        if ((state[child] & FIRST_OF_PARENT) != 0) {
+            named = state[child] & PARENT_NAMED;
+        } else {
+            state[child] |= named;
+        }
+    }
+}
+
+static bool selected(const array_call *a, const perfbuf_v1_instance *inst, uint32_t position,
+                     uint32_t ordinal)
 {
     const perfbuf_counter_path *path = a->path;
     if (path == NULL) {
@@ -157,7 +209,9 @@ static bool selected(array_call *a, const perfbuf_v1_instance *inst, uint32_t or
     const perfbuf_v1_pairing *p = a->p;
     char *name_text = p->text + PB_NAME_TEXT_BYTES;
     size_t name_len = 0;
-    if (a->named_parent && !parent_selected(a, inst)) {
+    uint32_t n = p->newer_object.instance_count;
+    if (a->named_parent &&
+        (position >= n || (p->parent_answers[n + position] & PARENT_NAMED) == 0)) {
         return false;
     }
     name_reading kind = matchable_name(p->newer, inst, name_text, &name_len);
@@ -317,7 +371,6 @@ static bool walk(array_call *a, bool fill)
     const perfbuf_v1_pairing *p = a->p;
     a->item_count = 0;
     a->string_bytes = 0;
-    a->have_last_parent = false;
     if (p->newer_object.num_instances == PERFBUF_V1_NO_INSTANCES) {
         if (a->path != NULL && (a->path->flags & PERFBUF_PATH_HAS_INSTANCE) != 0) {
             return true;
@@ -347,7 +400,7 @@ static bool walk(array_call *a, bool fill)
             break;
         }
         (void)older_index;
-        if (selected(a, &inst, ordinal)) {
+        if (selected(a, &inst, i, ordinal)) {
             if (fill) {
                 perfbuf_v1_counter_block ob = pb_unpack_counter_block(p->older_counters[i]);
                 fill_item(a, &inst, &inst.counters, pairing, ordinal,
@@ -367,9 +420,9 @@ static bool walk(array_call *a, bool fill)
 }
 
 /*
- * Whether the caller's items or strings overlap what the array calls read
- * of the pairing's scratch: the name area, the matches and older counter
- * blocks after it, and both block indexes. Writing an item there would
+ * Whether the caller's items or strings overlap what the array calls use
+ * of the pairing's scratch: the name area, the matches, older counter
+ * blocks and parent answers after it, and both block indexes. Writing an item there would
  * change the pairing under the call. O(1).
  */
 static bool output_overlaps_scratch(const array_call *a, size_t item_bytes)
@@ -377,12 +430,13 @@ static bool output_overlaps_scratch(const array_call *a, size_t item_bytes)
     const perfbuf_v1_pairing *p = a->p;
     size_t n_new = p->newer_object.instance_count;
     const void *items = a->raw ? (const void *)a->raw_items : (const void *)a->items;
-    const pb_region read[3] = {
+    const pb_region read[4] = {
         {p->text, (size_t)((const char *)(p->older_counters + n_new) - p->text)},
+        {p->parent_answers, 2 * n_new * sizeof(uint64_t)},
         {p->newer_parents.slots, p->newer_parents.slot_count * sizeof(uint64_t)},
         {p->older_parents.slots, p->older_parents.slot_count * sizeof(uint64_t)},
     };
-    for (size_t k = 0; k < 3; k++) {
+    for (size_t k = 0; k < 4; k++) {
         if (pb_regions_overlap(read[k], (pb_region){items, item_bytes}) ||
             pb_regions_overlap(read[k], (pb_region){a->strings, a->string_cap})) {
             return true;
@@ -396,7 +450,7 @@ static perfbuf_status array(array_call *a, uint32_t counter_title, size_t *item_
 {
     const perfbuf_v1_pairing *p = a->p;
     if (p == NULL || p->newer == NULL || p->matches == NULL || p->text == NULL ||
-        p->older_counters == NULL || item_count == NULL || string_bytes == NULL) {
+        p->older_counters == NULL || p->parent_answers == NULL || item_count == NULL || string_bytes == NULL) {
         return PERFBUF_E_INVALID_ARGUMENT;
     }
     a->item_cap = (a->items == NULL && a->raw_items == NULL) ? 0 : *item_count;
@@ -411,6 +465,10 @@ static perfbuf_status array(array_call *a, uint32_t counter_title, size_t *item_
         a->instance_part.flags &= ~PERFBUF_PATH_HAS_PARENT;
         a->named_parent = (a->path->flags & PERFBUF_PATH_HAS_PARENT) != 0 &&
                           (a->path->flags & PERFBUF_PATH_PARENT_WILDCARD) == 0;
+        if (a->named_parent && (a->path->flags & PERFBUF_PATH_HAS_INSTANCE) != 0 &&
+            p->newer_object.num_instances > 0) {
+            answer_parents(a);
+        }
     }
     a->newer_def = find_definition(p->newer, &p->newer_object, counter_title);
     if (!a->newer_def.found) {

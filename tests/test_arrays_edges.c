@@ -591,6 +591,38 @@ static void v1_long_parent_cut(void)
     free(long_name);
 }
 
+/* Children alternating between two parents: a named parent selects its
+ * own children, each parent compared once (case-insensitively), whatever
+ * order they come in. */
+static void v1_alternating_parents(void)
+{
+    static const def defs[] = {{CF_COUNT, PERF_COUNTER_RAWCOUNT, 4, 8}};
+    static const uint64_t values[] = {1, 2, 3, 4, 5};
+    static const char *const names[] = {"a", "b", "c", "d", "e"};
+    static const char *const jobs[] = {"p1", "p2"};
+    static const uint32_t alternating[] = {0, 1, 0, 1, 7};
+    const parent_spec two = {0, jobs, 2};
+    obj_spec o = {OBJ, defs, 1, 0, 0, names, 5, PARENT_OBJ, alternating, values};
+    v1_fixture f;
+    CHECK(v1_setup(&f, &two, &o, &two, &o, OBJ));
+    formatted a;
+    v1_format(&f, CF_COUNT, "\\Process(P2/*)\\Count", PERFBUF_FMT_LONG, &a);
+    CHECK(a.status == PERFBUF_OK && a.count == 2);
+    CHECK_STR(a.items[0].name, "p2/b");
+    CHECK_STR(a.items[1].name, "p2/d");
+    CHECK(a.items[1].value.as_long == 4);
+    v1_format(&f, CF_COUNT, "\\Process(p1/c)\\Count", PERFBUF_FMT_LONG, &a);
+    CHECK(a.status == PERFBUF_OK && a.count == 1);
+    CHECK_STR(a.items[0].name, "p1/c");
+    v1_format(&f, CF_COUNT, "\\Process(p3/*)\\Count", PERFBUF_FMT_LONG, &a);
+    CHECK(a.status == PERFBUF_OK && a.count == 0);
+    /* e's parent is out of range: no named parent selects it. */
+    v1_format(&f, CF_COUNT, "\\Process(*/e)\\Count", PERFBUF_FMT_LONG, &a);
+    CHECK(a.status == PERFBUF_OK && a.count == 1);
+    CHECK_STR(a.items[0].name, "e");
+    v1_teardown(&f);
+}
+
 /* Output that overlaps what the array calls read of the pairing's scratch
  * is refused before anything is read or written. */
 static void v1_output_over_scratch(void)
@@ -1096,6 +1128,7 @@ static void v2_output_over_scratch(void)
 static const th_case cases[] = {
     TH_CASE(v1_null_arguments),
     TH_CASE(v1_long_parent_cut),
+    TH_CASE(v1_alternating_parents),
     TH_CASE(v1_output_over_scratch),
     TH_CASE(v2_output_over_scratch),
     TH_CASE(v1_type_changed),

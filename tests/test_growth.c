@@ -812,9 +812,10 @@ static void call_arrays_two_parents(uint32_t n, run *r) { pair_case(n, 3, true, 
 /*
  * Children alternating between two parents of n characters in two objects
  * (adv_v1_two_parents), paired with a second parse of the same bytes. A
- * path naming a parent compares its 64-character parent part with each
- * child's parent, never converting the parent (which cost the parent's
- * whole name per child, up to the text area), and selects nothing; the
+ * path naming a parent (1,024 'P's, as long as PDH allows) compares it
+ * with each distinct parent once, never converting it (which cost the
+ * parent's whole name per child, up to the text area), and selects
+ * nothing; the
  * size call of every item reports at most PERFBUF_ARRAY_STRING_BYTES_PER_BYTE
  * times the capture, cutting each child's copy of its parent's name (whole,
  * the parent's n characters per child).
@@ -822,9 +823,12 @@ static void call_arrays_two_parents(uint32_t n, run *r) { pair_case(n, 3, true, 
 static void call_arrays_parent_path(uint32_t n, run *r)
 {
     tb_buf buf = adv_v1_two_parents(n);
-    char path_text[128];
-    int len = snprintf(path_text, sizeof path_text, "\\O(%.64s/c)\\C",
-                       "PPPPPPPPPPPPPPPPPPPPPPPPPPPPPPPPPPPPPPPPPPPPPPPPPPPPPPPPPPPPPPPP");
+    /* PDH's longest parent part, every character equal to the parents'. */
+    char parent_part[PERFBUF_PATH_MAX_INSTANCE + 1];
+    memset(parent_part, 'P', PERFBUF_PATH_MAX_INSTANCE);
+    parent_part[PERFBUF_PATH_MAX_INSTANCE] = '\0';
+    char path_text[PERFBUF_PATH_MAX_INSTANCE + 32];
+    int len = snprintf(path_text, sizeof path_text, "\\O(%s/c)\\C", parent_part);
     EXPECT(len > 0);
     r->bytes = 2 * buf.len + (size_t)len;
     perfbuf_v1_block older, newer;

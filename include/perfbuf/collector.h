@@ -68,6 +68,7 @@ typedef struct perfbuf_v1_pairing {
     perfbuf_v1_instance_index newer_parents;
     const uint64_t *matches;      /* one slot per newer instance */
     const uint64_t *older_counters; /* its older counter block, when matched */
+    uint64_t *parent_answers;     /* array calls: 2 per newer instance */
     char *text;                   /* name area of the array calls */
     size_t text_cap;
 } perfbuf_v1_pairing;
@@ -184,9 +185,9 @@ typedef struct perfbuf_raw_item {
  * captures, is formatted without an older sample, so a two-sample type
  * reports PERFBUF_CSTATUS_INVALID_DATA as PDH does for a first sample.
  * NOT_FOUND when the newer object has no such counter. Linear in the
- * blocks' bytes and the string area, plus, for a path naming a parent, at
- * most the path's parent part per instance: each parent's name is
- * compared, not converted, and once for a run of children sharing it.
+ * blocks' bytes and the string area; for a path naming a parent, the
+ * children are sorted by parent in the pairing's scratch (O(i log i)) so
+ * that each distinct parent's name is compared once, never converted.
  */
 PERFBUF_API PERFBUF_MUST_USE perfbuf_status perfbuf_v1_formatted_array(
     const perfbuf_v1_pairing *p, uint32_t counter_title, const perfbuf_counter_path *path,
