@@ -533,11 +533,13 @@ perfbuf_status perfbuf_v1_pairing_scratch_objects(const perfbuf_v1_object *older
 }
 
 /* A block index of the whole block b, as perfbuf_v1_block_index_build
- * makes it: anything else would make each parent a walk of the block. */
+ * makes it for this parse: anything else would make each parent a walk of
+ * the block, or (an index kept from an earlier capture received into the
+ * same buffer) read the old names' lengths over the new names. */
 static bool block_index_of(const perfbuf_v1_block *b, const perfbuf_v1_instance_index *index)
 {
     return index != NULL && index->slots != NULL && index->block_data == b->data &&
-           index->slot_count == b->index_slots;
+           index->parse_stamp == b->parse_stamp && index->slot_count == b->index_slots;
 }
 
 perfbuf_status perfbuf_v1_pair_objects(const perfbuf_v1_block *older,

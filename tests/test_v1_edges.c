@@ -7,6 +7,7 @@
  * block's own bytes give, never read through the caller's copy. Every
  * buffer is parsed in front of a guard page.
  */
+#include "perfbuf/collector.h"
 #include "perfbuf/counter_types.h"
 #include "perfbuf/v1.h"
 #include "builder_v1.h"
@@ -313,6 +314,22 @@ static void test_stale_index_one_buffer(void)
     CHECK(perfbuf_v1_find_instance(&b, &thread, "a/x", 3, &fresh, &child) == PERFBUF_E_NOT_FOUND);
     /* The block form is not the one-object form's random access. */
     CHECK_EQ_U(perfbuf_v1_index_get(&b, &fresh, 0, &parent), PERFBUF_E_INVALID_ARGUMENT);
+    /* Pairing an object with the stale index would key children by the
+     * old parent names: refused too. */
+    uint64_t scratch[4096];
+    size_t need = 0;
+    perfbuf_v1_pairing pairing;
+    CHECK(perfbuf_v1_pairing_scratch_objects(&thread, &thread, &need) == PERFBUF_OK);
+    CHECK(need <= 4096);
+    CHECK_EQ_U(perfbuf_v1_pair_objects(&b, &thread, &stale, &b, &thread, &fresh, scratch, 4096,
+                                       &pairing),
+               PERFBUF_E_INVALID_ARGUMENT);
+    CHECK_EQ_U(perfbuf_v1_pair_objects(&b, &thread, &fresh, &b, &thread, &stale, scratch, 4096,
+                                       &pairing),
+               PERFBUF_E_INVALID_ARGUMENT);
+    CHECK(perfbuf_v1_pair_objects(&b, &thread, &fresh, &b, &thread, &fresh, scratch, 4096,
+                                  &pairing) == PERFBUF_OK);
+    CHECK_EQ_U(pairing.paired, 1);
     free(buffer);
     tb_free(&first.buf);
     tb_free(&second.buf);

@@ -114,7 +114,8 @@ PERFBUF_API PERFBUF_MUST_USE perfbuf_status perfbuf_v1_pair(const perfbuf_v1_blo
  * indexes again each time. The scratch holds no block index:
  * perfbuf_v1_pairing_scratch_objects says how many slots. The indexes must
  * outlive *out. INVALID_ARGUMENT when an object is not of its block or an
- * index is not the block form of its block; OUTPUT_TOO_SMALL as
+ * index is not the block form of its block's parse (one kept from an
+ * earlier capture received into the same buffer included); OUTPUT_TOO_SMALL as
  * perfbuf_v1_pair.
  */
 PERFBUF_API PERFBUF_MUST_USE perfbuf_status perfbuf_v1_pairing_scratch_objects(
