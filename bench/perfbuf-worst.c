@@ -872,6 +872,12 @@ static void v1_rows(void)
     in.len2 = 256 + (size_t)qlen;
     in.object = 2;
     row("perfbuf_v1_find_instance: 256-char parent part, two parents", &in, v1_find, parse_v1);
+    /* PDH's longest parent part: the comparison per candidate is what the
+     * query bounds (SECURITY.md), 1,024 characters here. */
+    memset(long_query, 'p', 1024);
+    qlen = snprintf(long_query + 1024, 32, "/c#%u", 30000 / 2 - 1);
+    in.len2 = 1024 + (size_t)qlen;
+    row("perfbuf_v1_find_instance: 1,024-char parent part, two parents", &in, v1_find, parse_v1);
     row("parent + full name, every child, one-object index (refused)", &in, v1_one_object_index,
         parse_v1);
     /* Arrays over the pairing: a path naming a parent that is not there,

@@ -298,6 +298,14 @@ static void check_v2_arrays(const perfbuf_v2_pairing *p, const perfbuf_v2_reginf
     BUDGETED(bytes, st = perfbuf_v2_formatted_array(p, reg, counter, path, flags, NULL, &count,
                                                     NULL, &string_bytes));
     ORACLE(st == PERFBUF_OK || st == PERFBUF_E_OUTPUT_TOO_SMALL || st == PERFBUF_E_NOT_FOUND);
+    ORACLE(string_bytes <= (size_t)PERFBUF_ARRAY_STRING_BYTES_PER_BYTE * p->newer->size);
+    if (st == PERFBUF_E_OUTPUT_TOO_SMALL && string_bytes > 0) {
+        size_t overlap_count = count, overlap_bytes = string_bytes;
+        perfbuf_status overlap;
+        BUDGETED(0, overlap = perfbuf_v2_formatted_array(p, reg, counter, path, flags, NULL,
+                                                         &overlap_count, p->text, &overlap_bytes));
+        ORACLE(overlap == PERFBUF_E_INVALID_ARGUMENT);
+    }
     if (st == PERFBUF_E_NOT_FOUND || string_bytes > ((size_t)1 << 24)) {
         return;
     }
