@@ -53,7 +53,8 @@ extern "C" {
  * A pairing of one object (by ObjectNameTitleIndex) of two validated
  * blocks. It points into the blocks and into the caller's scratch; all
  * three must outlive it and stay unchanged. Array calls write names into
- * the scratch's text area, so one pairing serves one thread at a time.
+ * the scratch's text area and sort children into its parent answers, so
+ * one pairing serves one thread at a time.
  */
 typedef struct perfbuf_v1_pairing {
     const perfbuf_v1_block *older;
