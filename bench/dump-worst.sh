@@ -17,6 +17,8 @@ trap 'rm -rf "$work"' EXIT
 
 cases=(
   "v1 parents and full names|--format v1 @/v1-parents.bin"
+  "v1 --counter naming no parent: children of two long parents|--format v1 --names @/v1-rate-names.bin --counter \Process(PA/c)\Count @/v1-long-parents.bin"
+  "v1 --counter --csv, the same|--format v1 --names @/v1-rate-names.bin --counter \Process(PA/c)\Count --csv @/v1-long-parents.bin"
   "v1 --rate (20,000 x scale/8 instances, first missing)|--format v1 --rate @/v1-rate-prev.bin @/v1-rate.bin"
   "v1 --series|--format v1 --series @/v1-series-0.bin @/v1-series-1.bin -- @/v1-series.bin"
   "v1 --csv --series|--format v1 --names @/v1-rate-names.bin --counter \\Process(*)\\* --csv --series @/v1-series-0.bin @/v1-series-1.bin -- @/v1-series.bin"

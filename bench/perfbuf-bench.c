@@ -469,7 +469,7 @@ static uint64_t v1_names(const void *ctx)
     return sum;
 }
 
-static size_t *parent_offsets;
+static uint64_t *block_slots;
 
 static uint64_t v1_full_names(const void *ctx)
 {
@@ -482,8 +482,7 @@ static uint64_t v1_full_names(const void *ctx)
     perfbuf_v1_instance_index index;
     if (perfbuf_v1_find_object(&blk, 230, &process) != PERFBUF_OK ||
         perfbuf_v1_find_object(&blk, 232, &thread) != PERFBUF_OK ||
-        perfbuf_v1_index_build(&blk, &process, parent_offsets, process.instance_count, &index) !=
-            PERFBUF_OK) {
+        perfbuf_v1_block_index_build(&blk, block_slots, blk.index_slots, &index) != PERFBUF_OK) {
         return 0;
     }
     uint64_t sum = 0;
@@ -615,7 +614,6 @@ static uint64_t v1_plan_values(const void *ctx)
     return v1_plan_values_of(&blk);
 }
 
-static uint64_t *block_slots;
 
 /* Validate, every value through a plan, and every instance's display name
  * ("parent/name" for threads) through the block index. */
@@ -865,7 +863,6 @@ int main(void)
         tb_v1 v0 = global_like(p, 9, 0);
         tb_v1 v1 = global_like(p, 9, 1000);
         buffer b = {v1.buf.data, v1.buf.len, (size_t)p * 10, v0.buf.data};
-        parent_offsets = malloc(sizeof *parent_offsets * p);
         char title[128];
         snprintf(title, sizeof title, "V1 Global-like block: %u processes, %u threads, 30 counters each",
                  p, p * 9);
@@ -903,7 +900,6 @@ int main(void)
         printf("\nvalidate + read every value (plan) over the unchecked walk: %.2fx its time\n",
                with_plan / unchecked);
         free(block_slots);
-        free(parent_offsets);
         tb_free(&v0.buf);
         tb_free(&v1.buf);
     }

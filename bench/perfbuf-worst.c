@@ -14,8 +14,10 @@
 #include <time.h>
 
 #include "adversarial.h"
+#include "perfbuf/collector.h"
 #include "perfbuf/counter_types.h"
 #include "perfbuf/names.h"
+#include "perfbuf/paths.h"
 #include "perfbuf/text.h"
 #include "perfbuf/v1.h"
 #include "perfbuf/v2_meta.h"
@@ -300,6 +302,84 @@ static uint64_t v1_find(const input *in)
                ? inst.index
                : 0;
 }
+
+/* Every child of object ADV_V1_TITLE(in->object): its parent and its
+ * full name into a 64-byte buffer with the one-object index of object 0,
+ * which parent lookups refuse in O(1) (it would scan each parent's name). */
+static uint64_t v1_one_object_index(const input *in)
+{
+    perfbuf_v1_block b;
+    perfbuf_v1_object parents, o;
+    perfbuf_v1_instance_index index;
+    static size_t offsets[1];
+    if (!v1_open(in, &b) || perfbuf_v1_find_object(&b, ADV_V1_TITLE(0), &parents) ||
+        perfbuf_v1_find_object(&b, ADV_V1_TITLE(in->object), &o) ||
+        perfbuf_v1_index_build(&b, &parents, offsets, 1, &index) != PERFBUF_OK) {
+        return 0;
+    }
+    uint64_t refused = 0;
+    perfbuf_v1_iter ii;
+    perfbuf_v1_instance inst, parent;
+    perfbuf_v1_instances_begin(&o, &ii);
+    while (perfbuf_v1_instances_next(&b, &ii, &inst)) {
+        char name[64];
+        size_t len;
+        refused += perfbuf_v1_parent(&b, &o, &inst, &index, &parent, NULL) ==
+                   PERFBUF_E_SCRATCH_NEEDED;
+        refused += perfbuf_v1_full_name_utf8(&b, &o, &inst, &index, name, sizeof name, &len) ==
+                   PERFBUF_E_SCRATCH_NEEDED;
+    }
+    return refused;
+}
+
+/* The capture paired with itself (object ADV_V1_TITLE(in->object)), then
+ * the formatted array of its first counter with the path in data2 (NULL
+ * when len2 is 0): the first call, and the fill when `fill` and it fits in
+ * the 64 MB the bench keeps for strings. */
+static perfbuf_formatted_item *array_items;
+static char *array_strings;
+#define ARRAY_STRING_CAP ((size_t)64 << 20)
+
+static uint64_t v1_array_with(const input *in, bool fill)
+{
+    perfbuf_v1_block b;
+    static uint64_t *scratch;
+    static size_t scratch_cap;
+    size_t slots = 0;
+    if (!v1_open(in, &b) ||
+        perfbuf_v1_pairing_scratch(&b, &b, ADV_V1_TITLE(in->object), &slots) != PERFBUF_OK) {
+        return 0;
+    }
+    if (slots > scratch_cap) {
+        free(scratch);
+        scratch = malloc(sizeof *scratch * slots);
+        scratch_cap = slots;
+    }
+    perfbuf_v1_pairing p;
+    perfbuf_counter_path path;
+    const perfbuf_counter_path *pp = NULL;
+    if (in->len2 > 0) {
+        if (perfbuf_path_parse((const char *)in->data2, in->len2, &path, NULL) != PERFBUF_OK) {
+            return 0;
+        }
+        pp = &path;
+    }
+    if (perfbuf_v1_pair(&b, &b, ADV_V1_TITLE(in->object), scratch, slots, &p) != PERFBUF_OK) {
+        return 0;
+    }
+    size_t count = 0, bytes = 0;
+    perfbuf_status st = perfbuf_v1_formatted_array(&p, 2, pp, PERFBUF_FMT_LONG, NULL, &count, NULL,
+                                                   &bytes);
+    if (fill && st == PERFBUF_E_OUTPUT_TOO_SMALL && bytes <= ARRAY_STRING_CAP &&
+        count <= in->n) {
+        st = perfbuf_v1_formatted_array(&p, 2, pp, PERFBUF_FMT_LONG, array_items, &count,
+                                        array_strings, &bytes);
+    }
+    return st == PERFBUF_OK || st == PERFBUF_E_OUTPUT_TOO_SMALL ? bytes + count : 0;
+}
+
+static uint64_t v1_array_size(const input *in) { return v1_array_with(in, false); }
+static uint64_t v1_array_fill(const input *in) { return v1_array_with(in, true); }
 
 /* Every counter of the newer capture (data) read from the older (data2),
  * laid out alike or not. */
@@ -845,6 +925,38 @@ static void v1_rows(void)
     in.len2 = 256 + (size_t)qlen;
     in.object = 2;
     row("perfbuf_v1_find_instance: 256-char parent part, two parents", &in, v1_find, parse_v1);
+    /* PDH's longest parent part: the comparison per candidate is what the
+     * query bounds (SECURITY.md), 1,024 characters here. */
+    memset(long_query, 'p', 1024);
+    qlen = snprintf(long_query + 1024, 32, "/c#%u", 30000 / 2 - 1);
+    in.len2 = 1024 + (size_t)qlen;
+    row("perfbuf_v1_find_instance: 1,024-char parent part, two parents", &in, v1_find, parse_v1);
+    row("parent + full name, every child, one-object index (refused)", &in, v1_one_object_index,
+        parse_v1);
+    /* Arrays over the pairing: a path naming a parent that is not there,
+     * compared with each child's parent (64 characters, then 1,024, PDH's
+     * longest); every item's size; and the fill, each child's copy of its
+     * parent cut at PERFBUF_ARRAY_PARENT_MAX_BYTES. */
+    array_items = malloc(sizeof *array_items * 30000);
+    array_strings = malloc(ARRAY_STRING_CAP);
+    memset(long_query, 'p', 30000);
+    char *path_text = malloc(2048);
+    int plen = snprintf(path_text, 2048, "\\O(%.64s/c)\\C", long_query);
+    in.data2 = (const uint8_t *)path_text;
+    in.len2 = (size_t)plen;
+    row("pair + formatted array: path naming no parent, 64-char part", &in, v1_array_fill,
+        parse_v1);
+    plen = snprintf(path_text, 2048, "\\O(%.1024s/c)\\C", long_query);
+    in.len2 = (size_t)plen;
+    row("pair + formatted array: path naming no parent, 1,024-char part", &in, v1_array_fill,
+        parse_v1);
+    in.len2 = 0;
+    row("pair + formatted array: size call, every child (cut parents)", &in, v1_array_size,
+        parse_v1);
+    row("pair + formatted array: fill, every child (cut parents)", &in, v1_array_fill, parse_v1);
+    free(path_text);
+    free(array_items);
+    free(array_strings);
     free(long_query);
     tb_free(&b);
 

@@ -174,9 +174,21 @@ static void check_arrays(const perfbuf_v1_pairing *p, uint32_t counter,
 {
     size_t count = 0, string_bytes = 0;
     perfbuf_status st;
-    BUDGETED(bytes, st = perfbuf_v1_formatted_array(p, counter, path, flags, NULL, &count, NULL,
-                                                    &string_bytes));
+    BUDGETED(bytes,
+                   st = perfbuf_v1_formatted_array(p, counter, path, flags, NULL, &count, NULL,
+                                                   &string_bytes));
     ORACLE(st == PERFBUF_OK || st == PERFBUF_E_OUTPUT_TOO_SMALL || st == PERFBUF_E_NOT_FOUND);
+    /* The size a first call asks for is linear in the capture, however
+     * many children share one long parent (collector.h). */
+    ORACLE(string_bytes <= (size_t)PERFBUF_ARRAY_STRING_BYTES_PER_BYTE * p->newer->size);
+    if (st == PERFBUF_E_OUTPUT_TOO_SMALL && string_bytes > 0) {
+        /* Output over the pairing's own name area is refused, in O(1). */
+        size_t overlap_count = count, overlap_bytes = string_bytes;
+        perfbuf_status overlap;
+        BUDGETED(0, overlap = perfbuf_v1_formatted_array(p, counter, path, flags, NULL,
+                                                         &overlap_count, p->text, &overlap_bytes));
+        ORACLE(overlap == PERFBUF_E_INVALID_ARGUMENT);
+    }
     if (st == PERFBUF_E_NOT_FOUND || string_bytes > ((size_t)1 << 24)) {
         return;
     }
@@ -188,17 +200,18 @@ static void check_arrays(const perfbuf_v1_pairing *p, uint32_t counter,
     if (count > 0) {
         memset(items, 0xAB, sizeof *items * count);
         size_t short_count = count - 1, sb = string_bytes;
-        BUDGETED(bytes + sb, st = perfbuf_v1_formatted_array(p, counter, path, flags, items,
-                                                             &short_count, strings, &sb));
+        BUDGETED(bytes + sb,
+                       st = perfbuf_v1_formatted_array(p, counter, path, flags, items,
+                                                       &short_count, strings, &sb));
         ORACLE(st == PERFBUF_E_OUTPUT_TOO_SMALL && short_count == want && sb == want_bytes);
         const uint8_t *raw_bytes = (const uint8_t *)items;
         for (size_t k = 0; k < sizeof *items * (count - 1); k++) {
             ORACLE(raw_bytes[k] == 0xAB);
         }
     }
-    BUDGETED(bytes + string_bytes, st = perfbuf_v1_formatted_array(p, counter, path, flags, items,
-                                                                   &count, strings,
-                                                                   &string_bytes));
+    BUDGETED(bytes + string_bytes,
+                   st = perfbuf_v1_formatted_array(p, counter, path, flags, items, &count, strings,
+                                                   &string_bytes));
     ORACLE(st == PERFBUF_OK && count == want && string_bytes <= want_bytes);
     for (size_t k = 0; k < count; k++) {
         ORACLE(items[k].name >= strings && items[k].name_len < string_bytes);
@@ -208,8 +221,9 @@ static void check_arrays(const perfbuf_v1_pairing *p, uint32_t counter,
         ORACLE(perfbuf_cstatus_name(items[k].value.status) != NULL);
     }
     size_t raw_count = want, raw_bytes = want_bytes;
-    BUDGETED(bytes + want_bytes, st = perfbuf_v1_raw_array(p, counter, path, raw, &raw_count,
-                                                           strings, &raw_bytes));
+    BUDGETED(bytes + want_bytes,
+                   st = perfbuf_v1_raw_array(p, counter, path, raw, &raw_count, strings,
+                                             &raw_bytes));
     ORACLE(st == PERFBUF_OK && raw_count == want && raw_bytes == string_bytes);
     for (size_t k = 0; k < raw_count; k++) {
         ORACLE(!raw[k].has_older || raw[k].pairing == PERFBUF_PAIR_MATCHED);
@@ -284,6 +298,14 @@ static void check_v2_arrays(const perfbuf_v2_pairing *p, const perfbuf_v2_reginf
     BUDGETED(bytes, st = perfbuf_v2_formatted_array(p, reg, counter, path, flags, NULL, &count,
                                                     NULL, &string_bytes));
     ORACLE(st == PERFBUF_OK || st == PERFBUF_E_OUTPUT_TOO_SMALL || st == PERFBUF_E_NOT_FOUND);
+    ORACLE(string_bytes <= (size_t)PERFBUF_ARRAY_STRING_BYTES_PER_BYTE * p->newer->size);
+    if (st == PERFBUF_E_OUTPUT_TOO_SMALL && string_bytes > 0) {
+        size_t overlap_count = count, overlap_bytes = string_bytes;
+        perfbuf_status overlap;
+        BUDGETED(0, overlap = perfbuf_v2_formatted_array(p, reg, counter, path, flags, NULL,
+                                                         &overlap_count, p->text, &overlap_bytes));
+        ORACLE(overlap == PERFBUF_E_INVALID_ARGUMENT);
+    }
     if (st == PERFBUF_E_NOT_FOUND || string_bytes > ((size_t)1 << 24)) {
         return;
     }

@@ -228,15 +228,38 @@ static bool walk(v2_array *a, bool fill)
     return true;
 }
 
+/*
+ * Whether the caller's items or strings overlap the pairing's scratch as
+ * the array calls use it: from the name area at its start to the older
+ * samples at its end (matches and older positions lie between). Writing an
+ * item there would change the pairing under the call. O(1).
+ */
+static bool output_overlaps_scratch(const v2_array *a, size_t item_bytes)
+{
+    const perfbuf_v2_pairing *p = a->p;
+    size_t n_new = has_instances(&p->newer_block) ? p->newer_block.instance_count : 0;
+    const uint64_t *end = p->older_samples + n_new * PB_V2_SAMPLE_SLOTS;
+    pb_region scratch = {p->text, (size_t)((const char *)end - p->text)};
+    const void *items = a->raw ? (const void *)a->raw_items : (const void *)a->items;
+    return pb_regions_overlap(scratch, (pb_region){items, item_bytes}) ||
+           pb_regions_overlap(scratch, (pb_region){a->strings, a->string_cap});
+}
+
 static perfbuf_status array(v2_array *a, size_t *item_count, size_t *string_bytes)
 {
     const perfbuf_v2_pairing *p = a->p;
-    if (p == NULL || p->newer == NULL || p->matches == NULL || a->reg == NULL ||
-        item_count == NULL || string_bytes == NULL) {
+    if (p == NULL || p->newer == NULL || p->matches == NULL || p->text == NULL ||
+        p->older_samples == NULL || a->reg == NULL || item_count == NULL ||
+        string_bytes == NULL) {
         return PERFBUF_E_INVALID_ARGUMENT;
     }
     a->item_cap = (a->items == NULL && a->raw_items == NULL) ? 0 : *item_count;
     a->string_cap = a->strings == NULL ? 0 : *string_bytes;
+    size_t item_size = a->raw ? sizeof(perfbuf_raw_item) : sizeof(perfbuf_formatted_item);
+    size_t item_bytes;
+    if (!pb_mul(a->item_cap, item_size, &item_bytes) || output_overlaps_scratch(a, item_bytes)) {
+        return PERFBUF_E_INVALID_ARGUMENT;
+    }
     perfbuf_v2_counter_reg c;
     if (perfbuf_v2_reginfo_find(a->reg, a->counter_id, &c) != PERFBUF_OK) {
         *item_count = 0;

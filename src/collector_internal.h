@@ -49,6 +49,23 @@ static inline void pb_read_pairing_slot(uint64_t slot, uint32_t *pairing, uint32
     }
 }
 
+/* A caller's memory range: start and length in bytes (NULL, 0: none). */
+typedef struct pb_region {
+    const void *start;
+    size_t bytes;
+} pb_region;
+
+/* Whether two ranges share a byte: compared as addresses, since they may be
+ * separate objects (the caller's output and the pairing's scratch). */
+static inline bool pb_regions_overlap(pb_region a, pb_region b)
+{
+    if (a.start == NULL || b.start == NULL || a.bytes == 0 || b.bytes == 0) {
+        return false;
+    }
+    uintptr_t a0 = (uintptr_t)a.start, b0 = (uintptr_t)b.start;
+    return a0 < b0 ? b0 - a0 < a.bytes : a0 - b0 < b.bytes;
+}
+
 /* The bytes a name conversion that ran out of room left in a
  * PB_NAME_TEXT_BYTES text area, up to their NUL: the text contract answers
  * a size that is enough, not what it wrote (perfbuf/text.h). */

@@ -385,7 +385,8 @@ static bool keys_layout(const perfbuf_v1_object *oo, bool has_older, const perfb
     size_t total = PB_TEXT_SLOTS;
     return pb_add((size_t)n_old, (size_t)n_new, &keys) &&
            pb_mul(keys, PER_INSTANCE_SLOTS, &keys) && add_slots(&total, keys) &&
-           add_slots(&total, n_new) && add_slots(&total, n_new) && (*slots = total, true);
+           add_slots(&total, n_new) && add_slots(&total, n_new) &&
+           add_slots(&total, 2 * (size_t)n_new) && (*slots = total, true);
 }
 
 static bool scratch_layout(const perfbuf_v1_block *older, const perfbuf_v1_object *oo,
@@ -440,8 +441,8 @@ static PB_NOINLINE void pair_keys(perfbuf_v1_pairing *out, uint64_t *scratch, ui
     merge(&ok, &nk, matches, matches + n_new, out);
 }
 
-/* Places the name area, the matches and the older counter blocks; returns
- * the first slot after them. */
+/* Places the name area, the matches, the older counter blocks and the
+ * array calls' parent answers; returns the first slot after them. */
 static uint64_t *place_results(perfbuf_v1_pairing *out, uint64_t *scratch)
 {
     uint64_t *at = scratch;
@@ -453,6 +454,8 @@ static uint64_t *place_results(perfbuf_v1_pairing *out, uint64_t *scratch)
     at += n_new;
     out->older_counters = at;
     at += n_new;
+    out->parent_answers = at;
+    at += 2 * (size_t)n_new;
     return at;
 }
 
@@ -530,11 +533,13 @@ perfbuf_status perfbuf_v1_pairing_scratch_objects(const perfbuf_v1_object *older
 }
 
 /* A block index of the whole block b, as perfbuf_v1_block_index_build
- * makes it: anything else would make each parent a walk of the block. */
+ * makes it for this parse: anything else would make each parent a walk of
+ * the block, or (an index kept from an earlier capture received into the
+ * same buffer) read the old names' lengths over the new names. */
 static bool block_index_of(const perfbuf_v1_block *b, const perfbuf_v1_instance_index *index)
 {
     return index != NULL && index->slots != NULL && index->block_data == b->data &&
-           index->slot_count == b->index_slots;
+           index->parse_id == b->parse_id && index->slot_count == b->index_slots;
 }
 
 perfbuf_status perfbuf_v1_pair_objects(const perfbuf_v1_block *older,

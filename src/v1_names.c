@@ -1,8 +1,8 @@
 /* SPDX-License-Identifier: MIT OR Apache-2.0 */
 /*
  * V1 instance names, parents and lookups. None of these walks more than
- * one object's instances per call; with an index of the parent object,
- * resolving the parent of every instance of an object is linear in total.
+ * one object's instances per call; with the block index, resolving the
+ * parent of every instance of a block is linear in total.
  */
 #include "perfbuf/v1.h"
 
@@ -12,6 +12,12 @@
 #include "text.h"
 #include "v1_internal.h"
 #include "work.h"
+
+/* index was built from this parse of b: same buffer, same stamp. */
+static bool index_of_parse(const perfbuf_v1_block *b, const perfbuf_v1_instance_index *index)
+{
+    return index->block_data == b->data && pb_v1_same_parse(b, index->parse_id);
+}
 
 static pb_cursor name_window(const perfbuf_v1_block *b, const perfbuf_v1_instance *inst)
 {
@@ -62,6 +68,8 @@ perfbuf_status perfbuf_v1_index_build(const perfbuf_v1_block *b, const perfbuf_v
     out->object = *o;
     out->offsets = offsets;
     out->count = n;
+    out->block_data = b->data;
+    out->parse_id = b->parse_id;
     return PERFBUF_OK;
 }
 
@@ -69,7 +77,8 @@ perfbuf_status perfbuf_v1_index_get(const perfbuf_v1_block *b,
                                     const perfbuf_v1_instance_index *index, uint32_t i,
                                     perfbuf_v1_instance *out)
 {
-    if (b == NULL || index == NULL || out == NULL) {
+    if (b == NULL || index == NULL || out == NULL || index->slots != NULL ||
+        index->offsets == NULL || !index_of_parse(b, index)) {
         return PERFBUF_E_INVALID_ARGUMENT;
     }
     if (i >= index->count) {
@@ -129,6 +138,7 @@ perfbuf_status perfbuf_v1_block_index_build(const perfbuf_v1_block *b, uint64_t 
     out->slot_count = next;
     out->object_count = objects;
     out->block_data = b->data;
+    out->parse_id = b->parse_id;
     return PERFBUF_OK;
 }
 
@@ -193,22 +203,25 @@ typedef struct parent_place {
     size_t name_bytes;
 } parent_place;
 
-/* Whether index answers for parents in that object without a walk. */
-static bool index_covers(const perfbuf_v1_block *b, const perfbuf_v1_instance_index *index,
-                         uint32_t title)
+/* Whether index answers for parents without a walk or a name scan: the
+ * block form of this parse. */
+static bool is_block_index(const perfbuf_v1_block *b, const perfbuf_v1_instance_index *index)
 {
-    if (index == NULL) {
-        return false;
-    }
-    return index->slots != NULL ? index->block_data == b->data
-                                : index->object.name_title_index == title;
+    return index != NULL && index->slots != NULL && index_of_parse(b, index);
+}
+
+/* An index the parent lookups refuse outright: one of another parse. */
+static bool foreign_index(const perfbuf_v1_block *b, const perfbuf_v1_instance_index *index)
+{
+    return index != NULL && !index_of_parse(b, index);
 }
 
 /*
  * Finds the parent of inst without reading the parent's name: through the
- * index when it covers the parent's object, otherwise by walking the block.
- * The one-object form's offsets are checked as perfbuf_v1_index_get checks
- * them; the block form's, by reading the object again.
+ * block index, or by walking the block when there is none. The one-object
+ * form is refused (SCRATCH_NEEDED): it holds no name lengths, so each
+ * answer would scan the parent's name. The block index's slots are the
+ * caller's memory, so what they name is read again from the block.
  */
 static perfbuf_status locate_parent(const perfbuf_v1_block *b, const perfbuf_v1_object *o,
                                     const perfbuf_v1_instance *inst,
@@ -218,17 +231,19 @@ static perfbuf_status locate_parent(const perfbuf_v1_block *b, const perfbuf_v1_
     if (inst->parent_title_index == 0) {
         return PERFBUF_E_NOT_FOUND;
     }
+    if (foreign_index(b, index)) {
+        return PERFBUF_E_INVALID_ARGUMENT;
+    }
+    if (index != NULL && index->slots == NULL) {
+        return PERFBUF_E_SCRATCH_NEEDED;
+    }
     perfbuf_v1_object parent_object;
     size_t slot = 0;
-    bool by_block_index = index != NULL && index->slots != NULL && index->block_data == b->data;
-    bool by_object_index = !by_block_index && index != NULL && index->slots == NULL &&
-                           index->object.name_title_index == inst->parent_title_index;
+    bool by_block_index = index != NULL;
     if (by_block_index) {
         if (!block_index_object(b, index, inst->parent_title_index, &slot, &parent_object)) {
             return PERFBUF_E_NOT_FOUND;
         }
-    } else if (by_object_index) {
-        parent_object = index->object;
     } else if (perfbuf_v1_find_object(b, inst->parent_title_index, &parent_object) != PERFBUF_OK) {
         return PERFBUF_E_NOT_FOUND;
     }
@@ -249,12 +264,7 @@ static perfbuf_status locate_parent(const perfbuf_v1_block *b, const perfbuf_v1_
         return PERFBUF_OK;
     }
     perfbuf_v1_instance parent;
-    if (by_object_index) {
-        perfbuf_status st = perfbuf_v1_index_get(b, index, inst->parent_instance, &parent);
-        if (st != PERFBUF_OK) {
-            return st;
-        }
-    } else if (!nth_instance(b, &parent_object, inst->parent_instance, &parent)) {
+    if (!nth_instance(b, &parent_object, inst->parent_instance, &parent)) {
         return PERFBUF_E_NOT_FOUND;
     }
     place->offset = parent.offset;
@@ -315,7 +325,7 @@ perfbuf_status perfbuf_v1_parent(const perfbuf_v1_block *b, const perfbuf_v1_obj
                                  perfbuf_v1_instance *parent, perfbuf_error *err)
 {
     if (b == NULL || o == NULL || inst == NULL || parent == NULL ||
-        !instance_of_block(b, o, inst)) {
+        !instance_of_block(b, o, inst) || foreign_index(b, parent_index)) {
         return PERFBUF_E_INVALID_ARGUMENT;
     }
     parent_place place;
@@ -347,13 +357,17 @@ perfbuf_status perfbuf_v1_full_name_utf8(const perfbuf_v1_block *b, const perfbu
     }
     pb_utf8_out text;
     pb_utf8_out_init(&text, out, cap);
-    if (!instance_of_block(b, o, inst)) {
+    if (!instance_of_block(b, o, inst) || foreign_index(b, parent_index)) {
         (void)pb_utf8_finish(&text, len);
         return PERFBUF_E_INVALID_ARGUMENT;
     }
     parent_place place;
     pb_cursor parent_name;
     perfbuf_status parent_st = locate_parent(b, o, inst, parent_index, &place, NULL);
+    if (parent_st == PERFBUF_E_SCRATCH_NEEDED) {
+        (void)pb_utf8_finish(&text, len);
+        return parent_st;
+    }
     /* The parent's name is read up to its NUL and only as far as the
      * output holds: a long one shared by many children costs each call
      * what the caller's buffer holds. */
@@ -400,7 +414,8 @@ perfbuf_status perfbuf_v1_find_instance(const perfbuf_v1_block *b, const perfbuf
                                         const perfbuf_v1_instance_index *parent_index,
                                         perfbuf_v1_instance *out)
 {
-    if (b == NULL || o == NULL || out == NULL || (query == NULL && query_len != 0)) {
+    if (b == NULL || o == NULL || out == NULL || (query == NULL && query_len != 0) ||
+        foreign_index(b, parent_index)) {
         return PERFBUF_E_INVALID_ARGUMENT;
     }
     uint32_t ordinal;
@@ -430,7 +445,7 @@ perfbuf_status perfbuf_v1_find_instance(const perfbuf_v1_block *b, const perfbuf
     while (perfbuf_v1_instances_next(b, &it, out)) {
         bool match;
         if (parent_name != NULL && out->parent_title_index != 0) {
-            if (!index_covers(b, parent_index, out->parent_title_index)) {
+            if (!is_block_index(b, parent_index)) {
                 return PERFBUF_E_SCRATCH_NEEDED;
             }
             parent_place place;

@@ -33,6 +33,8 @@ endforeach()
 set(cases
     "v1-parents|0|--format v1 @/v1-parents.bin"
     "v1-rate|0|--format v1 --rate @/v1-rate-prev.bin @/v1-rate.bin"
+    "v1-long-parents|0|--format v1 --names @/v1-rate-names.bin --counter \\\\Process(PA/c)\\\\Count @/v1-long-parents.bin|10.5"
+    "v1-long-parents-csv|0|--format v1 --names @/v1-rate-names.bin --counter \\\\Process(PA/c)\\\\Count --csv @/v1-long-parents.bin|10.5"
     "v1-objects-rate|0|--format v1 --rate @/v1-objects-prev.bin @/v1-objects.bin|10.5"
     "v1-counter|0|--format v1 --names @/v1-rate-names.bin --counter \\\\Process(*)\\\\Count --counter \\\\Thread(*)\\\\* --rate @/v1-rate-prev.bin @/v1-rate.bin"
     "v1-csv|0|--format v1 --names @/v1-rate-names.bin --counter \\\\Process(*)\\\\* --csv --rate @/v1-rate-prev.bin @/v1-rate.bin"
@@ -53,6 +55,7 @@ set(cases
 set(checks
     "v1-parents|objects/1/instances/1/full_name|p999/c1"
     "v1-parents|objects/1/instances/0/full_name|c0"
+    "v1-long-parents|objects/0/name|Process"
     "v1-rate|objects/0/instances/0/formatted/1|invalid-data"
     "v1-objects-rate|objects/0/instances/0/pairing|matched"
     "v1-objects-rate|objects/499/instances/0/pairing|matched"

@@ -13,6 +13,11 @@
  *                       in reverse order; 200 x SCALE counters of one
  *                       instance, reversed too; and 500 x SCALE small
  *                       objects the earlier capture lists in reverse;
+ *   v1-long-parents.bin two parents of 1,000 x SCALE characters, in two
+ *                       objects (titles 232 and 234), and 1,000 x SCALE
+ *                       Process (230) children named "c" alternating
+ *                       between them: --counter naming another parent
+ *                       must not convert every child's full name;
  *   v1-objects.bin, v1-objects-prev.bin
  *                       --rate: 500 x SCALE objects of one instance each,
  *                       listed in reverse in the earlier capture;
@@ -110,6 +115,40 @@ static int v1_parents(uint32_t scale)
     tb_v1_object_end(&v);
     tb_v1_end(&v);
     return write_buf("v1-parents.bin", &v.buf);
+}
+
+static int v1_long_parents(uint32_t scale)
+{
+    uint32_t n = 1000 * scale;
+    char *parent = malloc((size_t)n + 1);
+    if (parent == NULL) {
+        return 1;
+    }
+    memset(parent, 'P', n);
+    parent[n] = '\0';
+    tb_v1 v;
+    tb_v1_begin(&v, "VM");
+    uint8_t data[4] = {1, 0, 0, 0};
+    for (uint32_t k = 0; k < 2; k++) {
+        parent[n - 1] = (char)('A' + k);
+        tb_v1_object_begin(&v, 232 + 2 * k, 0, 0);
+        tb_v1_counter(&v, 12, PERF_COUNTER_RAWCOUNT, 4, 4);
+        tb_v1_definitions_end(&v);
+        tb_v1_instance(&v, parent, 0, 0);
+        tb_v1_counter_block(&v, data, sizeof data);
+        tb_v1_object_end(&v);
+    }
+    free(parent);
+    tb_v1_object_begin(&v, 230, 0, 0);
+    tb_v1_counter(&v, 12, PERF_COUNTER_RAWCOUNT, 4, 4);
+    tb_v1_definitions_end(&v);
+    for (uint32_t i = 0; i < n; i++) {
+        tb_v1_instance(&v, "c", 232 + 2 * (i % 2), 0);
+        tb_v1_counter_block(&v, data, sizeof data);
+    }
+    tb_v1_object_end(&v);
+    tb_v1_end(&v);
+    return write_buf("v1-long-parents.bin", &v.buf);
 }
 
 /* One capture of the --rate pair: `previous` drops the first instance of
@@ -529,6 +568,7 @@ int main(int argc, char **argv)
     out_dir = argv[1];
     uint32_t s = (uint32_t)scale;
     int rc = v1_parents(s);
+    rc = rc ? rc : v1_long_parents(s);
     rc = rc ? rc : v1_rate(s);
     rc = rc ? rc : v1_objects(s);
     rc = rc ? rc : v1_series(s);

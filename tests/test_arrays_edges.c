@@ -549,6 +549,123 @@ static void v1_parents_not_read(void)
     v1_teardown(&f);
 }
 
+/* A parent's name longer than PERFBUF_ARRAY_PARENT_MAX_BYTES is cut in
+ * every child's item name, so the size a first call asks for stays within
+ * PERFBUF_ARRAY_STRING_BYTES_PER_BYTE of the capture; a path still selects
+ * by the whole parent's name. */
+static void v1_long_parent_cut(void)
+{
+    static const def defs[] = {{CF_COUNT, PERF_COUNTER_RAWCOUNT, 4, 8}};
+    static const uint64_t values[] = {5, 6};
+    static const uint32_t both_first[] = {0, 0};
+    enum { LONG = PERFBUF_ARRAY_PARENT_MAX_BYTES + 900 };
+    char *long_name = malloc(LONG + 1);
+    CHECK(long_name != NULL);
+    memset(long_name, 'P', LONG);
+    long_name[LONG] = '\0';
+    const char *const parents[] = {long_name};
+    const parent_spec spec = {0, parents, 1};
+    obj_spec o = OBJECT(defs, values);
+    o.parent_title = PARENT_OBJ;
+    o.parent_index = both_first;
+    v1_fixture f;
+    CHECK(v1_setup(&f, &spec, &o, &spec, &o, OBJ));
+    size_t count = 0, bytes = 0;
+    CHECK(perfbuf_v1_formatted_array(&f.p, CF_COUNT, NULL, PERFBUF_FMT_LONG, NULL, &count, NULL,
+                                     &bytes) == PERFBUF_E_OUTPUT_TOO_SMALL);
+    CHECK_EQ_U(count, 2);
+    CHECK(bytes <= (size_t)PERFBUF_ARRAY_STRING_BYTES_PER_BYTE * f.newer.size);
+    /* Each item keeps at most the cap of its parent, not all of it. */
+    CHECK(bytes < 2 * (size_t)LONG);
+    perfbuf_formatted_item items[2];
+    char *strings = malloc(bytes);
+    CHECK(strings != NULL);
+    CHECK(perfbuf_v1_formatted_array(&f.p, CF_COUNT, NULL, PERFBUF_FMT_LONG, items, &count,
+                                     strings, &bytes) == PERFBUF_OK);
+    CHECK_EQ_U(items[0].name_len, PERFBUF_ARRAY_PARENT_MAX_BYTES + 2);
+    CHECK(memcmp(items[0].name, long_name, PERFBUF_ARRAY_PARENT_MAX_BYTES) == 0);
+    CHECK_STR(items[0].name + PERFBUF_ARRAY_PARENT_MAX_BYTES, "/a");
+    CHECK_STR(items[1].name + PERFBUF_ARRAY_PARENT_MAX_BYTES, "/b");
+    free(strings);
+    v1_teardown(&f);
+    free(long_name);
+}
+
+/* Children alternating between two parents: a named parent selects its
+ * own children, each parent compared once (case-insensitively), whatever
+ * order they come in. */
+static void v1_alternating_parents(void)
+{
+    static const def defs[] = {{CF_COUNT, PERF_COUNTER_RAWCOUNT, 4, 8}};
+    static const uint64_t values[] = {1, 2, 3, 4, 5};
+    static const char *const names[] = {"a", "b", "c", "d", "e"};
+    static const char *const jobs[] = {"p1", "p2"};
+    static const uint32_t alternating[] = {0, 1, 0, 1, 7};
+    const parent_spec two = {0, jobs, 2};
+    obj_spec o = {OBJ, defs, 1, 0, 0, names, 5, PARENT_OBJ, alternating, values};
+    v1_fixture f;
+    CHECK(v1_setup(&f, &two, &o, &two, &o, OBJ));
+    formatted a;
+    v1_format(&f, CF_COUNT, "\\Process(P2/*)\\Count", PERFBUF_FMT_LONG, &a);
+    CHECK(a.status == PERFBUF_OK && a.count == 2);
+    CHECK_STR(a.items[0].name, "p2/b");
+    CHECK_STR(a.items[1].name, "p2/d");
+    CHECK(a.items[1].value.as_long == 4);
+    v1_format(&f, CF_COUNT, "\\Process(p1/c)\\Count", PERFBUF_FMT_LONG, &a);
+    CHECK(a.status == PERFBUF_OK && a.count == 1);
+    CHECK_STR(a.items[0].name, "p1/c");
+    v1_format(&f, CF_COUNT, "\\Process(p3/*)\\Count", PERFBUF_FMT_LONG, &a);
+    CHECK(a.status == PERFBUF_OK && a.count == 0);
+    /* e's parent is out of range: no named parent selects it. */
+    v1_format(&f, CF_COUNT, "\\Process(*/e)\\Count", PERFBUF_FMT_LONG, &a);
+    CHECK(a.status == PERFBUF_OK && a.count == 1);
+    CHECK_STR(a.items[0].name, "e");
+    v1_teardown(&f);
+}
+
+/* Output that overlaps what the array calls read of the pairing's scratch
+ * is refused before anything is read or written. */
+static void v1_output_over_scratch(void)
+{
+    static const def defs[] = {{CF_COUNT, PERF_COUNTER_RAWCOUNT, 4, 8}};
+    static const uint64_t values[] = {5, 6};
+    static const char *const jobs[] = {"p1"};
+    static const uint32_t first_parent[] = {0, 0};
+    const parent_spec readable = {0, jobs, 1};
+    obj_spec o = OBJECT(defs, values);
+    o.parent_title = PARENT_OBJ;
+    o.parent_index = first_parent;
+    v1_fixture f;
+    CHECK(v1_setup(&f, &readable, &o, &readable, &o, OBJ));
+    perfbuf_formatted_item items[2];
+    char strings[64];
+    size_t count = 2, bytes = sizeof strings;
+    /* The name area. */
+    CHECK(perfbuf_v1_formatted_array(&f.p, CF_COUNT, NULL, PERFBUF_FMT_LONG, items, &count,
+                                     f.p.text + 8, &bytes) == PERFBUF_E_INVALID_ARGUMENT);
+    /* The matches, as items. */
+    size_t at = (size_t)(f.p.matches - f.scratch);
+    count = 2;
+    bytes = sizeof strings;
+    CHECK(perfbuf_v1_formatted_array(&f.p, CF_COUNT, NULL, PERFBUF_FMT_LONG,
+                                     (perfbuf_formatted_item *)(void *)&f.scratch[at], &count,
+                                     strings, &bytes) == PERFBUF_E_INVALID_ARGUMENT);
+    /* The newer block index, as raw strings. */
+    at = (size_t)(f.p.newer_parents.slots - f.scratch);
+    perfbuf_raw_item raw[2];
+    count = 2;
+    bytes = 16;
+    CHECK(perfbuf_v1_raw_array(&f.p, CF_COUNT, NULL, raw, &count, (char *)(void *)&f.scratch[at],
+                               &bytes) == PERFBUF_E_INVALID_ARGUMENT);
+    /* Ending just before the scratch is not an overlap. */
+    count = 2;
+    bytes = sizeof strings;
+    CHECK(perfbuf_v1_formatted_array(&f.p, CF_COUNT, NULL, PERFBUF_FMT_LONG, items, &count,
+                                     strings, &bytes) == PERFBUF_OK);
+    CHECK_STR(items[0].name, "p1/a");
+    v1_teardown(&f);
+}
+
 /* ---- V2 ---- */
 
 enum { ID_A = 0, ID_B = 1, ID_BASE = 2, ID_ABSENT = 3 };
@@ -982,8 +1099,38 @@ static void v2_forged_instance_names(void)
     v2_teardown(&f);
 }
 
+/* The V2 arrays refuse output over the pairing's scratch too. */
+static void v2_output_over_scratch(void)
+{
+    static const uint32_t values[] = {1, 2, 3, 4};
+    const v2_spec s = {PERFBUF_V2_COUNTERSET, ids_ab, 2, ab, inst_ids, 2, values};
+    v2_fixture f;
+    CHECK(v2_setup(&f, &s, &s));
+    perfbuf_formatted_item items[2];
+    char strings[64];
+    size_t count = 2, bytes = sizeof strings;
+    CHECK(perfbuf_v2_formatted_array(&f.p, &f.reg, ID_A, NULL, PERFBUF_FMT_LONG, items, &count,
+                                     f.p.text, &bytes) == PERFBUF_E_INVALID_ARGUMENT);
+    /* The older samples the call stores: the scratch's last slots. */
+    count = 1;
+    bytes = sizeof strings;
+    CHECK(perfbuf_v2_formatted_array(&f.p, &f.reg, ID_A, NULL, PERFBUF_FMT_LONG,
+                                     (perfbuf_formatted_item *)(void *)f.p.older_samples, &count,
+                                     strings, &bytes) == PERFBUF_E_INVALID_ARGUMENT);
+    count = 2;
+    bytes = sizeof strings;
+    CHECK(perfbuf_v2_formatted_array(&f.p, &f.reg, ID_A, NULL, PERFBUF_FMT_LONG, items, &count,
+                                     strings, &bytes) == PERFBUF_OK);
+    CHECK_EQ_U(count, 2);
+    v2_teardown(&f);
+}
+
 static const th_case cases[] = {
     TH_CASE(v1_null_arguments),
+    TH_CASE(v1_long_parent_cut),
+    TH_CASE(v1_alternating_parents),
+    TH_CASE(v1_output_over_scratch),
+    TH_CASE(v2_output_over_scratch),
     TH_CASE(v1_type_changed),
     TH_CASE(v1_size_changed),
     TH_CASE(v1_counter_only_in_newer),

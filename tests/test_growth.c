@@ -684,6 +684,54 @@ static void call_v1_full_name_long(uint32_t n, run *r)
     tb_free(&buf);
 }
 
+/*
+ * Every child of adv_v1_two_parents (parents of n characters in two
+ * objects, children alternating between them): its parent, its full name
+ * into a 16-byte buffer and its "parent/c" lookup with the one-object index
+ * of one parent object answer SCRATCH_NEEDED in O(1) (that index would
+ * scan the parent's name for each child: n x n), and the same through the
+ * block index cost O(log objects) plus the output.
+ */
+static void call_v1_parent_lookups_every_child(uint32_t n, run *r)
+{
+    tb_buf buf = adv_v1_two_parents(n);
+    perfbuf_v1_block b;
+    perfbuf_v1_object parents, children;
+    if (v1_parsed(&buf, &b, r) &&
+        perfbuf_v1_find_object(&b, ADV_V1_TITLE(0), &parents) == PERFBUF_OK &&
+        perfbuf_v1_find_object(&b, ADV_V1_TITLE(2), &children) == PERFBUF_OK) {
+        size_t offsets[1];
+        uint64_t *slots = malloc(sizeof *slots * (b.index_slots + 1));
+        perfbuf_v1_instance_index one, whole;
+        uint32_t refused = 0, named = 0;
+        start();
+        EXPECT(perfbuf_v1_index_build(&b, &parents, offsets, 1, &one) == PERFBUF_OK);
+        EXPECT(perfbuf_v1_block_index_build(&b, slots, b.index_slots, &whole) == PERFBUF_OK);
+        perfbuf_v1_iter it;
+        perfbuf_v1_instance inst, parent, found;
+        perfbuf_v1_instances_begin(&children, &it);
+        while (perfbuf_v1_instances_next(&b, &it, &inst)) {
+            char text[16];
+            size_t len = 0;
+            refused += perfbuf_v1_parent(&b, &children, &inst, &one, &parent, NULL) ==
+                           PERFBUF_E_SCRATCH_NEEDED &&
+                       perfbuf_v1_full_name_utf8(&b, &children, &inst, &one, text, sizeof text,
+                                                 &len) == PERFBUF_E_SCRATCH_NEEDED;
+            named += perfbuf_v1_parent(&b, &children, &inst, &whole, &parent, NULL) ==
+                         PERFBUF_OK &&
+                     parent.name_bytes == 2 * (size_t)n &&
+                     perfbuf_v1_full_name_utf8(&b, &children, &inst, &whole, text, sizeof text,
+                                               &len) == PERFBUF_E_OUTPUT_TOO_SMALL;
+        }
+        EXPECT(perfbuf_v1_find_instance(&b, &children, "P/c", 3, &one, &found) ==
+               PERFBUF_E_SCRATCH_NEEDED);
+        stop(r);
+        EXPECT(refused == n && named == n);
+        free(slots);
+    }
+    tb_free(&buf);
+}
+
 /* The parent of the last child without an index: a walk of the block. */
 static void call_v1_parent_walk(uint32_t n, run *r)
 {
@@ -795,6 +843,8 @@ static void v1_calls(void)
            call_v1_find_two_parents, LINEAR);
     GROWTH("perfbuf_v1_full_name_utf8: n-char parent, no index", call_v1_full_name_long, LINEAR);
     GROWTH("perfbuf_v1_parent: no index, parent at the far end", call_v1_parent_walk, LINEAR);
+    GROWTH("parent, full name: every child of two n-char parents, both index forms",
+           call_v1_parent_lookups_every_child, LINEAR);
     GROWTH("perfbuf_v1_raw_sample: counter of a reordered capture", call_v1_raw_sample_moved,
            LINEAR);
     GROWTH("perfbuf_v1_parse + system_name_utf8: n-char name", call_v1_system_name, LINEAR);
@@ -877,6 +927,57 @@ static void call_arrays_churn(uint32_t n, run *r) { pair_case(n, 0, true, r); }
 static void call_arrays_same_names(uint32_t n, run *r) { pair_case(n, 1, true, r); }
 static void call_arrays_long_parent(uint32_t n, run *r) { pair_case(n, 2, true, r); }
 static void call_arrays_two_parents(uint32_t n, run *r) { pair_case(n, 3, true, r); }
+
+/*
+ * Children alternating between two parents of n characters in two objects
+ * (adv_v1_two_parents), paired with a second parse of the same bytes. A
+ * path naming a parent (1,024 'P's, as long as PDH allows) compares it
+ * with each distinct parent once, never converting it (which cost the
+ * parent's whole name per child, up to the text area), and selects
+ * nothing; the
+ * size call of every item reports at most PERFBUF_ARRAY_STRING_BYTES_PER_BYTE
+ * times the capture, cutting each child's copy of its parent's name (whole,
+ * the parent's n characters per child).
+ */
+static void call_arrays_parent_path(uint32_t n, run *r)
+{
+    tb_buf buf = adv_v1_two_parents(n);
+    /* PDH's longest parent part, every character equal to the parents'. */
+    char parent_part[PERFBUF_PATH_MAX_INSTANCE + 1];
+    memset(parent_part, 'P', PERFBUF_PATH_MAX_INSTANCE);
+    parent_part[PERFBUF_PATH_MAX_INSTANCE] = '\0';
+    char path_text[PERFBUF_PATH_MAX_INSTANCE + 32];
+    int len = snprintf(path_text, sizeof path_text, "\\O(%s/c)\\C", parent_part);
+    EXPECT(len > 0);
+    r->bytes = 2 * buf.len + (size_t)len;
+    perfbuf_v1_block older, newer;
+    EXPECT(perfbuf_v1_parse(buf.data, buf.len, NULL, &older, NULL) == PERFBUF_OK);
+    EXPECT(perfbuf_v1_parse(buf.data, buf.len, NULL, &newer, NULL) == PERFBUF_OK);
+    size_t slots = 0;
+    EXPECT(perfbuf_v1_pairing_scratch(&older, &newer, ADV_V1_TITLE(2), &slots) == PERFBUF_OK);
+    uint64_t *scratch = malloc(sizeof *scratch * slots);
+    perfbuf_v1_pairing p;
+    perfbuf_counter_path path;
+    EXPECT(perfbuf_path_parse(path_text, (size_t)len, &path, NULL) == PERFBUF_OK);
+    start();
+    EXPECT(perfbuf_v1_pair(&older, &newer, ADV_V1_TITLE(2), scratch, slots, &p) == PERFBUF_OK);
+    size_t count = 0, bytes = 0;
+    EXPECT(perfbuf_v1_formatted_array(&p, 2, &path, PERFBUF_FMT_LONG, NULL, &count, NULL,
+                                      &bytes) == PERFBUF_OK);
+    EXPECT(count == 0 && bytes == 0);
+    perfbuf_raw_item none[1];
+    EXPECT(perfbuf_v1_raw_array(&p, 2, &path, none, &count, NULL, &bytes) == PERFBUF_OK);
+    count = 0;
+    bytes = 0;
+    EXPECT(perfbuf_v1_formatted_array(&p, 2, NULL, PERFBUF_FMT_LONG, NULL, &count, NULL,
+                                      &bytes) == PERFBUF_E_OUTPUT_TOO_SMALL);
+    stop(r);
+    EXPECT(count == n);
+    EXPECT(bytes <= (size_t)PERFBUF_ARRAY_STRING_BYTES_PER_BYTE * newer.size);
+    free(scratch);
+    tb_free(&buf);
+}
+
 
 /*
  * Every object of a block of n objects (one instance each, its parent in
@@ -993,6 +1094,8 @@ static void pairing_cases(void)
     GROWTH("pair + formatted arrays: n svchost", call_arrays_same_names, N_LOG_N);
     GROWTH("pair + formatted arrays: one long parent", call_arrays_long_parent, N_LOG_N);
     GROWTH("pair + formatted arrays: two long parents", call_arrays_two_parents, N_LOG_N);
+    GROWTH("pair + arrays: path naming a parent, two n-char parents", call_arrays_parent_path,
+           N_LOG_N);
     /* At n / 4: each name is 2 KB, and the 8n run would dominate the test. */
     CALL(growth("pair + arrays, prefix path: names past the text area", call_arrays_long_names,
                 N / 4, N_LOG_N));

@@ -228,7 +228,13 @@ static void parents_and_index(void)
     CHECK(perfbuf_v1_index_get(&b, &index, 3, &inst) == PERFBUF_E_NOT_FOUND);
     CHECK(perfbuf_v1_index_get(&b, &index, 2, &inst) == PERFBUF_OK);
     CHECK_EQ_U(inst.offset, offsets[2]);
-    /* Every thread's full name through the index equals the one without. */
+    /* Every thread's full name through the block index equals the one
+     * without; the one-object form answers no parent lookup (it would scan
+     * each parent's name) and says so. */
+    uint64_t slots[16];
+    perfbuf_v1_instance_index whole;
+    CHECK(b.index_slots <= 16);
+    CHECK(perfbuf_v1_block_index_build(&b, slots, b.index_slots, &whole) == PERFBUF_OK);
     perfbuf_v1_iter it;
     perfbuf_v1_instances_begin(&thread, &it);
     int n = 0;
@@ -237,12 +243,17 @@ static void parents_and_index(void)
         char c[64];
         size_t la;
         size_t lc;
-        CHECK(perfbuf_v1_full_name_utf8(&b, &thread, &inst, &index, a, sizeof a, &la) == PERFBUF_OK);
+        CHECK(perfbuf_v1_full_name_utf8(&b, &thread, &inst, &whole, a, sizeof a, &la) == PERFBUF_OK);
         CHECK(perfbuf_v1_full_name_utf8(&b, &thread, &inst, NULL, c, sizeof c, &lc) == PERFBUF_OK);
         CHECK_STR(a, c);
+        CHECK(perfbuf_v1_full_name_utf8(&b, &thread, &inst, &index, a, sizeof a, &la) ==
+              PERFBUF_E_SCRATCH_NEEDED);
+        CHECK_EQ_U(la, 0);
         perfbuf_v1_instance parent;
-        CHECK(perfbuf_v1_parent(&b, &thread, &inst, &index, &parent, NULL) == PERFBUF_OK);
+        CHECK(perfbuf_v1_parent(&b, &thread, &inst, &whole, &parent, NULL) == PERFBUF_OK);
         CHECK_EQ_U(parent.index, inst.parent_instance);
+        CHECK(perfbuf_v1_parent(&b, &thread, &inst, &index, &parent, NULL) ==
+              PERFBUF_E_SCRATCH_NEEDED);
         n++;
     }
     CHECK_EQ_U(n, 4);
@@ -324,7 +335,10 @@ static void find_by_name(void)
     size_t offsets[3];
     perfbuf_v1_instance_index index;
     CHECK(perfbuf_v1_index_build(&b, &process, offsets, 3, &index) == PERFBUF_OK);
-    CHECK(perfbuf_v1_find_instance(&b, &thread, "svchost/1", 9, &index, &inst) == PERFBUF_OK);
+    /* The one-object form cannot name a parent without scanning it. */
+    CHECK(perfbuf_v1_find_instance(&b, &thread, "svchost/1", 9, &index, &inst) ==
+          PERFBUF_E_SCRATCH_NEEDED);
+    CHECK(perfbuf_v1_find_instance(&b, &thread, "svchost/1", 9, &whole, &inst) == PERFBUF_OK);
     CHECK_EQ_U(inst.index, 2);
     CHECK(perfbuf_v1_find_instance(&b, &thread, "0#2", 3, &index, &inst) == PERFBUF_OK);
     CHECK_EQ_U(inst.index, 3);

@@ -7,6 +7,7 @@
  * block's own bytes give, never read through the caller's copy. Every
  * buffer is parsed in front of a guard page.
  */
+#include "perfbuf/collector.h"
 #include "perfbuf/counter_types.h"
 #include "perfbuf/v1.h"
 #include "builder_v1.h"
@@ -228,6 +229,112 @@ static void test_index_arguments(void)
     capture_free(&c);
 }
 
+/* A Process instance named `parent` with one Thread child "x", and the
+ * block's PerfTime set to perf_time. */
+static tb_v1 one_parent_capture(const char *parent, uint64_t perf_time)
+{
+    tb_v1 v;
+    tb_v1_begin(&v, "VM");
+    tb_v1_object_begin(&v, TB_V1_PROCESS, 0, 0);
+    tb_v1_counter(&v, 784, PERF_COUNTER_RAWCOUNT, 4, 4);
+    tb_v1_definitions_end(&v);
+    uint8_t data[8] = {0};
+    tb_v1_instance(&v, parent, 0, 0);
+    tb_v1_counter_block(&v, data, sizeof data);
+    tb_v1_object_end(&v);
+    tb_v1_object_begin(&v, TB_V1_THREAD, 0, 0);
+    tb_v1_counter(&v, 146, PERF_COUNTER_RAWCOUNT, 4, 4);
+    tb_v1_definitions_end(&v);
+    tb_v1_instance(&v, "x", TB_V1_PROCESS, 0);
+    tb_v1_counter_block(&v, data, sizeof data);
+    tb_v1_object_end(&v);
+    tb_v1_end(&v);
+    tb_patch_u32(&v.buf, 56, (uint32_t)perf_time); /* PERF_DATA_BLOCK.PerfTime */
+    tb_patch_u32(&v.buf, 60, (uint32_t)(perf_time >> 32));
+    return v;
+}
+
+/*
+ * The collector's usual loop: every sample is received into one buffer and
+ * parsed into one block struct. An index kept from the previous sample
+ * knows parent "a" as 2 bytes long; read over the new sample it would name
+ * the parent "abc" as "a" with OK. Every call taking it refuses it.
+ */
+static void test_stale_index_one_buffer(void)
+{
+    tb_v1 first = one_parent_capture("a", 1000);
+    tb_v1 second = one_parent_capture("abc", 2000);
+    CHECK_EQ_U(first.buf.len, second.buf.len); /* names padded alike */
+    uint8_t *buffer = malloc(first.buf.len);
+    CHECK(buffer != NULL);
+    memcpy(buffer, first.buf.data, first.buf.len);
+    perfbuf_v1_block b;
+    CHECK(perfbuf_v1_parse(buffer, first.buf.len, NULL, &b, NULL) == PERFBUF_OK);
+    uint64_t slots[MAX_SLOTS];
+    size_t offsets[MAX_COUNTERS];
+    perfbuf_v1_instance_index stale, stale_object;
+    CHECK(b.index_slots <= MAX_SLOTS);
+    CHECK(perfbuf_v1_block_index_build(&b, slots, b.index_slots, &stale) == PERFBUF_OK);
+    perfbuf_v1_object thread, process;
+    CHECK(object_at(&b, TB_V1_PROCESS, &process));
+    CHECK(perfbuf_v1_index_build(&b, &process, offsets, MAX_COUNTERS, &stale_object) ==
+          PERFBUF_OK);
+    uint64_t first_stamp = b.parse_id;
+
+    memcpy(buffer, second.buf.data, second.buf.len);
+    CHECK(perfbuf_v1_parse(buffer, second.buf.len, NULL, &b, NULL) == PERFBUF_OK);
+    CHECK(b.parse_id != first_stamp);
+    CHECK(object_at(&b, TB_V1_THREAD, &thread));
+    CHECK(object_at(&b, TB_V1_PROCESS, &process));
+    perfbuf_v1_instance child, parent;
+    CHECK(instance_at(&b, &thread, 0, &child));
+    char text[TEXT_CAP];
+    size_t len = 1;
+    CHECK_EQ_U(perfbuf_v1_parent(&b, &thread, &child, &stale, &parent, NULL),
+               PERFBUF_E_INVALID_ARGUMENT);
+    CHECK_EQ_U(perfbuf_v1_full_name_utf8(&b, &thread, &child, &stale, text, sizeof text, &len),
+               PERFBUF_E_INVALID_ARGUMENT);
+    CHECK_EQ_U(len, 0);
+    CHECK_EQ_U(perfbuf_v1_find_instance(&b, &thread, "abc/x", 5, &stale, &child),
+               PERFBUF_E_INVALID_ARGUMENT);
+    CHECK_EQ_U(perfbuf_v1_find_instance(&b, &thread, "x", 1, &stale, &child),
+               PERFBUF_E_INVALID_ARGUMENT);
+    CHECK_EQ_U(perfbuf_v1_index_get(&b, &stale_object, 0, &parent), PERFBUF_E_INVALID_ARGUMENT);
+
+    /* An index of this parse names the parent whole. */
+    perfbuf_v1_instance_index fresh;
+    CHECK(perfbuf_v1_block_index_build(&b, slots, b.index_slots, &fresh) == PERFBUF_OK);
+    CHECK(instance_at(&b, &thread, 0, &child));
+    CHECK(perfbuf_v1_full_name_utf8(&b, &thread, &child, &fresh, text, sizeof text, &len) ==
+          PERFBUF_OK);
+    CHECK_STR(text, "abc/x");
+    CHECK(perfbuf_v1_parent(&b, &thread, &child, &fresh, &parent, NULL) == PERFBUF_OK);
+    CHECK_EQ_U(parent.name_bytes, 6);
+    CHECK(perfbuf_v1_find_instance(&b, &thread, "abc/x", 5, &fresh, &child) == PERFBUF_OK);
+    CHECK(perfbuf_v1_find_instance(&b, &thread, "a/x", 3, &fresh, &child) == PERFBUF_E_NOT_FOUND);
+    /* The block form is not the one-object form's random access. */
+    CHECK_EQ_U(perfbuf_v1_index_get(&b, &fresh, 0, &parent), PERFBUF_E_INVALID_ARGUMENT);
+    /* Pairing an object with the stale index would key children by the
+     * old parent names: refused too. */
+    uint64_t scratch[4096];
+    size_t need = 0;
+    perfbuf_v1_pairing pairing;
+    CHECK(perfbuf_v1_pairing_scratch_objects(&thread, &thread, &need) == PERFBUF_OK);
+    CHECK(need <= 4096);
+    CHECK_EQ_U(perfbuf_v1_pair_objects(&b, &thread, &stale, &b, &thread, &fresh, scratch, 4096,
+                                       &pairing),
+               PERFBUF_E_INVALID_ARGUMENT);
+    CHECK_EQ_U(perfbuf_v1_pair_objects(&b, &thread, &fresh, &b, &thread, &stale, scratch, 4096,
+                                       &pairing),
+               PERFBUF_E_INVALID_ARGUMENT);
+    CHECK(perfbuf_v1_pair_objects(&b, &thread, &fresh, &b, &thread, &fresh, scratch, 4096,
+                                  &pairing) == PERFBUF_OK);
+    CHECK_EQ_U(pairing.paired, 1);
+    free(buffer);
+    tb_free(&first.buf);
+    tb_free(&second.buf);
+}
+
 /* A one-object index whose offsets were changed after the build. */
 static void test_object_index_tampered(void)
 {
@@ -242,20 +349,21 @@ static void test_object_index_tampered(void)
     perfbuf_v1_instance child, parent;
     CHECK(instance_at(&c.b, &thread, 1, &child));
     CHECK_EQ_U(child.parent_instance, 1u);
-    CHECK(perfbuf_v1_parent(&c.b, &thread, &child, &index, &parent, NULL) == PERFBUF_OK);
+    CHECK(perfbuf_v1_index_get(&c.b, &index, 1, &parent) == PERFBUF_OK);
     CHECK_EQ_U(parent.offset, offsets[1]);
 
     /* Past the object's end. */
     offsets[1] = process.offset + process.total_length + 8;
     CHECK_EQ_U(perfbuf_v1_index_get(&c.b, &index, 1, &parent), PERFBUF_E_INVALID_ARGUMENT);
+    /* Parent lookups never read the one-object form's offsets. */
     CHECK_EQ_U(perfbuf_v1_parent(&c.b, &thread, &child, &index, &parent, NULL),
-               PERFBUF_E_INVALID_ARGUMENT);
-    /* The full name keeps the child's own name. */
+               PERFBUF_E_SCRATCH_NEEDED);
     char text[TEXT_CAP];
-    size_t len = 0;
+    size_t len = 1;
     CHECK(perfbuf_v1_full_name_utf8(&c.b, &thread, &child, &index, text, sizeof text, &len) ==
-          PERFBUF_OK);
-    CHECK_STR(text, "0");
+          PERFBUF_E_SCRATCH_NEEDED);
+    CHECK_EQ_U(len, 0);
+    CHECK_STR(text, "");
     capture_free(&c);
 }
 
@@ -1095,6 +1203,7 @@ static const th_case cases[] = {
     TH_CASE(test_name_size_queries),
     TH_CASE(test_index_arguments),
     TH_CASE(test_object_index_tampered),
+    TH_CASE(test_stale_index_one_buffer),
     TH_CASE(test_block_index_tampered),
     TH_CASE(test_block_index_name_outside_instance),
     TH_CASE(test_nameless_parent),

@@ -34,6 +34,18 @@ extern "C" {
 #define PERFBUF_PAIR_AMBIGUOUS          2u /* its key's hash collides with another name's */
 #define PERFBUF_PAIR_DEFINITION_CHANGED 3u /* arrays: the counter's definition changed */
 
+/* The bytes of a parent's name an array item's name keeps: three UTF-8
+ * bytes for each character a path's parent part may hold. */
+#define PERFBUF_ARRAY_PARENT_MAX_BYTES (3u * PERFBUF_PATH_MAX_INSTANCE)
+/* A bound on a V1 array's string area per byte of the newer capture: an
+ * instance takes at least 28 of them (PERF_INSTANCE_DEFINITION and a
+ * PERF_COUNTER_BLOCK's ByteLength), and its item at most the parent's part,
+ * '/', '#' and ten digits and a NUL (3,085 bytes), plus three per byte of
+ * its own name, which lies inside the instance's bytes: 3,085 / 28 < 111.
+ * A V2 item is its own name (three bytes per UTF-16 byte pair at most),
+ * suffix and NUL, well inside the same bound. */
+#define PERFBUF_ARRAY_STRING_BYTES_PER_BYTE 111u
+
 /* An ordinal perfbuf_v1_pairing_instance reports for an ambiguous instance. */
 #define PERFBUF_PAIR_NO_ORDINAL 0xFFFFFFFFu
 
@@ -41,7 +53,8 @@ extern "C" {
  * A pairing of one object (by ObjectNameTitleIndex) of two validated
  * blocks. It points into the blocks and into the caller's scratch; all
  * three must outlive it and stay unchanged. Array calls write names into
- * the scratch's text area, so one pairing serves one thread at a time.
+ * the scratch's text area and sort children into its parent answers, so
+ * one pairing serves one thread at a time.
  */
 typedef struct perfbuf_v1_pairing {
     const perfbuf_v1_block *older;
@@ -56,6 +69,7 @@ typedef struct perfbuf_v1_pairing {
     perfbuf_v1_instance_index newer_parents;
     const uint64_t *matches;      /* one slot per newer instance */
     const uint64_t *older_counters; /* its older counter block, when matched */
+    uint64_t *parent_answers;     /* array calls: 2 per newer instance */
     char *text;                   /* name area of the array calls */
     size_t text_cap;
 } perfbuf_v1_pairing;
@@ -101,7 +115,8 @@ PERFBUF_API PERFBUF_MUST_USE perfbuf_status perfbuf_v1_pair(const perfbuf_v1_blo
  * indexes again each time. The scratch holds no block index:
  * perfbuf_v1_pairing_scratch_objects says how many slots. The indexes must
  * outlive *out. INVALID_ARGUMENT when an object is not of its block or an
- * index is not the block form of its block; OUTPUT_TOO_SMALL as
+ * index is not the block form of its block's parse (one kept from an
+ * earlier capture received into the same buffer included); OUTPUT_TOO_SMALL as
  * perfbuf_v1_pair.
  */
 PERFBUF_API PERFBUF_MUST_USE perfbuf_status perfbuf_v1_pairing_scratch_objects(
@@ -153,7 +168,18 @@ typedef struct perfbuf_raw_item {
  * string bytes the answer needs. Either too small: OUTPUT_TOO_SMALL and
  * nothing is written to items or strings. The string size may exceed what
  * the names finally take (names are sized before they are converted);
- * *string_bytes after a fill is the bytes used.
+ * *string_bytes after a fill is the bytes used. Items and strings must not
+ * overlap the pairing's scratch (its name area, matches, older counter
+ * blocks or block indexes): INVALID_ARGUMENT, checked in O(1), before
+ * anything is read or written.
+ *
+ * An item's name is "parent/name#N" (parent/ when the instance has a
+ * parent perfbuf converts, #N for N > 0). The parent's part is cut after
+ * the last whole UTF-8 character within PERFBUF_ARRAY_PARENT_MAX_BYTES
+ * (any parent a path can name, PERFBUF_PATH_MAX_INSTANCE characters, shows
+ * whole), so the string size a first call reports is at most
+ * PERFBUF_ARRAY_STRING_BYTES_PER_BYTE times the newer capture's
+ * TotalByteLength, however many children share one long parent.
  *
  * Each item's value is perfbuf_format_value of the newer sample with the
  * older when paired. A new instance, and every instance when the counter's
@@ -161,7 +187,9 @@ typedef struct perfbuf_raw_item {
  * captures, is formatted without an older sample, so a two-sample type
  * reports PERFBUF_CSTATUS_INVALID_DATA as PDH does for a first sample.
  * NOT_FOUND when the newer object has no such counter. Linear in the
- * blocks' bytes and the string area.
+ * blocks' bytes and the string area; for a path naming a parent, the
+ * children are sorted by parent in the pairing's scratch (O(i log i)) so
+ * that each distinct parent's name is compared once, never converted.
  */
 PERFBUF_API PERFBUF_MUST_USE perfbuf_status perfbuf_v1_formatted_array(
     const perfbuf_v1_pairing *p, uint32_t counter_title, const perfbuf_counter_path *path,

@@ -180,17 +180,28 @@ PERFBUF_API const uint8_t *perfbuf_v1_instance_name_bytes(const perfbuf_v1_block
                                                           const perfbuf_v1_instance *inst);
 
 /*
- * Random access to instances, for resolving parents in linear total time.
- * Two forms, accepted wherever a parent_index is taken:
- *   - one object (perfbuf_v1_index_build): one size_t per instance of it;
- *     parents in any other object are found by walking the block;
+ * Random access to instances, and parents in linear total time. Two forms:
+ *   - one object (perfbuf_v1_index_build): one size_t per instance of it,
+ *     for perfbuf_v1_index_get (the i-th instance in O(1));
  *   - the whole block (perfbuf_v1_block_index_build): b->index_slots
- *     entries; every parent of every object is found in O(log objects).
- * A hostile block can give the children of one object parents in several
- * objects, so a caller resolving parents per instance should build the
- * block form: then a walk over every instance with its full name is linear
- * in the block (the one-object form is kept for callers that know their
- * parents' object).
+ *     entries; every parent of every object is found in O(log objects),
+ *     with its name's length, so a long parent name shared by many children
+ *     is never scanned again.
+ * Parent lookups (perfbuf_v1_parent, perfbuf_v1_full_name_utf8,
+ * perfbuf_v1_find_instance) take the block form. Passed the one-object
+ * form, they answer PERFBUF_E_SCRATCH_NEEDED for an instance that has a
+ * parent: that form cannot give a parent's name without scanning it, and
+ * naming every child of a long-named parent would grow with their product.
+ * Passed NULL, each such lookup walks the block (O(n)): fine for one
+ * instance; a caller naming many builds the block form once.
+ *
+ * An index records the parse it was built from (the data pointer and
+ * b->parse_id): every call taking one refuses an index of another parse
+ * with PERFBUF_E_INVALID_ARGUMENT, including one built on an earlier
+ * capture received into the same buffer, so a stale index finds nothing
+ * rather than something wrong. Two captures agreeing on the buffer's
+ * address, TotalByteLength, PerfTime, PerfTime100nSec and SystemTime cannot
+ * be told apart; Windows' clocks advance between two queries.
  */
 typedef struct perfbuf_v1_instance_index {
     perfbuf_v1_object object;  /* one-object form: the object indexed */
@@ -199,7 +210,8 @@ typedef struct perfbuf_v1_instance_index {
     const uint64_t *slots;     /* block form; NULL in the one-object form */
     size_t slot_count;
     uint32_t object_count;
-    const uint8_t *block_data; /* the block the block form indexes */
+    const uint8_t *block_data; /* the parse indexed: its data and parse_id */
+    uint64_t parse_id;
 } perfbuf_v1_instance_index;
 
 /* Fills offsets[0 .. instance_count) in one pass; OUTPUT_TOO_SMALL if cap
@@ -211,7 +223,8 @@ PERFBUF_API PERFBUF_MUST_USE perfbuf_status perfbuf_v1_index_build(
  * b->index_slots entries (OUTPUT_TOO_SMALL otherwise) and outlive *out. */
 PERFBUF_API PERFBUF_MUST_USE perfbuf_status perfbuf_v1_block_index_build(
     const perfbuf_v1_block *b, uint64_t *slots, size_t cap, perfbuf_v1_instance_index *out);
-/* The i-th instance of the one-object form's object. */
+/* The i-th instance of the one-object form's object: O(1) plus a scan of
+ * its name. INVALID_ARGUMENT for an index of another parse or the block form. */
 PERFBUF_API PERFBUF_MUST_USE perfbuf_status perfbuf_v1_index_get(
     const perfbuf_v1_block *b, const perfbuf_v1_instance_index *index, uint32_t i,
     perfbuf_v1_instance *out);
@@ -222,14 +235,13 @@ PERFBUF_API PERFBUF_MUST_USE perfbuf_status perfbuf_v1_index_get(
  *   NOT_FOUND      no parent (title index 0) or the parent object is not in
  *                  this block (Windows leaves it out unless it was asked for);
  *   BAD_REFERENCE  the parent index is out of range, or names the instance
- *                  itself.
- * parent_index may be NULL. With the block form the call is O(log objects):
- * the index recorded each name's length, so a parent shared by many
- * children is not scanned again for each. With the one-object form of the
- * parent's object it is O(1) plus a scan of the parent's name; otherwise a
- * walk of the block, O(objects + instances). *err (may be NULL) names the
- * field of a BAD_REFERENCE. INVALID_ARGUMENT when o or inst is not of this
- * block.
+ *                  itself;
+ *   SCRATCH_NEEDED parent_index is the one-object form (see above);
+ *   INVALID_ARGUMENT o or inst is not of this block, or parent_index is an
+ *                  index of another parse.
+ * With the block index the call is O(log objects); with NULL, one walk of
+ * the block, O(objects + instances). *err (may be NULL) names the field of
+ * a BAD_REFERENCE.
  */
 PERFBUF_API PERFBUF_MUST_USE perfbuf_status perfbuf_v1_parent(
     const perfbuf_v1_block *b, const perfbuf_v1_object *o, const perfbuf_v1_instance *inst,
@@ -239,9 +251,12 @@ PERFBUF_API PERFBUF_MUST_USE perfbuf_status perfbuf_v1_parent(
 /*
  * The display name "parent/name" (or "name" without a parent), as Windows
  * tools show it. A BAD_REFERENCE parent is reported and the plain name
- * written; output follows the text.h contract, so a call costs what the
- * output holds, however long the parent's name. INVALID_ARGUMENT (and an
- * empty name) when o or inst is not of this block.
+ * written; output follows the text.h contract, so with the block index a
+ * call costs O(log objects) plus what the output holds, however long the
+ * parent's name. parent_index as for perfbuf_v1_parent: SCRATCH_NEEDED
+ * (and an empty name) for the one-object form and an instance with a
+ * parent; INVALID_ARGUMENT (and an empty name) when o or inst is not of
+ * this block or the index is of another parse.
  */
 PERFBUF_API PERFBUF_MUST_USE perfbuf_status perfbuf_v1_full_name_utf8(
     const perfbuf_v1_block *b, const perfbuf_v1_object *o, const perfbuf_v1_instance *inst,
@@ -250,11 +265,13 @@ PERFBUF_API PERFBUF_MUST_USE perfbuf_status perfbuf_v1_full_name_utf8(
 /*
  * Finds an instance by "name", "parent/name" or either with "#N" (the
  * N+1-th instance of that name; "svchost#3" is the fourth svchost), ASCII
- * case-insensitive as Windows compares them. O(instances). A "parent/"
- * query on an object whose instances have parents needs parent_index to
- * cover their parents' object (the block form covers every object):
- * without it the parent of every candidate would be a walk of the block,
- * so the call returns PERFBUF_E_SCRATCH_NEEDED instead.
+ * case-insensitive as Windows compares them. O(the object's bytes +
+ * instances x the query's length). A "parent/" query on an object whose
+ * instances have parents needs the block index (parent_index): without it
+ * the parent of every candidate would be a walk of the block, and with the
+ * one-object form a scan of its name, so the call returns
+ * PERFBUF_E_SCRATCH_NEEDED instead. INVALID_ARGUMENT for an index of
+ * another parse.
  */
 PERFBUF_API PERFBUF_MUST_USE perfbuf_status perfbuf_v1_find_instance(
     const perfbuf_v1_block *b, const perfbuf_v1_object *o, const char *query, size_t query_len,

@@ -864,7 +864,7 @@ perfbuf_status dump_v1(const dump_input *in, emitter *e, perfbuf_error *err)
             perfbuf_v1_iter ii;
             perfbuf_v1_instance inst;
             if (selecting) {
-                instance_names_collect(&inames, &b, &o, have_parents);
+                instance_names_collect(&inames, &sel, &b, &o, have_parents);
             }
             perfbuf_v1_instances_begin(&o, &ii);
             while (perfbuf_v1_instances_next(&b, &ii, &inst)) {
@@ -1135,7 +1135,7 @@ static void csv_cells(csv_walk *cw, v1_peer *now, v1_peer *before)
         if (o.num_instances < 0) {
             continue;
         }
-        instance_names_collect(cw->names, b, &o, cw->parents);
+        instance_names_collect(cw->names, sel, b, &o, cw->parents);
         perfbuf_v1_iter ii;
         perfbuf_v1_instance inst;
         perfbuf_v1_instances_begin(&o, &ii);

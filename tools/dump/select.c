@@ -7,6 +7,7 @@
 
 #include "dump.h"
 #include "perfbuf/counter_types.h"
+#include "perfbuf/text.h"
 
 /* The longest parent/name kept, in bytes, as for `full_name`: PDH's
  * limits are far below it, so no path can name a longer one. */
@@ -83,7 +84,7 @@ bool select_block_by(const dump_selection *s, size_t p)
 bool select_instance_by(const dump_selection *s, size_t p, const dump_instance_names *n,
                         uint32_t i)
 {
-    if (!s->object_ok[p] || i >= n->count) {
+    if (!s->object_ok[p] || i >= n->count || !n->named[i]) {
         return false;
     }
     return perfbuf_path_instance_matches(&s->paths[p], n->arena + n->parent_at[i],
@@ -116,6 +117,8 @@ void instance_names_free(dump_instance_names *n)
     free(n->name_len);
     free(n->ordinal);
     free(n->cut);
+    free(n->named);
+    free(n->parent_key);
     instance_names_init(n);
 }
 
@@ -130,12 +133,16 @@ static void reserve(dump_instance_names *n, uint32_t count)
     free(n->name_len);
     free(n->ordinal);
     free(n->cut);
+    free(n->named);
+    free(n->parent_key);
     n->parent_at = dump_calloc(count, sizeof *n->parent_at);
     n->parent_len = dump_calloc(count, sizeof *n->parent_len);
     n->name_at = dump_calloc(count, sizeof *n->name_at);
     n->name_len = dump_calloc(count, sizeof *n->name_len);
     n->ordinal = dump_calloc(count, sizeof *n->ordinal);
     n->cut = dump_calloc(count, sizeof *n->cut);
+    n->named = dump_calloc(count, sizeof *n->named);
+    n->parent_key = dump_calloc(count, sizeof *n->parent_key);
     n->cap = count;
 }
 
@@ -159,9 +166,18 @@ static void arena_fit(dump_instance_names *n, size_t more)
     n->arena_cap = cap;
 }
 
-/* The sort below orders positions by parent/name: qsort has no context
- * argument, and the tool is single-threaded. */
+/* The sorts below order positions by a key of `sorting`: qsort has no
+ * context argument, and the tool is single-threaded. */
 static const dump_instance_names *sorting;
+
+static int by_parent(const void *a, const void *b)
+{
+    DUMP_WORK(1);
+    uint32_t i = *(const uint32_t *)a;
+    uint32_t j = *(const uint32_t *)b;
+    size_t ki = sorting->parent_key[i], kj = sorting->parent_key[j];
+    return ki < kj ? -1 : ki > kj ? 1 : i < j ? -1 : i > j ? 1 : 0;
+}
 
 static int by_full_name(const void *a, const void *b)
 {
@@ -187,82 +203,164 @@ static int by_full_name(const void *a, const void *b)
     return c;
 }
 
-void instance_names_collect(dump_instance_names *n, const perfbuf_v1_block *b,
-                            const perfbuf_v1_object *o, const perfbuf_v1_instance_index *parents)
+/* inst's parent when it names one whose name converts (otherwise its full
+ * name is its own name, as perfbuf_v1_full_name_utf8 writes it). */
+static bool named_parent(const perfbuf_v1_block *b, const perfbuf_v1_object *o,
+                         const perfbuf_v1_instance *inst,
+                         const perfbuf_v1_instance_index *parents, perfbuf_v1_instance *parent)
+{
+    return inst->parent_title_index != 0 &&
+           perfbuf_v1_parent(b, o, inst, parents, parent, NULL) == PERFBUF_OK &&
+           (parent->code_page == 0 || perfbuf_codepage_supported(parent->code_page));
+}
+
+/* Converts text into the arena, at most NAME_MAX_BYTES of it; *cut when
+ * it did not fit. The arena offset it starts at. */
+static size_t arena_name(dump_instance_names *n, const perfbuf_v1_block *b,
+                         const perfbuf_v1_instance *inst, size_t *len, bool *cut)
+{
+    arena_fit(n, NAME_MAX_BYTES + 1);
+    size_t at = n->arena_used;
+    *len = 0;
+    perfbuf_status st =
+        perfbuf_v1_instance_name_utf8(b, inst, n->arena + at, NAME_MAX_BYTES + 1, len);
+    *cut = st == PERFBUF_E_OUTPUT_TOO_SMALL;
+    *len = st == PERFBUF_OK || *cut ? strlen(n->arena + at) : 0;
+    n->arena_used += *len + 1;
+    return at;
+}
+
+/* Whether some path of the object could select an instance of this
+ * parent and name, whatever its #N. */
+static bool could_select(const dump_selection *s, const dump_instance_names *n, uint32_t i,
+                         const char *own, size_t own_len)
+{
+    for (size_t p = 0; p < s->count; p++) {
+        DUMP_WORK(1);
+        const perfbuf_counter_path *path = &s->paths[p];
+        if (!s->object_ok[p] || (path->flags & PERFBUF_PATH_HAS_INSTANCE) == 0) {
+            continue;
+        }
+        uint32_t any = (path->flags & PERFBUF_PATH_HAS_INDEX) != 0 ? path->index : 0;
+        if (perfbuf_path_instance_matches(path, n->arena + n->parent_at[i], n->parent_len[i], own,
+                                          own_len, any)) {
+            return true;
+        }
+    }
+    return false;
+}
+
+/*
+ * Names the instances of o that some path could select and numbers them.
+ * Each parent's name is converted once, for all its children (grouped by
+ * the parent's offset), and an instance no path can select keeps no name:
+ * converting every child's "parent/name" whole made a long parent shared
+ * by many children cost their product, whatever the path selected.
+ * O(n log n) in the instances plus the object's and its parents' names.
+ */
+void instance_names_collect(dump_instance_names *n, const dump_selection *s,
+                            const perfbuf_v1_block *b, const perfbuf_v1_object *o,
+                            const perfbuf_v1_instance_index *parents)
 {
     n->count = 0;
     n->arena_used = 0;
     reserve(n, o->instance_count);
-    char full[NAME_MAX_BYTES + 1];
-    dump_text own;
-    dump_text_init(&own);
+    uint32_t *order = dump_calloc(o->instance_count, sizeof *order);
+    uint32_t with_parent = 0;
     perfbuf_v1_iter it;
-    perfbuf_v1_instance inst;
+    perfbuf_v1_instance inst, parent;
     perfbuf_v1_instances_begin(o, &it);
     while (n->count < o->instance_count && perfbuf_v1_instances_next(b, &it, &inst)) {
         DUMP_WORK(1);
         uint32_t i = n->count++;
-        size_t full_len = 0;
-        full[0] = '\0';
-        perfbuf_status st = perfbuf_v1_full_name_utf8(b, o, &inst, parents, full, sizeof full,
-                                                      &full_len);
-        bool cut = st == PERFBUF_E_OUTPUT_TOO_SMALL;
-        if (st != PERFBUF_OK && st != PERFBUF_E_BAD_REFERENCE && !cut) {
-            full[0] = '\0';
+        n->parent_key[i] = 0;
+        n->parent_at[i] = 0;
+        n->parent_len[i] = 0;
+        n->cut[i] = false;
+        n->named[i] = false;
+        n->ordinal[i] = 0;
+        if (named_parent(b, o, &inst, parents, &parent)) {
+            n->parent_key[i] = parent.offset + 1;
+            order[with_parent++] = i;
         }
-        full_len = strlen(full);
-        /* The own name, to split "parent/name" where the name holds '/'
-         * too; a name that cannot be converted is empty. */
+    }
+    /* Every parent once: the first of its children (by the parent's
+     * offset) converts it, in a walk in buffer order; the others share its
+     * text in the arena. */
+    arena_fit(n, 1);
+    n->arena[n->arena_used++] = '\0'; /* the empty parent, at 0 */
+    sorting = n;
+    qsort(order, with_parent, sizeof *order, by_parent);
+    bool *converts = dump_calloc(n->count, sizeof *converts);
+    for (uint32_t k = 0; k < with_parent; k++) {
+        DUMP_WORK(1);
+        converts[order[k]] = k == 0 || n->parent_key[order[k - 1]] != n->parent_key[order[k]];
+    }
+    uint32_t i = 0;
+    perfbuf_v1_instances_begin(o, &it);
+    for (i = 0; i < n->count && perfbuf_v1_instances_next(b, &it, &inst); i++) {
+        DUMP_WORK(1);
+        if (converts[i] && named_parent(b, o, &inst, parents, &parent)) {
+            n->parent_at[i] = arena_name(n, b, &parent, &n->parent_len[i], &n->cut[i]);
+        }
+    }
+    for (uint32_t k = 1; k < with_parent; k++) {
+        DUMP_WORK(1);
+        uint32_t child = order[k], before = order[k - 1];
+        if (!converts[child]) {
+            n->parent_at[child] = n->parent_at[before];
+            n->parent_len[child] = n->parent_len[before];
+            n->cut[child] = n->cut[before];
+        }
+    }
+    free(converts);
+    /* Own names, kept only where some path could select them. */
+    dump_text own;
+    dump_text_init(&own);
+    uint32_t named = 0;
+    perfbuf_v1_instances_begin(o, &it);
+    for (i = 0; i < n->count && perfbuf_v1_instances_next(b, &it, &inst); i++) {
+        DUMP_WORK(1);
         size_t own_len = 0;
-        st = perfbuf_v1_instance_name_utf8(b, &inst, own.buf, own.cap, &own_len);
+        perfbuf_status st = perfbuf_v1_instance_name_utf8(b, &inst, own.buf, own.cap, &own_len);
         if (st == PERFBUF_E_OUTPUT_TOO_SMALL) {
             dump_text_fit(&own, own_len);
             st = perfbuf_v1_instance_name_utf8(b, &inst, own.buf, own.cap, &own_len);
         }
         own_len = st == PERFBUF_OK ? strlen(own.buf) : 0;
-        size_t parent_len = 0;
-        size_t name_from = 0;
-        if (!cut && full_len > own_len && full[full_len - own_len - 1] == '/' &&
-            memcmp(full + full_len - own_len, own.buf, own_len) == 0) {
-            parent_len = full_len - own_len - 1;
-            name_from = full_len - own_len;
-        } else if (cut) {
-            /* Only the parent can make the full name this long. */
-            parent_len = full_len;
-            name_from = full_len;
+        /* A parent/name longer than the tool keeps is cut: it is matched
+         * and shown by its parent part alone, with no #N. */
+        bool has_parent = n->parent_key[i] != 0;
+        if (n->cut[i] || (has_parent ? n->parent_len[i] + 1 : 0) + own_len > NAME_MAX_BYTES) {
+            n->cut[i] = true;
+            own_len = 0;
         }
-        arena_fit(n, full_len + 1);
-        memcpy(n->arena + n->arena_used, full, full_len + 1);
-        n->parent_at[i] = n->arena_used;
-        n->parent_len[i] = parent_len;
-        n->name_at[i] = n->arena_used + name_from;
-        n->name_len[i] = cut ? 0 : full_len - name_from;
-        n->cut[i] = cut;
-        n->arena_used += full_len + 1;
+        if (!could_select(s, n, i, own.buf, own_len)) {
+            continue;
+        }
+        arena_fit(n, own_len + 1);
+        n->name_at[i] = n->arena_used;
+        memcpy(n->arena + n->arena_used, own.buf, own_len);
+        n->arena[n->arena_used + own_len] = '\0';
+        n->arena_used += own_len + 1;
+        n->name_len[i] = own_len;
+        n->named[i] = true;
+        order[named++] = i;
     }
     dump_text_free(&own);
-    uint32_t *order = dump_calloc(n->count, sizeof *order);
-    for (uint32_t i = 0; i < n->count; i++) {
-        DUMP_WORK(1);
-        order[i] = i;
-    }
-    sorting = n;
-    qsort(order, n->count, sizeof *order, by_full_name);
+    qsort(order, named, sizeof *order, by_full_name);
     sorting = NULL;
-    for (uint32_t k = 0; k < n->count; k++) {
+    for (uint32_t k = 0; k < named; k++) {
         DUMP_WORK(1);
-        uint32_t i = order[k];
-        bool same = false;
-        if (k > 0) {
-            uint32_t j = order[k - 1];
-            same = n->parent_len[i] == n->parent_len[j] && n->name_len[i] == n->name_len[j] &&
-                   memcmp(n->arena + n->parent_at[i], n->arena + n->parent_at[j],
-                          n->parent_len[i]) == 0 &&
-                   memcmp(n->arena + n->name_at[i], n->arena + n->name_at[j], n->name_len[i]) == 0;
-            n->ordinal[i] = same ? n->ordinal[j] + 1 : 0;
-        } else {
-            n->ordinal[i] = 0;
-        }
+        uint32_t at = order[k];
+        uint32_t before = k > 0 ? order[k - 1] : at;
+        bool same = k > 0 && n->parent_len[at] == n->parent_len[before] &&
+                    n->name_len[at] == n->name_len[before] &&
+                    memcmp(n->arena + n->parent_at[at], n->arena + n->parent_at[before],
+                           n->parent_len[at]) == 0 &&
+                    memcmp(n->arena + n->name_at[at], n->arena + n->name_at[before],
+                           n->name_len[at]) == 0;
+        n->ordinal[at] = same ? n->ordinal[before] + 1 : 0;
     }
     free(order);
 }

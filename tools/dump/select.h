@@ -22,6 +22,8 @@ typedef struct dump_instance_names {
     size_t *parent_at, *parent_len, *name_at, *name_len;
     uint32_t *ordinal;       /* position among instances of the same parent/name */
     bool *cut;               /* the parent/name did not fit: no #N is given */
+    bool *named;             /* some path could select it: the fields above are set */
+    size_t *parent_key;      /* its parent's offset + 1, or 0 */
     uint32_t count, cap;
 } dump_instance_names;
 
@@ -51,8 +53,11 @@ bool select_instance(const dump_selection *s, const dump_instance_names *n, uint
 
 void instance_names_init(dump_instance_names *n);
 void instance_names_free(dump_instance_names *n);
-/* Names every instance of o and numbers them: n log n in the instances. */
-void instance_names_collect(dump_instance_names *n, const perfbuf_v1_block *b,
-                            const perfbuf_v1_object *o, const perfbuf_v1_instance_index *parents);
+/* Names the instances of o that a path of s (its object marked) could
+ * select, and numbers them among those of the same parent/name; each
+ * parent's name is converted once. O(n log n) in the instances. */
+void instance_names_collect(dump_instance_names *n, const dump_selection *s,
+                            const perfbuf_v1_block *b, const perfbuf_v1_object *o,
+                            const perfbuf_v1_instance_index *parents);
 
 #endif
