@@ -116,7 +116,9 @@ static void check_pairing(const perfbuf_v1_pairing *p, size_t bytes)
     perfbuf_v1_instances_begin(&p->newer_object, &it);
     while (i < n && perfbuf_v1_instances_next(p->newer, &it, &ni)) {
         uint32_t kind = 0, ordinal = 0, older = 0;
-        ORACLE(perfbuf_v1_pairing_instance(p, i, &kind, &ordinal, &older));
+        bool answered;
+        BUDGETED(0, answered = perfbuf_v1_pairing_instance(p, i, &kind, &ordinal, &older));
+        ORACLE(answered);
         ORACLE(kind <= PERFBUF_PAIR_AMBIGUOUS);
         ORACLE((kind == PERFBUF_PAIR_AMBIGUOUS) == (ordinal == PERFBUF_PAIR_NO_ORDINAL));
         if (kind == PERFBUF_PAIR_MATCHED) {
@@ -249,7 +251,9 @@ static void check_v2_pairing(const perfbuf_v2_pairing *p, size_t bytes)
     perfbuf_v2_instances_begin(&p->newer_block, &it);
     while (i < n && perfbuf_v2_instances_next(p->newer, &p->newer_block, &it, &inst)) {
         uint32_t kind = 0, ordinal = 0, older = 0;
-        ORACLE(perfbuf_v2_pairing_instance(p, i, &kind, &ordinal, &older));
+        bool answered;
+        BUDGETED(0, answered = perfbuf_v2_pairing_instance(p, i, &kind, &ordinal, &older));
+        ORACLE(answered);
         ORACLE((kind == PERFBUF_PAIR_AMBIGUOUS) == (ordinal == PERFBUF_PAIR_NO_ORDINAL));
         if (kind == PERFBUF_PAIR_MATCHED) {
             ORACLE(older < listed && !seen[older]);

@@ -104,7 +104,8 @@ static void indexed_samples(const perfbuf_v2_query *q, const perfbuf_v2_reginfo 
     perfbuf_v2_block b;
     perfbuf_v2_blocks_begin(q, &bi);
     while (perfbuf_v2_blocks_next(q, &bi, &b)) {
-        size_t cap = perfbuf_v2_value_index_slots(&b);
+        size_t cap;
+        BUDGETED(0, cap = perfbuf_v2_value_index_slots(&b));
         uint64_t *slots = cap < SIZE_MAX / sizeof *slots ? malloc(cap * sizeof *slots) : NULL;
         if (slots == NULL) {
             continue;
@@ -200,6 +201,9 @@ static void planned_samples(const perfbuf_v2_query *q, const perfbuf_v2_reginfo 
             }
             for (uint32_t p = 0; built == PERFBUF_OK && p < plan.count && p < 64; p++) {
                 uint32_t id = perfbuf_v2_block_counter_id(q, &b, p);
+                const perfbuf_prepared_formula *formula;
+                BUDGETED(0, formula = perfbuf_v2_plan_formula(&plan, p));
+                ORACLE(formula != NULL);
                 perfbuf_raw_sample plain = {1, 2, 3, 4, 5, 6};
                 perfbuf_raw_sample fast = plain;
                 perfbuf_value_context plain_ctx = {7, 8};
