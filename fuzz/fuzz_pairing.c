@@ -470,3 +470,18 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
     }
     return 0;
 }
+
+/* Only engine builds have LLVMFuzzerMutate; the replayer runs the oracle
+ * alone. The captures inside the input get the structure-aware mutators
+ * (fuzz/mutator_captures.h). */
+#ifdef PERFBUF_FUZZ_MUTATOR
+#include "mutator_captures.h"
+
+size_t LLVMFuzzerMutate(uint8_t *data, size_t size, size_t max_size);
+size_t LLVMFuzzerCustomMutator(uint8_t *data, size_t size, size_t max_size, unsigned int seed);
+
+size_t LLVMFuzzerCustomMutator(uint8_t *data, size_t size, size_t max_size, unsigned int seed)
+{
+    return mcap_mutate_pairing(data, size, max_size, seed, LLVMFuzzerMutate);
+}
+#endif
