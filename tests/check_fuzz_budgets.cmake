@@ -7,7 +7,7 @@ cmake_minimum_required(VERSION 3.25)
 #    at least once inside the statement of a budget macro (BUDGETED,
 #    BUDGETED_APART, WALK_BUDGETED, BUDGETED_LOOKUP, WORK_SCOPE and the
 #    wrappers listed below) in fuzz/*.c or fuzz/*.h. A call through a
-#    function pointer or inside a helper called from a budget does not
+#    function pointer or inside another function called from a budget does not
 #    count: the call must be visible in the budget's statement.
 # 2. A budget grants WORK_PER_BYTE (16) units per byte of the call's input
 #    plus WORK_FIXED (256), or the walk budget's WALK_PER_BYTE/WALK_FIXED
