@@ -11,5 +11,9 @@ afl_mutator_env() {
       into=("AFL_CUSTOM_MUTATOR_LIBRARY=$2" PERFBUF_AFL_MUTATOR=v2-query) ;;
     fuzz_v1_structured)
       into=("AFL_CUSTOM_MUTATOR_LIBRARY=$2" PERFBUF_AFL_MUTATOR=v1) ;;
+    fuzz_pairing)
+      into=("AFL_CUSTOM_MUTATOR_LIBRARY=$2" PERFBUF_AFL_MUTATOR=pairing) ;;
+    fuzz_mixed_views)
+      into=("AFL_CUSTOM_MUTATOR_LIBRARY=$2" PERFBUF_AFL_MUTATOR=mixed-views) ;;
   esac
 }

@@ -32,14 +32,33 @@ seeds_of() {
   done
 }
 
+# The structure-aware harnesses take inputs up to 1 MB from the first
+# execution (-len_control=0): their mutators multiply children, parents'
+# names, definitions and counters up to the size they are given, and a path
+# that is linear at 4 KB may not be at 1 MB. The others keep libFuzzer's
+# default, which grows the length with the corpus. Their oracles check every
+# value of every counter block several ways (about 50 us a value under
+# ASan), and a 1 MB block holds a quarter of a million 4-byte values: such an
+# input takes about 10 s, so these runs allow 30 s before a timeout or a
+# slow-unit report (a path quadratic at 1 MB takes far longer, and the work
+# budget traps it whatever the time).
+large_inputs() {
+  case "$1" in
+    fuzz_v1_structured | fuzz_v2_query_structured | fuzz_pairing | fuzz_mixed_views) return 0 ;;
+  esac
+  return 1
+}
+
 run_libfuzzer() {
   local name=$1 dir="$work/lf-$1"
   seeds_of "$name" "$dir/corpus"
   local dict=()
   [ -f "fuzz/$name.dict" ] && dict=(-dict="fuzz/$name.dict")
+  local size=(-timeout=10)
+  large_inputs "$name" && size=(-max_len=1048576 -len_control=0 -timeout=30 -report_slow_units=30)
   local rc=0
-  timeout $((seconds + 120)) "$work/libfuzzer/$name" -max_total_time="$seconds" -timeout=10 \
-    -rss_limit_mb=2048 -print_final_stats=1 "${dict[@]}" -artifact_prefix="$dir/" \
+  timeout $((seconds + 120)) "$work/libfuzzer/$name" -max_total_time="$seconds" \
+    -rss_limit_mb=2048 -print_final_stats=1 "${dict[@]}" "${size[@]}" -artifact_prefix="$dir/" \
     "$dir/corpus" >"$dir/log" 2>&1 || rc=$?
   local runs
   runs=$(grep -E "^stat::number_of_executed_units" "$dir/log" | awk '{print $2}' || true)
@@ -58,14 +77,19 @@ run_afl() {
   seeds_of "$name" "$dir/in"
   local dict=()
   [ -f "fuzz/$name.dict" ] && dict=(-x "fuzz/$name.dict")
-  # The structured harnesses get the structure-aware mutators under AFL++
-  # too, from the custom mutator library, before AFL++'s own havoc stage.
+  # The structured and two-capture harnesses get the structure-aware
+  # mutators under AFL++ too, from the custom mutator library, before
+  # AFL++'s own havoc stage.
   local mutator=()
   afl_mutator_env "$name" "$work/afl/afl_mutator.so" mutator
+  # AFL++'s own limit on an input is 1 MB (-G, its default): said here so
+  # that the large-input harnesses keep it, with the same 30 s per input.
+  local size=(-t 5000)
+  large_inputs "$name" && size=(-G 1048576 -t 30000)
   env "${mutator[@]}" AFL_SKIP_CPUFREQ=1 AFL_NO_UI=1 AFL_I_DONT_CARE_ABOUT_MISSING_CRASHES=1 AFL_NO_AFFINITY=1 \
   AFL_SKIP_CRASHES=1 AFL_QUIET=1 \
-    timeout $((seconds + 120)) afl-fuzz -V "$seconds" -m none -t 5000 -i "$dir/in" -o "$dir/out" \
-    -c "$work/afl/$name.cmplog" "${dict[@]}" -- "$work/afl/$name" >"$dir/log" 2>&1 || true
+    timeout $((seconds + 120)) afl-fuzz -V "$seconds" -m none -i "$dir/in" -o "$dir/out" \
+    -c "$work/afl/$name.cmplog" "${dict[@]}" "${size[@]}" -- "$work/afl/$name" >"$dir/log" 2>&1 || true
   local stats="$dir/out/default/fuzzer_stats"
   if [ ! -f "$stats" ]; then
     echo "FAIL afl $name: afl-fuzz did not run"

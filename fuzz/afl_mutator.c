@@ -7,7 +7,8 @@
  * shared library named in AFL_CUSTOM_MUTATOR_LIBRARY, and calls its
  * afl_custom_fuzz before its own havoc stage.
  *
- * PERFBUF_AFL_MUTATOR picks the format: "v2-query" or "v1". Without it, or
+ * PERFBUF_AFL_MUTATOR picks the format: "v2-query", "v1", "pairing" or
+ * "mixed-views" (the two-capture inputs, fuzz/mutator_captures.h). Without it, or
  * with anything else, afl_custom_init stops the process with a message: a
  * run that meant to use the mutator must not go on without it, and afl-fuzz
  * (4.04c) does not check for a null state but passes it to every call.
@@ -17,8 +18,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 
-#include "mutator_v1.h"
-#include "mutator_v2_query.h"
+#include "mutator_captures.h"
 
 typedef size_t (*afl_mutate_fn)(uint8_t *, size_t, size_t, unsigned int, mut_bytes_fn, bool *);
 
@@ -38,6 +38,21 @@ static size_t byte_fallback(uint8_t *data, size_t size, size_t max_size)
     return mut_byte_change(&byte_rng, data, size, max_size);
 }
 
+/* The two-capture inputs of the pairing and mixed-views harnesses. */
+static size_t pairing_mutate(uint8_t *data, size_t size, size_t max_size, unsigned int seed,
+                             mut_bytes_fn bytes, bool *structured)
+{
+    *structured = true;
+    return mcap_mutate_pairing(data, size, max_size, seed, bytes);
+}
+
+static size_t mixed_mutate(uint8_t *data, size_t size, size_t max_size, unsigned int seed,
+                           mut_bytes_fn bytes, bool *structured)
+{
+    *structured = true;
+    return mcap_mutate_mixed(data, size, max_size, seed, bytes);
+}
+
 /* The mutator for a format, or NULL for a format it does not know. */
 void *afl_mutator_open(const char *format, unsigned int seed);
 
@@ -54,6 +69,10 @@ void *afl_mutator_open(const char *format, unsigned int seed)
         mutate = v2m_mutate;
     } else if (format != NULL && strcmp(format, "v1") == 0) {
         mutate = v1m_mutate;
+    } else if (format != NULL && strcmp(format, "pairing") == 0) {
+        mutate = pairing_mutate;
+    } else if (format != NULL && strcmp(format, "mixed-views") == 0) {
+        mutate = mixed_mutate;
     } else {
         return NULL;
     }
@@ -72,7 +91,8 @@ void *afl_custom_init(void *afl, unsigned int seed)
     (void)afl;
     void *m = afl_mutator_open(getenv("PERFBUF_AFL_MUTATOR"), seed);
     if (m == NULL) {
-        fprintf(stderr, "perfbuf AFL++ mutator: set PERFBUF_AFL_MUTATOR to v2-query or v1\n");
+        fprintf(stderr, "perfbuf AFL++ mutator: set PERFBUF_AFL_MUTATOR to v2-query, v1, pairing "
+                        "or mixed-views\n");
         exit(2);
     }
     return m;

@@ -261,6 +261,48 @@ static void check_v1_counter(const capture *y, const perfbuf_v1_counter *c)
     ORACLE(oracle_inside(c->offset, c->byte_length, y->size));
 }
 
+/*
+ * Whether a view of X is certainly not one of Y's own: Y's bytes at its
+ * offset do not hold the fields the view was read with (PERF_OBJECT_TYPE
+ * and PERF_INSTANCE_DEFINITION, winperf.h), or it lies outside Y. Every
+ * call the header says refuses an object or instance "not of this block"
+ * must then return its documented failure, never OK. (A view whose fields
+ * Y's bytes do hold at that offset may be read as Y's.)
+ */
+static uint32_t y_get32(const capture *y, size_t at)
+{
+    const uint8_t *p = y->data + at;
+    return (uint32_t)p[0] | (uint32_t)p[1] << 8 | (uint32_t)p[2] << 16 | (uint32_t)p[3] << 24;
+}
+
+static bool v1_object_foreign(const capture *y, const perfbuf_v1_object *o)
+{
+    if (!oracle_inside(o->offset, 48, y->size)) {
+        return true;
+    }
+    size_t at = o->offset;
+    return y_get32(y, at) != o->total_length || y_get32(y, at + 4) != o->definition_length ||
+           y_get32(y, at + 8) != o->header_length || y_get32(y, at + 12) != o->name_title_index ||
+           y_get32(y, at + 32) != o->counter_count ||
+           y_get32(y, at + 40) != (uint32_t)o->num_instances || y_get32(y, at + 44) != o->code_page;
+}
+
+static bool v1_instance_foreign(const capture *y, const perfbuf_v1_object *o,
+                                const perfbuf_v1_instance *inst)
+{
+    if (v1_object_foreign(y, o) || inst->offset < o->data_offset ||
+        inst->offset - o->data_offset >= (size_t)(o->total_length - o->definition_length) ||
+        !oracle_inside(inst->offset, 24, y->size)) {
+        return true;
+    }
+    size_t at = inst->offset;
+    uint32_t name_length = y_get32(y, at + 20);
+    return y_get32(y, at) != inst->byte_length || y_get32(y, at + 4) != inst->parent_title_index ||
+           y_get32(y, at + 8) != inst->parent_instance ||
+           (name_length != 0 && inst->name_offset - inst->offset != y_get32(y, at + 16)) ||
+           inst->name_bytes > name_length || inst->code_page != o->code_page;
+}
+
 /* Parents and names of an instance with Y's block, through every index. */
 static void mixed_instance(const capture *x, const capture *y, const perfbuf_v1_object *o,
                            const perfbuf_v1_instance *inst)
@@ -276,6 +318,7 @@ static void mixed_instance(const capture *x, const capture *y, const perfbuf_v1_
     BUDGETED(n, raw = perfbuf_v1_instance_name_bytes(b, inst));
     ORACLE(oracle_ptr_inside(raw, raw != NULL ? inst->name_bytes : 0, y->data, n));
 
+    bool instance_foreign = v1_instance_foreign(y, o, inst);
     const perfbuf_v1_instance_index *indexes[6] = {NULL, NULL, NULL, NULL, NULL, NULL};
     if (x->v1.indexed) {
         indexes[1] = &x->v1.block_index;
@@ -298,14 +341,15 @@ static void mixed_instance(const capture *x, const capture *y, const perfbuf_v1_
         }
         /* X's indexes (1, 3) are of another parse: every call refuses them.
          * Y's one-object indexes (4, 5) answer no parent lookup. */
-        bool foreign = i == 1 || i == 3;
+        bool index_foreign = i == 1 || i == 3;
         bool one_object = i == 4 || i == 5;
         perfbuf_v1_instance parent;
         BUDGETED(n, st = perfbuf_v1_parent(b, o, inst, indexes[i], &parent, NULL));
         ORACLE(status_in(st, ST(OK) | ST(NOT_FOUND) | ST(BAD_REFERENCE) | ST(INVALID_ARGUMENT)) ||
                (one_object && st == PERFBUF_E_SCRATCH_NEEDED));
-        ORACLE(!foreign || st == PERFBUF_E_INVALID_ARGUMENT);
+        ORACLE(!index_foreign || st == PERFBUF_E_INVALID_ARGUMENT);
         ORACLE(!one_object || status_in(st, ST(NOT_FOUND) | ST(SCRATCH_NEEDED) | ST(INVALID_ARGUMENT)));
+        ORACLE(!instance_foreign || st == PERFBUF_E_INVALID_ARGUMENT);
         if (st == PERFBUF_OK) {
             check_v1_instance(y, &parent);
         }
@@ -314,9 +358,11 @@ static void mixed_instance(const capture *x, const capture *y, const perfbuf_v1_
         ORACLE(status_in(st, ST(OK) | ST(OUTPUT_TOO_SMALL) | ST(BAD_REFERENCE) | ST(UNKNOWN_VALUE) |
                                  ST(INVALID_ARGUMENT)) ||
                (one_object && st == PERFBUF_E_SCRATCH_NEEDED));
-        ORACLE(!foreign || (st == PERFBUF_E_INVALID_ARGUMENT && len == 0));
+        ORACLE(!index_foreign || (st == PERFBUF_E_INVALID_ARGUMENT && len == 0));
         ORACLE(strlen(text) < sizeof text);
-        if (foreign) {
+        /* Refused with an empty name (v1.h). */
+        ORACLE(!instance_foreign || (st == PERFBUF_E_INVALID_ARGUMENT && text[0] == '\0' && len == 0));
+        if (index_foreign) {
             perfbuf_v1_instance found;
             BUDGETED(n, st = perfbuf_v1_find_instance(b, o, "x", 1, indexes[i], &found));
             ORACLE(st == PERFBUF_E_INVALID_ARGUMENT);
@@ -358,6 +404,7 @@ static void mixed_value(const capture *y, const perfbuf_v1_object *o,
     BUDGETED(n, st = perfbuf_v1_raw_sample(b, o, c, blk, &s, &ctx));
     ORACLE(status_in(st, ST(OK) | ST(NOT_FOUND) | ST(INVALID_ARGUMENT) | ST(INCONSISTENT)));
     ORACLE(!foreign_block || st == PERFBUF_E_INVALID_ARGUMENT);
+    ORACLE(!v1_object_foreign(y, o) || st == PERFBUF_E_INVALID_ARGUMENT);
     if (st == PERFBUF_OK) {
         /* A value is never read through a definition of another type. */
         ORACLE(s.type == c->type);
@@ -433,6 +480,7 @@ static void mixed_plans(const capture *x, const capture *y, uint32_t k)
     perfbuf_status st;
     BUDGETED(n, st = perfbuf_v1_plan_build(&py->b, ox, entries, cap, &plan));
     ORACLE(status_in(st, ST(OK) | ST(INVALID_ARGUMENT)));
+    ORACLE(!v1_object_foreign(y, ox) || st == PERFBUF_E_INVALID_ARGUMENT);
     if (st == PERFBUF_OK) {
         for (uint32_t m = 0; m < py->objects; m++) {
             if (py->has_block[m]) {
@@ -900,3 +948,18 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
     free(b);
     return 0;
 }
+
+/* Only engine builds have LLVMFuzzerMutate; the replayer runs the oracle
+ * alone. The captures inside the input get the structure-aware mutators
+ * (fuzz/mutator_captures.h). */
+#ifdef PERFBUF_FUZZ_MUTATOR
+#include "mutator_captures.h"
+
+size_t LLVMFuzzerMutate(uint8_t *data, size_t size, size_t max_size);
+size_t LLVMFuzzerCustomMutator(uint8_t *data, size_t size, size_t max_size, unsigned int seed);
+
+size_t LLVMFuzzerCustomMutator(uint8_t *data, size_t size, size_t max_size, unsigned int seed)
+{
+    return mcap_mutate_mixed(data, size, max_size, seed, LLVMFuzzerMutate);
+}
+#endif

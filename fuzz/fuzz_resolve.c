@@ -25,6 +25,38 @@
  * few enough that the harness stays linear. */
 #define OBJECTS_WITH_COUNTERS 8u
 
+/*
+ * The text of a title the path matched in `langs`: in each of those
+ * languages it converts (or is cut by the output's size), and the whole
+ * text matches its own title again. The one table serves both languages,
+ * so both answer alike.
+ */
+static void check_title_text(const perfbuf_title_tables *names, uint32_t title_index,
+                             perfbuf_language_set langs, size_t size)
+{
+    char english[256];
+    char localized[256];
+    size_t english_len = 0;
+    size_t localized_len = 0;
+    perfbuf_status english_st;
+    perfbuf_status localized_st;
+    BUDGETED(size + sizeof english,
+             english_st = perfbuf_title_text_utf8(names, PERFBUF_LANGUAGE_ENGLISH, title_index,
+                                                  english, sizeof english, &english_len));
+    BUDGETED(size + sizeof localized,
+             localized_st = perfbuf_title_text_utf8(names, PERFBUF_LANGUAGE_LOCALIZED, title_index,
+                                                    localized, sizeof localized, &localized_len));
+    ORACLE(english_st == localized_st && english_len == localized_len);
+    ORACLE(oracle_text_status(english_st));
+    ORACLE(strcmp(english, localized) == 0);
+    if (english_st == PERFBUF_OK) {
+        perfbuf_language_set again;
+        BUDGETED(size + english_len,
+                 again = perfbuf_title_matches(names, title_index, english, english_len));
+        ORACLE((again & langs) == langs);
+    }
+}
+
 static void resolve_all(const perfbuf_v1_block *b, const perfbuf_title_tables *names,
                         const perfbuf_counter_path *path, size_t size)
 {
@@ -47,7 +79,10 @@ static void resolve_all(const perfbuf_v1_block *b, const perfbuf_title_tables *n
         /* The walk's next match is the resolution's answer. */
         bool found = false;
         while (perfbuf_v1_objects_next(b, &walk, &w)) {
-            if (perfbuf_title_matches(names, w.name_title_index, object, path->object.length) != 0) {
+            perfbuf_language_set object_langs;
+            BUDGETED_APART(size, object_langs = perfbuf_title_matches(names, w.name_title_index,
+                                                                       object, path->object.length));
+            if (object_langs != 0) {
                 found = true;
                 break;
             }
@@ -58,6 +93,7 @@ static void resolve_all(const perfbuf_v1_block *b, const perfbuf_title_tables *n
             break;
         }
         ORACLE(found && w.offset == o.offset && langs != 0);
+        check_title_text(names, o.name_title_index, langs, size);
         if (objects++ >= OBJECTS_WITH_COUNTERS) {
             continue;
         }
@@ -72,9 +108,13 @@ static void resolve_all(const perfbuf_v1_block *b, const perfbuf_title_tables *n
                             st = perfbuf_v1_resolve_counter(b, names, path, &ci, &c, NULL, NULL));
             bool cfound = false;
             while (perfbuf_v1_counters_next(b, &cw, &d)) {
-                if (every ? perfbuf_counter_type_is_displayable(d.type)
-                          : perfbuf_title_matches(names, d.name_title_index, counter,
-                                                  path->counter.length) != 0) {
+                perfbuf_language_set counter_langs = 0;
+                if (!every) {
+                    BUDGETED_APART(size, counter_langs = perfbuf_title_matches(
+                                             names, d.name_title_index, counter,
+                                             path->counter.length));
+                }
+                if (every ? perfbuf_counter_type_is_displayable(d.type) : counter_langs != 0) {
                     cfound = true;
                     break;
                 }

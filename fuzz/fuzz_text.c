@@ -65,7 +65,11 @@ static size_t bounded_length(const char *s, size_t cap)
     return n;
 }
 
-static void check(perfbuf_status (*convert)(const void *, size_t, char *, size_t, size_t *),
+/* A conversion run under the budget of `budget` bytes: the wrappers below
+ * make each call inside its own budget, where the oracle sees it. */
+typedef perfbuf_status (*conversion)(const void *, size_t, char *, size_t, size_t *, size_t budget);
+
+static void check(conversion convert,
                   const uint8_t *data, size_t size)
 {
     static char full[4 * 4096 + 1];
@@ -74,7 +78,7 @@ static void check(perfbuf_status (*convert)(const void *, size_t, char *, size_t
         return;
     }
     perfbuf_status st;
-    BUDGETED(size, st = convert(data, size, full, sizeof full, &full_len));
+    st = convert(data, size, full, sizeof full, &full_len, size);
     if (st != PERFBUF_OK) {
         ORACLE(st == PERFBUF_E_ODD_LENGTH || st == PERFBUF_E_UNKNOWN_VALUE);
         return;
@@ -88,7 +92,7 @@ static void check(perfbuf_status (*convert)(const void *, size_t, char *, size_t
         size_t len = 0;
         perfbuf_status pst;
         /* Bounded by the capacity, not by the input: the budget is cap. */
-        BUDGETED(cap, pst = convert(data, size, cap ? part : NULL, cap, &len));
+        pst = convert(data, size, cap ? part : NULL, cap, &len, cap);
         /* An empty text "fits" a zero capacity: a measuring call. */
         bool fits = cap > full_len || full_len == 0;
         ORACLE(pst == (fits ? PERFBUF_OK : PERFBUF_E_OUTPUT_TOO_SMALL));
@@ -102,24 +106,57 @@ static void check(perfbuf_status (*convert)(const void *, size_t, char *, size_t
     }
 }
 
-static perfbuf_status utf16(const void *d, size_t n, char *o, size_t c, size_t *l)
+static perfbuf_status utf16(const void *d, size_t n, char *o, size_t c, size_t *l, size_t budget)
 {
-    return perfbuf_utf16le_to_utf8(d, n, o, c, l);
+    perfbuf_status st;
+    BUDGETED(budget, st = perfbuf_utf16le_to_utf8(d, n, o, c, l));
+    return st;
 }
 
-static perfbuf_status cp1252(const void *d, size_t n, char *o, size_t c, size_t *l)
+static perfbuf_status cp1252(const void *d, size_t n, char *o, size_t c, size_t *l, size_t budget)
 {
-    return perfbuf_codepage_to_utf8(1252, d, n, o, c, l);
+    perfbuf_status st;
+    BUDGETED(budget, st = perfbuf_codepage_to_utf8(1252, d, n, o, c, l));
+    return st;
 }
 
-static perfbuf_status cp65001(const void *d, size_t n, char *o, size_t c, size_t *l)
+static perfbuf_status cp65001(const void *d, size_t n, char *o, size_t c, size_t *l, size_t budget)
 {
-    return perfbuf_codepage_to_utf8(65001, d, n, o, c, l);
+    perfbuf_status st;
+    BUDGETED(budget, st = perfbuf_codepage_to_utf8(65001, d, n, o, c, l));
+    return st;
 }
 
-static perfbuf_status cp20127(const void *d, size_t n, char *o, size_t c, size_t *l)
+static perfbuf_status cp20127(const void *d, size_t n, char *o, size_t c, size_t *l, size_t budget)
 {
-    return perfbuf_codepage_to_utf8(20127, d, n, o, c, l);
+    perfbuf_status st;
+    BUDGETED(budget, st = perfbuf_codepage_to_utf8(20127, d, n, o, c, l));
+    return st;
+}
+
+/* A code page the input names: converted exactly when it is supported,
+ * otherwise refused with PERFBUF_E_UNKNOWN_VALUE before any work. */
+static void check_code_page(const uint8_t *data, size_t size)
+{
+    if (size < 4) {
+        return;
+    }
+    uint32_t code_page = (uint32_t)data[0] | (uint32_t)data[1] << 8 | (uint32_t)data[2] << 16 |
+                         (uint32_t)data[3] << 24;
+    /* Mostly near the supported numbers, so both answers are seen. */
+    if (code_page & 0x80000000u) {
+        static const uint32_t near[] = {1252, 65001, 20127, 1251, 65000, 20128, 0, 1200};
+        code_page = near[code_page % (sizeof near / sizeof near[0])];
+    }
+    bool supported;
+    BUDGETED(sizeof code_page, supported = perfbuf_codepage_supported(code_page));
+    ORACLE(supported == (code_page == 1252 || code_page == 65001 || code_page == 20127));
+    char out[64];
+    size_t len = 0;
+    perfbuf_status st;
+    BUDGETED(sizeof out, st = perfbuf_codepage_to_utf8(code_page, data + 4, size - 4, out,
+                                                       sizeof out, &len));
+    ORACLE(supported ? oracle_text_status(st) : st == PERFBUF_E_UNKNOWN_VALUE);
 }
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
@@ -128,5 +165,6 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
     check(cp1252, data, size);
     check(cp65001, data, size);
     check(cp20127, data, size);
+    check_code_page(data, size);
     return 0;
 }

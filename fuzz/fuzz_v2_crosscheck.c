@@ -104,7 +104,8 @@ static void indexed_samples(const perfbuf_v2_query *q, const perfbuf_v2_reginfo 
     perfbuf_v2_block b;
     perfbuf_v2_blocks_begin(q, &bi);
     while (perfbuf_v2_blocks_next(q, &bi, &b)) {
-        size_t cap = perfbuf_v2_value_index_slots(&b);
+        size_t cap;
+        BUDGETED(0, cap = perfbuf_v2_value_index_slots(&b));
         uint64_t *slots = cap < SIZE_MAX / sizeof *slots ? malloc(cap * sizeof *slots) : NULL;
         if (slots == NULL) {
             continue;
@@ -232,6 +233,9 @@ static void planned_samples(const perfbuf_v2_query *q, const perfbuf_v2_reginfo 
                    PERFBUF_OK);
             for (uint32_t p = 0; p < plan.count; p++) {
                 uint32_t id = perfbuf_v2_block_counter_id(q, &b, p);
+                const perfbuf_prepared_formula *formula;
+                BUDGETED(0, formula = perfbuf_v2_plan_formula(&plan, p));
+                ORACLE(formula != NULL);
                 perfbuf_raw_sample indexed = {1, 2, 3, 4, 5, 6};
                 perfbuf_value_context indexed_ctx = {7, 8};
                 perfbuf_status st_indexed = perfbuf_v2_raw_sample_indexed(

@@ -18,6 +18,7 @@
 #include "values_reference.h"
 #include "perfbuf/counter_types.h"
 #include "perfbuf/values.h"
+#include "perfbuf/version.h"
 
 static const uint32_t named[] = {
     PERF_COUNTER_COUNTER, PERF_COUNTER_TIMER, PERF_COUNTER_QUEUELEN_TYPE,
@@ -103,6 +104,56 @@ static bool mean_inside(const perfbuf_statistics *s, uint32_t flags)
     return between((double)s->min.as_large, (double)s->mean.as_large, (double)s->max.as_large, 1.0);
 }
 
+/* The type's properties agree with its table entry, and the names of a
+ * number (a type, a value status, a library status) are constant calls. */
+static void check_type_names(uint32_t type, uint32_t status, uint32_t library_status)
+{
+    const perfbuf_counter_type_info *info;
+    BUDGETED(sizeof type, info = perfbuf_counter_type_lookup(type));
+    const char *name;
+    const char *suffix;
+    bool is_base;
+    bool is_hex;
+    unsigned samples;
+    uint32_t value_size;
+    BUDGETED(sizeof type, name = perfbuf_counter_type_name(type));
+    BUDGETED(sizeof type, suffix = perfbuf_counter_type_suffix(type));
+    BUDGETED(sizeof type, is_base = perfbuf_counter_type_is_base(type));
+    BUDGETED(sizeof type, is_hex = perfbuf_counter_type_is_hex(type));
+    BUDGETED(sizeof type, samples = perfbuf_counter_type_samples(type));
+    BUDGETED(sizeof type, value_size = perfbuf_counter_type_size(type));
+    ORACLE(name != NULL && suffix != NULL);
+    ORACLE(value_size == PERFBUF_SIZE_VARIABLE || value_size == 0 || value_size == 4 ||
+           value_size == 8);
+    if (info != NULL) {
+        ORACLE(strcmp(name, info->name) == 0 && strcmp(suffix, info->suffix) == 0);
+        ORACLE(is_base == info->is_base && samples == info->samples);
+    } else {
+        ORACLE(strcmp(name, "unknown") == 0 && suffix[0] == '\0');
+        ORACLE(!is_base && !is_hex && samples == 0);
+    }
+    ORACLE(!is_hex || (type == PERF_COUNTER_RAWCOUNT_HEX || type == PERF_COUNTER_LARGE_RAWCOUNT_HEX));
+    const char *cstatus_name;
+    const char *cstatus_text;
+    BUDGETED(sizeof status, cstatus_name = perfbuf_cstatus_name(status));
+    BUDGETED(sizeof status, cstatus_text = perfbuf_cstatus_string(status));
+    ORACLE(cstatus_text != NULL && cstatus_text[0] != '\0');
+    ORACLE((cstatus_name != NULL) == (strcmp(cstatus_text, "unknown value status") != 0));
+    const char *status_name;
+    const char *status_text;
+    BUDGETED(sizeof library_status,
+             status_name = perfbuf_status_name((perfbuf_status)library_status));
+    BUDGETED(sizeof library_status,
+             status_text = perfbuf_status_string((perfbuf_status)library_status));
+    ORACLE(status_name != NULL && status_name[0] != '\0');
+    ORACLE(status_text != NULL && status_text[0] != '\0');
+    int version;
+    const char *version_text;
+    BUDGETED(0, version = perfbuf_version_number());
+    BUDGETED(0, version_text = perfbuf_version_string());
+    ORACLE(version == PERFBUF_VERSION_NUMBER && strcmp(version_text, PERFBUF_VERSION_STRING) == 0);
+}
+
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
     const uint8_t *p = data;
@@ -139,6 +190,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
                                                    &ctx, flags, &v));
     ORACLE(st == v.status);
     check_value(&v, type, flags);
+    check_type_names(type, st, options % ((uint32_t)PERFBUF_STATUS_COUNT + 4u));
     /* Bit for bit the reference's, and so through a prepared formula. */
     perfbuf_value want, prepared_value;
     uint32_t want_st = reference_format_value(type, &ring[n - 1], n > 1 ? &ring[n - 2] : NULL, &ctx,

@@ -28,8 +28,8 @@
  * engine, a local stand-in in the mutator check. */
 typedef size_t (*mut_bytes_fn)(uint8_t *data, size_t size, size_t max_size);
 
-#define MUT_MAX_NODES 4096u
-#define MUT_ARENA_CAP (1u << 20)
+#define MUT_MAX_NODES 16384u
+#define MUT_ARENA_CAP (1u << 22)
 /* Inputs larger than this go to byte mutation: the arena must hold the
  * input and what a mutation appends. */
 #define MUT_MAX_INPUT (MUT_ARENA_CAP / 4u)

@@ -18,8 +18,7 @@
 #include <stdlib.h>
 
 #include "harness.h"
-#include "mutator_v1.h"
-#include "mutator_v2_query.h"
+#include "mutator_captures.h"
 #include "perfbuf/v1.h"
 #include "perfbuf/v2_query.h"
 
@@ -241,11 +240,134 @@ static void afl_library_needs_a_format(void)
     afl_custom_deinit(NULL);
 }
 
+/* The engines' largest input, as ci/fuzz-smoke.sh gives it. */
+#define LARGE_MAX (1u << 20)
+static uint8_t large[LARGE_MAX];
+
+/* The V1 object with the most definitions in a block, 0 when it does not parse. */
+static uint32_t v1_most_definitions(const uint8_t *data, size_t size)
+{
+    perfbuf_v1_block b;
+    if (perfbuf_v1_parse(data, size, NULL, &b, NULL) != PERFBUF_OK) {
+        return 0;
+    }
+    perfbuf_v1_iter it;
+    perfbuf_v1_object o;
+    uint32_t most = 0;
+    perfbuf_v1_objects_begin(&b, &it);
+    while (perfbuf_v1_objects_next(&b, &it, &o)) {
+        most = o.counter_count > most ? o.counter_count : most;
+    }
+    return most;
+}
+
+/* The V2 block with the most counters, 0 when the data does not parse. */
+static uint32_t v2_most_counters(const uint8_t *data, size_t size)
+{
+    perfbuf_v2_query q;
+    if (perfbuf_v2_query_parse(data, size, NULL, &q, NULL) != PERFBUF_OK) {
+        return 0;
+    }
+    perfbuf_v2_iter it;
+    perfbuf_v2_block b;
+    uint32_t most = 0;
+    perfbuf_v2_blocks_begin(&q, &it);
+    while (perfbuf_v2_blocks_next(&q, &it, &b)) {
+        most = b.counter_count > most ? b.counter_count : most;
+    }
+    return most;
+}
+
+/* With the engines' 1 MB to grow into, one mutation of a valid seed makes,
+ * for some engine seed among a few hundred, an object of a thousand
+ * definitions or more (V1) and a block of a thousand counters or more
+ * (V2): the shapes that cost work come out at the size that shows it. */
+static void large_shapes_within_reach(void)
+{
+    const seed *sources[2] = {v1_seeds, v2_seeds};
+    size_t counts[2] = {v1_count, v2_count};
+    mutate_fn fn[2] = {v1m_mutate, v2m_mutate};
+    uint32_t (*most[2])(const uint8_t *, size_t) = {v1_most_definitions, v2_most_counters};
+    for (int f = 0; f < 2; f++) {
+        uint32_t best = 0;
+        for (size_t s = 0; s < counts[f] && best < 1000; s++) {
+            for (unsigned i = 0; i < 2000u && best < 1000; i++) {
+                bool structured;
+                memcpy(large, sources[f][s].data, sources[f][s].size);
+                mut_rng_seed(&byte_rng, i);
+                size_t n = fn[f](large, sources[f][s].size, LARGE_MAX, i, byte_mutate, &structured);
+                CHECK(n <= LARGE_MAX);
+                uint32_t got = structured ? most[f](large, n) : 0;
+                best = got > best ? got : best;
+            }
+        }
+        printf("%s: at most %u %s in one mutant within 1 MB\n", f == 0 ? "V1" : "V2", best,
+               f == 0 ? "definitions in an object" : "counters in a block");
+        CHECK(best >= 1000);
+    }
+}
+
+/* The two-capture inputs (pairing, mixed views) through the AFL++
+ * library: within max_size, the input left alone, and most mutants still
+ * two captures that parse where the harness cuts them. */
+static void afl_library_mutates_two_captures(void)
+{
+    CHECK(v1_count >= 2);
+    const seed *older = &v1_seeds[0];
+    const seed *newer = &v1_seeds[1];
+    for (int format = 0; format < 2; format++) {
+        /* Pairing: flags 0 (V1), no path, the older's length, older, newer.
+         * Mixed views: A's length, A, B. */
+        size_t header = format == 0 ? 7 : 2;
+        size_t size = header + older->size + newer->size;
+        CHECK(size <= BUF_CAP && older->size <= 0xFFFFu);
+        uint8_t *in = malloc(size);
+        CHECK(in != NULL);
+        memset(in, 0, header);
+        mcap_put(in + (format == 0 ? 3 : 0), format == 0 ? 4 : 2, older->size);
+        memcpy(in + header, older->data, older->size);
+        memcpy(in + header + older->size, newer->data, newer->size);
+        CALL(set_afl_format(format == 0 ? "pairing" : "mixed-views"));
+        void *m = afl_custom_init(NULL, 5);
+        CHECK(m != NULL);
+        unsigned total = 0, both = 0;
+        size_t max_size = size + 4096u;
+        for (unsigned i = 0; i < 500u; i++) {
+            memcpy(again, in, size);
+            uint8_t *out = NULL;
+            size_t n = afl_custom_fuzz(m, again, size, &out, NULL, 0, max_size);
+            CHECK(out != NULL && n <= max_size);
+            CHECK(memcmp(again, in, size) == 0);
+            total++;
+            if (n < header) {
+                continue;
+            }
+            size_t first = mcap_get(out + (format == 0 ? 3 : 0), format == 0 ? 4 : 2);
+            size_t path = format == 0 ? mcap_get(out + 1, 2) : 0;
+            if (out[0] & (format == 0 ? 4u : 0u)) {
+                continue; /* a V2 pairing input now: another layout */
+            }
+            if (path > n - header || first > n - header - path) {
+                continue;
+            }
+            both += v1_accepts(out + header + path, first) &&
+                    v1_accepts(out + header + path + first, n - header - path - first);
+        }
+        afl_custom_deinit(m);
+        free(in);
+        printf("AFL++ mutator library, %s: %u mutants, %.1f %% still two V1 captures\n",
+               format == 0 ? "pairing" : "mixed-views", total, 100.0 * both / total);
+        CHECK(both * 10u >= total * 4u);
+    }
+}
+
 static const th_case cases[] = {
     TH_CASE(v2_mutants_mostly_valid),
     TH_CASE(v1_mutants_mostly_valid),
     TH_CASE(unreadable_inputs_fall_back),
     TH_CASE(afl_library_mutates_both_formats),
+    TH_CASE(afl_library_mutates_two_captures),
+    TH_CASE(large_shapes_within_reach),
     TH_CASE(afl_library_needs_a_format),
 };
 

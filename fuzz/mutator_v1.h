@@ -30,7 +30,7 @@ enum { V1M_HEADER = 1, V1M_OBJECT, V1M_DEFINITION, V1M_BLOCK, V1M_INSTANCE };
 
 /* Counter blocks grow to the farthest counter, up to here; a definition
  * placing a counter farther is left for the reader to reject. */
-#define V1M_MAX_REACH 4096u
+#define V1M_MAX_REACH (1u << 16)
 
 static bool v1m_read_block(mut_tree *t, size_t *p, size_t end, uint8_t depth)
 {
@@ -730,8 +730,10 @@ static bool v1m_long_name(mut_tree *t, uint32_t i, size_t units, char fill, char
 }
 
 /* Many instances of one object point at one long-named parent, or in turn
- * at two parents whose long names differ only at the end: a reader that
- * reads or compares the parent's name per child pays its length for every
+ * at two parents whose long names differ only at the end, the second one
+ * in the same object or in another: a reader that reads or compares the
+ * parent's name per child pays its length for every child, and one that
+ * caches the last parent's object or name is made to switch at every
  * child. The children are multiplied first. */
 static bool v1m_shared_parent(mut_tree *t, mut_rng *r)
 {
@@ -755,39 +757,113 @@ static bool v1m_shared_parent(mut_tree *t, mut_rng *r)
         return false;
     }
     size_t units = 64u << mut_rand(r, 7);
-    bool two = mut_rand(r, 2) == 0;
-    if (two && !v1m_dup_instance(t, p)) {
-        two = false;
+    /* 0: one parent; 1: two in one object; 2: two in two objects. */
+    uint32_t shape = mut_rand(r, 3);
+    if (shape == 1 && !v1m_dup_instance(t, p)) {
+        shape = 0;
     }
     uint32_t title;
     uint32_t k = v1m_instance_index(t, p, &title);
-    uint32_t p2 = mut_subtree_end(t, p);
+    uint32_t p2 = t->count;
+    uint32_t title2 = title;
+    uint32_t k2 = k + 1;
+    if (shape == 1) {
+        p2 = mut_subtree_end(t, p);
+    } else if (shape == 2) {
+        p2 = mut_pick_kind(t, r, V1M_INSTANCE);
+        if (p2 < t->count) {
+            k2 = v1m_instance_index(t, p2, &title2);
+        }
+        if (p2 >= t->count || title2 == 0 || title2 == title) {
+            shape = 0;
+        }
+    }
     if (title == 0 || !v1m_long_name(t, p, units, 'p', 'a')) {
         return false;
     }
-    if (two && (p2 >= t->count || t->node[p2].kind != V1M_INSTANCE ||
-                !v1m_long_name(t, p2, units, 'p', 'b'))) {
-        two = false;
+    if (shape != 0 && (p2 >= t->count || t->node[p2].kind != V1M_INSTANCE ||
+                       !v1m_long_name(t, p2, units, 'p', 'b'))) {
+        shape = 0;
     }
-    if (!two) {
+    if (shape == 0) {
         p2 = t->count;
     }
     uint32_t object = mut_nth_kind(t, V1M_OBJECT, object_ordinal);
     if (object >= t->count) {
         return false;
     }
-    uint32_t have = mut_child_count(t, object, V1M_INSTANCE);
-    for (uint32_t j = 0; j < have; j++) {
-        uint32_t child = mut_child(t, object, V1M_INSTANCE, j);
+    /* One pass over the object's subtree: its direct instances in order. */
+    uint32_t end = mut_subtree_end(t, object);
+    uint32_t j = 0;
+    for (uint32_t child = object + 1; child < end; child++) {
+        if (t->node[child].kind != V1M_INSTANCE ||
+            t->node[child].depth != t->node[object].depth + 1) {
+            continue;
+        }
         if (child == p || child == p2) {
+            j++;
             continue;
         }
         uint8_t *h = mut_own_hdr(t, &t->node[child]);
         if (h == NULL) {
             return j > 0;
         }
-        mut_put32(h + 4, title);
-        mut_put32(h + 8, two && j % 2 == 1 ? k + 1 : k);
+        bool second = shape != 0 && j % 2 == 1;
+        mut_put32(h + 4, second ? title2 : title);
+        mut_put32(h + 8, second ? k2 : k);
+        j++;
+    }
+    return true;
+}
+
+/*
+ * One definition (with its base) repeated hundreds to thousands of times
+ * at once, as many as fit; a lone one either with every copy at the same
+ * CounterOffset, or with each copy at its own offset past the others (the
+ * counter blocks grow to hold them), the last made text with a CounterSize
+ * that is not an integer's. A reader comparing definitions pairwise, or
+ * falling back to a slow path per counter once one is odd, shows here.
+ */
+static bool v1m_many_definitions(mut_tree *t, mut_rng *r)
+{
+    uint32_t i = mut_pick_kind(t, r, V1M_DEFINITION);
+    uint32_t from, end;
+    if (i >= t->count) {
+        return false;
+    }
+    v1m_def_group(t, i, &from, &end);
+    uint32_t group = end - from;
+    uint32_t copies = mut_copies_that_fit(t, from, end, 256u << mut_rand(r, 4));
+    if (copies == 0) {
+        return false;
+    }
+    uint32_t reach = v1m_reach(t, mut_parent(t, from));
+    /* One move of what follows, then the copies: linear in the tree. */
+    memmove(&t->node[end + copies * group], &t->node[end],
+            (t->count - end) * sizeof t->node[0]);
+    for (uint32_t k = 0; k < copies; k++) {
+        memcpy(&t->node[end + k * group], &t->node[from], group * sizeof t->node[0]);
+    }
+    t->count += copies * group;
+    if (group != 1) {
+        return true;
+    }
+    static const uint32_t odd_sizes[] = {2, 3, 12, 16};
+    bool spread = mut_rand(r, 2) == 0;
+    uint32_t width = mut_get32(t->arena + t->node[from].hdr_off + 32);
+    width = width == 0 || width > 8 ? 8 : width;
+    for (uint32_t k = spread ? 0 : copies - 1; k < copies; k++) {
+        uint8_t *h = mut_own_hdr(t, &t->node[end + k]);
+        if (h == NULL) {
+            break;
+        }
+        if (spread) {
+            mut_put32(h + 36, reach + k * width);
+        }
+        if (k + 1 == copies) {
+            mut_put32(h + 28, PERF_COUNTER_TEXT);
+            mut_put32(h + 32, odd_sizes[mut_rand(r, 4)]);
+        }
     }
     return true;
 }
@@ -837,7 +913,14 @@ static bool v1m_multiply(mut_tree *t, mut_rng *r)
 static bool v1m_change(mut_tree *t, mut_rng *r, mut_bytes_fn bytes)
 {
     if (mut_rand(r, 8) == 0) {
-        return mut_rand(r, 2) ? v1m_multiply(t, r) : v1m_shared_parent(t, r);
+        switch (mut_rand(r, 3)) {
+        case 0:
+            return v1m_multiply(t, r);
+        case 1:
+            return v1m_shared_parent(t, r);
+        default:
+            return v1m_many_definitions(t, r);
+        }
     }
     switch (mut_rand(r, 12)) {
     case 0:

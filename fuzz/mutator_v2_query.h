@@ -565,6 +565,81 @@ static bool v2m_new_block(mut_tree *t, mut_rng *r)
     return true;
 }
 
+static bool v2m_multiple_counters(uint32_t type)
+{
+    return type == 2;
+}
+
+/*
+ * A block of PERF_MULTIPLE_COUNTERS given about a thousand more counters at
+ * once (as many as fit), their ids mostly new and ascending, with one id
+ * repeated and one value of a width that is not an integer's (2, 3, 12 or
+ * 16 bytes): a reader with a fast path for the usual shape and a fallback
+ * for any exception must not take the fallback once per counter.
+ */
+static bool v2m_many_counters(mut_tree *t, mut_rng *r)
+{
+    uint32_t b = v2m_pick_block(t, r, v2m_multiple_counters);
+    if (b >= t->count) {
+        return false;
+    }
+    uint32_t n = t->node[b].var_len / 4;
+    uint32_t end = mut_subtree_end(t, b);
+    uint32_t want = 512u << mut_rand(r, 4);
+    /* Each counter: 4 bytes of id, a value node of 8 + 8 bytes. */
+    size_t room = t->max_size > t->in_size ? t->max_size - t->in_size : 0;
+    if (want > room / 20u) {
+        want = (uint32_t)(room / 20u);
+    }
+    if (want > MUT_MAX_NODES - t->count) {
+        want = MUT_MAX_NODES - t->count;
+    }
+    if (want < 2) {
+        return false;
+    }
+    uint32_t ids_off, values_off, odd_off;
+    uint8_t *ids = mut_alloc(t, ((size_t)n + want) * 4u, &ids_off);
+    uint8_t *values = ids != NULL ? mut_alloc(t, 8, &values_off) : NULL;
+    uint8_t *odd = values != NULL ? mut_alloc(t, 16, &odd_off) : NULL;
+    if (odd == NULL) {
+        return false;
+    }
+    memcpy(ids, t->arena + t->node[b].var_off, (size_t)n * 4u);
+    uint32_t next = 0;
+    for (uint32_t k = 0; k < n; k++) {
+        uint32_t id = mut_get32(ids + (size_t)k * 4u);
+        next = id >= next && id < UINT32_MAX - want ? id + 1 : next;
+    }
+    for (uint32_t k = 0; k < want; k++) {
+        mut_put32(ids + ((size_t)n + k) * 4u, next + k);
+    }
+    uint32_t total = n + want;
+    uint32_t repeated = mut_rand(r, total);
+    uint32_t copy_of = mut_rand(r, total);
+    memcpy(ids + (size_t)repeated * 4u, ids + (size_t)copy_of * 4u, 4);
+    for (uint32_t k = 0; k < 8; k++) {
+        values[k] = (uint8_t)mut_rand(r, 256);
+    }
+    for (uint32_t k = 0; k < 16; k++) {
+        odd[k] = (uint8_t)mut_rand(r, 256);
+    }
+    static const uint32_t odd_widths[] = {2, 3, 12, 16};
+    uint32_t odd_at = mut_rand(r, want);
+    memmove(&t->node[end + want], &t->node[end], (t->count - end) * sizeof t->node[0]);
+    for (uint32_t k = 0; k < want; k++) {
+        mut_node v = {V2M_VALUE, (uint8_t)(t->node[b].depth + 1), 0, 0, 0, values_off, 8};
+        if (k == odd_at) {
+            v.var_off = odd_off;
+            v.var_len = odd_widths[mut_rand(r, 4)];
+        }
+        t->node[end + k] = v;
+    }
+    t->count += want;
+    t->node[b].var_off = ids_off;
+    t->node[b].var_len = total * 4u;
+    return true;
+}
+
 /* An instance or a block 2 to 64 times over (as far as max_size allows),
  * counters added to a block with an id list as many times, or an instance
  * name made long: counts and lengths that grow with the input are what a
@@ -622,7 +697,7 @@ static bool v2m_multiply(mut_tree *t, mut_rng *r)
 static bool v2m_change(mut_tree *t, mut_rng *r, mut_bytes_fn bytes)
 {
     if (mut_rand(r, 8) == 0) {
-        return v2m_multiply(t, r);
+        return mut_rand(r, 4) ? v2m_multiply(t, r) : v2m_many_counters(t, r);
     }
     if (mut_rand(r, 16) == 0) {
         return v2m_new_block(t, r);

@@ -120,6 +120,22 @@ static inline void work_leave(uint64_t outer, size_t bytes, uint64_t per_byte, u
     WORK_SCOPE(bytes, WORK_PER_BYTE,                                                         \
                WORK_FIXED + (uint64_t)(instances) * LOOKUP_PER_QUERY_BYTE * ((query_len) + 1u), \
                0, stmt)
+/*
+ * BUDGETED_APART that also adds the call's units to `total`, so that a
+ * harness can hold many calls, each under its own budget, to one budget
+ * together as well (the value reads of a V1 walk: fuzz/oracle_v1.h).
+ */
+#ifdef PERFBUF_COUNT_WORK
+#  define BUDGETED_APART_SUMMED(total, bytes, stmt)                           \
+      do {                                                                  \
+          uint64_t work_outer_ = work_enter();                              \
+          stmt;                                                             \
+          (total) += pb_work_units;                                         \
+          work_leave(work_outer_, (bytes), WORK_PER_BYTE, WORK_FIXED, 0);   \
+      } while (0)
+#else
+#  define BUDGETED_APART_SUMMED(total, bytes, stmt) BUDGETED_APART(bytes, stmt)
+#endif
 /* A whole walk over a buffer of `bytes` bytes under the walk budget. */
 #define WALK_BUDGETED(bytes, stmt) WORK_SCOPE(bytes, WALK_PER_BYTE, WALK_FIXED, 1, stmt)
 

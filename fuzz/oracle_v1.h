@@ -47,17 +47,7 @@ typedef struct digest {
  * instances would break if sharing were not bounded.
  */
 #define VALUE_READS_PER_BYTE 16u
-#ifdef PERFBUF_COUNT_WORK
-#  define VALUE_READ(d, bytes, stmt)                                                   \
-      do {                                                                             \
-          uint64_t value_outer_ = work_enter();                                        \
-          stmt;                                                                        \
-          (d)->value_units += pb_work_units;                                           \
-          work_leave(value_outer_, (bytes), WORK_PER_BYTE, WORK_FIXED, 0);             \
-      } while (0)
-#else
-#  define VALUE_READ(d, bytes, stmt) BUDGETED_APART(bytes, stmt)
-#endif
+#define VALUE_READ(d, bytes, stmt) BUDGETED_APART_SUMMED((d)->value_units, bytes, stmt)
 
 /* Every counter of one counter block: value, bytes and raw sample. Each
  * call has its own budget, apart from the walk's: a value costs a few

@@ -248,6 +248,10 @@ static void views_equal_validation(const perfbuf_v2_query *q, const uint8_t *dat
         ORACLE(perfbuf_v2_blocks_next(q, &bi, &b));
         ORACLE(b.index == k && b.offset == at && b.size == bsize && b.status == status &&
                (uint32_t)b.kind == kind);
+        const char *kind_name;
+        BUDGETED(0, kind_name = perfbuf_v2_kind_name(kind));
+        ORACLE(kind_name != NULL && (strcmp(kind_name, "unknown") == 0) ==
+                                        (kind > PERFBUF_V2_COUNTERSET || kind == 3 || kind == 5));
         size_t body = at + 16;
         size_t block_end = at + bsize;
         bool ids = kind == PERFBUF_V2_MULTIPLE_COUNTERS || kind == PERFBUF_V2_COUNTERSET;
