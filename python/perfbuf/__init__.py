@@ -11,6 +11,8 @@ Views (objects, counters, instances) keep their capture, and so its bytes,
 alive; a view of one capture handed to another is refused.
 """
 import ctypes
+import operator
+import struct
 
 from . import _native as N
 from ._buffer import Buffer
@@ -135,6 +137,9 @@ def _utf8(fn, *args, cap=256):
     return st, out.value.decode("utf-8", "replace")
 
 
+_U32 = struct.Struct("<I")
+
+
 def _time(t):
     return {"year": t.year, "month": t.month, "day_of_week": t.day_of_week, "day": t.day,
             "hour": t.hour, "minute": t.minute, "second": t.second,
@@ -151,6 +156,14 @@ class _Capture:
     def data(self):
         """The object the capture reads (kept alive as long as the capture)."""
         return self._buffer.obj
+
+    def _bytes(self):
+        """A byte view of the caller's object (no copy), made once."""
+        view = getattr(self, "_view", None)
+        if view is None:
+            view = memoryview(self._buffer.obj).cast("B")
+            self._view = view
+        return view
 
     def _own(self, view, what):
         if getattr(view, "capture", None) is not self:
@@ -344,8 +357,63 @@ class V1Object:
         return self._read(blk) if blk is not None else None
 
     def read_all(self):
-        """Every instance's raw values: a list of lists, in instance order, read
-        through one plan (the fast path for a collector that keeps every value)."""
+        """Every instance's raw values: a list of tuples, in instance order, equal
+        to [tuple(i.values) for i in instances] (the fast path for a collector
+        that keeps every value).
+
+        The library validates, places every instance (one index call) and
+        resolves every counter's offset and size (one value plan); Python
+        then unpacks each counter block with one struct call at the offsets
+        the plan gives, inside the lengths validation proved. A layout the
+        unpacking cannot express in one struct (overlapping counters, sizes
+        other than 4 and 8) is read through the library per instance."""
+        plan = self._plan_c()
+        reader = self._struct_reader(plan)
+        n = self.instance_count
+        if reader is not None and n > 0:
+            offsets = (ctypes.c_size_t * n)()
+            index = N.V1InstanceIndex()
+            st = N.v1_index_build(ctypes.byref(self.capture._block), ctypes.byref(self._c),
+                                  offsets, n, ctypes.byref(index))
+            if st == OK:
+                unpack, order = reader
+                view = self.capture._bytes()
+                length = _U32.unpack_from
+                # An instance's counter block follows its definition and
+                # name: at its offset plus its validated ByteLength.
+                rows = [unpack(view, at + length(view, at)[0]) for at in offsets[:index.count]]
+                return rows if order is None else [order(r) for r in rows]
+        return self._read_all_through_library()
+
+    def _struct_reader(self, plan):
+        """(unpack_from, reorder or None) reading the plan's counters in one
+        struct call, or None when their layout does not allow it."""
+        if not hasattr(self, "_reader"):
+            entries = self._plan[1]
+            spots = sorted((entries[k].offset, entries[k].size, k) for k in range(plan.count))
+            fmt, pos, ok = ["<"], 0, plan.count > 0
+            for offset, size, _ in spots:
+                if size not in (4, 8) or offset < pos:
+                    ok = False
+                    break
+                if offset > pos:
+                    fmt.append("%dx" % (offset - pos))
+                fmt.append("I" if size == 4 else "Q")
+                pos = offset + size
+            self._reader = None
+            if ok and pos <= plan.reach:
+                sorted_k = [k for _, _, k in spots]
+                order = None
+                if sorted_k != list(range(plan.count)):
+                    where = {k: j for j, k in enumerate(sorted_k)}
+                    order = operator.itemgetter(*[where[k] for k in range(plan.count)])
+                    if plan.count == 1:
+                        single = order
+                        order = lambda row: (single(row),)  # noqa: E731
+                self._reader = (struct.Struct("".join(fmt)).unpack_from, order)
+        return self._reader
+
+    def _read_all_through_library(self):
         plan = self._plan_c()
         block = ctypes.byref(self.capture._block)
         planp = ctypes.byref(plan)
@@ -364,7 +432,7 @@ class V1Object:
             if read(planp, block, blkp, values, cap) != OK:
                 raise PerfbufError(E_INVALID_ARGUMENT, inst.counters.offset,
                                    "PERF_COUNTER_BLOCK", "ByteLength")
-            out.append(values[:count])
+            out.append(tuple(values[:count]))
         return out
 
     def counter_bytes(self, counter, instance=None):

@@ -207,6 +207,8 @@ v1_instance_name_utf8 = _fn("perfbuf_v1_instance_name_utf8", status, R(V1Block),
                             c_void_p, c_size_t, R(c_size_t))
 v1_block_index_build = _fn("perfbuf_v1_block_index_build", status, R(V1Block), P(u64), c_size_t,
                            R(V1InstanceIndex))
+v1_index_build = _fn("perfbuf_v1_index_build", status, R(V1Block), R(V1Object), P(c_size_t),
+                     c_size_t, R(V1InstanceIndex))
 v1_full_name_utf8 = _fn("perfbuf_v1_full_name_utf8", status, R(V1Block), R(V1Object),
                         R(V1Instance), R(V1InstanceIndex), c_void_p, c_size_t, R(c_size_t))
 v1_raw_sample = _fn("perfbuf_v1_raw_sample", status, R(V1Block), R(V1Object), R(V1Counter),

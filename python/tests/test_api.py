@@ -169,7 +169,25 @@ def test_counter_values_as_paths(pair, names):
 
 def test_read_all_equals_per_instance_values(pair):
     for obj in pair[0].objects:
-        assert obj.read_all() == [i.values for i in obj.instances]
+        assert obj.read_all() == [tuple(i.values) for i in obj.instances]
+        assert obj._read_all_through_library() == obj.read_all()
+
+
+def test_read_all_reorders_counters_laid_out_backwards():
+    """Counters whose offsets run against definition order: the one-struct
+    read puts them back in definition order."""
+    data = bytearray(read(NEWER))
+    cap = perfbuf.parse_v1(data)
+    proc = cap.objects[1]
+    first, second = proc.counters
+    # Swap the two CounterOffsets (both counters are read as 8 and 4 bytes
+    # at distinct places, so the block stays valid).
+    struct.pack_into("<I", data, first.offset + 36, second.counter_offset)
+    struct.pack_into("<I", data, second.offset + 36, first.counter_offset)
+    swapped = perfbuf.parse_v1(bytes(data))
+    obj = swapped.objects[1]
+    assert obj.read_all() == obj._read_all_through_library() == \
+        [tuple(i.values) for i in obj.instances]
 
 
 def test_v2_query_header():
