@@ -26,12 +26,14 @@ FMT_LONG, FMT_DOUBLE, FMT_LARGE = 0x100, 0x200, 0x400
 FMT_NOSCALE, FMT_1000, FMT_NOCAP100 = 0x1000, 0x2000, 0x8000
 
 # perfbuf_status: every name the library knows, by value, and back.
+# The library answers a value past its table with a fixed name and text:
+# the table ends at the first value answered so.
+_PAST_END = (N.status_name(0x7FFFFFFF), N.status_string(0x7FFFFFFF))
 STATUS_NAMES = []
-for _k in range(256):
-    _name = N.status_name(_k)
-    if _name is None or _name.decode() == "unknown":
+for _k in range(4096):
+    if (N.status_name(_k), N.status_string(_k)) == _PAST_END:
         break
-    STATUS_NAMES.append(_name.decode())
+    STATUS_NAMES.append(N.status_name(_k).decode())
 STATUS = {name: k for k, name in enumerate(STATUS_NAMES)}
 OK = 0
 E_OUTPUT_TOO_SMALL = STATUS["PERFBUF_E_OUTPUT_TOO_SMALL"]
@@ -59,7 +61,7 @@ def version():
 
 
 def status_name(code):
-    return STATUS_NAMES[code] if 0 <= code < len(STATUS_NAMES) else "unknown"
+    return N.status_name(code).decode()
 
 
 def status_string(code):
