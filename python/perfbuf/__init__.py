@@ -740,7 +740,9 @@ class V2Query(_Capture):
     def _block(self, b):
         qp = ctypes.byref(self._q)
         d = {"position": b.index, "offset": b.offset, "status": b.status, "type": b.kind,
-             "type_name": N.v2_kind_name(b.kind).decode(), "size": b.size, "_c": b}
+             "type_name": N.v2_kind_name(b.kind).decode(), "size": b.size,
+             "counter_count": b.counter_count, "instance_count": b.instance_count,
+             "ids_offset": b.ids_offset, "items_offset": b.items_offset}
         if b.kind in (2, 6):
             d["counter_ids"] = [N.v2_block_counter_id(qp, ctypes.byref(b), i)
                                 for i in range(b.counter_count)]
@@ -809,7 +811,9 @@ def parse_path(text):
 
 
 def _title(names, text, what):
-    found = names.indexes(text)
+    """Title indexes of a name in any of the tables (localized, then English)."""
+    tables = [names] if isinstance(names, NameTable) else list(names)
+    found = [k for t in tables for k in t.indexes(text)]
     if not found:
         raise PerfbufError(STATUS["PERFBUF_E_NOT_FOUND"], 0, "Counter table", what)
     return found
@@ -818,7 +822,8 @@ def _title(names, text, what):
 def formatted_array(newer, older, path, names, flags=FMT_DOUBLE):
     """PdhGetFormattedCounterArray over two V1 captures: {instance: (value, status)}
     for the counter `path` names (a str or CounterPath; object and counter
-    names are looked up in `names`, an English or localized Counter table).
+    names are looked up in `names`: a Counter table, or a list of them such as
+    [localized, english], so a path may be written in either language).
     Instances are paired by parent, name and #N (or UniqueID), as PDH pairs
     them; a single-instance object gives the key ""."""
     if not isinstance(path, CounterPath):

@@ -10,7 +10,7 @@ import struct
 import sys
 
 from . import (E_BAD_REFERENCE, E_OUTPUT_TOO_SMALL, OK, PerfbufError, V1Capture, NameTable,
-               V2Query, _utf8, cstatus_name, status_name, status_string)
+               V2Query, status_name, status_string)
 from . import _native as N
 
 # perfbuf-dump cuts a full name at this many bytes (and says so).
@@ -148,17 +148,16 @@ def dump_v2_query(q):
     _anomalies(d, q)
     blocks = []
     for b in q.blocks():
-        c = b["_c"]
         bd = {"position": b["position"], "offset": b["offset"], "status": b["status"],
               "type": b["type"], "type_name": b["type_name"], "size": b["size"],
               "reserved": _le32(buf, b["offset"] + 12)}
         if "counter_ids" in b:
-            at = c.ids_offset - 8
+            at = b["ids_offset"] - 8
             bd["multi_counters"] = {"offset": at, "size": _le32(buf, at),
                                     "counters": _le32(buf, at + 4)}
             bd["counter_ids"] = b["counter_ids"]
         if "instances" in b:
-            at = c.items_offset - 8
+            at = b["items_offset"] - 8
             bd["multi_instances"] = {"offset": at, "total_size": _le32(buf, at),
                                      "instances": _le32(buf, at + 4)}
             bd["instances"] = [{"position": i["position"], "offset": i["offset"],

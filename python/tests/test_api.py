@@ -161,6 +161,19 @@ def test_formatted_array_pairs_instances_by_name(pair, names):
         perfbuf.formatted_array(newer, older, r"\Process(*)\No Such Counter", names)
 
 
+def test_formatted_array_takes_paths_in_either_language(pair, names):
+    newer, older = pair
+    # A German Counter table for the same indexes, as a German system names them.
+    german = perfbuf.parse_names("".join(
+        "%s\0" % s for s in ["6", "Prozessorzeit (%)", "238", "Prozessor"]).encode("utf-16-le")
+        + b"\0\0")
+    tables = [german, names]
+    assert perfbuf.formatted_array(newer, older, r"\Prozessor(_Total)\Prozessorzeit (%)",
+                                   tables) == {"_Total": (42.5, 0)}
+    assert perfbuf.formatted_array(newer, older, r"\Processor(_Total)\% Processor Time",
+                                   tables) == {"_Total": (42.5, 0)}
+
+
 def test_counter_values_as_paths(pair, names):
     values = perfbuf.counter_values(pair[0], names)
     assert values[r"\Process(svchost#1)\ID Process"] == 1044
