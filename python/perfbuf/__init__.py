@@ -18,6 +18,7 @@ from . import _native as N
 from ._buffer import Buffer
 
 __all__ = ["PerfbufError", "parse_v1", "parse_names", "parse_v2_query", "parse_path",
+           "parse_v2_registration", "V2Registration", "v2_formatted_array",
            "V1Capture", "V1Object", "V1Counter", "V1Instance", "NameTable", "V2Query",
            "format_v1", "formatted_array", "counter_values", "statistics", "version"]
 
@@ -770,6 +771,105 @@ class V2Query(_Capture):
 
 def parse_v2_query(data, strict=False, max_sections=0, max_counters=0, max_instances=0):
     return V2Query(data, strict, max_sections, max_counters, max_instances)
+
+
+class V2Registration(_Capture):
+    """A validated counterset registration (PERF_COUNTERSET_REG_INFO, from
+    PerfQueryCounterSetRegistrationInfo): the counter types V2 formulas need."""
+
+    def __init__(self, data, strict=False, max_counters=0):
+        super().__init__(data)
+        self._reg = N.V2Reginfo()
+        err = N.Error()
+        opts = _options(strict, 0, max_counters, 0)
+        address, size = self._buffer.address, self._buffer.size
+        st = N.v2_reginfo_parse(address, size, ctypes.byref(opts), ctypes.byref(self._reg),
+                                ctypes.byref(err))
+        self._scratch = None
+        if st == STATUS["PERFBUF_E_SCRATCH_NEEDED"] and size >= 28:
+            # Unordered ids: checking them in linear time takes one slot per
+            # counter. NumCounters is at offset 24; each counter takes 48 bytes.
+            count = struct.unpack_from("<I", self._bytes(), 24)[0]
+            if count <= size // 48:
+                self._scratch = (N.u64 * max(count, 1))()
+                st = N.v2_reginfo_parse_indexed(address, size, ctypes.byref(opts),
+                                                self._scratch, count,
+                                                ctypes.byref(self._reg), ctypes.byref(err))
+        if st != OK:
+            raise PerfbufError._from(st, err)
+        r = self._reg
+        text = ctypes.create_string_buffer(39)
+        N.guid_format(ctypes.byref(r.counterset), text)
+        self.counterset = text.value.decode()
+        self.counter_count = r.counter_count
+        self.instance_type = r.instance_type
+        self.detail_level = r.detail_level
+        self.anomaly_bits = r.anomalies
+        self.anomalies = _anomaly_names(r.anomalies)
+        self.first_anomaly = Location(r.first_anomaly) if r.anomalies else None
+
+
+def parse_v2_registration(data, strict=False, max_counters=0):
+    return V2Registration(data, strict, max_counters)
+
+
+def _v2_block(query, position):
+    """The C view of the counter block at that position, or None."""
+    it, c = N.V2Iter(), N.V2Block()
+    qp = ctypes.byref(query._q)
+    N.v2_blocks_begin(qp, ctypes.byref(it))
+    while N.v2_blocks_next(qp, ctypes.byref(it), ctypes.byref(c)):
+        if c.index == position:
+            return c
+    return None
+
+
+def v2_formatted_array(newer, older, registration, counter_id, block=0, path=None,
+                       flags=FMT_DOUBLE):
+    """PdhGetFormattedCounterArray over two V2 query captures: {instance:
+    (value, status)} for counter `counter_id` of the counter block at position
+    `block` of each, typed by the counterset's registration. Instances are
+    paired by InstanceId, name and #N; `path` (optional) selects instances."""
+    for view, what in ((newer, "V2Query"), (older, "V2Query")):
+        if not isinstance(view, V2Query):
+            raise TypeError("v2_formatted_array takes two %s" % what)
+    nb, ob = _v2_block(newer, block), _v2_block(older, block)
+    if nb is None:
+        raise PerfbufError(STATUS["PERFBUF_E_NOT_FOUND"], 0, "PERF_COUNTER_HEADER", "dwSize")
+    slots = ctypes.c_size_t(0)
+    obp = ctypes.byref(ob) if ob is not None else None
+    st = N.v2_pairing_scratch(obp, ctypes.byref(nb), ctypes.byref(slots))
+    if st != OK:
+        raise PerfbufError(st, nb.offset, "PERF_COUNTER_HEADER", "dwType")
+    scratch = (N.u64 * max(slots.value, 1))()
+    pairing = N.V2Pairing()
+    st = N.v2_pair(ctypes.byref(older._q), obp, ctypes.byref(newer._q), ctypes.byref(nb),
+                   scratch, slots.value, ctypes.byref(pairing))
+    if st != OK:
+        raise PerfbufError(st, nb.offset, "PERF_COUNTER_HEADER", "dwType")
+    if path is not None and not isinstance(path, CounterPath):
+        path = CounterPath(path)
+    cpath = ctypes.byref(path._c) if path is not None else None
+    reg = ctypes.byref(registration._reg)
+    count, text = ctypes.c_size_t(0), ctypes.c_size_t(0)
+    st = N.v2_formatted_array(ctypes.byref(pairing), reg, counter_id, cpath, flags, None,
+                              ctypes.byref(count), None, ctypes.byref(text))
+    if st not in (OK, E_OUTPUT_TOO_SMALL):
+        raise PerfbufError(st, 0, "PERF_COUNTER_REG_INFO", "CounterId")
+    items = (N.FormattedItem * max(count.value, 1))()
+    strings = ctypes.create_string_buffer(max(text.value, 1))
+    st = N.v2_formatted_array(ctypes.byref(pairing), reg, counter_id, cpath, flags, items,
+                              ctypes.byref(count), strings, ctypes.byref(text))
+    if st != OK:
+        raise PerfbufError(st, 0, "PERF_COUNTER_REG_INFO", "CounterId")
+    out = {}
+    for item in items[:count.value]:
+        name = ctypes.string_at(item.name, item.name_len).decode("utf-8", "replace") \
+            if item.name else ""
+        status = item.value.status
+        out[name] = (_pick(item.value, flags) if status == 0 else None, status)
+    del scratch, pairing
+    return out
 
 
 # ---------------------------------------------------------- collector ----

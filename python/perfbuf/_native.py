@@ -148,6 +148,15 @@ V2Value = _struct("perfbuf_v2_value", [
 V2Iter = _struct("perfbuf_v2_iter", [
     ("pos", c_size_t), ("end", c_size_t), ("next_index", u32), ("count", u32)])
 
+# v2_meta.h
+Guid = _struct("perfbuf_guid", [("data1", u32), ("data2", u16), ("data3", u16),
+                                ("data4", u8 * 8)])
+V2Reginfo = _struct("perfbuf_v2_reginfo", [
+    ("data", P(u8)), ("size", c_size_t), ("counterset", Guid), ("detail_level", u32),
+    ("counter_count", u32), ("instance_type", u32), ("anomalies", u32),
+    ("first_anomaly", Error), ("ids_ascending", c_bool), ("order", P(u64)),
+    ("order_count", c_size_t)])
+
 # paths.h
 Span = _struct("perfbuf_span", [("offset", c_size_t), ("length", c_size_t)])
 CounterPath = _struct("perfbuf_counter_path", [
@@ -161,6 +170,11 @@ V1Pairing = _struct("perfbuf_v1_pairing", [
     ("new_instances", u32), ("ambiguous", u32), ("older_parents", V1InstanceIndex),
     ("newer_parents", V1InstanceIndex), ("matches", P(u64)), ("older_counters", P(u64)),
     ("text", c_void_p), ("text_cap", c_size_t)])
+V2Pairing = _struct("perfbuf_v2_pairing", [
+    ("older", P(V2Query)), ("newer", P(V2Query)), ("older_block", V2Block),
+    ("newer_block", V2Block), ("has_older", c_bool), ("paired", u32), ("new_instances", u32),
+    ("ambiguous", u32), ("matches", P(u64)), ("older_to_newer", P(u64)),
+    ("older_samples", P(u64)), ("text", c_void_p), ("text_cap", c_size_t)])
 FormattedItem = _struct("perfbuf_formatted_item", [
     ("name", c_void_p), ("name_len", c_size_t), ("pairing", u32), ("value", Value)])
 
@@ -168,7 +182,8 @@ FormattedItem = _struct("perfbuf_formatted_item", [
 MIRRORS = [Error, Options, SystemTime, RawSample, ValueContext, Value, PreparedFormula,
            Statistics, V1Block, V1Object, V1Counter, V1CounterBlock, V1Instance, V1Iter,
            V1InstanceIndex, V1PlanEntry, V1Plan, NameTable, NameEntry, NamesIter, V2Query,
-           V2Block, V2Instance, V2Value, V2Iter, Span, CounterPath, V1Pairing, FormattedItem]
+           V2Block, V2Instance, V2Value, V2Iter, Guid, V2Reginfo, Span, CounterPath, V1Pairing,
+           V2Pairing, FormattedItem]
 
 status = ctypes.c_int
 
@@ -259,4 +274,15 @@ v1_formatted_array = _fn("perfbuf_v1_formatted_array", status, R(V1Pairing), u32
                          R(CounterPath), u32, P(FormattedItem), R(c_size_t), c_void_p,
                          R(c_size_t))
 
+v2_reginfo_parse = _fn("perfbuf_v2_reginfo_parse", status, c_void_p, c_size_t, R(Options),
+                       R(V2Reginfo), R(Error))
+v2_reginfo_parse_indexed = _fn("perfbuf_v2_reginfo_parse_indexed", status, c_void_p, c_size_t,
+                               R(Options), P(u64), c_size_t, R(V2Reginfo), R(Error))
+v2_pairing_scratch = _fn("perfbuf_v2_pairing_scratch", status, R(V2Block), R(V2Block),
+                         R(c_size_t))
+v2_pair = _fn("perfbuf_v2_pair", status, R(V2Query), R(V2Block), R(V2Query), R(V2Block),
+              P(u64), c_size_t, R(V2Pairing))
+v2_formatted_array = _fn("perfbuf_v2_formatted_array", status, R(V2Pairing), R(V2Reginfo), u32,
+                         R(CounterPath), u32, P(FormattedItem), R(c_size_t), c_void_p,
+                         R(c_size_t))
 guid_format = _fn("perfbuf_guid_format", None, c_void_p, c_void_p)

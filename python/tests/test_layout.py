@@ -16,7 +16,8 @@ import pytest
 from perfbuf import _native as N
 from conftest import REPO
 
-HEADERS = ["common.h", "values.h", "v1.h", "names.h", "v2_query.h", "paths.h", "collector.h"]
+HEADERS = ["common.h", "values.h", "v1.h", "names.h", "v2_query.h", "v2_meta.h", "paths.h",
+           "collector.h"]
 
 
 def _program():
