@@ -34,13 +34,21 @@ def _program():
     return "\n".join(lines) + "\n"
 
 
-def _python_layout():
+def python_layout():
     out = {}
     for mirror in N.MIRRORS:
         out[mirror.__name__] = (ctypes.sizeof(mirror), ctypes.alignment(mirror))
         for field, ftype in mirror._fields_:
             out["%s.%s" % (mirror.__name__, field)] = (getattr(mirror, field).offset,
                                                        ctypes.sizeof(ftype))
+    return out
+
+
+def parse_layout(text):
+    out = {}
+    for line in text.splitlines():
+        name, a, b = line.split()
+        out[name] = (int(a), int(b))
     return out
 
 
@@ -53,12 +61,9 @@ def test_mirrors_match_the_headers(tmp_path):
     exe = tmp_path / "layout"
     subprocess.run([cc, "-std=c11", "-I", str(REPO / "include"), str(src), "-o", str(exe)],
                    check=True)
-    c_layout = {}
-    for line in subprocess.run([str(exe)], check=True, capture_output=True,
-                               text=True).stdout.splitlines():
-        name, a, b = line.split()
-        c_layout[name] = (int(a), int(b))
-    py_layout = _python_layout()
+    c_layout = parse_layout(subprocess.run([str(exe)], check=True, capture_output=True,
+                                           text=True).stdout)
+    py_layout = python_layout()
     drift = ["%s: C %s, ctypes %s" % (k, c_layout[k], py_layout[k])
              for k in c_layout if c_layout[k] != py_layout[k]]
     assert not drift, "ctypes mirrors differ from include/perfbuf:\n" + "\n".join(drift)
