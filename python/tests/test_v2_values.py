@@ -4,6 +4,7 @@ captures: tests/make_series.c writes two Processor Information queries one
 second apart and the counterset's registration (its "_Total" idle 2.5 s of
 10 s); every counter of every instance must format to what perfbuf-dump shows."""
 import json
+import os
 import subprocess
 
 import pytest
@@ -17,13 +18,18 @@ from conftest import REPO
 def series(tmp_path_factory):
     out = tmp_path_factory.mktemp("series")
     exe = out / "make_series"
-    lib = N.lib._name
+    # Linked against the library the package loaded; the wheel holds it under
+    # one name, so the soname the link records is given beside it.
+    libdir = out / "lib"
+    libdir.mkdir()
+    lib = libdir / "libperfbuf.so"
+    lib.symlink_to(os.path.realpath(N.lib._name))
+    (libdir / "libperfbuf.so.0").symlink_to(os.path.realpath(N.lib._name))
     tests = REPO / "tests"
     subprocess.run(["cc", "-std=c11", "-D_POSIX_C_SOURCE=200809L", "-I", str(REPO / "include"),
                     "-I", str(tests), str(tests / "make_series.c"), str(tests / "builder.c"),
-                    str(tests / "builder_v1.c"), str(tests / "builder_v2meta.c"), lib,
-                    "-Wl,-rpath," + str(__import__("os").path.dirname(lib)), "-o", str(exe)],
-                   check=True)
+                    str(tests / "builder_v1.c"), str(tests / "builder_v2meta.c"), str(lib),
+                    "-Wl,-rpath," + str(libdir), "-o", str(exe)], check=True)
     subprocess.run([str(exe), str(out)], check=True)
     return out
 
