@@ -80,4 +80,4 @@ class BinaryDistribution(Distribution):
         return True
 
 
-setup(cmdclass=commands, distclass=BinaryDistribution)
+setup(packages=["perfbuf"], cmdclass=commands, distclass=BinaryDistribution)
