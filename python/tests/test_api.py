@@ -207,3 +207,18 @@ def test_v2_query_header():
     q = perfbuf.parse_v2_query(read("wine-8.0/v2-query-processor-information.bin"))
     assert (q.size, q.block_count, q.perf_freq) == (48, 0, 10000000)
     assert list(q.blocks()) == []
+
+
+def test_what_is_not_a_contiguous_byte_buffer_is_refused():
+    with pytest.raises(TypeError):
+        perfbuf.parse_v1("PERF")
+    with pytest.raises(BufferError):
+        perfbuf.parse_v1(memoryview(read(NEWER))[::2])
+
+
+def test_a_memoryview_cannot_be_released_under_a_capture():
+    view = memoryview(bytearray(read(NEWER)))
+    cap = perfbuf.parse_v1(view)
+    with pytest.raises(BufferError):
+        view.release()
+    assert cap.objects[0].instances[0].values == [42500000]
