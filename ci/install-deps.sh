@@ -15,6 +15,8 @@ packages=(
   valgrind
   zip unzip                                    # OSS-Fuzz seed corpora (ci/oss-fuzz-local.sh)
   python3-jsonschema                           # perfbuf-dump --json against its schema (ci/json-schema.sh)
+  python3-pytest python3-build python3-venv    # the Python package (ci/python.sh): tests, wheel, venv
+  python3-setuptools python3-wheel             # its offline wheel build (--no-isolation)
 )
 
 missing=()
