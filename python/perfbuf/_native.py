@@ -88,7 +88,8 @@ V1Block = _struct("perfbuf_v1_block", [
     ("declared_object_count", u32), ("default_object", i32), ("system_time", SystemTime),
     ("perf_time", i64), ("perf_freq", i64), ("perf_time_100ns", i64),
     ("system_name_offset", c_size_t), ("system_name_units", c_size_t),
-    ("index_slots", c_size_t), ("anomalies", u32), ("first_anomaly", Error)])
+    ("index_slots", c_size_t), ("anomalies", u32), ("first_anomaly", Error),
+    ("parse_id", u64)])
 V1Object = _struct("perfbuf_v1_object", [
     ("index", u32), ("offset", c_size_t), ("total_length", c_size_t),
     ("definition_length", c_size_t), ("header_length", c_size_t), ("name_title_index", u32),
@@ -100,7 +101,8 @@ V1Counter = _struct("perfbuf_v1_counter", [
     ("index", u32), ("offset", c_size_t), ("byte_length", u32), ("name_title_index", u32),
     ("help_title_index", u32), ("default_scale", i32), ("detail_level", u32), ("type", u32),
     ("size", u32), ("counter_offset", u32)])
-V1CounterBlock = _struct("perfbuf_v1_counter_block", [("offset", c_size_t), ("byte_length", u32)])
+V1CounterBlock = _struct("perfbuf_v1_counter_block", [
+    ("offset", c_size_t), ("byte_length", u32), ("parse_id", u64)])
 V1Instance = _struct("perfbuf_v1_instance", [
     ("index", u32), ("offset", c_size_t), ("byte_length", u32), ("parent_title_index", u32),
     ("parent_instance", u32), ("unique_id", i32), ("name_offset", c_size_t),
@@ -110,14 +112,14 @@ V1Iter = _struct("perfbuf_v1_iter", [
     ("code_page", u32)])
 V1InstanceIndex = _struct("perfbuf_v1_instance_index", [
     ("object", V1Object), ("offsets", P(c_size_t)), ("count", u32), ("slots", P(u64)),
-    ("slot_count", c_size_t), ("object_count", u32), ("block_data", P(u8))])
+    ("slot_count", c_size_t), ("object_count", u32), ("block_data", P(u8)), ("parse_id", u64)])
 V1PlanEntry = _struct("perfbuf_v1_plan_entry", [
     ("title_index", u32), ("type", u32), ("offset", u32), ("size", u32), ("base_offset", u32),
     ("base_size", u32), ("scale", i32), ("time_base", u8), ("pairing", u8), ("reserved", u16),
     ("formula", PreparedFormula)])
 V1Plan = _struct("perfbuf_v1_plan", [
-    ("data", P(u8)), ("size", c_size_t), ("perf_time", i64), ("perf_time_100ns", i64),
-    ("data_offset", c_size_t), ("data_end", c_size_t), ("reach", u64),
+    ("data", P(u8)), ("size", c_size_t), ("parse_id", u64), ("perf_time", i64),
+    ("perf_time_100ns", i64), ("data_offset", c_size_t), ("data_end", c_size_t), ("reach", u64),
     ("entries", P(V1PlanEntry)), ("count", u32), ("clock", u64 * 4), ("frequency", u64 * 4)])
 
 # names.h
@@ -169,7 +171,7 @@ V1Pairing = _struct("perfbuf_v1_pairing", [
     ("newer_object", V1Object), ("has_older", c_bool), ("paired", u32),
     ("new_instances", u32), ("ambiguous", u32), ("older_parents", V1InstanceIndex),
     ("newer_parents", V1InstanceIndex), ("matches", P(u64)), ("older_counters", P(u64)),
-    ("text", c_void_p), ("text_cap", c_size_t)])
+    ("parent_answers", P(u64)), ("text", c_void_p), ("text_cap", c_size_t)])
 V2Pairing = _struct("perfbuf_v2_pairing", [
     ("older", P(V2Query)), ("newer", P(V2Query)), ("older_block", V2Block),
     ("newer_block", V2Block), ("has_older", c_bool), ("paired", u32), ("new_instances", u32),
