@@ -6,8 +6,8 @@ set -euo pipefail
 cd "$(dirname "$0")/.."
 work=$(mktemp -d)
 trap 'rm -rf "$work"' EXIT
-for src in src/*.c; do
-  gcc -std=c11 -O2 -fstack-usage -Iinclude -Isrc -c "$src" -o "$work/$(basename "$src" .c).o"
+for src in src/*/*.c; do
+  gcc -std=c11 -O2 -fstack-usage -Iinclude -Isrc -c "$src" -o "$work/$(echo "${src%.c}" | tr / _).o"
 done
 # One awk pass and no early-closing reader such as `head`: under pipefail,
 # a writer killed by SIGPIPE (exit 141) would fail the run for nothing.

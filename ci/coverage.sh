@@ -27,7 +27,7 @@ for bin in "$work"/build/tests/test_* "$work"/replay/fuzz_*; do
 done
 first=${objects[1]}
 report=$(llvm-cov-14 report "$first" "${objects[@]:2}" -instr-profile "$work/all.profdata" \
-  -ignore-filename-regex='(^|/)(tests|fuzz|tools)/' src/*.c)
+  -ignore-filename-regex='(^|/)(tests|fuzz|tools)/' src/*/*.c)
 echo "$report"
 total=$(echo "$report" | grep '^TOTAL')
 lines=$(echo "$total" | awk '{print $10}' | tr -d '%')

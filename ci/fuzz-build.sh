@@ -24,7 +24,7 @@ mkdir -p "$out"
 
 common=(-g -O1 -std=c11 -DPERFBUF_FUZZING -DPERFBUF_COUNT_WORK -Iinclude -Isrc)
 sanitizers=-fsanitize=address,undefined,float-cast-overflow
-library=(src/*.c)
+library=(src/*/*.c)
 
 if [ "$engine" = afl ]; then
   # The mutators ask the library about counter types, so it is linked in.

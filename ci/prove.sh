@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # SPDX-License-Identifier: MIT OR Apache-2.0
-# Proves the cursor core (src/cursor.h) with Frama-C WP: every ACSL contract
+# Proves the cursor core (src/core/cursor.h) with Frama-C WP: every ACSL contract
 # and every run-time-error goal (no overflow, no out-of-bounds access),
 # with Z3 and CVC4. Fails on any unproven goal; prints the count proved.
 # Then checks that the proof can fail: the same run on a copy with one
@@ -41,23 +41,23 @@ prove() {
 
 echo "== the cursor core"
 if ! prove "$PWD"; then
-  echo "prove: some goals of src/cursor.h are not proved"
+  echo "prove: some goals of src/core/cursor.h are not proved"
   exit 1
 fi
 
 echo "== a deliberately wrong contract must fail"
 broken=$(mktemp -d)
 trap 'rm -rf "$broken"' EXIT
-mkdir -p "$broken/src" "$broken/proofs"
+mkdir -p "$broken/src/core" "$broken/proofs"
 cp -r include "$broken/include"
 cp proofs/cursor_proof.c "$broken/proofs/"
 # Everything cursor.h includes from src/, so the copy fails only on the
 # broken contract, never on a missing header.
-cp src/work.h "$broken/src/"
+cp src/core/work.h "$broken/src/core/"
 # read_u16 claims to advance by 3 bytes instead of 2.
 sed 's/ensures \\result == \\true \&\& c->pos == \\old(c->pos) + 2;/ensures \\result == \\true \&\& c->pos == \\old(c->pos) + 3;/' \
-  src/cursor.h >"$broken/src/cursor.h"
-if cmp -s src/cursor.h "$broken/src/cursor.h"; then
+  src/core/cursor.h >"$broken/src/core/cursor.h"
+if cmp -s src/core/cursor.h "$broken/src/core/cursor.h"; then
   echo "prove: the self-test could not break the contract (did read_u16's contract change?)"
   exit 1
 fi

@@ -7,7 +7,7 @@
 #include <stdint.h>
 
 #include "perfbuf/common.h"
-#include "work.h"
+#include "core/work.h"
 
 #define ORACLE(cond)            \
     do {                        \
@@ -47,7 +47,7 @@ static inline void oracle_rejection(perfbuf_status st, const perfbuf_error *err,
  * The work budget of docs/linear-time.md: a public call given `bytes` bytes
  * of input (all its buffers and strings together, and the capacity of an
  * output it writes text into) does at most WORK_PER_BYTE * bytes +
- * WORK_FIXED units of work (src/work.h). A walk over a whole validated
+ * WORK_FIXED units of work (src/core/work.h). A walk over a whole validated
  * buffer with the linear patterns the headers document (every view, every
  * name, every parent through a block index) has its own budget of
  * WALK_PER_BYTE * bytes + WALK_FIXED, so a per-item call that is linear on

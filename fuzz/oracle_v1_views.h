@@ -3,7 +3,7 @@
  * Views equal validation (docs/v1.md#views): the views of a parsed V1 block
  * read fixed offsets and trust what the parse proved, so on every accepted
  * input this walks the block twice, once with the validating decoders the
- * parse runs (src/v1_internal.h: pb_v1_read_object, pb_v1_read_counter,
+ * parse runs (src/v1/internal.h: pb_v1_read_object, pb_v1_read_counter,
  * pb_v1_read_instance, pb_v1_read_counter_block) and once with the public
  * views, and requires every field of every object, counter, instance and
  * counter block to agree, and every value the accessors and value plans
@@ -19,7 +19,7 @@
 
 #include "oracle.h"
 #include "perfbuf/v1.h"
-#include "v1_internal.h"
+#include "v1/internal.h"
 
 static bool same_object(const perfbuf_v1_object *a, const perfbuf_v1_object *b)
 {

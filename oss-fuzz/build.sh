@@ -5,9 +5,9 @@
 # $LIB_FUZZING_ENGINE, $OUT, $SRC), plus seed corpora and dictionaries.
 cd "$SRC/perfbuf"
 mkdir -p "$WORK/perfbuf-objects"
-for src in src/*.c; do
+for src in src/*/*.c; do
   $CC $CFLAGS -std=c11 -DPERFBUF_FUZZING -DPERFBUF_COUNT_WORK -Iinclude -Isrc -c "$src" \
-    -o "$WORK/perfbuf-objects/$(basename "$src" .c).o"
+    -o "$WORK/perfbuf-objects/$(echo "${src%.c}" | tr / _).o"
 done
 # libFuzzer's and AFL++'s drivers provide LLVMFuzzerMutate, which the
 # structure-aware harnesses' LLVMFuzzerCustomMutator needs.

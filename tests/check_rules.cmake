@@ -8,23 +8,23 @@ cmake_minimum_required(VERSION 3.25)
 # Inputs: -DROOT=<source tree>; -DDROP_STATUS=<NAME> pretends the tables lack
 # that status (the test that shows the check can fail).
 
-# Reader source -> the document whose rule tables cover it. Every src/v1_*.c and
-# src/v2_*.c must be listed, so a new reader cannot go unchecked.
+# Reader source -> the document whose rule tables cover it. Every src/v1/*.c and
+# src/v2/*.c must be listed, so a new reader cannot go unchecked.
 set(readers
-    src/v1_block.c=docs/v1.md
-    src/v1_names.c=docs/v1.md
-    src/v1_values.c=docs/v1.md
-    src/names.c=docs/v1.md
-    src/titles.c=docs/v1.md
-    src/v2_query.c=docs/v2-query.md
-    src/v2_values.c=docs/v2-query.md
-    src/v2_meta.c=docs/v2-metadata.md
-    src/v2_strings.c=docs/v2-metadata.md
-    src/v2_identifiers.c=docs/v2-metadata.md
-    src/v2_crosscheck.c=docs/v2-metadata.md
-    src/v2_plan.c=docs/v2-metadata.md
-    src/text.c=docs/formats.md
-    src/check.c=docs/formats.md)
+    src/v1/block.c=docs/v1.md
+    src/v1/instance_names.c=docs/v1.md
+    src/v1/values.c=docs/v1.md
+    src/v1/counter_help.c=docs/v1.md
+    src/collector/titles.c=docs/v1.md
+    src/v2/query.c=docs/v2-query.md
+    src/v2/values.c=docs/v2-query.md
+    src/v2/meta.c=docs/v2-metadata.md
+    src/v2/strings.c=docs/v2-metadata.md
+    src/v2/identifiers.c=docs/v2-metadata.md
+    src/v2/crosscheck.c=docs/v2-metadata.md
+    src/v2/plan.c=docs/v2-metadata.md
+    src/core/text.c=docs/formats.md
+    src/core/check.c=docs/formats.md)
 
 set(errors "")
 set(rule_header "| structure.field | check | status | lenient | source |")
@@ -107,7 +107,7 @@ if(NOT call_statuses)
   string(APPEND errors "\n  docs/formats.md: no table of call statuses")
 endif()
 
-file(GLOB reader_sources RELATIVE ${ROOT} ${ROOT}/src/v1_*.c ${ROOT}/src/v2_*.c)
+file(GLOB reader_sources RELATIVE ${ROOT} ${ROOT}/src/v1/*.c ${ROOT}/src/v2/*.c)
 set(mapped "")
 foreach(entry IN LISTS readers)
   string(REPLACE "=" ";" pair "${entry}")

@@ -14,9 +14,9 @@
  */
 
 #define PB_PAIRING_HASH_MASK UINT64_C(0)
-#include "../src/pair_keys.c"
-#include "../src/pairing.c"
-#include "../src/pairing_v2.c"
+#include "../src/collector/pair_keys.c"
+#include "../src/collector/pairing_v1.c"
+#include "../src/collector/pairing_v2.c"
 
 #include "collector_fixture.h"
 #include "harness.h"

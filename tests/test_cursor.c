@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: MIT OR Apache-2.0 */
 /* The cursor core: bounds, byte order, sub-cursors, checked arithmetic. */
-#include "../src/cursor.h"
+#include "../src/core/cursor.h"
 #include "harness.h"
 
 static const uint8_t bytes[16] = {0x01, 0x02, 0x03, 0x04, 0x05, 0x06, 0x07, 0x08,

@@ -2,7 +2,7 @@
 /*
  * Growth of the work every public call does on its worst known inputs.
  *
- * Linked with the counting build (src/work.h): each case runs a call, or a
+ * Linked with the counting build (src/core/work.h): each case runs a call, or a
  * documented linear walk over a whole buffer (parse, every view, every
  * name, parents through the block index, values), on an adversarial input
  * of size n and of size 8n, and checks
@@ -47,7 +47,7 @@
 #include "perfbuf/v1.h"
 #include "perfbuf/v2_meta.h"
 #include "perfbuf/v2_query.h"
-#include "work.h"
+#include "core/work.h"
 
 /* Small enough that the 8n inputs (a few hundred KB) run in well under a
  * second under ASan; large enough that fixed costs do not hide a slope. */

@@ -8,7 +8,7 @@
  * MULTIPLE_INSTANCES, and names whose 64-bit hashes really collide.
  *
  * The colliding names were found offline against the key hash of
- * src/pair_keys.c (two FNV-1a lanes over UTF-16 units, then a bijective
+ * src/collector/pair_keys.c (two FNV-1a lanes over UTF-16 units, then a bijective
  * mix): a name's hash collides exactly when both 32-bit lanes do, and since
  * a unit only touches a lane's low 16 bits, prefixes whose lanes agree in
  * their high halves and differ by the same low half in both lanes become

@@ -9,7 +9,7 @@
 
 #include "harness.h"
 #include "perfbuf/paths.h"
-#include "work.h"
+#include "core/work.h"
 
 /* "\\M..\O..(P../I..*)\C.." with every part n bytes: prefix instance,
  * the form whose matcher compares the longest. */

@@ -2,12 +2,12 @@
 /*
  * The UTF-8 writer's count, white-box: it must saturate rather than wrap on
  * 32-bit hosts (CI runs this under i386). Linked with the internal build of
- * the library, whose src/text.h functions a shared build does not export.
+ * the library, whose src/core/text.h functions a shared build does not export.
  */
 #include <stdint.h>
 
 #include "harness.h"
-#include "text.h"
+#include "core/text.h"
 
 /*
  * The count saturates instead of wrapping. A text of over SIZE_MAX / 3

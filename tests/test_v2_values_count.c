@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: MIT OR Apache-2.0 */
 /*
  * The work of sampling every counter of one instance, measured on the
- * counted build (src/work.h): the hostile shape is one instance of n
+ * counted build (src/core/work.h): the hostile shape is one instance of n
  * counters that all divide by one base counter at the end of the id list.
  * The plain perfbuf_v2_raw_sample walks the instance's values from the
  * first for each counter and again for the base, so the whole instance
@@ -15,7 +15,7 @@
 #include "perfbuf/v2_query.h"
 #include "builder_v2meta.h"
 #include "harness.h"
-#include "work.h"
+#include "core/work.h"
 
 typedef struct shared_base {
     tb_buf reg_buf;

@@ -22,7 +22,7 @@
  * quadratic without timing anything; every other build counts nothing.
  */
 #ifdef PERFBUF_COUNT_WORK
-#  include "work.h"
+#  include "core/work.h"
 #  define DUMP_WORK(n) PB_WORK(n)
 #else
 #  define DUMP_WORK(n) ((void)0)

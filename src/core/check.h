@@ -1,0 +1,184 @@
+/* SPDX-License-Identifier: MIT OR Apache-2.0 */
+/*
+ * The validation context every reader threads through its walk: the
+ * caller's options, where to report a rejection, and the anomalies a
+ * lenient parse tolerated.
+ */
+#ifndef PERFBUF_CHECK_H
+#define PERFBUF_CHECK_H
+
+#include "perfbuf/common.h"
+#include "core/cursor.h"
+#include "core/layout.h"
+
+/*
+ * A branch that validation makes impossible. Fuzzing builds trap there so
+ * that a broken invariant is found; the library itself never aborts, so
+ * other builds fall through to the defensive return that follows.
+ */
+#ifdef PERFBUF_FUZZING
+#  define PB_UNREACHABLE() __builtin_trap()
+#else
+#  define PB_UNREACHABLE() ((void)0)
+#endif
+
+/*
+ * A function kept out of its caller: for a pass that runs once and needs
+ * its own scratch, so that the caller's frame stays small (the library's
+ * target is 512 bytes per frame, bench/stack-usage.sh).
+ */
+#if defined(__GNUC__) || defined(__clang__)
+#  define PB_NOINLINE __attribute__((noinline))
+#else
+#  define PB_NOINLINE
+#endif
+
+typedef struct pb_ctx {
+    uint32_t flags;
+    uint32_t max_sections;
+    uint32_t max_counters;
+    uint32_t max_instances;
+    perfbuf_error *err;       /* may be NULL */
+    uint32_t anomalies;
+    perfbuf_error first_anomaly;
+} pb_ctx;
+
+void pb_ctx_init(pb_ctx *ctx, const perfbuf_options *opts, perfbuf_error *err);
+
+/* Fills *e to name the field at structure_offset + its own offset. */
+void pb_describe(perfbuf_error *e, perfbuf_status status, size_t structure_offset,
+                 pb_field_id field);
+
+/* Records a rejection of the field at structure_offset + its own offset. */
+perfbuf_status pb_fail(pb_ctx *ctx, perfbuf_status status, size_t structure_offset,
+                       pb_field_id field);
+
+/*
+ * A structure starting at structure_offset has only `available` bytes:
+ * names the first of its fields that does not fit.
+ */
+perfbuf_status pb_fail_truncated(pb_ctx *ctx, size_t structure_offset, size_t available,
+                                 pb_field_id first_field);
+
+/* Loose but known producer behaviour: an error in strict mode, otherwise
+ * an anomaly flag (the first one's location is kept). */
+perfbuf_status pb_anomaly(pb_ctx *ctx, uint32_t anomaly, perfbuf_status status,
+                          size_t structure_offset, pb_field_id field);
+
+/* A reader's arguments: an output, and bytes unless there are none.
+ * INVALID_ARGUMENT (also in the caller's error) when they are missing. */
+perfbuf_status pb_check_arguments(pb_ctx *ctx, const void *data, size_t size, const void *out);
+
+static inline bool pb_strict(const pb_ctx *ctx)
+{
+    return (ctx->flags & PERFBUF_STRICT) != 0;
+}
+
+/* Reads a field of a structure window by its layout entry. */
+static inline bool pb_get32(const pb_cursor *s, pb_field_id f, uint32_t *v)
+{
+    return pb_cursor_get_u32(s, pb_fields[f].offset, v);
+}
+
+static inline bool pb_get64(const pb_cursor *s, pb_field_id f, uint64_t *v)
+{
+    return pb_cursor_get_u64(s, pb_fields[f].offset, v);
+}
+
+/*
+ * A field of a window that pb_take_struct carved at the structure's full
+ * size: the read cannot fail (layout.c asserts every field lies inside its
+ * structure). Should it ever, fuzzing builds trap and others read 0.
+ */
+static inline uint32_t pb_field32(const pb_cursor *s, pb_field_id f)
+{
+    uint32_t v;
+    if (!pb_get32(s, f, &v)) {
+        PB_UNREACHABLE();
+        return 0;
+    }
+    return v;
+}
+
+static inline uint64_t pb_field64(const pb_cursor *s, pb_field_id f)
+{
+    uint64_t v;
+    if (!pb_get64(s, f, &v)) {
+        PB_UNREACHABLE();
+        return 0;
+    }
+    return v;
+}
+
+/*
+ * Carves the next `size` bytes of parent as the window of a fixed-size
+ * structure, or reports which of its fields (from first_field on) is cut.
+ */
+static inline perfbuf_status pb_take_struct(pb_ctx *ctx, pb_cursor *parent, size_t size,
+                                            pb_field_id first_field, pb_cursor *window)
+{
+    size_t at = parent->pos;
+    if (pb_cursor_sub(parent, size, window)) {
+        return PERFBUF_OK;
+    }
+    *window = pb_cursor_make(NULL, 0);
+    return pb_fail_truncated(ctx, at, pb_cursor_remaining(parent), first_field);
+}
+
+/*
+ * Carves n bytes that a check has already shown to be there. Should they
+ * not be, fuzzing builds trap and others get an empty window, on which
+ * every later read fails safely.
+ */
+static inline void pb_take_checked(pb_cursor *parent, size_t n, pb_cursor *child)
+{
+    if (!pb_cursor_sub(parent, n, child)) {
+        PB_UNREACHABLE();
+        (void)pb_cursor_sub(parent, 0, child);
+    }
+}
+
+/* Two's-complement reinterpretation without implementation-defined casts. */
+static inline int64_t pb_i64(uint64_t v)
+{
+    return v <= (uint64_t)INT64_MAX ? (int64_t)v : -(int64_t)(~v) - 1;
+}
+
+static inline int32_t pb_i32(uint32_t v)
+{
+    return v <= (uint32_t)INT32_MAX ? (int32_t)v : -(int32_t)(~v) - 1;
+}
+
+/*
+ * A cursor over [pos, end) of a buffer a parse has validated, for the
+ * views. Positions come from views and iterators the caller holds, which
+ * may belong to another buffer (two captures of one query): a range
+ * outside the buffer gives an empty cursor, on which reads fail safely.
+ * That is a caller's mix-up, not a broken invariant, so it never traps;
+ * the fuzz oracles check that views of one buffer agree with its parse.
+ */
+pb_cursor pb_window(const uint8_t *data, size_t size, size_t pos, size_t end);
+
+/* A silent, lenient context with no limits: re-decoding validated bytes
+ * must not judge them again. */
+void pb_view_ctx(pb_ctx *ctx);
+
+/* A SYSTEMTIME field of a structure window (same contract as pb_field32). */
+perfbuf_systemtime pb_field_systemtime(const pb_cursor *s, pb_field_id f);
+
+/*
+ * UTF-8 of `units` UTF-16LE code units at byte `offset` of a buffer a parse
+ * has validated (a view's name or string); out and len as in
+ * perfbuf_utf16le_to_utf8. A range outside the buffer (a view of another
+ * buffer) is INVALID_ARGUMENT, never an empty name.
+ */
+perfbuf_status pb_view_utf16_to_utf8(const uint8_t *data, size_t size, size_t offset,
+                                     size_t units, char *out, size_t cap, size_t *len);
+
+/* A GUID field of a structure window (same contract as pb_field32). */
+perfbuf_guid pb_field_guid(const pb_cursor *s, pb_field_id f);
+
+/* The GUID at byte rel of a window a parse has validated. */
+perfbuf_guid pb_read_guid(const pb_cursor *s, size_t rel);
+
+#endif

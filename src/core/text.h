@@ -1,0 +1,85 @@
+/* SPDX-License-Identifier: MIT OR Apache-2.0 */
+/* Internal text conversion over cursors, shared by every reader. */
+#ifndef PERFBUF_TEXT_INTERNAL_H
+#define PERFBUF_TEXT_INTERNAL_H
+
+#include "perfbuf/text.h"
+#include "core/cursor.h"
+
+/*
+ * A UTF-8 writer into a caller buffer. Until a character does not fit it
+ * counts exactly; from then on the converters stop decoding and add an
+ * upper bound for the rest (PB_UTF8_MAX_PER_ITEM per UTF-16 unit or
+ * code-page byte), so a call costs at most what the caller's buffer holds
+ * plus O(1), whatever the length of the text. The count saturates at
+ * SIZE_MAX.
+ */
+typedef struct pb_utf8_out {
+    char *buf;
+    size_t cap;     /* bytes usable for text: caller's cap minus the NUL */
+    size_t used;    /* bytes written so far (<= cap) */
+    size_t needed;  /* exact while !full; afterwards a size that is enough */
+    bool full;      /* a character did not fit: write no more */
+} pb_utf8_out;
+
+/* UTF-8 bytes one UTF-16 unit or one code-page byte can become: a BMP
+ * character or U+FFFD takes 3, a surrogate pair 4 for 2 units. */
+#define PB_UTF8_MAX_PER_ITEM 3u
+
+/* One step of strict UTF-8 decoding (RFC 3629: no overlong form, no
+ * surrogate, nothing above U+10FFFF). OK consumes the character; INVALID
+ * and END consume nothing, so the caller decides what a bad byte means. */
+typedef enum pb_utf8_result { PB_UTF8_END, PB_UTF8_OK, PB_UTF8_INVALID } pb_utf8_result;
+pb_utf8_result pb_utf8_decode(pb_cursor *c, uint32_t *cp);
+
+void pb_utf8_out_init(pb_utf8_out *o, char *buf, size_t cap);
+void pb_utf8_put(pb_utf8_out *o, uint32_t code_point);
+/* Adds n bytes to the count, saturating. */
+void pb_utf8_add_needed(pb_utf8_out *o, size_t n);
+/* Adds the most that `items` more units or bytes could need. */
+void pb_utf8_add_bound(pb_utf8_out *o, size_t items);
+/* Terminates and reports: OK or OUTPUT_TOO_SMALL; *len = needed. */
+perfbuf_status pb_utf8_finish(pb_utf8_out *o, size_t *len);
+
+/* Converts every remaining byte of c (an even count) from UTF-16LE. */
+void pb_utf16le_convert(pb_cursor c, pb_utf8_out *o);
+/* Converts every remaining byte of c from a supported code page. */
+void pb_codepage_convert(uint32_t code_page, pb_cursor c, pb_utf8_out *o);
+
+/*
+ * Finds the first NUL code unit among the remaining whole units of c.
+ * On success *units is the count before it.
+ */
+bool pb_utf16le_find_nul(const pb_cursor *c, size_t *units);
+
+/*
+ * Finds the terminator of a name in a code page (0: UTF-16LE, a NUL code
+ * unit; otherwise a NUL byte). On success *bytes is the text's length.
+ */
+bool pb_text_find_terminator(uint32_t code_page, const pb_cursor *c, size_t *bytes);
+
+/* Converts every remaining byte of c as text in code_page (0: UTF-16LE). */
+void pb_text_convert(uint32_t code_page, pb_cursor c, pb_utf8_out *o);
+
+/*
+ * The same up to the first NUL character: for a name whose span is known
+ * but whose terminator was never looked for, so that reading it costs what
+ * the output holds rather than a scan of the whole span first.
+ */
+void pb_text_convert_to_nul(uint32_t code_page, pb_cursor c, pb_utf8_out *o);
+
+/* ASCII case-insensitive comparison of text in code_page (0: UTF-16LE)
+ * with UTF-8 text. */
+bool pb_text_equals_utf8(uint32_t code_page, pb_cursor c, const char *utf8, size_t utf8_len);
+
+/* The same, with the text ending at its first NUL character. Either way a
+ * comparison stops at the first difference, so it reads at most as many
+ * characters of c as utf8 has, plus one. */
+bool pb_text_equals_utf8_to_nul(uint32_t code_page, pb_cursor c, const char *utf8,
+                                size_t utf8_len);
+
+/* ASCII case-insensitive comparison of UTF-16LE text with UTF-8 text, as
+ * Windows compares instance names. */
+bool pb_utf16le_equals_utf8(pb_cursor c, const char *utf8, size_t utf8_len);
+
+#endif

@@ -1,0 +1,1121 @@
+/* SPDX-License-Identifier: MIT OR Apache-2.0 */
+/*
+ * The V1 data block. As for V2, one set of decoding functions serves both
+ * the validating parse (deep) and the iterators (shallow, on a block the
+ * parse accepted).
+ */
+#include <string.h>
+
+#include "perfbuf/counter_types.h"
+#include "perfbuf/v1.h"
+
+#include "core/check.h"
+#include "core/le_load.h"
+#include "core/mix.h"
+#include "core/text.h"
+#include "v1/internal.h"
+
+/* The smallest instance: its definition and an empty counter block. */
+#define MIN_INSTANCE_BYTES (PBS_PERF_INSTANCE_DEFINITION + PBS_PERF_COUNTER_BLOCK)
+
+/* How far ahead of the instance walk to ask for bytes: a few instances
+ * (with its counter block one is commonly 100 to 400 bytes), far enough
+ * to hide a memory access, measured on the benchmark's 1M-instance block. */
+#define PREFETCH_AHEAD 1024u
+
+/*
+ * Asks the processor to fetch bytes the instance walk will reach a few
+ * instances on. The walk is a chain (each instance's place comes from the
+ * lengths before it), so on a block larger than the caches every step
+ * would otherwise wait for memory; the summing read it is measured against
+ * streams. A hint only: nothing is read through it, and the address is
+ * formed only inside the window.
+ */
+static inline void prefetch_ahead(const pb_cursor *c, size_t ahead)
+{
+#if defined(__GNUC__) || defined(__clang__)
+    if (pb_cursor_remaining(c) > ahead) {
+        __builtin_prefetch(c->bytes + c->pos + ahead);
+    }
+#else
+    (void)c;
+    (void)ahead;
+#endif
+}
+
+static perfbuf_status check_leftover(pb_ctx *ctx, const pb_cursor *region, size_t at,
+                                     pb_field_id field)
+{
+    size_t left = pb_cursor_remaining(region);
+    if (left == 0 || left <= pb_pad8(pb_cursor_consumed(region))) {
+        return PERFBUF_OK;
+    }
+    return pb_anomaly(ctx, PERFBUF_ANOMALY_TRAILING_BYTES, PERFBUF_E_TRAILING_BYTES, at, field);
+}
+
+/* A length that covers its own fixed header: at least it, inside parent. */
+static perfbuf_status check_length(pb_ctx *ctx, uint32_t length, size_t header,
+                                   const pb_cursor *parent, size_t at, pb_field_id field,
+                                   bool must_align)
+{
+    if (length < header) {
+        return pb_fail(ctx, PERFBUF_E_SIZE_TOO_SMALL, at, field);
+    }
+    if (length > pb_cursor_remaining(parent)) {
+        return pb_fail(ctx, PERFBUF_E_SIZE_TOO_LARGE, at, field);
+    }
+    if (must_align && length % 8 != 0) {
+        return pb_anomaly(ctx, PERFBUF_ANOMALY_UNALIGNED_SIZE, PERFBUF_E_SIZE_UNALIGNED, at, field);
+    }
+    return PERFBUF_OK;
+}
+
+perfbuf_status pb_v1_read_counter(pb_ctx *ctx, pb_cursor *defs, perfbuf_v1_counter *out)
+{
+    size_t at = defs->pos;
+    pb_cursor peek = *defs;
+    pb_cursor hdr;
+    perfbuf_status st = pb_take_struct(ctx, &peek, PBS_PERF_COUNTER_DEFINITION,
+                                       PBF_PERF_COUNTER_DEFINITION_ByteLength, &hdr);
+    if (st != PERFBUF_OK) {
+        return st;
+    }
+    uint32_t length = pb_field32(&hdr, PBF_PERF_COUNTER_DEFINITION_ByteLength);
+    st = check_length(ctx, length, PBS_PERF_COUNTER_DEFINITION, defs, at,
+                      PBF_PERF_COUNTER_DEFINITION_ByteLength, false);
+    if (st != PERFBUF_OK) {
+        return st;
+    }
+    pb_cursor def;
+    pb_take_checked(defs, length, &def);
+    out->offset = at;
+    out->byte_length = length;
+    out->name_title_index = pb_field32(&hdr, PBF_PERF_COUNTER_DEFINITION_CounterNameTitleIndex);
+    out->help_title_index = pb_field32(&hdr, PBF_PERF_COUNTER_DEFINITION_CounterHelpTitleIndex);
+    out->default_scale = pb_i32(pb_field32(&hdr, PBF_PERF_COUNTER_DEFINITION_DefaultScale));
+    out->detail_level = pb_field32(&hdr, PBF_PERF_COUNTER_DEFINITION_DetailLevel);
+    out->type = pb_field32(&hdr, PBF_PERF_COUNTER_DEFINITION_CounterType);
+    out->size = pb_field32(&hdr, PBF_PERF_COUNTER_DEFINITION_CounterSize);
+    out->counter_offset = pb_field32(&hdr, PBF_PERF_COUNTER_DEFINITION_CounterOffset);
+
+    if (perfbuf_counter_type_lookup(out->type) == NULL) {
+        st = pb_anomaly(ctx, PERFBUF_ANOMALY_UNKNOWN_VALUE, PERFBUF_E_UNKNOWN_VALUE, at,
+                        PBF_PERF_COUNTER_DEFINITION_CounterType);
+        if (st != PERFBUF_OK) {
+            return st;
+        }
+    }
+    uint32_t expected = perfbuf_counter_type_size(out->type);
+    if (expected != PERFBUF_SIZE_VARIABLE && expected != out->size) {
+        st = pb_anomaly(ctx, PERFBUF_ANOMALY_SIZE_MISMATCH, PERFBUF_E_INCONSISTENT, at,
+                        PBF_PERF_COUNTER_DEFINITION_CounterSize);
+        if (st != PERFBUF_OK) {
+            return st;
+        }
+    }
+    /* The first four bytes of a counter block are its ByteLength. */
+    if (out->size > 0 && out->counter_offset < PBS_PERF_COUNTER_BLOCK) {
+        return pb_fail(ctx, PERFBUF_E_OFFSET_OUT_OF_RANGE, at,
+                       PBF_PERF_COUNTER_DEFINITION_CounterOffset);
+    }
+    return PERFBUF_OK;
+}
+
+perfbuf_status pb_v1_read_counter_block(pb_ctx *ctx, pb_cursor *data, const pb_v1_reach *reach,
+                                        perfbuf_v1_counter_block *out)
+{
+    size_t at = data->pos;
+    pb_cursor peek = *data;
+    pb_cursor hdr;
+    perfbuf_status st = pb_take_struct(ctx, &peek, PBS_PERF_COUNTER_BLOCK,
+                                       PBF_PERF_COUNTER_BLOCK_ByteLength, &hdr);
+    if (st != PERFBUF_OK) {
+        return st;
+    }
+    uint32_t length = pb_field32(&hdr, PBF_PERF_COUNTER_BLOCK_ByteLength);
+    st = check_length(ctx, length, PBS_PERF_COUNTER_BLOCK, data, at,
+                      PBF_PERF_COUNTER_BLOCK_ByteLength, true);
+    if (st != PERFBUF_OK) {
+        return st;
+    }
+    /* A counter that reaches past a block is the definition's fault: it
+     * is named, so the error points at the field that says where. */
+    if (reach != NULL && length < reach->end) {
+        return pb_fail(ctx, PERFBUF_E_OFFSET_OUT_OF_RANGE, reach->definition,
+                       PBF_PERF_COUNTER_DEFINITION_CounterOffset);
+    }
+    pb_cursor block;
+    pb_take_checked(data, length, &block);
+    out->offset = at;
+    out->byte_length = length;
+    out->parse_id = 0; /* bytes, not yet a parse's: only views stamp one */
+    return PERFBUF_OK;
+}
+
+perfbuf_status pb_v1_read_instance(pb_ctx *ctx, pb_cursor *data, uint32_t code_page,
+                                   perfbuf_v1_instance *out)
+{
+    return pb_v1_read_instance_known(ctx, data, code_page, NULL, out);
+}
+
+perfbuf_status pb_v1_read_instance_known(pb_ctx *ctx, pb_cursor *data, uint32_t code_page,
+                                         const size_t *known_name_bytes, perfbuf_v1_instance *out)
+{
+    size_t at = data->pos;
+    pb_cursor peek = *data;
+    pb_cursor hdr;
+    perfbuf_status st = pb_take_struct(ctx, &peek, PBS_PERF_INSTANCE_DEFINITION,
+                                       PBF_PERF_INSTANCE_DEFINITION_ByteLength, &hdr);
+    if (st != PERFBUF_OK) {
+        return st;
+    }
+    uint32_t length = pb_field32(&hdr, PBF_PERF_INSTANCE_DEFINITION_ByteLength);
+    st = check_length(ctx, length, PBS_PERF_INSTANCE_DEFINITION, data, at,
+                      PBF_PERF_INSTANCE_DEFINITION_ByteLength, true);
+    if (st != PERFBUF_OK) {
+        return st;
+    }
+    pb_cursor inst;
+    pb_take_checked(data, length, &inst);
+    uint32_t name_offset = pb_field32(&hdr, PBF_PERF_INSTANCE_DEFINITION_NameOffset);
+    uint32_t name_length = pb_field32(&hdr, PBF_PERF_INSTANCE_DEFINITION_NameLength);
+    out->offset = at;
+    out->byte_length = length;
+    out->parent_title_index = pb_field32(&hdr, PBF_PERF_INSTANCE_DEFINITION_ParentObjectTitleIndex);
+    out->parent_instance = pb_field32(&hdr, PBF_PERF_INSTANCE_DEFINITION_ParentObjectInstance);
+    out->unique_id = pb_i32(pb_field32(&hdr, PBF_PERF_INSTANCE_DEFINITION_UniqueID));
+    out->code_page = code_page;
+    out->name_offset = at + PBS_PERF_INSTANCE_DEFINITION;
+    out->name_bytes = 0;
+    if (name_length == 0) {
+        return PERFBUF_OK;
+    }
+    if (name_offset < PBS_PERF_INSTANCE_DEFINITION) {
+        return pb_fail(ctx, PERFBUF_E_OVERLAP, at, PBF_PERF_INSTANCE_DEFINITION_NameOffset);
+    }
+    if (name_offset > length) {
+        return pb_fail(ctx, PERFBUF_E_OFFSET_OUT_OF_RANGE, at,
+                       PBF_PERF_INSTANCE_DEFINITION_NameOffset);
+    }
+    if (name_length > length - name_offset) {
+        return pb_fail(ctx, PERFBUF_E_SIZE_TOO_LARGE, at, PBF_PERF_INSTANCE_DEFINITION_NameLength);
+    }
+    if (code_page == 0 && name_length % 2 != 0) {
+        return pb_fail(ctx, PERFBUF_E_ODD_LENGTH, at, PBF_PERF_INSTANCE_DEFINITION_NameLength);
+    }
+    pb_cursor name;
+    if (!pb_cursor_slice(&inst, name_offset, name_length, &name)) {
+        PB_UNREACHABLE();
+        return pb_fail(ctx, PERFBUF_E_OFFSET_OUT_OF_RANGE, at,
+                       PBF_PERF_INSTANCE_DEFINITION_NameOffset);
+    }
+    out->name_offset = name.start;
+    /* NameLength counts the terminator; a name without one is its whole
+     * span, tolerated (and reported) since its length is known anyway. */
+    size_t text_bytes;
+    if (known_name_bytes != NULL && *known_name_bytes <= name_length) {
+        /* An index recorded it when this instance was walked: a parent
+         * shared by many children is not scanned again for each. */
+        out->name_bytes = *known_name_bytes;
+        return PERFBUF_OK;
+    }
+    if (!pb_text_find_terminator(code_page, &name, &text_bytes)) {
+        text_bytes = name_length;
+        st = pb_anomaly(ctx, PERFBUF_ANOMALY_UNTERMINATED, PERFBUF_E_UNTERMINATED_STRING, at,
+                        PBF_PERF_INSTANCE_DEFINITION_NameLength);
+        if (st != PERFBUF_OK) {
+            return st;
+        }
+    }
+    out->name_bytes = text_bytes;
+    return PERFBUF_OK;
+}
+
+/*
+ * The claim budget. The PERF_COUNTER_DEFINITION reference page allows
+ * counters to share data ("multiple counters can use the same raw data and
+ * point to the same offset in the PERF_COUNTER_BLOCK block"), and Windows'
+ * disk objects do: four precision-timer bases read one 8-byte timestamp.
+ * Sharing is not limited, but the bytes all definitions claim (a counter of
+ * size 0 claims one) are: at most PB_V1_CLAIM_FACTOR times the furthest
+ * claimed end (at least 4, the block's own ByteLength), which every counter
+ * block of the object reaches. An object then holds at most
+ * PB_V1_CLAIM_FACTOR values per byte of each counter block (plus two: a
+ * counter of size 0 may sit at the block's very end), so reading
+ * every value of every instance stays linear in the buffer. A partial overlap is not told apart from an
+ * identical range: the page restricts neither, and each read stays inside
+ * its counter block whatever it shares.
+ */
+static perfbuf_status fail_claim_budget(pb_ctx *ctx, pb_cursor defs, uint32_t counter_count,
+                                        uint64_t budget_end)
+{
+    /* Found after every definition was read, since the furthest end is
+     * known only then; a second pass names the definition whose claim
+     * first went over it. The definitions were all validated above. */
+    uint64_t claimed = 0;
+    size_t at = defs.pos;
+    for (uint32_t i = 0; i < counter_count; i++) {
+        perfbuf_v1_counter c;
+        if (!pb_v1_view_counter(&defs, &c)) {
+            break;
+        }
+        at = c.offset;
+        claimed += pb_v1_counter_claim(&c);
+        if (claimed > PB_V1_CLAIM_FACTOR * budget_end) {
+            break;
+        }
+    }
+    return pb_fail(ctx, PERFBUF_E_OVERLAP, at, PBF_PERF_COUNTER_DEFINITION_CounterOffset);
+}
+
+/* Definitions of one object: each one's own checks, the base counter that
+ * must follow fraction, average and precision types, and the largest end
+ * of any counter, which every counter block must reach. */
+static perfbuf_status check_definitions(pb_ctx *ctx, pb_cursor defs, const perfbuf_v1_object *o,
+                                        pb_v1_reach *reach)
+{
+    const pb_cursor all_defs = defs;
+    const perfbuf_counter_type_info *pending = NULL;
+    size_t pending_at = 0;
+    reach->end = 0;
+    reach->definition = 0;
+    /* Bytes the counters claim in every counter block and the furthest
+     * claimed end: see fail_claim_budget. */
+    uint64_t claimed = 0;
+    uint64_t claimed_end = 0;
+    for (uint32_t i = 0; i < o->counter_count; i++) {
+        perfbuf_v1_counter c;
+        perfbuf_status st = pb_v1_read_counter(ctx, &defs, &c);
+        if (st != PERFBUF_OK) {
+            return st;
+        }
+        const perfbuf_counter_type_info *info = perfbuf_counter_type_lookup(c.type);
+        if (pending != NULL) {
+            bool is_base = info != NULL && info->is_base;
+            bool is_multi_base = c.type == PERF_COUNTER_MULTI_BASE;
+            if (pending->needs_base && !is_base) {
+                return pb_fail(ctx, PERFBUF_E_BAD_REFERENCE, pending_at,
+                               PBF_PERF_COUNTER_DEFINITION_CounterType);
+            }
+            if (pending->needs_multi && !is_multi_base) {
+                st = pb_anomaly(ctx, PERFBUF_ANOMALY_MISSING_BASE, PERFBUF_E_BAD_REFERENCE,
+                                pending_at, PBF_PERF_COUNTER_DEFINITION_CounterType);
+                if (st != PERFBUF_OK) {
+                    return st;
+                }
+            }
+        }
+        pending = (info != NULL && (info->needs_base || info->needs_multi)) ? info : NULL;
+        pending_at = c.offset;
+        uint64_t end = (uint64_t)c.counter_offset + c.size;
+        if (end > reach->end) {
+            reach->end = end;
+            reach->definition = c.offset;
+        }
+        uint64_t claim = pb_v1_counter_claim(&c);
+        claimed += claim;
+        if ((uint64_t)c.counter_offset + claim > claimed_end) {
+            claimed_end = (uint64_t)c.counter_offset + claim;
+        }
+    }
+    /* Every counter block holds at least its own 4-byte ByteLength, so
+     * counters of size 0 inside it are budgeted against those 4 bytes. */
+    uint64_t budget_end = claimed_end > PBS_PERF_COUNTER_BLOCK ? claimed_end : PBS_PERF_COUNTER_BLOCK;
+    if (claimed > PB_V1_CLAIM_FACTOR * budget_end) {
+        return fail_claim_budget(ctx, all_defs, o->counter_count, budget_end);
+    }
+    if (pending != NULL) {
+        if (pending->needs_base) {
+            return pb_fail(ctx, PERFBUF_E_BAD_REFERENCE, pending_at,
+                           PBF_PERF_COUNTER_DEFINITION_CounterType);
+        }
+        perfbuf_status st = pb_anomaly(ctx, PERFBUF_ANOMALY_MISSING_BASE, PERFBUF_E_BAD_REFERENCE,
+                                       pending_at, PBF_PERF_COUNTER_DEFINITION_CounterType);
+        if (st != PERFBUF_OK) {
+            return st;
+        }
+    }
+    /* No source describes padding after the definitions: a gap short of
+     * the next 8-byte boundary means the last ByteLength is short, so it
+     * is that field that is named, not taken for padding. */
+    size_t gap = pb_cursor_remaining(&defs);
+    if (o->counter_count > 0 && gap > 0 && gap <= pb_pad8(pb_cursor_consumed(&defs))) {
+        size_t last_definition_at = pending_at; /* set by every definition */
+        return pb_anomaly(ctx, PERFBUF_ANOMALY_SIZE_MISMATCH, PERFBUF_E_INCONSISTENT,
+                          last_definition_at, PBF_PERF_COUNTER_DEFINITION_ByteLength);
+    }
+    return check_leftover(ctx, &defs, o->offset, PBF_PERF_OBJECT_TYPE_DefinitionLength);
+}
+
+/*
+ * An instance's name span ends in its terminator: NameLength counts it, so
+ * in the common case the last unit (byte, for a code page) is the NUL and
+ * the name need not be scanned. Any other span is judged by the full scan.
+ */
+static bool name_ends_in_nul(const pb_cursor *inst, uint32_t code_page, uint32_t name_offset,
+                             uint32_t name_length)
+{
+    size_t unit = code_page == 0 ? 2 : 1;
+    if (name_length < unit) {
+        return false;
+    }
+    size_t last = (size_t)name_offset + name_length - unit;
+    if (code_page == 0) {
+        uint16_t u;
+        return pb_cursor_get_u16(inst, last, &u) && u == 0;
+    }
+    pb_cursor byte;
+    uint8_t v;
+    return pb_cursor_slice(inst, last, 1, &byte) && pb_cursor_read_u8(&byte, &v) && v == 0;
+}
+
+/*
+ * One instance and its counter block, every field decoded once. Each check
+ * is the negation of a rejection or anomaly of pb_v1_read_instance and
+ * pb_v1_read_counter_block; when any does not hold, those decoders run on
+ * the same bytes and name the field (or record the anomaly) exactly as
+ * they always have, so the fast path changes only the time taken.
+ */
+static perfbuf_status check_instance(pb_ctx *ctx, pb_cursor *data, uint32_t code_page,
+                                     const pb_v1_reach *reach)
+{
+    pb_cursor peek = *data;
+    pb_cursor hdr;
+    pb_cursor inst;
+    uint32_t length = 0;
+    uint32_t name_offset = 0;
+    uint32_t name_length = 0;
+    uint32_t block_length = 0;
+    bool fast = pb_cursor_sub(&peek, PBS_PERF_INSTANCE_DEFINITION, &hdr) &&
+                pb_cursor_get_u32(&hdr, PBO_PERF_INSTANCE_DEFINITION_ByteLength, &length) &&
+                pb_cursor_get_u32(&hdr, PBO_PERF_INSTANCE_DEFINITION_NameOffset, &name_offset) &&
+                pb_cursor_get_u32(&hdr, PBO_PERF_INSTANCE_DEFINITION_NameLength, &name_length) &&
+                length >= PBS_PERF_INSTANCE_DEFINITION && length % 8 == 0;
+    peek = *data;
+    fast = fast && pb_cursor_sub(&peek, length, &inst) &&
+           (name_length == 0 ||
+            (name_offset >= PBS_PERF_INSTANCE_DEFINITION && name_offset <= length &&
+             name_length <= length - name_offset &&
+             (code_page != 0 || name_length % 2 == 0) &&
+             name_ends_in_nul(&inst, code_page, name_offset, name_length)));
+    pb_cursor after = peek;
+    fast = fast && pb_cursor_read_u32(&after, &block_length);
+    fast = fast && block_length >= PBS_PERF_COUNTER_BLOCK && block_length % 8 == 0 &&
+           block_length >= reach->end && pb_cursor_skip(&peek, block_length);
+    if (fast) {
+        *data = peek;
+        return PERFBUF_OK;
+    }
+    perfbuf_v1_instance decoded;
+    perfbuf_v1_counter_block block;
+    perfbuf_status st = pb_v1_read_instance(ctx, data, code_page, &decoded);
+    if (st == PERFBUF_OK) {
+        st = pb_v1_read_counter_block(ctx, data, reach, &block);
+    }
+    return st;
+}
+
+static perfbuf_status check_object_data(pb_ctx *ctx, pb_cursor data, const perfbuf_v1_object *o,
+                                        const pb_v1_reach *reach)
+{
+    perfbuf_v1_counter_block block;
+    perfbuf_status st = PERFBUF_OK;
+    if (o->num_instances == PERFBUF_V1_NO_INSTANCES) {
+        st = pb_v1_read_counter_block(ctx, &data, reach, &block);
+    } else {
+        for (uint32_t i = 0; i < o->instance_count && st == PERFBUF_OK; i++) {
+            prefetch_ahead(&data, PREFETCH_AHEAD);
+            st = check_instance(ctx, &data, o->code_page, reach);
+        }
+    }
+    if (st != PERFBUF_OK) {
+        return st;
+    }
+    return check_leftover(ctx, &data, o->offset, PBF_PERF_OBJECT_TYPE_TotalByteLength);
+}
+
+perfbuf_status pb_v1_read_object(pb_ctx *ctx, pb_cursor *objects, bool deep,
+                                 perfbuf_v1_object *out)
+{
+    size_t at = objects->pos;
+    pb_cursor peek = *objects;
+    pb_cursor hdr;
+    perfbuf_status st = pb_take_struct(ctx, &peek, PBS_PERF_OBJECT_TYPE,
+                                       PBF_PERF_OBJECT_TYPE_TotalByteLength, &hdr);
+    if (st != PERFBUF_OK) {
+        return st;
+    }
+    uint32_t total = pb_field32(&hdr, PBF_PERF_OBJECT_TYPE_TotalByteLength);
+    uint32_t definition = pb_field32(&hdr, PBF_PERF_OBJECT_TYPE_DefinitionLength);
+    uint32_t header = pb_field32(&hdr, PBF_PERF_OBJECT_TYPE_HeaderLength);
+    st = check_length(ctx, total, PBS_PERF_OBJECT_TYPE, objects, at,
+                      PBF_PERF_OBJECT_TYPE_TotalByteLength, true);
+    if (st != PERFBUF_OK) {
+        return st;
+    }
+    if (header < PBS_PERF_OBJECT_TYPE) {
+        return pb_fail(ctx, PERFBUF_E_SIZE_TOO_SMALL, at, PBF_PERF_OBJECT_TYPE_HeaderLength);
+    }
+    if (header > definition) {
+        return pb_fail(ctx, PERFBUF_E_SIZE_TOO_LARGE, at, PBF_PERF_OBJECT_TYPE_HeaderLength);
+    }
+    if (definition > total) {
+        return pb_fail(ctx, PERFBUF_E_SIZE_TOO_LARGE, at, PBF_PERF_OBJECT_TYPE_DefinitionLength);
+    }
+    pb_cursor obj;
+    pb_take_checked(objects, total, &obj);
+
+    out->offset = at;
+    out->total_length = total;
+    out->definition_length = definition;
+    out->header_length = header;
+    out->name_title_index = pb_field32(&hdr, PBF_PERF_OBJECT_TYPE_ObjectNameTitleIndex);
+    out->help_title_index = pb_field32(&hdr, PBF_PERF_OBJECT_TYPE_ObjectHelpTitleIndex);
+    out->detail_level = pb_field32(&hdr, PBF_PERF_OBJECT_TYPE_DetailLevel);
+    out->counter_count = pb_field32(&hdr, PBF_PERF_OBJECT_TYPE_NumCounters);
+    out->default_counter = pb_i32(pb_field32(&hdr, PBF_PERF_OBJECT_TYPE_DefaultCounter));
+    out->num_instances = pb_i32(pb_field32(&hdr, PBF_PERF_OBJECT_TYPE_NumInstances));
+    out->code_page = pb_field32(&hdr, PBF_PERF_OBJECT_TYPE_CodePage);
+    out->perf_time = pb_i64(pb_field64(&hdr, PBF_PERF_OBJECT_TYPE_PerfTime));
+    out->perf_freq = pb_i64(pb_field64(&hdr, PBF_PERF_OBJECT_TYPE_PerfFreq));
+    out->definitions_offset = at + header;
+    out->data_offset = at + definition;
+    out->instance_count = out->num_instances > 0 ? (uint32_t)out->num_instances : 0;
+
+    if (out->counter_count > (definition - header) / PBS_PERF_COUNTER_DEFINITION) {
+        return pb_fail(ctx, PERFBUF_E_COUNT_TOO_LARGE, at, PBF_PERF_OBJECT_TYPE_NumCounters);
+    }
+    if (out->counter_count > ctx->max_counters) {
+        return pb_fail(ctx, PERFBUF_E_LIMIT_EXCEEDED, at, PBF_PERF_OBJECT_TYPE_NumCounters);
+    }
+    if (out->num_instances < PERFBUF_V1_METADATA_NO_INSTANCES) {
+        return pb_fail(ctx, PERFBUF_E_UNKNOWN_VALUE, at, PBF_PERF_OBJECT_TYPE_NumInstances);
+    }
+    if (out->instance_count > (total - definition) / MIN_INSTANCE_BYTES) {
+        return pb_fail(ctx, PERFBUF_E_COUNT_TOO_LARGE, at, PBF_PERF_OBJECT_TYPE_NumInstances);
+    }
+    if (out->instance_count > ctx->max_instances) {
+        return pb_fail(ctx, PERFBUF_E_LIMIT_EXCEEDED, at, PBF_PERF_OBJECT_TYPE_NumInstances);
+    }
+    if (!deep) {
+        return PERFBUF_OK;
+    }
+    pb_cursor defs;
+    pb_cursor data;
+    if (!pb_cursor_slice(&obj, header, definition - header, &defs) ||
+        !pb_cursor_slice(&obj, definition, total - definition, &data)) {
+        PB_UNREACHABLE();
+        return pb_fail(ctx, PERFBUF_E_SIZE_TOO_LARGE, at, PBF_PERF_OBJECT_TYPE_DefinitionLength);
+    }
+    pb_v1_reach reach;
+    st = check_definitions(ctx, defs, out, &reach);
+    if (st != PERFBUF_OK) {
+        return st;
+    }
+    return check_object_data(ctx, data, out, &reach);
+}
+
+static bool signature_ok(const pb_cursor *hdr)
+{
+    static const uint16_t perf[4] = {'P', 'E', 'R', 'F'};
+    pb_cursor sig;
+    if (!pb_cursor_slice(hdr, PBO_PERF_DATA_BLOCK_Signature, 8, &sig)) {
+        return false;
+    }
+    for (int i = 0; i < 4; i++) {
+        uint16_t u;
+        if (!pb_cursor_read_u16(&sig, &u) || u != perf[i]) {
+            return false;
+        }
+    }
+    return true;
+}
+
+/* The computer name span inside the header; an empty name is valid. */
+static perfbuf_status read_system_name(pb_ctx *ctx, const pb_cursor *header_region,
+                                       const pb_cursor *hdr, perfbuf_v1_block *q)
+{
+    uint32_t length = pb_field32(hdr, PBF_PERF_DATA_BLOCK_SystemNameLength);
+    uint32_t offset = pb_field32(hdr, PBF_PERF_DATA_BLOCK_SystemNameOffset);
+    q->system_name_offset = PBS_PERF_DATA_BLOCK;
+    q->system_name_units = 0;
+    if (length == 0) {
+        return PERFBUF_OK;
+    }
+    if (offset < PBS_PERF_DATA_BLOCK) {
+        return pb_fail(ctx, PERFBUF_E_OVERLAP, 0, PBF_PERF_DATA_BLOCK_SystemNameOffset);
+    }
+    if (offset > pb_cursor_size(header_region)) {
+        return pb_fail(ctx, PERFBUF_E_OFFSET_OUT_OF_RANGE, 0, PBF_PERF_DATA_BLOCK_SystemNameOffset);
+    }
+    if (length > pb_cursor_size(header_region) - offset) {
+        return pb_fail(ctx, PERFBUF_E_SIZE_TOO_LARGE, 0, PBF_PERF_DATA_BLOCK_SystemNameLength);
+    }
+    if (length % 2 != 0) {
+        return pb_fail(ctx, PERFBUF_E_ODD_LENGTH, 0, PBF_PERF_DATA_BLOCK_SystemNameLength);
+    }
+    pb_cursor name;
+    if (!pb_cursor_slice(header_region, offset, length, &name)) {
+        PB_UNREACHABLE();
+        return pb_fail(ctx, PERFBUF_E_SIZE_TOO_LARGE, 0, PBF_PERF_DATA_BLOCK_SystemNameLength);
+    }
+    size_t units;
+    if (!pb_utf16le_find_nul(&name, &units)) {
+        units = length / 2;
+    }
+    q->system_name_offset = offset;
+    q->system_name_units = units;
+    return PERFBUF_OK;
+}
+
+/* The whole parse, writing the view straight into *q (no copy on the
+ * stack: the largest frame stays small). */
+static perfbuf_status parse_block(pb_ctx *ctx, const void *data, size_t received,
+                                  perfbuf_v1_block *out)
+{
+
+    pb_cursor all = pb_cursor_make((const uint8_t *)data, received);
+    pb_cursor peek = all;
+    pb_cursor hdr;
+    perfbuf_status st = pb_take_struct(ctx, &peek, PBS_PERF_DATA_BLOCK,
+                                       PBF_PERF_DATA_BLOCK_Signature, &hdr);
+    if (st != PERFBUF_OK) {
+        return st;
+    }
+    if (!signature_ok(&hdr)) {
+        return pb_fail(ctx, PERFBUF_E_BAD_SIGNATURE, 0, PBF_PERF_DATA_BLOCK_Signature);
+    }
+    uint32_t little_endian = pb_field32(&hdr, PBF_PERF_DATA_BLOCK_LittleEndian);
+    if (little_endian == 0) {
+        return pb_fail(ctx, PERFBUF_E_BIG_ENDIAN_DATA, 0, PBF_PERF_DATA_BLOCK_LittleEndian);
+    }
+    if (little_endian != 1) {
+        return pb_fail(ctx, PERFBUF_E_UNKNOWN_VALUE, 0, PBF_PERF_DATA_BLOCK_LittleEndian);
+    }
+    uint32_t total = pb_field32(&hdr, PBF_PERF_DATA_BLOCK_TotalByteLength);
+    uint32_t header = pb_field32(&hdr, PBF_PERF_DATA_BLOCK_HeaderLength);
+    uint32_t declared = pb_field32(&hdr, PBF_PERF_DATA_BLOCK_NumObjectTypes);
+    if (total < PBS_PERF_DATA_BLOCK) {
+        return pb_fail(ctx, PERFBUF_E_SIZE_TOO_SMALL, 0, PBF_PERF_DATA_BLOCK_TotalByteLength);
+    }
+    if (total > received) {
+        return pb_fail(ctx, PERFBUF_E_SIZE_EXCEEDS_RECEIVED, 0, PBF_PERF_DATA_BLOCK_TotalByteLength);
+    }
+    if (total % 8 != 0) {
+        st = pb_anomaly(ctx, PERFBUF_ANOMALY_UNALIGNED_SIZE, PERFBUF_E_SIZE_UNALIGNED, 0,
+                        PBF_PERF_DATA_BLOCK_TotalByteLength);
+    } else if (total < received) {
+        st = pb_anomaly(ctx, PERFBUF_ANOMALY_TRAILING_BYTES, PERFBUF_E_TRAILING_BYTES, 0,
+                        PBF_PERF_DATA_BLOCK_TotalByteLength);
+    }
+    if (st != PERFBUF_OK) {
+        return st;
+    }
+    if (header < PBS_PERF_DATA_BLOCK) {
+        return pb_fail(ctx, PERFBUF_E_SIZE_TOO_SMALL, 0, PBF_PERF_DATA_BLOCK_HeaderLength);
+    }
+    if (header > total) {
+        return pb_fail(ctx, PERFBUF_E_SIZE_TOO_LARGE, 0, PBF_PERF_DATA_BLOCK_HeaderLength);
+    }
+    if (header % 8 != 0) {
+        st = pb_anomaly(ctx, PERFBUF_ANOMALY_UNALIGNED_SIZE, PERFBUF_E_SIZE_UNALIGNED, 0,
+                        PBF_PERF_DATA_BLOCK_HeaderLength);
+        if (st != PERFBUF_OK) {
+            return st;
+        }
+    }
+    pb_cursor block;
+    pb_cursor header_region;
+    pb_take_checked(&all, total, &block);
+    pb_take_checked(&block, header, &header_region);
+    st = read_system_name(ctx, &header_region, &hdr, out);
+    if (st != PERFBUF_OK) {
+        return st;
+    }
+    if (declared > ctx->max_sections) {
+        return pb_fail(ctx, PERFBUF_E_LIMIT_EXCEEDED, 0, PBF_PERF_DATA_BLOCK_NumObjectTypes);
+    }
+    if (pb_strict(ctx) && declared > pb_cursor_remaining(&block) / PBS_PERF_OBJECT_TYPE) {
+        return pb_fail(ctx, PERFBUF_E_COUNT_TOO_LARGE, 0, PBF_PERF_DATA_BLOCK_NumObjectTypes);
+    }
+    uint32_t found = 0;
+    size_t instances = 0;
+    for (; found < declared; found++) {
+        /* Providers are known to claim more objects than they wrote: a
+         * lenient parse keeps the objects that are there. */
+        if (pb_cursor_remaining(&block) == 0) {
+            st = pb_anomaly(ctx, PERFBUF_ANOMALY_COUNT_MISMATCH, PERFBUF_E_COUNT_TOO_LARGE, 0,
+                            PBF_PERF_DATA_BLOCK_NumObjectTypes);
+            if (st != PERFBUF_OK) {
+                return st;
+            }
+            break;
+        }
+        perfbuf_v1_object o;
+        st = pb_v1_read_object(ctx, &block, true, &o);
+        if (st != PERFBUF_OK) {
+            return st;
+        }
+        /* Each instance takes at least its 24-byte definition, so the sum
+         * stays below the block's size. */
+        instances += o.instance_count;
+    }
+    st = check_leftover(ctx, &block, 0, PBF_PERF_DATA_BLOCK_NumObjectTypes);
+    if (st != PERFBUF_OK) {
+        return st;
+    }
+    out->data = (const uint8_t *)data;
+    out->received = received;
+    out->size = total;
+    out->version = pb_field32(&hdr, PBF_PERF_DATA_BLOCK_Version);
+    out->revision = pb_field32(&hdr, PBF_PERF_DATA_BLOCK_Revision);
+    out->header_length = header;
+    out->object_count = found;
+    out->index_slots = 2 * (size_t)found + instances;
+    out->declared_object_count = declared;
+    out->default_object = pb_i32(pb_field32(&hdr, PBF_PERF_DATA_BLOCK_DefaultObject));
+    out->system_time = pb_field_systemtime(&hdr, PBF_PERF_DATA_BLOCK_SystemTime);
+    out->perf_time = pb_i64(pb_field64(&hdr, PBF_PERF_DATA_BLOCK_PerfTime));
+    out->perf_freq = pb_i64(pb_field64(&hdr, PBF_PERF_DATA_BLOCK_PerfFreq));
+    out->perf_time_100ns = pb_i64(pb_field64(&hdr, PBF_PERF_DATA_BLOCK_PerfTime100nSec));
+    out->anomalies = ctx->anomalies;
+    out->first_anomaly = ctx->first_anomaly;
+    out->parse_id = pb_v1_parse_identity(out);
+    return PERFBUF_OK;
+}
+
+/* Each field through the mixer of core/mix.h (a bijection of 64 bits whose
+ * arithmetic never wraps, for -fsanitize=integer): a field that differs
+ * changes the identity but for a 2^-64 chance. */
+static uint64_t identity_step(uint64_t h, uint64_t field)
+{
+    return pb_mix64(h ^ field);
+}
+
+uint64_t pb_v1_parse_identity(const perfbuf_v1_block *b)
+{
+    const perfbuf_systemtime *t = &b->system_time;
+    uint64_t h = identity_step(UINT64_C(0x50455246), (uint64_t)(uintptr_t)b->data);
+    h = identity_step(h, b->size);
+    h = identity_step(h, (uint64_t)b->version << 32 | b->revision);
+    h = identity_step(h, b->header_length);
+    h = identity_step(h, (uint64_t)b->declared_object_count << 32 | b->object_count);
+    h = identity_step(h, (uint64_t)(uint32_t)b->default_object);
+    h = identity_step(h, b->index_slots);
+    h = identity_step(h, (uint64_t)t->year << 48 | (uint64_t)t->month << 32 |
+                             (uint64_t)t->day_of_week << 16 | t->day);
+    h = identity_step(h, (uint64_t)t->hour << 48 | (uint64_t)t->minute << 32 |
+                             (uint64_t)t->second << 16 | t->milliseconds);
+    h = identity_step(h, (uint64_t)b->perf_time);
+    h = identity_step(h, (uint64_t)b->perf_freq);
+    h = identity_step(h, (uint64_t)b->perf_time_100ns);
+    h = identity_step(h, (uint64_t)b->system_name_offset << 32 ^ b->system_name_units);
+    return h != 0 ? h : 1u;
+}
+
+perfbuf_status perfbuf_v1_parse(const void *data, size_t received, const perfbuf_options *opts,
+                                perfbuf_v1_block *out, perfbuf_error *err)
+{
+    pb_ctx ctx;
+    pb_ctx_init(&ctx, opts, err);
+    if (pb_check_arguments(&ctx, data, received, out) != PERFBUF_OK) {
+        return PERFBUF_E_INVALID_ARGUMENT;
+    }
+    memset(out, 0, sizeof *out);
+    perfbuf_status st = parse_block(&ctx, data, received, out);
+    if (st != PERFBUF_OK) {
+        memset(out, 0, sizeof *out);
+    }
+    return st;
+}
+
+/* ---- views of a validated block ----
+ *
+ * The parse proved every structure these read: its length covers its
+ * fixed header and lies inside its parent, names lie inside their
+ * instance, every counter inside every counter block. A view therefore
+ * reads fixed offsets and keeps only the checks that hold a walk's shape
+ * for an iterator or view of ANOTHER buffer (a length at least its header
+ * and inside the window, so every step moves forward and stays inside the
+ * buffer); it never judges a field again. fuzz/oracle_v1_views.h checks, on
+ * every accepted input, that what the views return is field for field
+ * what the validating decoders above return.
+ */
+
+/* A field of a window carved at its structure's full size: cannot fail.
+ * The cursor proves the field's bytes are inside the window; pb_le32 and
+ * pb_le64 decode them in the form gcc folds into one load (src/core/le_load.h),
+ * since every view of every instance reads its fields here. */
+static uint32_t field32(const pb_cursor *s, size_t rel)
+{
+    pb_cursor field;
+    const uint8_t *bytes;
+    if (!pb_cursor_slice(s, rel, 4, &field) || !pb_cursor_take(&field, 4, &bytes)) {
+        PB_UNREACHABLE();
+        return 0;
+    }
+    return pb_le32(bytes);
+}
+
+static uint64_t field64(const pb_cursor *s, size_t rel)
+{
+    pb_cursor field;
+    const uint8_t *bytes;
+    if (!pb_cursor_slice(s, rel, 8, &field) || !pb_cursor_take(&field, 8, &bytes)) {
+        PB_UNREACHABLE();
+        return 0;
+    }
+    return pb_le64(bytes);
+}
+
+bool pb_v1_view_object(pb_cursor *objects, perfbuf_v1_object *out)
+{
+    size_t at = objects->pos;
+    pb_cursor peek = *objects;
+    pb_cursor hdr;
+    if (!pb_cursor_sub(&peek, PBS_PERF_OBJECT_TYPE, &hdr)) {
+        return false;
+    }
+    uint32_t total = field32(&hdr, PBO_PERF_OBJECT_TYPE_TotalByteLength);
+    uint32_t definition = field32(&hdr, PBO_PERF_OBJECT_TYPE_DefinitionLength);
+    uint32_t header = field32(&hdr, PBO_PERF_OBJECT_TYPE_HeaderLength);
+    int32_t num_instances = pb_i32(field32(&hdr, PBO_PERF_OBJECT_TYPE_NumInstances));
+    uint32_t counter_count = field32(&hdr, PBO_PERF_OBJECT_TYPE_NumCounters);
+    uint32_t instance_count = num_instances > 0 ? (uint32_t)num_instances : 0;
+    /* The shape the iterators rely on: definitions, then data, inside the
+     * object, with room for the counts they will walk. */
+    if (total < PBS_PERF_OBJECT_TYPE || header < PBS_PERF_OBJECT_TYPE || header > definition ||
+        definition > total || counter_count > (definition - header) / PBS_PERF_COUNTER_DEFINITION ||
+        num_instances < PERFBUF_V1_METADATA_NO_INSTANCES ||
+        instance_count > (total - definition) / MIN_INSTANCE_BYTES ||
+        !pb_cursor_skip(objects, total)) {
+        return false;
+    }
+    out->offset = at;
+    out->total_length = total;
+    out->definition_length = definition;
+    out->header_length = header;
+    out->name_title_index = field32(&hdr, PBO_PERF_OBJECT_TYPE_ObjectNameTitleIndex);
+    out->help_title_index = field32(&hdr, PBO_PERF_OBJECT_TYPE_ObjectHelpTitleIndex);
+    out->detail_level = field32(&hdr, PBO_PERF_OBJECT_TYPE_DetailLevel);
+    out->counter_count = counter_count;
+    out->default_counter = pb_i32(field32(&hdr, PBO_PERF_OBJECT_TYPE_DefaultCounter));
+    out->num_instances = num_instances;
+    out->instance_count = instance_count;
+    out->code_page = field32(&hdr, PBO_PERF_OBJECT_TYPE_CodePage);
+    out->perf_time = pb_i64(field64(&hdr, PBO_PERF_OBJECT_TYPE_PerfTime));
+    out->perf_freq = pb_i64(field64(&hdr, PBO_PERF_OBJECT_TYPE_PerfFreq));
+    out->definitions_offset = at + header;
+    out->data_offset = at + definition;
+    return true;
+}
+
+bool pb_v1_view_counter(pb_cursor *defs, perfbuf_v1_counter *out)
+{
+    size_t at = defs->pos;
+    pb_cursor peek = *defs;
+    pb_cursor hdr;
+    if (!pb_cursor_sub(&peek, PBS_PERF_COUNTER_DEFINITION, &hdr)) {
+        return false;
+    }
+    uint32_t length = field32(&hdr, PBO_PERF_COUNTER_DEFINITION_ByteLength);
+    if (length < PBS_PERF_COUNTER_DEFINITION || !pb_cursor_skip(defs, length)) {
+        return false;
+    }
+    out->offset = at;
+    out->byte_length = length;
+    out->name_title_index = field32(&hdr, PBO_PERF_COUNTER_DEFINITION_CounterNameTitleIndex);
+    out->help_title_index = field32(&hdr, PBO_PERF_COUNTER_DEFINITION_CounterHelpTitleIndex);
+    out->default_scale = pb_i32(field32(&hdr, PBO_PERF_COUNTER_DEFINITION_DefaultScale));
+    out->detail_level = field32(&hdr, PBO_PERF_COUNTER_DEFINITION_DetailLevel);
+    out->type = field32(&hdr, PBO_PERF_COUNTER_DEFINITION_CounterType);
+    out->size = field32(&hdr, PBO_PERF_COUNTER_DEFINITION_CounterSize);
+    out->counter_offset = field32(&hdr, PBO_PERF_COUNTER_DEFINITION_CounterOffset);
+    return true;
+}
+
+bool pb_v1_view_counter_block(pb_cursor *data, uint64_t parse_id, perfbuf_v1_counter_block *out)
+{
+    size_t at = data->pos;
+    pb_cursor peek = *data;
+    uint32_t length;
+    if (!pb_cursor_read_u32(&peek, &length) || length < PBS_PERF_COUNTER_BLOCK ||
+        !pb_cursor_skip(data, length)) {
+        return false;
+    }
+    out->offset = at;
+    out->byte_length = length;
+    out->parse_id = parse_id;
+    return true;
+}
+
+/*
+ * The bytes of a UTF-16LE name before its first NUL unit, what
+ * pb_text_find_terminator answers (fuzz/oracle_v1_views.h compares them on
+ * every accepted input), reading four units at a time: a view finds the
+ * length of every instance's name, so this is on every walk's path.
+ */
+static bool utf16_name_bytes(const pb_cursor *name, size_t *bytes)
+{
+    pb_cursor scan = *name;
+    uint64_t word;
+    while (pb_cursor_remaining(&scan) >= 8) {
+        PB_WORK(1);
+        size_t at = pb_cursor_consumed(&scan);
+        (void)pb_cursor_read_u64(&scan, &word);
+        /* A unit's low 15 bits plus 0x7FFF set its top bit unless they are
+         * all 0 (no carry leaves the unit): the top bits still clear after
+         * or-ing the word in mark the units that are 0. */
+        uint64_t low = (word & 0x7FFF7FFF7FFF7FFFu) + 0x7FFF7FFF7FFF7FFFu;
+        if ((~(low | word) & 0x8000800080008000u) != 0) {
+            for (unsigned unit = 0; unit < 4; unit++) {
+                if (((word >> (16 * unit)) & 0xFFFFu) == 0) {
+                    *bytes = at + 2 * (size_t)unit;
+                    return true;
+                }
+            }
+        }
+    }
+    uint16_t u;
+    while (pb_cursor_read_u16(&scan, &u)) {
+        PB_WORK(1);
+        if (u == 0) {
+            *bytes = pb_cursor_consumed(&scan) - 2;
+            return true;
+        }
+    }
+    return false;
+}
+
+bool pb_v1_view_instance(pb_cursor *data, uint64_t parse_id, uint32_t code_page,
+                         const size_t *known_name_bytes, perfbuf_v1_instance *out)
+{
+    size_t at = data->pos;
+    pb_cursor peek = *data;
+    pb_cursor hdr;
+    if (!pb_cursor_sub(&peek, PBS_PERF_INSTANCE_DEFINITION, &hdr)) {
+        return false;
+    }
+    uint32_t length = field32(&hdr, PBO_PERF_INSTANCE_DEFINITION_ByteLength);
+    uint32_t name_offset = field32(&hdr, PBO_PERF_INSTANCE_DEFINITION_NameOffset);
+    uint32_t name_length = field32(&hdr, PBO_PERF_INSTANCE_DEFINITION_NameLength);
+    pb_cursor inst;
+    peek = *data;
+    if (length < PBS_PERF_INSTANCE_DEFINITION || !pb_cursor_sub(&peek, length, &inst)) {
+        return false;
+    }
+    out->offset = at;
+    out->byte_length = length;
+    out->parent_title_index = field32(&hdr, PBO_PERF_INSTANCE_DEFINITION_ParentObjectTitleIndex);
+    out->parent_instance = field32(&hdr, PBO_PERF_INSTANCE_DEFINITION_ParentObjectInstance);
+    out->unique_id = pb_i32(field32(&hdr, PBO_PERF_INSTANCE_DEFINITION_UniqueID));
+    out->code_page = code_page;
+    out->name_offset = at + PBS_PERF_INSTANCE_DEFINITION;
+    out->name_bytes = 0;
+    if (name_length != 0) {
+        /* The name stays inside its instance and after its header, and is
+         * whole UTF-16 units, whichever buffer this is. */
+        pb_cursor name;
+        if (name_offset < PBS_PERF_INSTANCE_DEFINITION || (code_page == 0 && name_length % 2 != 0) ||
+            !pb_cursor_slice(&inst, name_offset, name_length, &name)) {
+            return false;
+        }
+        out->name_offset = name.start;
+        size_t text_bytes;
+        if (known_name_bytes != NULL && *known_name_bytes <= name_length) {
+            text_bytes = *known_name_bytes;
+        } else if (code_page == 0 ? !utf16_name_bytes(&name, &text_bytes)
+                                  : !pb_text_find_terminator(code_page, &name, &text_bytes)) {
+            /* A lenient parse let an unterminated name by: its whole span. */
+            text_bytes = name_length;
+        }
+        out->name_bytes = text_bytes;
+    }
+    if (!pb_v1_view_counter_block(&peek, parse_id, &out->counters)) {
+        return false;
+    }
+    *data = peek;
+    return true;
+}
+
+pb_cursor pb_v1_window(const perfbuf_v1_block *b, size_t pos, size_t end)
+{
+    return pb_window(b->data, b->size, pos, end);
+}
+
+
+void perfbuf_v1_objects_begin(const perfbuf_v1_block *b, perfbuf_v1_iter *it)
+{
+    it->pos = b->header_length;
+    it->end = b->size;
+    it->next_index = 0;
+    it->count = b->object_count;
+    it->code_page = 0;
+}
+
+bool perfbuf_v1_objects_next(const perfbuf_v1_block *b, perfbuf_v1_iter *it,
+                             perfbuf_v1_object *out)
+{
+    if (it->next_index >= it->count) {
+        return false;
+    }
+    pb_cursor c = pb_v1_window(b, it->pos, it->end);
+    if (!pb_v1_view_object(&c, out)) {
+        /* An iterator or view of another buffer: nothing to read. */
+        it->next_index = it->count;
+        return false;
+    }
+    out->index = it->next_index++;
+    it->pos = c.pos;
+    return true;
+}
+
+perfbuf_status perfbuf_v1_find_object(const perfbuf_v1_block *b, uint32_t title_index,
+                                      perfbuf_v1_object *out)
+{
+    if (b == NULL || out == NULL) {
+        return PERFBUF_E_INVALID_ARGUMENT;
+    }
+    perfbuf_v1_iter it;
+    perfbuf_v1_objects_begin(b, &it);
+    while (perfbuf_v1_objects_next(b, &it, out)) {
+        if (out->name_title_index == title_index) {
+            return PERFBUF_OK;
+        }
+    }
+    return PERFBUF_E_NOT_FOUND;
+}
+
+void perfbuf_v1_counters_begin(const perfbuf_v1_object *o, perfbuf_v1_iter *it)
+{
+    it->pos = o->definitions_offset;
+    it->end = o->data_offset;
+    it->next_index = 0;
+    it->count = o->counter_count;
+    it->code_page = 0;
+}
+
+bool perfbuf_v1_counters_next(const perfbuf_v1_block *b, perfbuf_v1_iter *it,
+                              perfbuf_v1_counter *out)
+{
+    if (it->next_index >= it->count) {
+        return false;
+    }
+    pb_cursor c = pb_v1_view_window(b, it->pos, it->end);
+    if (!pb_v1_view_counter(&c, out)) {
+        /* An iterator or view of another buffer: nothing to read. */
+        it->next_index = it->count;
+        return false;
+    }
+    out->index = it->next_index++;
+    it->pos = c.pos;
+    return true;
+}
+
+bool perfbuf_v1_object_counter_block(const perfbuf_v1_block *b, const perfbuf_v1_object *o,
+                                     perfbuf_v1_counter_block *out)
+{
+    if (o->num_instances != PERFBUF_V1_NO_INSTANCES) {
+        return false;
+    }
+    pb_cursor c = pb_v1_window(b, o->data_offset, o->offset + o->total_length);
+    if (!pb_v1_view_counter_block(&c, b->parse_id, out)) {
+        /* An iterator or view of another buffer: nothing to read. */
+        return false;
+    }
+    return true;
+}
+
+void perfbuf_v1_instances_begin(const perfbuf_v1_object *o, perfbuf_v1_iter *it)
+{
+    it->pos = o->data_offset;
+    it->end = o->offset + o->total_length;
+    it->next_index = 0;
+    it->count = o->instance_count;
+    it->code_page = o->code_page;
+}
+
+bool perfbuf_v1_instances_next(const perfbuf_v1_block *b, perfbuf_v1_iter *it,
+                               perfbuf_v1_instance *out)
+{
+    if (it->next_index >= it->count) {
+        return false;
+    }
+    pb_cursor c = pb_v1_view_window(b, it->pos, it->end);
+    prefetch_ahead(&c, PREFETCH_AHEAD);
+    if (!pb_v1_view_instance(&c, b->parse_id, it->code_page, NULL, out)) {
+        /* An iterator or view of another buffer: nothing to read. */
+        it->next_index = it->count;
+        return false;
+    }
+    out->index = it->next_index++;
+    it->pos = c.pos;
+    return true;
+}
+
+bool pb_v1_object_at(const perfbuf_v1_block *b, size_t offset, perfbuf_v1_object *out)
+{
+    pb_cursor c = pb_v1_window(b, offset, b->size);
+    return offset >= b->header_length && pb_v1_view_object(&c, out);
+}
+
+bool pb_v1_object_of_block(const perfbuf_v1_block *b, const perfbuf_v1_object *o)
+{
+    perfbuf_v1_object again;
+    return pb_v1_object_at(b, o->offset, &again) && again.total_length == o->total_length &&
+           again.definition_length == o->definition_length &&
+           again.header_length == o->header_length &&
+           again.name_title_index == o->name_title_index &&
+           again.counter_count == o->counter_count && again.num_instances == o->num_instances &&
+           again.code_page == o->code_page;
+}
+
+bool pb_v1_counter_slice(const perfbuf_v1_block *b, const perfbuf_v1_counter_block *block,
+                         const perfbuf_v1_counter *counter, pb_cursor *value)
+{
+    pb_cursor c;
+    return pb_v1_counter_block_of(b, block, &c) &&
+           pb_cursor_slice(&c, counter->counter_offset, counter->size, value);
+}
+
+uint64_t perfbuf_v1_counter_value(const perfbuf_v1_block *b, const perfbuf_v1_counter_block *block,
+                                  const perfbuf_v1_counter *counter)
+{
+    pb_cursor value;
+    if (b == NULL || block == NULL || counter == NULL ||
+        !pb_v1_counter_slice(b, block, counter, &value)) {
+        return 0;
+    }
+    if (counter->size == 4) {
+        uint32_t v = 0;
+        (void)pb_cursor_read_u32(&value, &v);
+        return v;
+    }
+    uint64_t v = 0;
+    if (counter->size == 8) {
+        (void)pb_cursor_read_u64(&value, &v);
+    }
+    return v;
+}
+
+const uint8_t *perfbuf_v1_counter_bytes(const perfbuf_v1_block *b,
+                                        const perfbuf_v1_counter_block *block,
+                                        const perfbuf_v1_counter *counter)
+{
+    pb_cursor value;
+    if (b == NULL || block == NULL || counter == NULL ||
+        !pb_v1_counter_slice(b, block, counter, &value)) {
+        return NULL;
+    }
+    return pb_cursor_data(&value);
+}
+
+perfbuf_status perfbuf_v1_system_name_utf8(const perfbuf_v1_block *b, char *out, size_t cap,
+                                           size_t *len)
+{
+    if (b == NULL || (out == NULL && cap != 0)) {
+        return PERFBUF_E_INVALID_ARGUMENT;
+    }
+    return pb_view_utf16_to_utf8(b->data, b->size, b->system_name_offset, b->system_name_units,
+                                 out, cap, len);
+}

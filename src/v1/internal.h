@@ -1,0 +1,128 @@
+/* SPDX-License-Identifier: MIT OR Apache-2.0 */
+/* Decoding functions shared by the V1 parse, its views and name lookups. */
+#ifndef PERFBUF_V1_INTERNAL_H
+#define PERFBUF_V1_INTERNAL_H
+
+#include "perfbuf/v1.h"
+#include "core/check.h"
+
+/* How far into every counter block the object's counters reach, and the
+ * definition that reaches furthest. */
+typedef struct pb_v1_reach {
+    uint64_t end;
+    size_t definition;
+} pb_v1_reach;
+
+/*
+ * The bytes of every counter block that a counter claims (a counter of size
+ * 0 claims one, so that any number of them costs), and the multiple of the
+ * furthest claimed end that the claims of one object's definitions may add
+ * up to (docs/v1.md, "Shared counter data"). Shared ranges are allowed, as
+ * the PERF_COUNTER_DEFINITION page documents; this bounds how many.
+ */
+#define PB_V1_CLAIM_FACTOR 2u
+static inline uint64_t pb_v1_counter_claim(const perfbuf_v1_counter *c)
+{
+    return c->size > 0 ? c->size : 1u;
+}
+
+perfbuf_status pb_v1_read_object(pb_ctx *ctx, pb_cursor *objects, bool deep,
+                                 perfbuf_v1_object *out);
+perfbuf_status pb_v1_read_counter(pb_ctx *ctx, pb_cursor *defs, perfbuf_v1_counter *out);
+perfbuf_status pb_v1_read_instance(pb_ctx *ctx, pb_cursor *data, uint32_t code_page,
+                                   perfbuf_v1_instance *out);
+/* The same, with the name's length before its terminator already known (a
+ * block index recorded it): the name is not scanned again. */
+perfbuf_status pb_v1_read_instance_known(pb_ctx *ctx, pb_cursor *data, uint32_t code_page,
+                                         const size_t *known_name_bytes, perfbuf_v1_instance *out);
+/* reach is NULL on validated bytes, where it was already checked. */
+perfbuf_status pb_v1_read_counter_block(pb_ctx *ctx, pb_cursor *data, const pb_v1_reach *reach,
+                                        perfbuf_v1_counter_block *out);
+
+/*
+ * Views: the same structures read at fixed offsets, on bytes a parse
+ * accepted, keeping only the checks that keep a walk over another buffer
+ * moving forward inside it (false there). The instance view takes its
+ * counter block too; a counter block gets parse_id, the identity of the
+ * parse whose bytes the cursor reads (perfbuf_v1_block.parse_id).
+ * known_name_bytes as above, or NULL.
+ */
+bool pb_v1_view_object(pb_cursor *objects, perfbuf_v1_object *out);
+bool pb_v1_view_counter(pb_cursor *defs, perfbuf_v1_counter *out);
+bool pb_v1_view_counter_block(pb_cursor *data, uint64_t parse_id, perfbuf_v1_counter_block *out);
+bool pb_v1_view_instance(pb_cursor *data, uint64_t parse_id, uint32_t code_page,
+                         const size_t *known_name_bytes, perfbuf_v1_instance *out);
+
+/* A cursor over [pos, end) of a validated block. */
+pb_cursor pb_v1_window(const perfbuf_v1_block *b, size_t pos, size_t end);
+/* The same, inline for the iterators and plans (an empty cursor when the
+ * range is not inside b). */
+static inline pb_cursor pb_v1_view_window(const perfbuf_v1_block *b, size_t pos, size_t end)
+{
+    pb_cursor c = pb_cursor_make(b->data, b->size);
+    if (end > c.end || pos > end) {
+        /* Empty, over b's own bytes rather than NULL: no read can succeed,
+         * and no compiler follows a NULL base into the callers' loads. */
+        c.start = 0;
+        c.pos = 0;
+        c.end = 0;
+        return c;
+    }
+    c.start = pos;
+    c.pos = pos;
+    c.end = end;
+    return c;
+}
+/* The object of b at `offset`, read again (no deep checks). */
+bool pb_v1_object_at(const perfbuf_v1_block *b, size_t offset, perfbuf_v1_object *out);
+/* o is an object of b as b's own bytes describe it: a view the caller
+ * holds is used only once b says the same. */
+bool pb_v1_object_of_block(const perfbuf_v1_block *b, const perfbuf_v1_object *o);
+
+/*
+ * The identity of a parse (perfbuf_v1_block.parse_id): the bytes' address
+ * mixed with every header field a parse reads (TotalByteLength, SystemTime,
+ * PerfTime, PerfFreq, PerfTime100nSec, ...) and the object and instance
+ * counts it found. Two buffers differ by address; one buffer received into
+ * again holds a later capture, whose clocks moved. Never 0, so a zeroed
+ * struct belongs to no parse. Computed once, at the end of a parse.
+ */
+uint64_t pb_v1_parse_identity(const perfbuf_v1_block *b);
+
+/*
+ * Whether something that records the parse it was read from (a counter
+ * block, a plan, an index) is of b's parse: the one comparison every user
+ * of parse_id makes, O(1). A zeroed b (a failed parse) has parse_id 0 and
+ * matches nothing.
+ */
+static inline bool pb_v1_same_parse(const perfbuf_v1_block *b, uint64_t parse_id)
+{
+    return b->parse_id != 0 && parse_id == b->parse_id;
+}
+
+/*
+ * Whether block is one of b's counter blocks: made by a view of this parse
+ * (its parse_id) and still where it was made (the four bytes at its offset
+ * are a PERF_COUNTER_BLOCK.ByteLength equal to its byte_length, inside b).
+ * O(1). *window is then the block's bytes.
+ */
+static inline bool pb_v1_counter_block_of(const perfbuf_v1_block *b,
+                                          const perfbuf_v1_counter_block *block, pb_cursor *window)
+{
+    uint32_t length;
+    if (!pb_v1_same_parse(b, block->parse_id) || block->offset > b->size ||
+        block->byte_length > b->size - block->offset) {
+        return false;
+    }
+    *window = pb_v1_view_window(b, block->offset, block->offset + block->byte_length);
+    pb_cursor head = *window;
+    return pb_cursor_read_u32(&head, &length) && length == block->byte_length;
+}
+
+/* The counter's bytes in one of b's counter blocks (pb_v1_counter_block_of),
+ * or false: a counter block of another parse, or one the counter does not
+ * fit. */
+bool pb_v1_counter_slice(const perfbuf_v1_block *b, const perfbuf_v1_counter_block *block,
+                         const perfbuf_v1_counter *counter, pb_cursor *value);
+
+#endif

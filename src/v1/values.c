@@ -1,0 +1,490 @@
+/* SPDX-License-Identifier: MIT OR Apache-2.0 */
+/* Raw samples from a validated V1 block (docs/formats.md#values-and-formulas,
+ * docs/counter-types.md). */
+#include "perfbuf/counter_types.h"
+#include "perfbuf/v1.h"
+
+#include "core/le_load.h"
+#include "v1/internal.h"
+
+static uint64_t frequency_of(int64_t f)
+{
+    return f > 0 ? (uint64_t)f : 0;
+}
+
+static uint64_t clock_of(int64_t t)
+{
+    return t > 0 ? (uint64_t)t : 0;
+}
+
+/*
+ * o's own definition for `counter`, which may be a definition of another
+ * capture: the one at its position if title index and type agree, else
+ * the first with its title index. *next is the definition after it.
+ */
+static bool same_definition(const perfbuf_v1_counter *a, const perfbuf_v1_counter *b)
+{
+    return a->byte_length == b->byte_length && a->name_title_index == b->name_title_index &&
+           a->help_title_index == b->help_title_index && a->default_scale == b->default_scale &&
+           a->detail_level == b->detail_level && a->type == b->type && a->size == b->size &&
+           a->counter_offset == b->counter_offset;
+}
+
+/*
+ * The definition at `offset` of o's definitions, as the i-th: the O(1)
+ * path for a counter the caller took from o itself (or from a capture
+ * laid out the same). Reading it again from b's bytes is what makes a
+ * view of another buffer harmless here.
+ */
+static bool definition_at(const perfbuf_v1_block *b, const perfbuf_v1_object *o, size_t offset,
+                          uint32_t i, perfbuf_v1_counter *out)
+{
+    if (i >= o->counter_count || offset < o->definitions_offset || offset >= o->data_offset) {
+        return false;
+    }
+    perfbuf_v1_iter it;
+    perfbuf_v1_counters_begin(o, &it);
+    it.pos = offset;
+    it.next_index = i;
+    return perfbuf_v1_counters_next(b, &it, out);
+}
+
+static perfbuf_status resolve_definition(const perfbuf_v1_block *b, const perfbuf_v1_object *o,
+                                         const perfbuf_v1_counter *counter,
+                                         perfbuf_v1_counter *own, perfbuf_v1_counter *next,
+                                         bool *has_next)
+{
+    bool found = definition_at(b, o, counter->offset, counter->index, own) &&
+                 same_definition(own, counter);
+    if (!found) {
+        /* Another capture's counter: o's own at its position with the same
+         * title and type, else the first of its title (moved). */
+        bool same_title_found = false;
+        perfbuf_v1_counter same_title;
+        perfbuf_v1_iter it;
+        perfbuf_v1_counter c;
+        perfbuf_v1_counters_begin(o, &it);
+        while (!found && perfbuf_v1_counters_next(b, &it, &c)) {
+            if (c.name_title_index != counter->name_title_index) {
+                continue;
+            }
+            if (c.index == counter->index && c.type == counter->type) {
+                *own = c;
+                found = true;
+            } else if (!same_title_found) {
+                same_title = c;
+                same_title_found = true;
+            }
+        }
+        if (!found && !same_title_found) {
+            return PERFBUF_E_NOT_FOUND;
+        }
+        if (!found && same_title.type != counter->type) {
+            return PERFBUF_E_INCONSISTENT;
+        }
+        if (!found) {
+            *own = same_title;
+        }
+    }
+    /* Base and multi counters pair by position: the definition after it. */
+    *has_next = definition_at(b, o, own->offset + own->byte_length, own->index + 1, next);
+    return PERFBUF_OK;
+}
+
+/* A counter's value at a fixed offset of its block: 4 bytes zero-extended,
+ * 8 whole, any other size 0 (as perfbuf_v1_counter_value). The cursor
+ * proves the bytes are inside the window; pb_le32/pb_le64 then decode them
+ * in the form gcc turns into one load, since every value read goes here. */
+static inline uint64_t planned_value(const pb_cursor *window, uint32_t offset, uint32_t size)
+{
+    /* Each width with a constant length, so the compiler sees the bytes
+     * handed out are never the empty take's NULL. */
+    pb_cursor field;
+    const uint8_t *bytes;
+    if (size == 8) {
+        return pb_cursor_slice(window, offset, 8, &field) && pb_cursor_take(&field, 8, &bytes)
+                   ? pb_le64(bytes)
+                   : 0;
+    }
+    return size == 4 && pb_cursor_slice(window, offset, 4, &field) &&
+                   pb_cursor_take(&field, 4, &bytes)
+               ? pb_le32(bytes)
+               : 0;
+}
+
+/* block is one of b's counter blocks (its parse, its ByteLength where it
+ * says) and lies in o's instance data: *window is its bytes. */
+static bool block_of_object(const perfbuf_v1_block *b, const perfbuf_v1_object *o,
+                            const perfbuf_v1_counter_block *block, pb_cursor *window)
+{
+    size_t object_end = o->offset + o->total_length;
+    return block->offset >= o->data_offset && block->offset <= object_end &&
+           block->byte_length <= object_end - block->offset &&
+           pb_v1_counter_block_of(b, block, window);
+}
+
+/* The counter's value in a checked counter block, if the block holds it. */
+static bool read_value(const pb_cursor *window, const perfbuf_v1_counter *counter,
+                       uint64_t *value)
+{
+    pb_cursor bytes;
+    if (!pb_cursor_slice(window, counter->counter_offset, counter->size, &bytes)) {
+        return false;
+    }
+    *value = planned_value(window, counter->counter_offset, counter->size);
+    return true;
+}
+
+/* The clock a time base names, and its frequency: a raw sample's second
+ * value for types that divide by time. */
+static void clock_and_frequency(perfbuf_time_base base, const perfbuf_v1_block *b,
+                                const perfbuf_v1_object *o, uint64_t *clock, uint64_t *frequency)
+{
+    *clock = 0;
+    *frequency = 0;
+    switch (base) {
+    case PERFBUF_TIME_SYSTEM:
+        *clock = clock_of(b->perf_time);
+        *frequency = frequency_of(b->perf_freq);
+        break;
+    case PERFBUF_TIME_100NS:
+        *clock = clock_of(b->perf_time_100ns);
+        *frequency = 10000000u;
+        break;
+    case PERFBUF_TIME_OBJECT:
+        *clock = clock_of(o->perf_time);
+        *frequency = frequency_of(o->perf_freq);
+        break;
+    case PERFBUF_TIME_NONE:
+    default:
+        break;
+    }
+}
+
+/* How a type takes the definition after it (PERFBUF_V1_PLAN_*): base and
+ * multi counters pair by position. */
+static uint8_t pairing_of(const perfbuf_counter_type_info *info, bool has_next, uint32_t next_type)
+{
+    if (info == NULL || info->samples == 0) {
+        return PERFBUF_V1_PLAN_UNDISPLAYABLE;
+    }
+    if (!info->needs_base && !info->needs_multi) {
+        return PERFBUF_V1_PLAN_VALUE;
+    }
+    if (has_next && info->needs_base && perfbuf_counter_type_is_base(next_type)) {
+        return PERFBUF_V1_PLAN_BASE;
+    }
+    if (has_next && info->needs_multi && next_type == PERF_COUNTER_MULTI_BASE) {
+        return PERFBUF_V1_PLAN_MULTI;
+    }
+    return PERFBUF_V1_PLAN_MISSING_BASE;
+}
+
+/* The next definition's value, as its pairing puts it in the sample. */
+static void apply_pairing(uint8_t pairing, uint64_t value, perfbuf_raw_sample *sample)
+{
+    if (pairing == PERFBUF_V1_PLAN_BASE) {
+        /* Precision timers divide by their timestamp instead of a clock. */
+        sample->second = value;
+    } else if (value > UINT32_MAX) {
+        /* PDH's MultiCount is 32 bits: a larger base cannot be used as it
+         * is, and a clamped one would give a wrong value that looks right. */
+        sample->status = PERFBUF_CSTATUS_INVALID_DATA;
+    } else {
+        sample->multi = (uint32_t)value;
+    }
+}
+
+perfbuf_status perfbuf_v1_raw_sample(const perfbuf_v1_block *b, const perfbuf_v1_object *o,
+                                     const perfbuf_v1_counter *counter,
+                                     const perfbuf_v1_counter_block *block,
+                                     perfbuf_raw_sample *sample, perfbuf_value_context *context)
+{
+    if (b == NULL || o == NULL || counter == NULL || block == NULL || sample == NULL ||
+        context == NULL) {
+        return PERFBUF_E_INVALID_ARGUMENT;
+    }
+    const perfbuf_counter_type_info *info = perfbuf_counter_type_lookup(counter->type);
+    if (info == NULL || info->samples == 0) {
+        return PERFBUF_E_INVALID_ARGUMENT;
+    }
+    /* The block first: another parse's counter block is refused the same
+     * way whatever the counter. */
+    pb_cursor window;
+    if (!pb_v1_object_of_block(b, o) || !block_of_object(b, o, block, &window)) {
+        return PERFBUF_E_INVALID_ARGUMENT;
+    }
+    perfbuf_v1_counter own;
+    perfbuf_v1_counter next;
+    bool has_next;
+    perfbuf_status st = resolve_definition(b, o, counter, &own, &next, &has_next);
+    if (st != PERFBUF_OK) {
+        return st;
+    }
+    uint64_t first;
+    if (!read_value(&window, &own, &first)) {
+        return PERFBUF_E_INVALID_ARGUMENT;
+    }
+    sample->status = PERFBUF_CSTATUS_VALID_DATA;
+    sample->type = own.type;
+    sample->first = first;
+    sample->multi = 0;
+    sample->time_stamp = b->perf_time_100ns;
+    context->scale = own.default_scale;
+    clock_and_frequency(info->time_base, b, o, &sample->second, &context->frequency);
+    uint8_t pairing = pairing_of(info, has_next, next.type);
+    if (pairing == PERFBUF_V1_PLAN_VALUE) {
+        return PERFBUF_OK;
+    }
+    uint64_t value;
+    if (pairing == PERFBUF_V1_PLAN_MISSING_BASE || !read_value(&window, &next, &value)) {
+        return PERFBUF_E_NOT_FOUND;
+    }
+    apply_pairing(pairing, value, sample);
+    return PERFBUF_OK;
+}
+
+/* ---- value plans ---- */
+
+/* An entry's view of one definition; the pairing waits for the next. */
+static void plan_entry_of(const perfbuf_v1_counter *c, perfbuf_v1_plan_entry *e)
+{
+    const perfbuf_counter_type_info *info = perfbuf_counter_type_lookup(c->type);
+    e->title_index = c->name_title_index;
+    e->type = c->type;
+    e->offset = c->counter_offset;
+    e->size = c->size;
+    e->base_offset = 0;
+    e->base_size = 0;
+    e->scale = c->default_scale;
+    e->time_base = (uint8_t)(info != NULL ? info->time_base : PERFBUF_TIME_NONE);
+    e->pairing = pairing_of(info, false, 0);
+    e->reserved = 0;
+    (void)perfbuf_prepare_formula(c->type, &e->formula);
+}
+
+/* Resolves the pairing of e now that the definition after it is known. */
+static void plan_pair(perfbuf_v1_plan_entry *e, const perfbuf_v1_counter *next)
+{
+    if (e->pairing != PERFBUF_V1_PLAN_MISSING_BASE) {
+        return;
+    }
+    e->pairing = pairing_of(perfbuf_counter_type_lookup(e->type), true, next->type);
+    e->base_offset = next->counter_offset;
+    e->base_size = next->size;
+}
+
+perfbuf_status perfbuf_v1_plan_build(const perfbuf_v1_block *b, const perfbuf_v1_object *o,
+                                     perfbuf_v1_plan_entry *entries, size_t cap,
+                                     perfbuf_v1_plan *out)
+{
+    if (b == NULL || o == NULL || out == NULL || (entries == NULL && cap != 0) ||
+        !pb_v1_object_of_block(b, o)) {
+        return PERFBUF_E_INVALID_ARGUMENT;
+    }
+    if (cap < o->counter_count) {
+        return PERFBUF_E_OUTPUT_TOO_SMALL;
+    }
+    uint64_t reach = 0;
+    uint32_t n = 0;
+    perfbuf_v1_iter it;
+    perfbuf_v1_counter c;
+    perfbuf_v1_counters_begin(o, &it);
+    while (perfbuf_v1_counters_next(b, &it, &c)) {
+        PB_WORK(1);
+        if (n > 0) {
+            plan_pair(&entries[n - 1], &c);
+        }
+        plan_entry_of(&c, &entries[n]);
+        uint64_t end = (uint64_t)c.counter_offset + c.size;
+        reach = end > reach ? end : reach;
+        n++;
+    }
+    if (n != o->counter_count) {
+        /* An object of another buffer whose header b repeats at the same
+         * offset, but not its definitions: not an object of b. */
+        return PERFBUF_E_INVALID_ARGUMENT;
+    }
+    out->data = b->data;
+    out->size = b->size;
+    out->parse_id = b->parse_id;
+    out->perf_time = b->perf_time;
+    out->perf_time_100ns = b->perf_time_100ns;
+    out->data_offset = o->data_offset;
+    out->data_end = o->offset + o->total_length;
+    out->reach = reach;
+    out->entries = entries;
+    out->count = n;
+    for (int base = PERFBUF_TIME_NONE; base <= PERFBUF_TIME_OBJECT; base++) {
+        clock_and_frequency((perfbuf_time_base)base, b, o, &out->clock[base],
+                            &out->frequency[base]);
+    }
+    return PERFBUF_OK;
+}
+
+/* The window of a counter block the plan may read: a counter block of the
+ * plan's parse (pb_v1_counter_block_of), inside the planned object's data,
+ * covering every planned counter. O(1): once per call, not per value. */
+static inline bool plan_window(const perfbuf_v1_plan *p, const perfbuf_v1_block *b,
+                               const perfbuf_v1_counter_block *block, pb_cursor *window)
+{
+    if (!pb_v1_same_parse(b, p->parse_id) || p->data != b->data || p->size != b->size ||
+        p->perf_time != b->perf_time || p->perf_time_100ns != b->perf_time_100ns ||
+        block->offset < p->data_offset || block->offset > p->data_end ||
+        block->byte_length > p->data_end - block->offset || block->byte_length < p->reach) {
+        return false;
+    }
+    return pb_v1_counter_block_of(b, block, window);
+}
+
+perfbuf_status perfbuf_v1_plan_read(const perfbuf_v1_plan *plan, const perfbuf_v1_block *b,
+                                    const perfbuf_v1_counter_block *block, uint64_t *values,
+                                    size_t cap)
+{
+    pb_cursor window;
+    if (plan == NULL || b == NULL || block == NULL || (values == NULL && cap != 0) ||
+        !plan_window(plan, b, block, &window)) {
+        return PERFBUF_E_INVALID_ARGUMENT;
+    }
+    if (cap < plan->count) {
+        return PERFBUF_E_OUTPUT_TOO_SMALL;
+    }
+    const perfbuf_v1_plan_entry *e = plan->entries;
+    for (uint32_t k = 0; k < plan->count; k++) {
+        PB_WORK(1);
+        values[k] = planned_value(&window, e[k].offset, e[k].size);
+    }
+    return PERFBUF_OK;
+}
+
+static perfbuf_status plan_sample(const perfbuf_v1_plan *p, const pb_cursor *window, uint32_t k,
+                                  perfbuf_raw_sample *sample, perfbuf_value_context *context)
+{
+    const perfbuf_v1_plan_entry *e = &p->entries[k];
+    if (e->pairing == PERFBUF_V1_PLAN_UNDISPLAYABLE) {
+        return PERFBUF_E_INVALID_ARGUMENT;
+    }
+    /* time_base is the caller's memory: an index, so bounded. */
+    size_t clock = e->time_base <= PERFBUF_TIME_OBJECT ? e->time_base : PERFBUF_TIME_NONE;
+    sample->status = PERFBUF_CSTATUS_VALID_DATA;
+    sample->type = e->type;
+    sample->first = planned_value(window, e->offset, e->size);
+    sample->second = p->clock[clock];
+    sample->multi = 0;
+    sample->time_stamp = p->perf_time_100ns;
+    context->scale = e->scale;
+    context->frequency = p->frequency[clock];
+    if (e->pairing == PERFBUF_V1_PLAN_VALUE) {
+        return PERFBUF_OK;
+    }
+    if (e->pairing != PERFBUF_V1_PLAN_BASE && e->pairing != PERFBUF_V1_PLAN_MULTI) {
+        return PERFBUF_E_NOT_FOUND;
+    }
+    apply_pairing(e->pairing, planned_value(window, e->base_offset, e->base_size), sample);
+    return PERFBUF_OK;
+}
+
+perfbuf_status perfbuf_v1_plan_sample(const perfbuf_v1_plan *plan, const perfbuf_v1_block *b,
+                                      const perfbuf_v1_counter_block *block, uint32_t k,
+                                      perfbuf_raw_sample *sample, perfbuf_value_context *context)
+{
+    pb_cursor window;
+    if (plan == NULL || b == NULL || block == NULL || sample == NULL || context == NULL ||
+        k >= plan->count || !plan_window(plan, b, block, &window)) {
+        return PERFBUF_E_INVALID_ARGUMENT;
+    }
+    return plan_sample(plan, &window, k, sample, context);
+}
+
+perfbuf_status perfbuf_v1_plan_format(const perfbuf_v1_plan *newer, const perfbuf_v1_block *newer_b,
+                                      const perfbuf_v1_counter_block *newer_block,
+                                      const perfbuf_v1_plan *older, const perfbuf_v1_block *older_b,
+                                      const perfbuf_v1_counter_block *older_block, uint32_t k,
+                                      uint32_t flags, perfbuf_value *value)
+{
+    pb_cursor newer_window;
+    pb_cursor older_window;
+    if (newer == NULL || newer_b == NULL || newer_block == NULL || older == NULL ||
+        older_b == NULL || older_block == NULL || value == NULL || k >= newer->count ||
+        k >= older->count || !plan_window(newer, newer_b, newer_block, &newer_window) ||
+        !plan_window(older, older_b, older_block, &older_window)) {
+        return PERFBUF_E_INVALID_ARGUMENT;
+    }
+    const perfbuf_v1_plan_entry *e = &newer->entries[k];
+    if (e->title_index != older->entries[k].title_index || e->type != older->entries[k].type) {
+        return PERFBUF_E_INCONSISTENT;
+    }
+    perfbuf_raw_sample s1;
+    perfbuf_raw_sample s0;
+    perfbuf_value_context c1;
+    perfbuf_value_context c0;
+    perfbuf_status st = plan_sample(newer, &newer_window, k, &s1, &c1);
+    if (st == PERFBUF_OK) {
+        st = plan_sample(older, &older_window, k, &s0, &c0);
+    }
+    if (st != PERFBUF_OK) {
+        return st;
+    }
+    (void)perfbuf_format_prepared(&e->formula, &s1, &s0, &c1, flags, value);
+    return PERFBUF_OK;
+}
+
+/* One counter of two captures, formatted: the windows are checked. */
+static uint32_t plan_format_one(const perfbuf_v1_plan *newer, const pb_cursor *newer_window,
+                                const perfbuf_v1_plan *older, const pb_cursor *older_window,
+                                uint32_t k, uint32_t flags, perfbuf_value *value)
+{
+    const perfbuf_v1_plan_entry *e = &newer->entries[k];
+    perfbuf_raw_sample s1;
+    perfbuf_raw_sample s0;
+    perfbuf_value_context c1;
+    perfbuf_value_context c0;
+    value->status = PERFBUF_CSTATUS_INVALID_DATA;
+    value->format = flags;
+    value->as_double = 0;
+    value->as_large = 0;
+    value->as_long = 0;
+    if (k >= older->count || e->title_index != older->entries[k].title_index ||
+        e->type != older->entries[k].type) {
+        return value->status;
+    }
+    perfbuf_status st = plan_sample(newer, newer_window, k, &s1, &c1);
+    if (st == PERFBUF_OK) {
+        st = plan_sample(older, older_window, k, &s0, &c0);
+    }
+    if (st == PERFBUF_E_NOT_FOUND) {
+        value->status = PERFBUF_CSTATUS_NO_COUNTER;
+        return value->status;
+    }
+    if (st != PERFBUF_OK) {
+        value->status = PERFBUF_PDH_INVALID_ARGUMENT;
+        return value->status;
+    }
+    return perfbuf_format_prepared(&e->formula, &s1, &s0, &c1, flags, value);
+}
+
+perfbuf_status perfbuf_v1_plan_format_all(const perfbuf_v1_plan *newer,
+                                          const perfbuf_v1_block *newer_b,
+                                          const perfbuf_v1_counter_block *newer_block,
+                                          const perfbuf_v1_plan *older,
+                                          const perfbuf_v1_block *older_b,
+                                          const perfbuf_v1_counter_block *older_block,
+                                          uint32_t flags, perfbuf_value *values, size_t cap)
+{
+    pb_cursor newer_window;
+    pb_cursor older_window;
+    if (newer == NULL || newer_b == NULL || newer_block == NULL || older == NULL ||
+        older_b == NULL || older_block == NULL || (values == NULL && cap != 0) ||
+        !plan_window(newer, newer_b, newer_block, &newer_window) ||
+        !plan_window(older, older_b, older_block, &older_window)) {
+        return PERFBUF_E_INVALID_ARGUMENT;
+    }
+    if (cap < newer->count) {
+        return PERFBUF_E_OUTPUT_TOO_SMALL;
+    }
+    for (uint32_t k = 0; k < newer->count; k++) {
+        PB_WORK(1);
+        (void)plan_format_one(newer, &newer_window, older, &older_window, k, flags, &values[k]);
+    }
+    return PERFBUF_OK;
+}

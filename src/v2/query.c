@@ -1,0 +1,886 @@
+/* SPDX-License-Identifier: MIT OR Apache-2.0 */
+/*
+ * PerfLib V2 query data. The parse validates every structure once; the
+ * views and iterators then read what it proved, at fixed offsets, without
+ * judging it again (docs/v2-query.md, "Validate once, views trust").
+ */
+#include "perfbuf/v2_query.h"
+
+#include "core/check.h"
+#include "core/text.h"
+#include "v2/internal.h"
+
+const char *perfbuf_v2_kind_name(uint32_t kind)
+{
+    switch (kind) {
+    case PERFBUF_V2_ERROR_RETURN:
+        return "PERF_ERROR_RETURN";
+    case PERFBUF_V2_SINGLE_COUNTER:
+        return "PERF_SINGLE_COUNTER";
+    case PERFBUF_V2_MULTIPLE_COUNTERS:
+        return "PERF_MULTIPLE_COUNTERS";
+    case PERFBUF_V2_MULTIPLE_INSTANCES:
+        return "PERF_MULTIPLE_INSTANCES";
+    case PERFBUF_V2_COUNTERSET:
+        return "PERF_COUNTERSET";
+    default:
+        return "unknown";
+    }
+}
+
+static bool kind_is_known(uint32_t kind)
+{
+    return kind == PERFBUF_V2_ERROR_RETURN || kind == PERFBUF_V2_SINGLE_COUNTER ||
+           kind == PERFBUF_V2_MULTIPLE_COUNTERS || kind == PERFBUF_V2_MULTIPLE_INSTANCES ||
+           kind == PERFBUF_V2_COUNTERSET;
+}
+
+static bool kind_has_ids(uint32_t kind)
+{
+    return kind == PERFBUF_V2_MULTIPLE_COUNTERS || kind == PERFBUF_V2_COUNTERSET;
+}
+
+static bool kind_has_instances(uint32_t kind)
+{
+    return kind == PERFBUF_V2_MULTIPLE_INSTANCES || kind == PERFBUF_V2_COUNTERSET;
+}
+
+/*
+ * What is left of a region after its last structure: padding up to the
+ * next multiple of 8 (counted from the region's first byte) is allowed,
+ * more is trailing bytes.
+ */
+static perfbuf_status check_leftover(pb_ctx *ctx, const pb_cursor *region, size_t structure_offset,
+                                     pb_field_id size_field)
+{
+    size_t left = pb_cursor_remaining(region);
+    if (left == 0 || left <= pb_pad8(pb_cursor_consumed(region))) {
+        return PERFBUF_OK;
+    }
+    return pb_anomaly(ctx, PERFBUF_ANOMALY_TRAILING_BYTES, PERFBUF_E_TRAILING_BYTES,
+                      structure_offset, size_field);
+}
+
+/* A size that covers a header and what follows it: at least the header,
+ * inside the parent, a multiple of 8. */
+static perfbuf_status check_block_size(pb_ctx *ctx, uint32_t size, size_t header_size,
+                                       const pb_cursor *parent, size_t at, pb_field_id field)
+{
+    if (size < header_size) {
+        return pb_fail(ctx, PERFBUF_E_SIZE_TOO_SMALL, at, field);
+    }
+    if (size - header_size > pb_cursor_remaining(parent)) {
+        return pb_fail(ctx, PERFBUF_E_SIZE_TOO_LARGE, at, field);
+    }
+    if (size % 8 != 0) {
+        return pb_anomaly(ctx, PERFBUF_ANOMALY_UNALIGNED_SIZE, PERFBUF_E_SIZE_UNALIGNED, at, field);
+    }
+    return PERFBUF_OK;
+}
+
+/* PERF_COUNTER_DATA: steps parent past it; *value covers the dwDataSize
+ * bytes of the value. */
+static perfbuf_status read_counter_data(pb_ctx *ctx, pb_cursor *parent, pb_cursor *value)
+{
+    size_t at = parent->pos;
+    pb_cursor hdr;
+    perfbuf_status st = pb_take_struct(ctx, parent, PBS_PERF_COUNTER_DATA,
+                                       PBF_PERF_COUNTER_DATA_dwDataSize, &hdr);
+    if (st != PERFBUF_OK) {
+        return st;
+    }
+    uint32_t data_size = pb_field32(&hdr, PBF_PERF_COUNTER_DATA_dwDataSize);
+    uint32_t size = pb_field32(&hdr, PBF_PERF_COUNTER_DATA_dwSize);
+    st = check_block_size(ctx, size, PBS_PERF_COUNTER_DATA, parent, at,
+                                         PBF_PERF_COUNTER_DATA_dwSize);
+    if (st != PERFBUF_OK) {
+        return st;
+    }
+    size_t body_len = size - PBS_PERF_COUNTER_DATA;
+    if (data_size > body_len) {
+        return pb_fail(ctx, PERFBUF_E_SIZE_TOO_LARGE, at, PBF_PERF_COUNTER_DATA_dwDataSize);
+    }
+    if (body_len - data_size > pb_pad8(PBS_PERF_COUNTER_DATA + (size_t)data_size)) {
+        st = pb_anomaly(ctx, PERFBUF_ANOMALY_EXCESS_PADDING, PERFBUF_E_EXCESS_PADDING, at,
+                        PBF_PERF_COUNTER_DATA_dwSize);
+        if (st != PERFBUF_OK) {
+            return st;
+        }
+    }
+    pb_cursor body;
+    pb_take_checked(parent, body_len, &body);
+    pb_take_checked(&body, data_size, value);
+    return PERFBUF_OK;
+}
+
+/* The full judgement of one PERF_COUNTER_DATA, off the fast path. */
+PB_NOINLINE static perfbuf_status judge_counter_data(pb_ctx *ctx, pb_cursor *parent)
+{
+    pb_cursor value = pb_cursor_make(NULL, 0);
+    return read_counter_data(ctx, parent, &value);
+}
+
+/*
+ * count PERF_COUNTER_DATA in one pass. Each is decoded at once and judged
+ * by one test that stands for everything read_counter_data checks: a size
+ * of exactly the header plus dwDataSize rounded up to 8 (at least the
+ * header, a multiple of 8, holding the data, less than 8 bytes of padding),
+ * inside the parent. Only a value that fails it (an error, or an anomaly a
+ * lenient parse tolerates) goes back through read_counter_data, which names
+ * what is wrong; so both paths accept exactly the same bytes.
+ */
+static perfbuf_status skip_counter_data(pb_ctx *ctx, pb_cursor *parent, uint32_t count)
+{
+    /* A local copy keeps the cursor in registers through the loop. */
+    pb_cursor c = *parent;
+    for (uint32_t i = 0; i < count; i++) {
+        size_t at = c.pos;
+        const uint8_t *p;
+        if (pb_cursor_take(&c, PBS_PERF_COUNTER_DATA, &p)) {
+            uint64_t data_size = pb_le32(p + PBO_PERF_COUNTER_DATA_dwDataSize);
+            uint64_t size = pb_le32(p + PBO_PERF_COUNTER_DATA_dwSize);
+            /* The one size the rules accept without an anomaly: the
+             * header, the data, and its padding to 8. */
+            if (size == ((data_size + 7) & ~(uint64_t)7) + PBS_PERF_COUNTER_DATA &&
+                pb_cursor_skip(&c, (size_t)size - PBS_PERF_COUNTER_DATA)) {
+                continue;
+            }
+        }
+        /* A copy, so that the fast path's cursor never has its address
+         * taken and stays in registers. */
+        pb_cursor slow = c;
+        slow.pos = at;
+        perfbuf_status st = judge_counter_data(ctx, &slow);
+        c = slow;
+        if (st != PERFBUF_OK) {
+            *parent = c;
+            return st;
+        }
+    }
+    *parent = c;
+    return PERFBUF_OK;
+}
+
+/* PERF_MULTI_COUNTERS and its id list, then the padding to 8. */
+static perfbuf_status read_id_list(pb_ctx *ctx, pb_cursor *body, perfbuf_v2_block *out)
+{
+    size_t at = body->pos;
+    pb_cursor hdr;
+    perfbuf_status st = pb_take_struct(ctx, body, PBS_PERF_MULTI_COUNTERS,
+                                       PBF_PERF_MULTI_COUNTERS_dwSize, &hdr);
+    if (st != PERFBUF_OK) {
+        return st;
+    }
+    uint32_t size = pb_field32(&hdr, PBF_PERF_MULTI_COUNTERS_dwSize);
+    uint32_t count = pb_field32(&hdr, PBF_PERF_MULTI_COUNTERS_dwCounters);
+    if (size < PBS_PERF_MULTI_COUNTERS) {
+        return pb_fail(ctx, PERFBUF_E_SIZE_TOO_SMALL, at, PBF_PERF_MULTI_COUNTERS_dwSize);
+    }
+    size_t list_bytes = size - PBS_PERF_MULTI_COUNTERS;
+    if (list_bytes > pb_cursor_remaining(body)) {
+        return pb_fail(ctx, PERFBUF_E_SIZE_TOO_LARGE, at, PBF_PERF_MULTI_COUNTERS_dwSize);
+    }
+    /* count * 4 <= list_bytes, written so that it cannot overflow. */
+    if (count > list_bytes / 4) {
+        return pb_fail(ctx, PERFBUF_E_COUNT_TOO_LARGE, at, PBF_PERF_MULTI_COUNTERS_dwCounters);
+    }
+    if (count > ctx->max_counters) {
+        return pb_fail(ctx, PERFBUF_E_LIMIT_EXCEEDED, at, PBF_PERF_MULTI_COUNTERS_dwCounters);
+    }
+    /* dwSize is 8 + 4n, possibly rounded up to 8; anything more is slack. */
+    size_t exact = (size_t)count * 4;
+    if (list_bytes - exact > pb_pad8(PBS_PERF_MULTI_COUNTERS + exact)) {
+        st = pb_anomaly(ctx, PERFBUF_ANOMALY_EXCESS_PADDING,
+                                       PERFBUF_E_EXCESS_PADDING, at, PBF_PERF_MULTI_COUNTERS_dwSize);
+        if (st != PERFBUF_OK) {
+            return st;
+        }
+    }
+    out->counter_count = count;
+    out->ids_offset = body->pos;
+    /* The next structure starts 8-aligned whether or not dwSize counted
+     * the padding (docs/formats.md#o-5-perf_multi_counters-dwsize). */
+    if (!pb_cursor_skip(body, list_bytes) || !pb_cursor_skip(body, pb_pad8(size))) {
+        return pb_fail(ctx, PERFBUF_E_TRUNCATED, at, PBF_PERF_MULTI_COUNTERS_dwSize);
+    }
+    return PERFBUF_OK;
+}
+
+/* PERF_MULTI_INSTANCES: *region receives the instance blocks it covers. */
+static perfbuf_status read_instance_list(pb_ctx *ctx, pb_cursor *body, perfbuf_v2_block *out,
+                                         pb_cursor *region)
+{
+    size_t at = body->pos;
+    pb_cursor hdr;
+    perfbuf_status st = pb_take_struct(ctx, body, PBS_PERF_MULTI_INSTANCES,
+                                       PBF_PERF_MULTI_INSTANCES_dwTotalSize, &hdr);
+    if (st != PERFBUF_OK) {
+        return st;
+    }
+    uint32_t total = pb_field32(&hdr, PBF_PERF_MULTI_INSTANCES_dwTotalSize);
+    uint32_t count = pb_field32(&hdr, PBF_PERF_MULTI_INSTANCES_dwInstances);
+    st = check_block_size(ctx, total, PBS_PERF_MULTI_INSTANCES, body, at,
+                                         PBF_PERF_MULTI_INSTANCES_dwTotalSize);
+    if (st != PERFBUF_OK) {
+        return st;
+    }
+    size_t region_len = total - PBS_PERF_MULTI_INSTANCES;
+    /* The smallest instance is a header and a NUL: 10 bytes. */
+    if (count > region_len / (PBS_PERF_INSTANCE_HEADER + 2)) {
+        return pb_fail(ctx, PERFBUF_E_COUNT_TOO_LARGE, at, PBF_PERF_MULTI_INSTANCES_dwInstances);
+    }
+    if (count > ctx->max_instances) {
+        return pb_fail(ctx, PERFBUF_E_LIMIT_EXCEEDED, at, PBF_PERF_MULTI_INSTANCES_dwInstances);
+    }
+    pb_take_checked(body, region_len, region);
+    out->instance_count = count;
+    out->items_offset = region->start;
+    out->items_end = region->end;
+    return PERFBUF_OK;
+}
+
+/*
+ * The common instance, decoded at once: a Size that is a multiple of 8
+ * inside the region, a name with its NUL, padding shorter than 8. False,
+ * with region unchanged, for anything else, which the full judgement in
+ * pb_v2_read_instance then names.
+ */
+static bool fast_instance_header(pb_cursor *region, perfbuf_v2_instance *out)
+{
+    pb_cursor c = *region;
+    const uint8_t *hdr;
+    if (!pb_cursor_take(&c, PBS_PERF_INSTANCE_HEADER, &hdr)) {
+        return false;
+    }
+    uint32_t size = pb_le32(hdr + PBO_PERF_INSTANCE_HEADER_Size);
+    pb_cursor name;
+    size_t units;
+    if (size < PBS_PERF_INSTANCE_HEADER || size % 8 != 0 ||
+        !pb_cursor_sub(&c, size - PBS_PERF_INSTANCE_HEADER, &name) ||
+        !pb_utf16le_find_nul(&name, &units) ||
+        pb_cursor_size(&name) - (units + 1) * 2 >= 8) {
+        return false;
+    }
+    out->id = pb_le32(hdr + PBO_PERF_INSTANCE_HEADER_InstanceId);
+    out->offset = region->pos;
+    out->size = size;
+    out->name_offset = name.start;
+    out->name_units = units;
+    out->values_offset = c.pos;
+    *region = c;
+    return true;
+}
+
+/* PERF_INSTANCE_HEADER with its name, then its value_count values. */
+perfbuf_status pb_v2_read_instance(pb_ctx *ctx, pb_cursor *region, uint32_t value_count,
+                                   perfbuf_v2_instance *out)
+{
+    size_t at = region->pos;
+    pb_cursor hdr;
+    perfbuf_status st = pb_take_struct(ctx, region, PBS_PERF_INSTANCE_HEADER,
+                                       PBF_PERF_INSTANCE_HEADER_Size, &hdr);
+    if (st != PERFBUF_OK) {
+        return st;
+    }
+    uint32_t size = pb_field32(&hdr, PBF_PERF_INSTANCE_HEADER_Size);
+    uint32_t id = pb_field32(&hdr, PBF_PERF_INSTANCE_HEADER_InstanceId);
+    st = check_block_size(ctx, size, PBS_PERF_INSTANCE_HEADER, region, at,
+                                         PBF_PERF_INSTANCE_HEADER_Size);
+    if (st != PERFBUF_OK) {
+        return st;
+    }
+    pb_cursor name;
+    pb_take_checked(region, size - PBS_PERF_INSTANCE_HEADER, &name);
+    size_t units;
+    if (!pb_utf16le_find_nul(&name, &units)) {
+        return pb_fail(ctx, PERFBUF_E_UNTERMINATED_STRING, at, PBF_PERF_INSTANCE_HEADER_Name);
+    }
+    /* units < size / 2, so the name with its NUL fits in size. */
+    size_t name_bytes = (units + 1) * 2;
+    if (pb_cursor_size(&name) - name_bytes > pb_pad8(PBS_PERF_INSTANCE_HEADER + name_bytes)) {
+        st = pb_anomaly(ctx, PERFBUF_ANOMALY_EXCESS_PADDING, PERFBUF_E_EXCESS_PADDING, at,
+                        PBF_PERF_INSTANCE_HEADER_Size);
+        if (st != PERFBUF_OK) {
+            return st;
+        }
+    }
+    out->id = id;
+    out->offset = at;
+    out->size = size;
+    out->name_offset = name.start;
+    out->name_units = units;
+    out->values_offset = region->pos;
+    out->value_count = value_count;
+    return skip_counter_data(ctx, region, value_count);
+}
+
+/* One PERF_COUNTER_HEADER block and everything it contains. */
+PB_NOINLINE static perfbuf_status read_block(pb_ctx *ctx, pb_cursor *blocks,
+                                              perfbuf_v2_block *out)
+{
+    size_t at = blocks->pos;
+    pb_cursor hdr;
+    perfbuf_status st = pb_take_struct(ctx, blocks, PBS_PERF_COUNTER_HEADER,
+                                       PBF_PERF_COUNTER_HEADER_dwStatus, &hdr);
+    if (st != PERFBUF_OK) {
+        return st;
+    }
+    uint32_t status = pb_field32(&hdr, PBF_PERF_COUNTER_HEADER_dwStatus);
+    uint32_t kind = pb_field32(&hdr, PBF_PERF_COUNTER_HEADER_dwType);
+    uint32_t size = pb_field32(&hdr, PBF_PERF_COUNTER_HEADER_dwSize);
+    uint32_t reserved = pb_field32(&hdr, PBF_PERF_COUNTER_HEADER_Reserved);
+    st = check_block_size(ctx, size, PBS_PERF_COUNTER_HEADER, blocks, at,
+                                         PBF_PERF_COUNTER_HEADER_dwSize);
+    if (st != PERFBUF_OK) {
+        return st;
+    }
+    if (!kind_is_known(kind)) {
+        return pb_fail(ctx, PERFBUF_E_UNKNOWN_VALUE, at, PBF_PERF_COUNTER_HEADER_dwType);
+    }
+    if (reserved != 0) {
+        st = pb_anomaly(ctx, PERFBUF_ANOMALY_RESERVED_NONZERO, PERFBUF_E_RESERVED_NONZERO, at,
+                        PBF_PERF_COUNTER_HEADER_Reserved);
+        if (st != PERFBUF_OK) {
+            return st;
+        }
+    }
+    pb_cursor body;
+    pb_take_checked(blocks, size - PBS_PERF_COUNTER_HEADER, &body);
+    out->status = status;
+    out->kind = (perfbuf_v2_kind)kind;
+    out->offset = at;
+    out->size = size;
+    out->counter_count = (kind == PERFBUF_V2_ERROR_RETURN) ? 0 : 1;
+    out->instance_count = 0;
+    out->ids_offset = 0;
+    out->items_offset = body.pos;
+    out->items_end = body.end;
+
+    if (kind_has_ids(kind)) {
+        st = read_id_list(ctx, &body, out);
+        if (st != PERFBUF_OK) {
+            return st;
+        }
+        out->items_offset = body.pos;
+    }
+    if (kind_has_instances(kind)) {
+        pb_cursor region = pb_cursor_make(NULL, 0);
+        st = read_instance_list(ctx, &body, out, &region);
+        if (st != PERFBUF_OK) {
+            return st;
+        }
+        for (uint32_t i = 0; i < out->instance_count; i++) {
+            perfbuf_v2_instance inst;
+            if (fast_instance_header(&region, &inst)) {
+                st = skip_counter_data(ctx, &region, out->counter_count);
+            } else {
+                st = pb_v2_read_instance(ctx, &region, out->counter_count, &inst);
+            }
+            if (st != PERFBUF_OK) {
+                return st;
+            }
+        }
+        st = check_leftover(ctx, &region, region.start - PBS_PERF_MULTI_INSTANCES,
+                            PBF_PERF_MULTI_INSTANCES_dwTotalSize);
+    } else {
+        st = skip_counter_data(ctx, &body, out->counter_count);
+    }
+    if (st != PERFBUF_OK) {
+        return st;
+    }
+    return check_leftover(ctx, &body, at, PBF_PERF_COUNTER_HEADER_dwSize);
+}
+
+perfbuf_status perfbuf_v2_query_parse(const void *data, size_t received,
+                                      const perfbuf_options *opts, perfbuf_v2_query *out,
+                                      perfbuf_error *err)
+{
+    pb_ctx ctx;
+    pb_ctx_init(&ctx, opts, err);
+    if (pb_check_arguments(&ctx, data, received, out) != PERFBUF_OK) {
+        return PERFBUF_E_INVALID_ARGUMENT;
+    }
+    perfbuf_v2_query zero = {0};
+    *out = zero;
+
+    pb_cursor all = pb_cursor_make((const uint8_t *)data, received);
+    pb_cursor hdr;
+    perfbuf_status st = pb_take_struct(&ctx, &all, PBS_PERF_DATA_HEADER,
+                                       PBF_PERF_DATA_HEADER_dwTotalSize, &hdr);
+    if (st != PERFBUF_OK) {
+        return st;
+    }
+    perfbuf_v2_query q = {0};
+    uint32_t total = pb_field32(&hdr, PBF_PERF_DATA_HEADER_dwTotalSize);
+    uint32_t count = pb_field32(&hdr, PBF_PERF_DATA_HEADER_dwNumCounters);
+    q.perf_time_stamp = pb_i64(pb_field64(&hdr, PBF_PERF_DATA_HEADER_PerfTimeStamp));
+    q.perf_time_100ns = pb_i64(pb_field64(&hdr, PBF_PERF_DATA_HEADER_PerfTime100NSec));
+    q.perf_freq = pb_i64(pb_field64(&hdr, PBF_PERF_DATA_HEADER_PerfFreq));
+    q.system_time = pb_field_systemtime(&hdr, PBF_PERF_DATA_HEADER_SystemTime);
+    if (total < PBS_PERF_DATA_HEADER) {
+        return pb_fail(&ctx, PERFBUF_E_SIZE_TOO_SMALL, 0, PBF_PERF_DATA_HEADER_dwTotalSize);
+    }
+    if (total > received) {
+        return pb_fail(&ctx, PERFBUF_E_SIZE_EXCEEDS_RECEIVED, 0, PBF_PERF_DATA_HEADER_dwTotalSize);
+    }
+    if (total % 8 != 0) {
+        st = pb_anomaly(&ctx, PERFBUF_ANOMALY_UNALIGNED_SIZE, PERFBUF_E_SIZE_UNALIGNED, 0,
+                        PBF_PERF_DATA_HEADER_dwTotalSize);
+    } else if (total < received) {
+        st = pb_anomaly(&ctx, PERFBUF_ANOMALY_TRAILING_BYTES, PERFBUF_E_TRAILING_BYTES, 0,
+                        PBF_PERF_DATA_HEADER_dwTotalSize);
+    }
+    if (st != PERFBUF_OK) {
+        return st;
+    }
+    pb_cursor blocks;
+    pb_take_checked(&all, total - PBS_PERF_DATA_HEADER, &blocks);
+    if (count > pb_cursor_remaining(&blocks) / PBS_PERF_COUNTER_HEADER) {
+        return pb_fail(&ctx, PERFBUF_E_COUNT_TOO_LARGE, 0, PBF_PERF_DATA_HEADER_dwNumCounters);
+    }
+    if (count > ctx.max_sections) {
+        return pb_fail(&ctx, PERFBUF_E_LIMIT_EXCEEDED, 0, PBF_PERF_DATA_HEADER_dwNumCounters);
+    }
+    for (uint32_t i = 0; i < count; i++) {
+        perfbuf_v2_block block;
+        st = read_block(&ctx, &blocks, &block);
+        if (st != PERFBUF_OK) {
+            return st;
+        }
+    }
+    st = check_leftover(&ctx, &blocks, 0, PBF_PERF_DATA_HEADER_dwNumCounters);
+    if (st != PERFBUF_OK) {
+        return st;
+    }
+    q.data = (const uint8_t *)data;
+    q.received = received;
+    q.size = total;
+    q.block_count = count;
+    q.anomalies = ctx.anomalies;
+    q.first_anomaly = ctx.first_anomaly;
+    *out = q;
+    return PERFBUF_OK;
+}
+
+/* ---- views of a validated buffer ----
+ *
+ * The parse proved every structure below: the views read their fields at
+ * fixed offsets and follow their sizes without judging them again (no
+ * size rules, no anomalies, no limits). Every read still goes through the
+ * cursor, bounded by the buffer, and every step moves forward by at least
+ * a header; so a view or iterator of another buffer (a caller's mix-up)
+ * stops with false or a documented status, never reads outside the buffer
+ * and never loops. fuzz/oracle_v2_query.h checks that, on every buffer the
+ * parse accepts, each view equals an independent validating walk.
+ */
+
+/* pb_window, inline: it runs once per value. */
+static inline pb_cursor window(const perfbuf_v2_query *q, size_t pos, size_t end)
+{
+    pb_cursor c = pb_cursor_make(NULL, 0);
+    if (end <= q->size && pos <= end && q->data != NULL) {
+        c.bytes = q->data;
+        c.start = pos;
+        c.pos = pos;
+        c.end = end;
+    }
+    return c;
+}
+
+/* The header of a structure of `size` bytes at the cursor, and the n bytes
+ * its first size field says follow it (n = field - size), or false. */
+static bool take_sized(pb_cursor *c, size_t header, size_t size_field_offset,
+                       const uint8_t **hdr, size_t *body)
+{
+    size_t at = c->pos;
+    if (!pb_cursor_take(c, header, hdr)) {
+        return false;
+    }
+    uint32_t size = pb_le32(*hdr + size_field_offset);
+    if (size < header || size - header > pb_cursor_remaining(c)) {
+        c->pos = at;
+        return false;
+    }
+    *body = size - header;
+    return true;
+}
+
+/* One block as the parse saw it: header, id list, instance list. */
+PB_NOINLINE static bool view_block(pb_cursor *blocks, perfbuf_v2_block *out)
+{
+    size_t at = blocks->pos;
+    const uint8_t *hdr;
+    size_t body_len;
+    if (!take_sized(blocks, PBS_PERF_COUNTER_HEADER, PBO_PERF_COUNTER_HEADER_dwSize, &hdr,
+                    &body_len)) {
+        return false;
+    }
+    uint32_t kind = pb_le32(hdr + PBO_PERF_COUNTER_HEADER_dwType);
+    if (!kind_is_known(kind)) {
+        return false;
+    }
+    pb_cursor body;
+    pb_take_checked(blocks, body_len, &body);
+    out->status = pb_le32(hdr + PBO_PERF_COUNTER_HEADER_dwStatus);
+    out->kind = (perfbuf_v2_kind)kind;
+    out->offset = at;
+    out->size = body_len + PBS_PERF_COUNTER_HEADER;
+    out->counter_count = (kind == PERFBUF_V2_ERROR_RETURN) ? 0 : 1;
+    out->instance_count = 0;
+    out->ids_offset = 0;
+    out->items_end = body.end;
+    const uint8_t *list;
+    size_t list_bytes;
+    if (kind_has_ids(kind)) {
+        if (!take_sized(&body, PBS_PERF_MULTI_COUNTERS, PBO_PERF_MULTI_COUNTERS_dwSize, &list,
+                        &list_bytes)) {
+            return false;
+        }
+        uint32_t count = pb_le32(list + PBO_PERF_MULTI_COUNTERS_dwCounters);
+        out->ids_offset = body.pos;
+        if (count > list_bytes / 4 ||
+            !pb_cursor_skip(&body, list_bytes + pb_pad8(list_bytes + PBS_PERF_MULTI_COUNTERS))) {
+            return false;
+        }
+        out->counter_count = count;
+    }
+    out->items_offset = body.pos;
+    if (kind_has_instances(kind)) {
+        if (!take_sized(&body, PBS_PERF_MULTI_INSTANCES, PBO_PERF_MULTI_INSTANCES_dwTotalSize,
+                        &list, &list_bytes)) {
+            return false;
+        }
+        out->instance_count = pb_le32(list + PBO_PERF_MULTI_INSTANCES_dwInstances);
+        out->items_offset = body.pos;
+        out->items_end = body.pos + list_bytes;
+    }
+    return true;
+}
+
+void perfbuf_v2_blocks_begin(const perfbuf_v2_query *q, perfbuf_v2_iter *it)
+{
+    it->pos = PBS_PERF_DATA_HEADER;
+    it->end = q->size;
+    it->next_index = 0;
+    it->count = q->block_count;
+}
+
+bool perfbuf_v2_blocks_next(const perfbuf_v2_query *q, perfbuf_v2_iter *it, perfbuf_v2_block *out)
+{
+    if (it->next_index >= it->count) {
+        return false;
+    }
+    pb_cursor c = window(q, it->pos, it->end);
+    if (!view_block(&c, out)) {
+        /* An iterator or view of another buffer: nothing to read. */
+        it->next_index = it->count;
+        return false;
+    }
+    out->index = it->next_index++;
+    it->pos = c.pos;
+    return true;
+}
+
+uint32_t perfbuf_v2_block_counter_id(const perfbuf_v2_query *q, const perfbuf_v2_block *block,
+                                     uint32_t i)
+{
+    if (!kind_has_ids(block->kind) || i >= block->counter_count) {
+        return PERFBUF_V2_NO_COUNTER_ID;
+    }
+    pb_cursor ids = window(q, block->ids_offset, block->items_offset);
+    uint32_t id;
+    if (!pb_cursor_get_u32(&ids, (size_t)i * 4, &id)) {
+        /* An iterator or view of another buffer: nothing to read. */
+        return PERFBUF_V2_NO_COUNTER_ID;
+    }
+    return id;
+}
+
+void perfbuf_v2_instances_begin(const perfbuf_v2_block *block, perfbuf_v2_iter *it)
+{
+    it->pos = block->items_offset;
+    it->end = block->items_end;
+    it->next_index = 0;
+    it->count = kind_has_instances(block->kind) ? block->instance_count : 0;
+}
+
+/* PERF_COUNTER_DATA at the cursor: its value's bytes, and the cursor past
+ * it; or false. */
+static inline bool view_counter_data(pb_cursor *c, pb_cursor *value)
+{
+    const uint8_t *hdr;
+    size_t body_len;
+    if (!take_sized(c, PBS_PERF_COUNTER_DATA, PBO_PERF_COUNTER_DATA_dwSize, &hdr, &body_len)) {
+        return false;
+    }
+    uint32_t data_size = pb_le32(hdr + PBO_PERF_COUNTER_DATA_dwDataSize);
+    if (data_size > body_len) {
+        return false;
+    }
+    pb_cursor body;
+    pb_take_checked(c, body_len, &body);
+    pb_take_checked(&body, data_size, value);
+    return true;
+}
+
+/* An instance's header and name up to its NUL, as the parse saw them;
+ * region is left at its first value. */
+static bool view_instance_header(pb_cursor *region, uint32_t value_count,
+                                 perfbuf_v2_instance *out)
+{
+    size_t at = region->pos;
+    const uint8_t *hdr;
+    size_t name_len;
+    if (!take_sized(region, PBS_PERF_INSTANCE_HEADER, PBO_PERF_INSTANCE_HEADER_Size, &hdr,
+                    &name_len)) {
+        return false;
+    }
+    pb_cursor name;
+    pb_take_checked(region, name_len, &name);
+    size_t units;
+    if (!pb_utf16le_find_nul(&name, &units)) {
+        return false;
+    }
+    out->id = pb_le32(hdr + PBO_PERF_INSTANCE_HEADER_InstanceId);
+    out->offset = at;
+    out->size = name_len + PBS_PERF_INSTANCE_HEADER;
+    out->name_offset = name.start;
+    out->name_units = units;
+    out->values_offset = region->pos;
+    out->value_count = value_count;
+    return true;
+}
+
+/* An instance as the parse saw it: header, name, and past its values. */
+static bool view_instance(pb_cursor *region, uint32_t value_count, perfbuf_v2_instance *out)
+{
+    if (!view_instance_header(region, value_count, out)) {
+        return false;
+    }
+    /* Only the sizes are needed to step over the values. */
+    pb_cursor c = *region;
+    for (uint32_t i = 0; i < value_count; i++) {
+        const uint8_t *value_hdr;
+        if (!pb_cursor_take(&c, PBS_PERF_COUNTER_DATA, &value_hdr)) {
+            return false;
+        }
+        uint32_t size = pb_le32(value_hdr + PBO_PERF_COUNTER_DATA_dwSize);
+        if (size < PBS_PERF_COUNTER_DATA || !pb_cursor_skip(&c, size - PBS_PERF_COUNTER_DATA)) {
+            return false;
+        }
+    }
+    *region = c;
+    return true;
+}
+
+/*
+ * count PERF_COUNTER_DATA at the cursor into values[0, count): the
+ * integer, or 0 for a value of another size (counted). False, with *done
+ * values written, where a size does not hold (a view of another buffer).
+ */
+static bool read_values(pb_cursor *region, uint32_t count, uint64_t *values, uint32_t *done,
+                        uint32_t *non_integers)
+{
+    pb_cursor c = *region;
+    uint32_t others = 0;
+    for (uint32_t i = 0; i < count; i++) {
+        const uint8_t *hdr;
+        const uint8_t *body;
+        uint32_t data_size = 0;
+        uint32_t size = 0;
+        bool fits = pb_cursor_take(&c, PBS_PERF_COUNTER_DATA, &hdr);
+        if (fits) {
+            data_size = pb_le32(hdr + PBO_PERF_COUNTER_DATA_dwDataSize);
+            size = pb_le32(hdr + PBO_PERF_COUNTER_DATA_dwSize);
+        }
+        if (!fits || size < PBS_PERF_COUNTER_DATA || data_size > size - PBS_PERF_COUNTER_DATA ||
+            !pb_cursor_take(&c, size - PBS_PERF_COUNTER_DATA, &body)) {
+            *done = i;
+            *non_integers = others;
+            return false;
+        }
+        /* body holds at least data_size bytes the cursor handed out. */
+        uint64_t v = 0;
+        if (data_size == 8) {
+            v = (uint64_t)pb_le32(body) | (uint64_t)pb_le32(body + 4) << 32;
+        } else if (data_size == 4) {
+            v = pb_le32(body);
+        } else {
+            others++;
+        }
+        values[i] = v;
+    }
+    *region = c;
+    *done = count;
+    *non_integers = others;
+    return true;
+}
+
+bool perfbuf_v2_instances_next(const perfbuf_v2_query *q, const perfbuf_v2_block *block,
+                               perfbuf_v2_iter *it, perfbuf_v2_instance *out)
+{
+    if (it->next_index >= it->count) {
+        return false;
+    }
+    pb_cursor c = window(q, it->pos, it->end);
+    if (!view_instance(&c, block->counter_count, out)) {
+        /* An iterator or view of another buffer: nothing to read. */
+        it->next_index = it->count;
+        return false;
+    }
+    out->index = it->next_index++;
+    it->pos = c.pos;
+    return true;
+}
+
+void perfbuf_v2_block_values_begin(const perfbuf_v2_block *block, perfbuf_v2_iter *it)
+{
+    it->pos = block->items_offset;
+    it->end = block->items_end;
+    it->next_index = 0;
+    it->count = kind_has_instances(block->kind) ? 0 : block->counter_count;
+}
+
+void perfbuf_v2_instance_values_begin(const perfbuf_v2_instance *inst, perfbuf_v2_iter *it)
+{
+    it->pos = inst->values_offset;
+    /* The values lie inside the instance list; the validated sizes stop
+     * each one, and the buffer's end bounds the window. */
+    it->end = SIZE_MAX;
+    it->next_index = 0;
+    it->count = inst->value_count;
+}
+
+bool perfbuf_v2_values_next(const perfbuf_v2_query *q, const perfbuf_v2_block *block,
+                            perfbuf_v2_iter *it, perfbuf_v2_value *out)
+{
+    if (it->next_index >= it->count) {
+        return false;
+    }
+    size_t end = it->end < block->items_end ? it->end : block->items_end;
+    pb_cursor c = window(q, it->pos, end);
+    size_t at = c.pos;
+    pb_cursor value;
+    if (!view_counter_data(&c, &value)) {
+        /* An iterator or view of another buffer: nothing to read. */
+        it->next_index = it->count;
+        return false;
+    }
+    out->index = it->next_index;
+    out->counter_id = PERFBUF_V2_NO_COUNTER_ID;
+    if (kind_has_ids(block->kind)) {
+        out->counter_id = perfbuf_v2_block_counter_id(q, block, it->next_index);
+    }
+    out->offset = at;
+    out->data_size = (uint32_t)pb_cursor_size(&value);
+    out->bytes = pb_cursor_data(&value);
+    out->integer = 0;
+    out->is_integer = false;
+    if (out->data_size == 4) {
+        uint32_t v32 = 0;
+        out->is_integer = pb_cursor_read_u32(&value, &v32);
+        out->integer = v32;
+    } else if (out->data_size == 8) {
+        out->is_integer = pb_cursor_read_u64(&value, &out->integer);
+    }
+    it->next_index++;
+    it->pos = c.pos;
+    return true;
+}
+
+perfbuf_status perfbuf_v2_values_read(const perfbuf_v2_query *q, const perfbuf_v2_block *block,
+                                     const perfbuf_v2_instance *inst, uint64_t *values,
+                                     size_t cap, perfbuf_v2_values_read_result *out)
+{
+    if (q == NULL || block == NULL || out == NULL || (values == NULL && cap != 0)) {
+        return PERFBUF_E_INVALID_ARGUMENT;
+    }
+    perfbuf_v2_iter it;
+    if (inst != NULL) {
+        perfbuf_v2_instance_values_begin(inst, &it);
+    } else {
+        perfbuf_v2_block_values_begin(block, &it);
+    }
+    out->count = it.count;
+    out->non_integers = 0;
+    if (cap < it.count) {
+        return PERFBUF_E_OUTPUT_TOO_SMALL;
+    }
+    size_t end = it.end < block->items_end ? it.end : block->items_end;
+    pb_cursor c = window(q, it.pos, end);
+    if (!read_values(&c, it.count, values, &out->count, &out->non_integers)) {
+        /* A view of another buffer: nothing more to read. */
+        return PERFBUF_E_INVALID_ARGUMENT;
+    }
+    return PERFBUF_OK;
+}
+
+perfbuf_status perfbuf_v2_instances_next_values(const perfbuf_v2_query *q,
+                                                const perfbuf_v2_block *block,
+                                                perfbuf_v2_iter *it, perfbuf_v2_instance *out,
+                                                uint64_t *values, size_t cap,
+                                                perfbuf_v2_values_read_result *read)
+{
+    if (q == NULL || block == NULL || it == NULL || out == NULL || read == NULL ||
+        (values == NULL && cap != 0)) {
+        return PERFBUF_E_INVALID_ARGUMENT;
+    }
+    read->count = block->counter_count;
+    read->non_integers = 0;
+    if (it->next_index >= it->count) {
+        read->count = 0;
+        return PERFBUF_E_NOT_FOUND;
+    }
+    if (cap < block->counter_count) {
+        return PERFBUF_E_OUTPUT_TOO_SMALL;
+    }
+    pb_cursor c = window(q, it->pos, it->end);
+    if (!view_instance_header(&c, block->counter_count, out) ||
+        !read_values(&c, block->counter_count, values, &read->count, &read->non_integers)) {
+        /* An iterator or view of another buffer: nothing to read. */
+        it->next_index = it->count;
+        return PERFBUF_E_INVALID_ARGUMENT;
+    }
+    out->index = it->next_index++;
+    it->pos = c.pos;
+    return PERFBUF_OK;
+}
+
+perfbuf_status perfbuf_v2_instance_name_utf8(const perfbuf_v2_query *q,
+                                             const perfbuf_v2_instance *inst, char *out,
+                                             size_t cap, size_t *len)
+{
+    if (q == NULL || inst == NULL || (out == NULL && cap != 0)) {
+        return PERFBUF_E_INVALID_ARGUMENT;
+    }
+    return pb_view_utf16_to_utf8(q->data, q->size, inst->name_offset, inst->name_units, out, cap,
+                                 len);
+}
+
+perfbuf_status perfbuf_v2_instance_name_utf16(const perfbuf_v2_query *q,
+                                              const perfbuf_v2_instance *inst, uint16_t *out,
+                                              size_t cap, size_t *units)
+{
+    if (q == NULL || inst == NULL || (out == NULL && cap != 0)) {
+        return PERFBUF_E_INVALID_ARGUMENT;
+    }
+    if (units != NULL) {
+        *units = inst->name_units;
+    }
+    if (inst->name_units > cap) {
+        return PERFBUF_E_OUTPUT_TOO_SMALL;
+    }
+    size_t bytes;
+    size_t end;
+    if (!pb_mul(inst->name_units, 2, &bytes) || !pb_add(inst->name_offset, bytes, &end)) {
+        return PERFBUF_E_INVALID_ARGUMENT;
+    }
+    pb_cursor c = window(q, inst->name_offset, end);
+    for (size_t i = 0; i < inst->name_units; i++) {
+        if (!pb_cursor_read_u16(&c, &out[i])) {
+            /* An iterator or view of another buffer: nothing to read. */
+            return PERFBUF_E_INVALID_ARGUMENT;
+        }
+    }
+    return PERFBUF_OK;
+}
