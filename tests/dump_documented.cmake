@@ -36,9 +36,14 @@ string(SUBSTRING "${disk}" ${first_at} ${span} instance)
 string(REGEX MATCHALL "- 134398152010000000\n" stamps "${instance}")
 list(LENGTH stamps stamp_count)
 expect("text: timestamp values of 0 C:" "${stamp_count}" "4")
+# The provider's first definition is Current Disk Queue Length (2 at the
+# later capture), then % Disk Time.
 string(FIND "${disk}" "formatted:" formatted_at)
-string(SUBSTRING "${disk}" ${formatted_at} 60 formatted)
-string(REGEX MATCH "\"[0-9.]+\"" disk_time "${formatted}")
+string(SUBSTRING "${disk}" ${formatted_at} 80 formatted)
+string(REGEX MATCHALL "\"[^\"]+\"" first_values "${formatted}")
+list(GET first_values 0 queue_length)
+list(GET first_values 1 disk_time)
+expect("text: Current Disk Queue Length of 0 C:" "${queue_length}" "\"2.000000\"")
 expect("text: % Disk Time of 0 C:" "${disk_time}" "\"25.000000\"")
 
 # JSON: the definitions, the values and the names.
@@ -50,7 +55,7 @@ expect("json valid" "${valid}" "ON")
 # The four PERF_PRECISION_TIMESTAMP (= PERF_LARGE_RAW_BASE) definitions
 # of each disk object read one field, each right after its timer.
 set(base "PERF_LARGE_RAW_BASE")
-foreach(disk "5;168;PhysicalDisk;1 4 7 20" "6;184;LogicalDisk;2 5 8 21")
+foreach(disk "5;168;PhysicalDisk;2 5 8 29" "6;184;LogicalDisk;5 8 11 32")
   list(GET disk 0 object)
   list(GET disk 1 stamp)
   list(GET disk 2 object_name)
@@ -75,9 +80,13 @@ endforeach()
 
 # object instance formatted-position want what
 foreach(check
-        "5;0;0;25.000000;PhysicalDisk(0 C:) % Disk Time"
-        "5;1;19;75.000000;PhysicalDisk(_Total) % Idle Time"
-        "6;0;25;25.000000;LogicalDisk(C:) % Free Space"
+        "5;0;1;25.000000;PhysicalDisk(0 C:) % Disk Time"
+        "5;1;28;75.000000;PhysicalDisk(_Total) % Idle Time"
+        "5;0;12;0.002000;PhysicalDisk(0 C:) Avg. Disk sec/Read"
+        "5;1;30;3.000000;PhysicalDisk(_Total) Split IO/Sec"
+        "6;0;0;25.000000;LogicalDisk(C:) % Free Space"
+        "6;0;2;51200.000000;LogicalDisk(C:) Free Megabytes"
+        "6;1;29;8192.000000;LogicalDisk(_Total) Avg. Disk Bytes/Write"
         "3;4;3;61.000000;Process(svchost#1) Elapsed Time"
         "3;4;6;700.000000;Process(svchost#1) Creating Process ID"
         "4;6;0;80.000000;Thread(_Total/_Total) % Processor Time"

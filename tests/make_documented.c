@@ -6,8 +6,9 @@
  *     Processor, Process, Thread, PhysicalDisk, LogicalDisk, Network
  *     Interface, Paging File and Processor Information, laid out as
  *     Microsoft's pages and winperf.h describe them (precision timers
- *     followed by their PERF_PRECISION_TIMESTAMP base, the disk objects'
- *     four bases reading one timestamp field, a base shared by two
+ *     followed by their PERF_PRECISION_TIMESTAMP base, the disk objects
+ *     packed as Windows' disk provider packs them, their four bases
+ *     reading one timestamp field, a base shared by two
  *     counters, Elapsed Time on the object's clock, threads naming their
  *     process);
  *   - the English Counter table naming every index they use;
@@ -234,106 +235,182 @@ static void thread_object(tb_v1 *v, unsigned k)
 }
 
 /* ---- PhysicalDisk (234) and LogicalDisk (236) ----
- * Every 8-byte field of the counter block after ByteLength is one counter
- * (a 4-byte counter in the field's first half), except the timestamp
- * field, which the four PERF_PRECISION_TIMESTAMP base definitions all
- * read: offset 168 of 184 bytes in PhysicalDisk, 184 of 200 in LogicalDisk. */
-#define DISK_TIMER(title, offset, stamp)                                                        \
-    {title, PERF_PRECISION_100NS_TIMER, 8, offset}, {0, PERF_PRECISION_TIMESTAMP, 8, stamp}
+ * The counter block of Windows' disk provider: fields packed with their
+ * natural alignment (DWORD 4 bytes, LONGLONG 8 bytes at a multiple of 8)
+ * after the 4-byte ByteLength, one LONGLONG timestamp that the four
+ * PERF_PRECISION_TIMESTAMP base definitions all read (offset 168 of 184
+ * bytes in PhysicalDisk, 184 of 200 in LogicalDisk). The three average
+ * timers are DWORD types (PERF_AVERAGE_TIMER) in LONGLONG fields: their
+ * definitions read the field's first 4 bytes. So the definitions claim
+ * more bytes than the block holds, which only the shared timestamp
+ * allows. */
+typedef struct disk_layout {
+    uint32_t current_queue_length;
+    uint32_t time, avg_queue_length, read_time, read_queue_length, write_time,
+        write_queue_length;
+    uint32_t avg_time, avg_read_time, avg_write_time;
+    uint32_t transfers_base1, reads_base1, writes_base1;
+    uint32_t transfers, reads, writes;
+    uint32_t bytes, read_bytes, write_bytes;
+    uint32_t avg_bytes, avg_read_bytes, avg_write_bytes;
+    uint32_t transfers_base2, reads_base2, writes_base2;
+    uint32_t idle_time, timestamp, split_count;
+    uint32_t block; /* ByteLength */
+} disk_layout;
 
-#define DISK_COMMON(stamp)                                                                      \
-    DISK_TIMER(200, 8, stamp),                    /* % Disk Time */                             \
-    {1400, PERF_COUNTER_100NS_QUEUELEN_TYPE, 8, 16}, /* Avg. Disk Queue Length */               \
-    DISK_TIMER(202, 24, stamp),                   /* % Disk Read Time */                        \
-    {1402, PERF_COUNTER_100NS_QUEUELEN_TYPE, 8, 32}, /* Avg. Disk Read Queue Length */          \
-    DISK_TIMER(204, 40, stamp),                   /* % Disk Write Time */                       \
-    {1404, PERF_COUNTER_100NS_QUEUELEN_TYPE, 8, 48}, /* Avg. Disk Write Queue Length */         \
-    {206, PERF_AVERAGE_TIMER, 4, 56},             /* Avg. Disk sec/Transfer */                  \
-    {0, PERF_AVERAGE_BASE, 4, 64},                                                              \
-    {212, PERF_COUNTER_COUNTER, 4, 72},           /* Disk Transfers/sec */                      \
-    {214, PERF_COUNTER_COUNTER, 4, 80},           /* Disk Reads/sec */                          \
-    {216, PERF_COUNTER_COUNTER, 4, 88},           /* Disk Writes/sec */                         \
-    {218, PERF_COUNTER_BULK_COUNT, 8, 96},        /* Disk Bytes/sec */                          \
-    {220, PERF_COUNTER_BULK_COUNT, 8, 104},       /* Disk Read Bytes/sec */                     \
-    {222, PERF_COUNTER_BULK_COUNT, 8, 112},       /* Disk Write Bytes/sec */                    \
-    {224, PERF_AVERAGE_BULK, 8, 120},             /* Avg. Disk Bytes/Transfer */                \
-    {0, PERF_AVERAGE_BASE, 4, 128},                                                             \
-    DISK_TIMER(1482, 136, stamp),                 /* % Idle Time */                             \
-    {1484, PERF_COUNTER_COUNTER, 4, 144},         /* Split IO/Sec */                            \
-    {226, PERF_AVERAGE_BULK, 8, 152},             /* Avg. Disk Bytes/Read */                    \
-    {0, PERF_AVERAGE_BASE, 4, 160}
+/* Field offsets, in the order the fields follow each other. */
+static const disk_layout physical_disk_fields = {
+    .current_queue_length = 4,
+    .time = 8, .avg_queue_length = 16, .read_time = 24, .read_queue_length = 32,
+    .write_time = 40, .write_queue_length = 48, .avg_time = 56, .avg_read_time = 64,
+    .transfers_base1 = 72, .reads_base1 = 76,
+    .avg_write_time = 80,
+    .writes_base1 = 88, .transfers = 92, .reads = 96, .writes = 100,
+    .bytes = 104, .read_bytes = 112, .write_bytes = 120, .avg_bytes = 128,
+    .avg_read_bytes = 136,
+    .transfers_base2 = 144, .reads_base2 = 148,
+    .avg_write_bytes = 152, .idle_time = 160, .timestamp = 168,
+    .writes_base2 = 176, .split_count = 180,
+    .block = 184,
+};
 
-/* The fields at 8 .. 160 that both disk objects share, for capture k:
- * over the second the disk is busy 25 % (reads 10 %, writes 15 %), idle
- * 75 %, 150 transfers (60 reads, 90 writes) of 8,192 bytes each taking
- * 2 ms, 3 split. */
-static void disk_common_values(uint8_t *data, unsigned k, uint32_t stamp)
+/* LogicalDisk's free space (4, 8, 12) comes first; its own offsets are
+ * in logical_disk_object. */
+static const disk_layout logical_disk_fields = {
+    .current_queue_length = 16, .transfers_base1 = 20,
+    .time = 24, .avg_queue_length = 32, .read_time = 40, .read_queue_length = 48,
+    .write_time = 56, .write_queue_length = 64, .avg_time = 72, .avg_read_time = 80,
+    .avg_write_time = 88,
+    .reads_base1 = 96, .writes_base1 = 100, .transfers = 104, .reads = 108, .writes = 112,
+    .transfers_base2 = 116,
+    .bytes = 120, .read_bytes = 128, .write_bytes = 136, .avg_bytes = 144,
+    .avg_read_bytes = 152, .avg_write_bytes = 160,
+    .reads_base2 = 168, .writes_base2 = 172,
+    .idle_time = 176, .timestamp = 184,
+    .split_count = 192,
+    .block = 200, /* 196 padded to a multiple of 8 */
+};
+
+/* The definitions both disk objects have, in the provider's order: each
+ * precision timer followed by its base at the timestamp, each average
+ * followed by its base. */
+static void disk_definitions(tb_v1 *v, const disk_layout *f)
 {
-    tb_put64(data, 8, 70000000u + k * 2500000u);
-    tb_put64(data, 16, 90000000u + k * 5000000u);
-    tb_put64(data, 24, 30000000u + k * 1000000u);
-    tb_put64(data, 32, 40000000u + k * 2000000u);
-    tb_put64(data, 40, 40000000u + k * 1500000u);
-    tb_put64(data, 48, 50000000u + k * 3000000u);
-    tb_put32(data, 56, 10000000u + k * 3000000u); /* 150 x 2 ms in ticks */
-    tb_put32(data, 64, 5000u + k * 150u);
-    tb_put32(data, 72, 5000u + k * 150u);
-    tb_put32(data, 80, 3000u + k * 60u);
-    tb_put32(data, 88, 2000u + k * 90u);
-    tb_put64(data, 96, 40960000u + k * 1228800u);
-    tb_put64(data, 104, 24576000u + k * 491520u);
-    tb_put64(data, 112, 16384000u + k * 737280u);
-    tb_put64(data, 120, 40960000u + k * 1228800u);
-    tb_put32(data, 128, 5000u + k * 150u);
-    tb_put64(data, 136, 500000000u + k * 7500000u);
-    tb_put32(data, 144, 20u + k * 3u);
-    tb_put64(data, 152, 24576000u + k * 491520u);
-    tb_put32(data, 160, 3000u + k * 60u);
-    tb_put64(data, stamp, filetime(k));
+    const definition defs[] = {
+        {198, PERF_COUNTER_RAWCOUNT, 4, f->current_queue_length}, /* Current Disk Queue Length */
+        {200, PERF_PRECISION_100NS_TIMER, 8, f->time},            /* % Disk Time */
+        {0, PERF_PRECISION_TIMESTAMP, 8, f->timestamp},
+        {1400, PERF_COUNTER_100NS_QUEUELEN_TYPE, 8, f->avg_queue_length}, /* Avg. Disk Queue Length */
+        {202, PERF_PRECISION_100NS_TIMER, 8, f->read_time},       /* % Disk Read Time */
+        {0, PERF_PRECISION_TIMESTAMP, 8, f->timestamp},
+        {1402, PERF_COUNTER_100NS_QUEUELEN_TYPE, 8, f->read_queue_length}, /* ... Read Queue Length */
+        {204, PERF_PRECISION_100NS_TIMER, 8, f->write_time},      /* % Disk Write Time */
+        {0, PERF_PRECISION_TIMESTAMP, 8, f->timestamp},
+        {1404, PERF_COUNTER_100NS_QUEUELEN_TYPE, 8, f->write_queue_length}, /* ... Write Queue Length */
+        {206, PERF_AVERAGE_TIMER, 4, f->avg_time},                /* Avg. Disk sec/Transfer */
+        {0, PERF_AVERAGE_BASE, 4, f->transfers_base1},
+        {208, PERF_AVERAGE_TIMER, 4, f->avg_read_time},           /* Avg. Disk sec/Read */
+        {0, PERF_AVERAGE_BASE, 4, f->reads_base1},
+        {210, PERF_AVERAGE_TIMER, 4, f->avg_write_time},          /* Avg. Disk sec/Write */
+        {0, PERF_AVERAGE_BASE, 4, f->writes_base1},
+        {212, PERF_COUNTER_COUNTER, 4, f->transfers},             /* Disk Transfers/sec */
+        {214, PERF_COUNTER_COUNTER, 4, f->reads},                 /* Disk Reads/sec */
+        {216, PERF_COUNTER_COUNTER, 4, f->writes},                /* Disk Writes/sec */
+        {218, PERF_COUNTER_BULK_COUNT, 8, f->bytes},              /* Disk Bytes/sec */
+        {220, PERF_COUNTER_BULK_COUNT, 8, f->read_bytes},         /* Disk Read Bytes/sec */
+        {222, PERF_COUNTER_BULK_COUNT, 8, f->write_bytes},        /* Disk Write Bytes/sec */
+        {224, PERF_AVERAGE_BULK, 8, f->avg_bytes},                /* Avg. Disk Bytes/Transfer */
+        {0, PERF_AVERAGE_BASE, 4, f->transfers_base2},
+        {226, PERF_AVERAGE_BULK, 8, f->avg_read_bytes},           /* Avg. Disk Bytes/Read */
+        {0, PERF_AVERAGE_BASE, 4, f->reads_base2},
+        {228, PERF_AVERAGE_BULK, 8, f->avg_write_bytes},          /* Avg. Disk Bytes/Write */
+        {0, PERF_AVERAGE_BASE, 4, f->writes_base2},
+        {1482, PERF_PRECISION_100NS_TIMER, 8, f->idle_time},      /* % Idle Time */
+        {0, PERF_PRECISION_TIMESTAMP, 8, f->timestamp},
+        {1484, PERF_COUNTER_COUNTER, 4, f->split_count},          /* Split IO/Sec */
+    };
+    for (size_t i = 0; i < COUNT(defs); i++) {
+        tb_v1_counter(v, defs[i].title, defs[i].type, defs[i].size, defs[i].offset);
+    }
 }
+
+/* The fields both disk objects have, for capture k: over the second the
+ * disk is busy 25 % (reads 10 %, writes 15 %), idle 75 %, with 150
+ * transfers (60 reads, 90 writes) of 8,192 bytes each taking 2 ms, 3 of
+ * them split, and 1 + k requests queued when capture k is taken. An average
+ * timer's value fits its DWORD, the first half of its field; the second
+ * half stays 0. */
+static void disk_values(uint8_t *data, const disk_layout *f, unsigned k)
+{
+    tb_put32(data, f->current_queue_length, 1u + k);
+    tb_put64(data, f->time, 70000000u + k * 2500000u);
+    tb_put64(data, f->avg_queue_length, 90000000u + k * 5000000u);
+    tb_put64(data, f->read_time, 30000000u + k * 1000000u);
+    tb_put64(data, f->read_queue_length, 40000000u + k * 2000000u);
+    tb_put64(data, f->write_time, 40000000u + k * 1500000u);
+    tb_put64(data, f->write_queue_length, 50000000u + k * 3000000u);
+    tb_put32(data, f->avg_time, 10000000u + k * 3000000u);      /* 150 x 2 ms in ticks */
+    tb_put32(data, f->avg_read_time, 6000000u + k * 1200000u);  /* 60 x 2 ms */
+    tb_put32(data, f->avg_write_time, 4000000u + k * 1800000u); /* 90 x 2 ms */
+    tb_put32(data, f->transfers_base1, 5000u + k * 150u);
+    tb_put32(data, f->reads_base1, 3000u + k * 60u);
+    tb_put32(data, f->writes_base1, 2000u + k * 90u);
+    tb_put32(data, f->transfers, 5000u + k * 150u);
+    tb_put32(data, f->reads, 3000u + k * 60u);
+    tb_put32(data, f->writes, 2000u + k * 90u);
+    tb_put64(data, f->bytes, 40960000u + k * 1228800u);
+    tb_put64(data, f->read_bytes, 24576000u + k * 491520u);
+    tb_put64(data, f->write_bytes, 16384000u + k * 737280u);
+    tb_put64(data, f->avg_bytes, 40960000u + k * 1228800u);
+    tb_put64(data, f->avg_read_bytes, 24576000u + k * 491520u);
+    tb_put64(data, f->avg_write_bytes, 16384000u + k * 737280u);
+    tb_put32(data, f->transfers_base2, 5000u + k * 150u);
+    tb_put32(data, f->reads_base2, 3000u + k * 60u);
+    tb_put32(data, f->writes_base2, 2000u + k * 90u);
+    tb_put64(data, f->idle_time, 500000000u + k * 7500000u);
+    tb_put64(data, f->timestamp, filetime(k));
+    tb_put32(data, f->split_count, 20u + k * 3u);
+}
+
+/* The largest counter block of the two, without its ByteLength. */
+#define DISK_DATA_MAX 196
 
 static void physical_disk_object(tb_v1 *v, unsigned k)
 {
-    static const definition defs[] = {
-        DISK_COMMON(168),
-        {198, PERF_COUNTER_RAWCOUNT, 4, 176},     /* Current Disk Queue Length */
-    };
     static const char *const names[2] = {"0 C:", "_Total"};
+    const disk_layout *f = &physical_disk_fields;
     tb_v1_object_begin(v, PHYSICAL_DISK, 0, 0);
     object_clock(v, qpc(k), FREQUENCY);
-    define_all(v, defs, COUNT(defs));
+    disk_definitions(v, f);
+    tb_v1_definitions_end(v);
     for (unsigned i = 0; i < 2; i++) {
-        uint8_t data[180] = {0}; /* + ByteLength: 184 */
-        disk_common_values(data, k, 168);
-        tb_put32(data, 176, 1u + k);
+        uint8_t data[DISK_DATA_MAX] = {0};
+        disk_values(data, f, k);
         tb_v1_instance(v, names[i], 0, 0);
-        tb_v1_counter_block(v, data, sizeof data);
+        tb_v1_counter_block(v, data, f->block - 4);
     }
     tb_v1_object_end(v);
 }
 
 static void logical_disk_object(tb_v1 *v, unsigned k)
 {
-    static const definition defs[] = {
-        {410, PERF_COUNTER_RAWCOUNT, 4, 4},       /* Free Megabytes */
-        DISK_COMMON(184),
-        {408, PERF_RAW_FRACTION, 4, 168},         /* % Free Space */
-        {0, PERF_RAW_BASE, 4, 176},
-        {198, PERF_COUNTER_RAWCOUNT, 4, 192},     /* Current Disk Queue Length */
-    };
     static const char *const names[2] = {"C:", "_Total"};
+    const disk_layout *f = &logical_disk_fields;
     tb_v1_object_begin(v, LOGICAL_DISK, 0, 0);
     object_clock(v, qpc(k), FREQUENCY);
-    define_all(v, defs, COUNT(defs));
+    tb_v1_counter(v, 408, PERF_RAW_FRACTION, 4, 4);     /* % Free Space */
+    tb_v1_counter(v, 0, PERF_RAW_BASE, 4, 8);           /* the volume's size in MB */
+    tb_v1_counter(v, 410, PERF_COUNTER_RAWCOUNT, 4, 12); /* Free Megabytes */
+    disk_definitions(v, f);
+    tb_v1_definitions_end(v);
     for (unsigned i = 0; i < 2; i++) {
-        uint8_t data[196] = {0}; /* + ByteLength: 200 */
-        tb_put32(data, 4, 51200);
-        disk_common_values(data, k, 184);
-        tb_put32(data, 168, 51200);  /* of 204,800 MB: 25 % free */
-        tb_put32(data, 176, 204800);
-        tb_put32(data, 192, 1u + k);
+        uint8_t data[DISK_DATA_MAX] = {0};
+        tb_put32(data, 4, 51200); /* of 204,800 MB: 25 % free */
+        tb_put32(data, 8, 204800);
+        tb_put32(data, 12, 51200);
+        disk_values(data, f, k);
         tb_v1_instance(v, names[i], 0, 0);
-        tb_v1_counter_block(v, data, sizeof data);
+        tb_v1_counter_block(v, data, f->block - 4);
     }
     tb_v1_object_end(v);
 }
@@ -469,9 +546,11 @@ static tb_buf counter_table(void)
         "142", "% User Time", "144", "% Privileged Time", "146", "Context Switches/sec",
         "148", "Interrupts/sec", "198", "Current Disk Queue Length", "200", "% Disk Time",
         "202", "% Disk Read Time", "204", "% Disk Write Time", "206", "Avg. Disk sec/Transfer",
-        "212", "Disk Transfers/sec", "214", "Disk Reads/sec", "216", "Disk Writes/sec",
+        "208", "Avg. Disk sec/Read", "210", "Avg. Disk sec/Write", "212", "Disk Transfers/sec",
+        "214", "Disk Reads/sec", "216", "Disk Writes/sec",
         "218", "Disk Bytes/sec", "220", "Disk Read Bytes/sec", "222", "Disk Write Bytes/sec",
-        "224", "Avg. Disk Bytes/Transfer", "226", "Avg. Disk Bytes/Read", "230", "Process",
+        "224", "Avg. Disk Bytes/Transfer", "226", "Avg. Disk Bytes/Read",
+        "228", "Avg. Disk Bytes/Write", "230", "Process",
         "232", "Thread", "234", "PhysicalDisk", "236", "LogicalDisk", "238", "Processor",
         "248", "Processes", "250", "Threads", "264", "Bytes Received/sec",
         "388", "Bytes Total/sec", "408", "% Free Space", "410", "Free Megabytes",

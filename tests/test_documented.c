@@ -2,7 +2,8 @@
 /*
  * The documented layouts of corpus/captures/documented/, decoded field by
  * field: every file is accepted in strict mode; the objects, their counter
- * definitions (the disk objects' four timestamp bases reading one field,
+ * definitions (the disk objects packed as Windows' disk provider packs
+ * them, their four timestamp bases reading one field,
  * Processor Information's base shared by two counters), instance names and
  * the threads' parents are what the README describes; and every counter
  * the collector layer formats from the two captures equals its formula
@@ -97,7 +98,7 @@ typedef struct expected_object {
 
 static const expected_object objects[] = {
     {2, -1, 6, 32},     {4, -1, 6, 48},     {238, 3, 4, 40},    {230, 6, 7, 56},
-    {232, 7, 4, 32},    {234, 2, 25, 184},  {236, 2, 28, 200},  {510, 1, 4, 40},
+    {232, 7, 4, 32},    {234, 2, 31, 184},  {236, 2, 34, 200},  {510, 1, 4, 40},
     {700, 2, 4, 24},    {1848, 4, 10, 72},
 };
 
@@ -105,26 +106,41 @@ typedef struct expected_definition {
     uint32_t title, type, size, offset;
 } expected_definition;
 
+/* The disk provider's definitions, in its order, at the offsets of its
+ * packed fields (the README's tables): first the current queue length,
+ * last the split count. */
 #define TIMER(title, offset, stamp) \
     {title, PERF_PRECISION_100NS_TIMER, 8, offset}, {0, PERF_PRECISION_TIMESTAMP, 8, stamp}
-#define DISK(stamp)                                                                           \
-    TIMER(200, 8, stamp), {1400, PERF_COUNTER_100NS_QUEUELEN_TYPE, 8, 16},                    \
-        TIMER(202, 24, stamp), {1402, PERF_COUNTER_100NS_QUEUELEN_TYPE, 8, 32},               \
-        TIMER(204, 40, stamp), {1404, PERF_COUNTER_100NS_QUEUELEN_TYPE, 8, 48},               \
-        {206, PERF_AVERAGE_TIMER, 4, 56}, {0, PERF_AVERAGE_BASE, 4, 64},                      \
-        {212, PERF_COUNTER_COUNTER, 4, 72}, {214, PERF_COUNTER_COUNTER, 4, 80},               \
-        {216, PERF_COUNTER_COUNTER, 4, 88}, {218, PERF_COUNTER_BULK_COUNT, 8, 96},            \
-        {220, PERF_COUNTER_BULK_COUNT, 8, 104}, {222, PERF_COUNTER_BULK_COUNT, 8, 112},       \
-        {224, PERF_AVERAGE_BULK, 8, 120}, {0, PERF_AVERAGE_BASE, 4, 128},                     \
-        TIMER(1482, 136, stamp), {1484, PERF_COUNTER_COUNTER, 4, 144},                        \
-        {226, PERF_AVERAGE_BULK, 8, 152}, {0, PERF_AVERAGE_BASE, 4, 160}
+#define QUEUE(title, offset) {title, PERF_COUNTER_100NS_QUEUELEN_TYPE, 8, offset}
+#define AVERAGE_TIMER(title, offset, base) \
+    {title, PERF_AVERAGE_TIMER, 4, offset}, {0, PERF_AVERAGE_BASE, 4, base}
+#define AVERAGE_BULK(title, offset, base) \
+    {title, PERF_AVERAGE_BULK, 8, offset}, {0, PERF_AVERAGE_BASE, 4, base}
+#define RATE(title, offset) {title, PERF_COUNTER_COUNTER, 4, offset}
+#define BYTES(title, offset) {title, PERF_COUNTER_BULK_COUNT, 8, offset}
 
 static const expected_definition physical_disk[] = {
-    DISK(168), {198, PERF_COUNTER_RAWCOUNT, 4, 176},
+    {198, PERF_COUNTER_RAWCOUNT, 4, 4},
+    TIMER(200, 8, 168),           QUEUE(1400, 16),
+    TIMER(202, 24, 168),          QUEUE(1402, 32),
+    TIMER(204, 40, 168),          QUEUE(1404, 48),
+    AVERAGE_TIMER(206, 56, 72),   AVERAGE_TIMER(208, 64, 76),  AVERAGE_TIMER(210, 80, 88),
+    RATE(212, 92),                RATE(214, 96),               RATE(216, 100),
+    BYTES(218, 104),              BYTES(220, 112),             BYTES(222, 120),
+    AVERAGE_BULK(224, 128, 144),  AVERAGE_BULK(226, 136, 148), AVERAGE_BULK(228, 152, 176),
+    TIMER(1482, 160, 168),        RATE(1484, 180),
 };
 static const expected_definition logical_disk[] = {
-    {410, PERF_COUNTER_RAWCOUNT, 4, 4}, DISK(184), {408, PERF_RAW_FRACTION, 4, 168},
-    {0, PERF_RAW_BASE, 4, 176}, {198, PERF_COUNTER_RAWCOUNT, 4, 192},
+    {408, PERF_RAW_FRACTION, 4, 4}, {0, PERF_RAW_BASE, 4, 8}, {410, PERF_COUNTER_RAWCOUNT, 4, 12},
+    {198, PERF_COUNTER_RAWCOUNT, 4, 16},
+    TIMER(200, 24, 184),          QUEUE(1400, 32),
+    TIMER(202, 40, 184),          QUEUE(1402, 48),
+    TIMER(204, 56, 184),          QUEUE(1404, 64),
+    AVERAGE_TIMER(206, 72, 20),   AVERAGE_TIMER(208, 80, 96),  AVERAGE_TIMER(210, 88, 100),
+    RATE(212, 104),               RATE(214, 108),              RATE(216, 112),
+    BYTES(218, 120),              BYTES(220, 128),             BYTES(222, 136),
+    AVERAGE_BULK(224, 144, 116),  AVERAGE_BULK(226, 152, 168), AVERAGE_BULK(228, 160, 172),
+    TIMER(1482, 176, 184),        RATE(1484, 192),
 };
 static const expected_definition processor_information[] = {
     {1850, PERF_100NSEC_TIMER_INV, 8, 8},     {1892, PERF_PRECISION_100NS_TIMER, 8, 16},
@@ -296,11 +312,17 @@ static void check_definitions(const perfbuf_v1_block *b, uint32_t title,
 }
 
 /* Every definition of the disk objects and Processor Information as the
- * README lists them; the four bases of a disk object read one 8-byte
- * field, each right after its precision timer, and every other 8-byte
- * field of the block is one counter's (a 4-byte counter in its first
- * half); Processor Information's % Utility Base follows both counters
- * that take it. */
+ * README lists them; Processor Information's % Utility Base follows both
+ * counters that take it.
+ *
+ * The disk objects as Windows' disk provider packs them: every
+ * CounterSize is its type's size bits; the four bases read the one 8-byte
+ * timestamp field (168, 184), each right after its precision timer, and
+ * it holds the block's PerfTime100nSec in every instance; no other byte
+ * is read twice; the bytes no definition reads are the second halves of
+ * the three average timers' fields. So the definitions claim more bytes
+ * than reach their furthest end, which a rule forbidding shared bytes
+ * would refuse, and stay inside the parse's budget of twice that end. */
 static void shared_definitions(void)
 {
     pair p = load_pair();
@@ -311,37 +333,78 @@ static void shared_definitions(void)
                            sizeof logical_disk / sizeof logical_disk[0]));
     CALL(check_definitions(&p.blocks[1], 1848, processor_information,
                            sizeof processor_information / sizeof processor_information[0]));
+    enum { MAX_BLOCK = 200 };
     static const struct {
-        uint32_t title, stamp, block;
-    } disks[] = {{234, 168, 184}, {236, 184, 200}};
+        uint32_t title, stamp, block, end, claimed;
+    } disks[] = {{234, 168, 184, 184, 192}, {236, 184, 200, 196, 204}};
     for (size_t d = 0; d < 2; d++) {
-        perfbuf_v1_object o;
-        CHECK(find(&p.blocks[0], disks[d].title, &o));
-        uint32_t readers[32] = {0};
-        uint32_t stamp_readers = 0;
-        uint32_t previous_type = 0;
-        perfbuf_v1_iter it;
-        perfbuf_v1_counter c;
-        perfbuf_v1_counters_begin(&o, &it);
-        while (perfbuf_v1_counters_next(&p.blocks[0], &it, &c)) {
-            CHECK(c.counter_offset + c.size <= disks[d].block);
-            if (c.counter_offset == disks[d].stamp) {
-                CHECK(c.type == PERF_PRECISION_TIMESTAMP && c.type == 0x40030500u && c.size == 8);
-                CHECK(previous_type == PERF_PRECISION_100NS_TIMER);
-                stamp_readers++;
-            } else if (c.counter_offset >= 8) {
-                /* inside one 8-byte field */
-                CHECK(c.counter_offset % 8 == 0 || c.size == 4);
-                CHECK(c.counter_offset / 8 == (c.counter_offset + c.size - 1) / 8);
-                readers[c.counter_offset / 8]++;
+        for (int k = 0; k < 2; k++) {
+            const perfbuf_v1_block *b = &p.blocks[k];
+            perfbuf_v1_object o;
+            CHECK(find(b, disks[d].title, &o));
+            uint32_t readers[MAX_BLOCK] = {0};
+            bool unread_allowed[MAX_BLOCK] = {false};
+            uint32_t stamp_readers = 0;
+            uint32_t previous_type = 0;
+            uint64_t claimed = 0;
+            uint32_t end = 0;
+            perfbuf_v1_iter it;
+            perfbuf_v1_counter c;
+            perfbuf_v1_counters_begin(&o, &it);
+            while (perfbuf_v1_counters_next(b, &it, &c)) {
+                CHECK(c.counter_offset >= 4 && c.counter_offset + c.size <= disks[d].block);
+                CHECK_EQ_U(c.size, perfbuf_counter_type_size(c.type));
+                /* as the claim budget counts (docs/v1.md, "Shared counter data") */
+                claimed += c.size > 0 ? c.size : 1u;
+                if (c.counter_offset + c.size > end) {
+                    end = c.counter_offset + c.size;
+                }
+                for (uint32_t at = c.counter_offset; at < c.counter_offset + c.size; at++) {
+                    readers[at]++;
+                }
+                if (c.type == PERF_AVERAGE_TIMER) {
+                    /* a DWORD type in a LONGLONG field */
+                    CHECK(c.counter_offset % 8 == 0);
+                    for (uint32_t at = c.counter_offset + 4; at < c.counter_offset + 8; at++) {
+                        unread_allowed[at] = true;
+                    }
+                }
+                if (c.counter_offset == disks[d].stamp) {
+                    CHECK(c.type == PERF_PRECISION_TIMESTAMP && c.type == 0x40030500u && c.size == 8);
+                    CHECK(previous_type == PERF_PRECISION_100NS_TIMER);
+                    perfbuf_v1_iter insts;
+                    perfbuf_v1_instance inst;
+                    uint32_t instances = 0;
+                    perfbuf_v1_instances_begin(&o, &insts);
+                    while (perfbuf_v1_instances_next(b, &insts, &inst)) {
+                        const uint8_t *field = b->data + inst.counters.offset + disks[d].stamp;
+                        CHECK(le(field, 8) == (uint64_t)b->perf_time_100ns);
+                        CHECK(perfbuf_v1_counter_value(b, &inst.counters, &c) ==
+                              (uint64_t)b->perf_time_100ns);
+                        instances++;
+                    }
+                    CHECK(instances == 2);
+                    stamp_readers++;
+                }
+                previous_type = c.type;
             }
-            previous_type = c.type;
-        }
-        CHECK(stamp_readers == 4);
-        for (uint32_t field = 1; field < disks[d].block / 8; field++) {
-            if (field * 8 != disks[d].stamp) {
-                CHECK_EQ_U(readers[field], 1);
+            CHECK(stamp_readers == 4);
+            CHECK_EQ_U(end, disks[d].end);
+            CHECK_EQ_U(claimed, disks[d].claimed);
+            CHECK(claimed > end && claimed <= 2u * end);
+            uint32_t unread = 0;
+            for (uint32_t at = 4; at < end; at++) {
+                bool in_stamp = at >= disks[d].stamp && at < disks[d].stamp + 8;
+                if (in_stamp) {
+                    CHECK_EQ_U(readers[at], 4);
+                } else if (readers[at] == 0) {
+                    CHECK(unread_allowed[at]);
+                    unread++;
+                } else {
+                    CHECK_EQ_U(readers[at], 1);
+                }
             }
+            CHECK_EQ_U(unread, 12);
         }
     }
     free_pair(&p);
@@ -572,7 +635,7 @@ static void every_value_by_hand(void)
             }
         }
     }
-    CHECK_EQ_U(compared, 201); /* every displayable counter of every instance */
+    CHECK_EQ_U(compared, 213); /* every displayable counter of every instance */
     free_pair(&p);
 }
 
@@ -588,6 +651,9 @@ static void documented_values(void)
         {234, 200, 0, 25.0},  {234, 202, 0, 10.0},  {234, 204, 0, 15.0},   {234, 1482, 0, 75.0},
         {234, 1482, 1, 75.0}, {236, 200, 0, 25.0},  {236, 1482, 1, 75.0},  {236, 408, 0, 25.0},
         {234, 206, 0, 0.002}, {234, 224, 0, 8192.0}, {234, 1400, 0, 0.5},  {234, 212, 0, 150.0},
+        {234, 198, 0, 2.0},   {234, 208, 0, 0.002}, {234, 210, 1, 0.002},  {234, 228, 0, 8192.0},
+        {234, 1484, 0, 3.0},  {234, 218, 0, 1228800.0}, {236, 1402, 0, 0.2}, {236, 1404, 1, 0.3},
+        {236, 226, 1, 8192.0}, {236, 410, 0, 51200.0}, {236, 216, 0, 90.0},
         {238, 6, 0, 75.0},    {238, 6, 2, 50.0},    {230, 6, 3, 15.0},     {230, 684, 3, 3601.0},
         {230, 684, 4, 61.0},  {230, 784, 4, 1044.0}, {230, 1410, 4, 700.0}, {232, 6, 6, 80.0},
         {2, 146, 0, 12000.0}, {2, 674, 0, 86401.0}, {4, 1406, 0, 50.0},   {4, 28, 0, 1500.0},
@@ -644,7 +710,9 @@ static void counter_table_names_everything(void)
         uint32_t index;
         const char *text;
     } named[] = {
-        {1, "1847"}, {2, "System"}, {4, "Memory"}, {200, "% Disk Time"}, {230, "Process"},
+        {1, "1847"}, {2, "System"}, {4, "Memory"}, {200, "% Disk Time"},
+        {208, "Avg. Disk sec/Read"}, {210, "Avg. Disk sec/Write"}, {228, "Avg. Disk Bytes/Write"},
+        {230, "Process"},
         {232, "Thread"}, {234, "PhysicalDisk"}, {236, "LogicalDisk"}, {238, "Processor"},
         {510, "Network Interface"}, {700, "Paging File"}, {1482, "% Idle Time"},
         {1410, "Creating Process ID"}, {1848, "Processor Information"},
