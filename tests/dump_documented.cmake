@@ -78,11 +78,29 @@ foreach(disk "5;168;PhysicalDisk;2 5 8 29" "6;184;LogicalDisk;5 8 11 32")
   expect("json ${object_name}: definitions reading offset ${stamp}" "${readers}" " ${positions}")
 endforeach()
 
+# The three average timers of each disk object: PERF_AVERAGE_TIMER, a
+# DWORD type, with CounterSize 8 as Windows' disk provider writes it over
+# its LONGLONG field, which the strict run above accepts.
+foreach(disk "5;PhysicalDisk;10 12 14" "6;LogicalDisk;13 15 17")
+  list(GET disk 0 object)
+  list(GET disk 1 object_name)
+  list(GET disk 2 positions)
+  string(REPLACE " " ";" positions "${positions}")
+  foreach(c IN LISTS positions)
+    string(JSON type ERROR_VARIABLE json_error GET "${json}" objects ${object} counters ${c}
+           counter_type_name)
+    string(JSON size ERROR_VARIABLE json_error GET "${json}" objects ${object} counters ${c}
+           counter_size)
+    expect("json ${object_name} counter ${c}" "${type}:${size}" "PERF_AVERAGE_TIMER:8")
+  endforeach()
+endforeach()
+
 # object instance formatted-position want what
 foreach(check
         "5;0;1;25.000000;PhysicalDisk(0 C:) % Disk Time"
         "5;1;28;75.000000;PhysicalDisk(_Total) % Idle Time"
         "5;0;12;0.002000;PhysicalDisk(0 C:) Avg. Disk sec/Read"
+        "6;1;17;0.002000;LogicalDisk(_Total) Avg. Disk sec/Write"
         "5;1;30;3.000000;PhysicalDisk(_Total) Split IO/Sec"
         "6;0;0;25.000000;LogicalDisk(C:) % Free Space"
         "6;0;2;51200.000000;LogicalDisk(C:) Free Megabytes"

@@ -240,10 +240,10 @@ static void thread_object(tb_v1 *v, unsigned k)
  * after the 4-byte ByteLength, one LONGLONG timestamp that the four
  * PERF_PRECISION_TIMESTAMP base definitions all read (offset 168 of 184
  * bytes in PhysicalDisk, 184 of 200 in LogicalDisk). The three average
- * timers are DWORD types (PERF_AVERAGE_TIMER) in LONGLONG fields: their
- * definitions read the field's first 4 bytes. So the definitions claim
- * more bytes than the block holds, which only the shared timestamp
- * allows. */
+ * timers are DWORD types (PERF_AVERAGE_TIMER) in LONGLONG fields, and the
+ * provider writes each CounterSize as its field's size: 8. So the
+ * definitions claim more bytes than the block holds, which only the
+ * shared timestamp allows. */
 typedef struct disk_layout {
     uint32_t current_queue_length;
     uint32_t time, avg_queue_length, read_time, read_queue_length, write_time,
@@ -307,11 +307,11 @@ static void disk_definitions(tb_v1 *v, const disk_layout *f)
         {204, PERF_PRECISION_100NS_TIMER, 8, f->write_time},      /* % Disk Write Time */
         {0, PERF_PRECISION_TIMESTAMP, 8, f->timestamp},
         {1404, PERF_COUNTER_100NS_QUEUELEN_TYPE, 8, f->write_queue_length}, /* ... Write Queue Length */
-        {206, PERF_AVERAGE_TIMER, 4, f->avg_time},                /* Avg. Disk sec/Transfer */
+        {206, PERF_AVERAGE_TIMER, 8, f->avg_time},                /* Avg. Disk sec/Transfer */
         {0, PERF_AVERAGE_BASE, 4, f->transfers_base1},
-        {208, PERF_AVERAGE_TIMER, 4, f->avg_read_time},           /* Avg. Disk sec/Read */
+        {208, PERF_AVERAGE_TIMER, 8, f->avg_read_time},           /* Avg. Disk sec/Read */
         {0, PERF_AVERAGE_BASE, 4, f->reads_base1},
-        {210, PERF_AVERAGE_TIMER, 4, f->avg_write_time},          /* Avg. Disk sec/Write */
+        {210, PERF_AVERAGE_TIMER, 8, f->avg_write_time},          /* Avg. Disk sec/Write */
         {0, PERF_AVERAGE_BASE, 4, f->writes_base1},
         {212, PERF_COUNTER_COUNTER, 4, f->transfers},             /* Disk Transfers/sec */
         {214, PERF_COUNTER_COUNTER, 4, f->reads},                 /* Disk Reads/sec */
@@ -338,8 +338,7 @@ static void disk_definitions(tb_v1 *v, const disk_layout *f)
  * disk is busy 25 % (reads 10 %, writes 15 %), idle 75 %, with 150
  * transfers (60 reads, 90 writes) of 8,192 bytes each taking 2 ms, 3 of
  * them split, and 1 + k requests queued when capture k is taken. An average
- * timer's value fits its DWORD, the first half of its field; the second
- * half stays 0. */
+ * timer's field is read whole, as its CounterSize of 8 says. */
 static void disk_values(uint8_t *data, const disk_layout *f, unsigned k)
 {
     tb_put32(data, f->current_queue_length, 1u + k);
@@ -349,9 +348,9 @@ static void disk_values(uint8_t *data, const disk_layout *f, unsigned k)
     tb_put64(data, f->read_queue_length, 40000000u + k * 2000000u);
     tb_put64(data, f->write_time, 40000000u + k * 1500000u);
     tb_put64(data, f->write_queue_length, 50000000u + k * 3000000u);
-    tb_put32(data, f->avg_time, 10000000u + k * 3000000u);      /* 150 x 2 ms in ticks */
-    tb_put32(data, f->avg_read_time, 6000000u + k * 1200000u);  /* 60 x 2 ms */
-    tb_put32(data, f->avg_write_time, 4000000u + k * 1800000u); /* 90 x 2 ms */
+    tb_put64(data, f->avg_time, 10000000u + k * 3000000u);      /* 150 x 2 ms in ticks */
+    tb_put64(data, f->avg_read_time, 6000000u + k * 1200000u);  /* 60 x 2 ms */
+    tb_put64(data, f->avg_write_time, 4000000u + k * 1800000u); /* 90 x 2 ms */
     tb_put32(data, f->transfers_base1, 5000u + k * 150u);
     tb_put32(data, f->reads_base1, 3000u + k * 60u);
     tb_put32(data, f->writes_base1, 2000u + k * 90u);

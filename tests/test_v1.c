@@ -746,6 +746,148 @@ static void values_from_two_samples(void)
     tb_free(&newer.buf);
 }
 
+/*
+ * A DWORD type over a 64-bit field, as Windows' disk provider writes its
+ * average timers: PERF_AVERAGE_TIMER (size bits PERF_SIZE_DWORD) with
+ * CounterSize 8, its PERF_AVERAGE_BASE after it, and a DWORD raw count
+ * widened the same way. Accepted in strict mode without an anomaly, and
+ * every value is the whole field: the timer crosses 2^32 between the two
+ * captures, so a 32-bit read would see it run backwards.
+ */
+enum { WIDE_TIMER = 8, WIDE_BASE = 16, WIDE_COUNT = 24, WIDE_BLOCK = 32 };
+static const uint64_t wide_timer[2] = {(UINT64_C(1) << 32) - 1000000u,
+                                       (UINT64_C(1) << 32) + 2000000u};
+static const uint32_t wide_base[2] = {5000u, 5150u};
+static const uint64_t wide_count = (UINT64_C(1) << 32) + 7u;
+
+static tb_v1 widened_dword_block(unsigned k)
+{
+    tb_v1 v;
+    tb_v1_begin(&v, "HOST");
+    tb_v1_object_begin(&v, DISK_OBJECT, 0, 0);
+    tb_v1_counter(&v, 206, PERF_AVERAGE_TIMER, 8, WIDE_TIMER); /* Avg. Disk sec/Transfer */
+    tb_v1_counter(&v, 0, PERF_AVERAGE_BASE, 4, WIDE_BASE);
+    tb_v1_counter(&v, 198, PERF_COUNTER_RAWCOUNT, 8, WIDE_COUNT);
+    tb_v1_definitions_end(&v);
+    uint8_t data[WIDE_BLOCK - 4] = {0};
+    tb_put64(data, WIDE_TIMER, wide_timer[k]);
+    tb_put32(data, WIDE_BASE, wide_base[k]);
+    tb_put64(data, WIDE_COUNT, wide_count);
+    tb_v1_instance(&v, "0 C:", 0, 0);
+    tb_v1_counter_block(&v, data, sizeof data);
+    tb_v1_object_end(&v);
+    tb_v1_end(&v);
+    return v;
+}
+
+static void dword_type_widened_to_8_bytes_is_read_whole(void)
+{
+    tb_v1 v[2] = {widened_dword_block(0), widened_dword_block(1)};
+    perfbuf_options strict = {PERFBUF_STRICT, 0, 0, 0};
+    perfbuf_v1_block b[2];
+    perfbuf_v1_object o[2];
+    perfbuf_v1_instance inst[2];
+    perfbuf_v1_plan_entry entries[2][3];
+    perfbuf_v1_plan plan[2];
+    perfbuf_raw_sample s[2];
+    perfbuf_value_context ctx;
+    for (unsigned k = 0; k < 2; k++) {
+        perfbuf_error err;
+        CHECK(perfbuf_v1_parse(v[k].buf.data, v[k].buf.len, &strict, &b[k], &err) == PERFBUF_OK);
+        CHECK_EQ_U(b[k].anomalies, 0);
+        walk lenient = parse_and_walk(v[k].buf.data, v[k].buf.len, 0);
+        CHECK(lenient.status == PERFBUF_OK);
+        CHECK_EQ_U(lenient.b.anomalies, 0);
+        CHECK(perfbuf_v1_find_object(&b[k], DISK_OBJECT, &o[k]) == PERFBUF_OK);
+        CHECK(perfbuf_v1_find_instance(&b[k], &o[k], "0 C:", 4, NULL, &inst[k]) == PERFBUF_OK);
+        perfbuf_v1_iter it;
+        perfbuf_v1_counter timer;
+        perfbuf_v1_counter base;
+        perfbuf_v1_counter count;
+        perfbuf_v1_counters_begin(&o[k], &it);
+        CHECK(perfbuf_v1_counters_next(&b[k], &it, &timer));
+        CHECK(perfbuf_v1_counters_next(&b[k], &it, &base));
+        CHECK(perfbuf_v1_counters_next(&b[k], &it, &count));
+        CHECK_EQ_U(timer.type, PERF_AVERAGE_TIMER);
+        CHECK_EQ_U(perfbuf_counter_type_size(timer.type), 4);
+        CHECK_EQ_U(timer.size, 8);
+        CHECK(perfbuf_v1_counter_value(&b[k], &inst[k].counters, &timer) == wide_timer[k]);
+        CHECK(perfbuf_v1_counter_value(&b[k], &inst[k].counters, &count) == wide_count);
+        CHECK(perfbuf_v1_raw_sample(&b[k], &o[k], &timer, &inst[k].counters, &s[k], &ctx) ==
+              PERFBUF_OK);
+        CHECK(s[k].first == wide_timer[k]);
+        CHECK_EQ_U(s[k].second, wide_base[k]);
+        CHECK_EQ_U(ctx.frequency, 10000000u);
+        CHECK(perfbuf_v1_plan_build(&b[k], &o[k], entries[k], 3, &plan[k]) == PERFBUF_OK);
+        uint64_t values[3];
+        CHECK(perfbuf_v1_plan_read(&plan[k], &b[k], &inst[k].counters, values, 3) == PERFBUF_OK);
+        CHECK(values[0] == wide_timer[k]);
+        CHECK_EQ_U(values[1], wide_base[k]);
+        CHECK(values[2] == wide_count);
+        perfbuf_raw_sample planned;
+        CHECK(perfbuf_v1_plan_sample(&plan[k], &b[k], &inst[k].counters, 0, &planned, &ctx) ==
+              PERFBUF_OK);
+        CHECK(planned.first == wide_timer[k] && planned.second == wide_base[k]);
+    }
+    /* (3,000,000 ticks / 10,000,000 per second) / 150 transfers: 2 ms. */
+    perfbuf_value value;
+    CHECK_EQ_U(perfbuf_format_value(PERF_AVERAGE_TIMER, &s[1], &s[0], &ctx, PERFBUF_FMT_DOUBLE,
+                                    &value),
+               PERFBUF_CSTATUS_VALID_DATA);
+    CHECK(value.as_double > 0.001999999 && value.as_double < 0.002000001);
+    CHECK(perfbuf_v1_plan_format(&plan[1], &b[1], &inst[1].counters, &plan[0], &b[0],
+                                 &inst[0].counters, 0, PERFBUF_FMT_DOUBLE, &value) == PERFBUF_OK);
+    CHECK_EQ_U(value.status, PERFBUF_CSTATUS_VALID_DATA);
+    CHECK(value.as_double > 0.001999999 && value.as_double < 0.002000001);
+    CHECK(perfbuf_v1_plan_format(&plan[1], &b[1], &inst[1].counters, &plan[0], &b[0],
+                                 &inst[0].counters, 2, PERFBUF_FMT_LARGE, &value) == PERFBUF_OK);
+    CHECK_EQ_U(value.status, PERFBUF_CSTATUS_VALID_DATA);
+    CHECK(value.as_large == (int64_t)wide_count);
+    tb_free(&v[0].buf);
+    tb_free(&v[1].buf);
+}
+
+/* Only a DWORD type may be widened, and only to 8: a LARGE type with
+ * CounterSize 4 (half its value), a DWORD type with 2 or 16 and a ZERO
+ * type with bytes stay anomaly SIZE_MISMATCH, naming CounterSize. */
+static void other_size_mismatches_stay_anomalies(void)
+{
+    static const struct {
+        uint32_t type;
+        uint32_t size;
+    } cases[] = {
+        {PERF_COUNTER_LARGE_RAWCOUNT, 4},
+        {PERF_100NSEC_TIMER, 4},
+        {PERF_COUNTER_RAWCOUNT, 2},
+        {PERF_COUNTER_RAWCOUNT, 16},
+        {PERF_COUNTER_NODATA, 4},
+    };
+    for (size_t k = 0; k < sizeof cases / sizeof cases[0]; k++) {
+        tb_v1 v;
+        tb_v1_begin(&v, "HOST");
+        tb_v1_object_begin(&v, 238, 0, 0);
+        tb_v1_counter(&v, 2, PERF_COUNTER_RAWCOUNT, 4, 4);
+        size_t definition_at = v.buf.len;
+        tb_v1_counter(&v, 4, cases[k].type, cases[k].size, 8);
+        tb_v1_definitions_end(&v);
+        uint8_t data[20] = {0};
+        tb_v1_instance(&v, "0", 0, 0);
+        tb_v1_counter_block(&v, data, sizeof data);
+        tb_v1_object_end(&v);
+        tb_v1_end(&v);
+        walk w = parse_and_walk(v.buf.data, v.buf.len, PERFBUF_STRICT);
+        CHECK(w.status == PERFBUF_E_INCONSISTENT);
+        CHECK_STR(w.err.structure, "PERF_COUNTER_DEFINITION");
+        CHECK_STR(w.err.field, "CounterSize");
+        CHECK_EQ_U(w.err.offset, definition_at + 32);
+        w = parse_and_walk(v.buf.data, v.buf.len, 0);
+        CHECK(w.status == PERFBUF_OK);
+        CHECK_EQ_U(w.b.anomalies, PERFBUF_ANOMALY_SIZE_MISMATCH);
+        CHECK_EQ_U(w.b.first_anomaly.offset, definition_at + 32);
+        tb_free(&v.buf);
+    }
+}
+
 /* ---- rejections ---- */
 
 typedef struct rejection {
@@ -804,7 +946,7 @@ static const rejection rejections[] = {
     {"definition below struct", DEF_PROCESS_0, 39, 0, PERFBUF_E_SIZE_TOO_SMALL, D, "ByteLength", DEF_PROCESS_0, false},
     {"definition beyond definitions", DEF_PROCESS_0, 121, 0, PERFBUF_E_SIZE_TOO_LARGE, D, "ByteLength", DEF_PROCESS_0, false},
     {"unknown type", DEF_PROCESS_0 + 28, 0x12345678, S, PERFBUF_E_UNKNOWN_VALUE, D, "CounterType", DEF_PROCESS_0 + 28, false},
-    {"size against type", DEF_PROCESS_0 + 32, 4, S, PERFBUF_E_INCONSISTENT, D, "CounterSize", DEF_PROCESS_0 + 32, true},
+    {"LARGE type, size 4", DEF_PROCESS_0 + 32, 4, S, PERFBUF_E_INCONSISTENT, D, "CounterSize", DEF_PROCESS_0 + 32, true},
     {"offset inside ByteLength", DEF_PROCESS_0 + 36, 2, 0, PERFBUF_E_OFFSET_OUT_OF_RANGE, D, "CounterOffset", DEF_PROCESS_0 + 36, false},
     {"offset past block", DEF_PROCESS_0 + 36, 20, 0, PERFBUF_E_OFFSET_OUT_OF_RANGE, D, "CounterOffset", DEF_PROCESS_0 + 36, false},
     {"offset huge", DEF_PROCESS_0 + 36, 0xFFFFFFFC, 0, PERFBUF_E_OFFSET_OUT_OF_RANGE, D, "CounterOffset", DEF_PROCESS_0 + 36, false},
@@ -940,6 +1082,8 @@ static const th_case cases[] = {
     TH_CASE(identical_and_partial_sharing_are_accepted),
     TH_CASE(claims_past_twice_the_block_are_refused),
     TH_CASE(size_zero_counters_count_against_the_budget),
+    TH_CASE(dword_type_widened_to_8_bytes_is_read_whole),
+    TH_CASE(other_size_mismatches_stay_anomalies),
     TH_CASE(every_rejection),
     TH_CASE(lenient_reports_anomalies),
     TH_CASE(lenient_count_mismatch_keeps_objects),

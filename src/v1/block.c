@@ -106,7 +106,11 @@ perfbuf_status pb_v1_read_counter(pb_ctx *ctx, pb_cursor *defs, perfbuf_v1_count
         }
     }
     uint32_t expected = perfbuf_counter_type_size(out->type);
-    if (expected != PERFBUF_SIZE_VARIABLE && expected != out->size) {
+    /* A DWORD type over a 64-bit field: Windows' disk provider writes each
+     * CounterSize as its field's size, and its PERF_AVERAGE_TIMER counters
+     * sit in LONGLONG fields. The value is read whole, as any size 8. */
+    bool widened_dword = expected == 4 && out->size == 8;
+    if (expected != PERFBUF_SIZE_VARIABLE && expected != out->size && !widened_dword) {
         st = pb_anomaly(ctx, PERFBUF_ANOMALY_SIZE_MISMATCH, PERFBUF_E_INCONSISTENT, at,
                         PBF_PERF_COUNTER_DEFINITION_CounterSize);
         if (st != PERFBUF_OK) {
