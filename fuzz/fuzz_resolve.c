@@ -114,7 +114,8 @@ static void resolve_all(const perfbuf_v1_block *b, const perfbuf_title_tables *n
                                              names, d.name_title_index, counter,
                                              path->counter.length));
                 }
-                if (every ? perfbuf_counter_type_is_displayable(d.type) : counter_langs != 0) {
+                /* Only counters with a displayable value, named or "*". */
+                if (perfbuf_counter_type_is_displayable(d.type) && (every || counter_langs != 0)) {
                     cfound = true;
                     break;
                 }

@@ -520,6 +520,51 @@ static void v2_countersets_and_counters_by_name_guid_and_id(void)
     tb_free(&name_bytes);
 }
 
+/* Windows' disk provider gives each base definition its counter's title
+ * index (every PERF_PRECISION_TIMESTAMP after % Disk Time carries 200): a
+ * named path, like "*", resolves to the counter alone, never to its base. */
+static void bases_with_their_counters_title_are_not_resolved(void)
+{
+    fixture f;
+    fixture_make(&f);
+    CALL((void)0);
+    tb_v1 v;
+    uint8_t data[24] = {0};
+    tb_v1_begin(&v, "HOST");
+    tb_v1_object_begin(&v, 238, 1, 0);
+    tb_v1_counter(&v, 6, PERF_PRECISION_100NS_TIMER, 8, 8);
+    tb_v1_counter(&v, 6, PERF_PRECISION_TIMESTAMP, 8, 16);
+    tb_v1_counter(&v, 6, PERF_COUNTER_RAWCOUNT, 4, 4);
+    tb_v1_definitions_end(&v);
+    tb_v1_counter_block(&v, data, 24);
+    tb_v1_object_end(&v);
+    tb_v1_end(&v);
+    perfbuf_v1_block b;
+    CHECK(perfbuf_v1_parse(v.buf.data, v.buf.len, &(perfbuf_options){.flags = PERFBUF_STRICT},
+                           &b, NULL) == PERFBUF_OK);
+    const char *const texts[2] = {"\\Processor(*)\\% Processor Time", "\\Processor(*)\\*"};
+    for (size_t t = 0; t < 2; t++) {
+        perfbuf_counter_path p;
+        perfbuf_error err;
+        CHECK(perfbuf_path_parse(texts[t], strlen(texts[t]), &p, &err) == PERFBUF_OK);
+        perfbuf_v1_iter it;
+        perfbuf_v1_object o;
+        perfbuf_v1_objects_begin(&b, &it);
+        CHECK(perfbuf_v1_resolve_object(&b, &f.names, &p, &it, &o, NULL, &err) == PERFBUF_OK);
+        perfbuf_v1_counters_begin(&o, &it);
+        perfbuf_v1_counter c;
+        CHECK(perfbuf_v1_resolve_counter(&b, &f.names, &p, &it, &c, NULL, &err) == PERFBUF_OK);
+        CHECK_EQ_U(c.type, PERF_PRECISION_100NS_TIMER);
+        /* The base between them is passed over; the raw count is next. */
+        CHECK(perfbuf_v1_resolve_counter(&b, &f.names, &p, &it, &c, NULL, &err) == PERFBUF_OK);
+        CHECK_EQ_U(c.type, PERF_COUNTER_RAWCOUNT);
+        CHECK(perfbuf_v1_resolve_counter(&b, &f.names, &p, &it, &c, NULL, &err) ==
+              PERFBUF_E_NOT_FOUND);
+    }
+    tb_free(&v.buf);
+    fixture_free(&f);
+}
+
 static const th_case cases[] = {
     TH_CASE(title_index_finds_every_text_case_insensitively),
     TH_CASE(title_index_lists_duplicates_in_table_order),
@@ -532,5 +577,6 @@ static const th_case cases[] = {
     TH_CASE(ambiguous_names_list_every_object),
     TH_CASE(resolve_arguments),
     TH_CASE(v2_countersets_and_counters_by_name_guid_and_id),
+    TH_CASE(bases_with_their_counters_title_are_not_resolved),
 };
 TH_MAIN(cases)

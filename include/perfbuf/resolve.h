@@ -128,10 +128,12 @@ PERFBUF_API PERFBUF_MUST_USE perfbuf_status perfbuf_v1_resolve_object(
 
 /*
  * The same for the counters of object o (`it` started with
- * perfbuf_v1_counters_begin): the next definition whose CounterNameTitleIndex
- * has a text equal to the path's counter name, or, for the counter "*",
- * the next one that has a displayable value (base counters are skipped, as
- * PDH does not list them). NOT_FOUND names field "Counter".
+ * perfbuf_v1_counters_begin): the next definition with a displayable value
+ * whose CounterNameTitleIndex has a text equal to the path's counter name,
+ * or, for the counter "*", the next one with a displayable value. Base
+ * counters are skipped either way, as PDH does not list them: Windows'
+ * providers give a base its counter's title index, so a name alone would
+ * find it too. NOT_FOUND names field "Counter".
  */
 PERFBUF_API PERFBUF_MUST_USE perfbuf_status perfbuf_v1_resolve_counter(
     const perfbuf_v1_block *b, const perfbuf_title_tables *names,

@@ -123,11 +123,16 @@ perfbuf_status perfbuf_v1_resolve_counter(const perfbuf_v1_block *b,
     size_t len = path->counter.length;
     while (perfbuf_v1_counters_next(b, it, out)) {
         PB_WORK(1);
+        /* Base counters are never a path's counter, named or "*": PDH lists
+         * and adds only counters with a displayable value, and Windows'
+         * providers give a base its counter's title index (the disk
+         * objects' timestamp bases carry % Disk Time's), so a name alone
+         * would also find the base. */
+        if (!perfbuf_counter_type_is_displayable(out->type)) {
+            continue;
+        }
         perfbuf_language_set set;
         if (every) {
-            if (!perfbuf_counter_type_is_displayable(out->type)) {
-                continue;
-            }
             set = PERFBUF_LANGUAGE_ENGLISH | PERFBUF_LANGUAGE_LOCALIZED;
         } else {
             set = languages(names, out->name_title_index, name, len);

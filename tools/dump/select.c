@@ -58,8 +58,13 @@ bool select_counter_by(const dump_selection *s, size_t p, const perfbuf_v1_count
     if (!s->object_ok[p]) {
         return false;
     }
+    /* As perfbuf_v1_resolve_counter: a base counter is never selected, even
+     * where it carries its counter's title index. */
+    if (!perfbuf_counter_type_is_displayable(c->type)) {
+        return false;
+    }
     if ((path->flags & PERFBUF_PATH_COUNTER_WILDCARD) != 0) {
-        return perfbuf_counter_type_is_displayable(c->type);
+        return true;
     }
     return perfbuf_title_matches(s->names, c->name_title_index, part_text(path, path->counter),
                                  path->counter.length) != 0;
