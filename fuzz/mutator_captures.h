@@ -211,7 +211,7 @@ static size_t mcap_parent_path(uint8_t *data, size_t size, size_t max_size, size
     len += n;
     memcpy(path + len, "/*)\\C", 5);
     len += 5;
-    if (size - path_len > max_size - len) {
+    if (len > max_size || size - path_len > max_size - len) {
         return 0;
     }
     memmove(data + header + len, data + header + path_len, size - header - path_len);
