@@ -19,8 +19,12 @@
 #ifndef PERFBUF_FUZZ_MUTATOR_CAPTURES_H
 #define PERFBUF_FUZZ_MUTATOR_CAPTURES_H
 
+#include <stdlib.h>
+
 #include "mutator_v1.h"
 #include "mutator_v2_query.h"
+#include "perfbuf/paths.h"
+#include "perfbuf/v1.h"
 
 typedef size_t (*mcap_mutate_fn)(uint8_t *, size_t, size_t, unsigned int, mut_bytes_fn, bool *);
 
@@ -97,6 +101,126 @@ static size_t mcap_copy_over(uint8_t *data, size_t size, size_t max_size, size_t
 }
 
 /*
+ * The UTF-8 name of the parent with the longest name among the children
+ * of the newer V1 capture's first four objects (the ones the harness
+ * pairs) into out, cut before any character a path gives a meaning to and
+ * at PDH's longest instance name; its length, 0 when there is none. A
+ * byte mutation of the path almost never spells a parent's name at
+ * length, and a path naming a long parent is what makes a reader that
+ * compares it per child pay the product.
+ */
+static size_t mcap_longest_parent(const uint8_t *capture, size_t len, char *out, size_t cap)
+{
+    perfbuf_v1_block b;
+    if (perfbuf_v1_parse(capture, len, NULL, &b, NULL) != PERFBUF_OK || b.index_slots == 0) {
+        return 0;
+    }
+    uint64_t *slots = malloc(sizeof *slots * b.index_slots);
+    perfbuf_v1_instance_index index;
+    if (slots == NULL ||
+        perfbuf_v1_block_index_build(&b, slots, b.index_slots, &index) != PERFBUF_OK) {
+        free(slots);
+        return 0;
+    }
+    perfbuf_v1_instance longest;
+    bool found = false;
+    perfbuf_v1_iter oi;
+    perfbuf_v1_object o;
+    uint32_t objects = 0;
+    perfbuf_v1_objects_begin(&b, &oi);
+    while (objects++ < 4 && perfbuf_v1_objects_next(&b, &oi, &o)) {
+        perfbuf_v1_iter ii;
+        perfbuf_v1_instance inst, parent;
+        perfbuf_v1_instances_begin(&o, &ii);
+        while (perfbuf_v1_instances_next(&b, &ii, &inst)) {
+            if (inst.parent_title_index != 0 &&
+                perfbuf_v1_parent(&b, &o, &inst, &index, &parent, NULL) == PERFBUF_OK &&
+                (!found || parent.name_bytes > longest.name_bytes)) {
+                longest = parent;
+                found = true;
+            }
+        }
+    }
+    size_t n = 0;
+    perfbuf_status st = found ? perfbuf_v1_instance_name_utf8(&b, &longest, out, cap, &n)
+                              : PERFBUF_E_NOT_FOUND;
+    free(slots);
+    if (st != PERFBUF_OK && st != PERFBUF_E_OUTPUT_TOO_SMALL) {
+        return 0;
+    }
+    /* A cut conversion still ends with a NUL after whole characters. */
+    size_t units = 0;
+    n = 0;
+    while (out[n] != '\0' && units < PERFBUF_PATH_MAX_INSTANCE) {
+        unsigned char ch = (unsigned char)out[n];
+        if (ch < 0x20 || strchr("()/\\#*?", ch) != NULL) {
+            break;
+        }
+        /* A four-byte character is two UTF-16 units, as PDH counts. */
+        units += (ch & 0xC0) == 0x80 ? 0 : (ch >= 0xF0 ? 2 : 1);
+        if (units > PERFBUF_PATH_MAX_INSTANCE) {
+            break;
+        }
+        n++;
+    }
+    while (n > 0 && ((unsigned char)out[n] & 0xC0) == 0x80) {
+        n--; /* not inside a character */
+    }
+    return n;
+}
+
+/*
+ * Replaces the pairing input's path (at `header`, path_len bytes) with
+ * \O(<parent>/<every instance>)\C, <parent> the newer capture's longest
+ * parent name (mcap_longest_parent) whole, one character short, with its last
+ * character changed, or cut at random: a match, and near misses that are
+ * compared at their whole length. Returns the new size; 0 when there is no
+ * such parent or the input would not fit max_size.
+ */
+static size_t mcap_parent_path(uint8_t *data, size_t size, size_t max_size, size_t header,
+                               size_t path_len, size_t newer_at, mut_rng *r)
+{
+    static char parent[3u * PERFBUF_PATH_MAX_INSTANCE + 1u];
+    static uint8_t path[sizeof parent + 16u];
+    size_t n = mcap_longest_parent(data + newer_at, size - newer_at, parent, sizeof parent);
+    if (n == 0) {
+        return 0;
+    }
+    switch (mut_rand(r, 4)) {
+    case 1:
+        n -= n > 1 && (unsigned char)parent[n - 1] < 0x80;
+        break;
+    case 2:
+        if ((unsigned char)parent[n - 1] < 0x80) {
+            parent[n - 1] = parent[n - 1] == 'z' ? 'y' : 'z';
+        }
+        break;
+    case 3:
+        n = 1 + mut_rand(r, (uint32_t)n);
+        while (n > 1 && ((unsigned char)parent[n] & 0xC0) == 0x80) {
+            n--;
+        }
+        break;
+    default:
+        break;
+    }
+    size_t len = 0;
+    memcpy(path + len, "\\O(", 3);
+    len += 3;
+    memcpy(path + len, parent, n);
+    len += n;
+    memcpy(path + len, "/*)\\C", 5);
+    len += 5;
+    if (len > max_size || size - path_len > max_size - len) {
+        return 0;
+    }
+    memmove(data + header + len, data + header + path_len, size - header - path_len);
+    memcpy(data + header, path, len);
+    mcap_put(data + 1, 2, len);
+    return size - path_len + len;
+}
+
+/*
  * The pairing harness's input: byte 0 the flags (bit 2: V2), bytes 1-2 the
  * path's length, 3-6 the older capture's, V2: 7-10 the registration's;
  * then the path, the older capture, the registration, the newer capture.
@@ -130,6 +254,12 @@ static inline size_t mcap_mutate_pairing(uint8_t *data, size_t size, size_t max_
     size_t older_at = header + path_len;
     size_t newer_at = older_at + older_len + reg_len;
     size_t newer_len = size - newer_at;
+    if (!v2 && mut_rand(&r, 8) == 0) {
+        size_t n = mcap_parent_path(data, size, max_size, header, path_len, newer_at, &r);
+        if (n != 0) {
+            return n;
+        }
+    }
     switch (mut_rand(&r, 8)) {
     case 0:
         /* Two captures of one layout: the newer a copy of the older. */

@@ -17,6 +17,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 
+#include "builder_v1.h"
 #include "harness.h"
 #include "mutator_captures.h"
 #include "perfbuf/v1.h"
@@ -361,12 +362,69 @@ static void afl_library_mutates_two_captures(void)
     }
 }
 
+/*
+ * The pairing mutator's path naming the newer capture's longest parent:
+ * a name of CJK characters takes 2 bytes a character in UTF-16 and 3 in a
+ * path, so the path can be longer than the whole input and than max_size.
+ * Every mutant fits max_size (the buffer is exactly that long, so an
+ * overrun is a sanitizer report), and some mutant is such a path when it
+ * fits.
+ */
+static void pairing_path_names_a_parent(void)
+{
+    char parent[3 * 900 + 1];
+    for (size_t k = 0; k < 900; k++) {
+        memcpy(parent + 3 * k, "\xE4\xB8\x80", 3); /* U+4E00 */
+    }
+    parent[3 * 900] = '\0';
+    tb_v1 v;
+    tb_v1_begin(&v, "HOST");
+    tb_v1_object_begin(&v, TB_V1_PROCESS, 0, 0);
+    tb_v1_counter(&v, 2, PERF_COUNTER_RAWCOUNT, 4, 4);
+    tb_v1_definitions_end(&v);
+    uint8_t data[4] = {0};
+    tb_v1_instance(&v, parent, 0, 0);
+    tb_v1_counter_block(&v, data, sizeof data);
+    tb_v1_instance(&v, "child", TB_V1_PROCESS, 0);
+    tb_v1_counter_block(&v, data, sizeof data);
+    tb_v1_object_end(&v);
+    tb_v1_end(&v);
+    CHECK(v1_accepts(v.buf.data, v.buf.len));
+    /* No path, no older capture, the newer one: the path that names the
+     * parent (3 + 2,700 + 5 bytes) is longer than this input. */
+    size_t size = 7 + v.buf.len;
+    CHECK(size < 3 + 3 * 900 + 5);
+    unsigned named = 0;
+    for (int room = 0; room < 2; room++) {
+        size_t max_size = room == 0 ? size : size + 4096u;
+        for (unsigned draw = 0; draw < 400u; draw++) {
+            uint8_t *in = malloc(max_size);
+            CHECK(in != NULL);
+            memset(in, 0, 7);
+            memcpy(in + 7, v.buf.data, v.buf.len);
+            size_t n = mcap_mutate_pairing(in, size, max_size, draw, byte_mutate);
+            CHECK(n <= max_size);
+            size_t path = mcap_get(in + 1, 2);
+            if (room == 1 && n >= 7 + path && path > 3 + 3 * 900 && memcmp(in + 7, "\\O(", 3) == 0 &&
+                memcmp(in + 10, parent, 3 * 900) == 0) {
+                named++;
+            }
+            free(in);
+        }
+    }
+    printf("pairing mutator: %u of 400 mutants name the 900-character parent in the path\n",
+           named);
+    CHECK(named > 0);
+    tb_free(&v.buf);
+}
+
 static const th_case cases[] = {
     TH_CASE(v2_mutants_mostly_valid),
     TH_CASE(v1_mutants_mostly_valid),
     TH_CASE(unreadable_inputs_fall_back),
     TH_CASE(afl_library_mutates_both_formats),
     TH_CASE(afl_library_mutates_two_captures),
+    TH_CASE(pairing_path_names_a_parent),
     TH_CASE(large_shapes_within_reach),
     TH_CASE(afl_library_needs_a_format),
 };

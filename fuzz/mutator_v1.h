@@ -747,7 +747,11 @@ static bool v1m_shared_parent(mut_tree *t, mut_rng *r)
     for (uint32_t i = 0; i < mut_parent(t, c); i++) {
         object_ordinal += t->node[i].kind == V1M_OBJECT;
     }
-    uint32_t copies = mut_copies_that_fit(t, c, mut_subtree_end(t, c), mut_factor(r) - 1);
+    /* Up to 2,048 children in one step: the coverage a fuzzer follows
+     * stops growing at a hundred or so copies, and a per-child cost needs
+     * thousands to outgrow a parent's name of thousands of characters. */
+    uint32_t want = (mut_factor(r) << mut_rand(r, 6)) - 1;
+    uint32_t copies = mut_copies_that_fit(t, c, mut_subtree_end(t, c), want);
     uint32_t made = 0;
     while (made < copies && v1m_dup_instance(t, c)) {
         made++;
@@ -756,7 +760,9 @@ static bool v1m_shared_parent(mut_tree *t, mut_rng *r)
     if (p >= t->count) {
         return false;
     }
-    size_t units = 64u << mut_rand(r, 7);
+    /* 64 to 32,768 characters: a size bound per child outgrows the
+     * capture only past a few thousand. */
+    size_t units = 64u << mut_rand(r, 10);
     /* 0: one parent; 1: two in one object; 2: two in two objects. */
     uint32_t shape = mut_rand(r, 3);
     if (shape == 1 && !v1m_dup_instance(t, p)) {
