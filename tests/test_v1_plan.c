@@ -441,6 +441,115 @@ static void test_plan_missing_multi_base(void)
     capture_free(&c);
 }
 
+/* A whole object per call: every row is the plan's read of that
+ * instance's block (the single block for a -1 object), the process rows
+ * carry the values the sample block was built with, and the matrix's size
+ * is told before anything is written. */
+static void test_plan_reads_whole_object(void)
+{
+    capture c = {tb_v1_sample_global(), {0}, {0}};
+    CHECK(capture_parse(&c, PERFBUF_STRICT));
+    static const uint32_t titles[3] = {TB_V1_PROCESS, TB_V1_THREAD, TB_V1_MEMORY};
+    static const uint32_t rows_of[3] = {3, 4, 1};
+    for (int t = 0; t < 3; t++) {
+        perfbuf_v1_object o;
+        CHECK(object_at(&c.b, titles[t], &o));
+        perfbuf_v1_plan_entry entries[MAX_COUNTERS];
+        perfbuf_v1_plan plan;
+        CHECK(perfbuf_v1_plan_build(&c.b, &o, entries, MAX_COUNTERS, &plan) == PERFBUF_OK);
+        enum { CELLS = 8 * MAX_COUNTERS };
+        uint64_t matrix[CELLS];
+        size_t needed = 0;
+        CHECK_EQ_U(perfbuf_v1_plan_read_object(&plan, &c.b, &o, NULL, 0, &needed),
+                   PERFBUF_E_OUTPUT_TOO_SMALL);
+        CHECK_EQ_U(needed, (size_t)rows_of[t] * plan.count);
+        matrix[0] = 77;
+        CHECK_EQ_U(perfbuf_v1_plan_read_object(&plan, &c.b, &o, matrix, needed - 1u, &needed),
+                   PERFBUF_E_OUTPUT_TOO_SMALL);
+        CHECK_EQ_U(matrix[0], 77u);
+        CHECK(perfbuf_v1_plan_read_object(&plan, &c.b, &o, matrix, CELLS, &needed) ==
+              PERFBUF_OK);
+        CHECK_EQ_U(needed, (size_t)rows_of[t] * plan.count);
+        perfbuf_v1_counter_block blk;
+        uint32_t i = 0;
+        for (; block_of(&c.b, &o, i, &blk); i++) {
+            uint64_t values[MAX_COUNTERS];
+            CHECK(perfbuf_v1_plan_read(&plan, &c.b, &blk, values, MAX_COUNTERS) == PERFBUF_OK);
+            for (uint32_t k = 0; k < plan.count; k++) {
+                CHECK_EQ_U(matrix[i * plan.count + k], values[k]);
+            }
+        }
+        CHECK_EQ_U(i, rows_of[t]);
+        if (titles[t] == TB_V1_PROCESS) {
+            CHECK_EQ_U(matrix[plan.count + 0], 2000000u);
+            CHECK_EQ_U(matrix[plan.count + 1], 101u);
+            CHECK_EQ_U(matrix[plan.count + 2], 3u);
+        }
+    }
+    capture_free(&c);
+}
+
+/* The object call checks once what plan_read checks per block: the plan's
+ * parse, its object, and entries the caller changed to read past what
+ * validation proved every counter block holds. */
+static void test_plan_read_object_refuses(void)
+{
+    capture c0 = {tb_v1_sample_global(), {0}, {0}};
+    capture c1 = {tb_v1_sample_global(), {0}, {0}};
+    CHECK(capture_parse(&c0, PERFBUF_STRICT));
+    CHECK(capture_parse(&c1, PERFBUF_STRICT));
+    perfbuf_v1_object thread0, thread1, process0;
+    CHECK(object_at(&c0.b, TB_V1_THREAD, &thread0));
+    CHECK(object_at(&c1.b, TB_V1_THREAD, &thread1));
+    CHECK(object_at(&c0.b, TB_V1_PROCESS, &process0));
+    perfbuf_v1_plan_entry entries[MAX_COUNTERS];
+    perfbuf_v1_plan plan;
+    CHECK(perfbuf_v1_plan_build(&c0.b, &thread0, entries, MAX_COUNTERS, &plan) == PERFBUF_OK);
+    uint64_t matrix[8 * MAX_COUNTERS];
+    size_t cap = sizeof matrix / sizeof matrix[0];
+    size_t needed;
+    CHECK(perfbuf_v1_plan_read_object(&plan, &c0.b, &thread0, matrix, cap, &needed) ==
+          PERFBUF_OK);
+    /* Another capture of the same bytes, another object, a later capture
+     * in the same buffer. */
+    CHECK_EQ_U(perfbuf_v1_plan_read_object(&plan, &c1.b, &thread1, matrix, cap, &needed),
+               PERFBUF_E_INVALID_ARGUMENT);
+    CHECK_EQ_U(perfbuf_v1_plan_read_object(&plan, &c0.b, &process0, matrix, cap, &needed),
+               PERFBUF_E_INVALID_ARGUMENT);
+    perfbuf_v1_block later = c0.b;
+    later.perf_time += 1;
+    CHECK_EQ_U(perfbuf_v1_plan_read_object(&plan, &later, &thread0, matrix, cap, &needed),
+               PERFBUF_E_INVALID_ARGUMENT);
+    /* An object the block does not describe that way. */
+    perfbuf_v1_object grown = thread0;
+    grown.total_length += 8;
+    CHECK_EQ_U(perfbuf_v1_plan_read_object(&plan, &c0.b, &grown, matrix, cap, &needed),
+               PERFBUF_E_INVALID_ARGUMENT);
+    /* An entry moved to end one byte past the furthest definition's end. */
+    perfbuf_v1_plan_entry saved = entries[0];
+    entries[0].size = 8;
+    entries[0].offset = (uint32_t)plan.reach - 7u;
+    CHECK_EQ_U(perfbuf_v1_plan_read_object(&plan, &c0.b, &thread0, matrix, cap, &needed),
+               PERFBUF_E_INVALID_ARGUMENT);
+    /* Ending exactly there is read. */
+    entries[0].offset = (uint32_t)plan.reach - 8u;
+    CHECK(perfbuf_v1_plan_read_object(&plan, &c0.b, &thread0, matrix, cap, &needed) ==
+          PERFBUF_OK);
+    entries[0] = saved;
+    perfbuf_v1_plan fewer = plan;
+    fewer.count -= 1;
+    CHECK_EQ_U(perfbuf_v1_plan_read_object(&fewer, &c0.b, &thread0, matrix, cap, &needed),
+               PERFBUF_E_INVALID_ARGUMENT);
+    CHECK_EQ_U(perfbuf_v1_plan_read_object(&plan, &c0.b, &thread0, NULL, cap, &needed),
+               PERFBUF_E_INVALID_ARGUMENT);
+    CHECK_EQ_U(perfbuf_v1_plan_read_object(&plan, &c0.b, &thread0, matrix, cap, NULL),
+               PERFBUF_E_INVALID_ARGUMENT);
+    CHECK_EQ_U(perfbuf_v1_plan_read_object(NULL, &c0.b, &thread0, matrix, cap, &needed),
+               PERFBUF_E_INVALID_ARGUMENT);
+    capture_free(&c0);
+    capture_free(&c1);
+}
+
 static const th_case cases[] = {
     TH_CASE(test_plan_reads_every_value),
     TH_CASE(test_plan_samples_equal_raw_sample),
@@ -448,6 +557,8 @@ static const th_case cases[] = {
     TH_CASE(test_plan_refuses_other_blocks),
     TH_CASE(test_plan_arguments),
     TH_CASE(test_plan_missing_multi_base),
+    TH_CASE(test_plan_reads_whole_object),
+    TH_CASE(test_plan_read_object_refuses),
 };
 
 TH_MAIN(cases)

@@ -380,6 +380,25 @@ PERFBUF_API PERFBUF_MUST_USE perfbuf_status perfbuf_v1_plan_read(
     const perfbuf_v1_plan *plan, const perfbuf_v1_block *b, const perfbuf_v1_counter_block *block,
     uint64_t *values, size_t cap);
 
+/*
+ * Every counter of every instance of the planned object o in one call:
+ * values[i * plan->count + k] is the k-th counter's raw value in the i-th
+ * instance's counter block (an object with NumInstances -1: one row, its
+ * single block; -2 and -3: none), what perfbuf_v1_plan_read gives for that
+ * block. The instances are walked by their ByteLengths: no instance view
+ * is built and no name is measured. *needed is the cells the matrix takes
+ * (rows x plan->count); OUTPUT_TOO_SMALL when cap is less (nothing
+ * written then). INVALID_ARGUMENT when the plan is not of b's parse and
+ * of o (perfbuf_v1_plan_read's identity, checked once per call), when o
+ * is not an object of b, or when an entry that reads lies past the
+ * furthest end of o's definitions, which validation proved every counter
+ * block of o reaches; the values are then unspecified. O(o's definitions
+ * + instances x counters).
+ */
+PERFBUF_API PERFBUF_MUST_USE perfbuf_status perfbuf_v1_plan_read_object(
+    const perfbuf_v1_plan *plan, const perfbuf_v1_block *b, const perfbuf_v1_object *o,
+    uint64_t *values, size_t cap, size_t *needed);
+
 /* The k-th counter's raw sample in block: what perfbuf_v1_raw_sample gives
  * for that counter of the planned object, statuses included. */
 PERFBUF_API PERFBUF_MUST_USE perfbuf_status perfbuf_v1_plan_sample(

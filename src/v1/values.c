@@ -488,3 +488,142 @@ perfbuf_status perfbuf_v1_plan_format_all(const perfbuf_v1_plan *newer,
     }
     return PERFBUF_OK;
 }
+
+/* ---- a whole object per call ---- */
+
+/*
+ * The furthest end of o's counters, walked from b's own definitions: the
+ * reach validation computed for o (check_definitions in v1/block.c) and
+ * then required of every counter block of o (a ByteLength below it is
+ * PERFBUF_E_OFFSET_OUT_OF_RANGE). False when b does not hold o's
+ * counter_count definitions. O(o's definitions), once per call.
+ */
+static bool proved_reach(const perfbuf_v1_block *b, const perfbuf_v1_object *o, uint64_t *reach)
+{
+    uint64_t furthest = 0;
+    uint32_t n = 0;
+    perfbuf_v1_iter it;
+    perfbuf_v1_counter c;
+    perfbuf_v1_counters_begin(o, &it);
+    while (perfbuf_v1_counters_next(b, &it, &c)) {
+        PB_WORK(1);
+        uint64_t end = (uint64_t)c.counter_offset + c.size;
+        furthest = end > furthest ? end : furthest;
+        n++;
+    }
+    *reach = furthest;
+    return n == o->counter_count;
+}
+
+/* Whether every entry that reads (size 4 or 8) ends within reach: the
+ * entries are the caller's memory, so the one check that lets the rows
+ * below read them unchecked is made here, once per call. */
+static bool entries_within(const perfbuf_v1_plan *plan, uint64_t reach)
+{
+    const perfbuf_v1_plan_entry *e = plan->entries;
+    for (uint32_t k = 0; k < plan->count; k++) {
+        PB_WORK(1);
+        bool reads = e[k].size == 4 || e[k].size == 8;
+        if (reads && (uint64_t)e[k].offset + e[k].size > reach) {
+            return false;
+        }
+    }
+    return true;
+}
+
+/* A value at `offset` of a counter block's bytes, as planned_value reads
+ * it; the caller has shown offset + size is within the bytes. */
+static inline uint64_t row_value(const uint8_t *block, uint32_t offset, uint32_t size)
+{
+    if (size == 8) {
+        return pb_le64(block + offset);
+    }
+    return size == 4 ? pb_le32(block + offset) : 0;
+}
+
+/*
+ * The next counter block of the object's data: after the instance
+ * definition when the object has instances (skipped by its ByteLength, its
+ * name never looked at), else the single block. *bytes is the block's
+ * bytes as the cursor hands them out; false when the walk leaves the
+ * object's data or a block falls short of reach, which validation rules
+ * out on b's bytes (a buffer changed since its parse is refused, never
+ * read past its counter block).
+ */
+static inline bool next_block(pb_cursor *data, bool has_instances, uint64_t reach,
+                              const uint8_t **bytes)
+{
+    uint32_t length;
+    pb_cursor head = *data;
+    if (has_instances && (!pb_cursor_read_u32(&head, &length) ||
+                          length < PBS_PERF_INSTANCE_DEFINITION || !pb_cursor_skip(data, length))) {
+        return false;
+    }
+    head = *data;
+    return pb_cursor_read_u32(&head, &length) && length >= PBS_PERF_COUNTER_BLOCK &&
+           length >= reach && pb_cursor_take(data, length, bytes);
+}
+
+perfbuf_status perfbuf_v1_plan_read_object(const perfbuf_v1_plan *plan, const perfbuf_v1_block *b,
+                                           const perfbuf_v1_object *o, uint64_t *values,
+                                           size_t cap, size_t *needed)
+{
+    if (plan == NULL || b == NULL || o == NULL || needed == NULL ||
+        (values == NULL && cap != 0)) {
+        return PERFBUF_E_INVALID_ARGUMENT;
+    }
+    *needed = 0;
+    /* The plan's parse and object, once per call: the same identity
+     * plan_window asks of a counter block, and o read again from b. */
+    size_t object_end = o->offset + o->total_length;
+    if (!pb_v1_same_parse(b, plan->parse_id) || plan->data != b->data || plan->size != b->size ||
+        plan->perf_time != b->perf_time || plan->perf_time_100ns != b->perf_time_100ns ||
+        !pb_v1_object_of_block(b, o) || plan->data_offset != o->data_offset ||
+        plan->data_end != object_end || plan->count != o->counter_count ||
+        (plan->entries == NULL && plan->count != 0)) {
+        return PERFBUF_E_INVALID_ARGUMENT;
+    }
+    uint64_t reach;
+    if (!proved_reach(b, o, &reach) || !entries_within(plan, reach)) {
+        return PERFBUF_E_INVALID_ARGUMENT;
+    }
+    bool has_instances = o->num_instances != PERFBUF_V1_NO_INSTANCES;
+    uint32_t rows = has_instances ? o->instance_count : 1u;
+    if (plan->count != 0 && rows > SIZE_MAX / plan->count) {
+        *needed = SIZE_MAX;
+        return PERFBUF_E_OUTPUT_TOO_SMALL;
+    }
+    *needed = (size_t)rows * plan->count;
+    if (cap < *needed) {
+        return PERFBUF_E_OUTPUT_TOO_SMALL;
+    }
+    if (plan->count == 0) {
+        return PERFBUF_OK;
+    }
+    /*
+     * What validation proved of b, whose parse this is: o's data holds
+     * o->instance_count instance definitions (NumInstances -1: one
+     * counter block), each of a ByteLength covering its header and inside
+     * the object, each followed by a PERF_COUNTER_BLOCK whose ByteLength
+     * is at least `reach`, the furthest end of o's definitions. Every
+     * entry that reads ends within reach (entries_within), so once
+     * next_block has taken a block's ByteLength bytes from the cursor, no
+     * value of the row needs a bounds check of its own: the le_load reads
+     * below stay inside the bytes the cursor handed out.
+     */
+    const perfbuf_v1_plan_entry *e = plan->entries;
+    uint32_t count = plan->count;
+    pb_cursor data = pb_v1_view_window(b, o->data_offset, object_end);
+    for (uint32_t row = 0; row < rows; row++) {
+        PB_WORK(1u + count);
+        const uint8_t *block;
+        if (!next_block(&data, has_instances, reach, &block)) {
+            return PERFBUF_E_INVALID_ARGUMENT;
+        }
+        uint64_t *out = values + (size_t)row * count;
+        for (uint32_t k = 0; k < count; k++) {
+            out[k] = row_value(block, e[k].offset, e[k].size);
+        }
+    }
+    return PERFBUF_OK;
+}
