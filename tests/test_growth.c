@@ -1502,6 +1502,19 @@ static void v2_walk(const tb_v2 *v, run *r)
         }
         EXPECT(with_values == blk.instance_count);
         free(values);
+        /* The whole block in one call: its size, then the matrix. */
+        size_t needed = 0;
+        st = perfbuf_v2_block_read_all(&q, &blk, NULL, 0, &needed);
+        EXPECT(st == (needed == 0 ? PERFBUF_OK : PERFBUF_E_OUTPUT_TOO_SMALL));
+        uint64_t *matrix = malloc(sizeof *matrix * (needed ? needed : 1));
+        EXPECT(matrix != NULL);
+        EXPECT(perfbuf_v2_block_read_all(&q, &blk, matrix, needed, &needed) == PERFBUF_OK);
+        EXPECT(needed == (size_t)blk.counter_count *
+                             (blk.kind == PERFBUF_V2_MULTIPLE_INSTANCES ||
+                                      blk.kind == PERFBUF_V2_COUNTERSET
+                                  ? blk.instance_count
+                                  : 1u));
+        free(matrix);
     }
     stop(r);
     EXPECT(blocks == q.block_count);

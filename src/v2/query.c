@@ -846,6 +846,52 @@ perfbuf_status perfbuf_v2_instances_next_values(const perfbuf_v2_query *q,
     return PERFBUF_OK;
 }
 
+/*
+ * Every value of a block in one call. An instance is stepped over by its
+ * Size (header, name and padding) without looking for its name's NUL: the
+ * parse proved the name is terminated inside it, and only its length
+ * matters here. Each value still carries its own dwSize, so the walk keeps
+ * the cursor's take per value: in V2 that size is where the next value
+ * starts, not a check a plan could make once.
+ */
+perfbuf_status perfbuf_v2_block_read_all(const perfbuf_v2_query *q, const perfbuf_v2_block *block,
+                                         uint64_t *values, size_t cap, size_t *needed)
+{
+    if (q == NULL || block == NULL || needed == NULL || (values == NULL && cap != 0)) {
+        return PERFBUF_E_INVALID_ARGUMENT;
+    }
+    bool instances = kind_has_instances(block->kind);
+    uint32_t rows = instances ? block->instance_count : 1u;
+    uint32_t count = block->counter_count;
+    if (count != 0 && rows > SIZE_MAX / count) {
+        *needed = SIZE_MAX;
+        return PERFBUF_E_OUTPUT_TOO_SMALL;
+    }
+    *needed = (size_t)rows * count;
+    if (cap < *needed) {
+        return PERFBUF_E_OUTPUT_TOO_SMALL;
+    }
+    pb_cursor c = window(q, block->items_offset, block->items_end);
+    for (uint32_t row = 0; row < rows; row++) {
+        PB_WORK(1);
+        const uint8_t *hdr;
+        size_t name_len;
+        /* take_sized proves name_len is inside the window: the skip holds. */
+        if (instances && (!take_sized(&c, PBS_PERF_INSTANCE_HEADER, PBO_PERF_INSTANCE_HEADER_Size,
+                                      &hdr, &name_len) ||
+                          !pb_cursor_skip(&c, name_len))) {
+            /* A block of another buffer: nothing more to read. */
+            return PERFBUF_E_INVALID_ARGUMENT;
+        }
+        uint32_t done;
+        uint32_t non_integers;
+        if (!read_values(&c, count, values + (size_t)row * count, &done, &non_integers)) {
+            return PERFBUF_E_INVALID_ARGUMENT;
+        }
+    }
+    return PERFBUF_OK;
+}
+
 perfbuf_status perfbuf_v2_instance_name_utf8(const perfbuf_v2_query *q,
                                              const perfbuf_v2_instance *inst, char *out,
                                              size_t cap, size_t *len)
