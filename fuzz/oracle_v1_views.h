@@ -10,7 +10,8 @@
  * give to be the bytes the decoded definition names. Value plans: samples
  * equal perfbuf_v1_raw_sample's, statuses included, a whole object read
  * in one call (perfbuf_v1_plan_read_object) equals perfbuf_v1_plan_read of
- * each of its counter blocks, and plan calls stay in the work budget.
+ * each of its counter blocks (formatted: perfbuf_v1_plan_format_all), and
+ * plan calls stay in the work budget.
  */
 #ifndef PERFBUF_FUZZ_ORACLE_V1_VIEWS_H
 #define PERFBUF_FUZZ_ORACLE_V1_VIEWS_H
@@ -204,7 +205,9 @@ static void views_check_data(const perfbuf_v1_block *b, const perfbuf_v1_object 
 /* The whole object in one call (perfbuf_v1_plan_read_object): the needed
  * size, a matrix one cell short refused, every row equal to
  * perfbuf_v1_plan_read of that instance's block, and an entry moved past
- * the proved reach refused before anything is read. */
+ * the proved reach refused before anything is read; formatted
+ * (perfbuf_v1_plan_format_object, the object against itself), every row
+ * equal to perfbuf_v1_plan_format_all of that block. */
 static void views_check_object(const perfbuf_v1_block *b, const perfbuf_v1_object *o,
                                const perfbuf_v1_plan *plan, size_t size)
 {
@@ -247,6 +250,43 @@ static void views_check_object(const perfbuf_v1_block *b, const perfbuf_v1_objec
         }
         ORACLE(i == rows);
     }
+    /* Formatted against itself, paired by position: each row what
+     * perfbuf_v1_plan_format_all gives for that instance's block. */
+    perfbuf_value *formatted = malloc(sizeof *formatted * (cells ? cells : 1));
+    perfbuf_value *one_row = malloc(sizeof *one_row * (plan->count ? plan->count : 1));
+    ORACLE(formatted != NULL && one_row != NULL);
+    BUDGETED_APART(size, st = perfbuf_v1_plan_format_object(plan, b, o, plan, b, o,
+                                                            PERFBUF_FMT_LARGE, formatted, cells,
+                                                            &needed));
+    ORACLE(st == PERFBUF_OK && needed == cells);
+    if (cells > 0) {
+        BUDGETED_APART(size, st = perfbuf_v1_plan_format_object(plan, b, o, plan, b, o,
+                                                                PERFBUF_FMT_LARGE, formatted,
+                                                                cells - 1u, &needed));
+        ORACLE(st == PERFBUF_E_OUTPUT_TOO_SMALL && needed == cells);
+    }
+    perfbuf_v1_iter fi;
+    perfbuf_v1_instance finst;
+    perfbuf_v1_instances_begin(o, &fi);
+    for (size_t i = 0; i < rows && plan->count > 0; i++) {
+        perfbuf_v1_counter_block blk;
+        if (has_instances) {
+            ORACLE(perfbuf_v1_instances_next(b, &fi, &finst));
+            blk = finst.counters;
+        } else {
+            ORACLE(perfbuf_v1_object_counter_block(b, o, &blk));
+        }
+        BUDGETED_APART(size, st = perfbuf_v1_plan_format_all(plan, b, &blk, plan, b, &blk,
+                                                             PERFBUF_FMT_LARGE, one_row,
+                                                             plan->count));
+        ORACLE(st == PERFBUF_OK);
+        for (uint32_t k = 0; k < plan->count; k++) {
+            const perfbuf_value *cell = &formatted[i * plan->count + k];
+            ORACLE(cell->status == one_row[k].status && cell->as_large == one_row[k].as_large);
+        }
+    }
+    free(formatted);
+    free(one_row);
     /* The entries are the caller's: one moved to end a byte past the
      * furthest definition's end is refused, whatever the instances. */
     if (plan->count > 0) {

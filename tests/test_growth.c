@@ -422,7 +422,7 @@ static void v1_plan_walk(const tb_buf *buf, run *r)
 /*
  * A whole object per call (perfbuf_v1_plan_read_object): a plan per
  * object, the matrix's size asked, then every value of the object in one
- * call. Its work is the object's definitions plus one step per instance
+ * call, and formatted against itself (perfbuf_v1_plan_format_object). Its work is the object's definitions plus one step per instance
  * and per value, so the dense block (two values per byte) is its worst
  * case and long names cost it nothing: it never measures one. Every cell
  * is compared with the plan's read of that block, outside the count.
@@ -452,6 +452,14 @@ static void v1_object_walk(const tb_buf *buf, run *r)
         st = perfbuf_v1_plan_read_object(&plan, &b, &o, matrix, needed, &needed);
         stop(r);
         EXPECT(st == PERFBUF_OK);
+        perfbuf_value *formatted = malloc(sizeof *formatted * (needed ? needed : 1));
+        EXPECT(formatted != NULL);
+        start();
+        st = perfbuf_v1_plan_format_object(&plan, &b, &o, &plan, &b, &o, PERFBUF_FMT_LARGE,
+                                           formatted, needed, &needed);
+        stop(r);
+        EXPECT(st == PERFBUF_OK);
+        free(formatted);
         uint64_t *row = malloc(sizeof *row * cap);
         EXPECT(row != NULL);
         perfbuf_v1_iter ii;

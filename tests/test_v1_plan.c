@@ -550,6 +550,74 @@ static void test_plan_read_object_refuses(void)
     capture_free(&c1);
 }
 
+/* A whole object formatted from two captures, paired by position: each
+ * row what perfbuf_v1_plan_format_all gives for that instance's blocks;
+ * objects of different instance counts are not paired by position. */
+static void test_plan_formats_whole_object(void)
+{
+    capture c0 = {tb_v1_sample_global(), {0}, {0}};
+    CHECK(capture_parse(&c0, PERFBUF_STRICT));
+    perfbuf_v1_object o0;
+    CHECK(object_at(&c0.b, TB_V1_THREAD, &o0));
+    perfbuf_v1_counter_block blk0;
+    CHECK(block_of(&c0.b, &o0, 0, &blk0));
+    capture c1 = {one_second_later(&c0.b, blk0.offset + 4), {0}, {0}};
+    CHECK(capture_parse(&c1, PERFBUF_STRICT));
+    perfbuf_v1_object o1;
+    CHECK(object_at(&c1.b, TB_V1_THREAD, &o1));
+    perfbuf_v1_plan_entry e0[MAX_COUNTERS], e1[MAX_COUNTERS];
+    perfbuf_v1_plan p0, p1;
+    CHECK(perfbuf_v1_plan_build(&c0.b, &o0, e0, MAX_COUNTERS, &p0) == PERFBUF_OK);
+    CHECK(perfbuf_v1_plan_build(&c1.b, &o1, e1, MAX_COUNTERS, &p1) == PERFBUF_OK);
+    enum { CELLS = 4 * MAX_COUNTERS };
+    perfbuf_value matrix[CELLS];
+    size_t needed = 0;
+    CHECK_EQ_U(perfbuf_v1_plan_format_object(&p1, &c1.b, &o1, &p0, &c0.b, &o0, PERFBUF_FMT_DOUBLE,
+                                             matrix, 1, &needed),
+               PERFBUF_E_OUTPUT_TOO_SMALL);
+    CHECK_EQ_U(needed, 4u * p1.count);
+    CHECK(perfbuf_v1_plan_format_object(&p1, &c1.b, &o1, &p0, &c0.b, &o0, PERFBUF_FMT_DOUBLE,
+                                        matrix, CELLS, &needed) == PERFBUF_OK);
+    CHECK_EQ_U(needed, 4u * p1.count);
+    perfbuf_v1_counter_block b0, b1;
+    uint32_t i = 0;
+    for (; block_of(&c0.b, &o0, i, &b0); i++) {
+        CHECK(block_of(&c1.b, &o1, i, &b1));
+        perfbuf_value all[MAX_COUNTERS];
+        CHECK(perfbuf_v1_plan_format_all(&p1, &c1.b, &b1, &p0, &c0.b, &b0, PERFBUF_FMT_DOUBLE,
+                                         all, MAX_COUNTERS) == PERFBUF_OK);
+        for (uint32_t k = 0; k < p1.count; k++) {
+            CHECK_EQ_U(matrix[i * p1.count + k].status, all[k].status);
+            CHECK(matrix[i * p1.count + k].as_double == all[k].as_double);
+        }
+    }
+    CHECK_EQ_U(i, 4);
+    /* The first thread's PERF_COUNTER_COUNTER: 500 more in one second. */
+    CHECK_EQ_U(matrix[0].status, PERFBUF_CSTATUS_VALID_DATA);
+    CHECK(matrix[0].as_double > 499.999 && matrix[0].as_double < 500.001);
+    /* Three processes against four threads: not paired by position. */
+    perfbuf_v1_object process0;
+    CHECK(object_at(&c0.b, TB_V1_PROCESS, &process0));
+    perfbuf_v1_plan_entry ep[MAX_COUNTERS];
+    perfbuf_v1_plan pp;
+    CHECK(perfbuf_v1_plan_build(&c0.b, &process0, ep, MAX_COUNTERS, &pp) == PERFBUF_OK);
+    CHECK_EQ_U(perfbuf_v1_plan_format_object(&p1, &c1.b, &o1, &pp, &c0.b, &process0,
+                                             PERFBUF_FMT_DOUBLE, matrix, CELLS, &needed),
+               PERFBUF_E_INCONSISTENT);
+    /* A plan given with the other capture's object or parse. */
+    CHECK_EQ_U(perfbuf_v1_plan_format_object(&p1, &c1.b, &o1, &p0, &c1.b, &o1, PERFBUF_FMT_DOUBLE,
+                                             matrix, CELLS, &needed),
+               PERFBUF_E_INVALID_ARGUMENT);
+    CHECK_EQ_U(perfbuf_v1_plan_format_object(&p1, &c1.b, &o1, &p0, &c0.b, &process0,
+                                             PERFBUF_FMT_DOUBLE, matrix, CELLS, &needed),
+               PERFBUF_E_INVALID_ARGUMENT);
+    CHECK_EQ_U(perfbuf_v1_plan_format_object(&p1, &c1.b, &o1, &p0, &c0.b, &o0, PERFBUF_FMT_DOUBLE,
+                                             matrix, CELLS, NULL),
+               PERFBUF_E_INVALID_ARGUMENT);
+    capture_free(&c0);
+    capture_free(&c1);
+}
+
 static const th_case cases[] = {
     TH_CASE(test_plan_reads_every_value),
     TH_CASE(test_plan_samples_equal_raw_sample),
@@ -559,6 +627,7 @@ static const th_case cases[] = {
     TH_CASE(test_plan_missing_multi_base),
     TH_CASE(test_plan_reads_whole_object),
     TH_CASE(test_plan_read_object_refuses),
+    TH_CASE(test_plan_formats_whole_object),
 };
 
 TH_MAIN(cases)

@@ -433,6 +433,26 @@ PERFBUF_API PERFBUF_MUST_USE perfbuf_status perfbuf_v1_plan_format_all(
     const perfbuf_v1_block *older_b, const perfbuf_v1_counter_block *older_block,
     uint32_t flags, perfbuf_value *values, size_t cap);
 
+/*
+ * Every counter of every instance of an object formatted from two
+ * captures in one call, the instances paired by position: values[i *
+ * newer->count + k] is what perfbuf_v1_plan_format_all gives for k with
+ * the i-th instance's counter block of each capture (its counter statuses
+ * included). Position is an instance's identity only when both captures
+ * hold as many instances and the caller knows they are the same ones
+ * (an object whose instances do not come and go, such as Processor):
+ * INCONSISTENT when newer_o and older_o differ in NumInstances; a caller
+ * whose instances may have changed pairs them by name (perfbuf_v1_pair in
+ * perfbuf/collector.h) and formats each pair with
+ * perfbuf_v1_plan_format_all. *needed, OUTPUT_TOO_SMALL and
+ * INVALID_ARGUMENT as for perfbuf_v1_plan_read_object, for either plan.
+ */
+PERFBUF_API PERFBUF_MUST_USE perfbuf_status perfbuf_v1_plan_format_object(
+    const perfbuf_v1_plan *newer, const perfbuf_v1_block *newer_b,
+    const perfbuf_v1_object *newer_o, const perfbuf_v1_plan *older,
+    const perfbuf_v1_block *older_b, const perfbuf_v1_object *older_o, uint32_t flags,
+    perfbuf_value *values, size_t cap, size_t *needed);
+
 #ifdef __cplusplus
 }
 #endif
