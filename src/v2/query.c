@@ -678,9 +678,62 @@ static bool view_instance(pb_cursor *region, uint32_t value_count, perfbuf_v2_in
  * integer, or 0 for a value of another size (counted). False, with *done
  * values written, where a size does not hold (a view of another buffer).
  */
+/*
+ * The common row: every value the same dwSize as the first (a producer
+ * writes one PERF_COUNTER_DATA layout per counterset). The row's
+ * count x dwSize bytes are taken from the cursor at once, and each value's
+ * place is then a multiple of the stride, not the sum of the sizes before
+ * it: the loads of one value no longer wait on the last. Every dwSize is
+ * still compared with the stride and every dwDataSize with the room after
+ * the header, so a row that is not uniform is left to the general walk.
+ */
+static bool read_uniform_values(pb_cursor *region, uint32_t count, uint64_t *values,
+                                uint32_t *non_integers)
+{
+    pb_cursor c = *region;
+    pb_cursor first = c;
+    const uint8_t *hdr;
+    if (count == 0 || !pb_cursor_take(&first, PBS_PERF_COUNTER_DATA, &hdr)) {
+        return false;
+    }
+    uint32_t stride = pb_le32(hdr + PBO_PERF_COUNTER_DATA_dwSize);
+    const uint8_t *row;
+    if (stride < PBS_PERF_COUNTER_DATA || pb_cursor_remaining(&c) / stride < count ||
+        !pb_cursor_take(&c, (size_t)count * stride, &row)) {
+        return false;
+    }
+    uint32_t room = stride - PBS_PERF_COUNTER_DATA;
+    uint32_t others = 0;
+    for (uint32_t i = 0; i < count; i++) {
+        PB_WORK(1);
+        const uint8_t *value = row + (size_t)i * stride;
+        uint32_t data_size = pb_le32(value + PBO_PERF_COUNTER_DATA_dwDataSize);
+        if (pb_le32(value + PBO_PERF_COUNTER_DATA_dwSize) != stride || data_size > room) {
+            return false;
+        }
+        const uint8_t *body = value + PBS_PERF_COUNTER_DATA;
+        uint64_t v = 0;
+        if (data_size == 8) {
+            v = (uint64_t)pb_le32(body) | (uint64_t)pb_le32(body + 4) << 32;
+        } else if (data_size == 4) {
+            v = pb_le32(body);
+        } else {
+            others++;
+        }
+        values[i] = v;
+    }
+    *region = c;
+    *non_integers = others;
+    return true;
+}
+
 static bool read_values(pb_cursor *region, uint32_t count, uint64_t *values, uint32_t *done,
                         uint32_t *non_integers)
 {
+    if (read_uniform_values(region, count, values, non_integers)) {
+        *done = count;
+        return true;
+    }
     pb_cursor c = *region;
     uint32_t others = 0;
     for (uint32_t i = 0; i < count; i++) {
