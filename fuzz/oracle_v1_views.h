@@ -288,8 +288,10 @@ static void views_check_object(const perfbuf_v1_block *b, const perfbuf_v1_objec
     free(formatted);
     free(one_row);
     /* The entries are the caller's: one moved to end a byte past the
-     * furthest definition's end is refused, whatever the instances. */
-    if (plan->count > 0) {
+     * furthest definition's end is refused, whatever the instances. A
+     * reach past 32 bits (definitions of an object without instances may
+     * claim one) leaves no CounterOffset that ends past it. */
+    if (plan->count > 0 && plan->reach <= UINT32_MAX) {
         perfbuf_v1_plan_entry *moved = malloc(sizeof *moved * plan->count);
         ORACLE(moved != NULL);
         memcpy(moved, plan->entries, sizeof *moved * plan->count);

@@ -663,9 +663,31 @@ static void block_read_all(void)
     tb_free(&v.buf);
 }
 
+/* A block without values (an ERROR_RETURN, dwStatus 0x1068) asked with no
+ * matrix at all: nothing needed, nothing written, no row pointed at (the
+ * replay seed block-without-counters-read-whole.bin is the input fuzzing
+ * found it with). */
+static void block_read_all_without_values(void)
+{
+    static const uint8_t query[64] = {
+        0x40, 0, 0, 0, 1, 0, 0, 0, 1, 0, 0, 0, 0, 0, 0, 0, 2, 0, 0, 0, 0, 0, 0, 0,
+        0x80, 0x96, 0x98, 0, 0, 0, 0, 0, 0xea, 0x07, 0x0b, 0, 0, 0, 0x16, 0, 0x0a, 0, 0, 0, 0, 0, 0, 0,
+        0x68, 0x10, 0, 0, 0, 0, 0, 0, 0x10, 0, 0, 0, 0, 0, 0, 0};
+    perfbuf_v2_query q;
+    perfbuf_v2_block b;
+    CHECK(perfbuf_v2_query_parse(query, sizeof query, NULL, &q, NULL) == PERFBUF_OK);
+    CHECK(first_block(&q, &b));
+    CHECK_EQ_U(b.kind, PERFBUF_V2_ERROR_RETURN);
+    CHECK_EQ_U(b.counter_count, 0);
+    size_t needed = 99;
+    CHECK(perfbuf_v2_block_read_all(&q, &b, NULL, 0, &needed) == PERFBUF_OK);
+    CHECK_EQ_U(needed, 0);
+}
+
 static const th_case cases[] = {
     TH_CASE(instances_with_values),
     TH_CASE(block_read_all),
+    TH_CASE(block_read_all_without_values),
     TH_CASE(processor_information),
     TH_CASE(references_present_and_missing),
     TH_CASE(repeated_ids_and_wide_values),

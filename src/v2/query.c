@@ -924,6 +924,10 @@ perfbuf_status perfbuf_v2_block_read_all(const perfbuf_v2_query *q, const perfbu
     if (cap < *needed) {
         return PERFBUF_E_OUTPUT_TOO_SMALL;
     }
+    if (count == 0) {
+        /* Nothing to read, and values may be NULL: no row to point at. */
+        return PERFBUF_OK;
+    }
     pb_cursor c = window(q, block->items_offset, block->items_end);
     for (uint32_t row = 0; row < rows; row++) {
         PB_WORK(1);
