@@ -698,8 +698,11 @@ static bool read_uniform_values(pb_cursor *region, uint32_t count, uint64_t *val
     }
     uint32_t stride = pb_le32(hdr + PBO_PERF_COUNTER_DATA_dwSize);
     const uint8_t *row;
-    if (stride < PBS_PERF_COUNTER_DATA || pb_cursor_remaining(&c) / stride < count ||
-        !pb_cursor_take(&c, (size_t)count * stride, &row)) {
+    /* Two 32-bit factors: the product fits in 64 bits, and once it is at
+     * most what remains it fits in a size_t (no division per row). */
+    uint64_t row_bytes = (uint64_t)count * stride;
+    if (stride < PBS_PERF_COUNTER_DATA || row_bytes > pb_cursor_remaining(&c) ||
+        !pb_cursor_take(&c, (size_t)row_bytes, &row)) {
         return false;
     }
     uint32_t room = stride - PBS_PERF_COUNTER_DATA;
