@@ -525,6 +525,18 @@ static void test_plan_read_object_refuses(void)
     grown.total_length += 8;
     CHECK_EQ_U(perfbuf_v1_plan_read_object(&plan, &c0.b, &grown, matrix, cap, &needed),
                PERFBUF_E_INVALID_ARGUMENT);
+    /* Fields the walk takes from the object, changed where the block's
+     * header does not say so: its data's start, its instance count. */
+    perfbuf_v1_object shifted = thread0;
+    perfbuf_v1_plan shifted_plan = plan;
+    shifted.data_offset += 8;
+    shifted_plan.data_offset += 8;
+    CHECK_EQ_U(perfbuf_v1_plan_read_object(&shifted_plan, &c0.b, &shifted, matrix, cap, &needed),
+               PERFBUF_E_INVALID_ARGUMENT);
+    perfbuf_v1_object more = thread0;
+    more.instance_count += 1;
+    CHECK_EQ_U(perfbuf_v1_plan_read_object(&plan, &c0.b, &more, matrix, cap, &needed),
+               PERFBUF_E_INVALID_ARGUMENT);
     /* An entry moved to end one byte past the furthest definition's end. */
     perfbuf_v1_plan_entry saved = entries[0];
     entries[0].size = 8;

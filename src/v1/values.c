@@ -584,7 +584,13 @@ static inline bool next_block(pb_cursor *data, bool has_instances, uint64_t reac
 static bool plan_of_object(const perfbuf_v1_plan *plan, const perfbuf_v1_block *b,
                            const perfbuf_v1_object *o, uint64_t *reach)
 {
-    return pb_v1_same_parse(b, plan->parse_id) && plan->data == b->data &&
+    /* The fields the walk takes from o are those b's header gives: its
+     * offsets and instance count, not only what pb_v1_object_of_block
+     * compares. */
+    bool walkable = o->definitions_offset == o->offset + o->header_length &&
+                    o->data_offset == o->offset + o->definition_length &&
+                    o->instance_count == (o->num_instances > 0 ? (uint32_t)o->num_instances : 0u);
+    return walkable && pb_v1_same_parse(b, plan->parse_id) && plan->data == b->data &&
            plan->size == b->size && plan->perf_time == b->perf_time &&
            plan->perf_time_100ns == b->perf_time_100ns && pb_v1_object_of_block(b, o) &&
            plan->data_offset == o->data_offset &&
