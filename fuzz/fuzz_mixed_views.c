@@ -464,7 +464,8 @@ static void mixed_plan_slip(const capture *y, uint32_t m, const perfbuf_v1_count
 
 /* Value plans across captures: a plan of X's object built on Y is built
  * only where Y describes that object the same way, and a plan built on X
- * never reads a counter block given with Y's block. */
+ * never reads a counter block given with Y's block, nor a whole object of
+ * Y's (perfbuf_v1_plan_read_object, perfbuf_v1_plan_format_object). */
 static void mixed_plans(const capture *x, const capture *y, uint32_t k)
 {
     const v1_part *px = &x->v1;
@@ -496,6 +497,16 @@ static void mixed_plans(const capture *x, const capture *y, uint32_t k)
             continue;
         }
         BUDGETED(n, st = perfbuf_v1_plan_read(&plan, &py->b, &py->block[m], values, cap));
+        ORACLE(st == PERFBUF_E_INVALID_ARGUMENT);
+        /* The whole object of another capture: refused before a row. */
+        size_t needed;
+        BUDGETED(n, st = perfbuf_v1_plan_read_object(&plan, &py->b, &py->object[m], values, cap,
+                                                     &needed));
+        ORACLE(st == PERFBUF_E_INVALID_ARGUMENT);
+        BUDGETED(n + x->size,
+                 st = perfbuf_v1_plan_format_object(&plan, &py->b, &py->object[m], &plan, &px->b,
+                                                    ox, PERFBUF_FMT_DOUBLE, formatted, cap,
+                                                    &needed));
         ORACLE(st == PERFBUF_E_INVALID_ARGUMENT);
         if (px->has_block[k]) {
             BUDGETED(n + x->size,

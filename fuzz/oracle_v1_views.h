@@ -8,8 +8,10 @@
  * views, and requires every field of every object, counter, instance and
  * counter block to agree, and every value the accessors and value plans
  * give to be the bytes the decoded definition names. Value plans: samples
- * equal perfbuf_v1_raw_sample's, statuses included, and plan calls stay in
- * the work budget.
+ * equal perfbuf_v1_raw_sample's, statuses included, a whole object read
+ * in one call (perfbuf_v1_plan_read_object) equals perfbuf_v1_plan_read of
+ * each of its counter blocks (formatted: perfbuf_v1_plan_format_all), and
+ * plan calls stay in the work budget.
  */
 #ifndef PERFBUF_FUZZ_ORACLE_V1_VIEWS_H
 #define PERFBUF_FUZZ_ORACLE_V1_VIEWS_H
@@ -200,6 +202,112 @@ static void views_check_data(const perfbuf_v1_block *b, const perfbuf_v1_object 
     ORACLE(!perfbuf_v1_instances_next(b, &ii, &viewed));
 }
 
+/* The whole object in one call (perfbuf_v1_plan_read_object): the needed
+ * size, a matrix one cell short refused, every row equal to
+ * perfbuf_v1_plan_read of that instance's block, and an entry moved past
+ * the proved reach refused before anything is read; formatted
+ * (perfbuf_v1_plan_format_object, the object against itself), every row
+ * equal to perfbuf_v1_plan_format_all of that block. */
+static void views_check_object(const perfbuf_v1_block *b, const perfbuf_v1_object *o,
+                               const perfbuf_v1_plan *plan, size_t size)
+{
+    bool has_instances = o->num_instances != PERFBUF_V1_NO_INSTANCES;
+    size_t rows = has_instances ? o->instance_count : 1u;
+    size_t cells = rows * plan->count;
+    size_t needed = 0;
+    perfbuf_status st;
+    BUDGETED_APART(size, st = perfbuf_v1_plan_read_object(plan, b, o, NULL, 0, &needed));
+    ORACLE(needed == cells);
+    ORACLE(st == (cells == 0 ? PERFBUF_OK : PERFBUF_E_OUTPUT_TOO_SMALL));
+    uint64_t *matrix = malloc(sizeof *matrix * (cells ? cells : 1));
+    uint64_t *row = malloc(sizeof *row * (plan->count ? plan->count : 1));
+    ORACLE(matrix != NULL && row != NULL);
+    if (cells > 0) {
+        BUDGETED_APART(size, st = perfbuf_v1_plan_read_object(plan, b, o, matrix, cells - 1u,
+                                                              &needed));
+        ORACLE(st == PERFBUF_E_OUTPUT_TOO_SMALL && needed == cells);
+    }
+    BUDGETED_APART(size, st = perfbuf_v1_plan_read_object(plan, b, o, matrix, cells, &needed));
+    ORACLE(st == PERFBUF_OK && needed == cells);
+    if (!has_instances) {
+        perfbuf_v1_counter_block blk;
+        ORACLE(perfbuf_v1_object_counter_block(b, o, &blk));
+        BUDGETED_APART(size, st = perfbuf_v1_plan_read(plan, b, &blk, row, plan->count));
+        ORACLE(st == PERFBUF_OK);
+        ORACLE(plan->count == 0 || memcmp(row, matrix, sizeof *row * plan->count) == 0);
+    } else {
+        perfbuf_v1_iter ii;
+        perfbuf_v1_instance inst;
+        size_t i = 0;
+        perfbuf_v1_instances_begin(o, &ii);
+        while (perfbuf_v1_instances_next(b, &ii, &inst)) {
+            BUDGETED_APART(size, st = perfbuf_v1_plan_read(plan, b, &inst.counters, row,
+                                                           plan->count));
+            ORACLE(st == PERFBUF_OK && i < rows);
+            ORACLE(plan->count == 0 ||
+                   memcmp(row, matrix + i * plan->count, sizeof *row * plan->count) == 0);
+            i++;
+        }
+        ORACLE(i == rows);
+    }
+    /* Formatted against itself, paired by position: each row what
+     * perfbuf_v1_plan_format_all gives for that instance's block. */
+    perfbuf_value *formatted = malloc(sizeof *formatted * (cells ? cells : 1));
+    perfbuf_value *one_row = malloc(sizeof *one_row * (plan->count ? plan->count : 1));
+    ORACLE(formatted != NULL && one_row != NULL);
+    BUDGETED_APART(size, st = perfbuf_v1_plan_format_object(plan, b, o, plan, b, o,
+                                                            PERFBUF_FMT_LARGE, formatted, cells,
+                                                            &needed));
+    ORACLE(st == PERFBUF_OK && needed == cells);
+    if (cells > 0) {
+        BUDGETED_APART(size, st = perfbuf_v1_plan_format_object(plan, b, o, plan, b, o,
+                                                                PERFBUF_FMT_LARGE, formatted,
+                                                                cells - 1u, &needed));
+        ORACLE(st == PERFBUF_E_OUTPUT_TOO_SMALL && needed == cells);
+    }
+    perfbuf_v1_iter fi;
+    perfbuf_v1_instance finst;
+    perfbuf_v1_instances_begin(o, &fi);
+    for (size_t i = 0; i < rows && plan->count > 0; i++) {
+        perfbuf_v1_counter_block blk;
+        if (has_instances) {
+            ORACLE(perfbuf_v1_instances_next(b, &fi, &finst));
+            blk = finst.counters;
+        } else {
+            ORACLE(perfbuf_v1_object_counter_block(b, o, &blk));
+        }
+        BUDGETED_APART(size, st = perfbuf_v1_plan_format_all(plan, b, &blk, plan, b, &blk,
+                                                             PERFBUF_FMT_LARGE, one_row,
+                                                             plan->count));
+        ORACLE(st == PERFBUF_OK);
+        for (uint32_t k = 0; k < plan->count; k++) {
+            const perfbuf_value *cell = &formatted[i * plan->count + k];
+            ORACLE(cell->status == one_row[k].status && cell->as_large == one_row[k].as_large);
+        }
+    }
+    free(formatted);
+    free(one_row);
+    /* The entries are the caller's: one moved to end a byte past the
+     * furthest definition's end is refused, whatever the instances. A
+     * reach past 32 bits (definitions of an object without instances may
+     * claim one) leaves no CounterOffset that ends past it. */
+    if (plan->count > 0 && plan->reach <= UINT32_MAX) {
+        perfbuf_v1_plan_entry *moved = malloc(sizeof *moved * plan->count);
+        ORACLE(moved != NULL);
+        memcpy(moved, plan->entries, sizeof *moved * plan->count);
+        moved[plan->count - 1u].size = 4;
+        moved[plan->count - 1u].offset = (uint32_t)(plan->reach > 3u ? plan->reach - 3u : 1u);
+        perfbuf_v1_plan altered = *plan;
+        altered.entries = moved;
+        BUDGETED_APART(size, st = perfbuf_v1_plan_read_object(&altered, b, o, matrix, cells,
+                                                              &needed));
+        ORACLE(st == PERFBUF_E_INVALID_ARGUMENT);
+        free(moved);
+    }
+    free(matrix);
+    free(row);
+}
+
 static void oracle_v1_views(const perfbuf_v1_block *b, const uint8_t *data, size_t size)
 {
     pb_ctx ctx;
@@ -246,6 +354,7 @@ static void oracle_v1_views(const perfbuf_v1_block *b, const uint8_t *data, size
             ORACLE(entries[k].offset == defs[k].counter_offset);
         }
         views_check_data(b, &viewed, &plan, defs, values, data, size);
+        views_check_object(b, &viewed, &plan, size);
         free(defs);
         free(entries);
         free(values);

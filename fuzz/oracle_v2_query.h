@@ -11,7 +11,8 @@
  *     the bytes again, so an independent walk of every accepted buffer,
  *     decoding each structure from its bytes as docs/formats.md lays it
  *     out, must find every block, id, instance, name and value field (and
- *     perfbuf_v2_values_read's array) exactly where the views say;
+ *     perfbuf_v2_values_read's array, and perfbuf_v2_block_read_all's
+ *     matrix row by row) exactly where the views say;
  *   - every call stays within its work budget and each whole walk within
  *     the walk budget (docs/linear-time.md).
  */
@@ -226,6 +227,52 @@ static void ref_instance(const perfbuf_v2_query *q, const perfbuf_v2_block *b, s
     free(again);
 }
 
+/* A whole block in one call (perfbuf_v2_block_read_all): the needed size,
+ * a matrix one cell short refused, and every row equal to
+ * perfbuf_v2_values_read of that instance (of the block without
+ * instances). */
+static void ref_block_matrix(const perfbuf_v2_query *q, const perfbuf_v2_block *b, size_t size)
+{
+    bool instances = b->kind == PERFBUF_V2_MULTIPLE_INSTANCES || b->kind == PERFBUF_V2_COUNTERSET;
+    size_t rows = instances ? b->instance_count : 1u;
+    size_t cells = rows * b->counter_count;
+    size_t needed = 0;
+    perfbuf_status st;
+    BUDGETED(size, st = perfbuf_v2_block_read_all(q, b, NULL, 0, &needed));
+    ORACLE(needed == cells && st == (cells == 0 ? PERFBUF_OK : PERFBUF_E_OUTPUT_TOO_SMALL));
+    uint64_t *matrix = malloc(sizeof *matrix * (cells ? cells : 1));
+    uint64_t *row = malloc(sizeof *row * ((size_t)b->counter_count + 1));
+    ORACLE(matrix != NULL && row != NULL);
+    if (cells > 0) {
+        BUDGETED(size, st = perfbuf_v2_block_read_all(q, b, matrix, cells - 1u, &needed));
+        ORACLE(st == PERFBUF_E_OUTPUT_TOO_SMALL && needed == cells);
+    }
+    BUDGETED(size, st = perfbuf_v2_block_read_all(q, b, matrix, cells, &needed));
+    ORACLE(st == PERFBUF_OK && needed == cells);
+    perfbuf_v2_values_read_result read;
+    if (!instances) {
+        ORACLE(perfbuf_v2_values_read(q, b, NULL, row, b->counter_count, &read) == PERFBUF_OK);
+        ORACLE(cells == 0 || memcmp(row, matrix, sizeof *row * cells) == 0);
+    } else {
+        perfbuf_v2_iter ii;
+        perfbuf_v2_instance inst;
+        size_t i = 0;
+        perfbuf_v2_instances_begin(b, &ii);
+        while (perfbuf_v2_instances_next(q, b, &ii, &inst)) {
+            ORACLE(i < rows);
+            ORACLE(perfbuf_v2_values_read(q, b, &inst, row, b->counter_count, &read) ==
+                   PERFBUF_OK);
+            ORACLE(b->counter_count == 0 ||
+                   memcmp(row, matrix + i * b->counter_count,
+                          sizeof *row * b->counter_count) == 0);
+            i++;
+        }
+        ORACLE(i == rows);
+    }
+    free(matrix);
+    free(row);
+}
+
 /* Walks the accepted buffer from its bytes and compares every view. */
 static void views_equal_validation(const perfbuf_v2_query *q, const uint8_t *data, size_t size)
 {
@@ -290,6 +337,7 @@ static void views_equal_validation(const perfbuf_v2_query *q, const uint8_t *dat
             ORACLE(b.instance_count == 0 && b.items_offset == body && b.items_end == block_end);
             (void)ref_values(q, &b, NULL, body, block_end, data, size);
         }
+        ref_block_matrix(q, &b, size);
         perfbuf_v2_instance none;
         ORACLE(!perfbuf_v2_instances_next(q, &b, &ii, &none));
         pos = block_end;

@@ -419,6 +419,114 @@ static void v1_plan_walk(const tb_buf *buf, run *r)
     stop(r);
 }
 
+/*
+ * A whole object per call (perfbuf_v1_plan_read_object): a plan per
+ * object, the matrix's size asked, then every value of the object in one
+ * call, and formatted against itself (perfbuf_v1_plan_format_object). Its work is the object's definitions plus one step per instance
+ * and per value, so the dense block (two values per byte) is its worst
+ * case and long names cost it nothing: it never measures one. Every cell
+ * is compared with the plan's read of that block, outside the count.
+ */
+static void v1_object_walk(const tb_buf *buf, run *r)
+{
+    perfbuf_v1_block b;
+    if (!v1_parsed(buf, &b, r)) {
+        return;
+    }
+    perfbuf_v1_iter oi;
+    perfbuf_v1_object o;
+    perfbuf_v1_objects_begin(&b, &oi);
+    while (perfbuf_v1_objects_next(&b, &oi, &o)) {
+        size_t cap = o.counter_count ? o.counter_count : 1;
+        perfbuf_v1_plan_entry *entries = malloc(sizeof *entries * cap);
+        perfbuf_v1_plan plan;
+        EXPECT(entries != NULL && perfbuf_v1_plan_build(&b, &o, entries, cap, &plan) == PERFBUF_OK);
+        size_t needed = 0;
+        start();
+        perfbuf_status st = perfbuf_v1_plan_read_object(&plan, &b, &o, NULL, 0, &needed);
+        stop(r);
+        EXPECT(st == (needed == 0 ? PERFBUF_OK : PERFBUF_E_OUTPUT_TOO_SMALL));
+        uint64_t *matrix = malloc(sizeof *matrix * (needed ? needed : 1));
+        EXPECT(matrix != NULL);
+        start();
+        st = perfbuf_v1_plan_read_object(&plan, &b, &o, matrix, needed, &needed);
+        stop(r);
+        EXPECT(st == PERFBUF_OK);
+        perfbuf_value *formatted = malloc(sizeof *formatted * (needed ? needed : 1));
+        EXPECT(formatted != NULL);
+        start();
+        st = perfbuf_v1_plan_format_object(&plan, &b, &o, &plan, &b, &o, PERFBUF_FMT_LARGE,
+                                           formatted, needed, &needed);
+        stop(r);
+        EXPECT(st == PERFBUF_OK);
+        free(formatted);
+        uint64_t *row = malloc(sizeof *row * cap);
+        EXPECT(row != NULL);
+        perfbuf_v1_iter ii;
+        perfbuf_v1_instance inst;
+        perfbuf_v1_counter_block single;
+        size_t i = 0;
+        if (perfbuf_v1_object_counter_block(&b, &o, &single)) {
+            EXPECT(perfbuf_v1_plan_read(&plan, &b, &single, row, cap) == PERFBUF_OK);
+            EXPECT(plan.count == 0 || memcmp(row, matrix, sizeof *row * plan.count) == 0);
+            i = 1;
+        }
+        perfbuf_v1_instances_begin(&o, &ii);
+        while (perfbuf_v1_instances_next(&b, &ii, &inst)) {
+            EXPECT(perfbuf_v1_plan_read(&plan, &b, &inst.counters, row, cap) == PERFBUF_OK);
+            EXPECT(plan.count == 0 ||
+                   memcmp(row, matrix + i * plan.count, sizeof *row * plan.count) == 0);
+            i++;
+        }
+        EXPECT(i * plan.count == needed);
+        free(row);
+        free(matrix);
+        free(entries);
+    }
+}
+
+static void objects_v1_many_instances(uint32_t n, run *r)
+{
+    tb_buf b = adv_v1_many_instances(n);
+    v1_object_walk(&b, r);
+    tb_free(&b);
+}
+
+static void objects_v1_many_counters(uint32_t n, run *r)
+{
+    tb_buf b = adv_v1_many_counters(n, 0);
+    v1_object_walk(&b, r);
+    tb_free(&b);
+}
+
+static void objects_v1_many_objects(uint32_t n, run *r)
+{
+    tb_buf b = adv_v1_many_objects(n);
+    v1_object_walk(&b, r);
+    tb_free(&b);
+}
+
+static void objects_v1_dense(uint32_t n, run *r)
+{
+    tb_buf b = adv_v1_dense_zero(n);
+    v1_object_walk(&b, r);
+    tb_free(&b);
+}
+
+static void objects_v1_shared_instances(uint32_t n, run *r)
+{
+    tb_buf b = adv_v1_shared_offset(SHARED_MANY_DEFINITIONS, n, 0);
+    v1_object_walk(&b, r);
+    tb_free(&b);
+}
+
+static void objects_v1_long_parent(uint32_t n, run *r)
+{
+    tb_buf b = adv_v1_long_parent(n);
+    v1_object_walk(&b, r);
+    tb_free(&b);
+}
+
 static void plans_v1_many_instances(uint32_t n, run *r)
 {
     tb_buf b = adv_v1_many_instances(n);
@@ -484,6 +592,14 @@ static void v1_plan_walks(void)
            LINEAR);
     GROWTH("perfbuf_v1_parse: n definitions at one offset, one over", call_v1_parse_shared_over,
            LINEAR);
+    GROWTH("V1 whole object: n instances", objects_v1_many_instances, LINEAR);
+    GROWTH("V1 whole object: n counter definitions, one block", objects_v1_many_counters, LINEAR);
+    GROWTH("V1 whole object: n objects", objects_v1_many_objects, LINEAR);
+    GROWTH("V1 whole object: n instances, two size-0 counters per block byte", objects_v1_dense,
+           LINEAR);
+    GROWTH("V1 whole object: 64 definitions at one offset, n instances",
+           objects_v1_shared_instances, LINEAR);
+    GROWTH("V1 whole object: n children of one n-char parent", objects_v1_long_parent, LINEAR);
 }
 
 static void call_v1_parse(uint32_t n, run *r)
@@ -1394,6 +1510,19 @@ static void v2_walk(const tb_v2 *v, run *r)
         }
         EXPECT(with_values == blk.instance_count);
         free(values);
+        /* The whole block in one call: its size, then the matrix. */
+        size_t needed = 0;
+        st = perfbuf_v2_block_read_all(&q, &blk, NULL, 0, &needed);
+        EXPECT(st == (needed == 0 ? PERFBUF_OK : PERFBUF_E_OUTPUT_TOO_SMALL));
+        uint64_t *matrix = malloc(sizeof *matrix * (needed ? needed : 1));
+        EXPECT(matrix != NULL);
+        EXPECT(perfbuf_v2_block_read_all(&q, &blk, matrix, needed, &needed) == PERFBUF_OK);
+        EXPECT(needed == (size_t)blk.counter_count *
+                             (blk.kind == PERFBUF_V2_MULTIPLE_INSTANCES ||
+                                      blk.kind == PERFBUF_V2_COUNTERSET
+                                  ? blk.instance_count
+                                  : 1u));
+        free(matrix);
     }
     stop(r);
     EXPECT(blocks == q.block_count);

@@ -441,6 +441,195 @@ static void test_plan_missing_multi_base(void)
     capture_free(&c);
 }
 
+/* A whole object per call: every row is the plan's read of that
+ * instance's block (the single block for a -1 object), the process rows
+ * carry the values the sample block was built with, and the matrix's size
+ * is told before anything is written. */
+static void test_plan_reads_whole_object(void)
+{
+    capture c = {tb_v1_sample_global(), {0}, {0}};
+    CHECK(capture_parse(&c, PERFBUF_STRICT));
+    static const uint32_t titles[3] = {TB_V1_PROCESS, TB_V1_THREAD, TB_V1_MEMORY};
+    static const uint32_t rows_of[3] = {3, 4, 1};
+    for (int t = 0; t < 3; t++) {
+        perfbuf_v1_object o;
+        CHECK(object_at(&c.b, titles[t], &o));
+        perfbuf_v1_plan_entry entries[MAX_COUNTERS];
+        perfbuf_v1_plan plan;
+        CHECK(perfbuf_v1_plan_build(&c.b, &o, entries, MAX_COUNTERS, &plan) == PERFBUF_OK);
+        enum { CELLS = 8 * MAX_COUNTERS };
+        uint64_t matrix[CELLS];
+        size_t needed = 0;
+        CHECK_EQ_U(perfbuf_v1_plan_read_object(&plan, &c.b, &o, NULL, 0, &needed),
+                   PERFBUF_E_OUTPUT_TOO_SMALL);
+        CHECK_EQ_U(needed, (size_t)rows_of[t] * plan.count);
+        matrix[0] = 77;
+        CHECK_EQ_U(perfbuf_v1_plan_read_object(&plan, &c.b, &o, matrix, needed - 1u, &needed),
+                   PERFBUF_E_OUTPUT_TOO_SMALL);
+        CHECK_EQ_U(matrix[0], 77u);
+        CHECK(perfbuf_v1_plan_read_object(&plan, &c.b, &o, matrix, CELLS, &needed) ==
+              PERFBUF_OK);
+        CHECK_EQ_U(needed, (size_t)rows_of[t] * plan.count);
+        perfbuf_v1_counter_block blk;
+        uint32_t i = 0;
+        for (; block_of(&c.b, &o, i, &blk); i++) {
+            uint64_t values[MAX_COUNTERS];
+            CHECK(perfbuf_v1_plan_read(&plan, &c.b, &blk, values, MAX_COUNTERS) == PERFBUF_OK);
+            for (uint32_t k = 0; k < plan.count; k++) {
+                CHECK_EQ_U(matrix[i * plan.count + k], values[k]);
+            }
+        }
+        CHECK_EQ_U(i, rows_of[t]);
+        if (titles[t] == TB_V1_PROCESS) {
+            CHECK_EQ_U(matrix[plan.count + 0], 2000000u);
+            CHECK_EQ_U(matrix[plan.count + 1], 101u);
+            CHECK_EQ_U(matrix[plan.count + 2], 3u);
+        }
+    }
+    capture_free(&c);
+}
+
+/* The object call checks once what plan_read checks per block: the plan's
+ * parse, its object, and entries the caller changed to read past what
+ * validation proved every counter block holds. */
+static void test_plan_read_object_refuses(void)
+{
+    capture c0 = {tb_v1_sample_global(), {0}, {0}};
+    capture c1 = {tb_v1_sample_global(), {0}, {0}};
+    CHECK(capture_parse(&c0, PERFBUF_STRICT));
+    CHECK(capture_parse(&c1, PERFBUF_STRICT));
+    perfbuf_v1_object thread0, thread1, process0;
+    CHECK(object_at(&c0.b, TB_V1_THREAD, &thread0));
+    CHECK(object_at(&c1.b, TB_V1_THREAD, &thread1));
+    CHECK(object_at(&c0.b, TB_V1_PROCESS, &process0));
+    perfbuf_v1_plan_entry entries[MAX_COUNTERS];
+    perfbuf_v1_plan plan;
+    CHECK(perfbuf_v1_plan_build(&c0.b, &thread0, entries, MAX_COUNTERS, &plan) == PERFBUF_OK);
+    uint64_t matrix[8 * MAX_COUNTERS];
+    size_t cap = sizeof matrix / sizeof matrix[0];
+    size_t needed;
+    CHECK(perfbuf_v1_plan_read_object(&plan, &c0.b, &thread0, matrix, cap, &needed) ==
+          PERFBUF_OK);
+    /* Another capture of the same bytes, another object, a later capture
+     * in the same buffer. */
+    CHECK_EQ_U(perfbuf_v1_plan_read_object(&plan, &c1.b, &thread1, matrix, cap, &needed),
+               PERFBUF_E_INVALID_ARGUMENT);
+    CHECK_EQ_U(perfbuf_v1_plan_read_object(&plan, &c0.b, &process0, matrix, cap, &needed),
+               PERFBUF_E_INVALID_ARGUMENT);
+    perfbuf_v1_block later = c0.b;
+    later.perf_time += 1;
+    CHECK_EQ_U(perfbuf_v1_plan_read_object(&plan, &later, &thread0, matrix, cap, &needed),
+               PERFBUF_E_INVALID_ARGUMENT);
+    /* An object the block does not describe that way. */
+    perfbuf_v1_object grown = thread0;
+    grown.total_length += 8;
+    CHECK_EQ_U(perfbuf_v1_plan_read_object(&plan, &c0.b, &grown, matrix, cap, &needed),
+               PERFBUF_E_INVALID_ARGUMENT);
+    /* Fields the walk takes from the object, changed where the block's
+     * header does not say so: its data's start, its instance count. */
+    perfbuf_v1_object shifted = thread0;
+    perfbuf_v1_plan shifted_plan = plan;
+    shifted.data_offset += 8;
+    shifted_plan.data_offset += 8;
+    CHECK_EQ_U(perfbuf_v1_plan_read_object(&shifted_plan, &c0.b, &shifted, matrix, cap, &needed),
+               PERFBUF_E_INVALID_ARGUMENT);
+    perfbuf_v1_object more = thread0;
+    more.instance_count += 1;
+    CHECK_EQ_U(perfbuf_v1_plan_read_object(&plan, &c0.b, &more, matrix, cap, &needed),
+               PERFBUF_E_INVALID_ARGUMENT);
+    /* An entry moved to end one byte past the furthest definition's end. */
+    perfbuf_v1_plan_entry saved = entries[0];
+    entries[0].size = 8;
+    entries[0].offset = (uint32_t)plan.reach - 7u;
+    CHECK_EQ_U(perfbuf_v1_plan_read_object(&plan, &c0.b, &thread0, matrix, cap, &needed),
+               PERFBUF_E_INVALID_ARGUMENT);
+    /* Ending exactly there is read. */
+    entries[0].offset = (uint32_t)plan.reach - 8u;
+    CHECK(perfbuf_v1_plan_read_object(&plan, &c0.b, &thread0, matrix, cap, &needed) ==
+          PERFBUF_OK);
+    entries[0] = saved;
+    perfbuf_v1_plan fewer = plan;
+    fewer.count -= 1;
+    CHECK_EQ_U(perfbuf_v1_plan_read_object(&fewer, &c0.b, &thread0, matrix, cap, &needed),
+               PERFBUF_E_INVALID_ARGUMENT);
+    CHECK_EQ_U(perfbuf_v1_plan_read_object(&plan, &c0.b, &thread0, NULL, cap, &needed),
+               PERFBUF_E_INVALID_ARGUMENT);
+    CHECK_EQ_U(perfbuf_v1_plan_read_object(&plan, &c0.b, &thread0, matrix, cap, NULL),
+               PERFBUF_E_INVALID_ARGUMENT);
+    CHECK_EQ_U(perfbuf_v1_plan_read_object(NULL, &c0.b, &thread0, matrix, cap, &needed),
+               PERFBUF_E_INVALID_ARGUMENT);
+    capture_free(&c0);
+    capture_free(&c1);
+}
+
+/* A whole object formatted from two captures, paired by position: each
+ * row what perfbuf_v1_plan_format_all gives for that instance's blocks;
+ * objects of different instance counts are not paired by position. */
+static void test_plan_formats_whole_object(void)
+{
+    capture c0 = {tb_v1_sample_global(), {0}, {0}};
+    CHECK(capture_parse(&c0, PERFBUF_STRICT));
+    perfbuf_v1_object o0;
+    CHECK(object_at(&c0.b, TB_V1_THREAD, &o0));
+    perfbuf_v1_counter_block blk0;
+    CHECK(block_of(&c0.b, &o0, 0, &blk0));
+    capture c1 = {one_second_later(&c0.b, blk0.offset + 4), {0}, {0}};
+    CHECK(capture_parse(&c1, PERFBUF_STRICT));
+    perfbuf_v1_object o1;
+    CHECK(object_at(&c1.b, TB_V1_THREAD, &o1));
+    perfbuf_v1_plan_entry e0[MAX_COUNTERS], e1[MAX_COUNTERS];
+    perfbuf_v1_plan p0, p1;
+    CHECK(perfbuf_v1_plan_build(&c0.b, &o0, e0, MAX_COUNTERS, &p0) == PERFBUF_OK);
+    CHECK(perfbuf_v1_plan_build(&c1.b, &o1, e1, MAX_COUNTERS, &p1) == PERFBUF_OK);
+    enum { CELLS = 4 * MAX_COUNTERS };
+    perfbuf_value matrix[CELLS];
+    size_t needed = 0;
+    CHECK_EQ_U(perfbuf_v1_plan_format_object(&p1, &c1.b, &o1, &p0, &c0.b, &o0, PERFBUF_FMT_DOUBLE,
+                                             matrix, 1, &needed),
+               PERFBUF_E_OUTPUT_TOO_SMALL);
+    CHECK_EQ_U(needed, 4u * p1.count);
+    CHECK(perfbuf_v1_plan_format_object(&p1, &c1.b, &o1, &p0, &c0.b, &o0, PERFBUF_FMT_DOUBLE,
+                                        matrix, CELLS, &needed) == PERFBUF_OK);
+    CHECK_EQ_U(needed, 4u * p1.count);
+    perfbuf_v1_counter_block b0, b1;
+    uint32_t i = 0;
+    for (; block_of(&c0.b, &o0, i, &b0); i++) {
+        CHECK(block_of(&c1.b, &o1, i, &b1));
+        perfbuf_value all[MAX_COUNTERS];
+        CHECK(perfbuf_v1_plan_format_all(&p1, &c1.b, &b1, &p0, &c0.b, &b0, PERFBUF_FMT_DOUBLE,
+                                         all, MAX_COUNTERS) == PERFBUF_OK);
+        for (uint32_t k = 0; k < p1.count; k++) {
+            CHECK_EQ_U(matrix[i * p1.count + k].status, all[k].status);
+            CHECK(matrix[i * p1.count + k].as_double == all[k].as_double);
+        }
+    }
+    CHECK_EQ_U(i, 4);
+    /* The first thread's PERF_COUNTER_COUNTER: 500 more in one second. */
+    CHECK_EQ_U(matrix[0].status, PERFBUF_CSTATUS_VALID_DATA);
+    CHECK(matrix[0].as_double > 499.999 && matrix[0].as_double < 500.001);
+    /* Three processes against four threads: not paired by position. */
+    perfbuf_v1_object process0;
+    CHECK(object_at(&c0.b, TB_V1_PROCESS, &process0));
+    perfbuf_v1_plan_entry ep[MAX_COUNTERS];
+    perfbuf_v1_plan pp;
+    CHECK(perfbuf_v1_plan_build(&c0.b, &process0, ep, MAX_COUNTERS, &pp) == PERFBUF_OK);
+    CHECK_EQ_U(perfbuf_v1_plan_format_object(&p1, &c1.b, &o1, &pp, &c0.b, &process0,
+                                             PERFBUF_FMT_DOUBLE, matrix, CELLS, &needed),
+               PERFBUF_E_INCONSISTENT);
+    /* A plan given with the other capture's object or parse. */
+    CHECK_EQ_U(perfbuf_v1_plan_format_object(&p1, &c1.b, &o1, &p0, &c1.b, &o1, PERFBUF_FMT_DOUBLE,
+                                             matrix, CELLS, &needed),
+               PERFBUF_E_INVALID_ARGUMENT);
+    CHECK_EQ_U(perfbuf_v1_plan_format_object(&p1, &c1.b, &o1, &p0, &c0.b, &process0,
+                                             PERFBUF_FMT_DOUBLE, matrix, CELLS, &needed),
+               PERFBUF_E_INVALID_ARGUMENT);
+    CHECK_EQ_U(perfbuf_v1_plan_format_object(&p1, &c1.b, &o1, &p0, &c0.b, &o0, PERFBUF_FMT_DOUBLE,
+                                             matrix, CELLS, NULL),
+               PERFBUF_E_INVALID_ARGUMENT);
+    capture_free(&c0);
+    capture_free(&c1);
+}
+
 static const th_case cases[] = {
     TH_CASE(test_plan_reads_every_value),
     TH_CASE(test_plan_samples_equal_raw_sample),
@@ -448,6 +637,9 @@ static const th_case cases[] = {
     TH_CASE(test_plan_refuses_other_blocks),
     TH_CASE(test_plan_arguments),
     TH_CASE(test_plan_missing_multi_base),
+    TH_CASE(test_plan_reads_whole_object),
+    TH_CASE(test_plan_read_object_refuses),
+    TH_CASE(test_plan_formats_whole_object),
 };
 
 TH_MAIN(cases)

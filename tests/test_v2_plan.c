@@ -618,8 +618,76 @@ static void instances_with_values(void)
     tb_free(&v.buf);
 }
 
+/* A whole block in one call: the matrix's size first, each row the
+ * values the test wrote for that instance, NULLs, a matrix one short and a
+ * block of a larger capture given with a smaller one's query as
+ * documented. */
+static void block_read_all(void)
+{
+    static const char *const names[3] = {"_Total", "0,_Total", "0,0"};
+    tb_v2 v = tb_v2_processor_information_query(names, 3);
+    perfbuf_v2_query q;
+    perfbuf_v2_block b;
+    CHECK(perfbuf_v2_query_parse(v.buf.data, v.buf.len, NULL, &q, NULL) == PERFBUF_OK);
+    CHECK(first_block(&q, &b));
+    enum { CELLS = 3 * TB_PROCESSOR_INFORMATION_COUNTERS };
+    uint64_t matrix[CELLS];
+    size_t needed = 0;
+    CHECK(perfbuf_v2_block_read_all(&q, &b, NULL, 0, &needed) == PERFBUF_E_OUTPUT_TOO_SMALL);
+    CHECK_EQ_U(needed, CELLS);
+    matrix[0] = 77;
+    CHECK(perfbuf_v2_block_read_all(&q, &b, matrix, CELLS - 1u, &needed) ==
+          PERFBUF_E_OUTPUT_TOO_SMALL);
+    CHECK_EQ_U(matrix[0], 77u);
+    CHECK(perfbuf_v2_block_read_all(&q, &b, matrix, CELLS, &needed) == PERFBUF_OK);
+    CHECK_EQ_U(needed, CELLS);
+    for (uint32_t i = 0; i < 3; i++) {
+        for (uint32_t p = 0; p < TB_PROCESSOR_INFORMATION_COUNTERS; p++) {
+            CHECK_EQ_U(matrix[i * TB_PROCESSOR_INFORMATION_COUNTERS + p],
+                       1000u * (i + 1) + perfbuf_v2_block_counter_id(&q, &b, p));
+        }
+    }
+    const perfbuf_status bad = PERFBUF_E_INVALID_ARGUMENT;
+    CHECK(perfbuf_v2_block_read_all(NULL, &b, matrix, CELLS, &needed) == bad);
+    CHECK(perfbuf_v2_block_read_all(&q, NULL, matrix, CELLS, &needed) == bad);
+    CHECK(perfbuf_v2_block_read_all(&q, &b, NULL, CELLS, &needed) == bad);
+    CHECK(perfbuf_v2_block_read_all(&q, &b, matrix, CELLS, NULL) == bad);
+    /* This block with a one-instance capture's query: its window ends
+     * before the block's second instance. */
+    static const char *const one[1] = {"_Total"};
+    tb_v2 small = tb_v2_processor_information_query(one, 1);
+    perfbuf_v2_query sq;
+    CHECK(perfbuf_v2_query_parse(small.buf.data, small.buf.len, NULL, &sq, NULL) == PERFBUF_OK);
+    CHECK(perfbuf_v2_block_read_all(&sq, &b, matrix, CELLS, &needed) == bad);
+    tb_free(&small.buf);
+    tb_free(&v.buf);
+}
+
+/* A block without values (an ERROR_RETURN, dwStatus 0x1068) asked with no
+ * matrix at all: nothing needed, nothing written, no row pointed at (the
+ * replay seed block-without-counters-read-whole.bin is the input fuzzing
+ * found it with). */
+static void block_read_all_without_values(void)
+{
+    static const uint8_t query[64] = {
+        0x40, 0, 0, 0, 1, 0, 0, 0, 1, 0, 0, 0, 0, 0, 0, 0, 2, 0, 0, 0, 0, 0, 0, 0,
+        0x80, 0x96, 0x98, 0, 0, 0, 0, 0, 0xea, 0x07, 0x0b, 0, 0, 0, 0x16, 0, 0x0a, 0, 0, 0, 0, 0, 0, 0,
+        0x68, 0x10, 0, 0, 0, 0, 0, 0, 0x10, 0, 0, 0, 0, 0, 0, 0};
+    perfbuf_v2_query q;
+    perfbuf_v2_block b;
+    CHECK(perfbuf_v2_query_parse(query, sizeof query, NULL, &q, NULL) == PERFBUF_OK);
+    CHECK(first_block(&q, &b));
+    CHECK_EQ_U(b.kind, PERFBUF_V2_ERROR_RETURN);
+    CHECK_EQ_U(b.counter_count, 0);
+    size_t needed = 99;
+    CHECK(perfbuf_v2_block_read_all(&q, &b, NULL, 0, &needed) == PERFBUF_OK);
+    CHECK_EQ_U(needed, 0);
+}
+
 static const th_case cases[] = {
     TH_CASE(instances_with_values),
+    TH_CASE(block_read_all),
+    TH_CASE(block_read_all_without_values),
     TH_CASE(processor_information),
     TH_CASE(references_present_and_missing),
     TH_CASE(repeated_ids_and_wide_values),

@@ -380,6 +380,25 @@ PERFBUF_API PERFBUF_MUST_USE perfbuf_status perfbuf_v1_plan_read(
     const perfbuf_v1_plan *plan, const perfbuf_v1_block *b, const perfbuf_v1_counter_block *block,
     uint64_t *values, size_t cap);
 
+/*
+ * Every counter of every instance of the planned object o in one call:
+ * values[i * plan->count + k] is the k-th counter's raw value in the i-th
+ * instance's counter block (an object with NumInstances -1: one row, its
+ * single block; -2 and -3: none), what perfbuf_v1_plan_read gives for that
+ * block. The instances are walked by their ByteLengths: no instance view
+ * is built and no name is measured. *needed is the cells the matrix takes
+ * (rows x plan->count); OUTPUT_TOO_SMALL when cap is less (nothing
+ * written then). INVALID_ARGUMENT when the plan is not of b's parse and
+ * of o (perfbuf_v1_plan_read's identity, checked once per call), when o
+ * is not an object of b, or when an entry that reads lies past the
+ * furthest end of o's definitions, which validation proved every counter
+ * block of o reaches; the values are then unspecified. O(o's definitions
+ * + instances x counters).
+ */
+PERFBUF_API PERFBUF_MUST_USE perfbuf_status perfbuf_v1_plan_read_object(
+    const perfbuf_v1_plan *plan, const perfbuf_v1_block *b, const perfbuf_v1_object *o,
+    uint64_t *values, size_t cap, size_t *needed);
+
 /* The k-th counter's raw sample in block: what perfbuf_v1_raw_sample gives
  * for that counter of the planned object, statuses included. */
 PERFBUF_API PERFBUF_MUST_USE perfbuf_status perfbuf_v1_plan_sample(
@@ -413,6 +432,26 @@ PERFBUF_API PERFBUF_MUST_USE perfbuf_status perfbuf_v1_plan_format_all(
     const perfbuf_v1_counter_block *newer_block, const perfbuf_v1_plan *older,
     const perfbuf_v1_block *older_b, const perfbuf_v1_counter_block *older_block,
     uint32_t flags, perfbuf_value *values, size_t cap);
+
+/*
+ * Every counter of every instance of an object formatted from two
+ * captures in one call, the instances paired by position: values[i *
+ * newer->count + k] is what perfbuf_v1_plan_format_all gives for k with
+ * the i-th instance's counter block of each capture (its counter statuses
+ * included). Position is an instance's identity only when both captures
+ * hold as many instances and the caller knows they are the same ones
+ * (an object whose instances do not come and go, such as Processor):
+ * INCONSISTENT when newer_o and older_o differ in NumInstances; a caller
+ * whose instances may have changed pairs them by name (perfbuf_v1_pair in
+ * perfbuf/collector.h) and formats each pair with
+ * perfbuf_v1_plan_format_all. *needed, OUTPUT_TOO_SMALL and
+ * INVALID_ARGUMENT as for perfbuf_v1_plan_read_object, for either plan.
+ */
+PERFBUF_API PERFBUF_MUST_USE perfbuf_status perfbuf_v1_plan_format_object(
+    const perfbuf_v1_plan *newer, const perfbuf_v1_block *newer_b,
+    const perfbuf_v1_object *newer_o, const perfbuf_v1_plan *older,
+    const perfbuf_v1_block *older_b, const perfbuf_v1_object *older_o, uint32_t flags,
+    perfbuf_value *values, size_t cap, size_t *needed);
 
 #ifdef __cplusplus
 }

@@ -160,6 +160,21 @@ PERFBUF_API PERFBUF_MUST_USE perfbuf_status perfbuf_v2_instances_next_values(
     perfbuf_v2_instance *out, uint64_t *values, size_t cap,
     perfbuf_v2_values_read_result *read);
 
+/*
+ * Every value of a block in one call, as a matrix: values[i * counter_count
+ * + k] is the k-th value of the i-th instance (a block without instances:
+ * one row), what perfbuf_v2_values_read gives for that instance: 4-byte
+ * values zero-extended, 8-byte values whole, others 0. Instances are
+ * stepped over by their Size: no instance view is built and no name is
+ * looked at. *needed is the cells the matrix takes (rows x
+ * block->counter_count); OUTPUT_TOO_SMALL (nothing written) when cap is
+ * less. INVALID_ARGUMENT for NULL arguments or a block of another buffer
+ * (the values are then unspecified). O(the block's bytes).
+ */
+PERFBUF_API PERFBUF_MUST_USE perfbuf_status perfbuf_v2_block_read_all(
+    const perfbuf_v2_query *q, const perfbuf_v2_block *block, uint64_t *values, size_t cap,
+    size_t *needed);
+
 /* The instance name as UTF-8 (text.h contract; lone surrogates become
  * U+FFFD). */
 PERFBUF_API PERFBUF_MUST_USE perfbuf_status perfbuf_v2_instance_name_utf8(

@@ -18,31 +18,6 @@
 /* The smallest instance: its definition and an empty counter block. */
 #define MIN_INSTANCE_BYTES (PBS_PERF_INSTANCE_DEFINITION + PBS_PERF_COUNTER_BLOCK)
 
-/* How far ahead of the instance walk to ask for bytes: a few instances
- * (with its counter block one is commonly 100 to 400 bytes), far enough
- * to hide a memory access, measured on the benchmark's 1M-instance block. */
-#define PREFETCH_AHEAD 1024u
-
-/*
- * Asks the processor to fetch bytes the instance walk will reach a few
- * instances on. The walk is a chain (each instance's place comes from the
- * lengths before it), so on a block larger than the caches every step
- * would otherwise wait for memory; the summing read it is measured against
- * streams. A hint only: nothing is read through it, and the address is
- * formed only inside the window.
- */
-static inline void prefetch_ahead(const pb_cursor *c, size_t ahead)
-{
-#if defined(__GNUC__) || defined(__clang__)
-    if (pb_cursor_remaining(c) > ahead) {
-        __builtin_prefetch(c->bytes + c->pos + ahead);
-    }
-#else
-    (void)c;
-    (void)ahead;
-#endif
-}
-
 static perfbuf_status check_leftover(pb_ctx *ctx, const pb_cursor *region, size_t at,
                                      pb_field_id field)
 {
@@ -428,7 +403,7 @@ static perfbuf_status check_object_data(pb_ctx *ctx, pb_cursor data, const perfb
         st = pb_v1_read_counter_block(ctx, &data, reach, &block);
     } else {
         for (uint32_t i = 0; i < o->instance_count && st == PERFBUF_OK; i++) {
-            prefetch_ahead(&data, PREFETCH_AHEAD);
+            pb_v1_prefetch_ahead(&data, PB_V1_PREFETCH_AHEAD);
             st = check_instance(ctx, &data, o->code_page, reach);
         }
     }
@@ -1046,7 +1021,7 @@ bool perfbuf_v1_instances_next(const perfbuf_v1_block *b, perfbuf_v1_iter *it,
         return false;
     }
     pb_cursor c = pb_v1_view_window(b, it->pos, it->end);
-    prefetch_ahead(&c, PREFETCH_AHEAD);
+    pb_v1_prefetch_ahead(&c, PB_V1_PREFETCH_AHEAD);
     if (!pb_v1_view_instance(&c, b->parse_id, it->code_page, NULL, out)) {
         /* An iterator or view of another buffer: nothing to read. */
         it->next_index = it->count;

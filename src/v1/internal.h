@@ -119,6 +119,31 @@ static inline bool pb_v1_counter_block_of(const perfbuf_v1_block *b,
     return pb_cursor_read_u32(&head, &length) && length == block->byte_length;
 }
 
+/* How far ahead of the instance walk to ask for bytes: a few instances
+ * (with its counter block one is commonly 100 to 400 bytes), far enough
+ * to hide a memory access, measured on the benchmark's 1M-instance block. */
+#define PB_V1_PREFETCH_AHEAD 1024u
+
+/*
+ * Asks the processor to fetch bytes an instance walk (the parse, the
+ * instance iterator, a whole-object read) will reach a few instances on. The walk is a chain (each instance's place comes from the
+ * lengths before it), so on a block larger than the caches every step
+ * would otherwise wait for memory; the summing read it is measured against
+ * streams. A hint only: nothing is read through it, and the address is
+ * formed only inside the window.
+ */
+static inline void pb_v1_prefetch_ahead(const pb_cursor *c, size_t ahead)
+{
+#if defined(__GNUC__) || defined(__clang__)
+    if (pb_cursor_remaining(c) > ahead) {
+        __builtin_prefetch(c->bytes + c->pos + ahead);
+    }
+#else
+    (void)c;
+    (void)ahead;
+#endif
+}
+
 /* The counter's bytes in one of b's counter blocks (pb_v1_counter_block_of),
  * or false: a counter block of another parse, or one the counter does not
  * fit. */

@@ -488,3 +488,231 @@ perfbuf_status perfbuf_v1_plan_format_all(const perfbuf_v1_plan *newer,
     }
     return PERFBUF_OK;
 }
+
+/* ---- a whole object per call ---- */
+
+/*
+ * The furthest end of o's counters, walked from b's own definitions: the
+ * reach validation computed for o (check_definitions in v1/block.c) and
+ * then required of every counter block of o (a ByteLength below it is
+ * PERFBUF_E_OFFSET_OUT_OF_RANGE). False when b does not hold o's
+ * counter_count definitions. O(o's definitions), once per call.
+ */
+static bool proved_reach(const perfbuf_v1_block *b, const perfbuf_v1_object *o, uint64_t *reach)
+{
+    uint64_t furthest = 0;
+    uint32_t n = 0;
+    perfbuf_v1_iter it;
+    perfbuf_v1_counter c;
+    perfbuf_v1_counters_begin(o, &it);
+    while (perfbuf_v1_counters_next(b, &it, &c)) {
+        PB_WORK(1);
+        uint64_t end = (uint64_t)c.counter_offset + c.size;
+        furthest = end > furthest ? end : furthest;
+        n++;
+    }
+    *reach = furthest;
+    return n == o->counter_count;
+}
+
+/* Whether every entry that reads (size 4 or 8) ends within reach: the
+ * entries are the caller's memory, so the one check that lets the rows
+ * below read them unchecked is made here, once per call. */
+static bool entries_within(const perfbuf_v1_plan *plan, uint64_t reach)
+{
+    const perfbuf_v1_plan_entry *e = plan->entries;
+    for (uint32_t k = 0; k < plan->count; k++) {
+        PB_WORK(1);
+        bool reads = e[k].size == 4 || e[k].size == 8;
+        if (reads && (uint64_t)e[k].offset + e[k].size > reach) {
+            return false;
+        }
+    }
+    return true;
+}
+
+/* A value at `offset` of a counter block's bytes, as planned_value reads
+ * it; the caller has shown offset + size is within the bytes. */
+static inline uint64_t row_value(const uint8_t *block, uint32_t offset, uint32_t size)
+{
+    if (size == 8) {
+        return pb_le64(block + offset);
+    }
+    return size == 4 ? pb_le32(block + offset) : 0;
+}
+
+/*
+ * The next counter block of the object's data: after the instance
+ * definition when the object has instances (skipped by its ByteLength, its
+ * name never looked at), else the single block. *bytes is the block's
+ * bytes as the cursor hands them out; false when the walk leaves the
+ * object's data or a block falls short of reach, which validation rules
+ * out on b's bytes (a buffer changed since its parse is refused, never
+ * read past its counter block).
+ */
+static inline bool next_block(pb_cursor *data, bool has_instances, uint64_t reach,
+                              pb_cursor *block)
+{
+    const uint8_t *field;
+    uint32_t length;
+    pb_cursor head = *data;
+    pb_v1_prefetch_ahead(data, PB_V1_PREFETCH_AHEAD);
+    if (has_instances) {
+        if (!pb_cursor_take(&head, PBO_PERF_INSTANCE_DEFINITION_ByteLength + 4u, &field)) {
+            return false;
+        }
+        length = pb_le32(field + PBO_PERF_INSTANCE_DEFINITION_ByteLength);
+        if (length < PBS_PERF_INSTANCE_DEFINITION || !pb_cursor_skip(data, length)) {
+            return false;
+        }
+        head = *data;
+    }
+    if (!pb_cursor_take(&head, PBO_PERF_COUNTER_BLOCK_ByteLength + 4u, &field)) {
+        return false;
+    }
+    length = pb_le32(field + PBO_PERF_COUNTER_BLOCK_ByteLength);
+    return length >= PBS_PERF_COUNTER_BLOCK && length >= reach &&
+           pb_cursor_sub(data, length, block);
+}
+
+/*
+ * The plan is of b's parse and of o (the identity plan_window asks of a
+ * counter block, and o read again from b), once per call; *reach is the
+ * furthest end of o's definitions, and every entry that reads ends
+ * within it. O(o's definitions).
+ */
+static bool plan_of_object(const perfbuf_v1_plan *plan, const perfbuf_v1_block *b,
+                           const perfbuf_v1_object *o, uint64_t *reach)
+{
+    /* The fields the walk takes from o are those b's header gives: its
+     * offsets and instance count, not only what pb_v1_object_of_block
+     * compares. */
+    bool walkable = o->definitions_offset == o->offset + o->header_length &&
+                    o->data_offset == o->offset + o->definition_length &&
+                    o->instance_count == (o->num_instances > 0 ? (uint32_t)o->num_instances : 0u);
+    return walkable && pb_v1_same_parse(b, plan->parse_id) && plan->data == b->data &&
+           plan->size == b->size && plan->perf_time == b->perf_time &&
+           plan->perf_time_100ns == b->perf_time_100ns && pb_v1_object_of_block(b, o) &&
+           plan->data_offset == o->data_offset &&
+           plan->data_end == o->offset + o->total_length && plan->count == o->counter_count &&
+           (plan->entries != NULL || plan->count == 0) && proved_reach(b, o, reach) &&
+           entries_within(plan, *reach);
+}
+
+/* The rows of o's matrix, and the cells of rows x count into *needed:
+ * false (OUTPUT_TOO_SMALL) when they do not fit in cap. */
+static bool matrix_fits(const perfbuf_v1_object *o, uint32_t count, size_t cap, uint32_t *rows,
+                        size_t *needed)
+{
+    *rows = o->num_instances == PERFBUF_V1_NO_INSTANCES ? 1u : o->instance_count;
+    if (count != 0 && *rows > SIZE_MAX / count) {
+        *needed = SIZE_MAX;
+        return false;
+    }
+    *needed = (size_t)*rows * count;
+    return cap >= *needed;
+}
+
+perfbuf_status perfbuf_v1_plan_read_object(const perfbuf_v1_plan *plan, const perfbuf_v1_block *b,
+                                           const perfbuf_v1_object *o, uint64_t *values,
+                                           size_t cap, size_t *needed)
+{
+    if (plan == NULL || b == NULL || o == NULL || needed == NULL ||
+        (values == NULL && cap != 0)) {
+        return PERFBUF_E_INVALID_ARGUMENT;
+    }
+    *needed = 0;
+    uint64_t reach;
+    if (!plan_of_object(plan, b, o, &reach)) {
+        return PERFBUF_E_INVALID_ARGUMENT;
+    }
+    uint32_t rows;
+    if (!matrix_fits(o, plan->count, cap, &rows, needed)) {
+        return PERFBUF_E_OUTPUT_TOO_SMALL;
+    }
+    if (plan->count == 0) {
+        return PERFBUF_OK;
+    }
+    /*
+     * What validation proved of b, whose parse this is: o's data holds
+     * o->instance_count instance definitions (NumInstances -1: one
+     * counter block), each of a ByteLength covering its header and inside
+     * the object, each followed by a PERF_COUNTER_BLOCK whose ByteLength
+     * is at least `reach`, the furthest end of o's definitions
+     * (check_definitions and pb_v1_read_counter_block in v1/block.c).
+     * Every entry that reads ends within reach (plan_of_object), so once
+     * the cursor has handed out a block's ByteLength bytes, no value of
+     * the row needs a bounds check of its own: the le_load reads below
+     * stay inside those bytes. next_block still compares each length with
+     * reach, once per row: a buffer changed since its parse is refused
+     * rather than read past a block.
+     */
+    const perfbuf_v1_plan_entry *e = plan->entries;
+    uint32_t count = plan->count;
+    bool has_instances = o->num_instances != PERFBUF_V1_NO_INSTANCES;
+    pb_cursor data = pb_v1_view_window(b, o->data_offset, o->offset + o->total_length);
+    for (uint32_t row = 0; row < rows; row++) {
+        PB_WORK(1u + count);
+        pb_cursor block;
+        const uint8_t *bytes;
+        if (!next_block(&data, has_instances, reach, &block) ||
+            !pb_cursor_take(&block, pb_cursor_remaining(&block), &bytes)) {
+            return PERFBUF_E_INVALID_ARGUMENT;
+        }
+        uint64_t *out = values + (size_t)row * count;
+        for (uint32_t k = 0; k < count; k++) {
+            out[k] = row_value(bytes, e[k].offset, e[k].size);
+        }
+    }
+    return PERFBUF_OK;
+}
+
+perfbuf_status perfbuf_v1_plan_format_object(
+    const perfbuf_v1_plan *newer, const perfbuf_v1_block *newer_b,
+    const perfbuf_v1_object *newer_o, const perfbuf_v1_plan *older,
+    const perfbuf_v1_block *older_b, const perfbuf_v1_object *older_o, uint32_t flags,
+    perfbuf_value *values, size_t cap, size_t *needed)
+{
+    if (newer == NULL || newer_b == NULL || newer_o == NULL || older == NULL ||
+        older_b == NULL || older_o == NULL || needed == NULL || (values == NULL && cap != 0)) {
+        return PERFBUF_E_INVALID_ARGUMENT;
+    }
+    *needed = 0;
+    uint64_t newer_reach;
+    uint64_t older_reach;
+    if (!plan_of_object(newer, newer_b, newer_o, &newer_reach) ||
+        !plan_of_object(older, older_b, older_o, &older_reach)) {
+        return PERFBUF_E_INVALID_ARGUMENT;
+    }
+    /* Position is an instance's identity only where the two captures hold
+     * as many: otherwise which is which takes their names (pairing). */
+    if (newer_o->num_instances != older_o->num_instances) {
+        return PERFBUF_E_INCONSISTENT;
+    }
+    uint32_t rows;
+    if (!matrix_fits(newer_o, newer->count, cap, &rows, needed)) {
+        return PERFBUF_E_OUTPUT_TOO_SMALL;
+    }
+    if (newer->count == 0) {
+        return PERFBUF_OK;
+    }
+    bool has_instances = newer_o->num_instances != PERFBUF_V1_NO_INSTANCES;
+    pb_cursor newer_data =
+        pb_v1_view_window(newer_b, newer_o->data_offset, newer_o->offset + newer_o->total_length);
+    pb_cursor older_data =
+        pb_v1_view_window(older_b, older_o->data_offset, older_o->offset + older_o->total_length);
+    for (uint32_t row = 0; row < rows; row++) {
+        PB_WORK(1u + newer->count);
+        pb_cursor newer_block;
+        pb_cursor older_block;
+        if (!next_block(&newer_data, has_instances, newer_reach, &newer_block) ||
+            !next_block(&older_data, has_instances, older_reach, &older_block)) {
+            return PERFBUF_E_INVALID_ARGUMENT;
+        }
+        perfbuf_value *out = values + (size_t)row * newer->count;
+        for (uint32_t k = 0; k < newer->count; k++) {
+            (void)plan_format_one(newer, &newer_block, older, &older_block, k, flags, &out[k]);
+        }
+    }
+    return PERFBUF_OK;
+}

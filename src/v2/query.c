@@ -678,9 +678,65 @@ static bool view_instance(pb_cursor *region, uint32_t value_count, perfbuf_v2_in
  * integer, or 0 for a value of another size (counted). False, with *done
  * values written, where a size does not hold (a view of another buffer).
  */
+/*
+ * The common row: every value the same dwSize as the first (a producer
+ * writes one PERF_COUNTER_DATA layout per counterset). The row's
+ * count x dwSize bytes are taken from the cursor at once, and each value's
+ * place is then a multiple of the stride, not the sum of the sizes before
+ * it: the loads of one value no longer wait on the last. Every dwSize is
+ * still compared with the stride and every dwDataSize with the room after
+ * the header, so a row that is not uniform is left to the general walk.
+ */
+static bool read_uniform_values(pb_cursor *region, uint32_t count, uint64_t *values,
+                                uint32_t *non_integers)
+{
+    pb_cursor c = *region;
+    pb_cursor first = c;
+    const uint8_t *hdr;
+    if (count == 0 || !pb_cursor_take(&first, PBS_PERF_COUNTER_DATA, &hdr)) {
+        return false;
+    }
+    uint32_t stride = pb_le32(hdr + PBO_PERF_COUNTER_DATA_dwSize);
+    const uint8_t *row;
+    /* Two 32-bit factors: the product fits in 64 bits, and once it is at
+     * most what remains it fits in a size_t (no division per row). */
+    uint64_t row_bytes = (uint64_t)count * stride;
+    if (stride < PBS_PERF_COUNTER_DATA || row_bytes > pb_cursor_remaining(&c) ||
+        !pb_cursor_take(&c, (size_t)row_bytes, &row)) {
+        return false;
+    }
+    uint32_t room = stride - PBS_PERF_COUNTER_DATA;
+    uint32_t others = 0;
+    for (uint32_t i = 0; i < count; i++) {
+        PB_WORK(1);
+        const uint8_t *value = row + (size_t)i * stride;
+        uint32_t data_size = pb_le32(value + PBO_PERF_COUNTER_DATA_dwDataSize);
+        if (pb_le32(value + PBO_PERF_COUNTER_DATA_dwSize) != stride || data_size > room) {
+            return false;
+        }
+        const uint8_t *body = value + PBS_PERF_COUNTER_DATA;
+        uint64_t v = 0;
+        if (data_size == 8) {
+            v = (uint64_t)pb_le32(body) | (uint64_t)pb_le32(body + 4) << 32;
+        } else if (data_size == 4) {
+            v = pb_le32(body);
+        } else {
+            others++;
+        }
+        values[i] = v;
+    }
+    *region = c;
+    *non_integers = others;
+    return true;
+}
+
 static bool read_values(pb_cursor *region, uint32_t count, uint64_t *values, uint32_t *done,
                         uint32_t *non_integers)
 {
+    if (read_uniform_values(region, count, values, non_integers)) {
+        *done = count;
+        return true;
+    }
     pb_cursor c = *region;
     uint32_t others = 0;
     for (uint32_t i = 0; i < count; i++) {
@@ -843,6 +899,56 @@ perfbuf_status perfbuf_v2_instances_next_values(const perfbuf_v2_query *q,
     }
     out->index = it->next_index++;
     it->pos = c.pos;
+    return PERFBUF_OK;
+}
+
+/*
+ * Every value of a block in one call. An instance is stepped over by its
+ * Size (header, name and padding) without looking for its name's NUL: the
+ * parse proved the name is terminated inside it, and only its length
+ * matters here. Each value still carries its own dwSize, so the walk keeps
+ * the cursor's take per value: in V2 that size is where the next value
+ * starts, not a check a plan could make once.
+ */
+perfbuf_status perfbuf_v2_block_read_all(const perfbuf_v2_query *q, const perfbuf_v2_block *block,
+                                         uint64_t *values, size_t cap, size_t *needed)
+{
+    if (q == NULL || block == NULL || needed == NULL || (values == NULL && cap != 0)) {
+        return PERFBUF_E_INVALID_ARGUMENT;
+    }
+    bool instances = kind_has_instances(block->kind);
+    uint32_t rows = instances ? block->instance_count : 1u;
+    uint32_t count = block->counter_count;
+    if (count != 0 && rows > SIZE_MAX / count) {
+        *needed = SIZE_MAX;
+        return PERFBUF_E_OUTPUT_TOO_SMALL;
+    }
+    *needed = (size_t)rows * count;
+    if (cap < *needed) {
+        return PERFBUF_E_OUTPUT_TOO_SMALL;
+    }
+    if (count == 0) {
+        /* Nothing to read, and values may be NULL: no row to point at. */
+        return PERFBUF_OK;
+    }
+    pb_cursor c = window(q, block->items_offset, block->items_end);
+    for (uint32_t row = 0; row < rows; row++) {
+        PB_WORK(1);
+        const uint8_t *hdr;
+        size_t name_len;
+        /* take_sized proves name_len is inside the window: the skip holds. */
+        if (instances && (!take_sized(&c, PBS_PERF_INSTANCE_HEADER, PBO_PERF_INSTANCE_HEADER_Size,
+                                      &hdr, &name_len) ||
+                          !pb_cursor_skip(&c, name_len))) {
+            /* A block of another buffer: nothing more to read. */
+            return PERFBUF_E_INVALID_ARGUMENT;
+        }
+        uint32_t done;
+        uint32_t non_integers;
+        if (!read_values(&c, count, values + (size_t)row * count, &done, &non_integers)) {
+            return PERFBUF_E_INVALID_ARGUMENT;
+        }
+    }
     return PERFBUF_OK;
 }
 
