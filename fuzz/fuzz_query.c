@@ -63,8 +63,12 @@ static bool collect(run *r, const uint8_t *capture, size_t len)
         return false;
     }
     void *bigger = malloc(needed);
+    if (r->arena != NULL) {
+        memcpy(bigger, r->arena, r->arena_bytes);
+    }
     size_t bytes = needed;
-    BUDGETED(r->arena_bytes, st = perfbuf_query_arena(&r->q, bigger, &bytes));
+    BUDGETED(r->arena_bytes + r->table_len,
+             st = perfbuf_query_arena(&r->q, bigger, &bytes));
     ORACLE(st == PERFBUF_OK);
     free(r->arena);
     r->arena = bigger;
@@ -170,7 +174,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
     }
     size_t bytes = 0;
     BUDGETED(0, st = perfbuf_query_arena(&r.q, NULL, &bytes));
-    ORACLE(st == PERFBUF_OK);
+    ORACLE(st == PERFBUF_E_OUTPUT_TOO_SMALL);
     r.arena = malloc(bytes + 1u);
     r.arena_bytes = bytes;
     BUDGETED(r.table_len, st = perfbuf_query_arena(&r.q, r.arena, &r.arena_bytes));

@@ -9,11 +9,9 @@
  *   perfbuf_query_counter cpu;
  *   perfbuf_query_open(&q, english, english_len, NULL, 0, &err);
  *   perfbuf_query_add(&q, &cpu, path, strlen(path), &err);  // err: where and why
- *   perfbuf_query_arena(&q, NULL, &bytes);                  // the least arena
- *   perfbuf_query_arena(&q, malloc(bytes), &bytes);
  *   while (perfbuf_query_collect(&q, capture, len, &need, &err) ==
  *          PERFBUF_E_OUTPUT_TOO_SMALL)
- *       ... a larger arena through perfbuf_query_arena, then the old one freed
+ *       perfbuf_query_arena(&q, arena = realloc(arena, need), &need);
  *   perfbuf_query_formatted_array(&q, &cpu, PERFBUF_FMT_DOUBLE, items, &count);
  *
  * Statuses: every call answers a perfbuf_status (perfbuf_status_name and
@@ -47,6 +45,7 @@ typedef struct perfbuf_query_samples {
     size_t items;          /* perfbuf_raw_item[count] */
     size_t keys;           /* uint64_t[2 * count]: (key hash, position), sorted */
     size_t claims;         /* uint32_t[count]: newer position + 1 that paired it, or 0 */
+    size_t name_offsets;   /* size_t[count]: each item's name in the strings */
     size_t strings;        /* the items' names */
     size_t string_bytes;
 } perfbuf_query_samples;
@@ -116,25 +115,23 @@ PERFBUF_API PERFBUF_MUST_USE perfbuf_status perfbuf_query_add(perfbuf_query *q,
                                                               perfbuf_error *err);
 
 /*
- * Gives the query its arena: `arena` NULL asks, and *bytes is then the
- * least arena (the tables' indexes); a collection may ask for more
- * (perfbuf_query_collect). With an arena of *bytes bytes, aligned to 8,
- * the query builds the tables' indexes at its start (the first time) and
- * moves there everything the previous arena kept, which must still be
- * valid during the call; the caller frees the previous arena afterwards.
- * OUTPUT_TOO_SMALL, with *bytes the least size, when it cannot hold that.
- * Linear in the tables the first time, then in the bytes kept.
+ * Gives the query its arena, as PdhGetFormattedCounterArray takes a buffer:
+ * `arena` NULL asks, OUTPUT_TOO_SMALL with *bytes the least arena (the
+ * tables' indexes and what the query keeps); a collection may ask for more
+ * (perfbuf_query_collect). An arena of *bytes bytes, aligned to 8, serves
+ * until the next call. The first time, the query builds the tables' indexes
+ * at its start; afterwards the arena must begin with the previous arena's
+ * bytes, as realloc leaves them (or a copy of them), and the query points
+ * its names into it again. OUTPUT_TOO_SMALL, *bytes the least size, when
+ * it is smaller than what the query keeps. Linear in the tables the first
+ * time, then in the kept instances.
  */
 PERFBUF_API PERFBUF_MUST_USE perfbuf_status perfbuf_query_arena(perfbuf_query *q, void *arena,
                                                                 size_t *bytes);
 
-/*
- * The arena a capture of `capture_bytes` needs at most per counter, on
- * top of what the arena keeps and of one pairing's scratch: a linear
- * bound (docs/collector.md, "The query's arena").
- */
-#define PERFBUF_QUERY_ITEM_BYTES (sizeof(perfbuf_raw_item) + 2u * sizeof(uint64_t) + sizeof(uint32_t))
-#define PERFBUF_QUERY_INSTANCE_MIN_BYTES 28u
+/* The arena one kept instance takes besides its name (perfbuf_query_collect). */
+#define PERFBUF_QUERY_ITEM_BYTES \
+    (sizeof(perfbuf_raw_item) + 2u * sizeof(uint64_t) + sizeof(uint32_t) + sizeof(size_t))
 
 /*
  * Collects one V1 capture (perfbuf_v1_parse, lenient): each counter's
@@ -146,11 +143,15 @@ PERFBUF_API PERFBUF_MUST_USE perfbuf_status perfbuf_query_arena(perfbuf_query *q
  * PERFBUF_CSTATUS_NO_OBJECT or _NO_COUNTER in a counter's status when the
  * capture lacks them (its arrays are then empty).
  *
- * A rejected capture changes nothing and *err says why. OUTPUT_TOO_SMALL
+ * *err (may be NULL) holds the status returned, and for a rejected
+ * capture where and why (perfbuf_v1_parse's report); a rejected capture
+ * changes nothing. OUTPUT_TOO_SMALL
  * when the arena is too small, with *needed (may be NULL) an arena size
  * that is enough for this capture; the previous capture's samples are
  * kept, and collecting again after perfbuf_query_arena gave a larger arena
- * succeeds. Any other failure and OUTPUT_TOO_SMALL leave every counter
+ * succeeds; before the query has an arena, *needed is the least one (the
+ * tables' indexes, which resolve the paths), and the next call says what
+ * the capture needs. Any other failure and OUTPUT_TOO_SMALL leave every counter
  * without a last capture until a collection succeeds. The arena a capture
  * needs is at most what is kept plus, for each counter, its instances
  * times PERFBUF_QUERY_ITEM_BYTES plus PERFBUF_ARRAY_STRING_BYTES_PER_BYTE

@@ -130,18 +130,18 @@ perfbuf_status perfbuf_query_add(perfbuf_query *q, perfbuf_query_counter *c, con
     return PERFBUF_OK;
 }
 
-/* Points each kept item's name into the arena at `base` again, after the
- * kept bytes moved there from `old_base` shifted down by `shift`. */
-static void rebase_names(perfbuf_query_samples *s, uint8_t *base, const uint8_t *old_strings)
+/* Points each kept item's name into the arena at `base`: offsets survive
+ * any move of the arena, pointers do not. */
+static void rebase_names(perfbuf_query_samples *s, uint8_t *base)
 {
     if (!s->valid) {
         return;
     }
     perfbuf_raw_item *items = (perfbuf_raw_item *)(void *)(base + s->items);
+    const size_t *offsets = (const size_t *)(const void *)(base + s->name_offsets);
     for (uint32_t i = 0; i < s->count; i++) {
         PB_WORK(1);
-        size_t at = (size_t)(items[i].name - (const char *)old_strings);
-        items[i].name = (const char *)(base + s->strings + at);
+        items[i].name = (const char *)(base + s->strings + offsets[i]);
     }
 }
 
@@ -152,14 +152,14 @@ perfbuf_status perfbuf_query_arena(perfbuf_query *q, void *arena, size_t *bytes)
     }
     if (arena == NULL || *bytes < q->kept_end) {
         *bytes = q->kept_end;
-        return arena == NULL ? PERFBUF_OK : PERFBUF_E_OUTPUT_TOO_SMALL;
+        return PERFBUF_E_OUTPUT_TOO_SMALL;
     }
     if (((uintptr_t)arena & (ALIGNMENT - 1u)) != 0) {
         return PERFBUF_E_INVALID_ARGUMENT;
     }
     uint8_t *base = arena;
+    perfbuf_name_slot *slots = arena;
     if (q->arena == NULL) {
-        perfbuf_name_slot *slots = arena;
         perfbuf_status st = perfbuf_names_index_build(&q->english, slots, q->english.count,
                                                       &q->english_index);
         if (st == PERFBUF_OK && q->has_localized) {
@@ -172,18 +172,13 @@ perfbuf_status perfbuf_query_arena(perfbuf_query *q, void *arena, size_t *bytes)
         q->names = (perfbuf_title_tables){&q->english, &q->english_index,
                                           q->has_localized ? &q->localized : NULL,
                                           q->has_localized ? &q->localized_index : NULL};
-    } else if (base != q->arena) {
-        memmove(base, q->arena, q->kept_end);
-        uint8_t *old = q->arena;
-        /* The index slots moved with the bytes. */
-        q->english_index.slots = (const perfbuf_name_slot *)(void *)base;
-        if (q->has_localized) {
-            q->localized_index.slots =
-                (const perfbuf_name_slot *)(void *)base + q->english.count;
-        }
+    } else {
+        /* The caller moved the kept bytes here (realloc, or a copy). */
+        q->english_index.slots = slots;
+        q->localized_index.slots = slots + q->english.count;
         for (perfbuf_query_counter *c = q->first; c != NULL; c = c->next) {
-            rebase_names(&c->older, base, old + c->older.strings);
-            rebase_names(&c->newer, base, old + c->newer.strings);
+            rebase_names(&c->older, base);
+            rebase_names(&c->newer, base);
         }
     }
     q->arena = base;
@@ -215,12 +210,12 @@ static void shift_generations(perfbuf_query *q)
     for (perfbuf_query_counter *c = q->first; c != NULL; c = c->next) {
         c->older = c->newer;
         if (c->older.valid) {
-            const uint8_t *old_strings = base + c->older.strings;
             c->older.items -= shift;
             c->older.keys -= shift;
             c->older.claims -= shift;
+            c->older.name_offsets -= shift;
             c->older.strings -= shift;
-            rebase_names(&c->older, base, old_strings);
+            rebase_names(&c->older, base);
             size_t e = c->older.strings + c->older.string_bytes;
             end = e > end ? e : end;
         }
@@ -377,6 +372,8 @@ static perfbuf_status collect_counter(perfbuf_query *q, perfbuf_query_counter *c
     fits = fits && add_size(&end, count * 2u * sizeof(uint64_t));
     s.claims = end;
     fits = fits && add_size(&end, align_up(count * sizeof(uint32_t)));
+    s.name_offsets = end;
+    fits = fits && add_size(&end, count * sizeof(size_t));
     s.strings = end;
     fits = fits && add_size(&end, string_bytes) && end <= top;
     if (!fits) {
@@ -392,7 +389,9 @@ static perfbuf_status collect_counter(perfbuf_query *q, perfbuf_query_counter *c
     }
     s.string_bytes = string_bytes;
     uint64_t *keys = (uint64_t *)(void *)(q->arena + s.keys);
+    size_t *offsets = (size_t *)(void *)(q->arena + s.name_offsets);
     for (uint32_t i = 0; i < s.count; i++) {
+        offsets[i] = (size_t)(items[i].name - (const char *)(q->arena + s.strings));
         keys[2u * i] = folded_hash(items[i].name, items[i].name_len);
         keys[2u * i + 1u] = i;
         ((uint32_t *)(void *)(q->arena + s.claims))[i] = 0;
@@ -404,19 +403,26 @@ static perfbuf_status collect_counter(perfbuf_query *q, perfbuf_query_counter *c
     return PERFBUF_OK;
 }
 
-perfbuf_status perfbuf_query_collect(perfbuf_query *q, const void *capture, size_t len,
-                                     size_t *needed, perfbuf_error *err)
+static perfbuf_status collect(perfbuf_query *q, const void *capture, size_t len, size_t *needed,
+                              perfbuf_error *err)
 {
     if (needed != NULL) {
         *needed = 0;
     }
-    if (q == NULL || capture == NULL || q->arena == NULL) {
+    if (q == NULL || capture == NULL || q->english.data == NULL) {
         return PERFBUF_E_INVALID_ARGUMENT;
     }
     perfbuf_v1_block b;
     perfbuf_status st = perfbuf_v1_parse(capture, len, NULL, &b, err);
     if (st != PERFBUF_OK) {
         return st;
+    }
+    if (q->arena == NULL) {
+        /* The tables' indexes come first: they resolve the paths. */
+        if (needed != NULL) {
+            *needed = q->kept_end;
+        }
+        return PERFBUF_E_OUTPUT_TOO_SMALL;
     }
     shift_generations(q);
     size_t at = q->kept_end;
@@ -433,6 +439,18 @@ perfbuf_status perfbuf_query_collect(perfbuf_query *q, const void *capture, size
     }
     if (st == PERFBUF_E_OUTPUT_TOO_SMALL && needed != NULL) {
         *needed = capture_bound(q, &b);
+    }
+    return st;
+}
+
+perfbuf_status perfbuf_query_collect(perfbuf_query *q, const void *capture, size_t len,
+                                     size_t *needed, perfbuf_error *err)
+{
+    perfbuf_error rejection = {PERFBUF_OK, 0, NULL, NULL};
+    perfbuf_status st = collect(q, capture, len, needed, &rejection);
+    if (err != NULL) {
+        *err = rejection;
+        err->status = st;
     }
     return st;
 }
