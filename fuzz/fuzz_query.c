@@ -5,12 +5,14 @@
  *
  * Input: byte 0 selects the format flags (bits 0-1); bytes 1-2 and 3-4
  * (little-endian) are the paths' lengths, bytes 5-8 the table's, bytes
- * 9-12 the older capture's. Then the two paths, the table, the older
+ * 9-12 the older capture's; bit 2 of byte 0 pairs the first counter by
+ * the key counter the second path's bytes name. Then the two paths, the table, the older
  * capture and the newer one (the rest). A table that does not parse ends
  * the run; a path that does not parse is not added.
  *
  * Oracles: every call within the work budget of its inputs (fuzz/oracle.h;
- * a collection's inputs are the capture once per counter, the tables and
+ * a collection's inputs are the capture once per counter and once more
+ * for a key counter, the tables and
  * the arena it fills); a rejected add names the path's structure and an
  * offset inside it; a collection asked to grow succeeds with the size it
  * asked for; an array's size answer is what the fill uses; every name ends
@@ -53,7 +55,7 @@ static bool collect(run *r, const uint8_t *capture, size_t len)
     size_t needed = 0;
     perfbuf_status st;
     perfbuf_error err = {0};
-    BUDGETED(len + len + r->table_len + r->arena_bytes,
+    BUDGETED(len + len + len + r->table_len + r->arena_bytes,
              st = perfbuf_query_collect(&r->q, capture, len, &needed, &err));
     if (st != PERFBUF_E_OUTPUT_TOO_SMALL) {
         return st == PERFBUF_OK;
@@ -73,7 +75,7 @@ static bool collect(run *r, const uint8_t *capture, size_t len)
     free(r->arena);
     r->arena = bigger;
     r->arena_bytes = bytes;
-    BUDGETED(len + len + r->table_len + r->arena_bytes,
+    BUDGETED(len + len + len + r->table_len + r->arena_bytes,
              st = perfbuf_query_collect(&r->q, capture, len, &needed, &err));
     ORACLE(st == PERFBUF_OK);
     return true;
@@ -171,6 +173,14 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
             ORACLE(err.structure != NULL && strcmp(err.structure, "COUNTER_PATH") == 0);
             ORACLE(err.offset <= lens[k]);
         }
+    }
+    /* Bit 2: the first counter pairs by the second path's bytes as the
+     * key counter's name (hostile, or a real name such as "ID Process"). */
+    if ((data[0] & 4u) != 0) {
+        BUDGETED(lens[1], st = perfbuf_query_pair_by(&r.q, &r.counters[0], (const char *)parts[1],
+                                                     lens[1]));
+        ORACLE(st == PERFBUF_OK || !r.added[0] || lens[1] == 0 ||
+               st == PERFBUF_E_PATH_WILDCARD || lens[1] > 3u * PERFBUF_PATH_MAX_NAME);
     }
     size_t bytes = 0;
     BUDGETED(0, st = perfbuf_query_arena(&r.q, NULL, &bytes));

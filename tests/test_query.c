@@ -414,10 +414,68 @@ static void arena_moves(void)
     teardown(&f);
 }
 
+/*
+ * The same exit with the option: paired by ID Process (CF_COUNT holds the
+ * PID), each svchost keeps its own previous sample, and the one that
+ * exited is 812, PDH's "svchost" of the first capture.
+ */
+static void identity_pairing_survives_exit(void)
+{
+    fixture f;
+    CALL(setup(&f, false));
+    perfbuf_query_counter pdh, stable, missing;
+    const char *path = "\\Process(svchost*)\\% Processor Time";
+    CHECK(add(&f, &pdh, path) == PERFBUF_OK);
+    CHECK(add(&f, &stable, path) == PERFBUF_OK);
+    CHECK(add(&f, &missing, path) == PERFBUF_OK);
+    CHECK(perfbuf_query_pair_by(&f.q, &stable, "id process", 10) == PERFBUF_OK);
+    CHECK(perfbuf_query_pair_by(&f.q, &missing, "ID Thread", 9) == PERFBUF_OK);
+    CHECK(perfbuf_query_pair_by(&f.q, &missing, "*", 1) == PERFBUF_E_PATH_WILDCARD);
+    perfbuf_query_counter stranger;
+    CHECK(perfbuf_query_pair_by(&f.q, &stranger, "ID Process", 10) == PERFBUF_E_INVALID_ARGUMENT);
+    CHECK(start(&f) == PERFBUF_OK);
+    tb_buf c0 = cf_capture(0, NULL, 0, first, 4, 0);
+    const cf_process later[] = {
+        {"Idle", -1, -1, 0, 0},
+        {"svchost", -1, -1, 7000000, 1044},
+        {"svchost", -1, -1, 12000000, 1300},
+    };
+    tb_buf c1 = cf_capture(1, NULL, 0, later, 3, 0);
+    CHECK_EQ_U(collect(&f, &c0), PERFBUF_OK);
+    CHECK(collect(&f, &c1) == PERFBUF_OK);
+    CHECK_EQ_U(missing.status, PERFBUF_CSTATUS_NO_COUNTER);
+    CHECK_EQ_U(stable.status, PERFBUF_CSTATUS_VALID_DATA);
+    perfbuf_formatted_item *shifted, *kept;
+    size_t n, m;
+    CHECK(formatted(&f, &pdh, &shifted, &n) == PERFBUF_OK);
+    CHECK(formatted(&f, &stable, &kept, &m) == PERFBUF_OK);
+    CHECK_EQ_U(n, 2);
+    CHECK_EQ_U(m, 2);
+    /* PDH: 1044 against 812's sample, 1300 against 1044's. */
+    CHECK(near(shifted[0].value.as_double, 60.0));
+    CHECK(near(shifted[1].value.as_double, 70.0));
+    /* By PID: 1044 against its own, 1300 against its own; PDH's names. */
+    CHECK_STR(kept[0].name, "svchost");
+    CHECK(near(kept[0].value.as_double, 100.0 * (7000000 - 5000000) / 10000000.0));
+    CHECK_STR(kept[1].name, "svchost#1");
+    CHECK(near(kept[1].value.as_double, 100.0 * (12000000 - 9000000) / 10000000.0));
+    free(shifted);
+    free(kept);
+    const char *listed[4];
+    size_t count = 4;
+    CHECK(perfbuf_query_instances(&f.q, &stable, PERFBUF_QUERY_EXITED, listed, &count) ==
+          PERFBUF_OK);
+    CHECK_EQ_U(count, 1);
+    CHECK_STR(listed[0], "svchost");
+    tb_free(&c0);
+    tb_free(&c1);
+    teardown(&f);
+}
+
 static const th_case cases[] = {
     TH_CASE(first_sample_then_rates), TH_CASE(exit_shifts_ordinals),
     TH_CASE(appeared_and_exited_with_parents), TH_CASE(add_errors),
-    TH_CASE(missing_and_rejected), TH_CASE(arena_moves),
+    TH_CASE(missing_and_rejected), TH_CASE(arena_moves), TH_CASE(identity_pairing_survives_exit),
 };
 
 TH_MAIN(cases)

@@ -490,6 +490,9 @@ static void query_seeds(void)
                "\\process(svc*)\\% PROCESSOR TIME", &o, &n);
     query_file("valid-moved-missing.bin", 2, "\\Process(*/*)\\% Processor Time",
                "\\Memory\\Available Bytes", &o, &moved);
+    /* Bit 2: the first counter paired by the key counter the second "path" names. */
+    query_file("valid-pair-by-id-process.bin", 4, "\\Process(*)\\% Processor Time", "ID Process",
+               &o, &n);
     query_file("invalid-paths.bin", 3, "\\Process(*\\x", "\\Process(*)\\*", &o, &n);
     tb_free(&o);
     tb_free(&n);

@@ -46,6 +46,7 @@ typedef struct perfbuf_query_samples {
     size_t keys;           /* uint64_t[2 * count]: (key hash, position), sorted */
     size_t claims;         /* uint32_t[count]: newer position + 1 that paired it, or 0 */
     size_t name_offsets;   /* size_t[count]: each item's name in the strings */
+    size_t key_values;     /* uint64_t[count]: the key counter's values (perfbuf_query_pair_by) */
     size_t strings;        /* the items' names */
     size_t string_bytes;
 } perfbuf_query_samples;
@@ -61,6 +62,8 @@ typedef struct perfbuf_query_counter {
     uint32_t status;                /* a value status, see above */
     uint32_t object_title;          /* the object and counter the last capture resolved */
     uint32_t counter_title;
+    bool by_key;                    /* perfbuf_query_pair_by */
+    perfbuf_counter_path key;       /* the key counter's name, as a path's counter part */
     perfbuf_query_samples older;    /* the capture before the last one */
     perfbuf_query_samples newer;    /* the last capture */
 } perfbuf_query_counter;
@@ -115,6 +118,24 @@ PERFBUF_API PERFBUF_MUST_USE perfbuf_status perfbuf_query_add(perfbuf_query *q,
                                                               perfbuf_error *err);
 
 /*
+ * Pairs the counter's instances by identity rather than by PDH's key:
+ * by the value of the key counter `key` of the same object (its name in
+ * English or the localized language, as a path's counter part: "ID
+ * Process", "ID Thread", or any counter) together with the instance's
+ * parent and name without its #N. So when one of several "svchost"
+ * exits, every other keeps its own previous sample, where PDH's
+ * "svchost#N" moves each later one onto the sample of the one before
+ * (docs/collector.md, "Pairing by identity"). Names in the arrays stay
+ * PDH's. A capture whose object lacks the key counter gives the counter
+ * PERFBUF_CSTATUS_NO_COUNTER. `key` must outlive the query. Before the
+ * arena; INVALID_ARGUMENT for an empty or over-long name or a counter not
+ * added to q, PERFBUF_E_PATH_WILDCARD for "*". O(1).
+ */
+PERFBUF_API PERFBUF_MUST_USE perfbuf_status perfbuf_query_pair_by(perfbuf_query *q,
+                                                                  perfbuf_query_counter *c,
+                                                                  const char *key, size_t len);
+
+/*
  * Gives the query its arena, as PdhGetFormattedCounterArray takes a buffer:
  * `arena` NULL asks, OUTPUT_TOO_SMALL with *bytes the least arena (the
  * tables' indexes and what the query keeps); a collection may ask for more
@@ -131,14 +152,14 @@ PERFBUF_API PERFBUF_MUST_USE perfbuf_status perfbuf_query_arena(perfbuf_query *q
 
 /* The arena one kept instance takes besides its name (perfbuf_query_collect). */
 #define PERFBUF_QUERY_ITEM_BYTES \
-    (sizeof(perfbuf_raw_item) + 2u * sizeof(uint64_t) + sizeof(uint32_t) + sizeof(size_t))
+    (sizeof(perfbuf_raw_item) + 3u * sizeof(uint64_t) + sizeof(uint32_t) + sizeof(size_t))
 
 /*
  * Collects one V1 capture (perfbuf_v1_parse, lenient): each counter's
  * object and counter are resolved through the tables, the instances its
  * path selects are paired with the previous capture's by PDH's key
  * "parent/name#N" (ASCII letters case-insensitively, as PDH compares
- * names), and their raw samples and names are kept in the arena, so the
+ * names) or the key perfbuf_query_pair_by chose, and their raw samples and names are kept in the arena, so the
  * caller may reuse the capture's buffer as soon as the call returns.
  * PERFBUF_CSTATUS_NO_OBJECT or _NO_COUNTER in a counter's status when the
  * capture lacks them (its arrays are then empty).
@@ -155,7 +176,8 @@ PERFBUF_API PERFBUF_MUST_USE perfbuf_status perfbuf_query_arena(perfbuf_query *q
  * without a last capture until a collection succeeds. The arena a capture
  * needs is at most what is kept plus, for each counter, its instances
  * times PERFBUF_QUERY_ITEM_BYTES plus PERFBUF_ARRAY_STRING_BYTES_PER_BYTE
- * times the capture's bytes plus 64, plus the largest pairing scratch
+ * times the capture's bytes plus 64 (twice, for a counter paired by a
+ * key counter, whose samples are read the same way), plus the largest pairing scratch
  * (perfbuf_v1_pairing_scratch): linear in the capture per counter.
  * O(counters x (capture + i log i)) for i instances.
  */

@@ -130,6 +130,41 @@ perfbuf_status perfbuf_query_add(perfbuf_query *q, perfbuf_query_counter *c, con
     return PERFBUF_OK;
 }
 
+perfbuf_status perfbuf_query_pair_by(perfbuf_query *q, perfbuf_query_counter *c, const char *key,
+                                     size_t len)
+{
+    if (q == NULL || c == NULL || key == NULL || len == 0 || len > PERFBUF_PATH_MAX_NAME * 3u ||
+        q->arena != NULL) {
+        return PERFBUF_E_INVALID_ARGUMENT;
+    }
+    bool added = false;
+    for (const perfbuf_query_counter *k = q->first; k != NULL && !added; k = k->next) {
+        PB_WORK(1);
+        added = k == c;
+    }
+    if (!added) {
+        return PERFBUF_E_INVALID_ARGUMENT;
+    }
+    if (len == 1 && key[0] == '*') {
+        return PERFBUF_E_PATH_WILDCARD;
+    }
+    c->by_key = true;
+    c->key = (perfbuf_counter_path){.text = key, .text_len = len, .counter = {0, len}};
+    return PERFBUF_OK;
+}
+
+/* The length of an item's name without its "#N": its key's name part when
+ * paired by a key counter, the same in both captures. */
+static size_t without_ordinal(const char *name, size_t len)
+{
+    size_t end = len;
+    while (end > 0 && name[end - 1] >= '0' && name[end - 1] <= '9') {
+        PB_WORK(1);
+        end--;
+    }
+    return end < len && end > 0 && name[end - 1] == '#' ? end - 1 : len;
+}
+
 /* Points each kept item's name into the arena at `base`: offsets survive
  * any move of the arena, pointers do not. */
 static void rebase_names(perfbuf_query_samples *s, uint8_t *base)
@@ -214,6 +249,7 @@ static void shift_generations(perfbuf_query *q)
             c->older.keys -= shift;
             c->older.claims -= shift;
             c->older.name_offsets -= shift;
+            c->older.key_values -= shift;
             c->older.strings -= shift;
             rebase_names(&c->older, base);
             size_t e = c->older.strings + c->older.string_bytes;
@@ -266,7 +302,9 @@ static size_t capture_bound(const perfbuf_query *q, const perfbuf_v1_block *b)
         }
         fits = fits && pb_mul((size_t)o.instance_count + 1u, PERFBUF_QUERY_ITEM_BYTES, &items) &&
                pb_mul(b->size, PERFBUF_ARRAY_STRING_BYTES_PER_BYTE, &names) &&
-               add_size(&total, items) && add_size(&total, names) && add_size(&total, 64u);
+               add_size(&total, items) && add_size(&total, names) && add_size(&total, 64u) &&
+               (!c->by_key ||
+                (add_size(&total, items) && add_size(&total, names) && add_size(&total, 64u)));
         scratch_max = slots > scratch_max ? slots : scratch_max;
     }
     size_t scratch = 0;
@@ -294,7 +332,7 @@ static uint32_t find_key(const uint64_t *keys, uint32_t count, uint64_t h)
 /* Pairs each newer item with the older item of the same key: the first
  * older item of its hash, when the names agree and nothing claimed it
  * yet; a hash shared by different names pairs nothing (AMBIGUOUS). */
-static void pair_with_older(uint8_t *base, perfbuf_query_samples *older,
+static void pair_with_older(uint8_t *base, bool by_key, perfbuf_query_samples *older,
                             perfbuf_query_samples *newer)
 {
     perfbuf_raw_item *items = (perfbuf_raw_item *)(void *)(base + newer->items);
@@ -303,6 +341,9 @@ static void pair_with_older(uint8_t *base, perfbuf_query_samples *older,
         older->valid ? (const perfbuf_raw_item *)(void *)(base + older->items) : NULL;
     const uint64_t *older_keys = older->valid ? (const uint64_t *)(void *)(base + older->keys) : NULL;
     uint32_t *claims = older->valid ? (uint32_t *)(void *)(base + older->claims) : NULL;
+    const uint64_t *values = (const uint64_t *)(const void *)(base + newer->key_values);
+    const uint64_t *older_values =
+        older->valid ? (const uint64_t *)(const void *)(base + older->key_values) : NULL;
     uint32_t older_count = older->valid ? older->count : 0;
     for (uint32_t k = 0; k < older_count; k++) {
         PB_WORK(1);
@@ -320,7 +361,10 @@ static void pair_with_older(uint8_t *base, perfbuf_query_samples *older,
         }
         uint32_t j = (uint32_t)older_keys[2u * at + 1u];
         const perfbuf_raw_item *o = &older_items[j];
-        if (!folded_equal(o->name, o->name_len, item->name, item->name_len)) {
+        size_t ol = by_key ? without_ordinal(o->name, o->name_len) : o->name_len;
+        size_t nl = by_key ? without_ordinal(item->name, item->name_len) : item->name_len;
+        if (!folded_equal(o->name, ol, item->name, nl) ||
+            (by_key && older_values[j] != values[i])) {
             item->pairing = PERFBUF_PAIR_AMBIGUOUS;
         } else if (claims[j] == 0) {
             claims[j] = i + 1u;
@@ -329,6 +373,47 @@ static void pair_with_older(uint8_t *base, perfbuf_query_samples *older,
             item->older = o->newer;
         }
     }
+}
+
+/* The key counter's value for each item of s, read as the items were
+ * (the same pairing and path, so the same instances in the same order)
+ * into the space after s, below `top`. A capture without the key counter
+ * leaves the counter without samples, status NO_COUNTER. */
+static perfbuf_status read_key_values(perfbuf_query *q, perfbuf_query_counter *c,
+                                      const perfbuf_v1_block *b, const perfbuf_v1_object *o,
+                                      const perfbuf_v1_pairing *self,
+                                      const perfbuf_query_samples *s, size_t string_need,
+                                      size_t top)
+{
+    perfbuf_v1_iter it;
+    perfbuf_v1_counter key;
+    perfbuf_v1_counters_begin(o, &it);
+    if (perfbuf_v1_resolve_counter(b, &q->names, &c->key, &it, &key, NULL, NULL) != PERFBUF_OK) {
+        c->status = PERFBUF_CSTATUS_NO_COUNTER;
+        c->newer.valid = false;
+        return PERFBUF_OK;
+    }
+    size_t count = s->count, string_bytes = string_need, item_bytes = 0;
+    size_t at = align_up(s->strings + s->string_bytes), strings = at;
+    if (count == 0) {
+        return PERFBUF_OK;
+    }
+    if (!pb_mul(count, sizeof(perfbuf_raw_item), &item_bytes) || !add_size(&strings, item_bytes) ||
+        strings > top || top - strings < string_bytes) {
+        return PERFBUF_E_OUTPUT_TOO_SMALL;
+    }
+    perfbuf_raw_item *items = (perfbuf_raw_item *)(void *)(q->arena + at);
+    perfbuf_status st = perfbuf_v1_raw_array(self, key.name_title_index, &c->path, items, &count,
+                                             (char *)(q->arena + strings), &string_bytes);
+    if (st != PERFBUF_OK || count != s->count) {
+        return st != PERFBUF_OK ? st : PERFBUF_E_INCONSISTENT;
+    }
+    uint64_t *values = (uint64_t *)(void *)(q->arena + s->key_values);
+    for (size_t i = 0; i < count; i++) {
+        PB_WORK(1);
+        values[i] = items[i].newer.first;
+    }
+    return PERFBUF_OK;
 }
 
 /* One counter's samples of capture b, written at *at, with the pairing's
@@ -374,12 +459,15 @@ static perfbuf_status collect_counter(perfbuf_query *q, perfbuf_query_counter *c
     fits = fits && add_size(&end, align_up(count * sizeof(uint32_t)));
     s.name_offsets = end;
     fits = fits && add_size(&end, count * sizeof(size_t));
+    s.key_values = end;
+    fits = fits && add_size(&end, count * sizeof(uint64_t));
     s.strings = end;
     fits = fits && add_size(&end, string_bytes) && end <= top;
     if (!fits) {
         return PERFBUF_E_OUTPUT_TOO_SMALL;
     }
     perfbuf_raw_item *items = (perfbuf_raw_item *)(void *)(q->arena + s.items);
+    size_t string_need = string_bytes; /* a fill may use less than the size answer */
     if (count > 0) {
         st = perfbuf_v1_raw_array(&self, c->counter_title, &c->path, items, &count,
                                   (char *)(q->arena + s.strings), &string_bytes);
@@ -388,17 +476,28 @@ static perfbuf_status collect_counter(perfbuf_query *q, perfbuf_query_counter *c
         }
     }
     s.string_bytes = string_bytes;
+    uint64_t *values = (uint64_t *)(void *)(q->arena + s.key_values);
+    memset(values, 0, count * sizeof *values);
+    st = c->by_key ? read_key_values(q, c, b, &o, &self, &s, string_need, top) : PERFBUF_OK;
+    if (st != PERFBUF_OK || !c->newer.valid) {
+        return st;
+    }
     uint64_t *keys = (uint64_t *)(void *)(q->arena + s.keys);
     size_t *offsets = (size_t *)(void *)(q->arena + s.name_offsets);
     for (uint32_t i = 0; i < s.count; i++) {
         offsets[i] = (size_t)(items[i].name - (const char *)(q->arena + s.strings));
-        keys[2u * i] = folded_hash(items[i].name, items[i].name_len);
+        keys[2u * i] = c->by_key ? pb_key_mix(folded_hash(items[i].name,
+                                                          without_ordinal(items[i].name,
+                                                                          items[i].name_len)) ^
+                                              pb_key_mix(values[i])) &
+                                       PB_PAIRING_HASH_MASK
+                                 : folded_hash(items[i].name, items[i].name_len);
         keys[2u * i + 1u] = i;
         ((uint32_t *)(void *)(q->arena + s.claims))[i] = 0;
     }
     pb_key_sort_records(keys, s.count);
     c->newer = s;
-    pair_with_older(q->arena, &c->older, &c->newer);
+    pair_with_older(q->arena, c->by_key, &c->older, &c->newer);
     *at = align_up(s.strings + s.string_bytes);
     return PERFBUF_OK;
 }
