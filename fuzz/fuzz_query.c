@@ -99,9 +99,9 @@ static void check_arrays(run *r, const perfbuf_query_counter *c, uint32_t flags)
     ORACLE(st == PERFBUF_OK ? count == 0 : st == PERFBUF_E_OUTPUT_TOO_SMALL);
     perfbuf_formatted_item *items = malloc(sizeof *items * (count + 1u));
     perfbuf_raw_item *raw = malloc(sizeof *raw * (count + 1u));
-    const char **names = malloc(sizeof *names * (count + 1u));
     size_t want = count;
-    BUDGETED(sizeof *items * want, st = perfbuf_query_formatted_array(&r->q, c, flags, items, &count));
+    BUDGETED(sizeof *items * want,
+             st = perfbuf_query_formatted_array(&r->q, c, flags, items, &count));
     ORACLE(st == PERFBUF_OK && count == want);
     size_t raw_count = want;
     BUDGETED(sizeof *raw * want, st = perfbuf_query_raw_array(&r->q, c, raw, &raw_count));
@@ -131,7 +131,6 @@ static void check_arrays(run *r, const perfbuf_query_counter *c, uint32_t flags)
         }
         free(list);
     }
-    free(names);
     free(raw);
     free(items);
 }

@@ -159,25 +159,27 @@ PERFBUF_API PERFBUF_MUST_USE perfbuf_status perfbuf_query_arena(perfbuf_query *q
  * object and counter are resolved through the tables, the instances its
  * path selects are paired with the previous capture's by PDH's key
  * "parent/name#N" (ASCII letters case-insensitively, as PDH compares
- * names) or the key perfbuf_query_pair_by chose, and their raw samples and names are kept in the arena, so the
- * caller may reuse the capture's buffer as soon as the call returns.
- * PERFBUF_CSTATUS_NO_OBJECT or _NO_COUNTER in a counter's status when the
- * capture lacks them (its arrays are then empty).
+ * names) or the key perfbuf_query_pair_by chose, and their raw samples
+ * and names are kept in the arena, so the caller may reuse the capture's
+ * buffer as soon as the call returns. PERFBUF_CSTATUS_NO_OBJECT or
+ * _NO_COUNTER in a counter's status when the capture lacks them (its
+ * arrays are then empty).
  *
- * *err (may be NULL) holds the status returned, and for a rejected
- * capture where and why (perfbuf_v1_parse's report); a rejected capture
- * changes nothing. OUTPUT_TOO_SMALL
- * when the arena is too small, with *needed (may be NULL) an arena size
- * that is enough for this capture; the previous capture's samples are
- * kept, and collecting again after perfbuf_query_arena gave a larger arena
- * succeeds; before the query has an arena, *needed is the least one (the
- * tables' indexes, which resolve the paths), and the next call says what
- * the capture needs. Any other failure and OUTPUT_TOO_SMALL leave every counter
- * without a last capture until a collection succeeds. The arena a capture
- * needs is at most what is kept plus, for each counter, its instances
- * times PERFBUF_QUERY_ITEM_BYTES plus PERFBUF_ARRAY_STRING_BYTES_PER_BYTE
- * times the capture's bytes plus 64 (twice, for a counter paired by a
- * key counter, whose samples are read the same way), plus the largest pairing scratch
+ * *err (may be NULL) holds the status returned and, for a rejected
+ * capture, where and why (perfbuf_v1_parse's report); a rejected capture
+ * changes nothing. OUTPUT_TOO_SMALL when the arena is too small, with
+ * *needed (may be NULL) an arena size that is enough for this capture;
+ * collecting again after perfbuf_query_arena gave that arena succeeds.
+ * Before the query has an arena, *needed is the least one (the tables'
+ * indexes, which resolve the paths), and the next call says what the
+ * capture needs. After OUTPUT_TOO_SMALL or any failure past the
+ * validation, the last successful capture's samples are the ones the
+ * next collection pairs with, and the arrays answer NOT_FOUND until one
+ * succeeds. The arena a capture needs is at most what is kept plus, for
+ * each counter, its instances times PERFBUF_QUERY_ITEM_BYTES plus
+ * PERFBUF_ARRAY_STRING_BYTES_PER_BYTE times the capture's bytes plus 64
+ * (twice for a counter paired by a key counter, whose samples are read
+ * the same way), plus the largest pairing scratch
  * (perfbuf_v1_pairing_scratch): linear in the capture per counter.
  * O(counters x (capture + i log i)) for i instances.
  */

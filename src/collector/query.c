@@ -339,7 +339,8 @@ static void pair_with_older(uint8_t *base, bool by_key, perfbuf_query_samples *o
     const uint64_t *keys = (const uint64_t *)(void *)(base + newer->keys);
     const perfbuf_raw_item *older_items =
         older->valid ? (const perfbuf_raw_item *)(void *)(base + older->items) : NULL;
-    const uint64_t *older_keys = older->valid ? (const uint64_t *)(void *)(base + older->keys) : NULL;
+    const uint64_t *older_keys =
+        older->valid ? (const uint64_t *)(const void *)(base + older->keys) : NULL;
     uint32_t *claims = older->valid ? (uint32_t *)(void *)(base + older->claims) : NULL;
     const uint64_t *values = (const uint64_t *)(const void *)(base + newer->key_values);
     const uint64_t *older_values =
@@ -575,7 +576,8 @@ perfbuf_status perfbuf_query_formatted_array(const perfbuf_query *q, const perfb
     if (cap < c->newer.count) {
         return PERFBUF_E_OUTPUT_TOO_SMALL;
     }
-    const perfbuf_raw_item *raw = (const perfbuf_raw_item *)(const void *)(q->arena + c->newer.items);
+    const perfbuf_raw_item *raw =
+        (const perfbuf_raw_item *)(const void *)(q->arena + c->newer.items);
     for (uint32_t i = 0; i < c->newer.count; i++) {
         items[i] = (perfbuf_formatted_item){raw[i].name, raw[i].name_len, raw[i].pairing, {0}};
         (void)perfbuf_format_value(raw[i].newer.type, &raw[i].newer,
@@ -600,7 +602,8 @@ perfbuf_status perfbuf_query_raw_array(const perfbuf_query *q, const perfbuf_que
     if (cap < c->newer.count) {
         return PERFBUF_E_OUTPUT_TOO_SMALL;
     }
-    const perfbuf_raw_item *raw = (const perfbuf_raw_item *)(const void *)(q->arena + c->newer.items);
+    const perfbuf_raw_item *raw =
+        (const perfbuf_raw_item *)(const void *)(q->arena + c->newer.items);
     for (uint32_t i = 0; i < c->newer.count; i++) {
         PB_WORK(1);
         items[i] = raw[i];
