@@ -318,7 +318,9 @@ static void missing_and_rejected(void)
 {
     fixture f;
     CALL(setup(&f, false));
-    perfbuf_query_counter none, nocounter, uptime, unnamed;
+    perfbuf_query_counter none, nocounter, uptime, unnamed, absent, nothing;
+    CHECK(add(&f, &absent, "\\Process(notepad)\\% Processor Time") == PERFBUF_OK);
+    CHECK(add(&f, &nothing, "\\Process(notepad*)\\% Processor Time") == PERFBUF_OK);
     CHECK(add(&f, &none, "\\Job(*)\\% Processor Time") == PERFBUF_OK);
     CHECK(add(&f, &unnamed, "\\Memory\\Available Bytes") == PERFBUF_OK);
     CHECK(add(&f, &nocounter, "\\System\\% Processor Time") == PERFBUF_OK);
@@ -329,6 +331,15 @@ static void missing_and_rejected(void)
     CHECK_EQ_U(none.status, PERFBUF_CSTATUS_NO_COUNTER); /* Job exists without that counter */
     CHECK_EQ_U(nocounter.status, PERFBUF_CSTATUS_NO_COUNTER);
     CHECK_EQ_U(unnamed.status, PERFBUF_CSTATUS_NO_OBJECT);
+    /* A named instance that is missing, and a prefix that selects nothing:
+     * both empty, only the first an error, as in PDH. */
+    CHECK_EQ_U(absent.status, PERFBUF_CSTATUS_NO_INSTANCE);
+    CHECK_EQ_U(nothing.status, PERFBUF_CSTATUS_VALID_DATA);
+    size_t zero = 4;
+    perfbuf_formatted_item none_items[4];
+    CHECK(perfbuf_query_formatted_array(&f.q, &absent, PERFBUF_FMT_LARGE, none_items, &zero) ==
+          PERFBUF_OK);
+    CHECK_EQ_U(zero, 0);
     CHECK_EQ_U(uptime.status, PERFBUF_CSTATUS_VALID_DATA);
     size_t n = 0;
     CHECK(perfbuf_query_formatted_array(&f.q, &none, PERFBUF_FMT_LARGE, NULL, &n) ==

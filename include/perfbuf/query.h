@@ -18,8 +18,9 @@
  * perfbuf_status_string name and explain each); a counter's own state
  * after a collection is a value status (perfbuf_cstatus_name and
  * perfbuf_cstatus_string): PERFBUF_CSTATUS_VALID_DATA when the capture
- * holds its object and counter, PERFBUF_CSTATUS_NO_OBJECT or
- * PERFBUF_CSTATUS_NO_COUNTER when it does not, and
+ * holds its object and counter, PERFBUF_CSTATUS_NO_OBJECT,
+ * PERFBUF_CSTATUS_NO_COUNTER or PERFBUF_CSTATUS_NO_INSTANCE when it does
+ * not, and
  * PERFBUF_CSTATUS_ITEM_NOT_VALIDATED before the first collection. Each
  * array item carries its value's status as PDH's do.
  */
@@ -163,7 +164,9 @@ PERFBUF_API PERFBUF_MUST_USE perfbuf_status perfbuf_query_arena(perfbuf_query *q
  * and names are kept in the arena, so the caller may reuse the capture's
  * buffer as soon as the call returns. PERFBUF_CSTATUS_NO_OBJECT or
  * _NO_COUNTER in a counter's status when the capture lacks them (its
- * arrays are then empty).
+ * arrays then answer NOT_FOUND), PERFBUF_CSTATUS_NO_INSTANCE when the path
+ * names an instance (no wildcard or prefix) that the capture lacks (its
+ * arrays are then empty, as they are for a wildcard that selects nothing).
  *
  * *err (may be NULL) holds the status returned and, for a rejected
  * capture, where and why (perfbuf_v1_parse's report); a rejected capture

@@ -449,6 +449,13 @@ static perfbuf_status collect_counter(perfbuf_query *q, perfbuf_query_counter *c
     if (st != PERFBUF_OK && st != PERFBUF_E_OUTPUT_TOO_SMALL) {
         return st;
     }
+    /* A named instance that is not there is PDH's NO_INSTANCE; a wildcard
+     * or prefix that selects nothing is an empty answer, as PDH's. */
+    uint32_t named = PERFBUF_PATH_HAS_INSTANCE;
+    uint32_t open = PERFBUF_PATH_INSTANCE_WILDCARD | PERFBUF_PATH_INSTANCE_PREFIX;
+    if (count == 0 && (c->path.flags & named) != 0 && (c->path.flags & open) == 0) {
+        c->status = PERFBUF_CSTATUS_NO_INSTANCE;
+    }
     perfbuf_query_samples s = {.valid = true, .count = (uint32_t)count};
     size_t end = *at, item_bytes = 0;
     bool fits = count <= UINT32_MAX && pb_mul(count, sizeof(perfbuf_raw_item), &item_bytes);
