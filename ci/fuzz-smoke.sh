@@ -44,7 +44,7 @@ seeds_of() {
 # budget traps it whatever the time).
 large_inputs() {
   case "$1" in
-    fuzz_v1_structured | fuzz_v2_query_structured | fuzz_pairing | fuzz_mixed_views) return 0 ;;
+    fuzz_v1_structured | fuzz_v2_query_structured | fuzz_pairing | fuzz_query | fuzz_mixed_views) return 0 ;;
   esac
   return 1
 }

@@ -14,49 +14,36 @@ synthetic=corpus/captures/synthetic
 older=$synthetic/v1-synthetic-processor-0.bin
 newer=$synthetic/v1-synthetic-processor-1.bin
 english=$synthetic/v1-names-synthetic-counter-009.bin
-# A German Counter table for the same title indexes, as a German system's
-# "Counter" value would name them (REG_MULTI_SZ, UTF-16LE, ended by an empty string).
-german="$work/counter-german.bin"
-{ printf '%s\0' 6 'Prozessorzeit (%)' 230 Prozess 238 Prozessor 784 Prozesskennung; printf '\0'; } |
-  iconv -f UTF-8 -t UTF-16LE >"$german"
+documented=corpus/captures/documented/v1-documented-global-1.bin
 # What examples/collector must print for the synthetic pair, worked out from
 # docs/synthetic.md: the captures are 10,000,000 units of 100 ns apart.
-# Processor (PERF_100NSEC_TIMER_INV) is 100 * (1 - idle delta / 10,000,000):
-# idle deltas 2,500,000, 9,000,000 and 5,750,000 give 75, 10 and 42.5.
 # Process (PERF_100NSEC_TIMER) is 100 * busy delta / 10,000,000: busy deltas
 # 0, 1,500,000 and 500,000 give 0, 15 and 5; the second svchost is #1.
-processor_expected='0 75.000 PERFBUF_CSTATUS_VALID_DATA
-1 10.000 PERFBUF_CSTATUS_VALID_DATA
-_Total 42.500 PERFBUF_CSTATUS_VALID_DATA'
-process_expected='Idle 0.000 PERFBUF_CSTATUS_VALID_DATA
+# Processor (PERF_100NSEC_TIMER_INV) is 100 * (1 - idle delta / 10,000,000):
+# _Total's idle delta 5,750,000 gives 42.5. No process exits.
+collector_expected='Idle 0.000 PERFBUF_CSTATUS_VALID_DATA
 svchost 15.000 PERFBUF_CSTATUS_VALID_DATA
-svchost#1 5.000 PERFBUF_CSTATUS_VALID_DATA'
-expect_output() {
-  local bin=$1 libdir=$2 expected=$3 out
-  shift 3
-  out=$(LD_LIBRARY_PATH="$libdir" "$bin" "$older" "$newer" "$english" "$@")
-  echo "$out"
-  if [ "$out" != "$expected" ]; then
-    echo "install-check: $bin $* printed the above, not:"; echo "$expected"; exit 1
-  fi
-}
+svchost#1 5.000 PERFBUF_CSTATUS_VALID_DATA
+_Total 42.500 PERFBUF_CSTATUS_VALID_DATA'
 run_collector() {
-  local bin=$1 libdir=$2 err rc=0
-  expect_output "$bin" "$libdir" "$processor_expected" '\Processor(*)\% Processor Time'
-  expect_output "$bin" "$libdir" "$process_expected" '\process(*)\% PROCESSOR TIME'
-  # A German path resolves through the localized table, an English one still
-  # through the English table, and a prefix selects both svchost instances.
-  expect_output "$bin" "$libdir" "$processor_expected" '\Prozessor(*)\Prozessorzeit (%)' "$german"
-  expect_output "$bin" "$libdir" "$processor_expected" '\Processor(*)\% Processor Time' "$german"
-  expect_output "$bin" "$libdir" "$(tail -n 2 <<<"$process_expected")" \
-    '\Prozess(svchost*)\% Processor Time' "$german"
-  # Without the German table the German object names nothing: exit 1 and
-  # the reason, located in the path.
-  err=$(LD_LIBRARY_PATH="$libdir" "$bin" "$older" "$newer" "$english" \
-    '\Prozessor(*)\% Processor Time' 2>&1 >/dev/null) || rc=$?
+  local bin=$1 libdir=$2 out err rc=0
+  out=$(LD_LIBRARY_PATH="$libdir" "$bin" "$older" "$newer" "$english")
+  echo "$out"
+  if [ "$out" != "$collector_expected" ]; then
+    echo "install-check: $bin printed the above, not:"; echo "$collector_expected"; exit 1
+  fi
+  # Against the documented block's processes (Idle, System, smss, svchost,
+  # svchost, _Total) as the older capture, System, smss and _Total exited.
+  out=$(LD_LIBRARY_PATH="$libdir" "$bin" "$documented" "$newer" "$english")
+  echo "$out"
+  if [ "$(grep '^exited: ' <<<"$out")" != $'exited: System\nexited: smss\nexited: _Total' ]; then
+    echo "install-check: $bin should list System, smss and _Total as exited"; exit 1
+  fi
+  # A table given as a capture is rejected: exit 1, the file and the reason.
+  err=$(LD_LIBRARY_PATH="$libdir" "$bin" "$english" "$newer" "$english" 2>&1 >/dev/null) || rc=$?
   echo "$err"
-  if [ "$rc" != 1 ] || [[ "$err" != *"offset 0x1: COUNTER_PATH.Object: PERFBUF_E_NOT_FOUND"* ]]; then
-    echo "install-check: $bin should reject an object no table names (exit $rc)"; exit 1
+  if [ "$rc" != 1 ] || [[ "$err" != *"$english: at 0: PERFBUF_E_BAD_SIGNATURE"* ]]; then
+    echo "install-check: $bin should reject a table given as a capture (exit $rc)"; exit 1
   fi
 }
 

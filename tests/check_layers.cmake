@@ -24,7 +24,7 @@ set(rank_collector 2)
 set(public_core common.h errors.def cstatus.def counter_types.h values.h text.h version.h)
 set(public_v1 v1.h names.h)
 set(public_v2 v2_query.h v2_meta.h)
-set(public_collector paths.h resolve.h collector.h)
+set(public_collector paths.h resolve.h collector.h query.h)
 
 # Floors inside core/, lowest first: a core file includes only headers on a
 # lower floor, and its own header. A file's floor is its header's (x.c goes

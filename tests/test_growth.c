@@ -42,6 +42,7 @@
 #include "perfbuf/collector.h"
 #include "perfbuf/counter_types.h"
 #include "perfbuf/names.h"
+#include "perfbuf/query.h"
 #include "perfbuf/resolve.h"
 #include "perfbuf/text.h"
 #include "perfbuf/v1.h"
@@ -1217,6 +1218,86 @@ static void pairing_cases(void)
                 N / 4, N_LOG_N));
 }
 
+/*
+ * The query (perfbuf/query.h) on adv_pair's shapes: two counters of
+ * CF_PROCESS, both captures collected, both formatted arrays and the
+ * exited instances read. The work of the collections and reads is
+ * counted; the input is both captures and the arena the query filled,
+ * which holds the names as an array's string area does (docs/linear-time.md).
+ */
+static void query_case(uint32_t n, int shape, run *r)
+{
+    tb_buf ob, nb;
+    adv_pair(n, shape, &ob, &nb);
+    tb_buf table;
+    tb_init(&table);
+    const char *titles[] = {"6", "% Processor Time", "10", "ID Process", "230", "Process"};
+    for (int k = 0; k < 6; k++) {
+        tb_utf16(&table, titles[k], 1);
+    }
+    tb_u16(&table, 0);
+    perfbuf_query q;
+    perfbuf_query_counter counters[2];
+    const char *paths[2] = {"\\Process(*)\\% Processor Time", "\\Process(*)\\ID Process"};
+    EXPECT(perfbuf_query_open(&q, table.data, table.len, NULL, 0, NULL) == PERFBUF_OK);
+    for (int k = 0; k < 2; k++) {
+        EXPECT(perfbuf_query_add(&q, &counters[k], paths[k], strlen(paths[k]), NULL) ==
+               PERFBUF_OK);
+    }
+    void *arena = NULL;
+    size_t needed = 0;
+    const tb_buf *captures[2] = {&ob, &nb};
+    for (int c = 0; c < 2; c++) {
+        perfbuf_status st;
+        start();
+        while ((st = perfbuf_query_collect(&q, captures[c]->data, captures[c]->len, &needed,
+                                           NULL)) == PERFBUF_E_OUTPUT_TOO_SMALL) {
+            void *bigger = realloc(arena, needed);
+            arena = bigger;
+            EXPECT(perfbuf_query_arena(&q, arena, &needed) == PERFBUF_OK);
+        }
+        stop(r);
+        EXPECT(st == PERFBUF_OK);
+    }
+    uint32_t expected = shape == 0 ? n - (n + 9) / 10 + n / 10 : shape == 1 ? n - 1 : n;
+    for (int k = 0; k < 2; k++) {
+        size_t count = expected;
+        perfbuf_formatted_item *items = malloc(sizeof *items * (count + 1));
+        const char **exited = malloc(sizeof *exited * (n + 1));
+        size_t gone = n;
+        start();
+        EXPECT(perfbuf_query_formatted_array(&q, &counters[k], PERFBUF_FMT_DOUBLE, items,
+                                             &count) == PERFBUF_OK);
+        EXPECT(perfbuf_query_instances(&q, &counters[k], PERFBUF_QUERY_EXITED, exited, &gone) ==
+               PERFBUF_OK);
+        stop(r);
+        EXPECT(count == expected);
+        EXPECT(gone == (shape == 0 ? (n + 9) / 10 : shape == 1 ? 1 : 0));
+        free(exited);
+        free(items);
+    }
+    r->bytes = ob.len + nb.len + q.kept_end;
+    free(arena);
+    tb_free(&table);
+    tb_free(&ob);
+    tb_free(&nb);
+}
+
+static void call_query_churn(uint32_t n, run *r) { query_case(n, 0, r); }
+static void call_query_same_names(uint32_t n, run *r) { query_case(n, 1, r); }
+static void call_query_long_parent(uint32_t n, run *r) { query_case(n, 2, r); }
+static void call_query_two_parents(uint32_t n, run *r) { query_case(n, 3, r); }
+static void call_query_long_names(uint32_t n, run *r) { query_case(n, 4, r); }
+
+static void query_cases(void)
+{
+    GROWTH("query: 2 counters, 2 captures, n names, 10 % churn", call_query_churn, N_LOG_N);
+    GROWTH("query: n svchost, #N shifted", call_query_same_names, N_LOG_N);
+    GROWTH("query: n children of one long parent", call_query_long_parent, N_LOG_N);
+    GROWTH("query: two long parents of one name", call_query_two_parents, N_LOG_N);
+    CALL(growth("query: names of 1,100 euro signs", call_query_long_names, N / 4, N_LOG_N));
+}
+
 /* ---- name tables ---- */
 
 static void names_walk(const tb_buf *buf, int order, uint32_t n, run *r)
@@ -2240,7 +2321,8 @@ static void text_cases(void)
 static const th_case cases[] = {
     TH_CASE(v1_walks),       TH_CASE(v1_plan_walks),    TH_CASE(v1_calls),         TH_CASE(names_cases),
     TH_CASE(v2_query_cases), TH_CASE(v2_meta_cases),    TH_CASE(crosscheck_cases),
-    TH_CASE(text_cases),     TH_CASE(pairing_cases),    TH_CASE(plan_irregular_cases),
+    TH_CASE(text_cases),     TH_CASE(pairing_cases),    TH_CASE(query_cases),
+    TH_CASE(plan_irregular_cases),
 };
 
 TH_MAIN(cases)

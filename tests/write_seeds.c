@@ -435,6 +435,70 @@ static void pairing_seeds(void)
     tb_free(&reg);
 }
 
+/* fuzz_query: a header (format selector, two path lengths, table and older
+ * lengths), the paths, an English Counter table, the older capture, the
+ * newer one (fuzz/fuzz_query.c). */
+static void query_file(const char *name, uint8_t format, const char *path1, const char *path2,
+                       const tb_buf *older, const tb_buf *newer)
+{
+    static const struct {
+        uint32_t index;
+        const char *text;
+    } titles[] = {{CF_SYSTEM, "System"},   {CF_CPU, "% Processor Time"}, {CF_COUNT, "ID Process"},
+                  {CF_PROCESS, "Process"}, {CF_JOB, "Job"},             {CF_UPTIME, "Uptime"}};
+    tb_buf table;
+    tb_init(&table);
+    for (size_t i = 0; i < sizeof titles / sizeof titles[0]; i++) {
+        char number[16];
+        snprintf(number, sizeof number, "%u", titles[i].index);
+        tb_utf16(&table, number, 1);
+        tb_utf16(&table, titles[i].text, 1);
+    }
+    tb_u16(&table, 0);
+    tb_buf b;
+    tb_init(&b);
+    tb_u8(&b, format);
+    tb_u16(&b, (uint16_t)strlen(path1));
+    tb_u16(&b, (uint16_t)strlen(path2));
+    tb_u32(&b, (uint32_t)table.len);
+    tb_u32(&b, (uint32_t)older->len);
+    tb_bytes(&b, path1, strlen(path1));
+    tb_bytes(&b, path2, strlen(path2));
+    tb_bytes(&b, table.data, table.len);
+    tb_bytes(&b, older->data, older->len);
+    tb_bytes(&b, newer->data, newer->len);
+    write_file("fuzz_query", name, b.data, b.len);
+    tb_free(&b);
+    tb_free(&table);
+}
+
+static void query_seeds(void)
+{
+    const char *const jobs[] = {"p1", "P2"};
+    const cf_process older[] = {{"a", -1, -1, 1000000, 1}, {"svchost", 0, -1, 2000000, 2},
+                                {"svchost", 0, -1, 3000000, 3}, {"c", 1, -1, 4000000, 4},
+                                {"svchost", -1, 7, 5000000, 5}};
+    const cf_process newer[] = {{"svchost", 0, -1, 4000000, 2}, {"d", -1, -1, 100, 0},
+                                {"C", 1, -1, 5000000, 5}, {"a", -1, -1, 3500000, 1},
+                                {"svchost", -1, 7, 6000000, 6}};
+    tb_buf o = cf_capture(0, jobs, 2, older, 5, 0);
+    tb_buf n = cf_capture(1, jobs, 2, newer, 5, 0);
+    tb_buf moved = cf_capture(1, jobs, 2, newer, 5, 1);
+    query_file("valid-exit-start.bin", 0, "\\Process(*)\\% Processor Time",
+               "\\System\\Uptime", &o, &n);
+    query_file("valid-parents-prefix.bin", 1, "\\Process(p1/svchost#1)\\ID Process",
+               "\\process(svc*)\\% PROCESSOR TIME", &o, &n);
+    query_file("valid-moved-missing.bin", 2, "\\Process(*/*)\\% Processor Time",
+               "\\Memory\\Available Bytes", &o, &moved);
+    /* Bit 2: the first counter paired by the key counter the second "path" names. */
+    query_file("valid-pair-by-id-process.bin", 4, "\\Process(*)\\% Processor Time", "ID Process",
+               &o, &n);
+    query_file("invalid-paths.bin", 3, "\\Process(*\\x", "\\Process(*)\\*", &o, &n);
+    tb_free(&o);
+    tb_free(&n);
+    tb_free(&moved);
+}
+
 int main(int argc, char **argv)
 {
     if (argc != 2) {
@@ -447,5 +511,6 @@ int main(int argc, char **argv)
     names_seeds();
     v2_meta_seeds();
     pairing_seeds();
+    query_seeds();
     return 0;
 }

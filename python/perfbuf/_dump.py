@@ -314,6 +314,9 @@ def main(argv=None):
         sys.stderr.write("perfbuf: %s: %s\n" % (path, exc.strerror))
         return 2
     doc, err = document(data, path, strict, fmt)
+    if doc is None and not data and fmt is None:
+        sys.stderr.write("perfbuf: %s: the file is empty (0 bytes)\n" % path)
+        return 2
     if doc is None:
         sys.stderr.write("perfbuf: %s: format not recognised; name it with --format "
                          "(this package dumps v1, v1-names and v2-query)\n" % path)

@@ -290,7 +290,10 @@ static int run(int argc, char **argv, perfbuf_counter_path *paths)
     }
     const dump_format *format = find_format(format_name, data, size);
     if (format == NULL) {
-        if (strcmp(format_name, "auto") == 0) {
+        if (strcmp(format_name, "auto") == 0 && size == 0) {
+            /* No format has an empty buffer: saying so beats "not recognised". */
+            fprintf(stderr, "perfbuf-dump: %s: the file is empty (0 bytes)\n", path);
+        } else if (strcmp(format_name, "auto") == 0) {
             fprintf(stderr, "perfbuf-dump: %s: format not recognised; name it with --format\n", path);
         } else {
             fprintf(stderr, "perfbuf-dump: unknown format %s (see --help)\n", format_name);

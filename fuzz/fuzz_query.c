@@ -1,0 +1,205 @@
+/* SPDX-License-Identifier: MIT OR Apache-2.0 */
+/*
+ * The query (perfbuf/query.h) from one input: a Counter table, two hostile
+ * paths and two hostile captures.
+ *
+ * Input: byte 0 selects the format flags (bits 0-1); bytes 1-2 and 3-4
+ * (little-endian) are the paths' lengths, bytes 5-8 the table's, bytes
+ * 9-12 the older capture's; bit 2 of byte 0 pairs the first counter by
+ * the key counter the second path's bytes name. Then the two paths, the table, the older
+ * capture and the newer one (the rest). A table that does not parse ends
+ * the run; a path that does not parse is not added.
+ *
+ * Oracles: every call within the work budget of its inputs (fuzz/oracle.h;
+ * a collection's inputs are the capture once per counter and once more
+ * for a key counter, the tables and
+ * the arena it fills); a rejected add names the path's structure and an
+ * offset inside it; a collection asked to grow succeeds with the size it
+ * asked for; an array's size answer is what the fill uses; every name ends
+ * with a NUL inside the arena; a raw item with an older sample is MATCHED;
+ * the instances listed as appeared or exited are at most the items of
+ * their capture.
+ */
+#include <stdbool.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "oracle.h"
+#include "perfbuf/query.h"
+
+#define MAX_ARENA ((size_t)1 << 26)
+
+static uint32_t read_le(const uint8_t *p, unsigned n)
+{
+    uint32_t v = 0;
+    for (unsigned i = 0; i < n; i++) {
+        v |= (uint32_t)p[i] << (8 * i);
+    }
+    return v;
+}
+
+typedef struct run {
+    perfbuf_query q;
+    perfbuf_query_counter counters[2];
+    bool added[2];
+    size_t path_len[2];
+    size_t table_len;
+    void *arena;
+    size_t arena_bytes;
+} run;
+
+/* Collects one capture, growing the arena once when asked. False when
+ * the capture is not collected. */
+static bool collect(run *r, const uint8_t *capture, size_t len)
+{
+    size_t needed = 0;
+    perfbuf_status st;
+    perfbuf_error err = {0};
+    BUDGETED(len + len + len + r->table_len + r->arena_bytes,
+             st = perfbuf_query_collect(&r->q, capture, len, &needed, &err));
+    if (st != PERFBUF_E_OUTPUT_TOO_SMALL) {
+        return st == PERFBUF_OK;
+    }
+    ORACLE(needed > r->arena_bytes);
+    if (needed > MAX_ARENA) {
+        return false;
+    }
+    void *bigger = malloc(needed);
+    if (r->arena != NULL) {
+        memcpy(bigger, r->arena, r->arena_bytes);
+    }
+    size_t bytes = needed;
+    BUDGETED(r->arena_bytes + r->table_len,
+             st = perfbuf_query_arena(&r->q, bigger, &bytes));
+    ORACLE(st == PERFBUF_OK);
+    free(r->arena);
+    r->arena = bigger;
+    r->arena_bytes = bytes;
+    BUDGETED(len + len + len + r->table_len + r->arena_bytes,
+             st = perfbuf_query_collect(&r->q, capture, len, &needed, &err));
+    ORACLE(st == PERFBUF_OK);
+    return true;
+}
+
+static bool name_in_arena(const run *r, const char *name, size_t len)
+{
+    return oracle_ptr_inside((const uint8_t *)name, len + 1u, r->arena, r->arena_bytes) &&
+           name[len] == '\0';
+}
+
+static void check_arrays(run *r, const perfbuf_query_counter *c, uint32_t flags)
+{
+    size_t count = 0;
+    perfbuf_status st;
+    BUDGETED(0, st = perfbuf_query_formatted_array(&r->q, c, flags, NULL, &count));
+    if (st == PERFBUF_E_NOT_FOUND) {
+        ORACLE(c->status != PERFBUF_CSTATUS_VALID_DATA);
+        return;
+    }
+    ORACLE(st == PERFBUF_OK ? count == 0 : st == PERFBUF_E_OUTPUT_TOO_SMALL);
+    perfbuf_formatted_item *items = malloc(sizeof *items * (count + 1u));
+    perfbuf_raw_item *raw = malloc(sizeof *raw * (count + 1u));
+    size_t want = count;
+    BUDGETED(sizeof *items * want,
+             st = perfbuf_query_formatted_array(&r->q, c, flags, items, &count));
+    ORACLE(st == PERFBUF_OK && count == want);
+    size_t raw_count = want;
+    BUDGETED(sizeof *raw * want, st = perfbuf_query_raw_array(&r->q, c, raw, &raw_count));
+    ORACLE(st == PERFBUF_OK && raw_count == want);
+    for (size_t k = 0; k < want; k++) {
+        ORACLE(name_in_arena(r, items[k].name, items[k].name_len));
+        ORACLE(items[k].name == raw[k].name);
+        ORACLE(items[k].pairing <= PERFBUF_PAIR_AMBIGUOUS);
+        ORACLE(!raw[k].has_older || raw[k].pairing == PERFBUF_PAIR_MATCHED);
+        ORACLE(perfbuf_cstatus_name(items[k].value.status) != NULL);
+    }
+    static const uint32_t kinds[2] = {PERFBUF_QUERY_APPEARED, PERFBUF_QUERY_EXITED};
+    for (int k = 0; k < 2; k++) {
+        size_t listed = 0;
+        BUDGETED(sizeof *raw * want + sizeof *raw * c->older.count,
+                 st = perfbuf_query_instances(&r->q, c, kinds[k], NULL, &listed));
+        ORACLE(st == PERFBUF_OK || st == PERFBUF_E_OUTPUT_TOO_SMALL);
+        size_t of = kinds[k] == PERFBUF_QUERY_APPEARED ? want : c->older.count;
+        ORACLE(listed <= of);
+        const char **list = malloc(sizeof *list * (listed + 1u));
+        size_t filled = listed;
+        BUDGETED(sizeof *raw * of,
+                 st = perfbuf_query_instances(&r->q, c, kinds[k], list, &filled));
+        ORACLE(st == PERFBUF_OK && filled == listed);
+        for (size_t i = 0; i < filled; i++) {
+            ORACLE(oracle_ptr_inside((const uint8_t *)list[i], 1, r->arena, r->arena_bytes));
+        }
+        free(list);
+    }
+    free(raw);
+    free(items);
+}
+
+int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
+{
+    if (size < 13) {
+        return 0;
+    }
+    static const uint32_t formats[4] = {PERFBUF_FMT_DOUBLE, PERFBUF_FMT_LONG | PERFBUF_FMT_NOSCALE,
+                                        PERFBUF_FMT_LARGE | PERFBUF_FMT_NOCAP100,
+                                        PERFBUF_FMT_DOUBLE | PERFBUF_FMT_1000};
+    uint32_t flags = formats[data[0] & 3u];
+    static run r;
+    memset(&r, 0, sizeof r);
+    size_t lens[4] = {read_le(data + 1, 2), read_le(data + 3, 2), read_le(data + 5, 4),
+                      read_le(data + 9, 4)};
+    size_t rest = size - 13;
+    const uint8_t *at = data + 13, *parts[4];
+    for (int k = 0; k < 4; k++) {
+        lens[k] = lens[k] > rest ? rest : lens[k];
+        parts[k] = at;
+        at += lens[k];
+        rest -= lens[k];
+    }
+    r.table_len = lens[2];
+    perfbuf_status st;
+    perfbuf_error err = {0};
+    BUDGETED(r.table_len, st = perfbuf_query_open(&r.q, parts[2], lens[2], NULL, 0, &err));
+    if (st != PERFBUF_OK) {
+        return 0;
+    }
+    for (int k = 0; k < 2; k++) {
+        r.path_len[k] = lens[k];
+        BUDGETED(lens[k], st = perfbuf_query_add(&r.q, &r.counters[k], (const char *)parts[k],
+                                                 lens[k], &err));
+        r.added[k] = st == PERFBUF_OK;
+        if (!r.added[k] && st != PERFBUF_E_INVALID_ARGUMENT) {
+            ORACLE(err.structure != NULL && strcmp(err.structure, "COUNTER_PATH") == 0);
+            ORACLE(err.offset <= lens[k]);
+        }
+    }
+    /* Bit 2: the first counter pairs by the second path's bytes as the
+     * key counter's name (hostile, or a real name such as "ID Process"). */
+    if ((data[0] & 4u) != 0) {
+        BUDGETED(lens[1], st = perfbuf_query_pair_by(&r.q, &r.counters[0], (const char *)parts[1],
+                                                     lens[1]));
+        ORACLE(st == PERFBUF_OK || !r.added[0] || lens[1] == 0 ||
+               st == PERFBUF_E_PATH_WILDCARD || lens[1] > 3u * PERFBUF_PATH_MAX_NAME);
+    }
+    size_t bytes = 0;
+    BUDGETED(0, st = perfbuf_query_arena(&r.q, NULL, &bytes));
+    ORACLE(st == PERFBUF_E_OUTPUT_TOO_SMALL);
+    r.arena = malloc(bytes + 1u);
+    r.arena_bytes = bytes;
+    BUDGETED(r.table_len, st = perfbuf_query_arena(&r.q, r.arena, &r.arena_bytes));
+    if (st == PERFBUF_OK) {
+        const uint8_t *newer = at;
+        for (int round = 0; round < 2; round++) {
+            if (!collect(&r, round == 0 ? parts[3] : newer, round == 0 ? lens[3] : rest)) {
+                continue;
+            }
+            for (int k = 0; k < 2; k++) {
+                if (r.added[k]) {
+                    check_arrays(&r, &r.counters[k], flags);
+                }
+            }
+        }
+    }
+    free(r.arena);
+    return 0;
+}

@@ -1,0 +1,492 @@
+/* SPDX-License-Identifier: MIT OR Apache-2.0 */
+/*
+ * The query of perfbuf/query.h over the collector fixture's captures: every
+ * value is worked out from its formula (PERF_100NSEC_TIMER: 100 * dCPU /
+ * dTime with dTime 10,000,000 per second; PERF_COUNTER_RAWCOUNT: the
+ * value), every name from PDH's "parent/name#N".
+ */
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "perfbuf/query.h"
+#include "builder.h"
+#include "collector_fixture.h"
+#include "harness.h"
+
+typedef struct pair {
+    uint32_t index;
+    const char *text;
+} pair;
+
+static tb_buf table_of(const pair *pairs, size_t n)
+{
+    tb_buf b;
+    tb_init(&b);
+    char number[16];
+    for (size_t i = 0; i < n; i++) {
+        snprintf(number, sizeof number, "%u", pairs[i].index);
+        tb_utf16(&b, number, 1);
+        tb_utf16(&b, pairs[i].text, 1);
+    }
+    tb_u16(&b, 0);
+    return b;
+}
+
+static const pair english_pairs[] = {
+    {CF_SYSTEM, "System"},  {CF_CPU, "% Processor Time"}, {CF_COUNT, "ID Process"},
+    {CF_PROCESS, "Process"}, {CF_JOB, "Job"},             {CF_UPTIME, "System Up Time"},
+};
+static const pair german_pairs[] = {
+    {CF_PROCESS, "Prozess"}, {CF_CPU, "Prozessorzeit (%)"}, {CF_COUNT, "Prozesskennung"},
+};
+#define COUNT(a) (sizeof(a) / sizeof((a)[0]))
+
+/* A query with its tables and an arena grown as collections ask. */
+typedef struct fixture {
+    tb_buf english, german;
+    perfbuf_query q;
+    void *arena;
+    size_t arena_bytes;
+} fixture;
+
+static void setup(fixture *f, bool german)
+{
+    memset(f, 0, sizeof *f);
+    f->english = table_of(english_pairs, COUNT(english_pairs));
+    f->german = table_of(german_pairs, COUNT(german_pairs));
+    perfbuf_error err = {0};
+    perfbuf_status st = perfbuf_query_open(&f->q, f->english.data, f->english.len,
+                                           german ? f->german.data : NULL,
+                                           german ? f->german.len : 0, &err);
+    EXPECT(st == PERFBUF_OK);
+}
+
+static void teardown(fixture *f)
+{
+    free(f->arena);
+    tb_free(&f->english);
+    tb_free(&f->german);
+}
+
+/* A new arena of `bytes` that starts with a copy of the old one (as
+ * realloc would, but always at another address, so every pointer the
+ * query kept must be moved), the old one poisoned and freed. */
+static perfbuf_status give_arena(fixture *f, size_t bytes)
+{
+    void *old = f->arena;
+    f->arena = malloc(bytes + 1u);
+    if (old != NULL) {
+        memcpy(f->arena, old, f->arena_bytes < bytes ? f->arena_bytes : bytes);
+        memset(old, 0xEE, f->arena_bytes);
+    }
+    f->arena_bytes = bytes;
+    perfbuf_status st = perfbuf_query_arena(&f->q, f->arena, &f->arena_bytes);
+    free(old);
+    return st;
+}
+
+static perfbuf_status start(fixture *f)
+{
+    size_t bytes = 0;
+    perfbuf_status st = perfbuf_query_arena(&f->q, NULL, &bytes);
+    return st == PERFBUF_E_OUTPUT_TOO_SMALL ? give_arena(f, bytes) : st;
+}
+
+/* Collects, growing the arena when the query asks for more. */
+static perfbuf_status collect(fixture *f, const tb_buf *capture)
+{
+    size_t needed = 0;
+    perfbuf_status st;
+    int rounds = 0;
+    while ((st = perfbuf_query_collect(&f->q, capture->data, capture->len, &needed, NULL)) ==
+               PERFBUF_E_OUTPUT_TOO_SMALL &&
+           rounds++ < 2) {
+        st = give_arena(f, needed);
+        if (st != PERFBUF_OK) {
+            return st;
+        }
+    }
+    return st;
+}
+
+static perfbuf_status add(fixture *f, perfbuf_query_counter *c, const char *path)
+{
+    return perfbuf_query_add(&f->q, c, path, strlen(path), NULL);
+}
+
+/* The formatted array as doubles, items in *out (caller frees). */
+static perfbuf_status formatted(fixture *f, const perfbuf_query_counter *c,
+                                perfbuf_formatted_item **out, size_t *n)
+{
+    *n = 0;
+    perfbuf_status st = perfbuf_query_formatted_array(&f->q, c, PERFBUF_FMT_DOUBLE, NULL, n);
+    *out = calloc(*n + 1u, sizeof **out);
+    if (st == PERFBUF_E_OUTPUT_TOO_SMALL) {
+        st = perfbuf_query_formatted_array(&f->q, c, PERFBUF_FMT_DOUBLE, *out, n);
+    }
+    return st;
+}
+
+static bool near(double a, double b)
+{
+    return fabs(a - b) < 1e-9;
+}
+
+static const cf_process first[] = {
+    {"Idle", -1, -1, 0, 0},
+    {"svchost", -1, -1, 1000000, 812},
+    {"svchost", -1, -1, 5000000, 1044},
+    {"svchost", -1, -1, 9000000, 1300},
+};
+
+/* The first capture gives INVALID_DATA for a two-sample type, as PDH's
+ * first sample; the second the rates 100 * dCPU / 10,000,000. */
+static void first_sample_then_rates(void)
+{
+    fixture f;
+    CALL(setup(&f, false));
+    perfbuf_query_counter cpu;
+    CHECK(add(&f, &cpu, "\\Process(*)\\% Processor Time") == PERFBUF_OK);
+    CHECK_EQ_U(cpu.status, PERFBUF_CSTATUS_ITEM_NOT_VALIDATED);
+    CHECK(start(&f) == PERFBUF_OK);
+    tb_buf c0 = cf_capture(0, NULL, 0, first, 4, 0);
+    const cf_process later[] = {
+        {"Idle", -1, -1, 0, 0},
+        {"svchost", -1, -1, 3000000, 812},
+        {"svchost", -1, -1, 5500000, 1044},
+        {"svchost", -1, -1, 9000000, 1300},
+    };
+    tb_buf c1 = cf_capture(1, NULL, 0, later, 4, 0);
+    CHECK(collect(&f, &c0) == PERFBUF_OK);
+    CHECK_EQ_U(cpu.status, PERFBUF_CSTATUS_VALID_DATA);
+    perfbuf_formatted_item *items;
+    size_t n;
+    CHECK(formatted(&f, &cpu, &items, &n) == PERFBUF_OK);
+    CHECK_EQ_U(n, 4);
+    for (size_t i = 0; i < n; i++) {
+        CHECK_EQ_U(items[i].value.status, PERFBUF_CSTATUS_INVALID_DATA);
+        CHECK_EQ_U(items[i].pairing, PERFBUF_PAIR_NEW);
+    }
+    free(items);
+    CHECK(collect(&f, &c1) == PERFBUF_OK);
+    CHECK(formatted(&f, &cpu, &items, &n) == PERFBUF_OK);
+    CHECK_EQ_U(n, 4);
+    const char *names[] = {"Idle", "svchost", "svchost#1", "svchost#2"};
+    const double rates[] = {0.0, 20.0, 5.0, 0.0};
+    for (size_t i = 0; i < n; i++) {
+        CHECK_STR(items[i].name, names[i]);
+        CHECK_EQ_U(items[i].name_len, strlen(names[i]));
+        CHECK_EQ_U(items[i].value.status, PERFBUF_CSTATUS_VALID_DATA);
+        CHECK_EQ_U(items[i].pairing, PERFBUF_PAIR_MATCHED);
+        CHECK(near(items[i].value.as_double, rates[i]));
+    }
+    free(items);
+    size_t none = 8;
+    const char *listed[8];
+    CHECK(perfbuf_query_instances(&f.q, &cpu, PERFBUF_QUERY_EXITED, listed, &none) == PERFBUF_OK);
+    CHECK_EQ_U(none, 0);
+    tb_free(&c0);
+    tb_free(&c1);
+    teardown(&f);
+}
+
+/*
+ * A process exits: PDH's key "name#N" moves every later svchost onto the
+ * one before it, and the query does the same, by design (the default is
+ * PDH's). The exited instance is the last one of the key, svchost#2.
+ */
+static void exit_shifts_ordinals(void)
+{
+    fixture f;
+    CALL(setup(&f, false));
+    perfbuf_query_counter cpu;
+    CHECK(add(&f, &cpu, "\\Process(svchost*)\\% Processor Time") == PERFBUF_OK);
+    CHECK(start(&f) == PERFBUF_OK);
+    tb_buf c0 = cf_capture(0, NULL, 0, first, 4, 0);
+    const cf_process later[] = {
+        {"Idle", -1, -1, 0, 0},
+        {"svchost", -1, -1, 7000000, 1044},
+        {"svchost", -1, -1, 12000000, 1300},
+        {"notepad", -1, -1, 100000, 2000},
+    };
+    tb_buf c1 = cf_capture(1, NULL, 0, later, 4, 0);
+    CHECK(collect(&f, &c0) == PERFBUF_OK);
+    CHECK(collect(&f, &c1) == PERFBUF_OK);
+    perfbuf_formatted_item *items;
+    size_t n;
+    CHECK(formatted(&f, &cpu, &items, &n) == PERFBUF_OK);
+    CHECK_EQ_U(n, 2);
+    /* 1044 is paired with 812's sample, 1300 with 1044's. */
+    CHECK_STR(items[0].name, "svchost");
+    CHECK(near(items[0].value.as_double, 100.0 * (7000000 - 1000000) / 10000000.0));
+    CHECK_STR(items[1].name, "svchost#1");
+    CHECK(near(items[1].value.as_double, 100.0 * (12000000 - 5000000) / 10000000.0));
+    free(items);
+    const char *listed[4];
+    size_t count = 0;
+    CHECK(perfbuf_query_instances(&f.q, &cpu, PERFBUF_QUERY_EXITED, NULL, &count) ==
+          PERFBUF_E_OUTPUT_TOO_SMALL);
+    CHECK_EQ_U(count, 1);
+    CHECK(perfbuf_query_instances(&f.q, &cpu, PERFBUF_QUERY_EXITED, listed, &count) == PERFBUF_OK);
+    CHECK_EQ_U(count, 1);
+    CHECK_STR(listed[0], "svchost#2");
+    count = 4;
+    CHECK(perfbuf_query_instances(&f.q, &cpu, PERFBUF_QUERY_APPEARED, listed, &count) ==
+          PERFBUF_OK);
+    CHECK_EQ_U(count, 0); /* notepad is not selected by svchost* */
+    tb_free(&c0);
+    tb_free(&c1);
+    teardown(&f);
+}
+
+/* Appeared and exited over every instance, with parents in the names. */
+static void appeared_and_exited_with_parents(void)
+{
+    fixture f;
+    CALL(setup(&f, false));
+    perfbuf_query_counter pid;
+    CHECK(add(&f, &pid, "\\Process(*/*)\\ID Process") == PERFBUF_OK);
+    CHECK(start(&f) == PERFBUF_OK);
+    const char *jobs[] = {"build", "web"};
+    const cf_process before[] = {
+        {"cc", 0, -1, 0, 10}, {"ld", 0, -1, 0, 11}, {"nginx", 1, -1, 0, 20}};
+    const cf_process after[] = {
+        {"nginx", 1, -1, 0, 20}, {"cc", 0, -1, 0, 10}, {"nginx", 1, -1, 0, 21}};
+    tb_buf c0 = cf_capture(0, jobs, 2, before, 3, 0);
+    tb_buf c1 = cf_capture(1, jobs, 2, after, 3, 0);
+    CHECK(collect(&f, &c0) == PERFBUF_OK);
+    /* The capture's buffer may be reused at once: overwrite it. */
+    memset(c0.data, 0xA5, c0.len);
+    CHECK(collect(&f, &c1) == PERFBUF_OK);
+    perfbuf_raw_item raw[3];
+    size_t n = 3;
+    CHECK(perfbuf_query_raw_array(&f.q, &pid, raw, &n) == PERFBUF_OK);
+    CHECK_EQ_U(n, 3);
+    CHECK_STR(raw[0].name, "web/nginx");
+    CHECK(raw[0].has_older);
+    CHECK_EQ_U(raw[0].older.first, 20);
+    CHECK_EQ_U(raw[0].newer.first, 20);
+    CHECK_STR(raw[1].name, "build/cc");
+    CHECK(raw[1].has_older);
+    CHECK_EQ_U(raw[1].older.first, 10);
+    CHECK_STR(raw[2].name, "web/nginx#1");
+    CHECK(!raw[2].has_older);
+    CHECK_EQ_U(raw[2].pairing, PERFBUF_PAIR_NEW);
+    CHECK_EQ_U(raw[2].newer.first, 21);
+    const char *listed[4];
+    size_t count = 4;
+    CHECK(perfbuf_query_instances(&f.q, &pid, PERFBUF_QUERY_EXITED, listed, &count) == PERFBUF_OK);
+    CHECK_EQ_U(count, 1);
+    CHECK_STR(listed[0], "build/ld");
+    count = 4;
+    CHECK(perfbuf_query_instances(&f.q, &pid, PERFBUF_QUERY_APPEARED, listed, &count) ==
+          PERFBUF_OK);
+    CHECK_EQ_U(count, 1);
+    CHECK_STR(listed[0], "web/nginx#1");
+    tb_free(&c0);
+    tb_free(&c1);
+    teardown(&f);
+}
+
+/* A path is checked when added, with its position and reason. */
+static void add_errors(void)
+{
+    fixture f;
+    CALL(setup(&f, false));
+    perfbuf_query_counter c, d;
+    perfbuf_error err = {0};
+    const char *bad = "\\Process(*\\% Processor Time";
+    CHECK(perfbuf_query_add(&f.q, &c, bad, strlen(bad), &err) != PERFBUF_OK);
+    CHECK(err.structure != NULL);
+    CHECK_STR(err.structure, "COUNTER_PATH");
+    const char *wild = "\\Process(*)\\*";
+    CHECK(perfbuf_query_add(&f.q, &c, wild, strlen(wild), &err) == PERFBUF_E_PATH_WILDCARD);
+    CHECK_EQ_U(err.offset, 12);
+    CHECK_STR(err.field, "Counter");
+    CHECK(add(&f, &c, "\\Process(*)\\ID Process") == PERFBUF_OK);
+    CHECK(add(&f, &c, "\\Process(*)\\ID Process") == PERFBUF_E_INVALID_ARGUMENT);
+    CHECK(start(&f) == PERFBUF_OK);
+    /* After the arena, the counters are fixed. */
+    CHECK(add(&f, &d, "\\Process(*)\\ID Process") == PERFBUF_E_INVALID_ARGUMENT);
+    teardown(&f);
+}
+
+/* A capture without the object or counter is a counter status; a rejected
+ * capture changes nothing. */
+static void missing_and_rejected(void)
+{
+    fixture f;
+    CALL(setup(&f, false));
+    perfbuf_query_counter none, nocounter, uptime, unnamed, absent, nothing;
+    CHECK(add(&f, &absent, "\\Process(notepad)\\% Processor Time") == PERFBUF_OK);
+    CHECK(add(&f, &nothing, "\\Process(notepad*)\\% Processor Time") == PERFBUF_OK);
+    CHECK(add(&f, &none, "\\Job(*)\\% Processor Time") == PERFBUF_OK);
+    CHECK(add(&f, &unnamed, "\\Memory\\Available Bytes") == PERFBUF_OK);
+    CHECK(add(&f, &nocounter, "\\System\\% Processor Time") == PERFBUF_OK);
+    CHECK(add(&f, &uptime, "\\System\\System Up Time") == PERFBUF_OK);
+    CHECK(start(&f) == PERFBUF_OK);
+    tb_buf c0 = cf_capture(3, NULL, 0, first, 4, 0);
+    CHECK(collect(&f, &c0) == PERFBUF_OK);
+    CHECK_EQ_U(none.status, PERFBUF_CSTATUS_NO_COUNTER); /* Job exists without that counter */
+    CHECK_EQ_U(nocounter.status, PERFBUF_CSTATUS_NO_COUNTER);
+    CHECK_EQ_U(unnamed.status, PERFBUF_CSTATUS_NO_OBJECT);
+    /* A named instance that is missing, and a prefix that selects nothing:
+     * both empty, only the first an error, as in PDH. */
+    CHECK_EQ_U(absent.status, PERFBUF_CSTATUS_NO_INSTANCE);
+    CHECK_EQ_U(nothing.status, PERFBUF_CSTATUS_VALID_DATA);
+    size_t zero = 4;
+    perfbuf_formatted_item none_items[4];
+    CHECK(perfbuf_query_formatted_array(&f.q, &absent, PERFBUF_FMT_LARGE, none_items, &zero) ==
+          PERFBUF_OK);
+    CHECK_EQ_U(zero, 0);
+    CHECK_EQ_U(uptime.status, PERFBUF_CSTATUS_VALID_DATA);
+    size_t n = 0;
+    CHECK(perfbuf_query_formatted_array(&f.q, &none, PERFBUF_FMT_LARGE, NULL, &n) ==
+          PERFBUF_E_NOT_FOUND);
+    perfbuf_formatted_item item;
+    n = 1;
+    CHECK(perfbuf_query_formatted_array(&f.q, &uptime, PERFBUF_FMT_LARGE, &item, &n) ==
+          PERFBUF_OK);
+    CHECK_EQ_U(n, 1);
+    CHECK_STR(item.name, "");
+    CHECK_EQ_U(item.value.status, PERFBUF_CSTATUS_VALID_DATA);
+    CHECK_EQ_U(item.value.as_large, 3);
+    perfbuf_error err = {0};
+    CHECK(perfbuf_query_collect(&f.q, c0.data, 20, NULL, &err) != PERFBUF_OK);
+    CHECK(err.status != PERFBUF_OK);
+    n = 1;
+    CHECK(perfbuf_query_formatted_array(&f.q, &uptime, PERFBUF_FMT_LARGE, &item, &n) ==
+          PERFBUF_OK);
+    CHECK_EQ_U(item.value.as_large, 3);
+    tb_free(&c0);
+    teardown(&f);
+}
+
+/*
+ * The arena grows between captures: what the query kept moves to the new
+ * arena and still pairs, and a collection that does not fit keeps the
+ * previous samples.
+ */
+static void arena_moves(void)
+{
+    fixture f;
+    CALL(setup(&f, true));
+    perfbuf_query_counter cpu;
+    CHECK(add(&f, &cpu, "\\Prozess(*)\\Prozessorzeit (%)") == PERFBUF_OK);
+    size_t least = 0;
+    tb_buf c0 = cf_capture(0, NULL, 0, first, 4, 0);
+    size_t needed = 0;
+    /* Without an arena, a collection asks for the least one first. */
+    CHECK(perfbuf_query_collect(&f.q, c0.data, c0.len, &needed, NULL) ==
+          PERFBUF_E_OUTPUT_TOO_SMALL);
+    CHECK(perfbuf_query_arena(&f.q, NULL, &least) == PERFBUF_E_OUTPUT_TOO_SMALL);
+    CHECK_EQ_U(needed, least);
+    CHECK_EQ_U(least, (COUNT(english_pairs) + COUNT(german_pairs)) * sizeof(perfbuf_name_slot));
+    CHECK(give_arena(&f, least) == PERFBUF_OK);
+    CHECK(perfbuf_query_collect(&f.q, c0.data, c0.len, &needed, NULL) ==
+          PERFBUF_E_OUTPUT_TOO_SMALL);
+    CHECK(needed > least);
+    CHECK(give_arena(&f, needed) == PERFBUF_OK);
+    CHECK(perfbuf_query_collect(&f.q, c0.data, c0.len, &needed, NULL) == PERFBUF_OK);
+    /* A larger capture needs more: the query keeps its samples meanwhile. */
+    enum { MANY = 2048 };
+    cf_process *many = calloc(MANY, sizeof *many);
+    char(*names)[16] = calloc(MANY, sizeof *names);
+    for (uint32_t i = 0; i < MANY; i++) {
+        snprintf(names[i], sizeof names[i], "p%u", i);
+        many[i] = (cf_process){names[i], -1, -1, 0, i};
+    }
+    many[0] = (cf_process){"svchost", -1, -1, 4000000, 812};
+    tb_buf c1 = cf_capture(1, NULL, 0, many, MANY, 0);
+    free(many);
+    free(names);
+    CHECK(perfbuf_query_collect(&f.q, c1.data, c1.len, &needed, NULL) ==
+          PERFBUF_E_OUTPUT_TOO_SMALL);
+    CHECK(give_arena(&f, needed) == PERFBUF_OK);
+    CHECK(perfbuf_query_collect(&f.q, c1.data, c1.len, &needed, NULL) == PERFBUF_OK);
+    perfbuf_formatted_item *items;
+    size_t n;
+    CHECK(formatted(&f, &cpu, &items, &n) == PERFBUF_OK);
+    CHECK_EQ_U(n, MANY);
+    CHECK_STR(items[0].name, "svchost");
+    CHECK(near(items[0].value.as_double, 30.0));
+    CHECK_EQ_U(items[1].pairing, PERFBUF_PAIR_NEW);
+    free(items);
+    const char *listed[4];
+    size_t count = 4;
+    CHECK(perfbuf_query_instances(&f.q, &cpu, PERFBUF_QUERY_EXITED, listed, &count) == PERFBUF_OK);
+    CHECK_EQ_U(count, 3);
+    CHECK_STR(listed[0], "Idle");
+    CHECK_STR(listed[1], "svchost#1");
+    CHECK_STR(listed[2], "svchost#2");
+    tb_free(&c0);
+    tb_free(&c1);
+    teardown(&f);
+}
+
+/*
+ * The same exit with the option: paired by ID Process (CF_COUNT holds the
+ * PID), each svchost keeps its own previous sample, and the one that
+ * exited is 812, PDH's "svchost" of the first capture.
+ */
+static void identity_pairing_survives_exit(void)
+{
+    fixture f;
+    CALL(setup(&f, false));
+    perfbuf_query_counter pdh, stable, missing;
+    const char *path = "\\Process(svchost*)\\% Processor Time";
+    CHECK(add(&f, &pdh, path) == PERFBUF_OK);
+    CHECK(add(&f, &stable, path) == PERFBUF_OK);
+    CHECK(add(&f, &missing, path) == PERFBUF_OK);
+    CHECK(perfbuf_query_pair_by(&f.q, &stable, "id process", 10) == PERFBUF_OK);
+    CHECK(perfbuf_query_pair_by(&f.q, &missing, "ID Thread", 9) == PERFBUF_OK);
+    CHECK(perfbuf_query_pair_by(&f.q, &missing, "*", 1) == PERFBUF_E_PATH_WILDCARD);
+    perfbuf_query_counter stranger;
+    CHECK(perfbuf_query_pair_by(&f.q, &stranger, "ID Process", 10) == PERFBUF_E_INVALID_ARGUMENT);
+    CHECK(start(&f) == PERFBUF_OK);
+    tb_buf c0 = cf_capture(0, NULL, 0, first, 4, 0);
+    const cf_process later[] = {
+        {"Idle", -1, -1, 0, 0},
+        {"svchost", -1, -1, 7000000, 1044},
+        {"svchost", -1, -1, 12000000, 1300},
+    };
+    tb_buf c1 = cf_capture(1, NULL, 0, later, 3, 0);
+    CHECK_EQ_U(collect(&f, &c0), PERFBUF_OK);
+    CHECK(collect(&f, &c1) == PERFBUF_OK);
+    CHECK_EQ_U(missing.status, PERFBUF_CSTATUS_NO_COUNTER);
+    CHECK_EQ_U(stable.status, PERFBUF_CSTATUS_VALID_DATA);
+    perfbuf_formatted_item *shifted, *kept;
+    size_t n, m;
+    CHECK(formatted(&f, &pdh, &shifted, &n) == PERFBUF_OK);
+    CHECK(formatted(&f, &stable, &kept, &m) == PERFBUF_OK);
+    CHECK_EQ_U(n, 2);
+    CHECK_EQ_U(m, 2);
+    /* PDH: 1044 against 812's sample, 1300 against 1044's. */
+    CHECK(near(shifted[0].value.as_double, 60.0));
+    CHECK(near(shifted[1].value.as_double, 70.0));
+    /* By PID: 1044 against its own, 1300 against its own; PDH's names. */
+    CHECK_STR(kept[0].name, "svchost");
+    CHECK(near(kept[0].value.as_double, 100.0 * (7000000 - 5000000) / 10000000.0));
+    CHECK_STR(kept[1].name, "svchost#1");
+    CHECK(near(kept[1].value.as_double, 100.0 * (12000000 - 9000000) / 10000000.0));
+    free(shifted);
+    free(kept);
+    const char *listed[4];
+    size_t count = 4;
+    CHECK(perfbuf_query_instances(&f.q, &stable, PERFBUF_QUERY_EXITED, listed, &count) ==
+          PERFBUF_OK);
+    CHECK_EQ_U(count, 1);
+    CHECK_STR(listed[0], "svchost");
+    tb_free(&c0);
+    tb_free(&c1);
+    teardown(&f);
+}
+
+static const th_case cases[] = {
+    TH_CASE(first_sample_then_rates), TH_CASE(exit_shifts_ordinals),
+    TH_CASE(appeared_and_exited_with_parents), TH_CASE(add_errors),
+    TH_CASE(missing_and_rejected), TH_CASE(arena_moves), TH_CASE(identity_pairing_survives_exit),
+};
+
+TH_MAIN(cases)
