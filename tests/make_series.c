@@ -12,7 +12,8 @@
  *     (v2-ids.bin), a counter struct, name, provider GUID, counterset list
  *     and instance list.
  * With --synthetic, the pair of captures and the Counter table bundled in
- * corpus/captures/synthetic/ instead (docs/synthetic.md). With --pairing,
+ * corpus/captures/synthetic/ instead (docs/synthetic.md); with
+ * --collector-series, the series bundled in corpus/captures/series/. With --pairing,
  * pairs of captures one second apart whose instances change between them
  * (pairing_files).
  */
@@ -174,6 +175,193 @@ static int synthetic_files(const char *dir)
     rc = rc ? rc : write_buf(dir, "v1-synthetic-processor-1.bin", &b);
     b = synthetic_counter_table();
     return rc ? rc : write_buf(dir, "v1-names-synthetic-counter-009.bin", &b);
+}
+
+/*
+ * --collector-series: the series bundled in corpus/captures/series/ (its
+ * README lists every value): four V1 captures one second apart of
+ * Processor, Process and Thread, in which processes start and exit and the
+ * first of two svchost exits mid-series, so PDH's svchost#1 shifts; and
+ * the English Counter table naming every index they use.
+ */
+enum {
+    SERIES_CAPTURES = 4,
+    THREAD = 232,
+    ELAPSED_TIME = 684,
+    ID_THREAD = 804,
+    SERIES_PROCESSES = 6,
+};
+/* 2026-11-22 10:00:00 UTC, the builder's SystemTime, as a FILETIME. */
+static const uint64_t series_filetime_at_first = 134398152000000000ull;
+static const uint64_t one_second = 10000000u; /* in 100 ns, and in PerfTime at PerfFreq 10^7 */
+
+static void put_u64_at(tb_buf *b, size_t at, uint64_t value)
+{
+    tb_patch_u32(b, at, (uint32_t)value);
+    tb_patch_u32(b, at + 4, (uint32_t)(value >> 32));
+}
+
+/* The object's own clock (PerfTime and PerfFreq at 48 and 56 of
+ * PERF_OBJECT_TYPE). */
+static void series_object_clock(tb_v1 *v, uint64_t time)
+{
+    put_u64_at(&v->buf, v->object_start + 48, time);
+    put_u64_at(&v->buf, v->object_start + 56, one_second);
+}
+
+typedef struct series_process {
+    const char *name;
+    uint32_t pid;
+    uint32_t first_capture; /* the first capture it is in */
+    uint32_t last_capture;  /* the last capture it is in */
+    int64_t started_seconds; /* relative to capture 0's time */
+    uint64_t busy_per_second; /* in 100 ns */
+    uint64_t busy_at_first;   /* its % Processor Time counter at its first capture */
+} series_process;
+
+static const series_process series_processes[SERIES_PROCESSES] = {
+    {"Idle", 0, 0, 3, -86400, 5000000u, 40000000u},
+    {"svchost", 812, 0, 1, -3600, 2000000u, 14000000u},
+    {"svchost", 1044, 0, 3, -600, 1000000u, 20000000u},
+    {"notepad", 2000, 0, 2, -60, 500000u, 3000000u},
+    {"cmd", 3000, 1, 3, 0, 3000000u, 2000000u},
+    {"calc", 4000, 3, 3, 2, 4000000u, 4000000u},
+};
+
+static uint64_t series_qpc(uint32_t k)
+{
+    return 123456789u + k * one_second;
+}
+
+static void series_processor(tb_v1 *v, uint32_t k)
+{
+    static const char *const cpus[3] = {"0", "1", "_Total"};
+    /* idle in 100 ns over the second before capture 1, 2 and 3 */
+    static const uint64_t idle[3][3] = {
+        {5000000u, 9000000u, 7000000u},
+        {4000000u, 8000000u, 6000000u},
+        {3000000u, 7000000u, 5000000u},
+    };
+    tb_v1_object_begin(v, PROCESSOR, 0, 0);
+    series_object_clock(v, series_qpc(k));
+    tb_v1_counter(v, PROCESSOR_TIME, PERF_100NSEC_TIMER_INV, 8, 8);
+    tb_v1_definitions_end(v);
+    for (unsigned i = 0; i < 3; i++) {
+        uint64_t total = 40000000u;
+        for (uint32_t s = 0; s < k; s++) {
+            total += idle[s][i];
+        }
+        uint8_t data[12] = {0};
+        tb_put64(data, 8, total);
+        tb_v1_instance(v, cpus[i], 0, 0);
+        tb_v1_counter_block(v, data, sizeof data);
+    }
+    tb_v1_object_end(v);
+}
+
+static bool series_alive(const series_process *p, uint32_t k)
+{
+    return k >= p->first_capture && k <= p->last_capture;
+}
+
+static uint64_t series_busy(const series_process *p, uint32_t k)
+{
+    return p->busy_at_first + (k - p->first_capture) * p->busy_per_second;
+}
+
+static void series_process_object(tb_v1 *v, uint32_t k)
+{
+    uint64_t now = series_filetime_at_first + k * one_second;
+    tb_v1_object_begin(v, PROCESS, 0, 0);
+    /* Elapsed Time counts on the object's clock: the system time in 100 ns. */
+    series_object_clock(v, now);
+    tb_v1_counter(v, PROCESSOR_TIME, PERF_100NSEC_TIMER, 8, 8);
+    tb_v1_counter(v, ID_PROCESS, PERF_COUNTER_RAWCOUNT, 4, 16);
+    tb_v1_counter(v, ELAPSED_TIME, PERF_ELAPSED_TIME, 8, 24);
+    tb_v1_definitions_end(v);
+    for (unsigned i = 0; i < SERIES_PROCESSES; i++) {
+        const series_process *p = &series_processes[i];
+        if (!series_alive(p, k)) {
+            continue;
+        }
+        uint8_t data[28] = {0};
+        tb_put64(data, 8, series_busy(p, k));
+        tb_put32(data, 16, p->pid);
+        tb_put64(data, 24,
+                 (uint64_t)((int64_t)series_filetime_at_first + p->started_seconds *
+                                                                   (int64_t)one_second));
+        tb_v1_instance(v, p->name, 0, 0);
+        tb_v1_counter_block(v, data, sizeof data);
+    }
+    tb_v1_object_end(v);
+}
+
+/* One thread "0" per process, with its process's time; Idle has a second,
+ * "1"; each names its process by that process's position in this capture. */
+static void series_thread_object(tb_v1 *v, uint32_t k)
+{
+    tb_v1_object_begin(v, THREAD, 0, 0);
+    series_object_clock(v, series_qpc(k));
+    tb_v1_counter(v, PROCESSOR_TIME, PERF_100NSEC_TIMER, 8, 8);
+    tb_v1_counter(v, ID_PROCESS, PERF_COUNTER_RAWCOUNT, 4, 16);
+    tb_v1_counter(v, ID_THREAD, PERF_COUNTER_RAWCOUNT, 4, 20);
+    tb_v1_definitions_end(v);
+    uint32_t position = 0;
+    for (unsigned i = 0; i < SERIES_PROCESSES; i++) {
+        const series_process *p = &series_processes[i];
+        if (!series_alive(p, k)) {
+            continue;
+        }
+        unsigned threads = p->pid == 0 ? 2 : 1;
+        for (unsigned t = 0; t < threads; t++) {
+            uint8_t data[20] = {0};
+            tb_put64(data, 8, series_busy(p, k) / threads);
+            tb_put32(data, 16, p->pid);
+            tb_put32(data, 20, p->pid + 4 + 4 * t);
+            tb_v1_instance(v, t == 0 ? "0" : "1", TB_V1_PROCESS, position);
+            tb_v1_counter_block(v, data, sizeof data);
+        }
+        position++;
+    }
+    tb_v1_object_end(v);
+}
+
+static tb_buf series_capture(uint32_t k)
+{
+    tb_v1 v;
+    tb_v1_begin(&v, "SERIES");
+    /* SystemTime's wSecond (the seventh u16 at 36), PerfTime (56) and
+     * PerfTime100nSec (72): one second on per capture. */
+    v.buf.data[48] = (uint8_t)k;
+    put_u64_at(&v.buf, 56, series_qpc(k));
+    put_u64_at(&v.buf, 72, series_filetime_at_first + k * one_second);
+    series_processor(&v, k);
+    series_process_object(&v, k);
+    series_thread_object(&v, k);
+    tb_v1_end(&v);
+    return v.buf;
+}
+
+static int collector_series_files(const char *dir)
+{
+    static const char *const pairs[] = {
+        "1", "1847", "6", "% Processor Time", "230", "Process", "232", "Thread",
+        "238", "Processor", "684", "Elapsed Time", "784", "ID Process", "804", "ID Thread",
+    };
+    int rc = 0;
+    for (uint32_t k = 0; k < SERIES_CAPTURES && rc == 0; k++) {
+        char name[32];
+        snprintf(name, sizeof name, "v1-series-%u.bin", k);
+        tb_buf b = series_capture(k);
+        rc = write_buf(dir, name, &b);
+    }
+    tb_buf b;
+    tb_init(&b);
+    for (size_t i = 0; i < sizeof pairs / sizeof pairs[0]; i++) {
+        (void)tb_utf16(&b, pairs[i], 1);
+    }
+    tb_u16(&b, 0);
+    return rc ? rc : write_buf(dir, "v1-names-series-counter-009.bin", &b);
 }
 
 /* One V1 block whose SystemTime (eight u16 at 36) holds these fields. */
@@ -537,8 +725,24 @@ static int produce(const char *bytes_text, const char *file)
     return 0;
 }
 
+static void usage(FILE *to)
+{
+    fprintf(to, "usage: make_series DIR                     the inputs of the --rate, --series and V2 tests\n"
+                "       make_series --synthetic DIR         the pair of corpus/captures/synthetic/\n"
+                "       make_series --collector-series DIR  the series of corpus/captures/series/\n"
+                "       make_series --cli DIR               the inputs of the CLI test\n"
+                "       make_series --csv DIR               the inputs of the --counter and --csv test\n"
+                "       make_series --pairing DIR           pairs whose instances change\n"
+                "       make_series --produce BYTES FILE    FILE then zeros into a pipe\n"
+                "       make_series --help | -h             this text\n");
+}
+
 int main(int argc, char **argv)
 {
+    if (argc == 2 && (strcmp(argv[1], "--help") == 0 || strcmp(argv[1], "-h") == 0)) {
+        usage(stdout);
+        return 0;
+    }
     if (argc == 4 && strcmp(argv[1], "--produce") == 0) {
         return produce(argv[2], argv[3]);
     }
@@ -551,16 +755,16 @@ int main(int argc, char **argv)
     if (argc == 3 && strcmp(argv[1], "--synthetic") == 0) {
         return synthetic_files(argv[2]);
     }
+    if (argc == 3 && strcmp(argv[1], "--collector-series") == 0) {
+        return collector_series_files(argv[2]);
+    }
     if (argc == 3 && strcmp(argv[1], "--cli") == 0) {
         return cli_files(argv[2]);
     }
-    if (argc != 2) {
-        fprintf(stderr, "usage: make_series DIR\n"
-                        "       make_series --synthetic DIR\n"
-                        "       make_series --cli DIR\n"
-                        "       make_series --csv DIR\n"
-                        "       make_series --pairing DIR\n"
-                        "       make_series --produce BYTES FILE\n");
+    /* A lone argument starting with '-' is a mistyped option, never a
+     * folder to write into. */
+    if (argc != 2 || argv[1][0] == '-') {
+        usage(stderr);
         return 2;
     }
     for (unsigned k = 0; k < 4; k++) {

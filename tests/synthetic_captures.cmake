@@ -3,12 +3,16 @@ cmake_minimum_required(VERSION 3.25)
 # The bundled synthetic captures are what the generator writes today: they
 # are rebuilt and compared byte for byte, so the files, their README and the
 # generator cannot drift apart.
-# Inputs: -DMAKE=<make_series> -DDIR=<scratch dir> -DBUNDLED=<corpus/captures/synthetic>
+# Inputs: -DMAKE=<make_series> -DDIR=<scratch dir> -DBUNDLED=<the bundled folder>
+#         [-DMODE=<the generator's mode>, --synthetic unless given]
+if(NOT DEFINED MODE)
+  set(MODE --synthetic)
+endif()
 file(REMOVE_RECURSE ${DIR})
 file(MAKE_DIRECTORY ${DIR})
-execute_process(COMMAND ${MAKE} --synthetic ${DIR} RESULT_VARIABLE rc)
+execute_process(COMMAND ${MAKE} ${MODE} ${DIR} RESULT_VARIABLE rc)
 if(NOT rc EQUAL 0)
-  message(FATAL_ERROR "make_series --synthetic failed: ${rc}")
+  message(FATAL_ERROR "make_series ${MODE} failed: ${rc}")
 endif()
 file(GLOB made RELATIVE ${DIR} ${DIR}/*.bin)
 file(GLOB bundled RELATIVE ${BUNDLED} ${BUNDLED}/*.bin)
