@@ -183,7 +183,8 @@ PERFBUF_API PERFBUF_MUST_USE perfbuf_status perfbuf_query_arena(perfbuf_query *q
  * PERFBUF_ARRAY_STRING_BYTES_PER_BYTE times the capture's bytes plus 64
  * (twice for a counter paired by a key counter, whose samples are read
  * the same way), plus the largest pairing scratch
- * (perfbuf_v1_pairing_scratch): linear in the capture per counter.
+ * (perfbuf_v1_pairing_scratch) and a perfbuf_v1_pairing, both taken from
+ * the arena's end: linear in the capture per counter.
  * O(counters x (capture + i log i)) for i instances.
  */
 PERFBUF_API PERFBUF_MUST_USE perfbuf_status perfbuf_query_collect(perfbuf_query *q,

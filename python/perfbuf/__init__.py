@@ -10,8 +10,8 @@ Every rejection raises PerfbufError (offset, structure, field, status).
 Views (objects, counters, instances) keep their capture, and so its bytes,
 alive; a view of one capture handed to another is refused.
 """
+import array
 import ctypes
-import operator
 import struct
 
 from . import _native as N
@@ -138,9 +138,6 @@ def _utf8(fn, *args, cap=256):
         out = ctypes.create_string_buffer(cap)
         st = fn(*args, out, cap, ctypes.byref(length))
     return st, out.value.decode("utf-8", "replace")
-
-
-_U32 = struct.Struct("<I")
 
 
 def _time(t):
@@ -283,6 +280,7 @@ class V1Object:
         self._instances = None
         self._plan = None
         self._values = None
+        self._row = None  # struct of one matrix row (read_all)
 
     @property
     def counters(self):
@@ -364,57 +362,29 @@ class V1Object:
         to [tuple(i.values) for i in instances] (the fast path for a collector
         that keeps every value).
 
-        The library validates, places every instance (one index call) and
-        resolves every counter's offset and size (one value plan); Python
-        then unpacks each counter block with one struct call at the offsets
-        the plan gives, inside the lengths validation proved. A layout the
-        unpacking cannot express in one struct (overlapping counters, sizes
-        other than 4 and 8) is read through the library per instance."""
+        One library call (perfbuf_v1_plan_read_object) reads every counter of
+        every instance into a matrix, walking the instances by their
+        validated lengths; one struct call turns the matrix, row by row, into
+        tuples of ints, with no list of the values in between. An
+        object without instances (NumInstances -1 included, whose single
+        block `values` reads) gives no rows, as its instances list has none."""
         plan = self._plan_c()
-        reader = self._struct_reader(plan)
         n = self.instance_count
-        if reader is not None and n > 0:
-            offsets = (ctypes.c_size_t * n)()
-            index = N.V1InstanceIndex()
-            st = N.v1_index_build(ctypes.byref(self.capture._block), ctypes.byref(self._c),
-                                  offsets, n, ctypes.byref(index))
-            if st == OK:
-                unpack, order = reader
-                view = self.capture._bytes()
-                length = _U32.unpack_from
-                # An instance's counter block follows its definition and
-                # name: at its offset plus its validated ByteLength.
-                rows = [unpack(view, at + length(view, at)[0]) for at in offsets[:index.count]]
-                return rows if order is None else [order(r) for r in rows]
-        return self._read_all_through_library()
-
-    def _struct_reader(self, plan):
-        """(unpack_from, reorder or None) reading the plan's counters in one
-        struct call, or None when their layout does not allow it."""
-        if not hasattr(self, "_reader"):
-            entries = self._plan[1]
-            spots = sorted((entries[k].offset, entries[k].size, k) for k in range(plan.count))
-            fmt, pos, ok = ["<"], 0, plan.count > 0
-            for offset, size, _ in spots:
-                if size not in (4, 8) or offset < pos:
-                    ok = False
-                    break
-                if offset > pos:
-                    fmt.append("%dx" % (offset - pos))
-                fmt.append("I" if size == 4 else "Q")
-                pos = offset + size
-            self._reader = None
-            if ok and pos <= plan.reach:
-                sorted_k = [k for _, _, k in spots]
-                order = None
-                if sorted_k != list(range(plan.count)):
-                    where = {k: j for j, k in enumerate(sorted_k)}
-                    order = operator.itemgetter(*[where[k] for k in range(plan.count)])
-                    if plan.count == 1:
-                        single = order
-                        order = lambda row: (single(row),)  # noqa: E731
-                self._reader = (struct.Struct("".join(fmt)).unpack_from, order)
-        return self._reader
+        count = plan.count
+        if n <= 0 or count == 0:
+            return self._read_all_through_library()
+        matrix = array.array("Q", [0]) * (n * count)
+        address, _ = matrix.buffer_info()
+        needed = ctypes.c_size_t()
+        st = N.v1_plan_read_object(ctypes.byref(plan), ctypes.byref(self.capture._block),
+                                   ctypes.byref(self._c), address, n * count,
+                                   ctypes.byref(needed))
+        if st != OK or needed.value != n * count:
+            # The per-block read reports the block it cannot read.
+            return self._read_all_through_library()
+        if self._row is None or self._row.size != 8 * count:
+            self._row = struct.Struct("=%dQ" % count)
+        return list(self._row.iter_unpack(matrix))
 
     def _read_all_through_library(self):
         plan = self._plan_c()

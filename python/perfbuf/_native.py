@@ -234,6 +234,8 @@ v1_plan_build = _fn("perfbuf_v1_plan_build", status, R(V1Block), R(V1Object), P(
                     c_size_t, R(V1Plan))
 v1_plan_read = _fn("perfbuf_v1_plan_read", status, R(V1Plan), R(V1Block), R(V1CounterBlock),
                    P(u64), c_size_t)
+v1_plan_read_object = _fn("perfbuf_v1_plan_read_object", status, R(V1Plan), R(V1Block),
+                          R(V1Object), c_void_p, c_size_t, R(c_size_t))
 v1_plan_format_all = _fn("perfbuf_v1_plan_format_all", status, R(V1Plan), R(V1Block),
                          R(V1CounterBlock), R(V1Plan), R(V1Block), R(V1CounterBlock), u32,
                          P(Value), c_size_t)

@@ -22,6 +22,11 @@
 
 #define ALIGNMENT 8u
 
+/* The pairing collect_counter keeps in the arena, just below its scratch,
+ * rounded to keep the scratch and what lies below aligned. */
+#define PAIRING_BYTES ((sizeof(perfbuf_v1_pairing) + (ALIGNMENT - 1u)) & ~(size_t)(ALIGNMENT - 1u))
+_Static_assert(_Alignof(perfbuf_v1_pairing) <= ALIGNMENT, "the arena aligns the pairing to 8");
+
 static size_t align_up(size_t n)
 {
     return (n + (ALIGNMENT - 1u)) & ~(size_t)(ALIGNMENT - 1u);
@@ -264,40 +269,42 @@ static void shift_generations(perfbuf_query *q)
 
 /* The object and counter a capture has for the path: the first the
  * resolution lists, taken as the pairing finds it (by title index). */
-static uint32_t resolve(const perfbuf_query *q, perfbuf_query_counter *c, const perfbuf_v1_block *b,
-                        perfbuf_v1_object *object)
+static uint32_t resolve(const perfbuf_query *q, const perfbuf_counter_path *path,
+                        const perfbuf_v1_block *b, perfbuf_v1_object *object,
+                        uint32_t *counter_title)
 {
     perfbuf_v1_iter it;
     perfbuf_v1_object found;
     perfbuf_v1_counter counter;
     perfbuf_v1_objects_begin(b, &it);
-    if (perfbuf_v1_resolve_object(b, &q->names, &c->path, &it, &found, NULL, NULL) != PERFBUF_OK ||
+    if (perfbuf_v1_resolve_object(b, &q->names, path, &it, &found, NULL, NULL) != PERFBUF_OK ||
         perfbuf_v1_find_object(b, found.name_title_index, object) != PERFBUF_OK) {
         return PERFBUF_CSTATUS_NO_OBJECT;
     }
     perfbuf_v1_counters_begin(object, &it);
-    if (perfbuf_v1_resolve_counter(b, &q->names, &c->path, &it, &counter, NULL, NULL) !=
+    if (perfbuf_v1_resolve_counter(b, &q->names, path, &it, &counter, NULL, NULL) !=
         PERFBUF_OK) {
         return PERFBUF_CSTATUS_NO_COUNTER;
     }
-    c->object_title = object->name_title_index;
-    c->counter_title = counter.name_title_index;
+    *counter_title = counter.name_title_index;
     return PERFBUF_CSTATUS_VALID_DATA;
 }
 
 /* The bound perfbuf_query_collect documents, for the counters as this
  * capture resolves them: what is kept, each counter's instances and
- * names, and the largest pairing scratch. */
-static size_t capture_bound(const perfbuf_query *q, const perfbuf_v1_block *b)
+ * names, and the largest pairing scratch with the pairing itself. Kept
+ * out of line: it runs once per call that does not fit, and inlined its
+ * locals would add to collect's frame. */
+PB_NOINLINE static size_t capture_bound(const perfbuf_query *q, const perfbuf_v1_block *b)
 {
     size_t total = q->kept_end, scratch_max = 0;
     bool fits = true;
     for (perfbuf_query_counter *c = q->first; c != NULL; c = c->next) {
-        perfbuf_query_counter probe = *c;
         perfbuf_v1_object o;
+        uint32_t counter_title = 0;
         size_t slots = 0, items = 0, names = 0;
-        if (resolve(q, &probe, b, &o) != PERFBUF_CSTATUS_VALID_DATA ||
-            perfbuf_v1_pairing_scratch(b, b, probe.object_title, &slots) != PERFBUF_OK) {
+        if (resolve(q, &c->path, b, &o, &counter_title) != PERFBUF_CSTATUS_VALID_DATA ||
+            perfbuf_v1_pairing_scratch(b, b, o.name_title_index, &slots) != PERFBUF_OK) {
             continue;
         }
         fits = fits && pb_mul((size_t)o.instance_count + 1u, PERFBUF_QUERY_ITEM_BYTES, &items) &&
@@ -309,7 +316,7 @@ static size_t capture_bound(const perfbuf_query *q, const perfbuf_v1_block *b)
     }
     size_t scratch = 0;
     fits = fits && pb_mul(scratch_max, sizeof(uint64_t), &scratch) && add_size(&total, scratch) &&
-           add_size(&total, ALIGNMENT);
+           add_size(&total, PAIRING_BYTES) && add_size(&total, ALIGNMENT);
     return fits ? total : SIZE_MAX;
 }
 
@@ -417,33 +424,41 @@ static perfbuf_status read_key_values(perfbuf_query *q, perfbuf_query_counter *c
     return PERFBUF_OK;
 }
 
-/* One counter's samples of capture b, written at *at, with the pairing's
- * scratch below `top`. OUTPUT_TOO_SMALL when they do not fit. */
-static perfbuf_status collect_counter(perfbuf_query *q, perfbuf_query_counter *c,
-                                      const perfbuf_v1_block *b, size_t *at)
+/* One counter's samples of capture b, written at *at, with the pairing
+ * and its scratch at the arena's end, below which everything else must
+ * fit (`top`). The pairing lives in the arena, not on the stack, where it
+ * would take most of a frame the library keeps under 512 bytes; out of
+ * line for the same reason. OUTPUT_TOO_SMALL when they do not fit. */
+PB_NOINLINE static perfbuf_status collect_counter(perfbuf_query *q, perfbuf_query_counter *c,
+                                                  const perfbuf_v1_block *b, size_t *at)
 {
     perfbuf_v1_object o;
-    c->status = resolve(q, c, b, &o);
+    uint32_t counter_title = 0;
+    c->status = resolve(q, &c->path, b, &o, &counter_title);
     c->newer = (perfbuf_query_samples){.valid = c->status == PERFBUF_CSTATUS_VALID_DATA};
     if (!c->newer.valid) {
         return PERFBUF_OK;
     }
+    c->object_title = o.name_title_index;
+    c->counter_title = counter_title;
     size_t slots = 0, scratch_bytes = 0;
     perfbuf_status st = perfbuf_v1_pairing_scratch(b, b, c->object_title, &slots);
     if (st != PERFBUF_OK) {
         return st;
     }
     if (!pb_mul(slots, sizeof(uint64_t), &scratch_bytes) || scratch_bytes > q->arena_bytes ||
-        (q->arena_bytes - scratch_bytes) / ALIGNMENT * ALIGNMENT < *at) {
+        (q->arena_bytes - scratch_bytes) / ALIGNMENT * ALIGNMENT < PAIRING_BYTES ||
+        (q->arena_bytes - scratch_bytes) / ALIGNMENT * ALIGNMENT - PAIRING_BYTES < *at) {
         return PERFBUF_E_OUTPUT_TOO_SMALL;
     }
-    size_t top = (q->arena_bytes - scratch_bytes) / ALIGNMENT * ALIGNMENT;
-    uint64_t *scratch = (uint64_t *)(void *)(q->arena + top);
-    perfbuf_v1_pairing self;
-    st = perfbuf_v1_pair(b, b, c->object_title, scratch, slots, &self);
+    size_t scratch_at = (q->arena_bytes - scratch_bytes) / ALIGNMENT * ALIGNMENT;
+    size_t top = scratch_at - PAIRING_BYTES;
+    uint64_t *scratch = (uint64_t *)(void *)(q->arena + scratch_at);
+    perfbuf_v1_pairing *self = (perfbuf_v1_pairing *)(void *)(q->arena + top);
+    st = perfbuf_v1_pair(b, b, c->object_title, scratch, slots, self);
     size_t count = 0, string_bytes = 0;
     if (st == PERFBUF_OK) {
-        st = perfbuf_v1_raw_array(&self, c->counter_title, &c->path, NULL, &count, NULL,
+        st = perfbuf_v1_raw_array(self, c->counter_title, &c->path, NULL, &count, NULL,
                                   &string_bytes);
     }
     if (st != PERFBUF_OK && st != PERFBUF_E_OUTPUT_TOO_SMALL) {
@@ -477,7 +492,7 @@ static perfbuf_status collect_counter(perfbuf_query *q, perfbuf_query_counter *c
     perfbuf_raw_item *items = (perfbuf_raw_item *)(void *)(q->arena + s.items);
     size_t string_need = string_bytes; /* a fill may use less than the size answer */
     if (count > 0) {
-        st = perfbuf_v1_raw_array(&self, c->counter_title, &c->path, items, &count,
+        st = perfbuf_v1_raw_array(self, c->counter_title, &c->path, items, &count,
                                   (char *)(q->arena + s.strings), &string_bytes);
         if (st != PERFBUF_OK) {
             return st;
@@ -486,7 +501,7 @@ static perfbuf_status collect_counter(perfbuf_query *q, perfbuf_query_counter *c
     s.string_bytes = string_bytes;
     uint64_t *values = (uint64_t *)(void *)(q->arena + s.key_values);
     memset(values, 0, count * sizeof *values);
-    st = c->by_key ? read_key_values(q, c, b, &o, &self, &s, string_need, top) : PERFBUF_OK;
+    st = c->by_key ? read_key_values(q, c, b, &o, self, &s, string_need, top) : PERFBUF_OK;
     if (st != PERFBUF_OK || !c->newer.valid) {
         return st;
     }
