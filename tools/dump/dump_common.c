@@ -152,10 +152,28 @@ const char *dump_value_status_name(uint32_t st)
     }
 }
 
-void dump_side_rejected(const char *what, const perfbuf_error *err)
+void dump_side_rejected(const char *what, const char *file, const perfbuf_error *err)
 {
-    fprintf(stderr, "perfbuf-dump: the %s is rejected: offset 0x%zx: %s.%s: %s\n", what,
-            err->offset, err->structure, err->field, perfbuf_status_string(err->status));
+    fprintf(stderr, "perfbuf-dump: %s: the %s is rejected: offset 0x%zx: %s.%s: %s\n",
+            file != NULL ? file : "?", what, err->offset, err->structure ? err->structure : "?",
+            err->field ? err->field : "?", perfbuf_status_string(err->status));
+}
+
+void dump_print_rejection(FILE *f, const uint8_t *data, size_t size, perfbuf_status st,
+                          const perfbuf_error *err)
+{
+    const char *structure = err->structure != NULL ? err->structure : "?";
+    const char *field = err->field != NULL ? err->field : "?";
+    fprintf(f, "offset 0x%zx: %s.%s: %s", err->offset, structure, field,
+            perfbuf_status_string(st));
+    /* perfbuf_error carries where, not the values: the data block's
+     * TotalByteLength is read again at the offset the error names. */
+    if (st == PERFBUF_E_SIZE_EXCEEDS_RECEIVED && strcmp(structure, "PERF_DATA_BLOCK") == 0 &&
+        strcmp(field, "TotalByteLength") == 0 && err->offset <= size && size - err->offset >= 4) {
+        fprintf(f, " (declared %lu, received %zu)", (unsigned long)dump_le32(data + err->offset),
+                size);
+    }
+    fputc('\n', f);
 }
 
 void dump_guid(emitter *e, const char *key, const perfbuf_guid *g)
