@@ -292,6 +292,18 @@ def dumps(doc):
     return "".join(out)
 
 
+def _sizes_compared(data, err):
+    """perfbuf-dump's " (declared N, received M)" for a V1 data block whose
+    TotalByteLength is larger than the bytes received, read again at the
+    offset the error names; "" for any other rejection."""
+    if (err.status_name != "PERFBUF_E_SIZE_EXCEEDS_RECEIVED"
+            or (err.structure, err.field) != ("PERF_DATA_BLOCK", "TotalByteLength")
+            or err.offset + 4 > len(data)):
+        return ""
+    declared = int.from_bytes(data[err.offset:err.offset + 4], "little")
+    return " (declared %d, received %d)" % (declared, len(data))
+
+
 def main(argv=None):
     argv = sys.argv[1:] if argv is None else argv
     strict = "--strict" in argv
@@ -324,6 +336,6 @@ def main(argv=None):
     sys.stdout.write(dumps(doc))
     sys.stdout.flush()
     if err is not None:
-        sys.stderr.write(str(err) + "\n")
+        sys.stderr.write("%s: %s%s\n" % (path, err, _sizes_compared(data, err)))
         return 1
     return 0
