@@ -84,6 +84,11 @@ typedef struct dump_format {
 void dump_print_rejection(FILE *f, const uint8_t *data, size_t size, perfbuf_status st,
                           const perfbuf_error *err);
 
+/* The TotalByteLength a V1 block declared larger than the bytes received,
+ * when that is the rejection; false for any other. */
+bool dump_declared_size(const uint8_t *data, size_t size, perfbuf_status st,
+                        const perfbuf_error *err, uint32_t *declared);
+
 perfbuf_status dump_v2_query(const dump_input *in, emitter *e, perfbuf_error *err);
 bool detect_v2_query(const uint8_t *data, size_t size);
 perfbuf_status dump_v1(const dump_input *in, emitter *e, perfbuf_error *err);

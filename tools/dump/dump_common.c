@@ -166,14 +166,26 @@ void dump_print_rejection(FILE *f, const uint8_t *data, size_t size, perfbuf_sta
     const char *field = err->field != NULL ? err->field : "?";
     fprintf(f, "offset 0x%zx: %s.%s: %s", err->offset, structure, field,
             perfbuf_status_string(st));
-    /* perfbuf_error carries where, not the values: the data block's
-     * TotalByteLength is read again at the offset the error names. */
-    if (st == PERFBUF_E_SIZE_EXCEEDS_RECEIVED && strcmp(structure, "PERF_DATA_BLOCK") == 0 &&
-        strcmp(field, "TotalByteLength") == 0 && err->offset <= size && size - err->offset >= 4) {
-        fprintf(f, " (declared %lu, received %zu)", (unsigned long)dump_le32(data + err->offset),
-                size);
+    uint32_t declared = 0;
+    if (dump_declared_size(data, size, st, err, &declared)) {
+        fprintf(f, " (declared %lu, received %zu)", (unsigned long)declared, size);
     }
     fputc('\n', f);
+}
+
+bool dump_declared_size(const uint8_t *data, size_t size, perfbuf_status st,
+                        const perfbuf_error *err, uint32_t *declared)
+{
+    /* perfbuf_error carries where, not the values: the data block's
+     * TotalByteLength is read again at the offset the error names. */
+    if (st != PERFBUF_E_SIZE_EXCEEDS_RECEIVED || err->structure == NULL || err->field == NULL ||
+        strcmp(err->structure, "PERF_DATA_BLOCK") != 0 ||
+        strcmp(err->field, "TotalByteLength") != 0 || err->offset > size ||
+        size - err->offset < 4) {
+        return false;
+    }
+    *declared = dump_le32(data + err->offset);
+    return true;
 }
 
 void dump_guid(emitter *e, const char *key, const perfbuf_guid *g)

@@ -431,6 +431,11 @@ static int run(int argc, char **argv, perfbuf_counter_path *paths)
         emit_str(&e, "field", err.field ? err.field : "");
         emit_str(&e, "status", perfbuf_status_name(st));
         emit_str(&e, "message", perfbuf_status_string(st));
+        uint32_t declared = 0;
+        if (dump_declared_size(data, size, st, &err, &declared)) {
+            emit_u64(&e, "declared", declared);
+            emit_u64(&e, "received", size);
+        }
         emit_object_end(&e);
     }
     bool written = emit_finish(&e);
