@@ -3,7 +3,7 @@ cmake_minimum_required(VERSION 3.25)
 # Runs perfbuf-dump over every committed input and checks its verdict:
 #   valid-*.bin and the real captures decode (exit 0);
 #   bad-<STRUCT>.<field>-*.bin are rejected (exit 1) with the error line
-#   "offset 0x...: <STRUCT>.<field>: ..." naming exactly that field;
+#   "FILE: offset 0x...: <STRUCT>.<field>: ..." naming exactly that field;
 #   any other input (found by fuzzing) exits 0 or 1 with a well-formed line.
 # Inputs: -DDUMP=<perfbuf-dump> -DCORPUS=<corpus dir>
 
@@ -43,7 +43,7 @@ function(check_one file format)
       string(JSON structure GET "${json}" error structure)
       string(JSON field GET "${json}" error field)
       string(JSON offset GET "${json}" error offset)
-      if(NOT err MATCHES "^offset 0x[0-9a-f]+: ${structure}\\.${field}: ")
+      if(NOT err MATCHES "^[^\n]+: offset 0x[0-9a-f]+: ${structure}\\.${field}: ")
         message("FAIL ${file}: stderr names another field than the JSON error (${structure}.${field})")
         math(EXPR failed "${failed} + 1")
         set(failed ${failed} PARENT_SCOPE)
@@ -53,7 +53,7 @@ function(check_one file format)
   endif()
   if(name MATCHES "^bad-([A-Z_0-9]+)\\.([A-Za-z0-9]+)-")
     set(expect "${CMAKE_MATCH_1}.${CMAKE_MATCH_2}")
-    if(rc EQUAL 1 AND err MATCHES "^offset 0x[0-9a-f]+: ${expect}: ")
+    if(rc EQUAL 1 AND err MATCHES "^[^\n]+: offset 0x[0-9a-f]+: ${expect}: ")
       set(ok TRUE)
     endif()
   elseif(name MATCHES "^valid-" OR file MATCHES "/captures/")
@@ -62,7 +62,7 @@ function(check_one file format)
     endif()
   elseif(rc EQUAL 0)
     set(ok TRUE)
-  elseif(rc EQUAL 1 AND err MATCHES "^offset 0x[0-9a-f]+: [A-Za-z_0-9]+\\.[A-Za-z0-9]+: ")
+  elseif(rc EQUAL 1 AND err MATCHES "^[^\n]+: offset 0x[0-9a-f]+: [A-Za-z_0-9]+\\.[A-Za-z0-9]+: ")
     set(ok TRUE)
   endif()
   if(ok)

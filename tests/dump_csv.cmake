@@ -86,15 +86,91 @@ expect("csv: English, every instance" "${rc}" 0 "${out}"
        [=["\\SYNTHETIC\Processor(0)\% Processor Time","\\SYNTHETIC\Processor(1)\% Processor Time","\\SYNTHETIC\Processor(_Total)\% Processor Time"]=]
        [=["75.000000","10.000000","42.500000"]=])
 
-# The German table alone does not know the English path: nothing selected.
+# The German table alone does not know the English path: nothing is
+# selected, and that is an error naming the file, the path and the part
+# that matched nothing (typeperf refuses a counter it cannot find).
 execute_process(COMMAND ${DUMP} --names ${german}
                         --counter [=[\Processor(_Total)\% Processor Time]=] --csv ${s1}
                 RESULT_VARIABLE rc OUTPUT_FILE ${csv_file} ERROR_VARIABLE err TIMEOUT 20)
-file(READ ${csv_file} out)
-expect("csv: the unknown object is reported" "${rc}" 0 "${err}"
+expect("csv: the unknown object fails the run" "${rc}" 1 "${err}"
+       "perfbuf-dump: ${s1}: "
        [=[--counter \Processor(_Total)\% Processor Time: no object of that name]=])
-expect("csv: English path, German table only" "${rc}" 0 "${out}"
-       "\"(PDH-CSV 4.0) (Coordinated Universal Time)(0)\"\n\"11/22/2026 10:00:00.000\"\n")
+
+# unmatched(NAME FORMAT_ARGS PATH MISSING): a path whose object is found but
+# not its counter or instance exits 1 and says which part is missing.
+function(unmatched name format path missing)
+  execute_process(COMMAND ${DUMP} --english-names ${english} --counter ${path} ${format} ${s1}
+                  RESULT_VARIABLE rc OUTPUT_QUIET ERROR_VARIABLE err TIMEOUT 20)
+  expect("${name}" "${rc}" 1 "${err}" "perfbuf-dump: ${s1}: --counter ${path}: ${missing}")
+  set(passed ${passed} PARENT_SCOPE)
+  set(failed ${failed} PARENT_SCOPE)
+endfunction()
+foreach(format --csv --json)
+  unmatched("${format}: no counter" ${format} [=[\Processor(_Total)\No Such Counter]=]
+            "no counter of that name in the object")
+  unmatched("${format}: no instance" ${format} [=[\Processor(7)\% Processor Time]=]
+            "no instance of that name")
+  unmatched("${format}: no instance named" ${format} [=[\Processor\% Processor Time]=]
+            "the object has instances and the path names none")
+endforeach()
+
+# Several paths: one that matches nothing fails the run, though the other
+# is shown.
+execute_process(COMMAND ${DUMP} --english-names ${english}
+                        --counter [=[\Processor(_Total)\% Processor Time]=]
+                        --counter [=[\No Such Object\X]=] --csv ${s1}
+                RESULT_VARIABLE rc OUTPUT_FILE ${csv_file} ERROR_VARIABLE err TIMEOUT 20)
+file(READ ${csv_file} out)
+expect("csv: one of two paths unmatched" "${rc}" 1 "${err}"
+       [=[--counter \No Such Object\X: no object of that name]=])
+expect("csv: the matched path is still shown" "${rc}" 1 "${out}"
+       [=[\SYNTHETIC\Processor(_Total)\% Processor Time]=])
+
+# A (*) that finds the object with no instances now: the header alone,
+# said on stderr, exit 0; a named instance there is still an error.
+execute_process(COMMAND ${DUMP} --names ${DIR}/names-hostile.bin --counter [=[\=PROC(*)\say "hi"]=]
+                        --csv ${DIR}/v1-empty-object.bin
+                RESULT_VARIABLE rc OUTPUT_FILE ${csv_file} ERROR_VARIABLE err TIMEOUT 20)
+file(READ ${csv_file} out)
+expect("csv: (*) over an empty object" "${rc}" 0 "${err}"
+       "the object has no instances; only the header is shown")
+expect("csv: (*) over an empty object, the header" "${rc}" 0 "${out}"
+       "\"(PDH-CSV 4.0) (Coordinated Universal Time)(0)\"\n\"")
+execute_process(COMMAND ${DUMP} --names ${DIR}/names-hostile.bin --counter [=[\=PROC(*)\say "hi"]=]
+                        --json ${DIR}/v1-empty-object.bin
+                RESULT_VARIABLE rc OUTPUT_VARIABLE out ERROR_VARIABLE err TIMEOUT 20)
+expect("json: (*) over an empty object" "${rc}" 0 "${err}" "only the header is shown")
+execute_process(COMMAND ${DUMP} --names ${DIR}/names-hostile.bin --counter [=[\=PROC(x)\say "hi"]=]
+                        --csv ${DIR}/v1-empty-object.bin
+                RESULT_VARIABLE rc OUTPUT_QUIET ERROR_VARIABLE err TIMEOUT 20)
+expect("csv: a named instance of an empty object" "${rc}" 1 "${err}" "no instance of that name")
+
+# A rejected --rate capture fails the run, naming that file and, for a
+# block cut short, the sizes compared; nothing is printed.
+set(cut ${DIR}/v1-cut-short.bin)
+file(SIZE ${cut} received)
+math(EXPR declared "${received} + 8")
+foreach(format --csv --json)
+  execute_process(COMMAND ${DUMP} --english-names ${english}
+                          --counter [=[\Processor(_Total)\% Processor Time]=] ${format}
+                          --rate ${cut} ${s1}
+                  RESULT_VARIABLE rc OUTPUT_VARIABLE out ERROR_VARIABLE err TIMEOUT 20)
+  expect("${format}: a rejected --rate capture" "${rc}" 1 "${err}"
+         "perfbuf-dump: ${cut}: the --rate capture is rejected: offset 0x14: "
+         "PERF_DATA_BLOCK.TotalByteLength: "
+         "(declared ${declared}, received ${received})")
+  expect("${format}: nothing printed for a rejected --rate capture" "${rc}" 1 "[${out}]" "[]")
+endforeach()
+# The same cut block as the file dumped: its line names it and the sizes.
+execute_process(COMMAND ${DUMP} ${cut} RESULT_VARIABLE rc OUTPUT_QUIET ERROR_VARIABLE err)
+expect("a block cut short" "${rc}" 1 "${err}"
+       "${cut}: offset 0x14: PERF_DATA_BLOCK.TotalByteLength: "
+       "(declared ${declared}, received ${received})\n")
+execute_process(COMMAND ${DUMP} --json ${cut} RESULT_VARIABLE rc OUTPUT_VARIABLE json ERROR_QUIET)
+string(JSON json_declared ERROR_VARIABLE json_error GET "${json}" error declared)
+string(JSON json_received ERROR_VARIABLE json_error GET "${json}" error received)
+expect("a block cut short, the sizes in the JSON error" "${rc}" 1
+       "${json_declared} ${json_received}" "${declared} ${received}")
 
 # One capture: a rate has no value yet (typeperf's " "), a raw count has.
 execute_process(COMMAND ${DUMP} --names ${german} --counter [=[\Prozess(svchost)\*]=] --csv ${s1}

@@ -33,8 +33,8 @@ endforeach()
 set(cases
     "v1-parents|0|--format v1 @/v1-parents.bin"
     "v1-rate|0|--format v1 --rate @/v1-rate-prev.bin @/v1-rate.bin"
-    "v1-long-parents|0|--format v1 --names @/v1-rate-names.bin --counter \\\\Process(PA/c)\\\\Count @/v1-long-parents.bin|10.5"
-    "v1-long-parents-csv|0|--format v1 --names @/v1-rate-names.bin --counter \\\\Process(PA/c)\\\\Count --csv @/v1-long-parents.bin|10.5"
+    "v1-long-parents|1|--format v1 --names @/v1-rate-names.bin --counter \\\\Process(PA/c)\\\\Count @/v1-long-parents.bin|10.5"
+    "v1-long-parents-csv|1|--format v1 --names @/v1-rate-names.bin --counter \\\\Process(PA/c)\\\\Count --csv @/v1-long-parents.bin|10.5"
     "v1-objects-rate|0|--format v1 --rate @/v1-objects-prev.bin @/v1-objects.bin|10.5"
     "v1-counter|0|--format v1 --names @/v1-rate-names.bin --counter \\\\Process(*)\\\\Count --counter \\\\Thread(*)\\\\* --rate @/v1-rate-prev.bin @/v1-rate.bin"
     "v1-csv|0|--format v1 --names @/v1-rate-names.bin --counter \\\\Process(*)\\\\* --csv --rate @/v1-rate-prev.bin @/v1-rate.bin"

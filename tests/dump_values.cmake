@@ -78,7 +78,7 @@ execute_process(COMMAND ${DUMP} --json --format v2-query --registration
 # query data on stderr, and the whole description still on stdout.
 expect("v2 mismatch exit" "${rc}" "1")
 expect("v2 mismatch line"
-       "${err}" "offset 0x34: PERF_COUNTER_HEADER.dwType: the field contradicts another field\n")
+       "${err}" "${DIR}/v2-q1.bin: offset 0x34: PERF_COUNTER_HEADER.dwType: the field contradicts another field\n")
 string(JSON valid ERROR_VARIABLE json_error GET "${json}" valid)
 expect("v2 mismatch: the JSON says the pair is rejected" "${valid}" "OFF")
 string(JSON status ERROR_VARIABLE json_error GET "${json}" error status)
@@ -100,7 +100,7 @@ execute_process(COMMAND ${DUMP} --json --format v2-query --registration
                 OUTPUT_VARIABLE json RESULT_VARIABLE rc ERROR_VARIABLE err)
 expect("v2 value-size mismatch exit" "${rc}" "1")
 expect("v2 value-size mismatch line"
-       "${err}" "offset 0xe8: PERF_COUNTER_DATA.dwDataSize: the field contradicts another field\n")
+       "${err}" "${DIR}/v2-q1.bin: offset 0xe8: PERF_COUNTER_DATA.dwDataSize: the field contradicts another field\n")
 string(JSON kind ERROR_VARIABLE json_error GET "${json}" crosscheck mismatch)
 expect("v2 value-size mismatch kind" "${kind}" "VALUE_SIZE")
 string(JSON field ERROR_VARIABLE json_error GET "${json}" error field)
@@ -137,7 +137,7 @@ execute_process(COMMAND ${DUMP} --format v2-strings --origin block ${DIR}/v2-nam
                 RESULT_VARIABLE rc OUTPUT_QUIET ERROR_VARIABLE err)
 expect("v2-strings read with the other origin" "${rc}" "1")
 expect("v2-strings rejection names dwOffset"
-       "${err}" "offset 0xc: PERF_STRING_COUNTER_HEADER.dwOffset: the offset points outside the structure it belongs to\n")
+       "${err}" "${DIR}/v2-names.bin: offset 0xc: PERF_STRING_COUNTER_HEADER.dwOffset: the offset points outside the structure it belongs to\n")
 
 if(failed GREATER 0)
   message(FATAL_ERROR "${failed} checks failed")

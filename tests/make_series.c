@@ -534,6 +534,26 @@ static int csv_files(const char *dir)
     tb_v1_object_end(&v);
     tb_v1_end(&v);
     rc = rc ? rc : write_buf(dir, "v1-hostile.bin", &v.buf);
+    /* A Process object with no instance at this moment (NumInstances 0),
+     * as when every process of a filtered query has exited: what a
+     * `(*)` path finds then is an empty object, not a mistyped path. */
+    tb_v1_begin(&v, "HOST");
+    tb_v1_object_begin(&v, TB_V1_PROCESS, 0, 0);
+    tb_v1_counter(&v, 6, PERF_COUNTER_RAWCOUNT, 4, 4);
+    tb_v1_definitions_end(&v);
+    tb_v1_object_end(&v);
+    tb_v1_end(&v);
+    rc = rc ? rc : write_buf(dir, "v1-empty-object.bin", &v.buf);
+    /* The same block cut 8 bytes short of its TotalByteLength, as a
+     * capture cut off in transit. */
+    tb_v1_begin(&v, "HOST");
+    tb_v1_object_begin(&v, TB_V1_PROCESS, 0, 0);
+    tb_v1_counter(&v, 6, PERF_COUNTER_RAWCOUNT, 4, 4);
+    tb_v1_definitions_end(&v);
+    tb_v1_object_end(&v);
+    tb_v1_end(&v);
+    v.buf.len -= 8;
+    rc = rc ? rc : write_buf(dir, "v1-cut-short.bin", &v.buf);
     /* One instance per character that breaks a line for a Unicode reader
      * or reorders what a spreadsheet or terminal shows, each named
      * "uXXXX[<the character>]". */

@@ -77,7 +77,7 @@ def cstatus_name(code):
 class PerfbufError(Exception):
     """A rejected buffer or a refused call: where, in which field, and why.
 
-    str() is the line perfbuf-dump prints for a rejection:
+    str() is the line perfbuf-dump prints for a rejection, after the file's name:
     "offset 0x1c: PERF_OBJECT_TYPE.TotalByteLength: <reason>".
     """
 

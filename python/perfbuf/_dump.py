@@ -219,6 +219,10 @@ def document(data, path, strict=False, fmt=None):
         d["valid"] = False
         d["error"] = {"offset": e.offset, "structure": e.structure, "field": e.field,
                       "status": e.status_name, "message": status_string(e.status)}
+        declared = _declared_size(data, e)
+        if declared is not None:
+            d["error"]["declared"] = declared
+            d["error"]["received"] = len(data)
         return d, e
     d.update(dumper(capture))
     d["valid"] = True
@@ -292,6 +296,25 @@ def dumps(doc):
     return "".join(out)
 
 
+def _declared_size(data, err):
+    """The TotalByteLength a V1 data block declared larger than the bytes
+    received, read again at the offset the error names (perfbuf-dump's
+    "declared"); None for any other rejection."""
+    if (err.status_name != "PERFBUF_E_SIZE_EXCEEDS_RECEIVED"
+            or (err.structure, err.field) != ("PERF_DATA_BLOCK", "TotalByteLength")
+            or err.offset + 4 > len(data)):
+        return None
+    return int.from_bytes(data[err.offset:err.offset + 4], "little")
+
+
+def _sizes_compared(data, err):
+    """perfbuf-dump's " (declared N, received M)" after a rejection line."""
+    declared = _declared_size(data, err)
+    if declared is None:
+        return ""
+    return " (declared %d, received %d)" % (declared, len(data))
+
+
 def main(argv=None):
     argv = sys.argv[1:] if argv is None else argv
     strict = "--strict" in argv
@@ -324,6 +347,6 @@ def main(argv=None):
     sys.stdout.write(dumps(doc))
     sys.stdout.flush()
     if err is not None:
-        sys.stderr.write(str(err) + "\n")
+        sys.stderr.write("%s: %s%s\n" % (path, err, _sizes_compared(data, err)))
         return 1
     return 0

@@ -2,7 +2,8 @@
 """Every fuzz input perfbuf-dump rejects raises PerfbufError at the same place.
 
 The exception carries the offset, structure, field and status perfbuf-dump
-reports in its JSON error object, and str() is the line it prints on stderr.
+reports in its JSON error object, and str() is the line it prints on stderr
+after the file's name (and, for a V1 block cut short, the sizes compared).
 """
 import json
 import subprocess
@@ -13,6 +14,11 @@ from conftest import FUZZ_FILES
 
 PARSERS = {"v1": perfbuf.parse_v1, "v1-names": perfbuf.parse_names,
            "v2-query": perfbuf.parse_v2_query}
+
+
+def _stderr_line(path, data, e):
+    """The line perfbuf-dump prints for a rejection of the file at path."""
+    return "%s: %s%s\n" % (path, e, _dump._sizes_compared(data, e))
 
 
 def test_rejections_carry_perfbuf_dumps_location(dump_tool):
@@ -31,8 +37,11 @@ def test_rejections_carry_perfbuf_dumps_location(dump_tool):
         except perfbuf.PerfbufError as e:
             got = {"offset": e.offset, "structure": e.structure, "field": e.field,
                    "status": e.status_name, "message": e.reason}
+            declared = _dump._declared_size(data, e)
+            if declared is not None:
+                got.update(declared=declared, received=len(data))
             assert got == want, path
-            assert str(e) + "\n" == p.stderr.decode(), path
+            assert _stderr_line(path, data, e) == p.stderr.decode(), path
             checked += 1
         else:
             raise AssertionError("%s: perfbuf-dump rejects it, parse_%s accepted it"
@@ -61,6 +70,6 @@ def test_strict_rejects_what_lenient_reports_as_an_anomaly(dump_tool):
             assert p.returncode == 0, path
         except perfbuf.PerfbufError as e:
             assert p.returncode == 1, path
-            assert str(e) + "\n" == p.stderr.decode(), path
+            assert _stderr_line(path, data, e) == p.stderr.decode(), path
             seen += 1
     assert seen > 0

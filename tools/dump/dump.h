@@ -10,6 +10,7 @@
 #include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
+#include <stdio.h>
 
 #include "emit.h"
 #include "perfbuf/common.h"
@@ -55,6 +56,14 @@ typedef struct dump_input {
     /* --counter: what is shown (none: everything). */
     const perfbuf_counter_path *paths;
     size_t path_count;
+    /* Set when a --counter path matches nothing: the run then exits 1. */
+    bool *unmatched;
+    /* The files of the earlier captures, for the lines that name them. */
+    const char *previous_path;
+    const char *const *series_paths;
+    const char *names_path;
+    /* --registration, --counter-names, --identifiers, --english-names. */
+    const char *const *side_paths;
 } dump_input;
 
 /* Decodes in->data; on rejection fills *err and returns its status. */
@@ -68,6 +77,17 @@ typedef struct dump_format {
     detect_fn detect; /* NULL: only by name */
     dump_fn dump;
 } dump_format;
+
+/* "offset 0x..: STRUCTURE.Field: reason" and a newline, with the numbers
+ * compared where the tool can read them again from the header (a V1
+ * TotalByteLength against the bytes received). */
+void dump_print_rejection(FILE *f, const uint8_t *data, size_t size, perfbuf_status st,
+                          const perfbuf_error *err);
+
+/* The TotalByteLength a V1 block declared larger than the bytes received,
+ * when that is the rejection; false for any other. */
+bool dump_declared_size(const uint8_t *data, size_t size, perfbuf_status st,
+                        const perfbuf_error *err, uint32_t *declared);
 
 perfbuf_status dump_v2_query(const dump_input *in, emitter *e, perfbuf_error *err);
 bool detect_v2_query(const uint8_t *data, size_t size);
@@ -96,7 +116,7 @@ const char *dump_value_status_name(uint32_t status);
 #define DUMP_PAIR_NONE 0xFFFFFFFFu
 const char *dump_pairing_name(uint32_t state);
 /* Reports a rejected side file on stderr; the main buffer goes on. */
-void dump_side_rejected(const char *what, const perfbuf_error *err);
+void dump_side_rejected(const char *what, const char *file, const perfbuf_error *err);
 void dump_guid(emitter *e, const char *key, const perfbuf_guid *g);
 /* Always the eight SYSTEMTIME fields; "iso8601" is the instant as text, or
  * null when a field is out of range. */

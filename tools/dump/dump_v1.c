@@ -54,7 +54,8 @@ typedef struct v1_tables {
 } v1_tables;
 
 /* One table, or false when it is absent or rejected (reported). */
-static bool table_load(const uint8_t *data, size_t size, const char *what, perfbuf_name_table *t,
+static bool table_load(const uint8_t *data, size_t size, const char *what, const char *file,
+                       perfbuf_name_table *t,
                        perfbuf_name_index *index, perfbuf_name_slot **slots)
 {
     *slots = NULL;
@@ -63,7 +64,7 @@ static bool table_load(const uint8_t *data, size_t size, const char *what, perfb
     }
     perfbuf_error err;
     if (perfbuf_names_parse(data, size, NULL, t, &err) != PERFBUF_OK) {
-        dump_side_rejected(what, &err);
+        dump_side_rejected(what, file, &err);
         return false;
     }
     *slots = dump_calloc(t->count, sizeof **slots);
@@ -73,12 +74,13 @@ static bool table_load(const uint8_t *data, size_t size, const char *what, perfb
 static void tables_load(const dump_input *in, v1_tables *t)
 {
     memset(t, 0, sizeof *t);
-    if (table_load(in->names, in->names_size, "--names table", &t->local, &t->local_index,
+    if (table_load(in->names, in->names_size, "--names table", in->names_path, &t->local, &t->local_index,
                    &t->local_slots)) {
         t->tables.localized = &t->local;
         t->tables.localized_index = &t->local_index;
     }
-    if (table_load(in->english_names, in->english_names_size, "--english-names table", &t->english,
+    if (table_load(in->english_names, in->english_names_size, "--english-names table", in->side_paths[3],
+                   &t->english,
                    &t->english_index, &t->english_slots)) {
         t->tables.english = &t->english;
         t->tables.english_index = &t->english_index;
@@ -712,9 +714,8 @@ perfbuf_status dump_v1(const dump_input *in, emitter *e, perfbuf_error *err)
     tables_load(in, &tables);
     const perfbuf_name_table *have_names = tables.display;
     const perfbuf_name_index *index = tables.display_index;
-    dump_selection sel = {in->paths, in->path_count, &tables.tables, NULL, NULL};
-    sel.object_ok = dump_calloc(in->path_count, sizeof *sel.object_ok);
-    sel.used = dump_calloc(in->path_count, sizeof *sel.used);
+    dump_selection sel = {in->paths, in->path_count, &tables.tables, NULL, NULL, NULL, NULL, NULL};
+    select_track(&sel);
     dump_instance_names inames;
     instance_names_init(&inames);
     /* Parents through the block-wide index: every instance's parent in
@@ -732,8 +733,7 @@ perfbuf_status dump_v1(const dump_input *in, emitter *e, perfbuf_error *err)
         perfbuf_error perr;
         if (perfbuf_v1_parse(in->previous, in->previous_size, &in->options, &previous, &perr) !=
             PERFBUF_OK) {
-            fprintf(stderr, "perfbuf-dump: the --rate capture is rejected: offset 0x%zx: %s.%s: %s\n",
-                    perr.offset, perr.structure, perr.field, perfbuf_status_string(perr.status));
+            dump_side_rejected("--rate capture", in->previous_path, &perr);
         } else {
             peer_init(&rate, &previous);
             peers.rate = &rate;
@@ -865,6 +865,7 @@ perfbuf_status dump_v1(const dump_input *in, emitter *e, perfbuf_error *err)
             perfbuf_v1_instance inst;
             if (selecting) {
                 instance_names_collect(&inames, &sel, &b, &o, have_parents);
+                select_mark_instances(&sel, &inames);
             }
             perfbuf_v1_instances_begin(&o, &ii);
             while (perfbuf_v1_instances_next(&b, &ii, &inst)) {
@@ -890,10 +891,11 @@ perfbuf_status dump_v1(const dump_input *in, emitter *e, perfbuf_error *err)
     free(peers.ring);
     free(series_blocks);
     free(parent_slots);
-    select_report_unused(&sel);
+    if (select_report_unmatched(&sel, in->path) && in->unmatched != NULL) {
+        *in->unmatched = true;
+    }
     tables_free(&tables);
-    free(sel.object_ok);
-    free(sel.used);
+    select_free(&sel);
     instance_names_free(&inames);
     dump_text_free(&text);
     return PERFBUF_OK;
@@ -1136,6 +1138,7 @@ static void csv_cells(csv_walk *cw, v1_peer *now, v1_peer *before)
             continue;
         }
         instance_names_collect(cw->names, sel, b, &o, cw->parents);
+        select_mark_instances(sel, cw->names);
         perfbuf_v1_iter ii;
         perfbuf_v1_instance inst;
         perfbuf_v1_instances_begin(&o, &ii);
@@ -1206,7 +1209,7 @@ perfbuf_status dump_v1_csv(const dump_input *in, FILE *out, perfbuf_error *err)
         perfbuf_error perr;
         if (perfbuf_v1_parse(in->previous, in->previous_size, &in->options, &previous, &perr) !=
             PERFBUF_OK) {
-            dump_side_rejected("--rate capture", &perr);
+            dump_side_rejected("--rate capture", in->previous_path, &perr);
         } else {
             peer_init(&rate, &previous);
             before = &rate;
@@ -1225,9 +1228,8 @@ perfbuf_status dump_v1_csv(const dump_input *in, FILE *out, perfbuf_error *err)
     if (st != PERFBUF_OK) {
         machine.buf[0] = '\0';
     }
-    dump_selection sel = {in->paths, in->path_count, &tables.tables, NULL, NULL};
-    sel.object_ok = dump_calloc(in->path_count, sizeof *sel.object_ok);
-    sel.used = dump_calloc(in->path_count, sizeof *sel.used);
+    dump_selection sel = {in->paths, in->path_count, &tables.tables, NULL, NULL, NULL, NULL, NULL};
+    select_track(&sel);
     dump_instance_names names;
     instance_names_init(&names);
     csv_out w;
@@ -1249,7 +1251,7 @@ perfbuf_status dump_v1_csv(const dump_input *in, FILE *out, perfbuf_error *err)
         bool valid = perfbuf_v1_parse(in->series[k], in->series_sizes[k], &in->options,
                                       &series_blocks[k], &serr) == PERFBUF_OK;
         if (!valid) {
-            dump_side_rejected("--series capture", &serr);
+            dump_side_rejected("--series capture", in->series_paths[k], &serr);
         }
         peer_init(&series[k], valid ? &series_blocks[k] : NULL);
         csv_stamp_text stamp = {" "};
@@ -1276,10 +1278,11 @@ perfbuf_status dump_v1_csv(const dump_input *in, FILE *out, perfbuf_error *err)
     if (rate_peer != NULL) {
         peer_free(rate_peer);
     }
-    select_report_unused(&sel);
+    if (select_report_unmatched(&sel, in->path) && in->unmatched != NULL) {
+        *in->unmatched = true;
+    }
     instance_names_free(&names);
-    free(sel.object_ok);
-    free(sel.used);
+    select_free(&sel);
     free(parent_slots);
     tables_free(&tables);
     dump_text_free(&text);

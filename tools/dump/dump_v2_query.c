@@ -398,7 +398,7 @@ perfbuf_status dump_v2_query(const dump_input *in, emitter *e, perfbuf_error *er
                                &side_err, &reg_scratch) == PERFBUF_OK) {
             side.reg = &reg;
         } else {
-            dump_side_rejected("--registration file", &side_err);
+            dump_side_rejected("--registration file", in->side_paths[0], &side_err);
         }
     }
     if (in->counter_names != NULL) {
@@ -408,7 +408,7 @@ perfbuf_status dump_v2_query(const dump_input *in, emitter *e, perfbuf_error *er
             names_build(&strings, &names);
             side.names = &names;
         } else {
-            dump_side_rejected("--counter-names file", &side_err);
+            dump_side_rejected("--counter-names file", in->side_paths[1], &side_err);
         }
     }
     if (in->identifiers != NULL) {
@@ -430,7 +430,7 @@ perfbuf_status dump_v2_query(const dump_input *in, emitter *e, perfbuf_error *er
             }
             side.block_ids = block_ids;
         } else {
-            dump_side_rejected("--identifiers file", &side_err);
+            dump_side_rejected("--identifiers file", in->side_paths[2], &side_err);
         }
     }
     if (in->previous != NULL) {
@@ -438,7 +438,7 @@ perfbuf_status dump_v2_query(const dump_input *in, emitter *e, perfbuf_error *er
                                    &side_err) == PERFBUF_OK) {
             side.previous = &previous;
         } else {
-            dump_side_rejected("--rate capture", &side_err);
+            dump_side_rejected("--rate capture", in->previous_path, &side_err);
         }
     }
     v2_sampler sampler;

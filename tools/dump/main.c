@@ -11,7 +11,9 @@
 
 #include "dump.h"
 #include "input.h"
+#include "perfbuf/v1.h"
 #include "perfbuf/v2_meta.h"
+#include "perfbuf/v2_query.h"
 #include "perfbuf/version.h"
 
 /* Largest file read: far above any real buffer, small enough to refuse
@@ -126,6 +128,31 @@ static const dump_format *find_format(const char *name, const uint8_t *data, siz
         }
     }
     return NULL;
+}
+
+/* Whether the --rate capture of a V1 or V2 query dump is rejected, said
+ * on stderr with its file: every value would be computed against nothing,
+ * so the run fails, as typeperf refuses a query it cannot collect. */
+static bool previous_rejected(const dump_format *format, const char *previous_path,
+                              const uint8_t *previous, size_t previous_size,
+                              const perfbuf_options *options)
+{
+    perfbuf_error err;
+    memset(&err, 0, sizeof err);
+    perfbuf_status st = PERFBUF_OK;
+    if (format->dump == dump_v1) {
+        perfbuf_v1_block b;
+        st = perfbuf_v1_parse(previous, previous_size, options, &b, &err);
+    } else if (format->dump == dump_v2_query) {
+        perfbuf_v2_query q;
+        st = perfbuf_v2_query_parse(previous, previous_size, options, &q, &err);
+    }
+    if (st == PERFBUF_OK) {
+        return false;
+    }
+    fprintf(stderr, "perfbuf-dump: %s: the --rate capture is rejected: ", previous_path);
+    dump_print_rejection(stderr, previous, previous_size, st, &err);
+    return true;
 }
 
 /* paths: room for one counter path per argument (main owns it). */
@@ -315,6 +342,13 @@ static int run(int argc, char **argv, perfbuf_counter_path *paths)
         free(names);
         return rc;
     }
+    if (previous != NULL &&
+        previous_rejected(format, previous_path, previous, previous_size, &options)) {
+        free(data);
+        free(names);
+        free(previous);
+        return 1;
+    }
     /* The V2 side files, and the English Counter table. */
     const char *side_paths[4] = {registration_path, counter_names_path, identifiers_path,
                                  english_names_path};
@@ -348,16 +382,18 @@ static int run(int argc, char **argv, perfbuf_counter_path *paths)
             return rc;
         }
     }
+    bool unmatched = false;
     dump_input in = {data, size, path, options, names, names_size, previous, previous_size,
                      (const uint8_t *const *)series, series_sizes, series_count,
                      side[0], side_sizes[0], side[1], side_sizes[1], side[2], side_sizes[2],
-                     origin, side[3], side_sizes[3], paths, path_count};
+                     origin, side[3], side_sizes[3], paths, path_count, &unmatched,
+                     previous_path, series_paths, names_path, side_paths};
     perfbuf_error err;
     memset(&err, 0, sizeof err);
     if (csv) {
         perfbuf_status cst = format->dump == dump_v1 ? dump_v1_csv(&in, stdout, &err)
                                                       : PERFBUF_E_INVALID_ARGUMENT;
-        free(data);
+        uint8_t *data_kept = data; /* for the numbers of a rejection */
         free(names);
         free(previous);
         for (size_t k = 0; k < series_count; k++) {
@@ -367,17 +403,19 @@ static int run(int argc, char **argv, perfbuf_counter_path *paths)
             free(side[k]);
         }
         if (format->dump != dump_v1) {
+            free(data_kept);
             fprintf(stderr, "perfbuf-dump: --csv is for V1 data blocks\n");
             return 2;
         }
         int output = finish_output(0);
         if (cst != PERFBUF_OK) {
-            fprintf(stderr, "offset 0x%zx: %s.%s: %s\n", err.offset,
-                    err.structure ? err.structure : "?", err.field ? err.field : "?",
-                    perfbuf_status_string(cst));
+            fprintf(stderr, "%s: ", path);
+            dump_print_rejection(stderr, data_kept, size, cst, &err);
+            free(data_kept);
             return output != 0 ? output : 1;
         }
-        return output;
+        free(data_kept);
+        return output != 0 ? output : unmatched ? 1 : 0;
     }
     emitter e;
     emit_init(&e, stdout, json);
@@ -393,10 +431,14 @@ static int run(int argc, char **argv, perfbuf_counter_path *paths)
         emit_str(&e, "field", err.field ? err.field : "");
         emit_str(&e, "status", perfbuf_status_name(st));
         emit_str(&e, "message", perfbuf_status_string(st));
+        uint32_t declared = 0;
+        if (dump_declared_size(data, size, st, &err, &declared)) {
+            emit_u64(&e, "declared", declared);
+            emit_u64(&e, "received", size);
+        }
         emit_object_end(&e);
     }
     bool written = emit_finish(&e);
-    free(data);
     free(names);
     free(previous);
     for (size_t k = 0; k < series_count; k++) {
@@ -411,11 +453,13 @@ static int run(int argc, char **argv, perfbuf_counter_path *paths)
         output = 2;
     }
     if (st != PERFBUF_OK) {
-        fprintf(stderr, "offset 0x%zx: %s.%s: %s\n", err.offset, err.structure ? err.structure : "?",
-                err.field ? err.field : "?", perfbuf_status_string(st));
+        fprintf(stderr, "%s: ", path);
+        dump_print_rejection(stderr, data, size, st, &err);
+        free(data);
         return output != 0 ? output : 1;
     }
-    return output;
+    free(data);
+    return output != 0 ? output : unmatched ? 1 : 0;
 }
 
 int main(int argc, char **argv)

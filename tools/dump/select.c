@@ -23,6 +23,24 @@ static const char *part_text(const perfbuf_counter_path *p, perfbuf_span sp)
     return p->text + sp.offset;
 }
 
+void select_track(dump_selection *s)
+{
+    s->object_ok = dump_calloc(s->count, sizeof *s->object_ok);
+    s->used = dump_calloc(s->count, sizeof *s->used);
+    s->counter_found = dump_calloc(s->count, sizeof *s->counter_found);
+    s->instance_found = dump_calloc(s->count, sizeof *s->instance_found);
+    s->empty_found = dump_calloc(s->count, sizeof *s->empty_found);
+}
+
+void select_free(dump_selection *s)
+{
+    free(s->object_ok);
+    free(s->used);
+    free(s->counter_found);
+    free(s->instance_found);
+    free(s->empty_found);
+}
+
 bool select_object(dump_selection *s, const perfbuf_v1_object *o)
 {
     bool any = false;
@@ -35,21 +53,60 @@ bool select_object(dump_selection *s, const perfbuf_v1_object *o)
         any = any || s->object_ok[p];
         if (s->used != NULL && s->object_ok[p]) {
             s->used[p] = true;
+            bool has_instance = (path->flags & PERFBUF_PATH_HAS_INSTANCE) != 0;
+            /* PERF_NO_INSTANCES (-1): the object's one counter block is
+             * what a path without an instance names. */
+            if (!has_instance && o->num_instances < 0) {
+                s->instance_found[p] = true;
+            }
+            if (has_instance && o->num_instances == 0) {
+                s->empty_found[p] = true;
+            }
         }
     }
     return any;
 }
 
-void select_report_unused(const dump_selection *s)
+void select_mark_instances(const dump_selection *s, const dump_instance_names *n)
 {
-    for (size_t p = 0; s->used != NULL && p < s->count; p++) {
-        DUMP_WORK(1);
-        if (!s->used[p]) {
-            const perfbuf_counter_path *path = &s->paths[p];
-            fprintf(stderr, "perfbuf-dump: --counter %.*s: no object of that name\n",
-                    (int)(path->text_len > 4096 ? 4096 : path->text_len), path->text);
+    for (size_t p = 0; s->instance_found != NULL && p < s->count; p++) {
+        for (uint32_t i = 0; s->object_ok[p] && !s->instance_found[p] && i < n->count; i++) {
+            DUMP_WORK(1);
+            s->instance_found[p] = select_instance_by(s, p, n, i);
         }
     }
+}
+
+bool select_report_unmatched(const dump_selection *s, const char *file)
+{
+    bool failed = false;
+    for (size_t p = 0; s->used != NULL && p < s->count; p++) {
+        DUMP_WORK(1);
+        const perfbuf_counter_path *path = &s->paths[p];
+        bool has_instance = (path->flags & PERFBUF_PATH_HAS_INSTANCE) != 0;
+        bool wildcard = (path->flags & PERFBUF_PATH_INSTANCE_WILDCARD) != 0 &&
+                        (path->flags & PERFBUF_PATH_HAS_PARENT) == 0;
+        const char *missing = NULL;
+        if (!s->used[p]) {
+            missing = "no object of that name";
+        } else if (!s->counter_found[p]) {
+            missing = "no counter of that name in the object";
+        } else if (!s->instance_found[p] && s->empty_found[p] && wildcard) {
+            fprintf(stderr, "perfbuf-dump: %s: --counter %.*s: the object has no instances; "
+                    "only the header is shown\n", file,
+                    (int)(path->text_len > 4096 ? 4096 : path->text_len), path->text);
+            continue;
+        } else if (!s->instance_found[p]) {
+            missing = has_instance ? "no instance of that name"
+                                   : "the object has instances and the path names none";
+        }
+        if (missing != NULL) {
+            fprintf(stderr, "perfbuf-dump: %s: --counter %.*s: %s\n", file,
+                    (int)(path->text_len > 4096 ? 4096 : path->text_len), path->text, missing);
+            failed = true;
+        }
+    }
+    return failed;
 }
 
 bool select_counter_by(const dump_selection *s, size_t p, const perfbuf_v1_counter *c)
@@ -63,22 +120,25 @@ bool select_counter_by(const dump_selection *s, size_t p, const perfbuf_v1_count
     if (!perfbuf_counter_type_is_displayable(c->type)) {
         return false;
     }
-    if ((path->flags & PERFBUF_PATH_COUNTER_WILDCARD) != 0) {
-        return true;
+    bool found = (path->flags & PERFBUF_PATH_COUNTER_WILDCARD) != 0 ||
+                 perfbuf_title_matches(s->names, c->name_title_index,
+                                       part_text(path, path->counter),
+                                       path->counter.length) != 0;
+    if (found && s->counter_found != NULL) {
+        s->counter_found[p] = true;
     }
-    return perfbuf_title_matches(s->names, c->name_title_index, part_text(path, path->counter),
-                                 path->counter.length) != 0;
+    return found;
 }
 
 bool select_counter(const dump_selection *s, const perfbuf_v1_counter *c)
 {
+    /* Every path is asked, so each records whether it found a counter. */
+    bool any = false;
     for (size_t p = 0; p < s->count; p++) {
         DUMP_WORK(1);
-        if (select_counter_by(s, p, c)) {
-            return true;
-        }
+        any = select_counter_by(s, p, c) || any;
     }
-    return false;
+    return any;
 }
 
 bool select_block_by(const dump_selection *s, size_t p)

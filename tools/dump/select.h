@@ -33,11 +33,23 @@ typedef struct dump_selection {
     const perfbuf_title_tables *names;
     bool *object_ok;         /* per path, for the current object */
     bool *used;              /* per path: it named some object (may be NULL) */
+    /* Per path, what it found (all NULL or all set, as `used`): a
+     * counter, an instance (or the block, for a path without one), and a
+     * named object that has no instances now (what `(*)` may find). */
+    bool *counter_found, *instance_found, *empty_found;
 } dump_selection;
 
 bool select_active(const dump_selection *s);
 /* Tells stderr of every path that named no object of the block. */
-void select_report_unused(const dump_selection *s);
+/* Allocates the per-path records; select_free releases them. */
+void select_track(dump_selection *s);
+void select_free(dump_selection *s);
+/* Says on stderr, naming file, each path that matched nothing and what
+ * is missing; true when one did. A `(*)` that found only an object
+ * without instances is said too, and is not a failure. */
+bool select_report_unmatched(const dump_selection *s, const char *file);
+/* Records which paths select some instance of the current object. */
+void select_mark_instances(const dump_selection *s, const dump_instance_names *n);
 /* Marks the paths whose object is o; true when any is. */
 bool select_object(dump_selection *s, const perfbuf_v1_object *o);
 /* Whether path p (its object marked) names counter c. */
