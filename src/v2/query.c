@@ -674,11 +674,6 @@ static bool view_instance(pb_cursor *region, uint32_t value_count, perfbuf_v2_in
 }
 
 /*
- * count PERF_COUNTER_DATA at the cursor into values[0, count): the
- * integer, or 0 for a value of another size (counted). False, with *done
- * values written, where a size does not hold (a view of another buffer).
- */
-/*
  * The common row: every value the same dwSize as the first (a producer
  * writes one PERF_COUNTER_DATA layout per counterset). The row's
  * count x dwSize bytes are taken from the cursor at once, and each value's
@@ -730,6 +725,11 @@ static bool read_uniform_values(pb_cursor *region, uint32_t count, uint64_t *val
     return true;
 }
 
+/*
+ * count PERF_COUNTER_DATA at the cursor into values[0, count): the
+ * integer, or 0 for a value of another size (counted). False, with *done
+ * values written, where a size does not hold (a view of another buffer).
+ */
 static bool read_values(pb_cursor *region, uint32_t count, uint64_t *values, uint32_t *done,
                         uint32_t *non_integers)
 {
