@@ -58,9 +58,8 @@ typedef struct dump_input {
     size_t path_count;
     /* Set when a --counter path matches nothing: the run then exits 1. */
     bool *unmatched;
-    /* The files of the earlier captures, for the lines that name them. */
+    /* The file of the --rate capture, for the lines that name it. */
     const char *previous_path;
-    const char *const *series_paths;
     const char *names_path;
     /* --registration, --counter-names, --identifiers, --english-names. */
     const char *const *side_paths;

@@ -130,12 +130,13 @@ static const dump_format *find_format(const char *name, const uint8_t *data, siz
     return NULL;
 }
 
-/* Whether the --rate capture of a V1 or V2 query dump is rejected, said
- * on stderr with its file: every value would be computed against nothing,
- * so the run fails, as typeperf refuses a query it cannot collect. */
-static bool previous_rejected(const dump_format *format, const char *previous_path,
-                              const uint8_t *previous, size_t previous_size,
-                              const perfbuf_options *options)
+/* Whether an earlier capture (--rate or --series, named by `option`) of a
+ * V1 or V2 query dump is rejected, said on stderr with its file: its
+ * values would be computed against nothing, so the run fails before
+ * anything is written, as typeperf refuses a query it cannot collect. */
+static bool earlier_rejected(const dump_format *format, const char *option,
+                             const char *previous_path, const uint8_t *previous,
+                             size_t previous_size, const perfbuf_options *options)
 {
     perfbuf_error err;
     memset(&err, 0, sizeof err);
@@ -150,7 +151,7 @@ static bool previous_rejected(const dump_format *format, const char *previous_pa
     if (st == PERFBUF_OK) {
         return false;
     }
-    fprintf(stderr, "perfbuf-dump: %s: the --rate capture is rejected: ", previous_path);
+    fprintf(stderr, "perfbuf-dump: %s: the %s capture is rejected: ", previous_path, option);
     dump_print_rejection(stderr, previous, previous_size, st, &err);
     return true;
 }
@@ -342,8 +343,8 @@ static int run(int argc, char **argv, perfbuf_counter_path *paths)
         free(names);
         return rc;
     }
-    if (previous != NULL &&
-        previous_rejected(format, previous_path, previous, previous_size, &options)) {
+    if (previous != NULL && earlier_rejected(format, "--rate", previous_path, previous,
+                                             previous_size, &options)) {
         free(data);
         free(names);
         free(previous);
@@ -369,7 +370,13 @@ static int run(int argc, char **argv, perfbuf_counter_path *paths)
     size_t series_sizes[64];
     for (size_t k = 0; k < series_count; k++) {
         DUMP_WORK(1);
-        if ((rc = read_file(series_paths[k], &series[k], &series_sizes[k])) != 0) {
+        if ((rc = read_file(series_paths[k], &series[k], &series_sizes[k])) == 0 &&
+            earlier_rejected(format, "--series", series_paths[k], series[k], series_sizes[k],
+                             &options)) {
+            free(series[k]);
+            rc = 1;
+        }
+        if (rc != 0) {
             for (size_t j = 0; j < k; j++) {
                 free(series[j]);
             }
@@ -387,7 +394,7 @@ static int run(int argc, char **argv, perfbuf_counter_path *paths)
                      (const uint8_t *const *)series, series_sizes, series_count,
                      side[0], side_sizes[0], side[1], side_sizes[1], side[2], side_sizes[2],
                      origin, side[3], side_sizes[3], paths, path_count, &unmatched,
-                     previous_path, series_paths, names_path, side_paths};
+                     previous_path, names_path, side_paths};
     perfbuf_error err;
     memset(&err, 0, sizeof err);
     if (csv) {
