@@ -202,9 +202,9 @@ expect("a block cut short" "${rc}" 1 "${err}"
        "(declared ${declared}, received ${received})\n")
 execute_process(COMMAND ${DUMP} --json ${cut} RESULT_VARIABLE rc OUTPUT_VARIABLE json ERROR_QUIET)
 string(JSON json_declared ERROR_VARIABLE json_error GET "${json}" error declared)
-string(JSON json_received ERROR_VARIABLE json_error GET "${json}" error received)
+string(JSON json_limit ERROR_VARIABLE json_error GET "${json}" error limit)
 expect("a block cut short, the sizes in the JSON error" "${rc}" 1
-       "${json_declared} ${json_received}" "${declared} ${received}")
+       "${json_declared} ${json_limit}" "${declared} ${received}")
 
 # One capture: a rate has no value yet (typeperf's " "), a raw count has.
 execute_process(COMMAND ${DUMP} --names ${german} --counter [=[\Prozess(svchost)\*]=] --csv ${s1}

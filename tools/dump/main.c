@@ -152,7 +152,7 @@ static bool earlier_rejected(const dump_format *format, const char *option,
         return false;
     }
     fprintf(stderr, "perfbuf-dump: %s: the %s capture is rejected: ", previous_path, option);
-    dump_print_rejection(stderr, previous, previous_size, st, &err);
+    dump_print_rejection(stderr, st, &err);
     return true;
 }
 
@@ -400,7 +400,7 @@ static int run(int argc, char **argv, perfbuf_counter_path *paths)
     if (csv) {
         perfbuf_status cst = format->dump == dump_v1 ? dump_v1_csv(&in, stdout, &err)
                                                       : PERFBUF_E_INVALID_ARGUMENT;
-        uint8_t *data_kept = data; /* for the numbers of a rejection */
+        free(data);
         free(names);
         free(previous);
         for (size_t k = 0; k < series_count; k++) {
@@ -410,18 +410,15 @@ static int run(int argc, char **argv, perfbuf_counter_path *paths)
             free(side[k]);
         }
         if (format->dump != dump_v1) {
-            free(data_kept);
             fprintf(stderr, "perfbuf-dump: --csv is for V1 data blocks\n");
             return 2;
         }
         int output = finish_output(0);
         if (cst != PERFBUF_OK) {
             fprintf(stderr, "%s: ", path);
-            dump_print_rejection(stderr, data_kept, size, cst, &err);
-            free(data_kept);
+            dump_print_rejection(stderr, cst, &err);
             return output != 0 ? output : 1;
         }
-        free(data_kept);
         return output != 0 ? output : unmatched ? 1 : 0;
     }
     emitter e;
@@ -438,10 +435,9 @@ static int run(int argc, char **argv, perfbuf_counter_path *paths)
         emit_str(&e, "field", err.field ? err.field : "");
         emit_str(&e, "status", perfbuf_status_name(st));
         emit_str(&e, "message", perfbuf_status_string(st));
-        uint32_t declared = 0;
-        if (dump_declared_size(data, size, st, &err, &declared)) {
-            emit_u64(&e, "declared", declared);
-            emit_u64(&e, "received", size);
+        if (dump_compared(&err)) {
+            emit_u64(&e, "declared", err.declared);
+            emit_u64(&e, "limit", err.limit);
         }
         emit_object_end(&e);
     }
@@ -461,7 +457,7 @@ static int run(int argc, char **argv, perfbuf_counter_path *paths)
     }
     if (st != PERFBUF_OK) {
         fprintf(stderr, "%s: ", path);
-        dump_print_rejection(stderr, data, size, st, &err);
+        dump_print_rejection(stderr, st, &err);
         free(data);
         return output != 0 ? output : 1;
     }
