@@ -4,7 +4,10 @@ cmake_minimum_required(VERSION 3.25)
 #   valid-*.bin and the real captures decode (exit 0);
 #   bad-<STRUCT>.<field>-*.bin are rejected (exit 1) with the error line
 #   "FILE: offset 0x...: <STRUCT>.<field>: ..." naming exactly that field;
-#   any other input (found by fuzzing) exits 0 or 1 with a well-formed line.
+#   any other input (found by fuzzing) exits 0 or 1 with a well-formed line;
+#   a rejection whose JSON error has the two numbers compared (`declared`,
+#   `limit`) ends its stderr line with the same two, and the inputs listed
+#   in `numbered` below carry exactly the numbers given there.
 # Inputs: -DDUMP=<perfbuf-dump> -DCORPUS=<corpus dir>
 
 # corpus folder -> format name; captures are matched by file-name prefix.
@@ -40,6 +43,16 @@ function(check_one file format)
       return()
     endif()
     if(rc EQUAL 1)
+      string(JSON declared ERROR_VARIABLE no_numbers GET "${json}" error declared)
+      if(NOT no_numbers)
+        string(JSON limit GET "${json}" error limit)
+        if(NOT err MATCHES "\\([a-z]+ ${declared}, [a-z ]+ ${limit}\\)$")
+          message("FAIL ${file}: stderr lacks the numbers of the JSON error (${declared}, ${limit})")
+          math(EXPR failed "${failed} + 1")
+          set(failed ${failed} PARENT_SCOPE)
+          return()
+        endif()
+      endif()
       string(JSON structure GET "${json}" error structure)
       string(JSON field GET "${json}" error field)
       string(JSON offset GET "${json}" error offset)
@@ -121,6 +134,48 @@ foreach(file ${captures})
       break()
     endif()
   endforeach()
+endforeach()
+
+# Rejections that carry the numbers they compared, V1, V2 query data and V2
+# metadata, each checked against the bytes of its file:
+#   the V1 TotalByteLength 0x7FFFFFFF of a 1,064-byte file;
+#   an instance's ByteLength 400 where its object has 192 bytes left;
+#   NumCounters 0xFFFFFFFF where the definitions hold 3;
+#   NumObjectTypes 0xFFFFFFFF over the default limit of 65,536 sections;
+#   a V2 dwTotalSize one past the 464 bytes of the file, and one below the
+#   48-byte PERF_DATA_HEADER;
+#   a counter block's dwSize one past the 416 bytes its parent has;
+#   a V2 identifier's Size 0x3000 in an 89-byte file.
+set(numbered
+    "fuzz_v1/bad-PERF_DATA_BLOCK.TotalByteLength-beyond-received.bin|v1|(declared 2147483647, received 1064)"
+    "fuzz_v1/bad-PERF_INSTANCE_DEFINITION.ByteLength-beyond-object.bin|v1|(declared 400, available 192)"
+    "fuzz_v1/bad-PERF_OBJECT_TYPE.NumCounters-huge.bin|v1|(declared 4294967295, room for 3)"
+    "fuzz_v1/bad-PERF_DATA_BLOCK.NumObjectTypes-over-limit.bin|v1|(declared 4294967295, limit 65536)"
+    "fuzz_v2_query/bad-PERF_DATA_HEADER.dwTotalSize-beyond-received.bin|v2-query|(declared 465, received 464)"
+    "fuzz_v2_query/bad-PERF_DATA_HEADER.dwTotalSize-below-header.bin|v2-query|(declared 47, at least 48)"
+    "fuzz_v2_query/bad-PERF_COUNTER_HEADER.dwSize-beyond-total.bin|v2-query|(declared 417, available 416)"
+    "fuzz_v2_meta/bad-PERF_COUNTER_IDENTIFIER.Size-below-header.bin|v2-identifiers|(declared 12288, available 89)")
+foreach(entry ${numbered})
+  string(REPLACE "|" ";" entry "${entry}")
+  list(GET entry 0 file)
+  list(GET entry 1 format)
+  list(GET entry 2 numbers)
+  execute_process(COMMAND ${DUMP} --format ${format} ${CORPUS}/${file}
+                  RESULT_VARIABLE rc OUTPUT_QUIET ERROR_VARIABLE err)
+  string(STRIP "${err}" err)
+  string(LENGTH "${err}" err_len)
+  string(LENGTH "${numbers}" numbers_len)
+  set(tail "")
+  if(err_len GREATER numbers_len)
+    math(EXPR from "${err_len} - ${numbers_len}")
+    string(SUBSTRING "${err}" ${from} -1 tail)
+  endif()
+  if(rc EQUAL 1 AND tail STREQUAL numbers)
+    math(EXPR passed "${passed} + 1")
+  else()
+    message("FAIL ${file}: exit ${rc}, expected 1 and a line ending '${numbers}': ${err}")
+    math(EXPR failed "${failed} + 1")
+  endif()
 endforeach()
 
 if(skipped)

@@ -144,6 +144,28 @@ execute_process(COMMAND ${DUMP} --names ${DIR}/names-hostile.bin --counter [=[\=
                         --csv ${DIR}/v1-empty-object.bin
                 RESULT_VARIABLE rc OUTPUT_QUIET ERROR_VARIABLE err TIMEOUT 20)
 expect("csv: a named instance of an empty object" "${rc}" 1 "${err}" "no instance of that name")
+# A wildcard under a parent, (p/*) or (*/*), is a (*) too: an object with
+# no instances has no parents, so the header alone, said, exit 0, in every
+# output; a named instance under a parent is still an error.
+foreach(instance "p/*" "*/*")
+  foreach(format --csv --json "")
+    execute_process(COMMAND ${DUMP} --names ${DIR}/names-hostile.bin
+                            --counter "\\=PROC(${instance})\\say \"hi\"" ${format}
+                            ${DIR}/v1-empty-object.bin
+                    RESULT_VARIABLE rc OUTPUT_VARIABLE out ERROR_VARIABLE err TIMEOUT 20)
+    expect("${format}: (${instance}) over an empty object" "${rc}" 0 "${err}"
+           "v1-empty-object.bin: --counter \\=PROC(${instance})\\say \"hi\": "
+           "the object has no instances; only the header is shown")
+  endforeach()
+  # The last run is the text output: the object is shown, with no instance.
+  expect("text: (${instance}) over an empty object, the object shown" "${rc}" 0 "${out}"
+         [=[name: "=Proc"]=] "instances: (none)")
+endforeach()
+execute_process(COMMAND ${DUMP} --names ${DIR}/names-hostile.bin --counter [=[\=PROC(p/x)\say "hi"]=]
+                        --csv ${DIR}/v1-empty-object.bin
+                RESULT_VARIABLE rc OUTPUT_QUIET ERROR_VARIABLE err TIMEOUT 20)
+expect("csv: a named instance under a parent of an empty object" "${rc}" 1 "${err}"
+       "no instance of that name")
 
 # A rejected --rate capture fails the run, naming that file and, for a
 # block cut short, the sizes compared; nothing is printed.
@@ -161,6 +183,18 @@ foreach(format --csv --json)
          "(declared ${declared}, received ${received})")
   expect("${format}: nothing printed for a rejected --rate capture" "${rc}" 1 "[${out}]" "[]")
 endforeach()
+# A rejected --series capture fails the run the same way, in every output.
+foreach(format --csv --json "")
+  execute_process(COMMAND ${DUMP} --english-names ${english}
+                          --counter [=[\Processor(_Total)\% Processor Time]=] ${format}
+                          --series ${s0} ${cut} -- ${s1}
+                  RESULT_VARIABLE rc OUTPUT_VARIABLE out ERROR_VARIABLE err TIMEOUT 20)
+  expect("${format}: a rejected --series capture" "${rc}" 1 "${err}"
+         "perfbuf-dump: ${cut}: the --series capture is rejected: offset 0x14: "
+         "PERF_DATA_BLOCK.TotalByteLength: "
+         "(declared ${declared}, received ${received})")
+  expect("${format}: nothing printed for a rejected --series capture" "${rc}" 1 "[${out}]" "[]")
+endforeach()
 # The same cut block as the file dumped: its line names it and the sizes.
 execute_process(COMMAND ${DUMP} ${cut} RESULT_VARIABLE rc OUTPUT_QUIET ERROR_VARIABLE err)
 expect("a block cut short" "${rc}" 1 "${err}"
@@ -168,9 +202,9 @@ expect("a block cut short" "${rc}" 1 "${err}"
        "(declared ${declared}, received ${received})\n")
 execute_process(COMMAND ${DUMP} --json ${cut} RESULT_VARIABLE rc OUTPUT_VARIABLE json ERROR_QUIET)
 string(JSON json_declared ERROR_VARIABLE json_error GET "${json}" error declared)
-string(JSON json_received ERROR_VARIABLE json_error GET "${json}" error received)
+string(JSON json_limit ERROR_VARIABLE json_error GET "${json}" error limit)
 expect("a block cut short, the sizes in the JSON error" "${rc}" 1
-       "${json_declared} ${json_received}" "${declared} ${received}")
+       "${json_declared} ${json_limit}" "${declared} ${received}")
 
 # One capture: a rate has no value yet (typeperf's " "), a raw count has.
 execute_process(COMMAND ${DUMP} --names ${german} --counter [=[\Prozess(svchost)\*]=] --csv ${s1}

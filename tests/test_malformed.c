@@ -45,6 +45,7 @@ typedef struct located {
 
 typedef struct tally {
     unsigned variants, named, accepted, elsewhere, must, truncations;
+    unsigned compared; /* rejections that carried the two numbers they compared */
 } tally;
 
 typedef perfbuf_status (*parse_fn)(const uint8_t *data, size_t len, perfbuf_error *err);
@@ -102,6 +103,45 @@ static bool must_reject(const field_rule *r, uint32_t v, uint32_t original, size
     }
 }
 
+/* A size or count rejected against a bound: its error must carry the value
+ * and the bound (perfbuf/common.h). */
+static bool compares_sizes(perfbuf_status st)
+{
+    return st == PERFBUF_E_SIZE_TOO_SMALL || st == PERFBUF_E_SIZE_TOO_LARGE ||
+           st == PERFBUF_E_SIZE_EXCEEDS_RECEIVED || st == PERFBUF_E_COUNT_TOO_LARGE ||
+           st == PERFBUF_E_LIMIT_EXCEEDED;
+}
+
+/*
+ * The numbers a rejection carries: none, or two different ones in the
+ * order its status says (below the least size, above every other bound)
+ * with the bound inside the buffer for a bound of bytes. `written` is the
+ * value a mutation put in the field the error names, or NULL: a size or
+ * count rejected there must carry it as `declared`.
+ */
+static void check_compared(const perfbuf_error *err, perfbuf_status st, size_t len,
+                           const uint32_t *written, tally *t)
+{
+    bool carried = err->declared != 0 || err->limit != 0;
+    bool ordered = st == PERFBUF_E_SIZE_TOO_SMALL ? err->declared < err->limit
+                                                  : err->declared > err->limit;
+    bool of_bytes = st == PERFBUF_E_SIZE_TOO_LARGE || st == PERFBUF_E_SIZE_EXCEEDS_RECEIVED ||
+                    st == PERFBUF_E_TRUNCATED || st == PERFBUF_E_OFFSET_OUT_OF_RANGE;
+    bool may_carry = compares_sizes(st) || st == PERFBUF_E_TRUNCATED ||
+                     st == PERFBUF_E_OFFSET_OUT_OF_RANGE;
+    bool ok = !carried || (may_carry && ordered && (!of_bytes || err->limit <= len));
+    if (written != NULL && compares_sizes(st)) {
+        ok = ok && carried && err->declared == *written;
+    }
+    if (!ok) {
+        fprintf(stderr, "%s.%s: %s carries declared %llu, limit %llu\n", err->structure,
+                err->field, perfbuf_status_name(st), (unsigned long long)err->declared,
+                (unsigned long long)err->limit);
+        th.case_failed = true;
+    }
+    t->compared += carried;
+}
+
 static void mutate(uint8_t *buf, size_t len, const located *loc, parse_fn parse, tally *t)
 {
     const field_rule *r = loc->rule;
@@ -119,13 +159,16 @@ static void mutate(uint8_t *buf, size_t len, const located *loc, parse_fn parse,
         }
         put32(buf + field_at, v);
         guarded g = guard_place(buf, len);
-        perfbuf_error err = {PERFBUF_OK, 0, "", ""};
+        perfbuf_error err = {PERFBUF_OK, 0, "", "", 0, 0};
         perfbuf_status st = parse(g.bytes, len, &err);
         guard_release(&g);
         put32(buf + field_at, original);
         t->variants++;
         bool named = st != PERFBUF_OK && strcmp(err.structure, r->structure) == 0 &&
                      strcmp(err.field, r->field) == 0 && err.offset == field_at;
+        if (st != PERFBUF_OK) {
+            check_compared(&err, st, len, named ? &v : NULL, t);
+        }
         if (named) {
             t->named++;
         } else if (st == PERFBUF_OK) {
@@ -163,6 +206,9 @@ static void truncate_around(const uint8_t *buf, size_t len, size_t boundary, boo
         perfbuf_status st = parse(g.bytes, cut, &err);
         guard_release(&g);
         t->truncations++;
+        if (st != PERFBUF_OK) {
+            check_compared(&err, st, cut, NULL, t);
+        }
         if (st == PERFBUF_OK || err.offset > cut) {
             fprintf(stderr, "truncated at %zu of %zu: %s at %zu\n", cut, len, perfbuf_status_name(st),
                     err.offset);
@@ -249,15 +295,17 @@ static void v2_every_field(void)
     located list[256];
     size_t n = locate_v2(v.buf.data, v.buf.len, list);
     CHECK(n > 40);
-    tally t = {0, 0, 0, 0, 0, 0};
+    tally t = {0, 0, 0, 0, 0, 0, 0};
     for (size_t i = 0; i < n; i++) {
         mutate(v.buf.data, v.buf.len, &list[i], parse_v2, &t);
         truncate_around(v.buf.data, v.buf.len, list[i].at, false, parse_v2, &t);
     }
     printf("v2: %zu fields, %u variants: %u rejected naming the field (%u had to be), "
-           "%u rejected at another field, %u accepted; %u truncations rejected\n",
-           n, t.variants, t.named, t.must, t.elsewhere, t.accepted, t.truncations);
+           "%u rejected at another field, %u accepted; %u truncations rejected; "
+           "%u rejections carried the numbers compared\n",
+           n, t.variants, t.named, t.must, t.elsewhere, t.accepted, t.truncations, t.compared);
     CHECK(t.must > 100);
+    CHECK(t.compared > 50);
     tb_free(&v.buf);
 }
 
@@ -323,15 +371,17 @@ static void v1_every_field(void)
     located list[256];
     size_t n = locate_v1(v.buf.data, v.buf.len, list);
     CHECK(n > 60);
-    tally t = {0, 0, 0, 0, 0, 0};
+    tally t = {0, 0, 0, 0, 0, 0, 0};
     for (size_t i = 0; i < n; i++) {
         mutate(v.buf.data, v.buf.len, &list[i], parse_v1, &t);
         truncate_around(v.buf.data, v.buf.len, list[i].at, false, parse_v1, &t);
     }
     printf("v1: %zu fields, %u variants: %u rejected naming the field (%u had to be), "
-           "%u rejected at another field, %u accepted; %u truncations rejected\n",
-           n, t.variants, t.named, t.must, t.elsewhere, t.accepted, t.truncations);
+           "%u rejected at another field, %u accepted; %u truncations rejected; "
+           "%u rejections carried the numbers compared\n",
+           n, t.variants, t.named, t.must, t.elsewhere, t.accepted, t.truncations, t.compared);
     CHECK(t.must > 150);
+    CHECK(t.compared > 50);
     tb_free(&v.buf);
 }
 
@@ -384,7 +434,7 @@ enum { M_SET = 0, M_COUNTER = 2, M_STRINGS = 3, M_STRING = 5, M_IDENTIFIER = 6, 
 static void walk(const char *label, tb_buf *b, const located *list, size_t n, bool is_list,
                  parse_fn parse, unsigned must_floor)
 {
-    tally t = {0, 0, 0, 0, 0, 0};
+    tally t = {0, 0, 0, 0, 0, 0, 0};
     guarded g = guard_place(b->data, b->len);
     perfbuf_error err;
     CHECK(parse(g.bytes, b->len, &err) == PERFBUF_OK);
@@ -395,8 +445,10 @@ static void walk(const char *label, tb_buf *b, const located *list, size_t n, bo
     }
     truncate_around(b->data, b->len, b->len, is_list, parse, &t);
     printf("%s: %zu fields, %u variants: %u rejected naming the field (%u had to be), "
-           "%u rejected at another field, %u accepted; %u truncations rejected\n",
-           label, n, t.variants, t.named, t.must, t.elsewhere, t.accepted, t.truncations);
+           "%u rejected at another field, %u accepted; %u truncations rejected; "
+           "%u rejections carried the numbers compared\n",
+           label, n, t.variants, t.named, t.must, t.elsewhere, t.accepted, t.truncations,
+           t.compared);
     CHECK(t.must >= must_floor);
 }
 

@@ -134,7 +134,7 @@ static void every_identifier_rejection(void)
         uint32_t saved = tb_get_u32(&b, x->at);
         tb_patch_u32(&b, x->at, x->value);
         perfbuf_v2_identifiers l;
-        perfbuf_error err = {PERFBUF_OK, 0, "", ""};
+        perfbuf_error err = {PERFBUF_OK, 0, "", "", 0, 0};
         perfbuf_status st = parse_ids(&b, b.len - x->cut, x->flags, 0, &l, &err);
         if (st != x->status || err.offset != x->offset) {
             fprintf(stderr, "%s: %s at %zu %s.%s\n", x->what, perfbuf_status_name(st), err.offset,

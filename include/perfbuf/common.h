@@ -47,12 +47,27 @@ typedef enum perfbuf_status {
  * offending field from the start of the buffer the caller passed in;
  * `structure` and `field` name it as the Windows headers do
  * ("PERF_COUNTER_HEADER", "dwSize"). The strings are static.
+ *
+ * `declared` and `limit` are the two numbers a rejection of a size, count
+ * or offset compared: what the field declared (for a counter that reaches
+ * past its counter block, the end it reaches) and the bound it broke.
+ * By status, `limit` is: SIZE_EXCEEDS_RECEIVED, the bytes received;
+ * SIZE_TOO_LARGE and OFFSET_OUT_OF_RANGE, the bytes there are from where
+ * the field counts; SIZE_TOO_SMALL, the least size; COUNT_TOO_LARGE, the
+ * most items the bytes can hold; LIMIT_EXCEEDED, the caller's limit (where
+ * the count is read from a header); TRUNCATED, the bytes that remain,
+ * `declared` then being the bytes the structure needs up to the end of
+ * the field that is cut. A rejection never compares two equal numbers, so
+ * both are 0 when it compared none (any other reason, a check that names
+ * no numbers, or a refused call).
  */
 typedef struct perfbuf_error {
     perfbuf_status status;
     size_t offset;
     const char *structure;
     const char *field;
+    uint64_t declared;
+    uint64_t limit;
 } perfbuf_error;
 
 /* Reject what real producers are known to do loosely (padding, trailing

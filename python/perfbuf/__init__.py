@@ -78,22 +78,27 @@ class PerfbufError(Exception):
     """A rejected buffer or a refused call: where, in which field, and why.
 
     str() is the line perfbuf-dump prints for a rejection, after the file's name:
-    "offset 0x1c: PERF_OBJECT_TYPE.TotalByteLength: <reason>".
+    "offset 0x1c: PERF_OBJECT_TYPE.TotalByteLength: <reason>". A rejected size,
+    count or offset also carries the two numbers compared, `declared` and
+    `limit` (perfbuf_error's; both 0 for any other rejection).
     """
 
-    def __init__(self, status, offset=0, structure="", field=""):
+    def __init__(self, status, offset=0, structure="", field="", declared=0, limit=0):
         self.status = status
         self.status_name = status_name(status)
         self.offset = offset
         self.structure = structure
         self.field = field
+        self.declared = declared
+        self.limit = limit
         self.reason = status_string(status)
         super().__init__("offset 0x%x: %s.%s: %s" % (offset, structure or "?", field or "?",
                                                       self.reason))
 
     @classmethod
     def _from(cls, status, err):
-        return cls(status, err.offset, _cstr(err.structure), _cstr(err.field))
+        return cls(status, err.offset, _cstr(err.structure), _cstr(err.field), err.declared,
+                   err.limit)
 
 
 def _cstr(p):

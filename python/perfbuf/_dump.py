@@ -219,10 +219,9 @@ def document(data, path, strict=False, fmt=None):
         d["valid"] = False
         d["error"] = {"offset": e.offset, "structure": e.structure, "field": e.field,
                       "status": e.status_name, "message": status_string(e.status)}
-        declared = _declared_size(data, e)
-        if declared is not None:
-            d["error"]["declared"] = declared
-            d["error"]["received"] = len(data)
+        if e.declared or e.limit:
+            d["error"]["declared"] = e.declared
+            d["error"]["limit"] = e.limit
         return d, e
     d.update(dumper(capture))
     d["valid"] = True
@@ -296,23 +295,21 @@ def dumps(doc):
     return "".join(out)
 
 
-def _declared_size(data, err):
-    """The TotalByteLength a V1 data block declared larger than the bytes
-    received, read again at the offset the error names (perfbuf-dump's
-    "declared"); None for any other rejection."""
-    if (err.status_name != "PERFBUF_E_SIZE_EXCEEDS_RECEIVED"
-            or (err.structure, err.field) != ("PERF_DATA_BLOCK", "TotalByteLength")
-            or err.offset + 4 > len(data)):
-        return None
-    return int.from_bytes(data[err.offset:err.offset + 4], "little")
+# The words perfbuf-dump's rejection line puts before the bound, by status.
+_LIMIT_WORDS = {"PERFBUF_E_SIZE_EXCEEDS_RECEIVED": "received",
+                "PERFBUF_E_SIZE_TOO_SMALL": "at least",
+                "PERFBUF_E_COUNT_TOO_LARGE": "room for",
+                "PERFBUF_E_LIMIT_EXCEEDED": "limit"}
 
 
-def _sizes_compared(data, err):
-    """perfbuf-dump's " (declared N, received M)" after a rejection line."""
-    declared = _declared_size(data, err)
-    if declared is None:
+def _sizes_compared(err):
+    """perfbuf-dump's " (declared N, received M)" after a rejection line, when
+    the rejection carries the two numbers it compared; "" otherwise."""
+    if not (err.declared or err.limit):
         return ""
-    return " (declared %d, received %d)" % (declared, len(data))
+    declared = "needs" if err.status_name == "PERFBUF_E_TRUNCATED" else "declared"
+    return " (%s %d, %s %d)" % (declared, err.declared,
+                                _LIMIT_WORDS.get(err.status_name, "available"), err.limit)
 
 
 def main(argv=None):
@@ -347,6 +344,6 @@ def main(argv=None):
     sys.stdout.write(dumps(doc))
     sys.stdout.flush()
     if err is not None:
-        sys.stderr.write("%s: %s%s\n" % (path, err, _sizes_compared(data, err)))
+        sys.stderr.write("%s: %s%s\n" % (path, err, _sizes_compared(err)))
         return 1
     return 0

@@ -61,7 +61,8 @@ def _struct(name, fields):
 
 # common.h
 Error = _struct("perfbuf_error", [
-    ("status", ctypes.c_int), ("offset", c_size_t), ("structure", c_char_p), ("field", c_char_p)])
+    ("status", ctypes.c_int), ("offset", c_size_t), ("structure", c_char_p), ("field", c_char_p),
+    ("declared", u64), ("limit", u64)])
 Options = _struct("perfbuf_options", [
     ("flags", u32), ("max_sections", u32), ("max_counters", u32), ("max_instances", u32)])
 SystemTime = _struct("perfbuf_systemtime", [

@@ -97,6 +97,7 @@ def test_rejection_carries_where_and_why():
     assert err.status_name == "PERFBUF_E_SIZE_EXCEEDS_RECEIVED"
     assert str(err) == ("offset 0x14: PERF_DATA_BLOCK.TotalByteLength: "
                         "the declared total size is larger than the bytes received")
+    assert (err.declared, err.limit) == (0x7FFFFFF0, len(data))
 
 
 def test_strict_refuses_trailing_bytes_lenient_reports_them():

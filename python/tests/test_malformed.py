@@ -3,7 +3,8 @@
 
 The exception carries the offset, structure, field and status perfbuf-dump
 reports in its JSON error object, and str() is the line it prints on stderr
-after the file's name (and, for a V1 block cut short, the sizes compared).
+after the file's name (and, for a rejected size, count or offset, the two
+numbers compared).
 """
 import json
 import subprocess
@@ -16,9 +17,9 @@ PARSERS = {"v1": perfbuf.parse_v1, "v1-names": perfbuf.parse_names,
            "v2-query": perfbuf.parse_v2_query}
 
 
-def _stderr_line(path, data, e):
+def _stderr_line(path, e):
     """The line perfbuf-dump prints for a rejection of the file at path."""
-    return "%s: %s%s\n" % (path, e, _dump._sizes_compared(data, e))
+    return "%s: %s%s\n" % (path, e, _dump._sizes_compared(e))
 
 
 def test_rejections_carry_perfbuf_dumps_location(dump_tool):
@@ -37,11 +38,10 @@ def test_rejections_carry_perfbuf_dumps_location(dump_tool):
         except perfbuf.PerfbufError as e:
             got = {"offset": e.offset, "structure": e.structure, "field": e.field,
                    "status": e.status_name, "message": e.reason}
-            declared = _dump._declared_size(data, e)
-            if declared is not None:
-                got.update(declared=declared, received=len(data))
+            if e.declared or e.limit:
+                got.update(declared=e.declared, limit=e.limit)
             assert got == want, path
-            assert _stderr_line(path, data, e) == p.stderr.decode(), path
+            assert _stderr_line(path, e) == p.stderr.decode(), path
             checked += 1
         else:
             raise AssertionError("%s: perfbuf-dump rejects it, parse_%s accepted it"
@@ -70,6 +70,6 @@ def test_strict_rejects_what_lenient_reports_as_an_anomaly(dump_tool):
             assert p.returncode == 0, path
         except perfbuf.PerfbufError as e:
             assert p.returncode == 1, path
-            assert _stderr_line(path, data, e) == p.stderr.decode(), path
+            assert _stderr_line(path, e) == p.stderr.decode(), path
             seen += 1
     assert seen > 0

@@ -20,10 +20,7 @@ static perfbuf_status fail(perfbuf_counter_path *out, perfbuf_error *err, perfbu
     perfbuf_counter_path zero = {0};
     *out = zero;
     if (err != NULL) {
-        err->status = st;
-        err->offset = offset;
-        err->structure = STRUCTURE;
-        err->field = field;
+        pb_error_set(err, st, offset, STRUCTURE, field);
     }
     return st;
 }

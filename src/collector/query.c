@@ -118,7 +118,7 @@ perfbuf_status perfbuf_query_add(perfbuf_query *q, perfbuf_query_counter *c, con
     if ((parsed.flags & PERFBUF_PATH_COUNTER_WILDCARD) != 0) {
         if (err != NULL) {
             *err = (perfbuf_error){PERFBUF_E_PATH_WILDCARD, parsed.counter.offset, "COUNTER_PATH",
-                                   "Counter"};
+                                   "Counter", 0, 0};
         }
         return PERFBUF_E_PATH_WILDCARD;
     }
@@ -568,7 +568,7 @@ static perfbuf_status collect(perfbuf_query *q, const void *capture, size_t len,
 perfbuf_status perfbuf_query_collect(perfbuf_query *q, const void *capture, size_t len,
                                      size_t *needed, perfbuf_error *err)
 {
-    perfbuf_error rejection = {PERFBUF_OK, 0, NULL, NULL};
+    perfbuf_error rejection = {PERFBUF_OK, 0, NULL, NULL, 0, 0};
     perfbuf_status st = collect(q, capture, len, needed, &rejection);
     if (err != NULL) {
         *err = rejection;

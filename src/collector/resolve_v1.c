@@ -68,10 +68,7 @@ perfbuf_language_set perfbuf_title_matches(const perfbuf_title_tables *names,
 static perfbuf_status not_found(perfbuf_error *err, size_t offset, const char *field)
 {
     if (err != NULL) {
-        err->status = PERFBUF_E_NOT_FOUND;
-        err->offset = offset;
-        err->structure = STRUCTURE;
-        err->field = field;
+        pb_error_set(err, PERFBUF_E_NOT_FOUND, offset, STRUCTURE, field);
     }
     return PERFBUF_E_NOT_FOUND;
 }

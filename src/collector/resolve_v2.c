@@ -115,10 +115,7 @@ perfbuf_status perfbuf_v2_resolve_counter(const perfbuf_v2_reginfo *r,
     }
     *next = r->counter_count;
     if (err != NULL) {
-        err->status = PERFBUF_E_NOT_FOUND;
-        err->offset = path->counter.offset;
-        err->structure = "COUNTER_PATH";
-        err->field = "Counter";
+        pb_error_set(err, PERFBUF_E_NOT_FOUND, path->counter.offset, "COUNTER_PATH", "Counter");
     }
     return PERFBUF_E_NOT_FOUND;
 }

@@ -25,6 +25,8 @@ void pb_ctx_init(pb_ctx *ctx, const perfbuf_options *opts, perfbuf_error *err)
     ctx->first_anomaly.offset = 0;
     ctx->first_anomaly.structure = "";
     ctx->first_anomaly.field = "";
+    ctx->first_anomaly.declared = 0;
+    ctx->first_anomaly.limit = 0;
     if (err != NULL) {
         *err = ctx->first_anomaly;
     }
@@ -40,6 +42,19 @@ void pb_describe(perfbuf_error *e, perfbuf_status status, size_t structure_offse
      * they ever could, report the structure's own offset. */
     e->offset = structure_offset;
     (void)pb_add(structure_offset, pb_fields[field].offset, &e->offset);
+    e->declared = 0;
+    e->limit = 0;
+}
+
+void pb_error_set(perfbuf_error *e, perfbuf_status status, size_t offset, const char *structure,
+                  const char *field)
+{
+    e->status = status;
+    e->offset = offset;
+    e->structure = structure;
+    e->field = field;
+    e->declared = 0;
+    e->limit = 0;
 }
 
 perfbuf_status pb_fail(pb_ctx *ctx, perfbuf_status status, size_t structure_offset,
@@ -47,6 +62,17 @@ perfbuf_status pb_fail(pb_ctx *ctx, perfbuf_status status, size_t structure_offs
 {
     if (ctx->err != NULL) {
         pb_describe(ctx->err, status, structure_offset, field);
+    }
+    return status;
+}
+
+perfbuf_status pb_fail_compared(pb_ctx *ctx, perfbuf_status status, size_t structure_offset,
+                                pb_field_id field, uint64_t declared, uint64_t limit)
+{
+    if (ctx->err != NULL) {
+        pb_describe(ctx->err, status, structure_offset, field);
+        ctx->err->declared = declared;
+        ctx->err->limit = limit;
     }
     return status;
 }
@@ -66,7 +92,14 @@ perfbuf_status pb_fail_truncated(pb_ctx *ctx, size_t structure_offset, size_t av
         }
         f = (pb_field_id)(f + 1);
     }
-    perfbuf_status st = pb_fail(ctx, PERFBUF_E_TRUNCATED, structure_offset, cut);
+    /* The bytes the structure needs up to the end of the cut field, and
+     * the bytes it has; none when only padding after the last field is
+     * missing, as no field's end then passes them. */
+    uint64_t needed = (uint64_t)pb_fields[cut].offset + pb_fields[cut].width;
+    perfbuf_status st = needed > available
+                            ? pb_fail_compared(ctx, PERFBUF_E_TRUNCATED, structure_offset, cut,
+                                               needed, available)
+                            : pb_fail(ctx, PERFBUF_E_TRUNCATED, structure_offset, cut);
     /* A field after a padding hole starts past the data; the error points
      * at where the data ends, so it always lies inside the input. */
     if (ctx->err != NULL && pb_fields[cut].offset > available) {

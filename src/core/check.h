@@ -45,13 +45,25 @@ typedef struct pb_ctx {
 
 void pb_ctx_init(pb_ctx *ctx, const perfbuf_options *opts, perfbuf_error *err);
 
-/* Fills *e to name the field at structure_offset + its own offset. */
+/* Fills *e to name the field at structure_offset + its own offset, with
+ * no numbers compared. */
 void pb_describe(perfbuf_error *e, perfbuf_status status, size_t structure_offset,
                  pb_field_id field);
+
+/* Fills every field of *e from what a check outside the layout table
+ * names (a path's part, a cross-check), with no numbers compared. */
+void pb_error_set(perfbuf_error *e, perfbuf_status status, size_t offset, const char *structure,
+                  const char *field);
 
 /* Records a rejection of the field at structure_offset + its own offset. */
 perfbuf_status pb_fail(pb_ctx *ctx, perfbuf_status status, size_t structure_offset,
                        pb_field_id field);
+
+/* pb_fail for a size, count or offset that broke a bound: the error also
+ * carries the value declared and the bound (perfbuf_error says which bound
+ * each status compares with). */
+perfbuf_status pb_fail_compared(pb_ctx *ctx, perfbuf_status status, size_t structure_offset,
+                                pb_field_id field, uint64_t declared, uint64_t limit);
 
 /*
  * A structure starting at structure_offset has only `available` bytes:

@@ -34,10 +34,11 @@ static perfbuf_status check_length(pb_ctx *ctx, uint32_t length, size_t header,
                                    bool must_align)
 {
     if (length < header) {
-        return pb_fail(ctx, PERFBUF_E_SIZE_TOO_SMALL, at, field);
+        return pb_fail_compared(ctx, PERFBUF_E_SIZE_TOO_SMALL, at, field, length, header);
     }
     if (length > pb_cursor_remaining(parent)) {
-        return pb_fail(ctx, PERFBUF_E_SIZE_TOO_LARGE, at, field);
+        return pb_fail_compared(ctx, PERFBUF_E_SIZE_TOO_LARGE, at, field, length,
+                                pb_cursor_remaining(parent));
     }
     if (must_align && length % 8 != 0) {
         return pb_anomaly(ctx, PERFBUF_ANOMALY_UNALIGNED_SIZE, PERFBUF_E_SIZE_UNALIGNED, at, field);
@@ -120,8 +121,8 @@ perfbuf_status pb_v1_read_counter_block(pb_ctx *ctx, pb_cursor *data, const pb_v
     /* A counter that reaches past a block is the definition's fault: it
      * is named, so the error points at the field that says where. */
     if (reach != NULL && length < reach->end) {
-        return pb_fail(ctx, PERFBUF_E_OFFSET_OUT_OF_RANGE, reach->definition,
-                       PBF_PERF_COUNTER_DEFINITION_CounterOffset);
+        return pb_fail_compared(ctx, PERFBUF_E_OFFSET_OUT_OF_RANGE, reach->definition,
+                                PBF_PERF_COUNTER_DEFINITION_CounterOffset, reach->end, length);
     }
     pb_cursor block;
     pb_take_checked(data, length, &block);
@@ -173,11 +174,13 @@ perfbuf_status pb_v1_read_instance_known(pb_ctx *ctx, pb_cursor *data, uint32_t 
         return pb_fail(ctx, PERFBUF_E_OVERLAP, at, PBF_PERF_INSTANCE_DEFINITION_NameOffset);
     }
     if (name_offset > length) {
-        return pb_fail(ctx, PERFBUF_E_OFFSET_OUT_OF_RANGE, at,
-                       PBF_PERF_INSTANCE_DEFINITION_NameOffset);
+        return pb_fail_compared(ctx, PERFBUF_E_OFFSET_OUT_OF_RANGE, at,
+                                PBF_PERF_INSTANCE_DEFINITION_NameOffset, name_offset, length);
     }
     if (name_length > length - name_offset) {
-        return pb_fail(ctx, PERFBUF_E_SIZE_TOO_LARGE, at, PBF_PERF_INSTANCE_DEFINITION_NameLength);
+        return pb_fail_compared(ctx, PERFBUF_E_SIZE_TOO_LARGE, at,
+                                PBF_PERF_INSTANCE_DEFINITION_NameLength, name_length,
+                                length - name_offset);
     }
     if (code_page == 0 && name_length % 2 != 0) {
         return pb_fail(ctx, PERFBUF_E_ODD_LENGTH, at, PBF_PERF_INSTANCE_DEFINITION_NameLength);
@@ -433,13 +436,16 @@ perfbuf_status pb_v1_read_object(pb_ctx *ctx, pb_cursor *objects, bool deep,
         return st;
     }
     if (header < PBS_PERF_OBJECT_TYPE) {
-        return pb_fail(ctx, PERFBUF_E_SIZE_TOO_SMALL, at, PBF_PERF_OBJECT_TYPE_HeaderLength);
+        return pb_fail_compared(ctx, PERFBUF_E_SIZE_TOO_SMALL, at,
+                                PBF_PERF_OBJECT_TYPE_HeaderLength, header, PBS_PERF_OBJECT_TYPE);
     }
     if (header > definition) {
-        return pb_fail(ctx, PERFBUF_E_SIZE_TOO_LARGE, at, PBF_PERF_OBJECT_TYPE_HeaderLength);
+        return pb_fail_compared(ctx, PERFBUF_E_SIZE_TOO_LARGE, at,
+                                PBF_PERF_OBJECT_TYPE_HeaderLength, header, definition);
     }
     if (definition > total) {
-        return pb_fail(ctx, PERFBUF_E_SIZE_TOO_LARGE, at, PBF_PERF_OBJECT_TYPE_DefinitionLength);
+        return pb_fail_compared(ctx, PERFBUF_E_SIZE_TOO_LARGE, at,
+                                PBF_PERF_OBJECT_TYPE_DefinitionLength, definition, total);
     }
     pb_cursor obj;
     pb_take_checked(objects, total, &obj);
@@ -462,19 +468,27 @@ perfbuf_status pb_v1_read_object(pb_ctx *ctx, pb_cursor *objects, bool deep,
     out->instance_count = out->num_instances > 0 ? (uint32_t)out->num_instances : 0;
 
     if (out->counter_count > (definition - header) / PBS_PERF_COUNTER_DEFINITION) {
-        return pb_fail(ctx, PERFBUF_E_COUNT_TOO_LARGE, at, PBF_PERF_OBJECT_TYPE_NumCounters);
+        return pb_fail_compared(ctx, PERFBUF_E_COUNT_TOO_LARGE, at,
+                                PBF_PERF_OBJECT_TYPE_NumCounters, out->counter_count,
+                                (definition - header) / PBS_PERF_COUNTER_DEFINITION);
     }
     if (out->counter_count > ctx->max_counters) {
-        return pb_fail(ctx, PERFBUF_E_LIMIT_EXCEEDED, at, PBF_PERF_OBJECT_TYPE_NumCounters);
+        return pb_fail_compared(ctx, PERFBUF_E_LIMIT_EXCEEDED, at,
+                                PBF_PERF_OBJECT_TYPE_NumCounters, out->counter_count,
+                                ctx->max_counters);
     }
     if (out->num_instances < PERFBUF_V1_METADATA_NO_INSTANCES) {
         return pb_fail(ctx, PERFBUF_E_UNKNOWN_VALUE, at, PBF_PERF_OBJECT_TYPE_NumInstances);
     }
     if (out->instance_count > (total - definition) / MIN_INSTANCE_BYTES) {
-        return pb_fail(ctx, PERFBUF_E_COUNT_TOO_LARGE, at, PBF_PERF_OBJECT_TYPE_NumInstances);
+        return pb_fail_compared(ctx, PERFBUF_E_COUNT_TOO_LARGE, at,
+                                PBF_PERF_OBJECT_TYPE_NumInstances, out->instance_count,
+                                (total - definition) / MIN_INSTANCE_BYTES);
     }
     if (out->instance_count > ctx->max_instances) {
-        return pb_fail(ctx, PERFBUF_E_LIMIT_EXCEEDED, at, PBF_PERF_OBJECT_TYPE_NumInstances);
+        return pb_fail_compared(ctx, PERFBUF_E_LIMIT_EXCEEDED, at,
+                                PBF_PERF_OBJECT_TYPE_NumInstances, out->instance_count,
+                                ctx->max_instances);
     }
     if (!deep) {
         return PERFBUF_OK;
@@ -524,11 +538,15 @@ static perfbuf_status read_system_name(pb_ctx *ctx, const pb_cursor *header_regi
     if (offset < PBS_PERF_DATA_BLOCK) {
         return pb_fail(ctx, PERFBUF_E_OVERLAP, 0, PBF_PERF_DATA_BLOCK_SystemNameOffset);
     }
-    if (offset > pb_cursor_size(header_region)) {
-        return pb_fail(ctx, PERFBUF_E_OFFSET_OUT_OF_RANGE, 0, PBF_PERF_DATA_BLOCK_SystemNameOffset);
+    size_t header_size = pb_cursor_size(header_region);
+    if (offset > header_size) {
+        return pb_fail_compared(ctx, PERFBUF_E_OFFSET_OUT_OF_RANGE, 0,
+                                PBF_PERF_DATA_BLOCK_SystemNameOffset, offset, header_size);
     }
-    if (length > pb_cursor_size(header_region) - offset) {
-        return pb_fail(ctx, PERFBUF_E_SIZE_TOO_LARGE, 0, PBF_PERF_DATA_BLOCK_SystemNameLength);
+    if (length > header_size - offset) {
+        return pb_fail_compared(ctx, PERFBUF_E_SIZE_TOO_LARGE, 0,
+                                PBF_PERF_DATA_BLOCK_SystemNameLength, length,
+                                header_size - offset);
     }
     if (length % 2 != 0) {
         return pb_fail(ctx, PERFBUF_E_ODD_LENGTH, 0, PBF_PERF_DATA_BLOCK_SystemNameLength);
@@ -575,10 +593,12 @@ static perfbuf_status parse_block(pb_ctx *ctx, const void *data, size_t received
     uint32_t header = pb_field32(&hdr, PBF_PERF_DATA_BLOCK_HeaderLength);
     uint32_t declared = pb_field32(&hdr, PBF_PERF_DATA_BLOCK_NumObjectTypes);
     if (total < PBS_PERF_DATA_BLOCK) {
-        return pb_fail(ctx, PERFBUF_E_SIZE_TOO_SMALL, 0, PBF_PERF_DATA_BLOCK_TotalByteLength);
+        return pb_fail_compared(ctx, PERFBUF_E_SIZE_TOO_SMALL, 0,
+                                PBF_PERF_DATA_BLOCK_TotalByteLength, total, PBS_PERF_DATA_BLOCK);
     }
     if (total > received) {
-        return pb_fail(ctx, PERFBUF_E_SIZE_EXCEEDS_RECEIVED, 0, PBF_PERF_DATA_BLOCK_TotalByteLength);
+        return pb_fail_compared(ctx, PERFBUF_E_SIZE_EXCEEDS_RECEIVED, 0,
+                                PBF_PERF_DATA_BLOCK_TotalByteLength, total, received);
     }
     if (total % 8 != 0) {
         st = pb_anomaly(ctx, PERFBUF_ANOMALY_UNALIGNED_SIZE, PERFBUF_E_SIZE_UNALIGNED, 0,
@@ -591,10 +611,12 @@ static perfbuf_status parse_block(pb_ctx *ctx, const void *data, size_t received
         return st;
     }
     if (header < PBS_PERF_DATA_BLOCK) {
-        return pb_fail(ctx, PERFBUF_E_SIZE_TOO_SMALL, 0, PBF_PERF_DATA_BLOCK_HeaderLength);
+        return pb_fail_compared(ctx, PERFBUF_E_SIZE_TOO_SMALL, 0,
+                                PBF_PERF_DATA_BLOCK_HeaderLength, header, PBS_PERF_DATA_BLOCK);
     }
     if (header > total) {
-        return pb_fail(ctx, PERFBUF_E_SIZE_TOO_LARGE, 0, PBF_PERF_DATA_BLOCK_HeaderLength);
+        return pb_fail_compared(ctx, PERFBUF_E_SIZE_TOO_LARGE, 0,
+                                PBF_PERF_DATA_BLOCK_HeaderLength, header, total);
     }
     if (header % 8 != 0) {
         st = pb_anomaly(ctx, PERFBUF_ANOMALY_UNALIGNED_SIZE, PERFBUF_E_SIZE_UNALIGNED, 0,
@@ -612,10 +634,13 @@ static perfbuf_status parse_block(pb_ctx *ctx, const void *data, size_t received
         return st;
     }
     if (declared > ctx->max_sections) {
-        return pb_fail(ctx, PERFBUF_E_LIMIT_EXCEEDED, 0, PBF_PERF_DATA_BLOCK_NumObjectTypes);
+        return pb_fail_compared(ctx, PERFBUF_E_LIMIT_EXCEEDED, 0,
+                                PBF_PERF_DATA_BLOCK_NumObjectTypes, declared, ctx->max_sections);
     }
     if (pb_strict(ctx) && declared > pb_cursor_remaining(&block) / PBS_PERF_OBJECT_TYPE) {
-        return pb_fail(ctx, PERFBUF_E_COUNT_TOO_LARGE, 0, PBF_PERF_DATA_BLOCK_NumObjectTypes);
+        return pb_fail_compared(ctx, PERFBUF_E_COUNT_TOO_LARGE, 0,
+                                PBF_PERF_DATA_BLOCK_NumObjectTypes, declared,
+                                pb_cursor_remaining(&block) / PBS_PERF_OBJECT_TYPE);
     }
     uint32_t found = 0;
     size_t instances = 0;
@@ -623,8 +648,12 @@ static perfbuf_status parse_block(pb_ctx *ctx, const void *data, size_t received
         /* Providers are known to claim more objects than they wrote: a
          * lenient parse keeps the objects that are there. */
         if (pb_cursor_remaining(&block) == 0) {
-            st = pb_anomaly(ctx, PERFBUF_ANOMALY_COUNT_MISMATCH, PERFBUF_E_COUNT_TOO_LARGE, 0,
-                            PBF_PERF_DATA_BLOCK_NumObjectTypes);
+            /* Strict: the objects there are, against the count declared. */
+            st = pb_strict(ctx)
+                     ? pb_fail_compared(ctx, PERFBUF_E_COUNT_TOO_LARGE, 0,
+                                        PBF_PERF_DATA_BLOCK_NumObjectTypes, declared, found)
+                     : pb_anomaly(ctx, PERFBUF_ANOMALY_COUNT_MISMATCH, PERFBUF_E_COUNT_TOO_LARGE,
+                                  0, PBF_PERF_DATA_BLOCK_NumObjectTypes);
             if (st != PERFBUF_OK) {
                 return st;
             }

@@ -187,10 +187,7 @@ static perfbuf_status bad_reference(perfbuf_error *err, const perfbuf_v1_instanc
                                     pb_field_id field)
 {
     if (err != NULL) {
-        err->status = PERFBUF_E_BAD_REFERENCE;
-        err->offset = inst->offset + pb_fields[field].offset;
-        err->structure = pb_fields[field].structure;
-        err->field = pb_fields[field].name;
+        pb_describe(err, PERFBUF_E_BAD_REFERENCE, inst->offset, field);
     }
     return PERFBUF_E_BAD_REFERENCE;
 }

@@ -64,10 +64,7 @@ typedef struct crosscheck {
 
 static void no_location(perfbuf_error *e)
 {
-    e->status = PERFBUF_OK;
-    e->offset = 0;
-    e->structure = "";
-    e->field = "";
+    pb_error_set(e, PERFBUF_OK, 0, "", "");
 }
 
 /* Names a field of one buffer in the report, as a rejection would. */

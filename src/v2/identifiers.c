@@ -25,10 +25,16 @@ static perfbuf_status read_identifier(pb_ctx *ctx, pb_cursor *region, perfbuf_v2
     }
     uint32_t size = pb_field32(&hdr, PBF_PERF_COUNTER_IDENTIFIER_Size);
     if (size < PBS_PERF_COUNTER_IDENTIFIER) {
-        return pb_fail(ctx, PERFBUF_E_SIZE_TOO_SMALL, at, PBF_PERF_COUNTER_IDENTIFIER_Size);
+        return pb_fail_compared(ctx, PERFBUF_E_SIZE_TOO_SMALL, at,
+                                PBF_PERF_COUNTER_IDENTIFIER_Size, size,
+                                PBS_PERF_COUNTER_IDENTIFIER);
     }
+    /* The header is already taken from region: the size counts it too. */
     if (size - PBS_PERF_COUNTER_IDENTIFIER > pb_cursor_remaining(region)) {
-        return pb_fail(ctx, PERFBUF_E_SIZE_TOO_LARGE, at, PBF_PERF_COUNTER_IDENTIFIER_Size);
+        return pb_fail_compared(ctx, PERFBUF_E_SIZE_TOO_LARGE, at,
+                                PBF_PERF_COUNTER_IDENTIFIER_Size, size,
+                                (uint64_t)PBS_PERF_COUNTER_IDENTIFIER +
+                                    pb_cursor_remaining(region));
     }
     if (size % 8 != 0) {
         st = pb_anomaly(ctx, PERFBUF_ANOMALY_UNALIGNED_SIZE, PERFBUF_E_SIZE_UNALIGNED, at,

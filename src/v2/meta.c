@@ -317,10 +317,14 @@ static perfbuf_status parse_reginfo(const void *data, size_t size, const perfbuf
         return pb_fail(&ctx, PERFBUF_E_UNKNOWN_VALUE, 0, PBF_PERF_COUNTERSET_REG_INFO_InstanceType);
     }
     if (r.counter_count > pb_cursor_remaining(&all) / PBS_PERF_COUNTER_REG_INFO) {
-        return pb_fail(&ctx, PERFBUF_E_COUNT_TOO_LARGE, 0, PBF_PERF_COUNTERSET_REG_INFO_NumCounters);
+        return pb_fail_compared(&ctx, PERFBUF_E_COUNT_TOO_LARGE, 0,
+                                PBF_PERF_COUNTERSET_REG_INFO_NumCounters, r.counter_count,
+                                pb_cursor_remaining(&all) / PBS_PERF_COUNTER_REG_INFO);
     }
     if (r.counter_count > ctx.max_counters) {
-        return pb_fail(&ctx, PERFBUF_E_LIMIT_EXCEEDED, 0, PBF_PERF_COUNTERSET_REG_INFO_NumCounters);
+        return pb_fail_compared(&ctx, PERFBUF_E_LIMIT_EXCEEDED, 0,
+                                PBF_PERF_COUNTERSET_REG_INFO_NumCounters, r.counter_count,
+                                ctx.max_counters);
     }
     perfbuf_v2_counter_reg c;
     for (uint32_t i = 0; i < r.counter_count; i++) {

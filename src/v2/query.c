@@ -67,10 +67,12 @@ static perfbuf_status check_block_size(pb_ctx *ctx, uint32_t size, size_t header
                                        const pb_cursor *parent, size_t at, pb_field_id field)
 {
     if (size < header_size) {
-        return pb_fail(ctx, PERFBUF_E_SIZE_TOO_SMALL, at, field);
+        return pb_fail_compared(ctx, PERFBUF_E_SIZE_TOO_SMALL, at, field, size, header_size);
     }
+    /* The header is already taken from parent: the size counts it too. */
     if (size - header_size > pb_cursor_remaining(parent)) {
-        return pb_fail(ctx, PERFBUF_E_SIZE_TOO_LARGE, at, field);
+        return pb_fail_compared(ctx, PERFBUF_E_SIZE_TOO_LARGE, at, field, size,
+                                (uint64_t)header_size + pb_cursor_remaining(parent));
     }
     if (size % 8 != 0) {
         return pb_anomaly(ctx, PERFBUF_ANOMALY_UNALIGNED_SIZE, PERFBUF_E_SIZE_UNALIGNED, at, field);
@@ -98,7 +100,8 @@ static perfbuf_status read_counter_data(pb_ctx *ctx, pb_cursor *parent, pb_curso
     }
     size_t body_len = size - PBS_PERF_COUNTER_DATA;
     if (data_size > body_len) {
-        return pb_fail(ctx, PERFBUF_E_SIZE_TOO_LARGE, at, PBF_PERF_COUNTER_DATA_dwDataSize);
+        return pb_fail_compared(ctx, PERFBUF_E_SIZE_TOO_LARGE, at,
+                                PBF_PERF_COUNTER_DATA_dwDataSize, data_size, body_len);
     }
     if (body_len - data_size > pb_pad8(PBS_PERF_COUNTER_DATA + (size_t)data_size)) {
         st = pb_anomaly(ctx, PERFBUF_ANOMALY_EXCESS_PADDING, PERFBUF_E_EXCESS_PADDING, at,
@@ -174,18 +177,23 @@ static perfbuf_status read_id_list(pb_ctx *ctx, pb_cursor *body, perfbuf_v2_bloc
     uint32_t size = pb_field32(&hdr, PBF_PERF_MULTI_COUNTERS_dwSize);
     uint32_t count = pb_field32(&hdr, PBF_PERF_MULTI_COUNTERS_dwCounters);
     if (size < PBS_PERF_MULTI_COUNTERS) {
-        return pb_fail(ctx, PERFBUF_E_SIZE_TOO_SMALL, at, PBF_PERF_MULTI_COUNTERS_dwSize);
+        return pb_fail_compared(ctx, PERFBUF_E_SIZE_TOO_SMALL, at,
+                                PBF_PERF_MULTI_COUNTERS_dwSize, size, PBS_PERF_MULTI_COUNTERS);
     }
     size_t list_bytes = size - PBS_PERF_MULTI_COUNTERS;
     if (list_bytes > pb_cursor_remaining(body)) {
-        return pb_fail(ctx, PERFBUF_E_SIZE_TOO_LARGE, at, PBF_PERF_MULTI_COUNTERS_dwSize);
+        return pb_fail_compared(ctx, PERFBUF_E_SIZE_TOO_LARGE, at,
+                                PBF_PERF_MULTI_COUNTERS_dwSize, size,
+                                (uint64_t)PBS_PERF_MULTI_COUNTERS + pb_cursor_remaining(body));
     }
     /* count * 4 <= list_bytes, written so that it cannot overflow. */
     if (count > list_bytes / 4) {
-        return pb_fail(ctx, PERFBUF_E_COUNT_TOO_LARGE, at, PBF_PERF_MULTI_COUNTERS_dwCounters);
+        return pb_fail_compared(ctx, PERFBUF_E_COUNT_TOO_LARGE, at,
+                                PBF_PERF_MULTI_COUNTERS_dwCounters, count, list_bytes / 4);
     }
     if (count > ctx->max_counters) {
-        return pb_fail(ctx, PERFBUF_E_LIMIT_EXCEEDED, at, PBF_PERF_MULTI_COUNTERS_dwCounters);
+        return pb_fail_compared(ctx, PERFBUF_E_LIMIT_EXCEEDED, at,
+                                PBF_PERF_MULTI_COUNTERS_dwCounters, count, ctx->max_counters);
     }
     /* dwSize is 8 + 4n, possibly rounded up to 8; anything more is slack. */
     size_t exact = (size_t)count * 4;
@@ -227,10 +235,13 @@ static perfbuf_status read_instance_list(pb_ctx *ctx, pb_cursor *body, perfbuf_v
     size_t region_len = total - PBS_PERF_MULTI_INSTANCES;
     /* The smallest instance is a header and a NUL: 10 bytes. */
     if (count > region_len / (PBS_PERF_INSTANCE_HEADER + 2)) {
-        return pb_fail(ctx, PERFBUF_E_COUNT_TOO_LARGE, at, PBF_PERF_MULTI_INSTANCES_dwInstances);
+        return pb_fail_compared(ctx, PERFBUF_E_COUNT_TOO_LARGE, at,
+                                PBF_PERF_MULTI_INSTANCES_dwInstances, count,
+                                region_len / (PBS_PERF_INSTANCE_HEADER + 2));
     }
     if (count > ctx->max_instances) {
-        return pb_fail(ctx, PERFBUF_E_LIMIT_EXCEEDED, at, PBF_PERF_MULTI_INSTANCES_dwInstances);
+        return pb_fail_compared(ctx, PERFBUF_E_LIMIT_EXCEEDED, at,
+                                PBF_PERF_MULTI_INSTANCES_dwInstances, count, ctx->max_instances);
     }
     pb_take_checked(body, region_len, region);
     out->instance_count = count;
@@ -418,10 +429,12 @@ perfbuf_status perfbuf_v2_query_parse(const void *data, size_t received,
     q.perf_freq = pb_i64(pb_field64(&hdr, PBF_PERF_DATA_HEADER_PerfFreq));
     q.system_time = pb_field_systemtime(&hdr, PBF_PERF_DATA_HEADER_SystemTime);
     if (total < PBS_PERF_DATA_HEADER) {
-        return pb_fail(&ctx, PERFBUF_E_SIZE_TOO_SMALL, 0, PBF_PERF_DATA_HEADER_dwTotalSize);
+        return pb_fail_compared(&ctx, PERFBUF_E_SIZE_TOO_SMALL, 0,
+                                PBF_PERF_DATA_HEADER_dwTotalSize, total, PBS_PERF_DATA_HEADER);
     }
     if (total > received) {
-        return pb_fail(&ctx, PERFBUF_E_SIZE_EXCEEDS_RECEIVED, 0, PBF_PERF_DATA_HEADER_dwTotalSize);
+        return pb_fail_compared(&ctx, PERFBUF_E_SIZE_EXCEEDS_RECEIVED, 0,
+                                PBF_PERF_DATA_HEADER_dwTotalSize, total, received);
     }
     if (total % 8 != 0) {
         st = pb_anomaly(&ctx, PERFBUF_ANOMALY_UNALIGNED_SIZE, PERFBUF_E_SIZE_UNALIGNED, 0,
@@ -436,10 +449,13 @@ perfbuf_status perfbuf_v2_query_parse(const void *data, size_t received,
     pb_cursor blocks;
     pb_take_checked(&all, total - PBS_PERF_DATA_HEADER, &blocks);
     if (count > pb_cursor_remaining(&blocks) / PBS_PERF_COUNTER_HEADER) {
-        return pb_fail(&ctx, PERFBUF_E_COUNT_TOO_LARGE, 0, PBF_PERF_DATA_HEADER_dwNumCounters);
+        return pb_fail_compared(&ctx, PERFBUF_E_COUNT_TOO_LARGE, 0,
+                                PBF_PERF_DATA_HEADER_dwNumCounters, count,
+                                pb_cursor_remaining(&blocks) / PBS_PERF_COUNTER_HEADER);
     }
     if (count > ctx.max_sections) {
-        return pb_fail(&ctx, PERFBUF_E_LIMIT_EXCEEDED, 0, PBF_PERF_DATA_HEADER_dwNumCounters);
+        return pb_fail_compared(&ctx, PERFBUF_E_LIMIT_EXCEEDED, 0,
+                                PBF_PERF_DATA_HEADER_dwNumCounters, count, ctx.max_sections);
     }
     for (uint32_t i = 0; i < count; i++) {
         perfbuf_v2_block block;

@@ -120,8 +120,9 @@ static perfbuf_status locate_string(pb_ctx *ctx, const pb_cursor *block, size_t 
 {
     size_t block_size = pb_cursor_size(block);
     if (offset > block_size - origin_at) {
-        return pb_fail(ctx, PERFBUF_E_OFFSET_OUT_OF_RANGE, header_at,
-                       PBF_PERF_STRING_COUNTER_HEADER_dwOffset);
+        return pb_fail_compared(ctx, PERFBUF_E_OFFSET_OUT_OF_RANGE, header_at,
+                                PBF_PERF_STRING_COUNTER_HEADER_dwOffset, offset,
+                                block_size - origin_at);
     }
     size_t at = origin_at + offset;
     if (at < strings_offset || at >= block_size) {
@@ -220,17 +221,23 @@ static perfbuf_status parse_strings(const void *data, size_t size, perfbuf_v2_st
     uint32_t block_size = pb_field32(&hdr, PBF_PERF_STRING_BUFFER_HEADER_dwSize);
     uint32_t count = pb_field32(&hdr, PBF_PERF_STRING_BUFFER_HEADER_dwCounters);
     if (block_size < PBS_PERF_STRING_BUFFER_HEADER) {
-        return pb_fail(&ctx, PERFBUF_E_SIZE_TOO_SMALL, 0, PBF_PERF_STRING_BUFFER_HEADER_dwSize);
+        return pb_fail_compared(&ctx, PERFBUF_E_SIZE_TOO_SMALL, 0,
+                                PBF_PERF_STRING_BUFFER_HEADER_dwSize, block_size,
+                                PBS_PERF_STRING_BUFFER_HEADER);
     }
     if (block_size > size) {
-        return pb_fail(&ctx, PERFBUF_E_SIZE_EXCEEDS_RECEIVED, 0,
-                       PBF_PERF_STRING_BUFFER_HEADER_dwSize);
+        return pb_fail_compared(&ctx, PERFBUF_E_SIZE_EXCEEDS_RECEIVED, 0,
+                                PBF_PERF_STRING_BUFFER_HEADER_dwSize, block_size, size);
     }
-    if (count > (block_size - PBS_PERF_STRING_BUFFER_HEADER) / PBS_PERF_STRING_COUNTER_HEADER) {
-        return pb_fail(&ctx, PERFBUF_E_COUNT_TOO_LARGE, 0, PBF_PERF_STRING_BUFFER_HEADER_dwCounters);
+    uint32_t room = (block_size - PBS_PERF_STRING_BUFFER_HEADER) / PBS_PERF_STRING_COUNTER_HEADER;
+    if (count > room) {
+        return pb_fail_compared(&ctx, PERFBUF_E_COUNT_TOO_LARGE, 0,
+                                PBF_PERF_STRING_BUFFER_HEADER_dwCounters, count, room);
     }
     if (count > ctx.max_counters) {
-        return pb_fail(&ctx, PERFBUF_E_LIMIT_EXCEEDED, 0, PBF_PERF_STRING_BUFFER_HEADER_dwCounters);
+        return pb_fail_compared(&ctx, PERFBUF_E_LIMIT_EXCEEDED, 0,
+                                PBF_PERF_STRING_BUFFER_HEADER_dwCounters, count,
+                                ctx.max_counters);
     }
     if (block_size % 8 != 0) {
         st = pb_anomaly(&ctx, PERFBUF_ANOMALY_UNALIGNED_SIZE, PERFBUF_E_SIZE_UNALIGNED, 0,

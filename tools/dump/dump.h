@@ -58,9 +58,8 @@ typedef struct dump_input {
     size_t path_count;
     /* Set when a --counter path matches nothing: the run then exits 1. */
     bool *unmatched;
-    /* The files of the earlier captures, for the lines that name them. */
+    /* The file of the --rate capture, for the lines that name it. */
     const char *previous_path;
-    const char *const *series_paths;
     const char *names_path;
     /* --registration, --counter-names, --identifiers, --english-names. */
     const char *const *side_paths;
@@ -78,16 +77,14 @@ typedef struct dump_format {
     dump_fn dump;
 } dump_format;
 
-/* "offset 0x..: STRUCTURE.Field: reason" and a newline, with the numbers
- * compared where the tool can read them again from the header (a V1
- * TotalByteLength against the bytes received). */
-void dump_print_rejection(FILE *f, const uint8_t *data, size_t size, perfbuf_status st,
-                          const perfbuf_error *err);
+/* "offset 0x..: STRUCTURE.Field: reason" and a newline, with the two
+ * numbers compared when the rejection carries them, e.g.
+ * " (declared 1088, received 300)". */
+void dump_print_rejection(FILE *f, perfbuf_status st, const perfbuf_error *err);
 
-/* The TotalByteLength a V1 block declared larger than the bytes received,
- * when that is the rejection; false for any other. */
-bool dump_declared_size(const uint8_t *data, size_t size, perfbuf_status st,
-                        const perfbuf_error *err, uint32_t *declared);
+/* Whether the rejection carries the two numbers it compared (err's
+ * `declared` and `limit`). */
+bool dump_compared(const perfbuf_error *err);
 
 perfbuf_status dump_v2_query(const dump_input *in, emitter *e, perfbuf_error *err);
 bool detect_v2_query(const uint8_t *data, size_t size);

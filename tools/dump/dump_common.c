@@ -154,38 +154,42 @@ const char *dump_value_status_name(uint32_t st)
 
 void dump_side_rejected(const char *what, const char *file, const perfbuf_error *err)
 {
-    fprintf(stderr, "perfbuf-dump: %s: the %s is rejected: offset 0x%zx: %s.%s: %s\n",
-            file != NULL ? file : "?", what, err->offset, err->structure ? err->structure : "?",
-            err->field ? err->field : "?", perfbuf_status_string(err->status));
+    fprintf(stderr, "perfbuf-dump: %s: the %s is rejected: ", file != NULL ? file : "?", what);
+    dump_print_rejection(stderr, err->status, err);
 }
 
-void dump_print_rejection(FILE *f, const uint8_t *data, size_t size, perfbuf_status st,
-                          const perfbuf_error *err)
+bool dump_compared(const perfbuf_error *err)
+{
+    /* A rejection never compares two equal numbers (perfbuf/common.h). */
+    return err->declared != 0 || err->limit != 0;
+}
+
+/* The words the text line puts before the two numbers: what the bound is
+ * for each status that compares two (perfbuf/common.h). */
+static void compared_words(perfbuf_status st, const char **declared, const char **limit)
+{
+    *declared = st == PERFBUF_E_TRUNCATED ? "needs" : "declared";
+    *limit = st == PERFBUF_E_SIZE_EXCEEDS_RECEIVED ? "received"
+             : st == PERFBUF_E_SIZE_TOO_SMALL      ? "at least"
+             : st == PERFBUF_E_COUNT_TOO_LARGE     ? "room for"
+             : st == PERFBUF_E_LIMIT_EXCEEDED      ? "limit"
+                                                   : "available";
+}
+
+void dump_print_rejection(FILE *f, perfbuf_status st, const perfbuf_error *err)
 {
     const char *structure = err->structure != NULL ? err->structure : "?";
     const char *field = err->field != NULL ? err->field : "?";
     fprintf(f, "offset 0x%zx: %s.%s: %s", err->offset, structure, field,
             perfbuf_status_string(st));
-    uint32_t declared = 0;
-    if (dump_declared_size(data, size, st, err, &declared)) {
-        fprintf(f, " (declared %lu, received %zu)", (unsigned long)declared, size);
+    if (dump_compared(err)) {
+        const char *declared;
+        const char *limit;
+        compared_words(st, &declared, &limit);
+        fprintf(f, " (%s %llu, %s %llu)", declared, (unsigned long long)err->declared, limit,
+                (unsigned long long)err->limit);
     }
     fputc('\n', f);
-}
-
-bool dump_declared_size(const uint8_t *data, size_t size, perfbuf_status st,
-                        const perfbuf_error *err, uint32_t *declared)
-{
-    /* perfbuf_error carries where, not the values: the data block's
-     * TotalByteLength is read again at the offset the error names. */
-    if (st != PERFBUF_E_SIZE_EXCEEDS_RECEIVED || err->structure == NULL || err->field == NULL ||
-        strcmp(err->structure, "PERF_DATA_BLOCK") != 0 ||
-        strcmp(err->field, "TotalByteLength") != 0 || err->offset > size ||
-        size - err->offset < 4) {
-        return false;
-    }
-    *declared = dump_le32(data + err->offset);
-    return true;
 }
 
 void dump_guid(emitter *e, const char *key, const perfbuf_guid *g)

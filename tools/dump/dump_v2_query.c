@@ -369,10 +369,8 @@ static perfbuf_status emit_crosscheck(emitter *e, const perfbuf_v2_query *q, con
     const perfbuf_error *where = m.in_query.status != PERFBUF_OK        ? &m.in_query
                                  : m.in_identifiers.status != PERFBUF_OK ? &m.in_identifiers
                                                                          : &m.in_registration;
+    *err = *where;
     err->status = PERFBUF_E_INCONSISTENT;
-    err->offset = where->offset;
-    err->structure = where->structure;
-    err->field = where->field;
     return PERFBUF_E_INCONSISTENT;
 }
 

@@ -130,12 +130,13 @@ static const dump_format *find_format(const char *name, const uint8_t *data, siz
     return NULL;
 }
 
-/* Whether the --rate capture of a V1 or V2 query dump is rejected, said
- * on stderr with its file: every value would be computed against nothing,
- * so the run fails, as typeperf refuses a query it cannot collect. */
-static bool previous_rejected(const dump_format *format, const char *previous_path,
-                              const uint8_t *previous, size_t previous_size,
-                              const perfbuf_options *options)
+/* Whether an earlier capture (--rate or --series, named by `option`) of a
+ * V1 or V2 query dump is rejected, said on stderr with its file: its
+ * values would be computed against nothing, so the run fails before
+ * anything is written, as typeperf refuses a query it cannot collect. */
+static bool earlier_rejected(const dump_format *format, const char *option,
+                             const char *previous_path, const uint8_t *previous,
+                             size_t previous_size, const perfbuf_options *options)
 {
     perfbuf_error err;
     memset(&err, 0, sizeof err);
@@ -150,8 +151,8 @@ static bool previous_rejected(const dump_format *format, const char *previous_pa
     if (st == PERFBUF_OK) {
         return false;
     }
-    fprintf(stderr, "perfbuf-dump: %s: the --rate capture is rejected: ", previous_path);
-    dump_print_rejection(stderr, previous, previous_size, st, &err);
+    fprintf(stderr, "perfbuf-dump: %s: the %s capture is rejected: ", previous_path, option);
+    dump_print_rejection(stderr, st, &err);
     return true;
 }
 
@@ -342,8 +343,8 @@ static int run(int argc, char **argv, perfbuf_counter_path *paths)
         free(names);
         return rc;
     }
-    if (previous != NULL &&
-        previous_rejected(format, previous_path, previous, previous_size, &options)) {
+    if (previous != NULL && earlier_rejected(format, "--rate", previous_path, previous,
+                                             previous_size, &options)) {
         free(data);
         free(names);
         free(previous);
@@ -369,7 +370,13 @@ static int run(int argc, char **argv, perfbuf_counter_path *paths)
     size_t series_sizes[64];
     for (size_t k = 0; k < series_count; k++) {
         DUMP_WORK(1);
-        if ((rc = read_file(series_paths[k], &series[k], &series_sizes[k])) != 0) {
+        if ((rc = read_file(series_paths[k], &series[k], &series_sizes[k])) == 0 &&
+            earlier_rejected(format, "--series", series_paths[k], series[k], series_sizes[k],
+                             &options)) {
+            free(series[k]);
+            rc = 1;
+        }
+        if (rc != 0) {
             for (size_t j = 0; j < k; j++) {
                 free(series[j]);
             }
@@ -387,13 +394,13 @@ static int run(int argc, char **argv, perfbuf_counter_path *paths)
                      (const uint8_t *const *)series, series_sizes, series_count,
                      side[0], side_sizes[0], side[1], side_sizes[1], side[2], side_sizes[2],
                      origin, side[3], side_sizes[3], paths, path_count, &unmatched,
-                     previous_path, series_paths, names_path, side_paths};
+                     previous_path, names_path, side_paths};
     perfbuf_error err;
     memset(&err, 0, sizeof err);
     if (csv) {
         perfbuf_status cst = format->dump == dump_v1 ? dump_v1_csv(&in, stdout, &err)
                                                       : PERFBUF_E_INVALID_ARGUMENT;
-        uint8_t *data_kept = data; /* for the numbers of a rejection */
+        free(data);
         free(names);
         free(previous);
         for (size_t k = 0; k < series_count; k++) {
@@ -403,18 +410,15 @@ static int run(int argc, char **argv, perfbuf_counter_path *paths)
             free(side[k]);
         }
         if (format->dump != dump_v1) {
-            free(data_kept);
             fprintf(stderr, "perfbuf-dump: --csv is for V1 data blocks\n");
             return 2;
         }
         int output = finish_output(0);
         if (cst != PERFBUF_OK) {
             fprintf(stderr, "%s: ", path);
-            dump_print_rejection(stderr, data_kept, size, cst, &err);
-            free(data_kept);
+            dump_print_rejection(stderr, cst, &err);
             return output != 0 ? output : 1;
         }
-        free(data_kept);
         return output != 0 ? output : unmatched ? 1 : 0;
     }
     emitter e;
@@ -431,10 +435,9 @@ static int run(int argc, char **argv, perfbuf_counter_path *paths)
         emit_str(&e, "field", err.field ? err.field : "");
         emit_str(&e, "status", perfbuf_status_name(st));
         emit_str(&e, "message", perfbuf_status_string(st));
-        uint32_t declared = 0;
-        if (dump_declared_size(data, size, st, &err, &declared)) {
-            emit_u64(&e, "declared", declared);
-            emit_u64(&e, "received", size);
+        if (dump_compared(&err)) {
+            emit_u64(&e, "declared", err.declared);
+            emit_u64(&e, "limit", err.limit);
         }
         emit_object_end(&e);
     }
@@ -454,7 +457,7 @@ static int run(int argc, char **argv, perfbuf_counter_path *paths)
     }
     if (st != PERFBUF_OK) {
         fprintf(stderr, "%s: ", path);
-        dump_print_rejection(stderr, data, size, st, &err);
+        dump_print_rejection(stderr, st, &err);
         free(data);
         return output != 0 ? output : 1;
     }

@@ -84,8 +84,10 @@ bool select_report_unmatched(const dump_selection *s, const char *file)
         DUMP_WORK(1);
         const perfbuf_counter_path *path = &s->paths[p];
         bool has_instance = (path->flags & PERFBUF_PATH_HAS_INSTANCE) != 0;
-        bool wildcard = (path->flags & PERFBUF_PATH_INSTANCE_WILDCARD) != 0 &&
-                        (path->flags & PERFBUF_PATH_HAS_PARENT) == 0;
+        /* A wildcard instance with a parent part or without one: an
+         * object with no instances has no parents either, so neither can
+         * name an instance that is not there. */
+        bool wildcard = (path->flags & PERFBUF_PATH_INSTANCE_WILDCARD) != 0;
         const char *missing = NULL;
         if (!s->used[p]) {
             missing = "no object of that name";

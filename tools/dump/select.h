@@ -35,7 +35,8 @@ typedef struct dump_selection {
     bool *used;              /* per path: it named some object (may be NULL) */
     /* Per path, what it found (all NULL or all set, as `used`): a
      * counter, an instance (or the block, for a path without one), and a
-     * named object that has no instances now (what `(*)` may find). */
+     * named object that has no instances now (what a wildcard instance
+     * may find). */
     bool *counter_found, *instance_found, *empty_found;
 } dump_selection;
 
@@ -45,8 +46,9 @@ bool select_active(const dump_selection *s);
 void select_track(dump_selection *s);
 void select_free(dump_selection *s);
 /* Says on stderr, naming file, each path that matched nothing and what
- * is missing; true when one did. A `(*)` that found only an object
- * without instances is said too, and is not a failure. */
+ * is missing; true when one did. A wildcard instance, with a parent part
+ * or not, that found only an object without instances is said too, and is
+ * not a failure. */
 bool select_report_unmatched(const dump_selection *s, const char *file);
 /* Records which paths select some instance of the current object. */
 void select_mark_instances(const dump_selection *s, const dump_instance_names *n);
