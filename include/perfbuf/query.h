@@ -225,7 +225,17 @@ PERFBUF_API PERFBUF_MUST_USE perfbuf_status perfbuf_query_arena(perfbuf_query *q
     (sizeof(perfbuf_raw_item) + 3u * sizeof(uint64_t) + sizeof(uint32_t) + sizeof(size_t))
 
 /*
- * Collects one V1 capture (perfbuf_v1_parse, lenient): each counter's
+ * Collects one capture of the query's format. A V2 query takes V2 query
+ * data (perfbuf_v2_query_parse, lenient): each counter's block is the one
+ * at its registration's position, its items those perfbuf_v2_raw_array
+ * gives (the instance name with #N among instances of one InstanceId and
+ * name), paired by InstanceId, name and #N as perfbuf_v2_pair pairs; a
+ * missing block, or one with a non-zero dwStatus, is
+ * PERFBUF_CSTATUS_NO_OBJECT; the rest is as below. A buffer of the other
+ * format is PERFBUF_E_BAD_SIGNATURE at offset 0 naming PERF_DATA_BLOCK's
+ * Signature, which V1 blocks begin with and V2 query data cannot.
+ *
+ * A V1 query takes a V1 capture (perfbuf_v1_parse, lenient): each counter's
  * object and counter are resolved through the tables, the instances its
  * path selects are paired with the previous capture's by PDH's key
  * "parent/name#N" (ASCII letters case-insensitively, as PDH compares
@@ -252,8 +262,9 @@ PERFBUF_API PERFBUF_MUST_USE perfbuf_status perfbuf_query_arena(perfbuf_query *q
  * PERFBUF_ARRAY_STRING_BYTES_PER_BYTE times the capture's bytes plus 64
  * (twice for a counter paired by a key counter, whose samples are read
  * the same way), plus the largest pairing scratch
- * (perfbuf_v1_pairing_scratch) and a perfbuf_v1_pairing, both taken from
- * the arena's end: linear in the capture per counter.
+ * (perfbuf_v1_pairing_scratch, perfbuf_v2_pairing_scratch) and the larger
+ * of a perfbuf_v1_pairing and a perfbuf_v2_pairing, both taken from the
+ * arena's end: linear in the capture per counter.
  * O(counters x (capture + i log i)) for i instances.
  */
 PERFBUF_API PERFBUF_MUST_USE perfbuf_status perfbuf_query_collect(perfbuf_query *q,
