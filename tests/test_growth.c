@@ -1418,16 +1418,12 @@ static void call_query_v2_registration(uint32_t n, run *r)
     tb_free(&names);
 }
 
-/* perfbuf_query_pair_by_unique_id on n svchost with UniqueIDs 0..n-1,
- * the first exiting: n - 1 pairs, one exited. */
+/* perfbuf_query_pair_by_unique_id on adv_pair_unique_id: n - 1 pairs,
+ * one exited. */
 static void call_query_unique_id(uint32_t n, run *r)
 {
-    cf_process *older = calloc(n, sizeof *older), *newer = calloc(n, sizeof *newer);
-    for (uint32_t i = 0; i < n; i++) {
-        older[i] = (cf_process){"svchost", -1, (int32_t)i, 1000u * i, i};
-        newer[i] = (cf_process){"svchost", -1, (int32_t)i, 2000u * i, i};
-    }
-    tb_buf ob = cf_capture(0, NULL, 0, older, n, 0), nb = cf_capture(1, NULL, 0, newer + 1, n - 1, 0);
+    tb_buf ob, nb;
+    adv_pair_unique_id(n, &ob, &nb);
     tb_buf table;
     tb_init(&table);
     const char *titles[] = {"6", "% Processor Time", "230", "Process"};
@@ -1447,8 +1443,6 @@ static void call_query_unique_id(uint32_t n, run *r)
     query_read(&q, &c, n - 1u, 1u, r);
     r->bytes = ob.len + nb.len + table.len + q.kept_end;
     free(arena);
-    free(older);
-    free(newer);
     tb_free(&ob);
     tb_free(&nb);
     tb_free(&table);
