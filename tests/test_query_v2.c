@@ -466,7 +466,95 @@ static void unique_id_survives_exit(void)
     tb_free(&english);
 }
 
+/* A bundled file of corpus/captures/documented (the test exits if it is missing). */
+static tb_buf documented(const char *name)
+{
+    char path[512];
+    snprintf(path, sizeof path, "%s/%s", PERFBUF_DOCUMENTED_DIR, name);
+    FILE *f = fopen(path, "rb");
+    EXPECT(f != NULL);
+    tb_buf b;
+    tb_init(&b);
+    uint8_t chunk[4096];
+    size_t got;
+    while ((got = fread(chunk, 1, sizeof chunk, f)) > 0) {
+        tb_bytes(&b, chunk, got);
+    }
+    fclose(f);
+    return b;
+}
+
+/* The documented Processor Information pair through the query, by the
+ * counterset's GUID and registered names: the first capture gives
+ * INVALID_DATA for a two-sample type, the second the values the corpus's
+ * README works out (75, 25, 50, 50 % Processor Time; _Total's 90 %
+ * Processor Performance, 50 % Processor Utility and 20 % Average Idle
+ * Time), and nothing appears or exits between them. */
+static void documented_processor_information(void)
+{
+    tb_buf reginfo = documented("v2-reginfo-documented-processor-information.bin");
+    tb_buf names = documented("v2-names-documented-processor-information.bin");
+    tb_buf c0 = documented("v2-query-documented-processor-information-0.bin");
+    tb_buf c1 = documented("v2-query-documented-processor-information-1.bin");
+    perfbuf_query_registration reg = {.reginfo = reginfo.data,
+                                      .reginfo_len = reginfo.len,
+                                      .counter_names = names.data,
+                                      .counter_names_len = names.len};
+    perfbuf_query q;
+    CHECK(perfbuf_query_open_v2(&q, &reg, 1, NULL) == PERFBUF_OK);
+    static const char *const paths[4] = {
+        "\\{B4FC721A-0378-476F-89BA-A5A79F810B36}(*)\\% Processor Time",
+        "\\{b4fc721a-0378-476f-89ba-a5a79f810b36}(_Total)\\% Processor Performance",
+        "\\{b4fc721a-0378-476f-89ba-a5a79f810b36}(_Total)\\% processor utility",
+        "\\{b4fc721a-0378-476f-89ba-a5a79f810b36}(_Total)\\Average Idle Time"};
+    static const double expected[4] = {75.0, 90.0, 50.0, 20.0};
+    perfbuf_query_counter c[4];
+    for (int k = 0; k < 4; k++) {
+        CHECK(perfbuf_query_add(&q, &c[k], paths[k], strlen(paths[k]), NULL) == PERFBUF_OK);
+    }
+    void *arena = NULL;
+    size_t arena_bytes = 0;
+    CHECK(start(&q, &arena, &arena_bytes) == PERFBUF_OK);
+    CHECK_EQ_U(collect(&q, &arena, &arena_bytes, &c0), PERFBUF_OK);
+    perfbuf_formatted_item *items;
+    size_t n;
+    CHECK(formatted(&q, &c[0], &items, &n) == PERFBUF_OK);
+    CHECK_EQ_U(n, 4);
+    CHECK_EQ_U(items[0].value.status, PERFBUF_CSTATUS_INVALID_DATA);
+    free(items);
+    CHECK_EQ_U(collect(&q, &arena, &arena_bytes, &c1), PERFBUF_OK);
+    CHECK(formatted(&q, &c[0], &items, &n) == PERFBUF_OK);
+    CHECK_EQ_U(n, 4);
+    static const char *const instances[4] = {"0,0", "0,1", "0,_Total", "_Total"};
+    static const double busy[4] = {75.0, 25.0, 50.0, 50.0};
+    for (size_t i = 0; i < 4 && i < n; i++) {
+        CHECK_STR(items[i].name, instances[i]);
+        CHECK(items[i].value.status == PERFBUF_CSTATUS_VALID_DATA &&
+              near(items[i].value.as_double, busy[i]));
+    }
+    free(items);
+    for (int k = 1; k < 4; k++) {
+        CHECK(formatted(&q, &c[k], &items, &n) == PERFBUF_OK);
+        CHECK(n == 1 && near(items[0].value.as_double, expected[k]));
+        free(items);
+    }
+    const char *listed[4];
+    size_t count = 4;
+    CHECK(perfbuf_query_instances(&q, &c[0], PERFBUF_QUERY_EXITED, listed, &count) == PERFBUF_OK);
+    CHECK_EQ_U(count, 0);
+    count = 4;
+    CHECK(perfbuf_query_instances(&q, &c[0], PERFBUF_QUERY_APPEARED, listed, &count) ==
+          PERFBUF_OK);
+    CHECK_EQ_U(count, 0);
+    free(arena);
+    tb_free(&reginfo);
+    tb_free(&names);
+    tb_free(&c0);
+    tb_free(&c1);
+}
+
 static const th_case cases[] = {
+    TH_CASE(documented_processor_information),
     TH_CASE(first_sample_rates_and_churn), TH_CASE(paths_and_statuses),
     TH_CASE(formats_and_arguments),       TH_CASE(unordered_ids_in_the_arena),
     TH_CASE(unique_id_survives_exit),
