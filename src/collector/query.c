@@ -495,6 +495,7 @@ static bool registration_block(const perfbuf_query *q, const perfbuf_query_count
     perfbuf_v2_iter it;
     perfbuf_v2_blocks_begin(d, &it);
     for (uint32_t i = 0; perfbuf_v2_blocks_next(d, &it, out); i++) {
+        PB_WORK(1);
         if (i == wanted) {
             return out->status == 0 && out->kind != PERFBUF_V2_ERROR_RETURN;
         }
