@@ -1,9 +1,9 @@
 #!/usr/bin/env bash
 # SPDX-License-Identifier: MIT OR Apache-2.0
 # Installs perfbuf (static and shared) into a temporary prefix and builds
-# the example consumer and the example collector against it both ways:
-# find_package and pkg-config. Each collector build runs on the bundled
-# synthetic captures and must print the values worked out below.
+# the example consumer and the example collectors (V1 and V2) against it
+# both ways: find_package and pkg-config. Each collector build runs on the
+# bundled captures and must print the values worked out below.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 work=$(mktemp -d)
@@ -44,6 +44,37 @@ run_collector() {
   echo "$err"
   if [ "$rc" != 1 ] || [[ "$err" != *"$english: at 0: PERFBUF_E_BAD_SIGNATURE"* ]]; then
     echo "install-check: $bin should reject a table given as a capture (exit $rc)"; exit 1
+  fi
+}
+
+# What examples/collector_v2 must print for the documented V2 pair
+# (corpus/captures/documented/README.md): Processor Information's
+# % Processor Time (PERF_100NSEC_TIMER_INV) is 75, 25 and 50 for 0,0, 0,1
+# and 0,_Total, 50 for _Total; % Processor Utility (PERF_AVERAGE_BULK over
+# % Utility Base) is 5,000 / 100 = 50 for _Total. No instance exits.
+v2dir=corpus/captures/documented
+v2_args=("$v2dir/v2-query-documented-processor-information-0.bin"
+         "$v2dir/v2-query-documented-processor-information-1.bin"
+         "$v2dir/v2-reginfo-documented-processor-information.bin"
+         "$v2dir/v2-names-documented-processor-information.bin")
+collector_v2_expected='0,0 75.000 PERFBUF_CSTATUS_VALID_DATA
+0,1 25.000 PERFBUF_CSTATUS_VALID_DATA
+0,_Total 50.000 PERFBUF_CSTATUS_VALID_DATA
+_Total 50.000 PERFBUF_CSTATUS_VALID_DATA
+_Total 50.000 PERFBUF_CSTATUS_VALID_DATA'
+run_collector_v2() {
+  local bin=$1 libdir=$2 out err rc=0
+  out=$(LD_LIBRARY_PATH="$libdir" "$bin" "${v2_args[@]}")
+  echo "$out"
+  if [ "$out" != "$collector_v2_expected" ]; then
+    echo "install-check: $bin printed the above, not:"; echo "$collector_v2_expected"; exit 1
+  fi
+  # A V1 block given to the V2 query is the other format: exit 1, the file
+  # and BAD_SIGNATURE at offset 0.
+  err=$(LD_LIBRARY_PATH="$libdir" "$bin" "$documented" "${v2_args[@]:1}" 2>&1 >/dev/null) || rc=$?
+  echo "$err"
+  if [ "$rc" != 1 ] || [[ "$err" != *"$documented: at 0: PERFBUF_E_BAD_SIGNATURE"* ]]; then
+    echo "install-check: $bin should reject a V1 block given as V2 query data (exit $rc)"; exit 1
   fi
 }
 
@@ -90,6 +121,12 @@ for kind in static shared; do
   cmake --build "$work/collector-cmake-$kind" >/dev/null
   check_linkage "$work/collector-cmake-$kind/collector" $kind
   run_collector "$work/collector-cmake-$kind/collector" "$prefix/lib"
+  echo "== examples/collector_v2, find_package, $kind"
+  cmake -S examples/collector_v2 -B "$work/collector_v2-cmake-$kind" -DCMAKE_PREFIX_PATH="$prefix" \
+    -Dperfbuf_SHARED_LIBS=$shared >/dev/null
+  cmake --build "$work/collector_v2-cmake-$kind" >/dev/null
+  check_linkage "$work/collector_v2-cmake-$kind/collector_v2" $kind
+  run_collector_v2 "$work/collector_v2-cmake-$kind/collector_v2" "$prefix/lib"
 done
 
 pcdirs=("$prefix"/lib*/pkgconfig)
@@ -126,5 +163,16 @@ for kind in shared static; do
   fi
   check_linkage "$work/collector-pc-$kind/collector" $kind
   run_collector "$work/collector-pc-$kind/collector" "$libdir"
+  echo "== pkg-config (examples/collector_v2/Makefile), $kind"
+  mkdir -p "$work/collector_v2-pc-$kind"
+  cp examples/collector_v2/main.c examples/collector_v2/Makefile "$work/collector_v2-pc-$kind/"
+  if [ "$kind" = shared ]; then
+    PKG_CONFIG_PATH="$pcdir" make -s -C "$work/collector_v2-pc-$kind" collector_v2
+  else
+    PKG_CONFIG_PATH="$pcdir" make -s -C "$work/collector_v2-pc-$kind" collector_v2 \
+      LDLIBS="-Wl,-Bstatic $(PKG_CONFIG_PATH="$pcdir" pkg-config --libs --static perfbuf) -Wl,-Bdynamic"
+  fi
+  check_linkage "$work/collector_v2-pc-$kind/collector_v2" $kind
+  run_collector_v2 "$work/collector_v2-pc-$kind/collector_v2" "$libdir"
 done
-echo "install-check: the consumer and the collector build and run against the static and the shared library, with find_package and with pkg-config"
+echo "install-check: the consumer and both collectors build and run against the static and the shared library, with find_package and with pkg-config"

@@ -1,14 +1,19 @@
 /* SPDX-License-Identifier: MIT OR Apache-2.0 */
 /*
- * The query (perfbuf/query.h) from one input: a Counter table, two hostile
- * paths and two hostile captures.
+ * The query (perfbuf/query.h) from one input: a Counter table (or a V2
+ * registration), two hostile paths and two hostile captures.
  *
  * Input: byte 0 selects the format flags (bits 0-1); bytes 1-2 and 3-4
  * (little-endian) are the paths' lengths, bytes 5-8 the table's, bytes
  * 9-12 the older capture's; bit 2 of byte 0 pairs the first counter by
- * the key counter the second path's bytes name. Then the two paths, the table, the older
- * capture and the newer one (the rest). A table that does not parse ends
- * the run; a path that does not parse is not added.
+ * the key counter the second path's bytes name, bit 4 by UniqueID. Then
+ * the two paths, the table, the older capture and the newer one (the
+ * rest). Bit 3 opens the query on V2 instead: the table's first two bytes
+ * are the length of a registration (PERF_REG_COUNTERSET_STRUCT) that
+ * follows them, the rest of the table its counter names, the counterset
+ * is named "S" and answers in block 0, and the captures are V2 query
+ * data. A table that does not parse ends the run; a path that does not
+ * parse is not added.
  *
  * Oracles: every call within the work budget of its inputs (fuzz/oracle.h;
  * a collection's inputs are the capture once per counter and once more
@@ -44,6 +49,7 @@ typedef struct run {
     bool added[2];
     size_t path_len[2];
     size_t table_len;
+    perfbuf_query_registration reg;
     void *arena;
     size_t arena_bytes;
 } run;
@@ -159,7 +165,24 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
     r.table_len = lens[2];
     perfbuf_status st;
     perfbuf_error err = {0};
-    BUDGETED(r.table_len, st = perfbuf_query_open(&r.q, parts[2], lens[2], NULL, 0, &err));
+    bool v2 = (data[0] & 8u) != 0;
+    if (v2) {
+        /* "S" with its NUL, as PERF_REG_COUNTERSET_NAME_STRING answers. */
+        static const uint8_t set_name[4] = {'S', 0, 0, 0};
+        size_t reg_len = lens[2] < 2 ? 0 : read_le(parts[2], 2);
+        reg_len = lens[2] < 2 ? 0 : reg_len > lens[2] - 2 ? lens[2] - 2 : reg_len;
+        size_t names_at = lens[2] < 2 ? lens[2] : 2 + reg_len;
+        r.reg = (perfbuf_query_registration){
+            .reginfo = parts[2] + (lens[2] < 2 ? 0 : 2),
+            .reginfo_len = reg_len,
+            .counter_names = names_at < lens[2] ? parts[2] + names_at : NULL,
+            .counter_names_len = lens[2] - names_at,
+            .counterset_name = set_name,
+            .counterset_name_len = sizeof set_name};
+        BUDGETED(r.table_len, st = perfbuf_query_open_v2(&r.q, &r.reg, 1, &err));
+    } else {
+        BUDGETED(r.table_len, st = perfbuf_query_open(&r.q, parts[2], lens[2], NULL, 0, &err));
+    }
     if (st != PERFBUF_OK) {
         return 0;
     }
@@ -178,15 +201,23 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
     if ((data[0] & 4u) != 0) {
         BUDGETED(lens[1], st = perfbuf_query_pair_by(&r.q, &r.counters[0], (const char *)parts[1],
                                                      lens[1]));
-        ORACLE(st == PERFBUF_OK || !r.added[0] || lens[1] == 0 ||
+        ORACLE(st == PERFBUF_OK || !r.added[0] || lens[1] == 0 || v2 ||
                st == PERFBUF_E_PATH_WILDCARD || lens[1] > 3u * PERFBUF_PATH_MAX_NAME);
+    }
+    /* Bit 4: the first counter pairs by UniqueID (a V1 query only). */
+    if ((data[0] & 16u) != 0) {
+        BUDGETED(0, st = perfbuf_query_pair_by_unique_id(&r.q, &r.counters[0]));
+        ORACLE(st == PERFBUF_OK ? r.added[0] && !v2 : !r.added[0] || v2);
     }
     size_t bytes = 0;
     BUDGETED(0, st = perfbuf_query_arena(&r.q, NULL, &bytes));
     ORACLE(st == PERFBUF_E_OUTPUT_TOO_SMALL);
     r.arena = malloc(bytes + 1u);
     r.arena_bytes = bytes;
-    BUDGETED(r.table_len, st = perfbuf_query_arena(&r.q, r.arena, &r.arena_bytes));
+    /* The first arena: the tables' indexes, or the registration's order
+     * and the paths resolved against it once. */
+    BUDGETED(r.table_len + lens[0] + lens[1],
+             st = perfbuf_query_arena(&r.q, r.arena, &r.arena_bytes));
     if (st == PERFBUF_OK) {
         const uint8_t *newer = at;
         for (int round = 0; round < 2; round++) {

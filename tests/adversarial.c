@@ -383,6 +383,20 @@ void adv_pair_v2(uint32_t n, int shape, tb_buf *older, tb_buf *newer)
     *newer = pair_v2_capture(1, n, shape, 1);
 }
 
+void adv_pair_unique_id(uint32_t n, tb_buf *older, tb_buf *newer)
+{
+    cf_process *procs = calloc((size_t)n + 1u, sizeof *procs);
+    for (uint32_t i = 0; i < n; i++) {
+        procs[i] = (cf_process){"svchost", -1, (int32_t)i, 1000u * (uint64_t)i, i};
+    }
+    *older = cf_capture(0, NULL, 0, procs, n, 0);
+    for (uint32_t i = 0; i < n; i++) {
+        procs[i].cpu = 2000u * (uint64_t)i;
+    }
+    *newer = cf_capture(1, NULL, 0, procs + 1, n > 0 ? n - 1u : 0u, 0);
+    free(procs);
+}
+
 /* ---- V1 name tables ---- */
 
 tb_buf adv_names(uint32_t n, int order)

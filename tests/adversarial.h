@@ -137,6 +137,12 @@ void adv_pair(uint32_t n, int shape, tb_buf *older, tb_buf *newer);
  * for the new ones (shape 1: n - 1 pairs). */
 void adv_pair_v2(uint32_t n, int shape, tb_buf *older, tb_buf *newer);
 
+/* Two V1 captures of cf_capture with n processes, all named "svchost",
+ * UniqueIDs 0 to n - 1: the newer lacks the first. By name every one
+ * shares the key "svchost" (#N counts within a UniqueID); by UniqueID the
+ * n - 1 left pair with their own. */
+void adv_pair_unique_id(uint32_t n, tb_buf *older, tb_buf *newer);
+
 /* ---- V1 name tables ---- */
 
 /* n pairs; order 0: indexes ADV_NAMES_BASE + 2, + 4, ... ascending; 1:

@@ -1289,8 +1289,172 @@ static void call_query_long_parent(uint32_t n, run *r) { query_case(n, 2, r); }
 static void call_query_two_parents(uint32_t n, run *r) { query_case(n, 3, r); }
 static void call_query_long_names(uint32_t n, run *r) { query_case(n, 4, r); }
 
+/* Collects both captures into the query, growing the arena as asked;
+ * the collections' work is counted. */
+static void query_collect_both(perfbuf_query *q, void **arena, const tb_buf *const captures[2],
+                               run *r)
+{
+    size_t needed = 0;
+    for (int c = 0; c < 2; c++) {
+        perfbuf_status st;
+        start();
+        while ((st = perfbuf_query_collect(q, captures[c]->data, captures[c]->len, &needed,
+                                           NULL)) == PERFBUF_E_OUTPUT_TOO_SMALL) {
+            *arena = realloc(*arena, needed);
+            EXPECT(perfbuf_query_arena(q, *arena, &needed) == PERFBUF_OK);
+        }
+        stop(r);
+        EXPECT(st == PERFBUF_OK);
+    }
+}
+
+/* The formatted array and exited instances of c: `count` items, `gone`
+ * exited; the reads' work is counted. */
+static void query_read(const perfbuf_query *q, const perfbuf_query_counter *c, uint32_t count,
+                       uint32_t gone, run *r)
+{
+    size_t items_count = count, exited_count = (size_t)gone + 1u;
+    perfbuf_formatted_item *items = malloc(sizeof *items * (items_count + 1));
+    const char **exited = malloc(sizeof *exited * (exited_count + 1));
+    start();
+    EXPECT(perfbuf_query_formatted_array(q, c, PERFBUF_FMT_DOUBLE, items, &items_count) ==
+           PERFBUF_OK);
+    EXPECT(perfbuf_query_instances(q, c, PERFBUF_QUERY_EXITED, exited, &exited_count) ==
+           PERFBUF_OK);
+    stop(r);
+    EXPECT(items_count == count && exited_count == gone);
+    free(exited);
+    free(items);
+}
+
+/*
+ * The query opened on V2 (perfbuf_query_open_v2) on adv_pair_v2's shapes:
+ * two counters by name, both captures collected, arrays and exited
+ * instances read. Input: both captures, the registration and names, and
+ * the arena the query filled.
+ */
+static void query_v2_case(uint32_t n, int shape, run *r)
+{
+    tb_buf ob, nb;
+    adv_pair_v2(n, shape, &ob, &nb);
+    static const tb_reg_row rows[2] = {
+        {CF_V2_CPU, PERF_100NSEC_TIMER, PERFBUF_V2_NO_ID, "cpu"},
+        {CF_V2_COUNT, PERF_COUNTER_RAWCOUNT, PERFBUF_V2_NO_ID, "count"}};
+    tb_buf reginfo = cf_v2_registration();
+    tb_buf names = tb_v2_strings(rows, 2, PERFBUF_V2_STRINGS_FROM_ARRAY_END);
+    tb_buf set = tb_v2_string_answer("Proc");
+    perfbuf_query_registration reg = {.reginfo = reginfo.data,
+                                      .reginfo_len = reginfo.len,
+                                      .counter_names = names.data,
+                                      .counter_names_len = names.len,
+                                      .counterset_name = set.data,
+                                      .counterset_name_len = set.len};
+    perfbuf_query q;
+    perfbuf_query_counter counters[2];
+    const char *paths[2] = {"\\Proc(*)\\cpu", "\\Proc(*)\\count"};
+    EXPECT(perfbuf_query_open_v2(&q, &reg, 1, NULL) == PERFBUF_OK);
+    for (int k = 0; k < 2; k++) {
+        EXPECT(perfbuf_query_add(&q, &counters[k], paths[k], strlen(paths[k]), NULL) ==
+               PERFBUF_OK);
+    }
+    void *arena = NULL;
+    const tb_buf *const captures[2] = {&ob, &nb};
+    query_collect_both(&q, &arena, captures, r);
+    uint32_t expected = shape == 0 ? n - (n + 9) / 10 + n / 10 : n - 1;
+    uint32_t gone = shape == 0 ? (n + 9) / 10 : 1;
+    for (int k = 0; k < 2; k++) {
+        query_read(&q, &counters[k], expected, gone, r);
+    }
+    r->bytes = ob.len + nb.len + reginfo.len + names.len + set.len + q.kept_end;
+    free(arena);
+    tb_free(&ob);
+    tb_free(&nb);
+    tb_free(&reginfo);
+    tb_free(&names);
+    tb_free(&set);
+}
+
+static void call_query_v2_churn(uint32_t n, run *r) { query_v2_case(n, 0, r); }
+static void call_query_v2_same_key(uint32_t n, run *r) { query_v2_case(n, 1, r); }
+
+/* A V2 query opened on a registration of n counters and n names whose
+ * ids descend (the arena gives both their order), with a path naming the
+ * last counter: open, arena and the path's resolution are counted. */
+static void call_query_v2_registration(uint32_t n, run *r)
+{
+    tb_buf reginfo = adv_reginfo_refs(n, 1);
+    tb_buf names = adv_strings(n, 0, 1);
+    perfbuf_query_registration reg = {.reginfo = reginfo.data,
+                                      .reginfo_len = reginfo.len,
+                                      .counter_names = names.data,
+                                      .counter_names_len = names.len};
+    perfbuf_query q;
+    perfbuf_query_counter c;
+    char path[80];
+    size_t bytes = 0;
+    start();
+    EXPECT(perfbuf_query_open_v2(&q, &reg, 1, NULL) == PERFBUF_OK);
+    stop(r);
+    /* The GUID as a caller knows it: the query validates this registration
+     * only once the arena gives its ids their order. */
+    uint64_t *order = malloc(sizeof *order * n);
+    perfbuf_v2_reginfo parsed;
+    EXPECT(perfbuf_v2_reginfo_parse_indexed(reginfo.data, reginfo.len, NULL, order, n, &parsed,
+                                            NULL) == PERFBUF_OK);
+    char guid[PERFBUF_GUID_STRING_SIZE];
+    perfbuf_guid_format(&parsed.counterset, guid);
+    free(order);
+    snprintf(path, sizeof path, "\\%s(*)\\s%u", guid, n - 1u);
+    EXPECT(perfbuf_query_add(&q, &c, path, strlen(path), NULL) == PERFBUF_OK);
+    EXPECT(perfbuf_query_arena(&q, NULL, &bytes) == PERFBUF_E_OUTPUT_TOO_SMALL);
+    void *arena = malloc(bytes);
+    start();
+    EXPECT(perfbuf_query_arena(&q, arena, &bytes) == PERFBUF_OK);
+    stop(r);
+    EXPECT(c.resolution == PERFBUF_CSTATUS_VALID_DATA);
+    r->bytes = reginfo.len + names.len + bytes;
+    free(arena);
+    tb_free(&reginfo);
+    tb_free(&names);
+}
+
+/* perfbuf_query_pair_by_unique_id on adv_pair_unique_id: n - 1 pairs,
+ * one exited. */
+static void call_query_unique_id(uint32_t n, run *r)
+{
+    tb_buf ob, nb;
+    adv_pair_unique_id(n, &ob, &nb);
+    tb_buf table;
+    tb_init(&table);
+    const char *titles[] = {"6", "% Processor Time", "230", "Process"};
+    for (int k = 0; k < 4; k++) {
+        tb_utf16(&table, titles[k], 1);
+    }
+    tb_u16(&table, 0);
+    perfbuf_query q;
+    perfbuf_query_counter c;
+    const char *path = "\\Process(*)\\% Processor Time";
+    EXPECT(perfbuf_query_open(&q, table.data, table.len, NULL, 0, NULL) == PERFBUF_OK);
+    EXPECT(perfbuf_query_add(&q, &c, path, strlen(path), NULL) == PERFBUF_OK);
+    EXPECT(perfbuf_query_pair_by_unique_id(&q, &c) == PERFBUF_OK);
+    void *arena = NULL;
+    const tb_buf *const captures[2] = {&ob, &nb};
+    query_collect_both(&q, &arena, captures, r);
+    query_read(&q, &c, n - 1u, 1u, r);
+    r->bytes = ob.len + nb.len + table.len + q.kept_end;
+    free(arena);
+    tb_free(&ob);
+    tb_free(&nb);
+    tb_free(&table);
+}
+
 static void query_cases(void)
 {
+    GROWTH("query V2: 2 counters, 2 captures, n ids, 10 % churn", call_query_v2_churn, N_LOG_N);
+    GROWTH("query V2: n of one id and name, #N shifted", call_query_v2_same_key, N_LOG_N);
+    GROWTH("query V2: a registration of n unordered counters and names",
+           call_query_v2_registration, N_LOG_N);
+    GROWTH("query: n svchost paired by UniqueID, the first exits", call_query_unique_id, N_LOG_N);
     GROWTH("query: 2 counters, 2 captures, n names, 10 % churn", call_query_churn, N_LOG_N);
     GROWTH("query: n svchost, #N shifted", call_query_same_names, N_LOG_N);
     GROWTH("query: n children of one long parent", call_query_long_parent, N_LOG_N);

@@ -436,8 +436,29 @@ static void pairing_seeds(void)
 }
 
 /* fuzz_query: a header (format selector, two path lengths, table and older
- * lengths), the paths, an English Counter table, the older capture, the
- * newer one (fuzz/fuzz_query.c). */
+ * lengths), the paths, the table, the older capture, the newer one
+ * (fuzz/fuzz_query.c). */
+static void query_file_with(const char *name, uint8_t format, const char *path1,
+                            const char *path2, const tb_buf *table, const tb_buf *older,
+                            const tb_buf *newer)
+{
+    tb_buf b;
+    tb_init(&b);
+    tb_u8(&b, format);
+    tb_u16(&b, (uint16_t)strlen(path1));
+    tb_u16(&b, (uint16_t)strlen(path2));
+    tb_u32(&b, (uint32_t)table->len);
+    tb_u32(&b, (uint32_t)older->len);
+    tb_bytes(&b, path1, strlen(path1));
+    tb_bytes(&b, path2, strlen(path2));
+    tb_bytes(&b, table->data, table->len);
+    tb_bytes(&b, older->data, older->len);
+    tb_bytes(&b, newer->data, newer->len);
+    write_file("fuzz_query", name, b.data, b.len);
+    tb_free(&b);
+}
+
+/* The same with an English Counter table of the collector fixture's titles. */
 static void query_file(const char *name, uint8_t format, const char *path1, const char *path2,
                        const tb_buf *older, const tb_buf *newer)
 {
@@ -455,21 +476,39 @@ static void query_file(const char *name, uint8_t format, const char *path1, cons
         tb_utf16(&table, titles[i].text, 1);
     }
     tb_u16(&table, 0);
-    tb_buf b;
-    tb_init(&b);
-    tb_u8(&b, format);
-    tb_u16(&b, (uint16_t)strlen(path1));
-    tb_u16(&b, (uint16_t)strlen(path2));
-    tb_u32(&b, (uint32_t)table.len);
-    tb_u32(&b, (uint32_t)older->len);
-    tb_bytes(&b, path1, strlen(path1));
-    tb_bytes(&b, path2, strlen(path2));
-    tb_bytes(&b, table.data, table.len);
-    tb_bytes(&b, older->data, older->len);
-    tb_bytes(&b, newer->data, newer->len);
-    write_file("fuzz_query", name, b.data, b.len);
-    tb_free(&b);
+    query_file_with(name, format, path1, path2, &table, older, newer);
     tb_free(&table);
+}
+
+/* Bit 3: a V2 query on the collector fixture's counterset, named "S":
+ * the table is the registration's length, the registration and the
+ * counter names; the captures are V2 query data. */
+static void query_v2_seeds(void)
+{
+    static const tb_reg_row rows[2] = {
+        {CF_V2_CPU, PERF_100NSEC_TIMER, PERFBUF_V2_NO_ID, "cpu"},
+        {CF_V2_COUNT, PERF_COUNTER_RAWCOUNT, PERFBUF_V2_NO_ID, "count"}};
+    tb_buf reg = cf_v2_registration();
+    tb_buf names = tb_v2_strings(rows, 2, PERFBUF_V2_STRINGS_FROM_ARRAY_END);
+    tb_buf table;
+    tb_init(&table);
+    tb_u16(&table, (uint16_t)reg.len);
+    tb_bytes(&table, reg.data, reg.len);
+    tb_bytes(&table, names.data, names.len);
+    const cf_v2_instance older[] = {{0, "Idle", 1000000, 0}, {812, "svchost", 2000000, 812},
+                                    {1044, "svchost", 3000000, 1044}, {9, "w", 0, 1}};
+    const cf_v2_instance newer[] = {{1044, "svchost", 5000000, 1044}, {0, "idle", 8000000, 0},
+                                    {1300, "new", 0, 1300}, {9, "w", 0, 2}, {9, "w", 0, 3}};
+    tb_buf o = cf_v2_capture(0, older, 4), n = cf_v2_capture(1, newer, 5);
+    query_file_with("valid-v2-exit-start.bin", 8, "\\S(*)\\cpu", "\\s(w#1)\\1", &table, &o, &n);
+    query_file_with("valid-v2-guid-missing.bin", 9,
+                    "\\{00000000-0000-0000-0000-000000000000}(*)\\0", "\\S(gone)\\count", &table,
+                    &o, &n);
+    tb_free(&o);
+    tb_free(&n);
+    tb_free(&table);
+    tb_free(&names);
+    tb_free(&reg);
 }
 
 static void query_seeds(void)
@@ -494,6 +533,10 @@ static void query_seeds(void)
     query_file("valid-pair-by-id-process.bin", 4, "\\Process(*)\\% Processor Time", "ID Process",
                &o, &n);
     query_file("invalid-paths.bin", 3, "\\Process(*\\x", "\\Process(*)\\*", &o, &n);
+    /* Bit 4: the first counter paired by UniqueID (the last svchost has one). */
+    query_file("valid-pair-by-unique-id.bin", 16, "\\Process(*)\\% Processor Time",
+               "\\Process(svchost)\\ID Process", &o, &n);
+    query_v2_seeds();
     tb_free(&o);
     tb_free(&n);
     tb_free(&moved);

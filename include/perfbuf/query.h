@@ -1,7 +1,9 @@
 /* SPDX-License-Identifier: MIT OR Apache-2.0 */
 /*
  * A query in the manner of PDH's (docs/collector.md): counters added by
- * path, V1 captures fed in as bytes, PDH-style arrays read out. The query,
+ * path, captures fed in as bytes (V1 data blocks, or PerfLib V2 query data
+ * for a query opened on V2 registrations), PDH-style arrays read out. The
+ * query,
  * its counters and its arena are the caller's memory; the library
  * allocates nothing and keeps nothing outside them.
  *
@@ -33,6 +35,7 @@
 #include "perfbuf/paths.h"
 #include "perfbuf/resolve.h"
 #include "perfbuf/v1.h"
+#include "perfbuf/v2_meta.h"
 #include "perfbuf/values.h"
 
 #ifdef __cplusplus
@@ -67,7 +70,36 @@ typedef struct perfbuf_query_counter {
     perfbuf_counter_path key;       /* the key counter's name, as a path's counter part */
     perfbuf_query_samples older;    /* the capture before the last one */
     perfbuf_query_samples newer;    /* the last capture */
+    uint32_t identity;              /* pairing by UniqueID (V1) or InstanceId (V2) */
+    uint32_t registration;          /* V2: the registration the path names, or UINT32_MAX */
+    uint32_t counter_id;            /* V2: the counter it names there */
+    uint32_t resolution;            /* V2: VALID_DATA, or why the path names nothing */
 } perfbuf_query_counter;
+
+/*
+ * One counterset of a V2 query, as PerfLib answers for it
+ * (PerfQueryCounterSetRegistrationInfo): the caller fills the first
+ * fields, perfbuf_query_open_v2 the rest. The bytes and the struct must
+ * outlive the query.
+ */
+typedef struct perfbuf_query_registration {
+    const void *reginfo;            /* PERF_REG_COUNTERSET_STRUCT's answer (required) */
+    size_t reginfo_len;
+    const void *counter_names;      /* PERF_REG_COUNTER_NAME_STRINGS's, or NULL */
+    size_t counter_names_len;
+    const void *counterset_name;    /* PERF_REG_COUNTERSET_NAME_STRING's, or NULL */
+    size_t counterset_name_len;
+    uint32_t block;                 /* its PERF_COUNTER_IDENTIFIER.Index: the position of
+                                       its PERF_COUNTER_HEADER in every query data buffer */
+    /* Filled by perfbuf_query_open_v2 and perfbuf_query_arena; private. */
+    perfbuf_v2_reginfo reg;
+    perfbuf_v2_strings names;
+    perfbuf_v2_string name;
+    bool has_names;
+    bool has_name;
+    size_t reg_order;               /* arena offset of the ids' order, or SIZE_MAX */
+    size_t names_order;
+} perfbuf_query_registration;
 
 /* A query. Treat the fields as private. */
 typedef struct perfbuf_query {
@@ -86,6 +118,8 @@ typedef struct perfbuf_query {
     size_t kept_end;        /* the end of the samples kept in the arena */
     bool has_newer;         /* a collection succeeded */
     bool has_older;         /* two did */
+    perfbuf_query_registration *registrations; /* a V2 query's; NULL for V1 */
+    uint32_t registration_count;
 } perfbuf_query;
 
 /*
@@ -101,6 +135,25 @@ PERFBUF_API PERFBUF_MUST_USE perfbuf_status perfbuf_query_open(perfbuf_query *q,
                                                                const void *localized,
                                                                size_t localized_len,
                                                                perfbuf_error *err);
+
+/*
+ * Opens a query on V2 registrations instead: `count` countersets, each
+ * with its registration, optionally its counter names (paths name
+ * counters by them, or by decimal id) and its name (paths name the
+ * counterset by it, or by its GUID as perfbuf_guid_format writes it,
+ * braces included), and the position of its block in the query data
+ * (perfbuf_v2_counterset_matches, perfbuf_v2_resolve_counter). Such a
+ * query collects V2 query data (PerfQueryCounterData) and pairs
+ * instances by InstanceId, name and #N as perfbuf_v2_pair does.
+ * Each buffer is validated as perfbuf_v2_reginfo_parse,
+ * perfbuf_v2_strings_parse (origin AUTO) and perfbuf_v2_string_parse do
+ * (*err names the offset and field); ids out of order need scratch, which
+ * the arena's start provides (perfbuf_query_arena finishes their
+ * validation then and may answer their failure). O(registrations).
+ */
+PERFBUF_API PERFBUF_MUST_USE perfbuf_status perfbuf_query_open_v2(
+    perfbuf_query *q, perfbuf_query_registration *registrations, size_t count,
+    perfbuf_error *err);
 
 /*
  * Adds the counter `c` by path, in English or the localized language:
@@ -129,12 +182,27 @@ PERFBUF_API PERFBUF_MUST_USE perfbuf_status perfbuf_query_add(perfbuf_query *q,
  * (docs/collector.md, "Pairing by identity"). Names in the arrays stay
  * PDH's. A capture whose object lacks the key counter gives the counter
  * PERFBUF_CSTATUS_NO_COUNTER. `key` must outlive the query. Before the
- * arena; INVALID_ARGUMENT for an empty or over-long name or a counter not
- * added to q, PERFBUF_E_PATH_WILDCARD for "*". O(1).
+ * arena; INVALID_ARGUMENT for an empty or over-long name, a counter not
+ * added to q or a V2 query (which pairs by InstanceId already),
+ * PERFBUF_E_PATH_WILDCARD for "*". O(1).
  */
 PERFBUF_API PERFBUF_MUST_USE perfbuf_status perfbuf_query_pair_by(perfbuf_query *q,
                                                                   perfbuf_query_counter *c,
                                                                   const char *key, size_t len);
+
+/*
+ * Pairs the counter's V1 instances by their UniqueID, for objects whose
+ * provider sets one (PERF_INSTANCE_DEFINITION.UniqueID other than
+ * PERF_NO_UNIQUE_ID, winperf.h), as perfbuf_v1_pair keys them, together
+ * with the parent and name without #N as perfbuf_query_pair_by does: an
+ * instance keeps its previous sample whatever others exit. Instances
+ * without one pair by PDH's key. Names in the arrays stay PDH's. Before
+ * the arena; INVALID_ARGUMENT for a counter not added to q or a V2 query.
+ * Replaces a key counter perfbuf_query_pair_by chose, and the reverse.
+ * O(counters).
+ */
+PERFBUF_API PERFBUF_MUST_USE perfbuf_status perfbuf_query_pair_by_unique_id(
+    perfbuf_query *q, perfbuf_query_counter *c);
 
 /*
  * Gives the query its arena, as PdhGetFormattedCounterArray takes a buffer:
@@ -142,7 +210,8 @@ PERFBUF_API PERFBUF_MUST_USE perfbuf_status perfbuf_query_pair_by(perfbuf_query 
  * tables' indexes and what the query keeps); a collection may ask for more
  * (perfbuf_query_collect). An arena of *bytes bytes, aligned to 8, serves
  * until the next call. The first time, the query builds the tables' indexes
- * at its start; afterwards the arena must begin with the previous arena's
+ * at its start (a V2 query: the order of registrations whose ids are out
+ * of order, then resolves every counter's path once); afterwards the arena must begin with the previous arena's
  * bytes, as realloc leaves them (or a copy of them), and the query points
  * its names into it again. OUTPUT_TOO_SMALL, *bytes the least size, when
  * it is smaller than what the query keeps. Linear in the tables the first
@@ -156,7 +225,17 @@ PERFBUF_API PERFBUF_MUST_USE perfbuf_status perfbuf_query_arena(perfbuf_query *q
     (sizeof(perfbuf_raw_item) + 3u * sizeof(uint64_t) + sizeof(uint32_t) + sizeof(size_t))
 
 /*
- * Collects one V1 capture (perfbuf_v1_parse, lenient): each counter's
+ * Collects one capture of the query's format. A V2 query takes V2 query
+ * data (perfbuf_v2_query_parse, lenient): each counter's block is the one
+ * at its registration's position, its items those perfbuf_v2_raw_array
+ * gives (the instance name with #N among instances of one InstanceId and
+ * name), paired by InstanceId, name and #N as perfbuf_v2_pair pairs; a
+ * missing block, or one with a non-zero dwStatus, is
+ * PERFBUF_CSTATUS_NO_OBJECT; the rest is as below. A buffer of the other
+ * format is PERFBUF_E_BAD_SIGNATURE at offset 0 naming PERF_DATA_BLOCK's
+ * Signature, which V1 blocks begin with and V2 query data cannot.
+ *
+ * A V1 query takes a V1 capture (perfbuf_v1_parse, lenient): each counter's
  * object and counter are resolved through the tables, the instances its
  * path selects are paired with the previous capture's by PDH's key
  * "parent/name#N" (ASCII letters case-insensitively, as PDH compares
@@ -183,8 +262,9 @@ PERFBUF_API PERFBUF_MUST_USE perfbuf_status perfbuf_query_arena(perfbuf_query *q
  * PERFBUF_ARRAY_STRING_BYTES_PER_BYTE times the capture's bytes plus 64
  * (twice for a counter paired by a key counter, whose samples are read
  * the same way), plus the largest pairing scratch
- * (perfbuf_v1_pairing_scratch) and a perfbuf_v1_pairing, both taken from
- * the arena's end: linear in the capture per counter.
+ * (perfbuf_v1_pairing_scratch, perfbuf_v2_pairing_scratch) and the larger
+ * of a perfbuf_v1_pairing and a perfbuf_v2_pairing, both taken from the
+ * arena's end: linear in the capture per counter.
  * O(counters x (capture + i log i)) for i instances.
  */
 PERFBUF_API PERFBUF_MUST_USE perfbuf_status perfbuf_query_collect(perfbuf_query *q,

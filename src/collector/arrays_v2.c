@@ -25,6 +25,8 @@ typedef struct v2_array {
     char *strings;
     size_t item_cap, string_cap;
     size_t item_count, string_bytes;
+    /* Per item, its instance's identity when asked (pb_v2_raw_array_identities). */
+    uint64_t *identities;
 } v2_array;
 
 static bool has_instances(const perfbuf_v2_block *b)
@@ -100,6 +102,9 @@ static void fill_item(v2_array *a, const perfbuf_v2_instance *inst, uint32_t pai
         newer.status = sample_failure(st);
     }
     bool has_older = older != NULL;
+    if (a->identities != NULL) {
+        a->identities[a->item_count] = inst != NULL ? PB_HAS_IDENTITY | inst->id : 0u;
+    }
     if (a->raw) {
         perfbuf_raw_item *it = &a->raw_items[a->item_count];
         *it = (perfbuf_raw_item){0};
@@ -298,5 +303,18 @@ perfbuf_status perfbuf_v2_raw_array(const perfbuf_v2_pairing *p, const perfbuf_v
 {
     v2_array a = {.p = p, .reg = reg, .counter_id = counter_id, .path = path, .raw = true,
                   .raw_items = items, .strings = strings};
+    return array(&a, item_count, string_bytes);
+}
+
+perfbuf_status pb_v2_raw_array_identities(const perfbuf_v2_pairing *p,
+                                          const perfbuf_v2_reginfo *reg, uint32_t counter_id,
+                                          const perfbuf_counter_path *path,
+                                          perfbuf_raw_item *items, size_t *item_count,
+                                          char *strings, size_t *string_bytes,
+                                          uint64_t *identities)
+{
+    v2_array a = {.p = p, .reg = reg, .counter_id = counter_id, .path = path, .raw = true,
+                  .raw_items = items, .strings = strings,
+                  .identities = items != NULL ? identities : NULL};
     return array(&a, item_count, string_bytes);
 }

@@ -5,6 +5,10 @@
  * the V1 pairing and raw array (collector/pairing_v1.c, arrays_v1.c) of the
  * capture with itself, and paired with the previous capture through what
  * the arena kept of it: each instance's name, raw sample and key hash.
+ * A V2 query resolves its paths once against the registrations
+ * (collector/resolve_v2.c) and samples each capture through the V2
+ * pairing and raw array (pairing_v2.c, arrays_v2.c) of the capture alone;
+ * what it keeps, and how it pairs, is the same, keyed by InstanceId.
  *
  * The arena, from its start: the tables' indexes, then the samples of the
  * capture before the last, then those of the last; a collection moves the
@@ -18,14 +22,29 @@
 #include "core/check.h"
 #include "core/cursor.h"
 #include "core/work.h"
+#include "collector/internal.h"
 #include "collector/pair_keys.h"
 
 #define ALIGNMENT 8u
 
 /* The pairing collect_counter keeps in the arena, just below its scratch,
- * rounded to keep the scratch and what lies below aligned. */
-#define PAIRING_BYTES ((sizeof(perfbuf_v1_pairing) + (ALIGNMENT - 1u)) & ~(size_t)(ALIGNMENT - 1u))
+ * rounded to keep the scratch and what lies below aligned: room for either
+ * format's. */
+#define LARGER_PAIRING                                                   \
+    (sizeof(perfbuf_v1_pairing) > sizeof(perfbuf_v2_pairing) ? sizeof(perfbuf_v1_pairing) \
+                                                             : sizeof(perfbuf_v2_pairing))
+#define PAIRING_BYTES ((LARGER_PAIRING + (ALIGNMENT - 1u)) & ~(size_t)(ALIGNMENT - 1u))
 _Static_assert(_Alignof(perfbuf_v1_pairing) <= ALIGNMENT, "the arena aligns the pairing to 8");
+_Static_assert(_Alignof(perfbuf_v2_pairing) <= ALIGNMENT, "the arena aligns the pairing to 8");
+
+/* How a counter's instances pair besides PDH's name (perfbuf_query_counter.identity). */
+enum { IDENTITY_NONE = 0, IDENTITY_UNIQUE_ID = 1, IDENTITY_INSTANCE_ID = 2 };
+
+/* Either format's query was opened. */
+static bool opened(const perfbuf_query *q)
+{
+    return q->english.data != NULL || q->registrations != NULL;
+}
 
 static size_t align_up(size_t n)
 {
@@ -98,10 +117,77 @@ perfbuf_status perfbuf_query_open(perfbuf_query *q, const void *english, size_t 
     return PERFBUF_OK;
 }
 
+/* Scratch for a buffer whose ids are out of order: one entry per 8 bytes
+ * is at least one per counter (a PERF_COUNTER_REG_INFO or a
+ * PERF_STRING_COUNTER_HEADER takes more), placed at the arena's start. */
+static bool defer_order(perfbuf_query *q, size_t len, size_t *at)
+{
+    *at = q->fixed_bytes;
+    return add_size(&q->fixed_bytes, len / 8u * sizeof(uint64_t));
+}
+
+/* One registration's buffers, validated without scratch; ids out of order
+ * get theirs from the arena (finish_registration). */
+static perfbuf_status open_registration(perfbuf_query *q, perfbuf_query_registration *r,
+                                        perfbuf_error *err)
+{
+    r->reg_order = SIZE_MAX;
+    r->names_order = SIZE_MAX;
+    r->has_names = false;
+    r->has_name = false;
+    if (r->reginfo == NULL) {
+        return PERFBUF_E_INVALID_ARGUMENT;
+    }
+    perfbuf_status st = perfbuf_v2_reginfo_parse(r->reginfo, r->reginfo_len, NULL, &r->reg, err);
+    if (st == PERFBUF_E_SCRATCH_NEEDED) {
+        st = defer_order(q, r->reginfo_len, &r->reg_order) ? PERFBUF_OK
+                                                            : PERFBUF_E_LIMIT_EXCEEDED;
+    }
+    if (st == PERFBUF_OK && r->counter_names != NULL) {
+        st = perfbuf_v2_strings_parse(r->counter_names, r->counter_names_len,
+                                      PERFBUF_V2_STRINGS_AUTO, NULL, &r->names, err);
+        if (st == PERFBUF_E_SCRATCH_NEEDED) {
+            st = defer_order(q, r->counter_names_len, &r->names_order)
+                     ? PERFBUF_OK
+                     : PERFBUF_E_LIMIT_EXCEEDED;
+        }
+        r->has_names = st == PERFBUF_OK;
+    }
+    if (st == PERFBUF_OK && r->counterset_name != NULL) {
+        st = perfbuf_v2_string_parse(r->counterset_name, r->counterset_name_len, NULL, &r->name,
+                                     err);
+        r->has_name = st == PERFBUF_OK;
+    }
+    return st;
+}
+
+perfbuf_status perfbuf_query_open_v2(perfbuf_query *q, perfbuf_query_registration *registrations,
+                                     size_t count, perfbuf_error *err)
+{
+    if (q == NULL || registrations == NULL || count == 0 || count > UINT32_MAX - 1u) {
+        return PERFBUF_E_INVALID_ARGUMENT;
+    }
+    memset(q, 0, sizeof *q);
+    perfbuf_status st = PERFBUF_OK;
+    for (size_t i = 0; i < count && st == PERFBUF_OK; i++) {
+        PB_WORK(1);
+        st = open_registration(q, &registrations[i], err);
+    }
+    if (st != PERFBUF_OK) {
+        memset(q, 0, sizeof *q);
+        return st;
+    }
+    q->registrations = registrations;
+    q->registration_count = (uint32_t)count;
+    q->fixed_bytes = align_up(q->fixed_bytes);
+    q->kept_end = q->fixed_bytes;
+    return PERFBUF_OK;
+}
+
 perfbuf_status perfbuf_query_add(perfbuf_query *q, perfbuf_query_counter *c, const char *path,
                                  size_t len, perfbuf_error *err)
 {
-    if (q == NULL || c == NULL || path == NULL || q->english.data == NULL || q->arena != NULL) {
+    if (q == NULL || c == NULL || path == NULL || !opened(q) || q->arena != NULL) {
         return PERFBUF_E_INVALID_ARGUMENT;
     }
     for (const perfbuf_query_counter *k = q->first; k != NULL; k = k->next) {
@@ -125,6 +211,9 @@ perfbuf_status perfbuf_query_add(perfbuf_query *q, perfbuf_query_counter *c, con
     memset(c, 0, sizeof *c);
     c->path = parsed;
     c->status = PERFBUF_CSTATUS_ITEM_NOT_VALIDATED;
+    c->identity = q->registrations != NULL ? IDENTITY_INSTANCE_ID : IDENTITY_NONE;
+    c->registration = UINT32_MAX;
+    c->resolution = PERFBUF_CSTATUS_ITEM_NOT_VALIDATED;
     if (q->last != NULL) {
         q->last->next = c;
     } else {
@@ -135,26 +224,45 @@ perfbuf_status perfbuf_query_add(perfbuf_query *q, perfbuf_query_counter *c, con
     return PERFBUF_OK;
 }
 
-perfbuf_status perfbuf_query_pair_by(perfbuf_query *q, perfbuf_query_counter *c, const char *key,
-                                     size_t len)
+/* Whether c was added to q, a V1 query that has no arena yet: the state
+ * in which its pairing may still change. O(counters). */
+static bool pairing_changeable(const perfbuf_query *q, const perfbuf_query_counter *c)
 {
-    if (q == NULL || c == NULL || key == NULL || len == 0 || len > PERFBUF_PATH_MAX_NAME * 3u ||
-        q->arena != NULL) {
-        return PERFBUF_E_INVALID_ARGUMENT;
+    if (q == NULL || c == NULL || q->arena != NULL || q->registrations != NULL) {
+        return false;
     }
     bool added = false;
     for (const perfbuf_query_counter *k = q->first; k != NULL && !added; k = k->next) {
         PB_WORK(1);
         added = k == c;
     }
-    if (!added) {
+    return added;
+}
+
+perfbuf_status perfbuf_query_pair_by(perfbuf_query *q, perfbuf_query_counter *c, const char *key,
+                                     size_t len)
+{
+    if (key == NULL || len == 0 || len > PERFBUF_PATH_MAX_NAME * 3u ||
+        !pairing_changeable(q, c)) {
         return PERFBUF_E_INVALID_ARGUMENT;
     }
     if (len == 1 && key[0] == '*') {
         return PERFBUF_E_PATH_WILDCARD;
     }
     c->by_key = true;
+    c->identity = IDENTITY_NONE;
     c->key = (perfbuf_counter_path){.text = key, .text_len = len, .counter = {0, len}};
+    return PERFBUF_OK;
+}
+
+perfbuf_status perfbuf_query_pair_by_unique_id(perfbuf_query *q, perfbuf_query_counter *c)
+{
+    if (!pairing_changeable(q, c)) {
+        return PERFBUF_E_INVALID_ARGUMENT;
+    }
+    c->by_key = false;
+    c->key = (perfbuf_counter_path){0};
+    c->identity = IDENTITY_UNIQUE_ID;
     return PERFBUF_OK;
 }
 
@@ -185,9 +293,84 @@ static void rebase_names(perfbuf_query_samples *s, uint8_t *base)
     }
 }
 
+/* A registration whose ids are out of order, validated with its scratch
+ * at the arena's start, or (moved) pointed at it again. */
+static perfbuf_status order_registration(perfbuf_query_registration *r, uint8_t *base,
+                                         bool first)
+{
+    perfbuf_status st = PERFBUF_OK;
+    if (r->reg_order != SIZE_MAX) {
+        uint64_t *order = (uint64_t *)(void *)(base + r->reg_order);
+        if (first) {
+            st = perfbuf_v2_reginfo_parse_indexed(r->reginfo, r->reginfo_len, NULL, order,
+                                                  r->reginfo_len / 8u, &r->reg, NULL);
+        } else {
+            r->reg.order = order;
+        }
+    }
+    if (st == PERFBUF_OK && r->names_order != SIZE_MAX) {
+        uint64_t *order = (uint64_t *)(void *)(base + r->names_order);
+        if (first) {
+            st = perfbuf_v2_strings_parse_indexed(r->counter_names, r->counter_names_len,
+                                                  PERFBUF_V2_STRINGS_AUTO, NULL, order,
+                                                  r->counter_names_len / 8u, &r->names, NULL);
+            r->has_names = st == PERFBUF_OK;
+        } else {
+            r->names.order = order;
+        }
+    }
+    return st;
+}
+
+/* Each counter's registration and counter id, found once: a V2 path names
+ * the same counter in every capture of the query's registrations. */
+static void resolve_v2_paths(perfbuf_query *q)
+{
+    for (perfbuf_query_counter *c = q->first; c != NULL; c = c->next) {
+        c->resolution = PERFBUF_CSTATUS_NO_OBJECT;
+        for (uint32_t i = 0; i < q->registration_count && c->registration == UINT32_MAX; i++) {
+            PB_WORK(1);
+            const perfbuf_query_registration *r = &q->registrations[i];
+            if (perfbuf_v2_counterset_matches(&r->reg, r->has_name ? &r->name : NULL,
+                                              &c->path)) {
+                c->registration = i;
+            }
+        }
+        if (c->registration == UINT32_MAX) {
+            continue;
+        }
+        const perfbuf_query_registration *r = &q->registrations[c->registration];
+        uint32_t next = 0;
+        perfbuf_v2_counter_reg counter;
+        if (perfbuf_v2_resolve_counter(&r->reg, r->has_names ? &r->names : NULL, &c->path,
+                                       &next, &counter, NULL) == PERFBUF_OK) {
+            c->counter_id = counter.id;
+            c->resolution = PERFBUF_CSTATUS_VALID_DATA;
+        } else {
+            c->resolution = PERFBUF_CSTATUS_NO_COUNTER;
+        }
+    }
+}
+
+/* A V2 query's arena: the order of registrations whose ids are out of
+ * order at its start, and the first time, the paths resolved. */
+static perfbuf_status place_registrations(perfbuf_query *q, uint8_t *base)
+{
+    bool first = q->arena == NULL;
+    perfbuf_status st = PERFBUF_OK;
+    for (uint32_t i = 0; i < q->registration_count && st == PERFBUF_OK; i++) {
+        PB_WORK(1);
+        st = order_registration(&q->registrations[i], base, first);
+    }
+    if (st == PERFBUF_OK && first) {
+        resolve_v2_paths(q);
+    }
+    return st;
+}
+
 perfbuf_status perfbuf_query_arena(perfbuf_query *q, void *arena, size_t *bytes)
 {
-    if (q == NULL || bytes == NULL || q->english.data == NULL) {
+    if (q == NULL || bytes == NULL || !opened(q)) {
         return PERFBUF_E_INVALID_ARGUMENT;
     }
     if (arena == NULL || *bytes < q->kept_end) {
@@ -199,7 +382,16 @@ perfbuf_status perfbuf_query_arena(perfbuf_query *q, void *arena, size_t *bytes)
     }
     uint8_t *base = arena;
     perfbuf_name_slot *slots = arena;
-    if (q->arena == NULL) {
+    if (q->registrations != NULL) {
+        perfbuf_status st = place_registrations(q, base);
+        if (st != PERFBUF_OK) {
+            return st;
+        }
+        for (perfbuf_query_counter *c = q->first; c != NULL && q->arena != NULL; c = c->next) {
+            rebase_names(&c->older, base);
+            rebase_names(&c->newer, base);
+        }
+    } else if (q->arena == NULL) {
         perfbuf_status st = perfbuf_names_index_build(&q->english, slots, q->english.count,
                                                       &q->english_index);
         if (st == PERFBUF_OK && q->has_localized) {
@@ -290,28 +482,72 @@ static uint32_t resolve(const perfbuf_query *q, const perfbuf_counter_path *path
     return PERFBUF_CSTATUS_VALID_DATA;
 }
 
+/* The V2 block a registration answers in capture d: the one at its
+ * position, when the provider filled it (dwStatus 0, not an error
+ * return). */
+static bool registration_block(const perfbuf_query *q, const perfbuf_query_counter *c,
+                               const perfbuf_v2_query *d, perfbuf_v2_block *out)
+{
+    if (c->resolution != PERFBUF_CSTATUS_VALID_DATA) {
+        return false;
+    }
+    uint32_t wanted = q->registrations[c->registration].block;
+    perfbuf_v2_iter it;
+    perfbuf_v2_blocks_begin(d, &it);
+    for (uint32_t i = 0; perfbuf_v2_blocks_next(d, &it, out); i++) {
+        PB_WORK(1);
+        if (i == wanted) {
+            return out->status == 0 && out->kind != PERFBUF_V2_ERROR_RETURN;
+        }
+    }
+    return false;
+}
+
+/* The bound's share of one counter: its items (instances + 1, for a block
+ * without instances) and their names, twice when a key counter is read
+ * the same way. */
+static bool bound_counter(const perfbuf_query_counter *c, size_t instances, size_t capture_bytes,
+                          size_t *total)
+{
+    size_t items = 0, names = 0;
+    return pb_mul(instances + 1u, PERFBUF_QUERY_ITEM_BYTES, &items) &&
+           pb_mul(capture_bytes, PERFBUF_ARRAY_STRING_BYTES_PER_BYTE, &names) &&
+           add_size(total, items) && add_size(total, names) && add_size(total, 64u) &&
+           (!c->by_key ||
+            (add_size(total, items) && add_size(total, names) && add_size(total, 64u)));
+}
+
 /* The bound perfbuf_query_collect documents, for the counters as this
  * capture resolves them: what is kept, each counter's instances and
- * names, and the largest pairing scratch with the pairing itself. Kept
- * out of line: it runs once per call that does not fit, and inlined its
- * locals would add to collect's frame. */
-PB_NOINLINE static size_t capture_bound(const perfbuf_query *q, const perfbuf_v1_block *b)
+ * names, and the largest pairing scratch with the pairing itself. One of
+ * b (V1) and d (V2) is given. Kept out of line: it runs once per call
+ * that does not fit, and inlined its locals would add to collect's
+ * frame. */
+PB_NOINLINE static size_t capture_bound(const perfbuf_query *q, const perfbuf_v1_block *b,
+                                        const perfbuf_v2_query *d)
 {
     size_t total = q->kept_end, scratch_max = 0;
     bool fits = true;
     for (perfbuf_query_counter *c = q->first; c != NULL; c = c->next) {
-        perfbuf_v1_object o;
-        uint32_t counter_title = 0;
-        size_t slots = 0, items = 0, names = 0;
-        if (resolve(q, &c->path, b, &o, &counter_title) != PERFBUF_CSTATUS_VALID_DATA ||
-            perfbuf_v1_pairing_scratch(b, b, o.name_title_index, &slots) != PERFBUF_OK) {
-            continue;
+        size_t slots = 0, instances = 0;
+        if (d != NULL) {
+            perfbuf_v2_block block;
+            if (!registration_block(q, c, d, &block) ||
+                perfbuf_v2_pairing_scratch(NULL, &block, &slots) != PERFBUF_OK) {
+                continue;
+            }
+            instances = block.instance_count;
+            fits = fits && bound_counter(c, instances, d->size, &total);
+        } else {
+            perfbuf_v1_object o;
+            uint32_t counter_title = 0;
+            if (resolve(q, &c->path, b, &o, &counter_title) != PERFBUF_CSTATUS_VALID_DATA ||
+                perfbuf_v1_pairing_scratch(b, b, o.name_title_index, &slots) != PERFBUF_OK) {
+                continue;
+            }
+            instances = o.instance_count;
+            fits = fits && bound_counter(c, instances, b->size, &total);
         }
-        fits = fits && pb_mul((size_t)o.instance_count + 1u, PERFBUF_QUERY_ITEM_BYTES, &items) &&
-               pb_mul(b->size, PERFBUF_ARRAY_STRING_BYTES_PER_BYTE, &names) &&
-               add_size(&total, items) && add_size(&total, names) && add_size(&total, 64u) &&
-               (!c->by_key ||
-                (add_size(&total, items) && add_size(&total, names) && add_size(&total, 64u)));
         scratch_max = slots > scratch_max ? slots : scratch_max;
     }
     size_t scratch = 0;
@@ -336,11 +572,37 @@ static uint32_t find_key(const uint64_t *keys, uint32_t count, uint64_t h)
     return lo < count && keys[2u * lo] == h ? lo : count;
 }
 
+/* Whether an item with this key value pairs by it (a key counter's value,
+ * a UniqueID, an InstanceId) rather than by PDH's name alone, and whether
+ * its name then drops its #N: a key counter and a UniqueID tell
+ * duplicates apart themselves, V2's #N counts within one InstanceId and
+ * name, as perfbuf_v2_pair keys them. */
+static bool keyed_by_value(const perfbuf_query_counter *c, uint64_t value)
+{
+    return c->by_key || (c->identity != IDENTITY_NONE && value != 0);
+}
+
+static size_t key_name_length(const perfbuf_query_counter *c, uint64_t value, const char *name,
+                              size_t len)
+{
+    bool drops = c->by_key || (c->identity == IDENTITY_UNIQUE_ID && value != 0);
+    return drops ? without_ordinal(name, len) : len;
+}
+
+static uint64_t item_key(const perfbuf_query_counter *c, uint64_t value, const char *name,
+                         size_t len)
+{
+    uint64_t h = folded_hash(name, key_name_length(c, value, name, len));
+    return keyed_by_value(c, value) ? pb_key_mix(h ^ pb_key_mix(value)) & PB_PAIRING_HASH_MASK
+                                    : h;
+}
+
 /* Pairs each newer item with the older item of the same key: the first
- * older item of its hash, when the names agree and nothing claimed it
- * yet; a hash shared by different names pairs nothing (AMBIGUOUS). */
-static void pair_with_older(uint8_t *base, bool by_key, perfbuf_query_samples *older,
-                            perfbuf_query_samples *newer)
+ * older item of its hash, when the names (and key values) agree and
+ * nothing claimed it yet; a hash shared by different keys pairs nothing
+ * (AMBIGUOUS). */
+static void pair_with_older(uint8_t *base, const perfbuf_query_counter *c,
+                            perfbuf_query_samples *older, perfbuf_query_samples *newer)
 {
     perfbuf_raw_item *items = (perfbuf_raw_item *)(void *)(base + newer->items);
     const uint64_t *keys = (const uint64_t *)(void *)(base + newer->keys);
@@ -369,10 +631,12 @@ static void pair_with_older(uint8_t *base, bool by_key, perfbuf_query_samples *o
         }
         uint32_t j = (uint32_t)older_keys[2u * at + 1u];
         const perfbuf_raw_item *o = &older_items[j];
-        size_t ol = by_key ? without_ordinal(o->name, o->name_len) : o->name_len;
-        size_t nl = by_key ? without_ordinal(item->name, item->name_len) : item->name_len;
+        size_t ol = key_name_length(c, older_values[j], o->name, o->name_len);
+        size_t nl = key_name_length(c, values[i], item->name, item->name_len);
+        bool keyed = keyed_by_value(c, values[i]);
         if (!folded_equal(o->name, ol, item->name, nl) ||
-            (by_key && older_values[j] != values[i])) {
+            keyed != keyed_by_value(c, older_values[j]) ||
+            (keyed && older_values[j] != values[i])) {
             item->pairing = PERFBUF_PAIR_AMBIGUOUS;
         } else if (claims[j] == 0) {
             claims[j] = i + 1u;
@@ -424,43 +688,43 @@ static perfbuf_status read_key_values(perfbuf_query *q, perfbuf_query_counter *c
     return PERFBUF_OK;
 }
 
-/* One counter's samples of capture b, written at *at, with the pairing
- * and its scratch at the arena's end, below which everything else must
- * fit (`top`). The pairing lives in the arena, not on the stack, where it
- * would take most of a frame the library keeps under 512 bytes; out of
- * line for the same reason. OUTPUT_TOO_SMALL when they do not fit. */
-PB_NOINLINE static perfbuf_status collect_counter(perfbuf_query *q, perfbuf_query_counter *c,
-                                                  const perfbuf_v1_block *b, size_t *at)
+/* Where one counter's items come from in this capture: a V1 pairing of
+ * the capture with itself and the counter's title, or a V2 pairing of the
+ * counterset's block alone, its registration and counter id. For V1, the
+ * block and object a key counter is read from. */
+typedef struct item_source {
+    const perfbuf_v1_pairing *v1;
+    uint32_t counter_title;
+    const perfbuf_v1_block *block;
+    const perfbuf_v1_object *object;
+    const perfbuf_v2_pairing *v2;
+    const perfbuf_v2_reginfo *reg;
+    uint32_t counter_id;
+} item_source;
+
+/* The items (NULL: their count and string size), with each instance's
+ * identity in `identities` when the counter pairs by one. */
+static perfbuf_status read_items(const perfbuf_query_counter *c, const item_source *src,
+                                 perfbuf_raw_item *items, size_t *count, char *strings,
+                                 size_t *string_bytes, uint64_t *identities)
 {
-    perfbuf_v1_object o;
-    uint32_t counter_title = 0;
-    c->status = resolve(q, &c->path, b, &o, &counter_title);
-    c->newer = (perfbuf_query_samples){.valid = c->status == PERFBUF_CSTATUS_VALID_DATA};
-    if (!c->newer.valid) {
-        return PERFBUF_OK;
+    uint64_t *ids = c->identity != IDENTITY_NONE ? identities : NULL;
+    if (src->v2 != NULL) {
+        return pb_v2_raw_array_identities(src->v2, src->reg, src->counter_id, &c->path, items,
+                                          count, strings, string_bytes, ids);
     }
-    c->object_title = o.name_title_index;
-    c->counter_title = counter_title;
-    size_t slots = 0, scratch_bytes = 0;
-    perfbuf_status st = perfbuf_v1_pairing_scratch(b, b, c->object_title, &slots);
-    if (st != PERFBUF_OK) {
-        return st;
-    }
-    if (!pb_mul(slots, sizeof(uint64_t), &scratch_bytes) || scratch_bytes > q->arena_bytes ||
-        (q->arena_bytes - scratch_bytes) / ALIGNMENT * ALIGNMENT < PAIRING_BYTES ||
-        (q->arena_bytes - scratch_bytes) / ALIGNMENT * ALIGNMENT - PAIRING_BYTES < *at) {
-        return PERFBUF_E_OUTPUT_TOO_SMALL;
-    }
-    size_t scratch_at = (q->arena_bytes - scratch_bytes) / ALIGNMENT * ALIGNMENT;
-    size_t top = scratch_at - PAIRING_BYTES;
-    uint64_t *scratch = (uint64_t *)(void *)(q->arena + scratch_at);
-    perfbuf_v1_pairing *self = (perfbuf_v1_pairing *)(void *)(q->arena + top);
-    st = perfbuf_v1_pair(b, b, c->object_title, scratch, slots, self);
+    return pb_v1_raw_array_identities(src->v1, src->counter_title, &c->path, items, count,
+                                      strings, string_bytes, ids);
+}
+
+/* The counter's samples of this capture, laid out from *at below `top`
+ * (items, keys, claims, name offsets, key values, names), keyed and
+ * paired with the older ones. OUTPUT_TOO_SMALL when they do not fit. */
+static perfbuf_status keep_samples(perfbuf_query *q, perfbuf_query_counter *c,
+                                   const item_source *src, size_t *at, size_t top)
+{
     size_t count = 0, string_bytes = 0;
-    if (st == PERFBUF_OK) {
-        st = perfbuf_v1_raw_array(self, c->counter_title, &c->path, NULL, &count, NULL,
-                                  &string_bytes);
-    }
+    perfbuf_status st = read_items(c, src, NULL, &count, NULL, &string_bytes, NULL);
     if (st != PERFBUF_OK && st != PERFBUF_E_OUTPUT_TOO_SMALL) {
         return st;
     }
@@ -490,18 +754,19 @@ PB_NOINLINE static perfbuf_status collect_counter(perfbuf_query *q, perfbuf_quer
         return PERFBUF_E_OUTPUT_TOO_SMALL;
     }
     perfbuf_raw_item *items = (perfbuf_raw_item *)(void *)(q->arena + s.items);
+    uint64_t *values = (uint64_t *)(void *)(q->arena + s.key_values);
+    memset(values, 0, count * sizeof *values);
     size_t string_need = string_bytes; /* a fill may use less than the size answer */
     if (count > 0) {
-        st = perfbuf_v1_raw_array(self, c->counter_title, &c->path, items, &count,
-                                  (char *)(q->arena + s.strings), &string_bytes);
+        st = read_items(c, src, items, &count, (char *)(q->arena + s.strings), &string_bytes,
+                        values);
         if (st != PERFBUF_OK) {
             return st;
         }
     }
     s.string_bytes = string_bytes;
-    uint64_t *values = (uint64_t *)(void *)(q->arena + s.key_values);
-    memset(values, 0, count * sizeof *values);
-    st = c->by_key ? read_key_values(q, c, b, &o, self, &s, string_need, top) : PERFBUF_OK;
+    st = c->by_key ? read_key_values(q, c, src->block, src->object, src->v1, &s, string_need, top)
+                   : PERFBUF_OK;
     if (st != PERFBUF_OK || !c->newer.valid) {
         return st;
     }
@@ -509,20 +774,126 @@ PB_NOINLINE static perfbuf_status collect_counter(perfbuf_query *q, perfbuf_quer
     size_t *offsets = (size_t *)(void *)(q->arena + s.name_offsets);
     for (uint32_t i = 0; i < s.count; i++) {
         offsets[i] = (size_t)(items[i].name - (const char *)(q->arena + s.strings));
-        keys[2u * i] = c->by_key ? pb_key_mix(folded_hash(items[i].name,
-                                                          without_ordinal(items[i].name,
-                                                                          items[i].name_len)) ^
-                                              pb_key_mix(values[i])) &
-                                       PB_PAIRING_HASH_MASK
-                                 : folded_hash(items[i].name, items[i].name_len);
+        keys[2u * i] = item_key(c, values[i], items[i].name, items[i].name_len);
         keys[2u * i + 1u] = i;
         ((uint32_t *)(void *)(q->arena + s.claims))[i] = 0;
     }
     pb_key_sort_records(keys, s.count);
     c->newer = s;
-    pair_with_older(q->arena, c->by_key, &c->older, &c->newer);
+    pair_with_older(q->arena, c, &c->older, &c->newer);
     *at = align_up(s.strings + s.string_bytes);
     return PERFBUF_OK;
+}
+
+/* Where the pairing and its scratch of `slots` go, at the arena's end,
+ * above everything kept (*at): *top is where the kept bytes must end.
+ * False when they do not fit. */
+static bool place_pairing(const perfbuf_query *q, size_t slots, size_t at, size_t *top)
+{
+    size_t scratch_bytes = 0;
+    if (!pb_mul(slots, sizeof(uint64_t), &scratch_bytes) || scratch_bytes > q->arena_bytes ||
+        (q->arena_bytes - scratch_bytes) / ALIGNMENT * ALIGNMENT < PAIRING_BYTES ||
+        (q->arena_bytes - scratch_bytes) / ALIGNMENT * ALIGNMENT - PAIRING_BYTES < at) {
+        return false;
+    }
+    *top = (q->arena_bytes - scratch_bytes) / ALIGNMENT * ALIGNMENT - PAIRING_BYTES;
+    return true;
+}
+
+/* One counter's samples of V1 capture b, written at *at, with the pairing
+ * and its scratch at the arena's end, below which everything else must
+ * fit. The pairing lives in the arena, not on the stack, where it would
+ * take most of a frame the library keeps under 512 bytes; out of line for
+ * the same reason. OUTPUT_TOO_SMALL when they do not fit. */
+PB_NOINLINE static perfbuf_status collect_counter(perfbuf_query *q, perfbuf_query_counter *c,
+                                                  const perfbuf_v1_block *b, size_t *at)
+{
+    perfbuf_v1_object o;
+    uint32_t counter_title = 0;
+    c->status = resolve(q, &c->path, b, &o, &counter_title);
+    c->newer = (perfbuf_query_samples){.valid = c->status == PERFBUF_CSTATUS_VALID_DATA};
+    if (!c->newer.valid) {
+        return PERFBUF_OK;
+    }
+    c->object_title = o.name_title_index;
+    c->counter_title = counter_title;
+    size_t slots = 0, top = 0;
+    perfbuf_status st = perfbuf_v1_pairing_scratch(b, b, c->object_title, &slots);
+    if (st != PERFBUF_OK) {
+        return st;
+    }
+    if (!place_pairing(q, slots, *at, &top)) {
+        return PERFBUF_E_OUTPUT_TOO_SMALL;
+    }
+    uint64_t *scratch = (uint64_t *)(void *)(q->arena + top + PAIRING_BYTES);
+    perfbuf_v1_pairing *self = (perfbuf_v1_pairing *)(void *)(q->arena + top);
+    st = perfbuf_v1_pair(b, b, c->object_title, scratch, slots, self);
+    if (st != PERFBUF_OK) {
+        return st;
+    }
+    item_source src = {.v1 = self, .counter_title = counter_title, .block = b, .object = &o};
+    return keep_samples(q, c, &src, at, top);
+}
+
+/* The same for V2 query data d: the counterset's block, paired with
+ * itself alone (no older block) for its names and #N. */
+PB_NOINLINE static perfbuf_status collect_counter_v2(perfbuf_query *q, perfbuf_query_counter *c,
+                                                     const perfbuf_v2_query *d, size_t *at)
+{
+    perfbuf_v2_block block;
+    c->status = c->resolution;
+    if (c->status == PERFBUF_CSTATUS_VALID_DATA && !registration_block(q, c, d, &block)) {
+        c->status = PERFBUF_CSTATUS_NO_OBJECT;
+    }
+    c->newer = (perfbuf_query_samples){.valid = c->status == PERFBUF_CSTATUS_VALID_DATA};
+    if (!c->newer.valid) {
+        return PERFBUF_OK;
+    }
+    size_t slots = 0, top = 0;
+    perfbuf_status st = perfbuf_v2_pairing_scratch(NULL, &block, &slots);
+    if (st != PERFBUF_OK) {
+        return st;
+    }
+    if (!place_pairing(q, slots, *at, &top)) {
+        return PERFBUF_E_OUTPUT_TOO_SMALL;
+    }
+    uint64_t *scratch = (uint64_t *)(void *)(q->arena + top + PAIRING_BYTES);
+    perfbuf_v2_pairing *self = (perfbuf_v2_pairing *)(void *)(q->arena + top);
+    st = perfbuf_v2_pair(NULL, NULL, d, &block, scratch, slots, self);
+    if (st != PERFBUF_OK) {
+        return st;
+    }
+    item_source src = {.v2 = self, .reg = &q->registrations[c->registration].reg,
+                       .counter_id = c->counter_id};
+    return keep_samples(q, c, &src, at, top);
+}
+
+/* Whether the buffer begins as a V1 data block: PERF_DATA_BLOCK's
+ * Signature "PERF" in UTF-16LE (winperf.h). A V2 PERF_DATA_HEADER cannot:
+ * those bytes would be a dwTotalSize of 0x00450050 with a dwNumCounters
+ * of 0x00460052, and that many PERF_COUNTER_HEADERs (24 bytes each,
+ * perflib.h) do not fit in that total. */
+static bool begins_as_v1(const void *capture, size_t len)
+{
+    pb_cursor cur = pb_cursor_make(capture, len);
+    uint64_t signature = 0;
+    return pb_cursor_get_u64(&cur, 0, &signature) && signature == UINT64_C(0x0046005200450050);
+}
+
+/* Either format's capture, validated: its view in *b or *d. A buffer of
+ * the other format than the query's is BAD_SIGNATURE at offset 0, naming
+ * PERF_DATA_BLOCK's Signature, which the V1 format has and V2's lacks. */
+static perfbuf_status parse_capture(const perfbuf_query *q, const void *capture, size_t len,
+                                    perfbuf_v1_block *b, perfbuf_v2_query *d, perfbuf_error *err)
+{
+    if (q->registrations == NULL) {
+        return perfbuf_v1_parse(capture, len, NULL, b, err);
+    }
+    if (begins_as_v1(capture, len)) {
+        *err = (perfbuf_error){PERFBUF_E_BAD_SIGNATURE, 0, "PERF_DATA_BLOCK", "Signature"};
+        return PERFBUF_E_BAD_SIGNATURE;
+    }
+    return perfbuf_v2_query_parse(capture, len, NULL, d, err);
 }
 
 static perfbuf_status collect(perfbuf_query *q, const void *capture, size_t len, size_t *needed,
@@ -531,11 +902,13 @@ static perfbuf_status collect(perfbuf_query *q, const void *capture, size_t len,
     if (needed != NULL) {
         *needed = 0;
     }
-    if (q == NULL || capture == NULL || q->english.data == NULL) {
+    if (q == NULL || capture == NULL || !opened(q)) {
         return PERFBUF_E_INVALID_ARGUMENT;
     }
     perfbuf_v1_block b;
-    perfbuf_status st = perfbuf_v1_parse(capture, len, NULL, &b, err);
+    perfbuf_v2_query d;
+    bool v2 = q->registrations != NULL;
+    perfbuf_status st = parse_capture(q, capture, len, &b, &d, err);
     if (st != PERFBUF_OK) {
         return st;
     }
@@ -549,7 +922,7 @@ static perfbuf_status collect(perfbuf_query *q, const void *capture, size_t len,
     shift_generations(q);
     size_t at = q->kept_end;
     for (perfbuf_query_counter *c = q->first; c != NULL && st == PERFBUF_OK; c = c->next) {
-        st = collect_counter(q, c, &b, &at);
+        st = v2 ? collect_counter_v2(q, c, &d, &at) : collect_counter(q, c, &b, &at);
     }
     if (st == PERFBUF_OK) {
         q->has_newer = true;
@@ -560,7 +933,7 @@ static perfbuf_status collect(perfbuf_query *q, const void *capture, size_t len,
         c->newer = (perfbuf_query_samples){0};
     }
     if (st == PERFBUF_E_OUTPUT_TOO_SMALL && needed != NULL) {
-        *needed = capture_bound(q, &b);
+        *needed = v2 ? capture_bound(q, NULL, &d) : capture_bound(q, &b, NULL);
     }
     return st;
 }
