@@ -890,7 +890,7 @@ static perfbuf_status parse_capture(const perfbuf_query *q, const void *capture,
         return perfbuf_v1_parse(capture, len, NULL, b, err);
     }
     if (begins_as_v1(capture, len)) {
-        *err = (perfbuf_error){PERFBUF_E_BAD_SIGNATURE, 0, "PERF_DATA_BLOCK", "Signature"};
+        *err = (perfbuf_error){PERFBUF_E_BAD_SIGNATURE, 0, "PERF_DATA_BLOCK", "Signature", 0, 0};
         return PERFBUF_E_BAD_SIGNATURE;
     }
     return perfbuf_v2_query_parse(capture, len, NULL, d, err);
