@@ -9,9 +9,11 @@ import ctypes
 import struct
 import sys
 
-from . import (E_BAD_REFERENCE, E_OUTPUT_TOO_SMALL, OK, PerfbufError, V1Capture, NameTable,
-               V2Query, status_name, status_string)
+from . import (E_BAD_REFERENCE, E_OUTPUT_TOO_SMALL, OK, STATUS, FMT_DOUBLE, PerfbufError,
+               V1Capture, NameTable, V2Query, V2Registration, cstatus_name, status_name,
+               status_string, version, _utf8)
 from . import _native as N
+from . import _v2meta as M
 
 # perfbuf-dump cuts a full name at this many bytes (and says so).
 FULL_NAME_MAX = 4095
@@ -47,7 +49,32 @@ def _anomalies(d, capture):
                               "status": a.status_name}
 
 
-def dump_v1(cap):
+def _titles(table):
+    """{title index: text} of a Counter table, the first entry of an index
+    as perfbuf-dump's lookup finds it; texts that do not convert are left
+    out, as it leaves them out."""
+    out = {}
+    t = ctypes.byref(table._table)
+    it = N.NamesIter()
+    N.names_begin(t, ctypes.byref(it))
+    while True:
+        e = N.NameEntry()
+        if not N.names_next(t, ctypes.byref(it), ctypes.byref(e)):
+            return out
+        if e.title_index in out:
+            continue
+        st, text = _utf8(N.names_text_utf8, t, ctypes.byref(e))
+        out[e.title_index] = text if st == OK else None
+
+
+def _title(d, titles, index):
+    if titles is not None and index != 0 and titles.get(index) is not None:
+        d["name"] = titles[index]
+
+
+def dump_v1(cap, side=None):
+    side = side or {}
+    titles = side.get("titles")
     buf = cap._buffer
     d = {"signature": "PERF", "little_endian": _le32(buf, 8), "version": cap.version,
          "revision": cap.revision, "total_byte_length": cap.size,
@@ -67,20 +94,24 @@ def dump_v1(cap):
               "object_name_title_index": o.name_title_index,
               "object_name_title": _le32(buf, o.offset + 16),
               "object_help_title_index": o.help_title_index,
-              "object_help_title": _le32(buf, o.offset + 24), "detail_level": o.detail_level,
-              "num_counters": o.counter_count, "default_counter": o.default_counter,
+              "object_help_title": _le32(buf, o.offset + 24)}
+        _title(od, titles, o.name_title_index)
+        od.update({"detail_level": o.detail_level, "num_counters": o.counter_count, "default_counter": o.default_counter,
               "num_instances": o.num_instances, "code_page": o.code_page,
-              "perf_time": o.perf_time, "perf_freq": o.perf_freq}
+              "perf_time": o.perf_time, "perf_freq": o.perf_freq})
         counters = o.counters
-        od["counters"] = [{
-            "position": c.position, "offset": c.offset, "byte_length": c.byte_length,
-            "counter_name_title_index": c.name_title_index,
-            "counter_name_title": _le32(buf, c.offset + 8),
-            "counter_help_title_index": c.help_title_index,
-            "counter_help_title": _le32(buf, c.offset + 16), "default_scale": c.default_scale,
-            "detail_level": c.detail_level, "counter_type": c.type,
-            "counter_type_name": c.type_name, "counter_size": c.size,
-            "counter_offset": c.counter_offset} for c in counters]
+        od["counters"] = []
+        for c in counters:
+            cd = {"position": c.position, "offset": c.offset, "byte_length": c.byte_length,
+                  "counter_name_title_index": c.name_title_index,
+                  "counter_name_title": _le32(buf, c.offset + 8),
+                  "counter_help_title_index": c.help_title_index,
+                  "counter_help_title": _le32(buf, c.offset + 16)}
+            _title(cd, titles, c.name_title_index)
+            cd.update({"default_scale": c.default_scale, "detail_level": c.detail_level,
+                       "counter_type": c.type, "counter_type_name": c.type_name,
+                       "counter_size": c.size, "counter_offset": c.counter_offset})
+            od["counters"].append(cd)
         single = o._counter_block_c()
         if single is not None:
             od["counter_block"] = {"offset": single.offset, "byte_length": single.byte_length}
@@ -133,58 +164,318 @@ def _values(o, counters, blk):
     return out
 
 
-def dump_names(t):
+def dump_names(t, side=None):
     d = {"size": t.size, "count": t.count, "ascending": t.ascending}
     _anomalies(d, t)
     d["entries"] = [{"title_index": k, "text": text} for k, text in t.entries]
     return d
 
 
-def dump_v2_query(q):
+# perfbuf_v2_block kinds (v2_query.h).
+_V2_ERROR_RETURN, _V2_SINGLE_COUNTER, _V2_MULTIPLE_COUNTERS = 0, 1, 2
+_V2_MULTIPLE_INSTANCES, _V2_COUNTERSET = 4, 6
+_PAIR_MATCHED = 0
+_PAIR_NAMES = {0: "matched", 1: "new", 2: "ambiguous"}
+_PDH_INVALID_ARGUMENT = 0xC0000BBD
+
+
+class _V2Side:
+    """What the side files add to a V2 query dump, each when given and
+    valid: the registration, the counter names, the identifiers (each
+    block's counter, for blocks without an id list) and the --rate
+    capture."""
+
+    def __init__(self, q, side):
+        self.reg = side.get("registration")
+        self.names = side.get("counter_names")
+        self.ids = side.get("identifiers")
+        self.previous = side.get("previous")
+        self.block_ids = {}
+        if self.ids is not None:
+            for ident in self.ids:
+                if (ident.status == 0 and ident.block_position < q.block_count
+                        and ident.block_position not in self.block_ids):
+                    self.block_ids[ident.block_position] = ident._c.counter_id
+
+
+def _v2_sample(query, block, inst, reg, counter_id):
+    sample, context = N.RawSample(), N.ValueContext()
+    st = N.v2_raw_sample(ctypes.byref(query._q), ctypes.byref(block),
+                         ctypes.byref(inst) if inst is not None else None,
+                         ctypes.byref(reg._reg), counter_id, ctypes.byref(sample),
+                         ctypes.byref(context))
+    return st, sample, context
+
+
+def _v2_formatted(side, q, b, inst, counter, prev):
+    """perfbuf-dump's "formatted": the value against the --rate capture's
+    value of the same counter in the paired instance (or block)."""
+    st = _PDH_INVALID_ARGUMENT
+    s_st, s1, ctx = _v2_sample(q, b, inst, side.reg, counter.counter_id)
+    if s_st == OK:
+        placed = prev["inst"] is not None if inst is not None else prev["block"] is not None
+        older = None
+        if placed:
+            p_st, s0, _ = _v2_sample(side.previous, prev["block"],
+                                     prev["inst"] if inst is not None else None, side.reg,
+                                     counter.counter_id)
+            older = s0 if p_st == OK else None
+        v = N.Value()
+        st = N.format_value(counter.type, ctypes.byref(s1),
+                            ctypes.byref(older) if older is not None else None,
+                            ctypes.byref(ctx), FMT_DOUBLE, ctypes.byref(v))
+    return "%.6f" % v.as_double if st == 0 else cstatus_name(st)
+
+
+def _v2_values(q, b, inst, it, side, prev):
+    buf = q._buffer
+    single = 0xFFFFFFFF
+    if b.kind in (_V2_SINGLE_COUNTER, _V2_MULTIPLE_INSTANCES):
+        single = side.block_ids.get(b.index, 0xFFFFFFFF)
+    out = []
+    qp, bp = ctypes.byref(q._q), ctypes.byref(b)
+    while True:
+        v = N.V2Value()
+        if not N.v2_values_next(qp, bp, ctypes.byref(it), ctypes.byref(v)):
+            return out
+        vd = {"position": v.index, "offset": v.offset}
+        cid = v.counter_id if v.counter_id != 0xFFFFFFFF else single
+        if cid != 0xFFFFFFFF:
+            vd["counter_id"] = cid
+        vd["data_size"] = v.data_size
+        vd["size"] = _le32(buf, v.offset + 4)
+        if v.is_integer:
+            vd["value"] = v.integer
+        else:
+            vd["bytes"] = ctypes.string_at(v.bytes, v.data_size).hex() if v.data_size else ""
+        if side.reg is not None and cid != 0xFFFFFFFF:
+            counter = side.reg.find(cid)
+            if counter is not None:
+                vd["counter_type"] = counter.type
+                vd["counter_type_name"] = counter.type_name
+                if side.previous is not None and N.counter_type_is_displayable(counter.type):
+                    vd["formatted"] = _v2_formatted(side, q, b, inst, counter, prev)
+        out.append(vd)
+
+
+def _location(where):
+    return {"offset": where.offset, "structure": where.structure, "field": where.field}
+
+
+def _v2_crosscheck(d, q, side):
+    """The "crosscheck" object; a PerfbufError (INCONSISTENT, located as
+    perfbuf-dump locates it) when the buffers disagree, else None."""
+    m = M.crosscheck(q, side.reg, side.ids)
+    cd = {"agree": m is None}
+    d["crosscheck"] = cd
+    if m is None:
+        return None
+    cd.update({"mismatch": m.kind, "block_position": m.block_position,
+               "counter_id": m.counter_id})
+    for key in ("in_query", "in_registration", "in_identifiers"):
+        where = getattr(m, key)
+        if where is not None:
+            cd[key] = _location(where)
+    where = m.where
+    return PerfbufError(STATUS["PERFBUF_E_INCONSISTENT"], where.offset, where.structure,
+                        where.field)
+
+
+class _V2Pairer:
+    """A block's instances paired with those of the --rate capture's block
+    at the same position (none there: every instance is new)."""
+
+    def __init__(self, previous, older, q, b):
+        self.ok = False
+        self.older = []
+        obp = ctypes.byref(older) if older is not None else None
+        slots = ctypes.c_size_t(0)
+        if N.v2_pairing_scratch(obp, ctypes.byref(b), ctypes.byref(slots)) != OK:
+            return
+        self._scratch = (N.u64 * max(slots.value, 1))()
+        self.pairing = N.V2Pairing()
+        if N.v2_pair(ctypes.byref(previous._q), obp, ctypes.byref(q._q), ctypes.byref(b),
+                     self._scratch, slots.value, ctypes.byref(self.pairing)) != OK:
+            return
+        self.ok = True
+        if older is None:
+            return
+        it = N.V2Iter()
+        N.v2_instances_begin(obp, ctypes.byref(it))
+        while len(self.older) < older.instance_count:
+            inst = N.V2Instance()
+            if not N.v2_instances_next(ctypes.byref(previous._q), obp, ctypes.byref(it),
+                                       ctypes.byref(inst)):
+                break
+            self.older.append(inst)
+
+    def partner(self, index):
+        """(state name, older position or None)."""
+        state, ordinal, older = N.u32(), N.u32(), N.u32()
+        if not self.ok or not N.v2_pairing_instance(ctypes.byref(self.pairing), index,
+                                                     ctypes.byref(state), ctypes.byref(ordinal),
+                                                     ctypes.byref(older)):
+            return "unpaired", None
+        name = _PAIR_NAMES.get(state.value, "unpaired")
+        if state.value == _PAIR_MATCHED and older.value < len(self.older):
+            return name, older.value
+        return name, None
+
+
+def dump_v2_query(q, side=None):
+    side = _V2Side(q, side or {})
     buf = q._buffer
     d = {"received": q.received, "total_size": q.size, "num_counters": q.block_count,
          "perf_time_stamp": q.perf_time_stamp, "perf_time_100ns": q.perf_time_100ns,
          "perf_freq": q.perf_freq, "system_time": _systemtime(q.system_time)}
     _anomalies(d, q)
+    verdict = _v2_crosscheck(d, q, side) if side.reg is not None else None
+    if side.names is not None:
+        # Each name once, by counter id (the first header of an id first).
+        entries = sorted(side.names, key=lambda e: (e.counter_id, e.position))
+        d["counter_names"] = [{"counter_id": e.counter_id, "name": e.text} for e in entries]
+    qp = ctypes.byref(q._q)
+    previous = side.previous
+    if previous is not None:
+        pit = N.V2Iter()
+        N.v2_blocks_begin(ctypes.byref(previous._q), ctypes.byref(pit))
     blocks = []
-    for b in q.blocks():
-        bd = {"position": b["position"], "offset": b["offset"], "status": b["status"],
-              "type": b["type"], "type_name": b["type_name"], "size": b["size"],
-              "reserved": _le32(buf, b["offset"] + 12)}
-        if "counter_ids" in b:
-            at = b["ids_offset"] - 8
+    bit = N.V2Iter()
+    N.v2_blocks_begin(qp, ctypes.byref(bit))
+    while True:
+        b = N.V2Block()
+        if not N.v2_blocks_next(qp, ctypes.byref(bit), ctypes.byref(b)):
+            break
+        prev = {"block": None, "inst": None}
+        if previous is not None:
+            pb = N.V2Block()
+            if (N.v2_blocks_next(ctypes.byref(previous._q), ctypes.byref(pit), ctypes.byref(pb))
+                    and pb.index == b.index and pb.kind == b.kind):
+                prev["block"] = pb
+        bd = {"position": b.index, "offset": b.offset, "status": b.status, "type": b.kind,
+              "type_name": N.v2_kind_name(b.kind).decode(), "size": b.size,
+              "reserved": _le32(buf, b.offset + 12)}
+        if b.kind in (_V2_MULTIPLE_COUNTERS, _V2_COUNTERSET):
+            at = b.ids_offset - 8
             bd["multi_counters"] = {"offset": at, "size": _le32(buf, at),
                                     "counters": _le32(buf, at + 4)}
-            bd["counter_ids"] = b["counter_ids"]
-        if "instances" in b:
-            at = b["items_offset"] - 8
+            bd["counter_ids"] = [N.v2_block_counter_id(qp, ctypes.byref(b), i)
+                                 for i in range(b.counter_count)]
+        it = N.V2Iter()
+        if b.kind in (_V2_MULTIPLE_INSTANCES, _V2_COUNTERSET):
+            at = b.items_offset - 8
             bd["multi_instances"] = {"offset": at, "total_size": _le32(buf, at),
                                      "instances": _le32(buf, at + 4)}
-            bd["instances"] = [{"position": i["position"], "offset": i["offset"],
-                                "size": i["size"], "instance_id": i["instance_id"],
-                                "name": i["name"], "values": _v2_values(buf, i["values"])}
-                               for i in b["instances"]]
-        elif "values" in b:
-            bd["values"] = _v2_values(buf, b["values"])
+            pairer = _V2Pairer(previous, prev["block"], q, b) if previous is not None else None
+            insts = []
+            N.v2_instances_begin(ctypes.byref(b), ctypes.byref(it))
+            while True:
+                inst = N.V2Instance()
+                if not N.v2_instances_next(qp, ctypes.byref(b), ctypes.byref(it),
+                                           ctypes.byref(inst)):
+                    break
+                _, name = _utf8(N.v2_instance_name_utf8, qp, ctypes.byref(inst))
+                idd = {"position": inst.index, "offset": inst.offset, "size": inst.size,
+                       "instance_id": inst.id, "name": name}
+                prev["inst"] = None
+                if pairer is not None:
+                    state, older = pairer.partner(inst.index)
+                    idd["pairing"] = state
+                    if older is not None:
+                        prev["inst"] = pairer.older[older]
+                        idd["previous_position"] = older
+                vit = N.V2Iter()
+                N.v2_instance_values_begin(ctypes.byref(inst), ctypes.byref(vit))
+                idd["values"] = _v2_values(q, b, inst, vit, side, prev)
+                insts.append(idd)
+            bd["instances"] = insts
+        elif b.kind != _V2_ERROR_RETURN:
+            N.v2_block_values_begin(ctypes.byref(b), ctypes.byref(it))
+            bd["values"] = _v2_values(q, b, None, it, side, prev)
         blocks.append(bd)
     d["blocks"] = blocks
+    if verdict is not None:
+        raise _Verdict(d, verdict)
     return d
 
 
-def _v2_values(buf, values):
-    out = []
-    for v in values:
-        vd = {"position": v["position"], "offset": v["offset"]}
-        if v["counter_id"] is not None:
-            vd["counter_id"] = v["counter_id"]
-        vd["data_size"] = v["data_size"]
-        vd["size"] = _le32(buf, v["offset"] + 4)
-        if v["value"] is not None:
-            vd["value"] = v["value"]
-        else:
-            vd["bytes"] = v["bytes"].hex()
-        out.append(vd)
-    return out
+class _Verdict(Exception):
+    """A document written whole whose buffers were then found to disagree:
+    perfbuf-dump writes it and rejects the run."""
+
+    def __init__(self, doc, error):
+        super().__init__(str(error))
+        self.doc = doc
+        self.error = error
+
+
+# ------------------------------------------------------ V2 metadata ----
+
+def _counter(c):
+    return {"position": c.position, "offset": c.offset, "counter_id": c.counter_id,
+            "type": c.type, "type_name": c.type_name, "attrib": c.attributes,
+            "detail_level": c.detail_level, "default_scale": c.default_scale,
+            "base_counter_id": c.base_counter_id, "perf_time_id": c.perf_time_id,
+            "perf_freq_id": c.perf_freq_id, "multi_id": c.multi_id,
+            "aggregate_func": c.aggregate, "reserved": c.reserved}
+
+
+def dump_v2_reginfo(r, side=None):
+    d = {"counterset_guid": r.counterset, "counterset_type": r.counterset_type,
+         "detail_level": r.detail_level, "num_counters": r.counter_count,
+         "instance_type": r.instance_type}
+    _anomalies(d, r)
+    d["counters"] = [_counter(c) for c in r.counters]
+    return d
+
+
+def dump_v2_counter(a, side=None):
+    d = {}
+    _anomalies(d, a)
+    d["counter"] = _counter(a.counter)
+    return d
+
+
+def dump_v2_string(s, side=None):
+    d = {"text": s.text}
+    _anomalies(d, s)
+    return d
+
+
+def dump_v2_provider_guid(guid, side=None):
+    return {"provider": guid}
+
+
+def dump_v2_strings(s, side=None):
+    d = {"size": s.block_size, "counters": s.count, "offset_origin": s.origin}
+    _anomalies(d, s)
+    d["strings"] = [{"position": e.position, "offset": e.offset, "counter_id": e.counter_id,
+                     "string_offset": e.string_offset, "text_offset": e.text_offset,
+                     "text": e.text} for e in s]
+    return d
+
+
+def dump_v2_countersets(l, side=None):
+    return {"countersets": list(l)}
+
+
+def dump_v2_instances(l, side=None):
+    d = {}
+    _anomalies(d, l)
+    d["instances"] = [{"position": i.position, "offset": i.offset, "size": i.size,
+                       "instance_id": i.instance_id, "name": i.name} for i in l]
+    return d
+
+
+def dump_v2_identifiers(l, side=None):
+    d = {}
+    _anomalies(d, l)
+    d["identifiers"] = [{"position": i.position, "offset": i.offset,
+                         "counterset_guid": i.counterset, "status": i.status, "size": i.size,
+                         "counter_id": i.counter_id, "instance_id": i.instance_id,
+                         "block_position": i.block_position, "reserved": i.reserved,
+                         "instance_name": i.instance_name} for i in l]
+    return d
 
 
 def _detect(data):
@@ -201,30 +492,81 @@ def _detect(data):
     return None
 
 
-FORMATS = {"v1": (V1Capture, dump_v1), "v1-names": (NameTable, dump_names),
-           "v2-query": (V2Query, dump_v2_query)}
+def _limits(options):
+    return {k: options.get(k, 0) for k in ("max_sections", "max_counters", "max_instances")}
 
 
-def document(data, path, strict=False, fmt=None):
+def _parse_with(parser):
+    """A format's reader with perfbuf-dump's options (strict and the limits)."""
+    def parse(data, options):
+        return parser(data, strict=options.get("strict", False), **_limits(options))
+    return parse
+
+
+def _parse_strings(data, options):
+    return M.V2Strings(data, options.get("origin", "auto"), options.get("strict", False),
+                       **_limits(options))
+
+
+def _parse_provider_guid(data, options):
+    return M.parse_v2_provider_guid(data)
+
+
+def _parse_countersets(data, options):
+    return M.V2Countersets(data)
+
+
+# perfbuf-dump's formats, in its order: name -> (reader, document).
+FORMATS = {"v1": (_parse_with(V1Capture), dump_v1),
+           "v1-names": (lambda data, options: NameTable(data, options.get("strict", False)),
+                        dump_names),
+           "v2-query": (_parse_with(V2Query), dump_v2_query),
+           "v2-reginfo": (_parse_with(V2Registration), dump_v2_reginfo),
+           "v2-counter": (_parse_with(M.V2CounterAnswer), dump_v2_counter),
+           "v2-string": (_parse_with(M.V2String), dump_v2_string),
+           "v2-provider-guid": (_parse_provider_guid, dump_v2_provider_guid),
+           "v2-strings": (_parse_strings, dump_v2_strings),
+           "v2-countersets": (_parse_countersets, dump_v2_countersets),
+           "v2-instances": (_parse_with(M.V2InstanceList), dump_v2_instances),
+           "v2-identifiers": (_parse_with(M.V2Identifiers), dump_v2_identifiers)}
+
+
+def _error_object(data, e):
+    err = {"offset": e.offset, "structure": e.structure, "field": e.field,
+           "status": e.status_name, "message": status_string(e.status)}
+    declared = _declared_size(data, e)
+    if declared is not None:
+        err["declared"] = declared
+        err["received"] = len(data)
+    return err
+
+
+def document(data, path, strict=False, fmt=None, options=None, side=None):
     """(dict, error or None) of perfbuf-dump --json for these bytes; None when
-    the format is not one this package dumps."""
+    the format is not one perfbuf-dump detects (or, named, knows).
+    options: strict, origin ("auto", "block", "array-end") and the limits
+    (max_sections, max_counters, max_instances); side: the validated side
+    inputs (titles, registration, counter_names, identifiers, previous)."""
+    options = dict(options or {})
+    options.setdefault("strict", strict)
     fmt = fmt or _detect(data)
     if fmt not in FORMATS:
         return None, None
     parser, dumper = FORMATS[fmt]
     d = {"format": fmt, "file": path, "bytes": len(data)}
     try:
-        capture = parser(data, strict=strict)
+        capture = parser(data, options)
     except PerfbufError as e:
         d["valid"] = False
-        d["error"] = {"offset": e.offset, "structure": e.structure, "field": e.field,
-                      "status": e.status_name, "message": status_string(e.status)}
-        declared = _declared_size(data, e)
-        if declared is not None:
-            d["error"]["declared"] = declared
-            d["error"]["received"] = len(data)
+        d["error"] = _error_object(data, e)
         return d, e
-    d.update(dumper(capture))
+    try:
+        d.update(dumper(capture, side))
+    except _Verdict as v:
+        d.update(v.doc)
+        d["valid"] = False
+        d["error"] = _error_object(data, v.error)
+        return d, v.error
     d["valid"] = True
     return d, None
 
@@ -315,35 +657,184 @@ def _sizes_compared(data, err):
     return " (declared %d, received %d)" % (declared, len(data))
 
 
-def main(argv=None):
-    argv = sys.argv[1:] if argv is None else argv
-    strict = "--strict" in argv
-    rest = [a for a in argv if a not in ("--strict", "--json")]
-    fmt = None
-    if len(rest) >= 2 and rest[0] in ("-f", "--format"):
-        fmt, rest = rest[1], rest[2:]
-    if len(rest) != 1 or rest[0].startswith("-") and rest[0] != "-":
-        sys.stderr.write("usage: python -m perfbuf [--strict] [-f v1|v1-names|v2-query] FILE\n"
-                         "  writes what perfbuf-dump --json writes for that file\n")
-        return 2
-    path = rest[0]
+USAGE = """usage: python -m perfbuf [options] FILE   (- reads standard input)
+writes what perfbuf-dump --json writes for FILE, byte for byte
+  -f, --format NAME   the buffer's format (default: auto; see below)
+      --json          accepted: the output is always perfbuf-dump's JSON
+      --strict        reject what real producers do loosely
+      --names FILE    a Counter name table: V1 object and counter names
+      --english-names FILE  the English (009) Counter table: names where
+                      --names is not given
+      --registration FILE  V2: the counterset's registration (v2-reginfo):
+                      counter types and the cross-check of the query data
+      --counter-names FILE V2: the counters' names (v2-strings)
+      --identifiers FILE   V2: the query's counter identifiers (v2-identifiers)
+      --rate PREVIOUS V2: an earlier capture of the same query: formatted
+                      values (with --registration)
+      --origin auto|block|array-end  where v2-strings offsets count from
+      --max-sections N, --max-counters N, --max-instances N
+                      limits on counts (0: the library's default)
+      --max-input-bytes N  refuse an input larger than N bytes
+  -h, --help          this text
+      --version       the library version
+formats: auto, %s
+perfbuf-dump's own: --counter, --series, --csv, and --rate on V1 data blocks
+exit status: 0 valid, 1 rejected, 2 usage or I/O error
+""" % ", ".join(FORMATS)
+
+MAX_INPUT_BYTES = 1 << 30
+
+# Options that are perfbuf-dump's alone: refused, naming it.
+_DUMP_ONLY = {"--counter": "selects counter paths",
+              "--series": "computes statistics over earlier captures",
+              "--csv": "writes typeperf's CSV"}
+
+
+def _fail(text, status=2):
+    sys.stderr.write("perfbuf: %s\n" % text)
+    return status
+
+
+def _read(path, limit):
+    """(bytes, None) or (None, exit status) after saying why on stderr."""
     try:
         if path == "-":
-            data = sys.stdin.buffer.read()
+            data = sys.stdin.buffer.read(limit + 1)
         else:
             with open(path, "rb") as f:
-                data = f.read()
+                data = f.read(limit + 1)
     except OSError as exc:
-        sys.stderr.write("perfbuf: %s: %s\n" % (path, exc.strerror))
+        return None, _fail("%s: %s" % (path, exc.strerror))
+    if len(data) > limit:
+        return None, _fail("%s: larger than %d bytes (--max-input-bytes)" % (path, limit))
+    return data, None
+
+
+def _side_rejected(what, path, e):
+    sys.stderr.write("perfbuf: %s: the %s is rejected: %s\n" % (path, what, e))
+
+
+def _count(text):
+    if not text.isdigit() or int(text) > 0xFFFFFFFF:
+        return None
+    return int(text)
+
+
+def main(argv=None):
+    argv = sys.argv[1:] if argv is None else list(argv)
+    options = {"strict": False, "origin": "auto"}
+    fmt = "auto"
+    path = None
+    files = {}
+    limit = MAX_INPUT_BYTES
+    takes_file = {"--names": "names", "--english-names": "english_names",
+                  "--registration": "registration", "--counter-names": "counter_names",
+                  "--identifiers": "identifiers", "--rate": "previous"}
+    i = 0
+    while i < len(argv):
+        a = argv[i]
+        nxt = argv[i + 1] if i + 1 < len(argv) else None
+        if a in ("-h", "--help"):
+            sys.stdout.write(USAGE)
+            return 0
+        if a == "--version":
+            sys.stdout.write("perfbuf %s\n" % version())
+            return 0
+        if a == "--json":
+            pass
+        elif a == "--strict":
+            options["strict"] = True
+        elif a in _DUMP_ONLY:
+            return _fail("%s %s: that is perfbuf-dump's (perfbuf-dump --json %s ...); "
+                         "python -m perfbuf does not take it" % (a, _DUMP_ONLY[a], a))
+        elif a in takes_file and nxt is not None:
+            files[takes_file[a]] = nxt
+            i += 1
+        elif a in ("-f", "--format") and nxt is not None:
+            fmt = nxt
+            i += 1
+        elif a == "--origin" and nxt is not None:
+            if nxt not in M.ORIGINS:
+                return _fail("--origin is auto, block or array-end")
+            options["origin"] = nxt
+            i += 1
+        elif a in ("--max-sections", "--max-counters", "--max-instances"):
+            n = _count(nxt) if nxt is not None else None
+            if n is None:
+                return _fail("%s needs a number from 0 to 4294967295" % a)
+            options[a[2:].replace("-", "_")] = n
+            i += 1
+        elif a == "--max-input-bytes":
+            n = _count(nxt) if nxt is not None else None
+            if n is None or not 1 <= n <= MAX_INPUT_BYTES:
+                return _fail("--max-input-bytes needs a number from 1 to %d" % MAX_INPUT_BYTES)
+            limit = n
+            i += 1
+        elif a.startswith("-") and a != "-":
+            sys.stderr.write("perfbuf: unknown or incomplete option %s\n" % a + USAGE)
+            return 2
+        elif path is None:
+            path = a
+        else:
+            return _fail("one file at a time")
+        i += 1
+    if path is None:
+        sys.stderr.write(USAGE)
         return 2
-    doc, err = document(data, path, strict, fmt)
-    if doc is None and not data and fmt is None:
-        sys.stderr.write("perfbuf: %s: the file is empty (0 bytes)\n" % path)
-        return 2
-    if doc is None:
-        sys.stderr.write("perfbuf: %s: format not recognised; name it with --format "
-                         "(this package dumps v1, v1-names and v2-query)\n" % path)
-        return 2
+    if sum(p == "-" for p in [path] + list(files.values())) > 1:
+        return _fail("- (standard input) names one input at most")
+    data, rc = _read(path, limit)
+    if data is None:
+        return rc
+    if fmt == "auto":
+        fmt = _detect(data)
+        if fmt is None:
+            if not data:
+                return _fail("%s: the file is empty (0 bytes)" % path)
+            return _fail("%s: format not recognised; name it with --format" % path)
+    elif fmt not in FORMATS:
+        return _fail("unknown format %s (see --help)" % fmt)
+    inputs = {}
+    for key in ("names", "previous", "registration", "counter_names", "identifiers",
+                "english_names"):
+        if key in files:
+            inputs[key], rc = _read(files[key], limit)
+            if inputs[key] is None:
+                return rc
+    side = {}
+    if fmt == "v1" and "previous" in inputs:
+        return _fail("--rate on V1 data blocks is perfbuf-dump's (perfbuf-dump --json --rate "
+                     "PREVIOUS FILE); python -m perfbuf takes --rate for v2-query")
+    if fmt == "v2-query" and "previous" in inputs:
+        try:
+            side["previous"] = FORMATS["v2-query"][0](inputs["previous"], options)
+        except PerfbufError as e:
+            sys.stderr.write("perfbuf: %s: the --rate capture is rejected: %s%s\n"
+                             % (files["previous"], e, _sizes_compared(inputs["previous"], e)))
+            return 1
+    if fmt == "v1":
+        # Titles from --names, else from --english-names (read leniently).
+        tables = []
+        for key, what in (("names", "--names table"), ("english_names",
+                                                       "--english-names table")):
+            if key in inputs:
+                try:
+                    tables.append(NameTable(inputs[key]))
+                except PerfbufError as e:
+                    _side_rejected(what, files[key], e)
+        if tables:
+            side["titles"] = _titles(tables[0])
+    elif fmt == "v2-query":
+        for key, what, parse in (
+                ("registration", "--registration file", FORMATS["v2-reginfo"][0]),
+                ("counter_names", "--counter-names file", _parse_strings),
+                ("identifiers", "--identifiers file", FORMATS["v2-identifiers"][0])):
+            if key in inputs:
+                try:
+                    side[key] = parse(inputs[key], options)
+                except PerfbufError as e:
+                    _side_rejected(what, files[key], e)
+    doc, err = document(data, path, fmt=fmt, options=options, side=side)
     sys.stdout.write(dumps(doc))
     sys.stdout.flush()
     if err is not None:
