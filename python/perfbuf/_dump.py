@@ -49,6 +49,30 @@ def _anomalies(d, capture):
                               "status": a.status_name}
 
 
+def _side_views(side, wanted):
+    """The side views a dump uses: given as views, or read here from the
+    raw side inputs main() collected (each read after the main buffer was
+    accepted, as perfbuf-dump reads them; a rejected one is reported on
+    stderr and left out)."""
+    side = dict(side or {})
+    inputs, files = side.pop("inputs", {}), side.pop("files", {})
+    options = side.pop("options", {})
+    for key, what, parse in wanted:
+        if key in side or key not in inputs:
+            continue
+        try:
+            side[key] = parse(inputs[key], options)
+        except PerfbufError as e:
+            sys.stderr.write("perfbuf: %s: the %s is rejected: %s\n" % (files[key], what, e))
+    return side
+
+
+def _table(data, options):
+    # Counter tables are read leniently and without limits, whatever the
+    # options of the main buffer.
+    return NameTable(data)
+
+
 def _titles(table):
     """{title index: text} of a Counter table, the first entry of an index
     as perfbuf-dump's lookup finds it; texts that do not convert are left
@@ -73,8 +97,11 @@ def _title(d, titles, index):
 
 
 def dump_v1(cap, side=None):
-    side = side or {}
-    titles = side.get("titles")
+    side = _side_views(side, (("names", "--names table", _table),
+                              ("english_names", "--english-names table", _table)))
+    # Titles from --names, else from --english-names.
+    table = side.get("names") or side.get("english_names")
+    titles = _titles(table) if table is not None else None
     buf = cap._buffer
     d = {"signature": "PERF", "little_endian": _le32(buf, 8), "version": cap.version,
          "revision": cap.revision, "total_byte_length": cap.size,
@@ -323,7 +350,14 @@ class _V2Pairer:
 
 
 def dump_v2_query(q, side=None):
-    side = _V2Side(q, side or {})
+    """perfbuf-dump's document of V2 query data; side may hold a
+    V2Registration ("registration"), V2Strings ("counter_names"),
+    V2Identifiers ("identifiers") and an earlier V2Query ("previous")."""
+    side = _V2Side(q, _side_views(side, (
+        ("registration", "--registration file", lambda d, o: FORMATS["v2-reginfo"][0](d, o)),
+        ("counter_names", "--counter-names file", lambda d, o: _parse_strings(d, o)),
+        ("identifiers", "--identifiers file",
+         lambda d, o: FORMATS["v2-identifiers"][0](d, o)))))
     buf = q._buffer
     d = {"received": q.received, "total_size": q.size, "num_counters": q.block_count,
          "perf_time_stamp": q.perf_time_stamp, "perf_time_100ns": q.perf_time_100ns,
@@ -710,10 +744,6 @@ def _read(path, limit):
     return data, None
 
 
-def _side_rejected(what, path, e):
-    sys.stderr.write("perfbuf: %s: the %s is rejected: %s\n" % (path, what, e))
-
-
 def _count(text):
     if not text.isdigit() or int(text) > 0xFFFFFFFF:
         return None
@@ -801,10 +831,10 @@ def main(argv=None):
             inputs[key], rc = _read(files[key], limit)
             if inputs[key] is None:
                 return rc
-    side = {}
     if fmt == "v1" and "previous" in inputs:
         return _fail("--rate on V1 data blocks is perfbuf-dump's (perfbuf-dump --json --rate "
                      "PREVIOUS FILE); python -m perfbuf takes --rate for v2-query")
+    side = {"inputs": inputs, "files": files, "options": options}
     if fmt == "v2-query" and "previous" in inputs:
         try:
             side["previous"] = FORMATS["v2-query"][0](inputs["previous"], options)
@@ -812,28 +842,6 @@ def main(argv=None):
             sys.stderr.write("perfbuf: %s: the --rate capture is rejected: %s%s\n"
                              % (files["previous"], e, _sizes_compared(inputs["previous"], e)))
             return 1
-    if fmt == "v1":
-        # Titles from --names, else from --english-names (read leniently).
-        tables = []
-        for key, what in (("names", "--names table"), ("english_names",
-                                                       "--english-names table")):
-            if key in inputs:
-                try:
-                    tables.append(NameTable(inputs[key]))
-                except PerfbufError as e:
-                    _side_rejected(what, files[key], e)
-        if tables:
-            side["titles"] = _titles(tables[0])
-    elif fmt == "v2-query":
-        for key, what, parse in (
-                ("registration", "--registration file", FORMATS["v2-reginfo"][0]),
-                ("counter_names", "--counter-names file", _parse_strings),
-                ("identifiers", "--identifiers file", FORMATS["v2-identifiers"][0])):
-            if key in inputs:
-                try:
-                    side[key] = parse(inputs[key], options)
-                except PerfbufError as e:
-                    _side_rejected(what, files[key], e)
     doc, err = document(data, path, fmt=fmt, options=options, side=side)
     sys.stdout.write(dumps(doc))
     sys.stdout.flush()
