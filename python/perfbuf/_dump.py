@@ -63,7 +63,7 @@ def _side_views(side, wanted):
         try:
             side[key] = parse(inputs[key], options)
         except PerfbufError as e:
-            sys.stderr.write("perfbuf: %s: the %s is rejected: %s\n" % (files[key], what, e))
+            sys.stderr.write("perfbuf: %s: the %s is rejected: %s\n" % (files.get(key, "?"), what, e))
     return side
 
 
