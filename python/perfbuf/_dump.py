@@ -91,6 +91,222 @@ def _titles(table):
         out[e.title_index] = text if st == OK else None
 
 
+# --rate and --series on V1 data blocks.
+
+_CSTATUS_INVALID_DATA = 0xC0000BBA
+
+
+def _first_by_title(capture):
+    """{title index: the first object of that title}, as perfbuf-dump finds
+    an object's peer in another capture."""
+    out = {}
+    for o in capture.objects:
+        out.setdefault(o.name_title_index, o)
+    return out
+
+
+def _same_definition(a, b):
+    return (a.byte_length == b.byte_length and a.name_title_index == b.name_title_index
+            and a.help_title_index == b.help_title_index
+            and a.default_scale == b.default_scale and a.detail_level == b.detail_level
+            and a.type == b.type and a.size == b.size and a.counter_offset == b.counter_offset)
+
+
+class _V1Peer:
+    """Another capture of the same query (--rate, or one of --series; the
+    dumped block itself is the last of a series) as seen from the object
+    and instance being dumped: its first object of the same title, the
+    definition each counter of the dumped object is read with there, and
+    its instance of the same key (perfbuf_v1_pair_objects)."""
+
+    def __init__(self, capture, itself=False):
+        self.capture = capture
+        self.itself = itself
+        self.titles = _first_by_title(capture) if capture is not None else {}
+        self.parents = capture._parents() if capture is not None else None
+        self.object = None
+        self.object_block = None
+        self.use = []
+        self.pairing = None
+        self.older_index = None
+        self.state = None
+        self.older_position = 0
+        self.instance = None
+        self.dumped_object = None
+
+    def _map(self, defs, by_offset, by_title, c):
+        """The definition perfbuf_v1_raw_sample would read c with in this
+        capture's object (the dumped counter itself when the definition at
+        its offset is the same), or None."""
+        at = by_offset.get(c.offset)
+        if at is not None and _same_definition(defs[at], c) and c.index < len(defs):
+            return c
+        if (c.index < len(defs) and defs[c.index].name_title_index == c.name_title_index
+                and defs[c.index].type == c.type):
+            return defs[c.index]
+        first = by_title.get(c.name_title_index)
+        if first is not None and defs[first].type == c.type:
+            return defs[first]
+        return None
+
+    def enter_object(self, dumped, o, counters):
+        self.object = None
+        self.object_block = None
+        self.pairing = None
+        self.instance = None
+        self.use = [None] * len(counters)
+        self.dumped_object = o.offset
+        if self.capture is None:
+            return
+        peer = self.titles.get(o.name_title_index)
+        if peer is None:
+            # Every instance is new: the older capture lacks the object.
+            self._pair(dumped, o)
+            return
+        self.object = peer
+        self.object_block = peer._counter_block_c()
+        defs = [c._c for c in peer.counters]
+        by_offset, by_title = {}, {}
+        for k, d in enumerate(defs):
+            by_offset.setdefault(d.offset, k)
+            by_title.setdefault(d.name_title_index, k)
+        self.use = [self._map(defs, by_offset, by_title, c._c) for c in counters]
+        self._pair(dumped, o)
+
+    def _pair(self, dumped, o):
+        self.pairing = None
+        self.older_index = None
+        if self.capture is None or self.itself or o.num_instances < 0 or self.parents is None:
+            return
+        dumped_parents = dumped._parents()
+        if getattr(self, "_dumped", (None,))[0] is not dumped:
+            # The dumped block's titles, once per dumped block.
+            self._dumped = (dumped, _first_by_title(dumped))
+        first = self._dumped[1].get(o.name_title_index) if dumped_parents is not None else None
+        if first is None or first.offset != o.offset:
+            return
+        peer = ctypes.byref(self.object._c) if self.object is not None else None
+        slots = ctypes.c_size_t(0)
+        if N.v1_pairing_scratch_objects(peer, ctypes.byref(o._c), ctypes.byref(slots)) != OK:
+            return
+        scratch = (N.u64 * max(slots.value, 1))()
+        pairing = N.V1Pairing()
+        if N.v1_pair_objects(ctypes.byref(self.capture._block), peer, self.parents,
+                             ctypes.byref(dumped._block), ctypes.byref(o._c), dumped_parents,
+                             scratch, slots.value, ctypes.byref(pairing)) != OK:
+            return
+        self.pairing = (pairing, scratch)
+        older = pairing.older_object
+        if not pairing.has_older or older.num_instances <= 0:
+            return
+        n = older.num_instances
+        offsets = (ctypes.c_size_t * n)()
+        index = N.V1InstanceIndex()
+        if N.v1_index_build(ctypes.byref(self.capture._block), ctypes.byref(older), offsets, n,
+                            ctypes.byref(index)) == OK:
+            self.older_index = (index, offsets)
+
+    def enter_instance(self, inst):
+        self.instance = None
+        self.state = None
+        if self.itself:
+            # Its own instance, read with its own object's definitions: a
+            # later object of a repeated title has no peer.
+            if self.object is None or self.object.offset != self.dumped_object:
+                return
+            self.state = _PAIR_MATCHED
+            self.older_position = inst.index
+            self.instance = inst
+            return
+        state, ordinal, older = N.u32(), N.u32(), N.u32()
+        if self.pairing is None or not N.v1_pairing_instance(
+                ctypes.byref(self.pairing[0]), inst.index, ctypes.byref(state),
+                ctypes.byref(ordinal), ctypes.byref(older)):
+            return
+        self.state = state.value
+        self.older_position = older.value
+        if state.value == _PAIR_MATCHED and self.object is not None and \
+                self.older_index is not None:
+            found = N.V1Instance()
+            if N.v1_index_get(ctypes.byref(self.capture._block),
+                              ctypes.byref(self.older_index[0]), older.value,
+                              ctypes.byref(found)) == OK:
+                self.instance = found
+
+    def sample(self, i, blk):
+        """(status, sample, context) of counter i in this capture's block blk."""
+        sample, context = N.RawSample(), N.ValueContext()
+        st = N.v1_raw_sample(ctypes.byref(self.capture._block), ctypes.byref(self.object._c),
+                             ctypes.byref(self.use[i]), ctypes.byref(blk), ctypes.byref(sample),
+                             ctypes.byref(context))
+        return st, sample, context
+
+
+def _v1_sample(o, c, blk):
+    sample, context = N.RawSample(), N.ValueContext()
+    st = N.v1_raw_sample(ctypes.byref(o.capture._block), ctypes.byref(o._c), ctypes.byref(c._c),
+                         ctypes.byref(blk), ctypes.byref(sample), ctypes.byref(context))
+    return st, sample, context
+
+
+def _v1_formatted(o, counters, blk, peer, peer_blk):
+    """Each counter of blk formatted against peer_blk (None: no older value)."""
+    out = []
+    for i, c in enumerate(counters):
+        st = _PDH_INVALID_ARGUMENT
+        s_st, s1, ctx = _v1_sample(o, c, blk)
+        if s_st == OK:
+            older = None
+            if peer_blk is not None and peer.use[i] is not None:
+                p_st, s0, _ = peer.sample(i, peer_blk)
+                older = s0 if p_st == OK else None
+            v = N.Value()
+            st = N.format_value(c.type, ctypes.byref(s1),
+                                ctypes.byref(older) if older is not None else None,
+                                ctypes.byref(ctx), FMT_DOUBLE, ctypes.byref(v))
+        out.append("%.6f" % v.as_double if st == 0 else cstatus_name(st))
+    return out
+
+
+def _v1_statistics(counters, peers, of_instance, ring):
+    """perfbuf_compute_statistics of each counter over the series (the
+    dumped block last); a capture without the instance or object gives an
+    invalid sample."""
+    out = []
+    for i, c in enumerate(counters):
+        ctx = N.ValueContext(0, 0)
+        for k, p in enumerate(peers):
+            ring[k].status = _CSTATUS_INVALID_DATA
+            if p.capture is None or p.object is None or p.use[i] is None:
+                continue
+            if of_instance:
+                if p.instance is None:
+                    continue
+                blk = p.instance.counters
+            elif p.object_block is not None:
+                blk = p.object_block
+            else:
+                continue
+            kctx = N.ValueContext()
+            if N.v1_raw_sample(ctypes.byref(p.capture._block), ctypes.byref(p.object._c),
+                               ctypes.byref(p.use[i]), ctypes.byref(blk), ctypes.byref(ring[k]),
+                               ctypes.byref(kctx)) == OK:
+                ctx = kctx
+            else:
+                ring[k].status = _CSTATUS_INVALID_DATA
+        st = N.Statistics()
+        rc = N.compute_statistics(c.type, ctypes.byref(ctx), FMT_DOUBLE, 0, len(peers), ring,
+                                  ctypes.byref(st))
+        sd = {"count": st.count}
+        if rc == 0:
+            sd.update({"min": "%.6f" % st.min.as_double, "max": "%.6f" % st.max.as_double,
+                       "mean": "%.6f" % st.mean.as_double})
+        else:
+            sd["status"] = cstatus_name(rc)
+        out.append(sd)
+    return out
+
+
 def _title(d, titles, index):
     if titles is not None and index != 0 and titles.get(index) is not None:
         d["name"] = titles[index]
@@ -102,6 +318,13 @@ def dump_v1(cap, side=None):
     # Titles from --names, else from --english-names.
     table = side.get("names") or side.get("english_names")
     titles = _titles(table) if table is not None else None
+    rate = _V1Peer(side["previous"]) if side.get("previous") is not None else None
+    series = None
+    if "series" in side:
+        # Oldest first, the dumped block last; a rejected capture is None.
+        series = [_V1Peer(c) for c in side["series"]] + [_V1Peer(cap, itself=True)]
+        ring = (N.RawSample * len(series))()
+    peers = ([rate] if rate is not None else []) + (series or [])
     buf = cap._buffer
     d = {"signature": "PERF", "little_endian": _le32(buf, 8), "version": cap.version,
          "revision": cap.revision, "total_byte_length": cap.size,
@@ -139,13 +362,21 @@ def dump_v1(cap, side=None):
                        "counter_type": c.type, "counter_type_name": c.type_name,
                        "counter_size": c.size, "counter_offset": c.counter_offset})
             od["counters"].append(cd)
+        for peer in peers:
+            peer.enter_object(cap, o, counters)
         single = o._counter_block_c()
         if single is not None:
             od["counter_block"] = {"offset": single.offset, "byte_length": single.byte_length}
             od["values"] = _values(o, counters, single)
+            if rate is not None:
+                od["formatted"] = _v1_formatted(o, counters, single, rate, rate.object_block)
+            if series is not None:
+                od["statistics"] = _v1_statistics(counters, series, False, ring)
         if o.num_instances >= 0:
             insts = []
             for inst in o.instances:
+                for peer in peers:
+                    peer.enter_instance(inst._c)
                 name_length = _le32(buf, inst.offset + 20)
                 idd = {"position": inst.position, "offset": inst.offset,
                        "byte_length": inst.byte_length,
@@ -170,6 +401,15 @@ def dump_v1(cap, side=None):
                 blk = inst._c.counters
                 idd["counter_block"] = {"offset": blk.offset, "byte_length": blk.byte_length}
                 idd["values"] = _values(o, counters, blk)
+                if rate is not None:
+                    idd["pairing"] = _PAIR_NAMES.get(rate.state, "unpaired")
+                    if rate.instance is not None:
+                        idd["previous_position"] = rate.older_position
+                    idd["formatted"] = _v1_formatted(
+                        o, counters, blk, rate,
+                        rate.instance.counters if rate.instance is not None else None)
+                if series is not None:
+                    idd["statistics"] = _v1_statistics(counters, series, True, ring)
                 insts.append(idd)
             od["instances"] = insts
         objects.append(od)
@@ -703,8 +943,10 @@ writes what perfbuf-dump --json writes for FILE, byte for byte
                       counter types and the cross-check of the query data
       --counter-names FILE V2: the counters' names (v2-strings)
       --identifiers FILE   V2: the query's counter identifiers (v2-identifiers)
-      --rate PREVIOUS V2: an earlier capture of the same query: formatted
-                      values (with --registration)
+      --rate PREVIOUS an earlier capture of the same query: formatted values
+                      (V2 needs --registration)
+      --series EARLIER... --  earlier captures of the same V1 query, oldest
+                      first: each counter's min, max and mean over them and FILE
       --origin auto|block|array-end  where v2-strings offsets count from
       --max-sections N, --max-counters N, --max-instances N
                       limits on counts (0: the library's default)
@@ -712,7 +954,7 @@ writes what perfbuf-dump --json writes for FILE, byte for byte
   -h, --help          this text
       --version       the library version
 formats: auto, %s
-perfbuf-dump's own: --counter, --series, --csv, and --rate on V1 data blocks
+perfbuf-dump's own: --counter and --csv
 exit status: 0 valid, 1 rejected, 2 usage or I/O error
 """ % ", ".join(FORMATS)
 
@@ -720,8 +962,11 @@ MAX_INPUT_BYTES = 1 << 30
 
 # Options that are perfbuf-dump's alone: refused, naming it.
 _DUMP_ONLY = {"--counter": "selects counter paths",
-              "--series": "computes statistics over earlier captures",
               "--csv": "writes typeperf's CSV"}
+
+
+def options_v1(options):
+    return dict(_limits(options), strict=options.get("strict", False))
 
 
 def _fail(text, status=2):
@@ -757,6 +1002,7 @@ def main(argv=None):
     path = None
     files = {}
     limit = MAX_INPUT_BYTES
+    series_paths = []
     takes_file = {"--names": "names", "--english-names": "english_names",
                   "--registration": "registration", "--counter-names": "counter_names",
                   "--identifiers": "identifiers", "--rate": "previous"}
@@ -777,6 +1023,15 @@ def main(argv=None):
         elif a in _DUMP_ONLY:
             return _fail("%s %s: that is perfbuf-dump's (perfbuf-dump --json %s ...); "
                          "python -m perfbuf does not take it" % (a, _DUMP_ONLY[a], a))
+        elif a == "--series":
+            while i + 1 < len(argv) and argv[i + 1] != "--":
+                if len(series_paths) == 64:
+                    return _fail("at most 64 captures in a series")
+                series_paths.append(argv[i + 1])
+                i += 1
+            if i + 1 >= len(argv):
+                return _fail("--series ends with --")
+            i += 1
         elif a in takes_file and nxt is not None:
             files[takes_file[a]] = nxt
             i += 1
@@ -811,7 +1066,7 @@ def main(argv=None):
     if path is None:
         sys.stderr.write(USAGE)
         return 2
-    if sum(p == "-" for p in [path] + list(files.values())) > 1:
+    if sum(p == "-" for p in [path] + list(files.values()) + series_paths) > 1:
         return _fail("- (standard input) names one input at most")
     data, rc = _read(path, limit)
     if data is None:
@@ -824,24 +1079,39 @@ def main(argv=None):
             return _fail("%s: format not recognised; name it with --format" % path)
     elif fmt not in FORMATS:
         return _fail("unknown format %s (see --help)" % fmt)
+    # Read in perfbuf-dump's order: the names table and the --rate capture
+    # (refused at once when rejected), then the other side files, then the
+    # series.
     inputs = {}
+    side = {"inputs": inputs, "files": files, "options": options}
     for key in ("names", "previous", "registration", "counter_names", "identifiers",
                 "english_names"):
         if key in files:
             inputs[key], rc = _read(files[key], limit)
             if inputs[key] is None:
                 return rc
-    if fmt == "v1" and "previous" in inputs:
-        return _fail("--rate on V1 data blocks is perfbuf-dump's (perfbuf-dump --json --rate "
-                     "PREVIOUS FILE); python -m perfbuf takes --rate for v2-query")
-    side = {"inputs": inputs, "files": files, "options": options}
-    if fmt == "v2-query" and "previous" in inputs:
-        try:
-            side["previous"] = FORMATS["v2-query"][0](inputs["previous"], options)
-        except PerfbufError as e:
-            sys.stderr.write("perfbuf: %s: the --rate capture is rejected: %s%s\n"
-                             % (files["previous"], e, _sizes_compared(inputs["previous"], e)))
-            return 1
+        if key == "previous" and "previous" in inputs and fmt in ("v1", "v2-query"):
+            try:
+                side["previous"] = FORMATS[fmt][0](inputs["previous"], options)
+            except PerfbufError as e:
+                sys.stderr.write("perfbuf: %s: the --rate capture is rejected: %s%s\n"
+                                 % (files["previous"], e,
+                                    _sizes_compared(inputs["previous"], e)))
+                return 1
+    series = []
+    for name in series_paths:
+        earlier, rc = _read(name, limit)
+        if earlier is None:
+            return rc
+        series.append(earlier)
+    if fmt == "v1" and series_paths:
+        # A rejected earlier capture gives invalid samples, silently.
+        side["series"] = []
+        for earlier in series:
+            try:
+                side["series"].append(V1Capture(earlier, **options_v1(options)))
+            except PerfbufError:
+                side["series"].append(None)
     doc, err = document(data, path, fmt=fmt, options=options, side=side)
     sys.stdout.write(dumps(doc))
     sys.stdout.flush()

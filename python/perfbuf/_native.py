@@ -377,3 +377,12 @@ v2_pairing_instance = _fn("perfbuf_v2_pairing_instance", c_bool, R(V2Pairing), u
 v2_raw_sample = _fn("perfbuf_v2_raw_sample", status, R(V2Query), R(V2Block), R(V2Instance),
                     R(V2Reginfo), u32, R(RawSample), R(ValueContext))
 counter_type_is_displayable = _fn("perfbuf_counter_type_is_displayable", c_bool, u32)
+v1_pairing_scratch_objects = _fn("perfbuf_v1_pairing_scratch_objects", status, R(V1Object),
+                                 R(V1Object), R(c_size_t))
+v1_pair_objects = _fn("perfbuf_v1_pair_objects", status, R(V1Block), R(V1Object),
+                      R(V1InstanceIndex), R(V1Block), R(V1Object), R(V1InstanceIndex), P(u64),
+                      c_size_t, R(V1Pairing))
+v1_pairing_instance = _fn("perfbuf_v1_pairing_instance", c_bool, R(V1Pairing), u32, R(u32),
+                          R(u32), R(u32))
+v1_index_get = _fn("perfbuf_v1_index_get", status, R(V1Block), R(V1InstanceIndex), u32,
+                   R(V1Instance))
