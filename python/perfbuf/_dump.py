@@ -9,7 +9,8 @@ import ctypes
 import struct
 import sys
 
-from . import (E_BAD_REFERENCE, E_OUTPUT_TOO_SMALL, OK, STATUS, FMT_DOUBLE, PerfbufError,
+from . import (E_BAD_REFERENCE, E_OUTPUT_TOO_SMALL, OK, STATUS, FMT_DOUBLE, CounterPath,
+               PerfbufError,
                V1Capture, NameTable, V2Query, V2Registration, cstatus_name, status_name,
                status_string, version, _utf8)
 from . import _native as N
@@ -318,6 +319,11 @@ def dump_v1(cap, side=None):
     # Titles from --names, else from --english-names.
     table = side.get("names") or side.get("english_names")
     titles = _titles(table) if table is not None else None
+    selection = None
+    if side.get("counters"):
+        from ._select import Selection, TitleTables
+        selection = Selection(side["counters"], TitleTables(side.get("names"),
+                                                            side.get("english_names")))
     rate = _V1Peer(side["previous"]) if side.get("previous") is not None else None
     series = None
     if "series" in side:
@@ -339,6 +345,8 @@ def dump_v1(cap, side=None):
     _anomalies(d, cap)
     objects = []
     for o in cap.objects:
+        if selection is not None and not selection.select_object(o):
+            continue
         od = {"position": o.position, "offset": o.offset, "total_byte_length": o.total_length,
               "definition_length": o.definition_length, "header_length": o.header_length,
               "object_name_title_index": o.name_title_index,
@@ -350,6 +358,8 @@ def dump_v1(cap, side=None):
               "num_instances": o.num_instances, "code_page": o.code_page,
               "perf_time": o.perf_time, "perf_freq": o.perf_freq})
         counters = o.counters
+        if selection is not None:
+            counters = selection.keep_counters(counters)
         od["counters"] = []
         for c in counters:
             cd = {"position": c.position, "offset": c.offset, "byte_length": c.byte_length,
@@ -365,7 +375,7 @@ def dump_v1(cap, side=None):
         for peer in peers:
             peer.enter_object(cap, o, counters)
         single = o._counter_block_c()
-        if single is not None:
+        if single is not None and (selection is None or selection.block_selected()):
             od["counter_block"] = {"offset": single.offset, "byte_length": single.byte_length}
             od["values"] = _values(o, counters, single)
             if rate is not None:
@@ -374,9 +384,13 @@ def dump_v1(cap, side=None):
                 od["statistics"] = _v1_statistics(counters, series, False, ring)
         if o.num_instances >= 0:
             insts = []
+            if selection is not None:
+                selection.collect_instances(cap, o)
             for inst in o.instances:
                 for peer in peers:
                     peer.enter_instance(inst._c)
+                if selection is not None and not selection.instance(inst.position):
+                    continue
                 name_length = _le32(buf, inst.offset + 20)
                 idd = {"position": inst.position, "offset": inst.offset,
                        "byte_length": inst.byte_length,
@@ -414,7 +428,22 @@ def dump_v1(cap, side=None):
             od["instances"] = insts
         objects.append(od)
     d["objects"] = objects
+    if selection is not None:
+        lines, failed = selection.unmatched(side.get("file", "?"))
+        for line in lines:
+            sys.stderr.write("perfbuf: %s\n" % line)
+        if failed:
+            raise _Unmatched(d)
     return d
+
+
+class _Unmatched(Exception):
+    """A document whose --counter paths did not all match: written whole,
+    and the run fails (exit 1) without an error object, as perfbuf-dump's."""
+
+    def __init__(self, doc):
+        super().__init__("a --counter path matched nothing")
+        self.doc = doc
 
 
 def _values(o, counters, blk):
@@ -836,6 +865,10 @@ def document(data, path, strict=False, fmt=None, options=None, side=None):
         return d, e
     try:
         d.update(dumper(capture, side))
+    except _Unmatched as u:
+        d.update(u.doc)
+        d["valid"] = True
+        return d, u
     except _Verdict as v:
         d.update(v.doc)
         d["valid"] = False
@@ -938,7 +971,10 @@ writes what perfbuf-dump --json writes for FILE, byte for byte
       --strict        reject what real producers do loosely
       --names FILE    a Counter name table: V1 object and counter names
       --english-names FILE  the English (009) Counter table: names where
-                      --names is not given
+                      --names is not given; --counter paths may be in English
+      --counter PATH  V1: show only what the counter path names, e.g.
+                      '\\Process(svchost*)\\%% Processor Time'; repeatable;
+                      needs --names or --english-names
       --registration FILE  V2: the counterset's registration (v2-reginfo):
                       counter types and the cross-check of the query data
       --counter-names FILE V2: the counters' names (v2-strings)
@@ -954,15 +990,14 @@ writes what perfbuf-dump --json writes for FILE, byte for byte
   -h, --help          this text
       --version       the library version
 formats: auto, %s
-perfbuf-dump's own: --counter and --csv
+perfbuf-dump's own: --csv (typeperf's CSV)
 exit status: 0 valid, 1 rejected, 2 usage or I/O error
 """ % ", ".join(FORMATS)
 
 MAX_INPUT_BYTES = 1 << 30
 
 # Options that are perfbuf-dump's alone: refused, naming it.
-_DUMP_ONLY = {"--counter": "selects counter paths",
-              "--csv": "writes typeperf's CSV"}
+_DUMP_ONLY = {"--csv": "writes typeperf's CSV"}
 
 
 def options_v1(options):
@@ -1003,6 +1038,7 @@ def main(argv=None):
     files = {}
     limit = MAX_INPUT_BYTES
     series_paths = []
+    counter_paths = []
     takes_file = {"--names": "names", "--english-names": "english_names",
                   "--registration": "registration", "--counter-names": "counter_names",
                   "--identifiers": "identifiers", "--rate": "previous"}
@@ -1023,6 +1059,14 @@ def main(argv=None):
         elif a in _DUMP_ONLY:
             return _fail("%s %s: that is perfbuf-dump's (perfbuf-dump --json %s ...); "
                          "python -m perfbuf does not take it" % (a, _DUMP_ONLY[a], a))
+        elif a == "--counter" and nxt is not None:
+            try:
+                CounterPath(nxt)
+            except PerfbufError as e:
+                return _fail("--counter %s: offset %d: %s: %s" % (nxt, e.offset, e.field,
+                                                                  e.reason))
+            counter_paths.append(nxt)
+            i += 1
         elif a == "--series":
             while i + 1 < len(argv) and argv[i + 1] != "--":
                 if len(series_paths) == 64:
@@ -1066,6 +1110,8 @@ def main(argv=None):
     if path is None:
         sys.stderr.write(USAGE)
         return 2
+    if counter_paths and "names" not in files and "english_names" not in files:
+        return _fail("--counter needs --names or --english-names")
     if sum(p == "-" for p in [path] + list(files.values()) + series_paths) > 1:
         return _fail("- (standard input) names one input at most")
     data, rc = _read(path, limit)
@@ -1083,7 +1129,8 @@ def main(argv=None):
     # (refused at once when rejected), then the other side files, then the
     # series.
     inputs = {}
-    side = {"inputs": inputs, "files": files, "options": options}
+    side = {"inputs": inputs, "files": files, "options": options, "counters": counter_paths,
+            "file": path}
     for key in ("names", "previous", "registration", "counter_names", "identifiers",
                 "english_names"):
         if key in files:
@@ -1115,6 +1162,8 @@ def main(argv=None):
     doc, err = document(data, path, fmt=fmt, options=options, side=side)
     sys.stdout.write(dumps(doc))
     sys.stdout.flush()
+    if isinstance(err, _Unmatched):
+        return 1
     if err is not None:
         sys.stderr.write("%s: %s%s\n" % (path, err, _sizes_compared(data, err)))
         return 1

@@ -130,6 +130,14 @@ NameEntry = _struct("perfbuf_name_entry", [
     ("title_index", u32), ("offset", c_size_t), ("text_offset", c_size_t),
     ("text_units", c_size_t)])
 NamesIter = _struct("perfbuf_names_iter", [("pos", c_size_t), ("next", u32), ("count", u32)])
+NameSlot = _struct("perfbuf_name_slot", [("title_index", u32), ("offset", c_size_t)])
+NameIndex = _struct("perfbuf_name_index", [
+    ("slots", P(NameSlot)), ("count", u32), ("duplicates", u32)])
+
+# resolve.h
+TitleTables = _struct("perfbuf_title_tables", [
+    ("english", P(NameTable)), ("english_index", P(NameIndex)), ("localized", P(NameTable)),
+    ("localized_index", P(NameIndex))])
 
 # v2_query.h
 V2Query = _struct("perfbuf_v2_query", [
@@ -217,7 +225,8 @@ FormattedItem = _struct("perfbuf_formatted_item", [
 # Every mirror with the C name it copies: what the layout test checks.
 MIRRORS = [Error, Options, SystemTime, RawSample, ValueContext, Value, PreparedFormula,
            Statistics, V1Block, V1Object, V1Counter, V1CounterBlock, V1Instance, V1Iter,
-           V1InstanceIndex, V1PlanEntry, V1Plan, NameTable, NameEntry, NamesIter, V2Query,
+           V1InstanceIndex, V1PlanEntry, V1Plan, NameTable, NameEntry, NamesIter, NameSlot,
+           NameIndex, TitleTables, V2Query,
            V2Block, V2Instance, V2Value, V2Iter, Guid, V2Reginfo, V2CounterReg, V2Countersets,
            V2InstanceList, V2ListedInstance, V2ListIter, V2CounterAnswer, V2String, V2Strings,
            V2CounterString, V2Identifiers, V2Identifier, V2Mismatch, Span, CounterPath, V1Pairing,
@@ -386,3 +395,13 @@ v1_pairing_instance = _fn("perfbuf_v1_pairing_instance", c_bool, R(V1Pairing), u
                           R(u32), R(u32))
 v1_index_get = _fn("perfbuf_v1_index_get", status, R(V1Block), R(V1InstanceIndex), u32,
                    R(V1Instance))
+
+# Counter paths over V1 titles (resolve.h, paths.h, text.h).
+names_index_build = _fn("perfbuf_names_index_build", status, R(NameTable), P(NameSlot),
+                        c_size_t, R(NameIndex))
+title_matches = _fn("perfbuf_title_matches", u32, R(TitleTables), u32, c_void_p, c_size_t)
+path_instance_matches = _fn("perfbuf_path_instance_matches", c_bool, R(CounterPath), c_void_p,
+                            c_size_t, c_void_p, c_size_t, u32)
+v1_parent = _fn("perfbuf_v1_parent", status, R(V1Block), R(V1Object), R(V1Instance),
+                R(V1InstanceIndex), R(V1Instance), R(Error))
+codepage_supported = _fn("perfbuf_codepage_supported", c_bool, u32)

@@ -1,10 +1,10 @@
 # SPDX-License-Identifier: MIT OR Apache-2.0
 """python -m perfbuf takes perfbuf-dump's options that change its JSON: the
 names tables (--names, --english-names), --rate and --series on V1 data
-blocks, and the limits; on the bundled captures it writes what
+blocks, --counter paths, and the limits; on the bundled captures it writes what
 perfbuf-dump --json writes with them, byte for byte, with the same exit
 status and the same stderr lines (those about side files name this tool).
-Options that only change perfbuf-dump's text or CSV are refused, naming
+--csv, which only changes perfbuf-dump's output to CSV, is refused, naming
 perfbuf-dump."""
 import json
 
@@ -74,11 +74,82 @@ def test_rate_and_series_compute_something():
     assert rc == 0 and any(s.get("count", 0) == 3 and "mean" in s for s in stats)
 
 
-@pytest.mark.parametrize("option", ["--counter", "--csv"])
-def test_text_only_options_are_refused_naming_perfbuf_dump(option):
-    rc, out, err = run_python([option, "\\Processor(*)\\% Processor Time", G1]
-                              if option == "--counter" else [option, G1])
+def test_csv_is_refused_naming_perfbuf_dump():
+    rc, out, err = run_python(["--csv", "--names", DOC_NAMES, "--counter", "\\Memory\\*", G1])
     assert rc == 2 and out == "" and "perfbuf-dump" in err
+
+
+COUNTER_CASES = [
+    ["--names", SERIES_NAMES, "--counter", "\\Process(svchost*)\\% Processor Time", S[3]],
+    ["--names", SERIES_NAMES, "--counter", "\\Process(svchost#1)\\*", "--rate", S[2], S[3]],
+    ["--names", SERIES_NAMES, "--counter", "\\Thread(svchost/*)\\*", "--series", S[0], S[1],
+     "--", S[3]],
+    ["--english-names", DOC_NAMES, "--counter", "\\Thread(svchost/0#1)\\% Processor Time",
+     "--counter", "\\Memory\\Available Bytes", G1],
+    ["--english-names", DOC_NAMES, "--counter", "\\Nope\\x", "--counter", "\\Memory\\Nope",
+     "--counter", "\\Processor(9)\\*", "--counter", "\\Processor\\*", G1],
+    ["--names", DOC_NAMES, "--counter", "\\processor information(*)\\*", G1],
+    ["--names", DOC_NAMES, "--counter", "\\Memory\\% Committed Bytes In Use", "--rate", G0, G1],
+    ["--names", DOC_NAMES, "--counter", "bad", G1],
+    ["--counter", "\\Memory\\*", G1],
+]
+
+
+@pytest.mark.parametrize("args", COUNTER_CASES, ids=lambda a: " ".join(
+    str(x).replace(str(CAPTURES) + "/", "") for x in a))
+def test_counter_paths_select_what_perfbuf_dump_selects(dump_tool, args):
+    mine, theirs = run_python(args), run_tool(dump_tool, args)
+    assert mine[:2] == theirs[:2]
+    assert mine[2] == theirs[2].replace("perfbuf-dump: ", "perfbuf: "), (mine[2], theirs[2])
+
+
+def _paths_of(capture, names):
+    """Counter paths over every object, counter and instance of a capture:
+    exact, #N, parent/name, prefix and wildcard forms, and misses."""
+    import perfbuf
+    cap = perfbuf.parse_v1(capture.read_bytes())
+    table = perfbuf.parse_names(names.read_bytes())
+    out = []
+    for o in cap.objects:
+        obj = table.title(o.name_title_index) or "?"
+        counters = [table.title(c.name_title_index) or "?" for c in o.counters]
+        out.append("\\%s\\*" % obj)
+        out.append("\\%s(*)\\%s" % (obj, counters[0] if counters else "x"))
+        seen = {}
+        for inst in o.instances:
+            full = inst.full_name
+            n = seen.get(full, 0)
+            seen[full] = n + 1
+            out.append("\\%s(%s)\\*" % (obj, full))
+            out.append("\\%s(%s#%d)\\%s" % (obj, full, n, counters[-1] if counters else "x"))
+            if inst.name:
+                out.append("\\%s(%s*)\\*" % (obj, inst.name[:2]))
+                out.append("\\%s(*/%s)\\*" % (obj, inst.name))
+        out.append("\\%s(no such)\\*" % obj)
+    return out
+
+
+# (Wine's captures hold no object to name.)
+@pytest.mark.parametrize("capture,names", [(G1, DOC_NAMES), (S[3], SERIES_NAMES),
+                                           (P1, SYN_NAMES)],
+                         ids=["documented", "series", "synthetic"])
+def test_every_path_over_a_capture_selects_what_perfbuf_dump_selects(dump_tool, capture, names):
+    paths = _paths_of(capture, names)
+    mismatches = []
+    for path in paths:
+        args = ["--english-names", names, "--counter", path, capture]
+        mine, theirs = run_python(args), run_tool(dump_tool, args)
+        if mine[:2] != theirs[:2] or mine[2] != theirs[2].replace("perfbuf-dump: ",
+                                                                  "perfbuf: "):
+            mismatches.append(path)
+    # All the paths at once, with a rate against the capture itself.
+    args = ["--names", names, "--rate", capture, capture]
+    for path in paths:
+        args[-1:-1] = ["--counter", path]
+    mine, theirs = run_python(args), run_tool(dump_tool, args)
+    assert mine[:2] == theirs[:2]
+    assert not mismatches, mismatches[:10]
+    assert len(paths) > 10
 
 
 def test_usage_errors_are_perfbuf_dumps(dump_tool):
