@@ -50,6 +50,11 @@ def exercise(data):
                             perfbuf.format_v1(o, o, inst, inst)
                         except perfbuf.PerfbufError:
                             pass
+                # --rate and --series against the capture itself: its
+                # instances paired with themselves, every value formatted.
+                if not strict:
+                    _dump.dumps(_dump.document(data, "x", fmt="v1", side={
+                        "previous": cap, "series": [cap, None]})[0])
             elif isinstance(cap, perfbuf.NameTable):
                 cap.entries
             else:
