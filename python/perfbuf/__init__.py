@@ -6,6 +6,11 @@
         for inst in obj.instances:
             print(inst.full_name, inst.values)
 
+The V2 readers: parse_v2_query, parse_v2_registration and the other
+metadata answers (parse_v2_counter, parse_v2_string, parse_v2_provider_guid,
+parse_v2_strings, parse_v2_countersets, parse_v2_instances,
+parse_v2_identifiers), and crosscheck.
+
 Every rejection raises PerfbufError (offset, structure, field, status).
 Views (objects, counters, instances) keep their capture, and so its bytes,
 alive; a view of one capture handed to another is refused.

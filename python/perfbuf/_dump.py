@@ -64,7 +64,8 @@ def _side_views(side, wanted):
         try:
             side[key] = parse(inputs[key], options)
         except PerfbufError as e:
-            sys.stderr.write("perfbuf: %s: the %s is rejected: %s\n" % (files.get(key, "?"), what, e))
+            sys.stderr.write("perfbuf: %s: the %s is rejected: %s\n"
+                             % (files.get(key, "?"), what, e))
     return side
 
 
@@ -354,9 +355,10 @@ def dump_v1(cap, side=None):
               "object_help_title_index": o.help_title_index,
               "object_help_title": _le32(buf, o.offset + 24)}
         _title(od, titles, o.name_title_index)
-        od.update({"detail_level": o.detail_level, "num_counters": o.counter_count, "default_counter": o.default_counter,
-              "num_instances": o.num_instances, "code_page": o.code_page,
-              "perf_time": o.perf_time, "perf_freq": o.perf_freq})
+        od.update({"detail_level": o.detail_level, "num_counters": o.counter_count,
+                   "default_counter": o.default_counter, "num_instances": o.num_instances,
+                   "code_page": o.code_page, "perf_time": o.perf_time,
+                   "perf_freq": o.perf_freq})
         counters = o.counters
         if selection is not None:
             counters = selection.keep_counters(counters)

@@ -236,8 +236,8 @@ class V2InstanceList(_Meta):
         if getattr(instance, "owner", None) is not self:
             raise _refuse("PERF_INSTANCE_HEADER of another instance list")
         st, text = _utf8(N.v2_listed_name_utf8, ctypes.byref(self._l), ctypes.byref(instance._c))
-        if st not in (OK,):
-            raise PerfbufError(st, instance.offset, "PERF_INSTANCE_HEADER", "NameOffset")
+        if st != OK:
+            raise PerfbufError(st, instance.offset, "PERF_INSTANCE_HEADER", "Size")
         return text
 
 

@@ -6,6 +6,8 @@ As a script: exercise.py SECONDS FILE... reads each file and random
 mutations of it until SECONDS have passed, and prints the counts; any
 failure other than PerfbufError is a crash of the test.
 """
+import contextlib
+import io
 import random
 import sys
 import time
@@ -120,8 +122,6 @@ def exercise_metadata(data):
             side["previous"] = perfbuf.parse_v2_query(query)
         except perfbuf.PerfbufError:
             pass
-        import contextlib
-        import io
         with contextlib.redirect_stderr(io.StringIO()):
             _dump.dumps(_dump.document(query, "x", fmt="v2-query", side=side)[0])
     return accepted

@@ -10,7 +10,7 @@ import json
 
 import pytest
 
-from conftest import CAPTURES, REPO
+from conftest import CAPTURES
 from test_v2_meta import run_python, run_tool
 
 DOC, SERIES, SYN, WINE = (CAPTURES / d for d in ("documented", "series", "synthetic",
