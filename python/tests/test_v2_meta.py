@@ -93,17 +93,21 @@ def test_every_metadata_answer_decodes_as_perfbuf_dump_does(dump_tool, tmp_path,
     assert rejected > 20 and compared - rejected > 20
 
 
-def test_every_rejected_metadata_answer_raises_at_perfbuf_dumps_location(dump_tool, tmp_path):
+@pytest.mark.parametrize("strict", [False, True], ids=["lenient", "strict"])
+def test_every_rejected_metadata_answer_raises_at_perfbuf_dumps_location(dump_tool, tmp_path,
+                                                                          strict):
     checked = 0
     for fmt, origin, data, name in INPUTS:
         path = tmp_path / "answer.bin"
         path.write_bytes(data)
-        p = subprocess.run([str(dump_tool), "--json", "-f", fmt, "--origin", origin, str(path)],
-                           capture_output=True)
+        p = subprocess.run([str(dump_tool), "--json", "-f", fmt, "--origin", origin]
+                           + (["--strict"] if strict else []) + [str(path)], capture_output=True)
         if p.returncode != 1:
             continue
         want = json.loads(p.stdout)["error"]
         kwargs = {"origin": origin} if fmt == "v2-strings" else {}
+        if strict and fmt not in ("v2-countersets", "v2-provider-guid"):
+            kwargs["strict"] = True
         with pytest.raises(perfbuf.PerfbufError) as raised:
             READERS[fmt](data, **kwargs)
         e = raised.value
