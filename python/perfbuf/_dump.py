@@ -488,6 +488,8 @@ class _V2Side:
         self.names = side.get("counter_names")
         self.ids = side.get("identifiers")
         self.previous = side.get("previous")
+        self.samplers = (_V2Sampler(), _V2Sampler()) \
+            if self.previous is not None and self.reg is not None else None
         self.block_ids = {}
         if self.ids is not None:
             for ident in self.ids:
@@ -496,27 +498,56 @@ class _V2Side:
                     self.block_ids[ident.block_position] = ident._c.counter_id
 
 
-def _v2_sample(query, block, inst, reg, counter_id):
-    sample, context = N.RawSample(), N.ValueContext()
-    st = N.v2_raw_sample(ctypes.byref(query._q), ctypes.byref(block),
-                         ctypes.byref(inst) if inst is not None else None,
-                         ctypes.byref(reg._reg), counter_id, ctypes.byref(sample),
-                         ctypes.byref(context))
-    return st, sample, context
+class _V2Sampler:
+    """--rate's samples through a value index of one instance (or block)
+    of either capture: built once per instance, so that sampling each of
+    its v values costs O(log v), not a walk of them all (O(v^2) for the
+    instance, which a hostile capture of one huge instance would make
+    long). Without an index the walk gives the same answer."""
+
+    def __init__(self):
+        self.index = None
+        self._slots = None
+
+    def build(self, query, block, inst):
+        self.index = None
+        need = N.v2_value_index_slots(ctypes.byref(block))
+        if need == ctypes.c_size_t(-1).value:
+            return
+        if self._slots is None or len(self._slots) < need:
+            self._slots = (N.u64 * max(need, 1))()
+        index = N.V2ValueIndex()
+        if N.v2_value_index_build(ctypes.byref(query._q), ctypes.byref(block),
+                                  ctypes.byref(inst) if inst is not None else None,
+                                  self._slots, len(self._slots), ctypes.byref(index)) == OK:
+            self.index = index
+
+    def sample(self, query, block, inst, reg, counter_id):
+        sample, context = N.RawSample(), N.ValueContext()
+        args = (ctypes.byref(query._q), ctypes.byref(block),
+                ctypes.byref(inst) if inst is not None else None, ctypes.byref(reg._reg))
+        if self.index is not None:
+            st = N.v2_raw_sample_indexed(*args, ctypes.byref(self.index), counter_id,
+                                         ctypes.byref(sample), ctypes.byref(context))
+        else:
+            st = N.v2_raw_sample(*args, counter_id, ctypes.byref(sample),
+                                 ctypes.byref(context))
+        return st, sample, context
 
 
 def _v2_formatted(side, q, b, inst, counter, prev):
     """perfbuf-dump's "formatted": the value against the --rate capture's
     value of the same counter in the paired instance (or block)."""
     st = _PDH_INVALID_ARGUMENT
-    s_st, s1, ctx = _v2_sample(q, b, inst, side.reg, counter.counter_id)
+    now, before = side.samplers
+    s_st, s1, ctx = now.sample(q, b, inst, side.reg, counter.counter_id)
     if s_st == OK:
         placed = prev["inst"] is not None if inst is not None else prev["block"] is not None
         older = None
         if placed:
-            p_st, s0, _ = _v2_sample(side.previous, prev["block"],
-                                     prev["inst"] if inst is not None else None, side.reg,
-                                     counter.counter_id)
+            p_st, s0, _ = before.sample(side.previous, prev["block"],
+                                        prev["inst"] if inst is not None else None, side.reg,
+                                        counter.counter_id)
             older = s0 if p_st == OK else None
         v = N.Value()
         st = N.format_value(counter.type, ctypes.byref(s1),
@@ -527,6 +558,14 @@ def _v2_formatted(side, q, b, inst, counter, prev):
 
 def _v2_values(q, b, inst, it, side, prev):
     buf = q._buffer
+    if side.samplers is not None:
+        now, before = side.samplers
+        now.build(q, b, inst)
+        before.index = None
+        placed = prev["inst"] is not None if inst is not None else prev["block"] is not None
+        if placed:
+            before.build(side.previous, prev["block"],
+                         prev["inst"] if inst is not None else None)
     single = 0xFFFFFFFF
     if b.kind in (_V2_SINGLE_COUNTER, _V2_MULTIPLE_INSTANCES):
         single = side.block_ids.get(b.index, 0xFFFFFFFF)

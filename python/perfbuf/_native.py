@@ -197,6 +197,11 @@ V2Identifier = _struct("perfbuf_v2_identifier", [
     ("index", u32), ("offset", c_size_t), ("size", c_size_t), ("counterset", Guid),
     ("status", u32), ("counter_id", u32), ("instance_id", u32), ("query_index", u32),
     ("has_name", c_bool), ("name_offset", c_size_t), ("name_units", c_size_t)])
+V2ValueIndex = _struct("perfbuf_v2_value_index", [
+    ("slots", P(u64)), ("query_data", P(u8)), ("query_size", c_size_t),
+    ("query_time_stamp", i64), ("query_time_100ns", i64), ("block_offset", c_size_t),
+    ("instance_offset", c_size_t), ("values_offset", c_size_t), ("value_count", u32),
+    ("key_count", u32)])
 V2Mismatch = _struct("perfbuf_v2_mismatch", [
     ("kind", ctypes.c_int), ("block_index", u32), ("counter_id", u32), ("in_query", Error),
     ("in_registration", Error), ("in_identifiers", Error)])
@@ -229,7 +234,7 @@ MIRRORS = [Error, Options, SystemTime, RawSample, ValueContext, Value, PreparedF
            NameIndex, TitleTables, V2Query,
            V2Block, V2Instance, V2Value, V2Iter, Guid, V2Reginfo, V2CounterReg, V2Countersets,
            V2InstanceList, V2ListedInstance, V2ListIter, V2CounterAnswer, V2String, V2Strings,
-           V2CounterString, V2Identifiers, V2Identifier, V2Mismatch, Span, CounterPath, V1Pairing,
+           V2CounterString, V2Identifiers, V2Identifier, V2ValueIndex, V2Mismatch, Span, CounterPath, V1Pairing,
            V2Pairing, FormattedItem]
 
 status = ctypes.c_int
@@ -405,3 +410,9 @@ path_instance_matches = _fn("perfbuf_path_instance_matches", c_bool, R(CounterPa
 v1_parent = _fn("perfbuf_v1_parent", status, R(V1Block), R(V1Object), R(V1Instance),
                 R(V1InstanceIndex), R(V1Instance), R(Error))
 codepage_supported = _fn("perfbuf_codepage_supported", c_bool, u32)
+v2_value_index_slots = _fn("perfbuf_v2_value_index_slots", c_size_t, R(V2Block))
+v2_value_index_build = _fn("perfbuf_v2_value_index_build", status, R(V2Query), R(V2Block),
+                           R(V2Instance), P(u64), c_size_t, R(V2ValueIndex))
+v2_raw_sample_indexed = _fn("perfbuf_v2_raw_sample_indexed", status, R(V2Query), R(V2Block),
+                            R(V2Instance), R(V2Reginfo), R(V2ValueIndex), u32, R(RawSample),
+                            R(ValueContext))
