@@ -6,6 +6,11 @@
         for inst in obj.instances:
             print(inst.full_name, inst.values)
 
+The V2 readers: parse_v2_query, parse_v2_registration and the other
+metadata answers (parse_v2_counter, parse_v2_string, parse_v2_provider_guid,
+parse_v2_strings, parse_v2_countersets, parse_v2_instances,
+parse_v2_identifiers), and crosscheck.
+
 Every rejection raises PerfbufError (offset, structure, field, status).
 Views (objects, counters, instances) keep their capture, and so its bytes,
 alive; a view of one capture handed to another is refused.
@@ -20,7 +25,12 @@ from ._buffer import Buffer
 __all__ = ["PerfbufError", "parse_v1", "parse_names", "parse_v2_query", "parse_path",
            "parse_v2_registration", "V2Registration", "v2_formatted_array",
            "V1Capture", "V1Object", "V1Counter", "V1Instance", "NameTable", "V2Query",
-           "format_v1", "formatted_array", "counter_values", "statistics", "version"]
+           "format_v1", "formatted_array", "counter_values", "statistics", "version",
+           "parse_v2_counter", "parse_v2_string", "parse_v2_provider_guid",
+           "parse_v2_countersets", "parse_v2_instances", "parse_v2_strings",
+           "parse_v2_identifiers", "crosscheck", "V2Counter", "V2CounterAnswer", "V2String",
+           "V2Countersets", "V2InstanceList", "V2ListedInstance", "V2Strings",
+           "V2CounterString", "V2Identifiers", "V2Identifier", "V2Mismatch"]
 
 STRICT = 0x1
 FMT_LONG, FMT_DOUBLE, FMT_LARGE = 0x100, 0x200, 0x400
@@ -752,11 +762,11 @@ class V2Registration(_Capture):
     """A validated counterset registration (PERF_COUNTERSET_REG_INFO, from
     PerfQueryCounterSetRegistrationInfo): the counter types V2 formulas need."""
 
-    def __init__(self, data, strict=False, max_counters=0):
+    def __init__(self, data, strict=False, max_counters=0, max_sections=0, max_instances=0):
         super().__init__(data)
         self._reg = N.V2Reginfo()
         err = N.Error()
-        opts = _options(strict, 0, max_counters, 0)
+        opts = _options(strict, max_sections, max_counters, max_instances)
         address, size = self._buffer.address, self._buffer.size
         st = N.v2_reginfo_parse(address, size, ctypes.byref(opts), ctypes.byref(self._reg),
                                 ctypes.byref(err))
@@ -782,6 +792,42 @@ class V2Registration(_Capture):
         self.anomaly_bits = r.anomalies
         self.anomalies = _anomaly_names(r.anomalies)
         self.first_anomaly = Location(r.first_anomaly) if r.anomalies else None
+        # CountersetType (offset 16) is not in the view: read from the bytes.
+        self.counterset_type = self._le32(16)
+        self._counters = None
+
+    def _le32(self, offset):
+        return struct.unpack_from("<I", self._bytes(), offset)[0]
+
+    @property
+    def counters(self):
+        """Every PERF_COUNTER_REG_INFO, in buffer order, as V2Counter."""
+        if self._counters is None:
+            from ._v2meta import V2Counter
+            out = []
+            c = N.V2CounterReg()
+            while N.v2_reginfo_counter(ctypes.byref(self._reg), len(out), ctypes.byref(c)):
+                out.append(V2Counter(self, c))
+                c = N.V2CounterReg()
+            self._counters = out
+        return self._counters
+
+    def __iter__(self):
+        return iter(self.counters)
+
+    def __len__(self):
+        return self.counter_count
+
+    def find(self, counter_id):
+        """The counter registered with that id, or None (O(log counters))."""
+        from ._v2meta import V2Counter
+        c = N.V2CounterReg()
+        st = N.v2_reginfo_find(ctypes.byref(self._reg), counter_id, ctypes.byref(c))
+        if st == STATUS["PERFBUF_E_NOT_FOUND"]:
+            return None
+        if st != OK:
+            raise PerfbufError(st, 0, "PERF_COUNTER_REG_INFO", "CounterId")
+        return V2Counter(self, c)
 
 
 def parse_v2_registration(data, strict=False, max_counters=0):
@@ -974,3 +1020,11 @@ def counter_values(capture, names):
             for cname, v in zip(cnames, inst.values):
                 out["\\%s(%s)\\%s" % (oname, iname, cname)] = v
     return out
+
+
+# The V2 metadata readers besides the registration (they build on the above).
+from ._v2meta import (V2Counter, V2CounterAnswer, V2Countersets, V2CounterString,  # noqa: E402
+                      V2Identifier, V2Identifiers, V2InstanceList, V2ListedInstance, V2Mismatch,
+                      V2String, V2Strings, crosscheck, parse_v2_counter, parse_v2_countersets,
+                      parse_v2_identifiers, parse_v2_instances, parse_v2_provider_guid,
+                      parse_v2_string, parse_v2_strings)

@@ -9,9 +9,12 @@ import ctypes
 import struct
 import sys
 
-from . import (E_BAD_REFERENCE, E_OUTPUT_TOO_SMALL, OK, PerfbufError, V1Capture, NameTable,
-               V2Query, status_name, status_string)
+from . import (E_BAD_REFERENCE, E_OUTPUT_TOO_SMALL, OK, STATUS, FMT_DOUBLE, CounterPath,
+               PerfbufError,
+               V1Capture, NameTable, V2Query, V2Registration, cstatus_name, status_name,
+               status_string, version, _utf8)
 from . import _native as N
+from . import _v2meta as M
 
 # perfbuf-dump cuts a full name at this many bytes (and says so).
 FULL_NAME_MAX = 4095
@@ -47,7 +50,288 @@ def _anomalies(d, capture):
                               "status": a.status_name}
 
 
-def dump_v1(cap):
+def _side_views(side, wanted):
+    """The side views a dump uses: given as views, or read here from the
+    raw side inputs main() collected (each read after the main buffer was
+    accepted, as perfbuf-dump reads them; a rejected one is reported on
+    stderr and left out)."""
+    side = dict(side or {})
+    inputs, files = side.pop("inputs", {}), side.pop("files", {})
+    options = side.pop("options", {})
+    for key, what, parse in wanted:
+        if key in side or key not in inputs:
+            continue
+        try:
+            side[key] = parse(inputs[key], options)
+        except PerfbufError as e:
+            sys.stderr.write("perfbuf: %s: the %s is rejected: %s%s\n"
+                             % (files.get(key, "?"), what, e, _sizes_compared(e)))
+    return side
+
+
+def _table(data, options):
+    # Counter tables are read leniently and without limits, whatever the
+    # options of the main buffer.
+    return NameTable(data)
+
+
+def _titles(table):
+    """{title index: text} of a Counter table, the first entry of an index
+    as perfbuf-dump's lookup finds it; texts that do not convert are left
+    out, as it leaves them out."""
+    out = {}
+    t = ctypes.byref(table._table)
+    it = N.NamesIter()
+    N.names_begin(t, ctypes.byref(it))
+    while True:
+        e = N.NameEntry()
+        if not N.names_next(t, ctypes.byref(it), ctypes.byref(e)):
+            return out
+        if e.title_index in out:
+            continue
+        st, text = _utf8(N.names_text_utf8, t, ctypes.byref(e))
+        out[e.title_index] = text if st == OK else None
+
+
+# --rate and --series on V1 data blocks.
+
+_CSTATUS_INVALID_DATA = 0xC0000BBA
+
+
+def _first_by_title(capture):
+    """{title index: the first object of that title}, as perfbuf-dump finds
+    an object's peer in another capture."""
+    out = {}
+    for o in capture.objects:
+        out.setdefault(o.name_title_index, o)
+    return out
+
+
+def _same_definition(a, b):
+    return (a.byte_length == b.byte_length and a.name_title_index == b.name_title_index
+            and a.help_title_index == b.help_title_index
+            and a.default_scale == b.default_scale and a.detail_level == b.detail_level
+            and a.type == b.type and a.size == b.size and a.counter_offset == b.counter_offset)
+
+
+class _V1Peer:
+    """Another capture of the same query (--rate, or one of --series; the
+    dumped block itself is the last of a series) as seen from the object
+    and instance being dumped: its first object of the same title, the
+    definition each counter of the dumped object is read with there, and
+    its instance of the same key (perfbuf_v1_pair_objects)."""
+
+    def __init__(self, capture, itself=False):
+        self.capture = capture
+        self.itself = itself
+        self.titles = _first_by_title(capture) if capture is not None else {}
+        self.parents = capture._parents() if capture is not None else None
+        self.object = None
+        self.object_block = None
+        self.use = []
+        self.pairing = None
+        self.older_index = None
+        self.state = None
+        self.older_position = 0
+        self.instance = None
+        self.dumped_object = None
+
+    def _map(self, defs, by_offset, by_title, c):
+        """The definition perfbuf_v1_raw_sample would read c with in this
+        capture's object (the dumped counter itself when the definition at
+        its offset is the same), or None."""
+        at = by_offset.get(c.offset)
+        if at is not None and _same_definition(defs[at], c) and c.index < len(defs):
+            return c
+        if (c.index < len(defs) and defs[c.index].name_title_index == c.name_title_index
+                and defs[c.index].type == c.type):
+            return defs[c.index]
+        first = by_title.get(c.name_title_index)
+        if first is not None and defs[first].type == c.type:
+            return defs[first]
+        return None
+
+    def enter_object(self, dumped, o, counters):
+        self.object = None
+        self.object_block = None
+        self.pairing = None
+        self.instance = None
+        self.use = [None] * len(counters)
+        self.dumped_object = o.offset
+        if self.capture is None:
+            return
+        peer = self.titles.get(o.name_title_index)
+        if peer is None:
+            # Every instance is new: the older capture lacks the object.
+            self._pair(dumped, o)
+            return
+        self.object = peer
+        self.object_block = peer._counter_block_c()
+        defs = [c._c for c in peer.counters]
+        by_offset, by_title = {}, {}
+        for k, d in enumerate(defs):
+            by_offset.setdefault(d.offset, k)
+            by_title.setdefault(d.name_title_index, k)
+        self.use = [self._map(defs, by_offset, by_title, c._c) for c in counters]
+        self._pair(dumped, o)
+
+    def _pair(self, dumped, o):
+        self.pairing = None
+        self.older_index = None
+        if self.capture is None or self.itself or o.num_instances < 0 or self.parents is None:
+            return
+        dumped_parents = dumped._parents()
+        if getattr(self, "_dumped", (None,))[0] is not dumped:
+            # The dumped block's titles, once per dumped block.
+            self._dumped = (dumped, _first_by_title(dumped))
+        first = self._dumped[1].get(o.name_title_index) if dumped_parents is not None else None
+        if first is None or first.offset != o.offset:
+            return
+        peer = ctypes.byref(self.object._c) if self.object is not None else None
+        slots = ctypes.c_size_t(0)
+        if N.v1_pairing_scratch_objects(peer, ctypes.byref(o._c), ctypes.byref(slots)) != OK:
+            return
+        scratch = (N.u64 * max(slots.value, 1))()
+        pairing = N.V1Pairing()
+        if N.v1_pair_objects(ctypes.byref(self.capture._block), peer, self.parents,
+                             ctypes.byref(dumped._block), ctypes.byref(o._c), dumped_parents,
+                             scratch, slots.value, ctypes.byref(pairing)) != OK:
+            return
+        self.pairing = (pairing, scratch)
+        older = pairing.older_object
+        if not pairing.has_older or older.num_instances <= 0:
+            return
+        n = older.num_instances
+        offsets = (ctypes.c_size_t * n)()
+        index = N.V1InstanceIndex()
+        if N.v1_index_build(ctypes.byref(self.capture._block), ctypes.byref(older), offsets, n,
+                            ctypes.byref(index)) == OK:
+            self.older_index = (index, offsets)
+
+    def enter_instance(self, inst):
+        self.instance = None
+        self.state = None
+        if self.itself:
+            # Its own instance, read with its own object's definitions: a
+            # later object of a repeated title has no peer.
+            if self.object is None or self.object.offset != self.dumped_object:
+                return
+            self.state = _PAIR_MATCHED
+            self.older_position = inst.index
+            self.instance = inst
+            return
+        state, ordinal, older = N.u32(), N.u32(), N.u32()
+        if self.pairing is None or not N.v1_pairing_instance(
+                ctypes.byref(self.pairing[0]), inst.index, ctypes.byref(state),
+                ctypes.byref(ordinal), ctypes.byref(older)):
+            return
+        self.state = state.value
+        self.older_position = older.value
+        if state.value == _PAIR_MATCHED and self.object is not None and \
+                self.older_index is not None:
+            found = N.V1Instance()
+            if N.v1_index_get(ctypes.byref(self.capture._block),
+                              ctypes.byref(self.older_index[0]), older.value,
+                              ctypes.byref(found)) == OK:
+                self.instance = found
+
+    def sample(self, i, blk):
+        """(status, sample, context) of counter i in this capture's block blk."""
+        sample, context = N.RawSample(), N.ValueContext()
+        st = N.v1_raw_sample(ctypes.byref(self.capture._block), ctypes.byref(self.object._c),
+                             ctypes.byref(self.use[i]), ctypes.byref(blk), ctypes.byref(sample),
+                             ctypes.byref(context))
+        return st, sample, context
+
+
+def _v1_sample(o, c, blk):
+    sample, context = N.RawSample(), N.ValueContext()
+    st = N.v1_raw_sample(ctypes.byref(o.capture._block), ctypes.byref(o._c), ctypes.byref(c._c),
+                         ctypes.byref(blk), ctypes.byref(sample), ctypes.byref(context))
+    return st, sample, context
+
+
+def _v1_formatted(o, counters, blk, peer, peer_blk):
+    """Each counter of blk formatted against peer_blk (None: no older value)."""
+    out = []
+    for i, c in enumerate(counters):
+        st = _PDH_INVALID_ARGUMENT
+        s_st, s1, ctx = _v1_sample(o, c, blk)
+        if s_st == OK:
+            older = None
+            if peer_blk is not None and peer.use[i] is not None:
+                p_st, s0, _ = peer.sample(i, peer_blk)
+                older = s0 if p_st == OK else None
+            v = N.Value()
+            st = N.format_value(c.type, ctypes.byref(s1),
+                                ctypes.byref(older) if older is not None else None,
+                                ctypes.byref(ctx), FMT_DOUBLE, ctypes.byref(v))
+        out.append("%.6f" % v.as_double if st == 0 else cstatus_name(st))
+    return out
+
+
+def _v1_statistics(counters, peers, of_instance, ring):
+    """perfbuf_compute_statistics of each counter over the series (the
+    dumped block last); a capture without the instance or object gives an
+    invalid sample."""
+    out = []
+    for i, c in enumerate(counters):
+        ctx = N.ValueContext(0, 0)
+        for k, p in enumerate(peers):
+            ring[k].status = _CSTATUS_INVALID_DATA
+            if p.capture is None or p.object is None or p.use[i] is None:
+                continue
+            if of_instance:
+                if p.instance is None:
+                    continue
+                blk = p.instance.counters
+            elif p.object_block is not None:
+                blk = p.object_block
+            else:
+                continue
+            kctx = N.ValueContext()
+            if N.v1_raw_sample(ctypes.byref(p.capture._block), ctypes.byref(p.object._c),
+                               ctypes.byref(p.use[i]), ctypes.byref(blk), ctypes.byref(ring[k]),
+                               ctypes.byref(kctx)) == OK:
+                ctx = kctx
+            else:
+                ring[k].status = _CSTATUS_INVALID_DATA
+        st = N.Statistics()
+        rc = N.compute_statistics(c.type, ctypes.byref(ctx), FMT_DOUBLE, 0, len(peers), ring,
+                                  ctypes.byref(st))
+        sd = {"count": st.count}
+        if rc == 0:
+            sd.update({"min": "%.6f" % st.min.as_double, "max": "%.6f" % st.max.as_double,
+                       "mean": "%.6f" % st.mean.as_double})
+        else:
+            sd["status"] = cstatus_name(rc)
+        out.append(sd)
+    return out
+
+
+def _title(d, titles, index):
+    if titles is not None and index != 0 and titles.get(index) is not None:
+        d["name"] = titles[index]
+
+
+def dump_v1(cap, side=None):
+    side = _side_views(side, (("names", "--names table", _table),
+                              ("english_names", "--english-names table", _table)))
+    # Titles from --names, else from --english-names.
+    table = side.get("names") or side.get("english_names")
+    titles = _titles(table) if table is not None else None
+    selection = None
+    if side.get("counters"):
+        from ._select import Selection, TitleTables
+        selection = Selection(side["counters"], TitleTables(side.get("names"),
+                                                            side.get("english_names")))
+    rate = _V1Peer(side["previous"]) if side.get("previous") is not None else None
+    series = None
+    if "series" in side:
+        # Oldest first, the dumped block last; a rejected capture is None.
+        series = [_V1Peer(c) for c in side["series"]] + [_V1Peer(cap, itself=True)]
+        ring = (N.RawSample * len(series))()
+    peers = ([rate] if rate is not None else []) + (series or [])
     buf = cap._buffer
     d = {"signature": "PERF", "little_endian": _le32(buf, 8), "version": cap.version,
          "revision": cap.revision, "total_byte_length": cap.size,
@@ -62,32 +346,53 @@ def dump_v1(cap):
     _anomalies(d, cap)
     objects = []
     for o in cap.objects:
+        if selection is not None and not selection.select_object(o):
+            continue
         od = {"position": o.position, "offset": o.offset, "total_byte_length": o.total_length,
               "definition_length": o.definition_length, "header_length": o.header_length,
               "object_name_title_index": o.name_title_index,
               "object_name_title": _le32(buf, o.offset + 16),
               "object_help_title_index": o.help_title_index,
-              "object_help_title": _le32(buf, o.offset + 24), "detail_level": o.detail_level,
-              "num_counters": o.counter_count, "default_counter": o.default_counter,
-              "num_instances": o.num_instances, "code_page": o.code_page,
-              "perf_time": o.perf_time, "perf_freq": o.perf_freq}
+              "object_help_title": _le32(buf, o.offset + 24)}
+        _title(od, titles, o.name_title_index)
+        od.update({"detail_level": o.detail_level, "num_counters": o.counter_count,
+                   "default_counter": o.default_counter, "num_instances": o.num_instances,
+                   "code_page": o.code_page, "perf_time": o.perf_time,
+                   "perf_freq": o.perf_freq})
         counters = o.counters
-        od["counters"] = [{
-            "position": c.position, "offset": c.offset, "byte_length": c.byte_length,
-            "counter_name_title_index": c.name_title_index,
-            "counter_name_title": _le32(buf, c.offset + 8),
-            "counter_help_title_index": c.help_title_index,
-            "counter_help_title": _le32(buf, c.offset + 16), "default_scale": c.default_scale,
-            "detail_level": c.detail_level, "counter_type": c.type,
-            "counter_type_name": c.type_name, "counter_size": c.size,
-            "counter_offset": c.counter_offset} for c in counters]
+        if selection is not None:
+            counters = selection.keep_counters(counters)
+        od["counters"] = []
+        for c in counters:
+            cd = {"position": c.position, "offset": c.offset, "byte_length": c.byte_length,
+                  "counter_name_title_index": c.name_title_index,
+                  "counter_name_title": _le32(buf, c.offset + 8),
+                  "counter_help_title_index": c.help_title_index,
+                  "counter_help_title": _le32(buf, c.offset + 16)}
+            _title(cd, titles, c.name_title_index)
+            cd.update({"default_scale": c.default_scale, "detail_level": c.detail_level,
+                       "counter_type": c.type, "counter_type_name": c.type_name,
+                       "counter_size": c.size, "counter_offset": c.counter_offset})
+            od["counters"].append(cd)
+        for peer in peers:
+            peer.enter_object(cap, o, counters)
         single = o._counter_block_c()
-        if single is not None:
+        if single is not None and (selection is None or selection.block_selected()):
             od["counter_block"] = {"offset": single.offset, "byte_length": single.byte_length}
             od["values"] = _values(o, counters, single)
+            if rate is not None:
+                od["formatted"] = _v1_formatted(o, counters, single, rate, rate.object_block)
+            if series is not None:
+                od["statistics"] = _v1_statistics(counters, series, False, ring)
         if o.num_instances >= 0:
             insts = []
+            if selection is not None:
+                selection.collect_instances(cap, o)
             for inst in o.instances:
+                for peer in peers:
+                    peer.enter_instance(inst._c)
+                if selection is not None and not selection.instance(inst.position):
+                    continue
                 name_length = _le32(buf, inst.offset + 20)
                 idd = {"position": inst.position, "offset": inst.offset,
                        "byte_length": inst.byte_length,
@@ -112,11 +417,35 @@ def dump_v1(cap):
                 blk = inst._c.counters
                 idd["counter_block"] = {"offset": blk.offset, "byte_length": blk.byte_length}
                 idd["values"] = _values(o, counters, blk)
+                if rate is not None:
+                    idd["pairing"] = _PAIR_NAMES.get(rate.state, "unpaired")
+                    if rate.instance is not None:
+                        idd["previous_position"] = rate.older_position
+                    idd["formatted"] = _v1_formatted(
+                        o, counters, blk, rate,
+                        rate.instance.counters if rate.instance is not None else None)
+                if series is not None:
+                    idd["statistics"] = _v1_statistics(counters, series, True, ring)
                 insts.append(idd)
             od["instances"] = insts
         objects.append(od)
     d["objects"] = objects
+    if selection is not None:
+        lines, failed = selection.unmatched(side.get("file", "?"))
+        for line in lines:
+            sys.stderr.write("perfbuf: %s\n" % line)
+        if failed:
+            raise _Unmatched(d)
     return d
+
+
+class _Unmatched(Exception):
+    """A document whose --counter paths did not all match: written whole,
+    and the run fails (exit 1) without an error object, as perfbuf-dump's."""
+
+    def __init__(self, doc):
+        super().__init__("a --counter path matched nothing")
+        self.doc = doc
 
 
 def _values(o, counters, blk):
@@ -133,58 +462,364 @@ def _values(o, counters, blk):
     return out
 
 
-def dump_names(t):
+def dump_names(t, side=None):
     d = {"size": t.size, "count": t.count, "ascending": t.ascending}
     _anomalies(d, t)
     d["entries"] = [{"title_index": k, "text": text} for k, text in t.entries]
     return d
 
 
-def dump_v2_query(q):
+# perfbuf_v2_block kinds (v2_query.h).
+_V2_ERROR_RETURN, _V2_SINGLE_COUNTER, _V2_MULTIPLE_COUNTERS = 0, 1, 2
+_V2_MULTIPLE_INSTANCES, _V2_COUNTERSET = 4, 6
+_PAIR_MATCHED = 0
+_PAIR_NAMES = {0: "matched", 1: "new", 2: "ambiguous"}
+_PDH_INVALID_ARGUMENT = 0xC0000BBD
+
+
+class _V2Side:
+    """What the side files add to a V2 query dump, each when given and
+    valid: the registration, the counter names, the identifiers (each
+    block's counter, for blocks without an id list) and the --rate
+    capture."""
+
+    def __init__(self, q, side):
+        self.reg = side.get("registration")
+        self.names = side.get("counter_names")
+        self.ids = side.get("identifiers")
+        self.previous = side.get("previous")
+        self.samplers = (_V2Sampler(), _V2Sampler()) \
+            if self.previous is not None and self.reg is not None else None
+        self.block_ids = {}
+        if self.ids is not None:
+            for ident in self.ids:
+                if (ident.status == 0 and ident.block_position < q.block_count
+                        and ident.block_position not in self.block_ids):
+                    self.block_ids[ident.block_position] = ident._c.counter_id
+
+
+class _V2Sampler:
+    """--rate's samples through a value index of one instance (or block)
+    of either capture: built once per instance, so that sampling each of
+    its v values costs O(log v), not a walk of them all (O(v^2) for the
+    instance, which a hostile capture of one huge instance would make
+    long). Without an index the walk gives the same answer."""
+
+    def __init__(self):
+        self.index = None
+        self._slots = None
+
+    def build(self, query, block, inst):
+        self.index = None
+        need = N.v2_value_index_slots(ctypes.byref(block))
+        if need == ctypes.c_size_t(-1).value:
+            return
+        if self._slots is None or len(self._slots) < need:
+            self._slots = (N.u64 * max(need, 1))()
+        index = N.V2ValueIndex()
+        if N.v2_value_index_build(ctypes.byref(query._q), ctypes.byref(block),
+                                  ctypes.byref(inst) if inst is not None else None,
+                                  self._slots, len(self._slots), ctypes.byref(index)) == OK:
+            self.index = index
+
+    def sample(self, query, block, inst, reg, counter_id):
+        sample, context = N.RawSample(), N.ValueContext()
+        args = (ctypes.byref(query._q), ctypes.byref(block),
+                ctypes.byref(inst) if inst is not None else None, ctypes.byref(reg._reg))
+        if self.index is not None:
+            st = N.v2_raw_sample_indexed(*args, ctypes.byref(self.index), counter_id,
+                                         ctypes.byref(sample), ctypes.byref(context))
+        else:
+            st = N.v2_raw_sample(*args, counter_id, ctypes.byref(sample),
+                                 ctypes.byref(context))
+        return st, sample, context
+
+
+def _v2_formatted(side, q, b, inst, counter, prev):
+    """perfbuf-dump's "formatted": the value against the --rate capture's
+    value of the same counter in the paired instance (or block)."""
+    st = _PDH_INVALID_ARGUMENT
+    now, before = side.samplers
+    s_st, s1, ctx = now.sample(q, b, inst, side.reg, counter.counter_id)
+    if s_st == OK:
+        placed = prev["inst"] is not None if inst is not None else prev["block"] is not None
+        older = None
+        if placed:
+            p_st, s0, _ = before.sample(side.previous, prev["block"],
+                                        prev["inst"] if inst is not None else None, side.reg,
+                                        counter.counter_id)
+            older = s0 if p_st == OK else None
+        v = N.Value()
+        st = N.format_value(counter.type, ctypes.byref(s1),
+                            ctypes.byref(older) if older is not None else None,
+                            ctypes.byref(ctx), FMT_DOUBLE, ctypes.byref(v))
+    return "%.6f" % v.as_double if st == 0 else cstatus_name(st)
+
+
+def _v2_values(q, b, inst, it, side, prev):
+    buf = q._buffer
+    if side.samplers is not None:
+        now, before = side.samplers
+        now.build(q, b, inst)
+        before.index = None
+        placed = prev["inst"] is not None if inst is not None else prev["block"] is not None
+        if placed:
+            before.build(side.previous, prev["block"],
+                         prev["inst"] if inst is not None else None)
+    single = 0xFFFFFFFF
+    if b.kind in (_V2_SINGLE_COUNTER, _V2_MULTIPLE_INSTANCES):
+        single = side.block_ids.get(b.index, 0xFFFFFFFF)
+    out = []
+    qp, bp = ctypes.byref(q._q), ctypes.byref(b)
+    while True:
+        v = N.V2Value()
+        if not N.v2_values_next(qp, bp, ctypes.byref(it), ctypes.byref(v)):
+            return out
+        vd = {"position": v.index, "offset": v.offset}
+        cid = v.counter_id if v.counter_id != 0xFFFFFFFF else single
+        if cid != 0xFFFFFFFF:
+            vd["counter_id"] = cid
+        vd["data_size"] = v.data_size
+        vd["size"] = _le32(buf, v.offset + 4)
+        if v.is_integer:
+            vd["value"] = v.integer
+        else:
+            vd["bytes"] = ctypes.string_at(v.bytes, v.data_size).hex() if v.data_size else ""
+        if side.reg is not None and cid != 0xFFFFFFFF:
+            counter = side.reg.find(cid)
+            if counter is not None:
+                vd["counter_type"] = counter.type
+                vd["counter_type_name"] = counter.type_name
+                if side.previous is not None and N.counter_type_is_displayable(counter.type):
+                    vd["formatted"] = _v2_formatted(side, q, b, inst, counter, prev)
+        out.append(vd)
+
+
+def _location(where):
+    return {"offset": where.offset, "structure": where.structure, "field": where.field}
+
+
+def _v2_crosscheck(d, q, side):
+    """The "crosscheck" object; a PerfbufError (INCONSISTENT, located as
+    perfbuf-dump locates it) when the buffers disagree, else None."""
+    m = M.crosscheck(q, side.reg, side.ids)
+    cd = {"agree": m is None}
+    d["crosscheck"] = cd
+    if m is None:
+        return None
+    cd.update({"mismatch": m.kind, "block_position": m.block_position,
+               "counter_id": m.counter_id})
+    for key in ("in_query", "in_registration", "in_identifiers"):
+        where = getattr(m, key)
+        if where is not None:
+            cd[key] = _location(where)
+    where = m.where
+    return PerfbufError(STATUS["PERFBUF_E_INCONSISTENT"], where.offset, where.structure,
+                        where.field)
+
+
+class _V2Pairer:
+    """A block's instances paired with those of the --rate capture's block
+    at the same position (none there: every instance is new)."""
+
+    def __init__(self, previous, older, q, b):
+        self.ok = False
+        self.older = []
+        obp = ctypes.byref(older) if older is not None else None
+        slots = ctypes.c_size_t(0)
+        if N.v2_pairing_scratch(obp, ctypes.byref(b), ctypes.byref(slots)) != OK:
+            return
+        self._scratch = (N.u64 * max(slots.value, 1))()
+        self.pairing = N.V2Pairing()
+        if N.v2_pair(ctypes.byref(previous._q), obp, ctypes.byref(q._q), ctypes.byref(b),
+                     self._scratch, slots.value, ctypes.byref(self.pairing)) != OK:
+            return
+        self.ok = True
+        if older is None:
+            return
+        it = N.V2Iter()
+        N.v2_instances_begin(obp, ctypes.byref(it))
+        while len(self.older) < older.instance_count:
+            inst = N.V2Instance()
+            if not N.v2_instances_next(ctypes.byref(previous._q), obp, ctypes.byref(it),
+                                       ctypes.byref(inst)):
+                break
+            self.older.append(inst)
+
+    def partner(self, index):
+        """(state name, older position or None)."""
+        state, ordinal, older = N.u32(), N.u32(), N.u32()
+        if not self.ok or not N.v2_pairing_instance(ctypes.byref(self.pairing), index,
+                                                     ctypes.byref(state), ctypes.byref(ordinal),
+                                                     ctypes.byref(older)):
+            return "unpaired", None
+        name = _PAIR_NAMES.get(state.value, "unpaired")
+        if state.value == _PAIR_MATCHED and older.value < len(self.older):
+            return name, older.value
+        return name, None
+
+
+def dump_v2_query(q, side=None):
+    """perfbuf-dump's document of V2 query data; side may hold a
+    V2Registration ("registration"), V2Strings ("counter_names"),
+    V2Identifiers ("identifiers") and an earlier V2Query ("previous")."""
+    side = _V2Side(q, _side_views(side, (
+        ("registration", "--registration file", lambda d, o: FORMATS["v2-reginfo"][0](d, o)),
+        ("counter_names", "--counter-names file", lambda d, o: _parse_strings(d, o)),
+        ("identifiers", "--identifiers file",
+         lambda d, o: FORMATS["v2-identifiers"][0](d, o)))))
     buf = q._buffer
     d = {"received": q.received, "total_size": q.size, "num_counters": q.block_count,
          "perf_time_stamp": q.perf_time_stamp, "perf_time_100ns": q.perf_time_100ns,
          "perf_freq": q.perf_freq, "system_time": _systemtime(q.system_time)}
     _anomalies(d, q)
+    verdict = _v2_crosscheck(d, q, side) if side.reg is not None else None
+    if side.names is not None:
+        # Each name once, by counter id (the first header of an id first).
+        entries = sorted(side.names, key=lambda e: (e.counter_id, e.position))
+        d["counter_names"] = [{"counter_id": e.counter_id, "name": e.text} for e in entries]
+    qp = ctypes.byref(q._q)
+    previous = side.previous
+    if previous is not None:
+        pit = N.V2Iter()
+        N.v2_blocks_begin(ctypes.byref(previous._q), ctypes.byref(pit))
     blocks = []
-    for b in q.blocks():
-        bd = {"position": b["position"], "offset": b["offset"], "status": b["status"],
-              "type": b["type"], "type_name": b["type_name"], "size": b["size"],
-              "reserved": _le32(buf, b["offset"] + 12)}
-        if "counter_ids" in b:
-            at = b["ids_offset"] - 8
+    bit = N.V2Iter()
+    N.v2_blocks_begin(qp, ctypes.byref(bit))
+    while True:
+        b = N.V2Block()
+        if not N.v2_blocks_next(qp, ctypes.byref(bit), ctypes.byref(b)):
+            break
+        prev = {"block": None, "inst": None}
+        if previous is not None:
+            pb = N.V2Block()
+            if (N.v2_blocks_next(ctypes.byref(previous._q), ctypes.byref(pit), ctypes.byref(pb))
+                    and pb.index == b.index and pb.kind == b.kind):
+                prev["block"] = pb
+        bd = {"position": b.index, "offset": b.offset, "status": b.status, "type": b.kind,
+              "type_name": N.v2_kind_name(b.kind).decode(), "size": b.size,
+              "reserved": _le32(buf, b.offset + 12)}
+        if b.kind in (_V2_MULTIPLE_COUNTERS, _V2_COUNTERSET):
+            at = b.ids_offset - 8
             bd["multi_counters"] = {"offset": at, "size": _le32(buf, at),
                                     "counters": _le32(buf, at + 4)}
-            bd["counter_ids"] = b["counter_ids"]
-        if "instances" in b:
-            at = b["items_offset"] - 8
+            bd["counter_ids"] = [N.v2_block_counter_id(qp, ctypes.byref(b), i)
+                                 for i in range(b.counter_count)]
+        it = N.V2Iter()
+        if b.kind in (_V2_MULTIPLE_INSTANCES, _V2_COUNTERSET):
+            at = b.items_offset - 8
             bd["multi_instances"] = {"offset": at, "total_size": _le32(buf, at),
                                      "instances": _le32(buf, at + 4)}
-            bd["instances"] = [{"position": i["position"], "offset": i["offset"],
-                                "size": i["size"], "instance_id": i["instance_id"],
-                                "name": i["name"], "values": _v2_values(buf, i["values"])}
-                               for i in b["instances"]]
-        elif "values" in b:
-            bd["values"] = _v2_values(buf, b["values"])
+            pairer = _V2Pairer(previous, prev["block"], q, b) if previous is not None else None
+            insts = []
+            N.v2_instances_begin(ctypes.byref(b), ctypes.byref(it))
+            while True:
+                inst = N.V2Instance()
+                if not N.v2_instances_next(qp, ctypes.byref(b), ctypes.byref(it),
+                                           ctypes.byref(inst)):
+                    break
+                _, name = _utf8(N.v2_instance_name_utf8, qp, ctypes.byref(inst))
+                idd = {"position": inst.index, "offset": inst.offset, "size": inst.size,
+                       "instance_id": inst.id, "name": name}
+                prev["inst"] = None
+                if pairer is not None:
+                    state, older = pairer.partner(inst.index)
+                    idd["pairing"] = state
+                    if older is not None:
+                        prev["inst"] = pairer.older[older]
+                        idd["previous_position"] = older
+                vit = N.V2Iter()
+                N.v2_instance_values_begin(ctypes.byref(inst), ctypes.byref(vit))
+                idd["values"] = _v2_values(q, b, inst, vit, side, prev)
+                insts.append(idd)
+            bd["instances"] = insts
+        elif b.kind != _V2_ERROR_RETURN:
+            N.v2_block_values_begin(ctypes.byref(b), ctypes.byref(it))
+            bd["values"] = _v2_values(q, b, None, it, side, prev)
         blocks.append(bd)
     d["blocks"] = blocks
+    if verdict is not None:
+        raise _Verdict(d, verdict)
     return d
 
 
-def _v2_values(buf, values):
-    out = []
-    for v in values:
-        vd = {"position": v["position"], "offset": v["offset"]}
-        if v["counter_id"] is not None:
-            vd["counter_id"] = v["counter_id"]
-        vd["data_size"] = v["data_size"]
-        vd["size"] = _le32(buf, v["offset"] + 4)
-        if v["value"] is not None:
-            vd["value"] = v["value"]
-        else:
-            vd["bytes"] = v["bytes"].hex()
-        out.append(vd)
-    return out
+class _Verdict(Exception):
+    """A document written whole whose buffers were then found to disagree:
+    perfbuf-dump writes it and rejects the run."""
+
+    def __init__(self, doc, error):
+        super().__init__(str(error))
+        self.doc = doc
+        self.error = error
+
+
+# ------------------------------------------------------ V2 metadata ----
+
+def _counter(c):
+    return {"position": c.position, "offset": c.offset, "counter_id": c.counter_id,
+            "type": c.type, "type_name": c.type_name, "attrib": c.attributes,
+            "detail_level": c.detail_level, "default_scale": c.default_scale,
+            "base_counter_id": c.base_counter_id, "perf_time_id": c.perf_time_id,
+            "perf_freq_id": c.perf_freq_id, "multi_id": c.multi_id,
+            "aggregate_func": c.aggregate, "reserved": c.reserved}
+
+
+def dump_v2_reginfo(r, side=None):
+    d = {"counterset_guid": r.counterset, "counterset_type": r.counterset_type,
+         "detail_level": r.detail_level, "num_counters": r.counter_count,
+         "instance_type": r.instance_type}
+    _anomalies(d, r)
+    d["counters"] = [_counter(c) for c in r.counters]
+    return d
+
+
+def dump_v2_counter(a, side=None):
+    d = {}
+    _anomalies(d, a)
+    d["counter"] = _counter(a.counter)
+    return d
+
+
+def dump_v2_string(s, side=None):
+    d = {"text": s.text}
+    _anomalies(d, s)
+    return d
+
+
+def dump_v2_provider_guid(guid, side=None):
+    return {"provider": guid}
+
+
+def dump_v2_strings(s, side=None):
+    d = {"size": s.block_size, "counters": s.count, "offset_origin": s.origin}
+    _anomalies(d, s)
+    d["strings"] = [{"position": e.position, "offset": e.offset, "counter_id": e.counter_id,
+                     "string_offset": e.string_offset, "text_offset": e.text_offset,
+                     "text": e.text} for e in s]
+    return d
+
+
+def dump_v2_countersets(l, side=None):
+    return {"countersets": list(l)}
+
+
+def dump_v2_instances(l, side=None):
+    d = {}
+    _anomalies(d, l)
+    d["instances"] = [{"position": i.position, "offset": i.offset, "size": i.size,
+                       "instance_id": i.instance_id, "name": i.name} for i in l]
+    return d
+
+
+def dump_v2_identifiers(l, side=None):
+    d = {}
+    _anomalies(d, l)
+    d["identifiers"] = [{"position": i.position, "offset": i.offset,
+                         "counterset_guid": i.counterset, "status": i.status, "size": i.size,
+                         "counter_id": i.counter_id, "instance_id": i.instance_id,
+                         "block_position": i.block_position, "reserved": i.reserved,
+                         "instance_name": i.instance_name} for i in l]
+    return d
 
 
 def _detect(data):
@@ -201,29 +836,84 @@ def _detect(data):
     return None
 
 
-FORMATS = {"v1": (V1Capture, dump_v1), "v1-names": (NameTable, dump_names),
-           "v2-query": (V2Query, dump_v2_query)}
+def _limits(options):
+    return {k: options.get(k, 0) for k in ("max_sections", "max_counters", "max_instances")}
 
 
-def document(data, path, strict=False, fmt=None):
+def _parse_with(parser):
+    """A format's reader with perfbuf-dump's options (strict and the limits)."""
+    def parse(data, options):
+        return parser(data, strict=options.get("strict", False), **_limits(options))
+    return parse
+
+
+def _parse_strings(data, options):
+    return M.V2Strings(data, options.get("origin", "auto"), options.get("strict", False),
+                       **_limits(options))
+
+
+def _parse_provider_guid(data, options):
+    return M.parse_v2_provider_guid(data)
+
+
+def _parse_countersets(data, options):
+    return M.V2Countersets(data)
+
+
+# perfbuf-dump's formats, in its order: name -> (reader, document).
+FORMATS = {"v1": (_parse_with(V1Capture), dump_v1),
+           "v1-names": (lambda data, options: NameTable(data, options.get("strict", False)),
+                        dump_names),
+           "v2-query": (_parse_with(V2Query), dump_v2_query),
+           "v2-reginfo": (_parse_with(V2Registration), dump_v2_reginfo),
+           "v2-counter": (_parse_with(M.V2CounterAnswer), dump_v2_counter),
+           "v2-string": (_parse_with(M.V2String), dump_v2_string),
+           "v2-provider-guid": (_parse_provider_guid, dump_v2_provider_guid),
+           "v2-strings": (_parse_strings, dump_v2_strings),
+           "v2-countersets": (_parse_countersets, dump_v2_countersets),
+           "v2-instances": (_parse_with(M.V2InstanceList), dump_v2_instances),
+           "v2-identifiers": (_parse_with(M.V2Identifiers), dump_v2_identifiers)}
+
+
+def _error_object(e):
+    err = {"offset": e.offset, "structure": e.structure, "field": e.field,
+           "status": e.status_name, "message": status_string(e.status)}
+    if e.declared or e.limit:
+        err["declared"] = e.declared
+        err["limit"] = e.limit
+    return err
+
+
+def document(data, path, strict=False, fmt=None, options=None, side=None):
     """(dict, error or None) of perfbuf-dump --json for these bytes; None when
-    the format is not one this package dumps."""
+    the format is not one perfbuf-dump detects (or, named, knows).
+    options: strict, origin ("auto", "block", "array-end") and the limits
+    (max_sections, max_counters, max_instances); side: the validated side
+    inputs (titles, registration, counter_names, identifiers, previous)."""
+    options = dict(options or {})
+    options.setdefault("strict", strict)
     fmt = fmt or _detect(data)
     if fmt not in FORMATS:
         return None, None
     parser, dumper = FORMATS[fmt]
     d = {"format": fmt, "file": path, "bytes": len(data)}
     try:
-        capture = parser(data, strict=strict)
+        capture = parser(data, options)
     except PerfbufError as e:
         d["valid"] = False
-        d["error"] = {"offset": e.offset, "structure": e.structure, "field": e.field,
-                      "status": e.status_name, "message": status_string(e.status)}
-        if e.declared or e.limit:
-            d["error"]["declared"] = e.declared
-            d["error"]["limit"] = e.limit
+        d["error"] = _error_object(e)
         return d, e
-    d.update(dumper(capture))
+    try:
+        d.update(dumper(capture, side))
+    except _Unmatched as u:
+        d.update(u.doc)
+        d["valid"] = True
+        return d, u
+    except _Verdict as v:
+        d.update(v.doc)
+        d["valid"] = False
+        d["error"] = _error_object(v.error)
+        return d, v.error
     d["valid"] = True
     return d, None
 
@@ -312,37 +1002,209 @@ def _sizes_compared(err):
                                 _LIMIT_WORDS.get(err.status_name, "available"), err.limit)
 
 
-def main(argv=None):
-    argv = sys.argv[1:] if argv is None else argv
-    strict = "--strict" in argv
-    rest = [a for a in argv if a not in ("--strict", "--json")]
-    fmt = None
-    if len(rest) >= 2 and rest[0] in ("-f", "--format"):
-        fmt, rest = rest[1], rest[2:]
-    if len(rest) != 1 or rest[0].startswith("-") and rest[0] != "-":
-        sys.stderr.write("usage: python -m perfbuf [--strict] [-f v1|v1-names|v2-query] FILE\n"
-                         "  writes what perfbuf-dump --json writes for that file\n")
-        return 2
-    path = rest[0]
+USAGE = """usage: python -m perfbuf [options] FILE   (- reads standard input)
+writes what perfbuf-dump --json writes for FILE, byte for byte
+  -f, --format NAME   the buffer's format (default: auto; see below)
+      --json          accepted: the output is always perfbuf-dump's JSON
+      --strict        reject what real producers do loosely
+      --names FILE    a Counter name table: V1 object and counter names
+      --english-names FILE  the English (009) Counter table: names where
+                      --names is not given; --counter paths may be in English
+      --counter PATH  V1: show only what the counter path names, e.g.
+                      '\\Process(svchost*)\\%% Processor Time'; repeatable;
+                      needs --names or --english-names
+      --registration FILE  V2: the counterset's registration (v2-reginfo):
+                      counter types and the cross-check of the query data
+      --counter-names FILE V2: the counters' names (v2-strings)
+      --identifiers FILE   V2: the query's counter identifiers (v2-identifiers)
+      --rate PREVIOUS an earlier capture of the same query: formatted values
+                      (V2 needs --registration)
+      --series EARLIER... --  earlier captures of the same V1 query, oldest
+                      first: each counter's min, max and mean over them and FILE
+      --origin auto|block|array-end  where v2-strings offsets count from
+      --max-sections N, --max-counters N, --max-instances N
+                      limits on counts (0: the library's default)
+      --max-input-bytes N  refuse an input larger than N bytes
+  -h, --help          this text
+      --version       the library version
+formats: auto, %s
+perfbuf-dump's own: --csv (typeperf's CSV)
+exit status: 0 valid, 1 rejected, 2 usage or I/O error
+""" % ", ".join(FORMATS)
+
+MAX_INPUT_BYTES = 1 << 30
+
+# Options that are perfbuf-dump's alone: refused, naming it.
+_DUMP_ONLY = {"--csv": "writes typeperf's CSV"}
+
+
+def options_v1(options):
+    return dict(_limits(options), strict=options.get("strict", False))
+
+
+def _fail(text, status=2):
+    sys.stderr.write("perfbuf: %s\n" % text)
+    return status
+
+
+def _read(path, limit):
+    """(bytes, None) or (None, exit status) after saying why on stderr."""
     try:
         if path == "-":
-            data = sys.stdin.buffer.read()
+            data = sys.stdin.buffer.read(limit + 1)
         else:
             with open(path, "rb") as f:
-                data = f.read()
+                data = f.read(limit + 1)
     except OSError as exc:
-        sys.stderr.write("perfbuf: %s: %s\n" % (path, exc.strerror))
+        return None, _fail("%s: %s" % (path, exc.strerror))
+    if len(data) > limit:
+        return None, _fail("%s: larger than %d bytes (--max-input-bytes)" % (path, limit))
+    return data, None
+
+
+def _count(text):
+    if not text.isdigit() or int(text) > 0xFFFFFFFF:
+        return None
+    return int(text)
+
+
+def main(argv=None):
+    argv = sys.argv[1:] if argv is None else list(argv)
+    options = {"strict": False, "origin": "auto"}
+    fmt = "auto"
+    path = None
+    files = {}
+    limit = MAX_INPUT_BYTES
+    series_paths = []
+    counter_paths = []
+    takes_file = {"--names": "names", "--english-names": "english_names",
+                  "--registration": "registration", "--counter-names": "counter_names",
+                  "--identifiers": "identifiers", "--rate": "previous"}
+    i = 0
+    while i < len(argv):
+        a = argv[i]
+        nxt = argv[i + 1] if i + 1 < len(argv) else None
+        if a in ("-h", "--help"):
+            sys.stdout.write(USAGE)
+            return 0
+        if a == "--version":
+            sys.stdout.write("perfbuf %s\n" % version())
+            return 0
+        if a == "--json":
+            pass
+        elif a == "--strict":
+            options["strict"] = True
+        elif a in _DUMP_ONLY:
+            return _fail("%s %s: that is perfbuf-dump's (perfbuf-dump --json %s ...); "
+                         "python -m perfbuf does not take it" % (a, _DUMP_ONLY[a], a))
+        elif a == "--counter" and nxt is not None:
+            try:
+                CounterPath(nxt)
+            except PerfbufError as e:
+                return _fail("--counter %s: offset %d: %s: %s" % (nxt, e.offset, e.field,
+                                                                  e.reason))
+            counter_paths.append(nxt)
+            i += 1
+        elif a == "--series":
+            while i + 1 < len(argv) and argv[i + 1] != "--":
+                if len(series_paths) == 64:
+                    return _fail("at most 64 captures in a series")
+                series_paths.append(argv[i + 1])
+                i += 1
+            if i + 1 >= len(argv):
+                return _fail("--series ends with --")
+            i += 1
+        elif a in takes_file and nxt is not None:
+            files[takes_file[a]] = nxt
+            i += 1
+        elif a in ("-f", "--format") and nxt is not None:
+            fmt = nxt
+            i += 1
+        elif a == "--origin" and nxt is not None:
+            if nxt not in M.ORIGINS:
+                return _fail("--origin is auto, block or array-end")
+            options["origin"] = nxt
+            i += 1
+        elif a in ("--max-sections", "--max-counters", "--max-instances"):
+            n = _count(nxt) if nxt is not None else None
+            if n is None:
+                return _fail("%s needs a number from 0 to 4294967295" % a)
+            options[a[2:].replace("-", "_")] = n
+            i += 1
+        elif a == "--max-input-bytes":
+            n = _count(nxt) if nxt is not None else None
+            if n is None or not 1 <= n <= MAX_INPUT_BYTES:
+                return _fail("--max-input-bytes needs a number from 1 to %d" % MAX_INPUT_BYTES)
+            limit = n
+            i += 1
+        elif a.startswith("-") and a != "-":
+            sys.stderr.write("perfbuf: unknown or incomplete option %s\n" % a + USAGE)
+            return 2
+        elif path is None:
+            path = a
+        else:
+            return _fail("one file at a time")
+        i += 1
+    if path is None:
+        sys.stderr.write(USAGE)
         return 2
-    doc, err = document(data, path, strict, fmt)
-    if doc is None and not data and fmt is None:
-        sys.stderr.write("perfbuf: %s: the file is empty (0 bytes)\n" % path)
-        return 2
-    if doc is None:
-        sys.stderr.write("perfbuf: %s: format not recognised; name it with --format "
-                         "(this package dumps v1, v1-names and v2-query)\n" % path)
-        return 2
+    if counter_paths and "names" not in files and "english_names" not in files:
+        return _fail("--counter needs --names or --english-names")
+    if sum(p == "-" for p in [path] + list(files.values()) + series_paths) > 1:
+        return _fail("- (standard input) names one input at most")
+    data, rc = _read(path, limit)
+    if data is None:
+        return rc
+    if fmt == "auto":
+        fmt = _detect(data)
+        if fmt is None:
+            if not data:
+                return _fail("%s: the file is empty (0 bytes)" % path)
+            return _fail("%s: format not recognised; name it with --format" % path)
+    elif fmt not in FORMATS:
+        return _fail("unknown format %s (see --help)" % fmt)
+    # Read in perfbuf-dump's order: the names table and the --rate capture
+    # (refused at once when rejected), then the other side files, then the
+    # series.
+    inputs = {}
+    side = {"inputs": inputs, "files": files, "options": options, "counters": counter_paths,
+            "file": path}
+    for key in ("names", "previous", "registration", "counter_names", "identifiers",
+                "english_names"):
+        if key in files:
+            inputs[key], rc = _read(files[key], limit)
+            if inputs[key] is None:
+                return rc
+        if key == "previous" and "previous" in inputs and fmt in ("v1", "v2-query"):
+            try:
+                side["previous"] = FORMATS[fmt][0](inputs["previous"], options)
+            except PerfbufError as e:
+                sys.stderr.write("perfbuf: %s: the --rate capture is rejected: %s%s\n"
+                                 % (files["previous"], e,
+                                    _sizes_compared(e)))
+                return 1
+    series = []
+    for name in series_paths:
+        earlier, rc = _read(name, limit)
+        if earlier is None:
+            return rc
+        if fmt in ("v1", "v2-query"):
+            # A rejected earlier capture fails the run before anything is
+            # written, as the --rate capture does.
+            try:
+                FORMATS[fmt][0](earlier, options)
+            except PerfbufError as e:
+                sys.stderr.write("perfbuf: %s: the --series capture is rejected: %s%s\n"
+                                 % (name, e, _sizes_compared(e)))
+                return 1
+        series.append(earlier)
+    if fmt == "v1" and series_paths:
+        side["series"] = [V1Capture(earlier, **options_v1(options)) for earlier in series]
+    doc, err = document(data, path, fmt=fmt, options=options, side=side)
     sys.stdout.write(dumps(doc))
     sys.stdout.flush()
+    if isinstance(err, _Unmatched):
+        return 1
     if err is not None:
         sys.stderr.write("%s: %s%s\n" % (path, err, _sizes_compared(err)))
         return 1

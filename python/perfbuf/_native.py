@@ -131,6 +131,14 @@ NameEntry = _struct("perfbuf_name_entry", [
     ("title_index", u32), ("offset", c_size_t), ("text_offset", c_size_t),
     ("text_units", c_size_t)])
 NamesIter = _struct("perfbuf_names_iter", [("pos", c_size_t), ("next", u32), ("count", u32)])
+NameSlot = _struct("perfbuf_name_slot", [("title_index", u32), ("offset", c_size_t)])
+NameIndex = _struct("perfbuf_name_index", [
+    ("slots", P(NameSlot)), ("count", u32), ("duplicates", u32)])
+
+# resolve.h
+TitleTables = _struct("perfbuf_title_tables", [
+    ("english", P(NameTable)), ("english_index", P(NameIndex)), ("localized", P(NameTable)),
+    ("localized_index", P(NameIndex))])
 
 # v2_query.h
 V2Query = _struct("perfbuf_v2_query", [
@@ -159,6 +167,45 @@ V2Reginfo = _struct("perfbuf_v2_reginfo", [
     ("counter_count", u32), ("instance_type", u32), ("anomalies", u32),
     ("first_anomaly", Error), ("ids_ascending", c_bool), ("order", P(u64)),
     ("order_count", c_size_t)])
+V2CounterReg = _struct("perfbuf_v2_counter_reg", [
+    ("index", u32), ("offset", c_size_t), ("id", u32), ("type", u32), ("attributes", u64),
+    ("detail_level", u32), ("default_scale", i32), ("base_id", u32), ("perf_time_id", u32),
+    ("perf_freq_id", u32), ("multi_id", u32), ("aggregate", u32)])
+V2Countersets = _struct("perfbuf_v2_countersets", [("data", P(u8)), ("count", c_size_t)])
+V2InstanceList = _struct("perfbuf_v2_instance_list", [
+    ("data", P(u8)), ("size", c_size_t), ("count", u32), ("anomalies", u32),
+    ("first_anomaly", Error)])
+V2ListedInstance = _struct("perfbuf_v2_listed_instance", [
+    ("index", u32), ("id", u32), ("offset", c_size_t), ("name_offset", c_size_t),
+    ("name_units", c_size_t)])
+V2ListIter = _struct("perfbuf_v2_list_iter", [("pos", c_size_t), ("next_index", u32)])
+V2CounterAnswer = _struct("perfbuf_v2_counter_answer", [
+    ("counter", V2CounterReg), ("anomalies", u32), ("first_anomaly", Error)])
+V2String = _struct("perfbuf_v2_string", [
+    ("data", P(u8)), ("size", c_size_t), ("units", c_size_t), ("anomalies", u32),
+    ("first_anomaly", Error)])
+V2Strings = _struct("perfbuf_v2_strings", [
+    ("data", P(u8)), ("size", c_size_t), ("count", u32), ("origin", ctypes.c_int),
+    ("strings_offset", c_size_t), ("anomalies", u32), ("first_anomaly", Error),
+    ("ids_ascending", c_bool), ("order", P(u64)), ("order_count", c_size_t)])
+V2CounterString = _struct("perfbuf_v2_counter_string", [
+    ("index", u32), ("offset", c_size_t), ("counter_id", u32), ("present", c_bool),
+    ("text_offset", c_size_t), ("units", c_size_t)])
+V2Identifiers = _struct("perfbuf_v2_identifiers", [
+    ("data", P(u8)), ("size", c_size_t), ("count", u32), ("anomalies", u32),
+    ("first_anomaly", Error)])
+V2Identifier = _struct("perfbuf_v2_identifier", [
+    ("index", u32), ("offset", c_size_t), ("size", c_size_t), ("counterset", Guid),
+    ("status", u32), ("counter_id", u32), ("instance_id", u32), ("query_index", u32),
+    ("has_name", c_bool), ("name_offset", c_size_t), ("name_units", c_size_t)])
+V2ValueIndex = _struct("perfbuf_v2_value_index", [
+    ("slots", P(u64)), ("query_data", P(u8)), ("query_size", c_size_t),
+    ("query_time_stamp", i64), ("query_time_100ns", i64), ("block_offset", c_size_t),
+    ("instance_offset", c_size_t), ("values_offset", c_size_t), ("value_count", u32),
+    ("key_count", u32)])
+V2Mismatch = _struct("perfbuf_v2_mismatch", [
+    ("kind", ctypes.c_int), ("block_index", u32), ("counter_id", u32), ("in_query", Error),
+    ("in_registration", Error), ("in_identifiers", Error)])
 
 # paths.h
 Span = _struct("perfbuf_span", [("offset", c_size_t), ("length", c_size_t)])
@@ -184,8 +231,11 @@ FormattedItem = _struct("perfbuf_formatted_item", [
 # Every mirror with the C name it copies: what the layout test checks.
 MIRRORS = [Error, Options, SystemTime, RawSample, ValueContext, Value, PreparedFormula,
            Statistics, V1Block, V1Object, V1Counter, V1CounterBlock, V1Instance, V1Iter,
-           V1InstanceIndex, V1PlanEntry, V1Plan, NameTable, NameEntry, NamesIter, V2Query,
-           V2Block, V2Instance, V2Value, V2Iter, Guid, V2Reginfo, Span, CounterPath, V1Pairing,
+           V1InstanceIndex, V1PlanEntry, V1Plan, NameTable, NameEntry, NamesIter, NameSlot,
+           NameIndex, TitleTables, V2Query,
+           V2Block, V2Instance, V2Value, V2Iter, Guid, V2Reginfo, V2CounterReg, V2Countersets,
+           V2InstanceList, V2ListedInstance, V2ListIter, V2CounterAnswer, V2String, V2Strings,
+           V2CounterString, V2Identifiers, V2Identifier, V2ValueIndex, V2Mismatch, Span, CounterPath, V1Pairing,
            V2Pairing, FormattedItem]
 
 status = ctypes.c_int
@@ -291,3 +341,79 @@ v2_formatted_array = _fn("perfbuf_v2_formatted_array", status, R(V2Pairing), R(V
                          R(CounterPath), u32, P(FormattedItem), R(c_size_t), c_void_p,
                          R(c_size_t))
 guid_format = _fn("perfbuf_guid_format", None, c_void_p, c_void_p)
+
+# The V2 metadata readers (v2_meta.h) besides the registration.
+v2_reginfo_counter = _fn("perfbuf_v2_reginfo_counter", c_bool, R(V2Reginfo), u32,
+                         R(V2CounterReg))
+v2_reginfo_find = _fn("perfbuf_v2_reginfo_find", status, R(V2Reginfo), u32, R(V2CounterReg))
+v2_countersets_parse = _fn("perfbuf_v2_countersets_parse", status, c_void_p, c_size_t,
+                           R(V2Countersets), R(Error))
+v2_countersets_get = _fn("perfbuf_v2_countersets_get", c_bool, R(V2Countersets), c_size_t,
+                         R(Guid))
+v2_instance_list_parse = _fn("perfbuf_v2_instance_list_parse", status, c_void_p, c_size_t,
+                             R(Options), R(V2InstanceList), R(Error))
+v2_instance_list_begin = _fn("perfbuf_v2_instance_list_begin", None, R(V2ListIter))
+v2_instance_list_next = _fn("perfbuf_v2_instance_list_next", c_bool, R(V2InstanceList),
+                            R(V2ListIter), R(V2ListedInstance))
+v2_listed_name_utf8 = _fn("perfbuf_v2_listed_name_utf8", status, R(V2InstanceList),
+                          R(V2ListedInstance), c_void_p, c_size_t, R(c_size_t))
+v2_counter_reg_parse = _fn("perfbuf_v2_counter_reg_parse", status, c_void_p, c_size_t,
+                           R(Options), R(V2CounterAnswer), R(Error))
+v2_string_parse = _fn("perfbuf_v2_string_parse", status, c_void_p, c_size_t, R(Options),
+                      R(V2String), R(Error))
+v2_string_utf8 = _fn("perfbuf_v2_string_utf8", status, R(V2String), c_void_p, c_size_t,
+                     R(c_size_t))
+v2_provider_guid_parse = _fn("perfbuf_v2_provider_guid_parse", status, c_void_p, c_size_t,
+                             R(Guid), R(Error))
+v2_strings_parse = _fn("perfbuf_v2_strings_parse", status, c_void_p, c_size_t, ctypes.c_int,
+                       R(Options), R(V2Strings), R(Error))
+v2_strings_parse_indexed = _fn("perfbuf_v2_strings_parse_indexed", status, c_void_p, c_size_t,
+                               ctypes.c_int, R(Options), P(u64), c_size_t, R(V2Strings),
+                               R(Error))
+v2_strings_get = _fn("perfbuf_v2_strings_get", c_bool, R(V2Strings), u32, R(V2CounterString))
+v2_strings_find = _fn("perfbuf_v2_strings_find", status, R(V2Strings), u32,
+                      R(V2CounterString))
+v2_counter_string_utf8 = _fn("perfbuf_v2_counter_string_utf8", status, R(V2Strings),
+                             R(V2CounterString), c_void_p, c_size_t, R(c_size_t))
+v2_identifiers_parse = _fn("perfbuf_v2_identifiers_parse", status, c_void_p, c_size_t,
+                           R(Options), R(V2Identifiers), R(Error))
+v2_identifiers_begin = _fn("perfbuf_v2_identifiers_begin", None, R(V2ListIter))
+v2_identifiers_next = _fn("perfbuf_v2_identifiers_next", c_bool, R(V2Identifiers),
+                          R(V2ListIter), R(V2Identifier))
+v2_identifier_name_utf8 = _fn("perfbuf_v2_identifier_name_utf8", status, R(V2Identifiers),
+                              R(V2Identifier), c_void_p, c_size_t, R(c_size_t))
+v2_crosscheck = _fn("perfbuf_v2_crosscheck", status, R(V2Query), R(V2Reginfo),
+                    R(V2Identifiers), R(V2Mismatch))
+v2_crosscheck_indexed = _fn("perfbuf_v2_crosscheck_indexed", status, R(V2Query), R(V2Reginfo),
+                            R(V2Identifiers), P(u64), c_size_t, R(V2Mismatch))
+v2_mismatch_name = _fn("perfbuf_v2_mismatch_name", c_char_p, ctypes.c_int)
+v2_pairing_instance = _fn("perfbuf_v2_pairing_instance", c_bool, R(V2Pairing), u32, R(u32),
+                          R(u32), R(u32))
+v2_raw_sample = _fn("perfbuf_v2_raw_sample", status, R(V2Query), R(V2Block), R(V2Instance),
+                    R(V2Reginfo), u32, R(RawSample), R(ValueContext))
+counter_type_is_displayable = _fn("perfbuf_counter_type_is_displayable", c_bool, u32)
+v1_pairing_scratch_objects = _fn("perfbuf_v1_pairing_scratch_objects", status, R(V1Object),
+                                 R(V1Object), R(c_size_t))
+v1_pair_objects = _fn("perfbuf_v1_pair_objects", status, R(V1Block), R(V1Object),
+                      R(V1InstanceIndex), R(V1Block), R(V1Object), R(V1InstanceIndex), P(u64),
+                      c_size_t, R(V1Pairing))
+v1_pairing_instance = _fn("perfbuf_v1_pairing_instance", c_bool, R(V1Pairing), u32, R(u32),
+                          R(u32), R(u32))
+v1_index_get = _fn("perfbuf_v1_index_get", status, R(V1Block), R(V1InstanceIndex), u32,
+                   R(V1Instance))
+
+# Counter paths over V1 titles (resolve.h, paths.h, text.h).
+names_index_build = _fn("perfbuf_names_index_build", status, R(NameTable), P(NameSlot),
+                        c_size_t, R(NameIndex))
+title_matches = _fn("perfbuf_title_matches", u32, R(TitleTables), u32, c_void_p, c_size_t)
+path_instance_matches = _fn("perfbuf_path_instance_matches", c_bool, R(CounterPath), c_void_p,
+                            c_size_t, c_void_p, c_size_t, u32)
+v1_parent = _fn("perfbuf_v1_parent", status, R(V1Block), R(V1Object), R(V1Instance),
+                R(V1InstanceIndex), R(V1Instance), R(Error))
+codepage_supported = _fn("perfbuf_codepage_supported", c_bool, u32)
+v2_value_index_slots = _fn("perfbuf_v2_value_index_slots", c_size_t, R(V2Block))
+v2_value_index_build = _fn("perfbuf_v2_value_index_build", status, R(V2Query), R(V2Block),
+                           R(V2Instance), P(u64), c_size_t, R(V2ValueIndex))
+v2_raw_sample_indexed = _fn("perfbuf_v2_raw_sample_indexed", status, R(V2Query), R(V2Block),
+                            R(V2Instance), R(V2Reginfo), R(V2ValueIndex), u32, R(RawSample),
+                            R(ValueContext))

@@ -6,6 +6,8 @@ As a script: exercise.py SECONDS FILE... reads each file and random
 mutations of it until SECONDS have passed, and prints the counts; any
 failure other than PerfbufError is a crash of the test.
 """
+import contextlib
+import io
 import random
 import sys
 import time
@@ -50,12 +52,78 @@ def exercise(data):
                             perfbuf.format_v1(o, o, inst, inst)
                         except perfbuf.PerfbufError:
                             pass
+                # --rate and --series against the capture itself: its
+                # instances paired with themselves, every value formatted.
+                if not strict:
+                    _dump.dumps(_dump.document(data, "x", fmt="v1", side={
+                        "previous": cap, "series": [cap, None]})[0])
             elif isinstance(cap, perfbuf.NameTable):
                 cap.entries
             else:
                 list(cap.blocks())
     for fmt in _dump.FORMATS:
         _dump.dumps(_dump.document(data, "x", fmt=fmt)[0])
+    accepted += exercise_metadata(data)
+    return accepted
+
+
+METADATA = (perfbuf.parse_v2_registration, perfbuf.parse_v2_counter, perfbuf.parse_v2_string,
+            perfbuf.parse_v2_instances, perfbuf.parse_v2_identifiers)
+
+
+def exercise_metadata(data):
+    """The V2 metadata readers on data and on data after its first byte
+    (the fuzz_v2_meta corpus frames each answer after a byte that picks the
+    reader), every view read whole; and the cross-check of a
+    fuzz_v2_crosscheck frame, through perfbuf-dump's V2 document with
+    --registration, --identifiers and --rate."""
+    accepted = 0
+    for body in (data, data[1:]):
+        for parse in METADATA:
+            for strict in (False, True):
+                try:
+                    view = parse(body, strict=strict)
+                except perfbuf.PerfbufError as e:
+                    assert e.structure and e.status > 0
+                    continue
+                accepted += 1
+                if isinstance(view, perfbuf.V2Registration):
+                    for c in view.counters:
+                        assert view.find(c.counter_id) is not None
+                elif isinstance(view, (perfbuf.V2InstanceList, perfbuf.V2Identifiers)):
+                    for entry in view:
+                        getattr(entry, "name", None) or getattr(entry, "instance_name", None)
+                else:
+                    view.counter.type_name if hasattr(view, "counter") else view.text
+        for origin in ("auto", "block", "array-end"):
+            try:
+                strings = perfbuf.parse_v2_strings(body, origin)
+            except perfbuf.PerfbufError:
+                continue
+            accepted += 1
+            for entry in strings:
+                entry.text, strings.find(entry.counter_id)
+        for parse in (perfbuf.parse_v2_countersets, perfbuf.parse_v2_provider_guid):
+            try:
+                list(parse(body))
+                accepted += 1
+            except perfbuf.PerfbufError:
+                pass
+    if len(data) >= 4:
+        reg_len = min(int.from_bytes(data[0:2], "little"), len(data) - 4)
+        ids_len = min(int.from_bytes(data[2:4], "little"), len(data) - 4 - reg_len)
+        reg = data[4:4 + reg_len]
+        ids = data[4 + reg_len:4 + reg_len + ids_len]
+        query = data[4 + reg_len + ids_len:]
+        side = {"inputs": {"registration": reg, "previous": query}, "files": {}, "options": {}}
+        if ids_len:
+            side["inputs"]["identifiers"] = ids
+        try:
+            side["previous"] = perfbuf.parse_v2_query(query)
+        except perfbuf.PerfbufError:
+            pass
+        with contextlib.redirect_stderr(io.StringIO()):
+            _dump.dumps(_dump.document(query, "x", fmt="v2-query", side=side)[0])
     return accepted
 
 

@@ -5,8 +5,9 @@ Over every capture of corpus/captures and every fuzz input of corpus/fuzz_*
 that perfbuf-dump recognises as V1, a Counter/Help table or V2 query data:
 the same document for the buffers it accepts, and for those it rejects the
 same error object (offset, structure, field, status) and the same stderr
-line and exit status. Inputs of the formats this package does not dump are
-counted, and must be the ones perfbuf-dump does not detect either.
+line and exit status. Inputs that neither detects (the V2 metadata answers
+among them, named with --format in test_v2_meta.py) are counted, and must be
+the ones perfbuf-dump does not detect either.
 """
 import contextlib
 import io
@@ -40,7 +41,7 @@ def test_every_capture_decodes_as_perfbuf_dump_does(dump_tool, path):
     rc, out, err = _python(path)
     if _METADATA_CAPTURE.match(path.name):
         # V2 metadata answers (registration, names, lists): formats neither
-        # this package nor perfbuf-dump detects without --format; both must
+        # python -m perfbuf nor perfbuf-dump detects without --format; both must
         # refuse them alike (not recognised, or rejected as the format the
         # first bytes suggest), never decode them as something else.
         assert rc != 0 and rc == _tool(dump_tool, path)[0], err
@@ -57,7 +58,7 @@ def test_every_fuzz_input_matches_perfbuf_dump(dump_tool):
         mine = _python(path)
         theirs = _tool(dump_tool, path)
         if mine[0] == 2:
-            # Not a format this package dumps: perfbuf-dump must not detect it either.
+            # Not a format it detects: perfbuf-dump must not detect it either.
             other += 1
             if theirs[0] != 2:
                 mismatches.append("%s: perfbuf-dump decodes it, the package does not" % path)
