@@ -324,31 +324,27 @@ bool pb_utf16le_equals_utf8(pb_cursor c, const char *utf8, size_t utf8_len)
     return pb_text_equals_utf8(0, c, utf8, utf8_len);
 }
 
-static bool equals_utf8(uint32_t code_page, pb_cursor c, bool stop_at_nul, const char *utf8,
-                        size_t utf8_len)
+int pb_text_compare(uint32_t code_page_a, pb_cursor a, uint32_t code_page_b, pb_cursor b)
 {
-    pb_cursor other = pb_cursor_make((const uint8_t *)utf8, utf8_len);
-    uint32_t a;
-    uint32_t b;
+    uint32_t x;
+    uint32_t y;
     for (;;) {
-        bool more_a = next_codepoint(code_page, &c, &a) && !(stop_at_nul && a == 0);
-        bool more_b = next_utf8(&other, &b);
+        bool more_a = next_codepoint(code_page_a, &a, &x);
+        bool more_b = next_codepoint(code_page_b, &b, &y);
         if (!more_a || !more_b) {
-            return more_a == more_b;
+            return (int)more_a - (int)more_b;
         }
-        if (ascii_fold(a) != ascii_fold(b)) {
-            return false;
+        x = ascii_fold(x);
+        y = ascii_fold(y);
+        if (x != y) {
+            return x < y ? -1 : 1;
         }
     }
 }
 
 bool pb_text_equals_utf8(uint32_t code_page, pb_cursor c, const char *utf8, size_t utf8_len)
 {
-    return equals_utf8(code_page, c, false, utf8, utf8_len);
-}
-
-bool pb_text_equals_utf8_to_nul(uint32_t code_page, pb_cursor c, const char *utf8,
-                                size_t utf8_len)
-{
-    return equals_utf8(code_page, c, true, utf8, utf8_len);
+    /* A query is UTF-8: the same order's equality, which the name classes
+     * of perfbuf_v1_block_index_classes rely on. */
+    return pb_text_compare(code_page, c, 65001u, pb_cursor_make((const uint8_t *)utf8, utf8_len)) == 0;
 }
