@@ -432,17 +432,34 @@ static void set_low_half(uint64_t *v, uint32_t half)
     *v = (*v & ~(uint64_t)UINT32_MAX) | half;
 }
 
+/* An instance's name as the sort reads it: its text, code page and slot. */
+typedef struct sort_name {
+    pb_cursor text;
+    uint32_t code_page;
+    uint32_t slot;
+} sort_name;
+
+/* The name of the instance ranked `rank`, whose code page its own slot's
+ * high half holds while the sort runs. */
+static sort_name name_ranked(const perfbuf_v1_block *b, const perfbuf_v1_instance_index *index,
+                             const uint64_t *classes, size_t rank)
+{
+    sort_name name;
+    name.slot = low_half(classes[rank]);
+    name.code_page = high_half(classes[name.slot]);
+    name.text = slot_name(b, index, name.slot);
+    return name;
+}
+
 /* Names in lookup order, then slots: a strict total order, so that the
  * first of equal names in sorted order is the first in the block. */
-static int name_order(const perfbuf_v1_block *b, const perfbuf_v1_instance_index *index,
-                      const uint64_t *classes, uint32_t x, uint32_t y)
+static int name_order(const sort_name *x, const sort_name *y)
 {
-    int by_name = pb_text_compare(high_half(classes[x]), slot_name(b, index, x),
-                                  high_half(classes[y]), slot_name(b, index, y));
+    int by_name = pb_text_compare(x->code_page, x->text, y->code_page, y->text);
     if (by_name != 0) {
         return by_name;
     }
-    return x < y ? -1 : (x > y ? 1 : 0);
+    return x->slot < y->slot ? -1 : (x->slot > y->slot ? 1 : 0);
 }
 
 /*
@@ -457,6 +474,7 @@ static int name_order(const perfbuf_v1_block *b, const perfbuf_v1_instance_index
 static void sift_names(const perfbuf_v1_block *b, const perfbuf_v1_instance_index *index,
                        uint64_t *classes, size_t root, size_t n)
 {
+    sort_name moving = name_ranked(b, index, classes, root);
     for (;;) {
         PB_WORK(1);
         size_t left = 2 * root + 1;
@@ -464,20 +482,25 @@ static void sift_names(const perfbuf_v1_block *b, const perfbuf_v1_instance_inde
             return;
         }
         size_t largest = root;
-        if (name_order(b, index, classes, low_half(classes[left]), low_half(classes[largest])) >
-            0) {
+        sort_name left_name = name_ranked(b, index, classes, left);
+        const sort_name *largest_name = &moving;
+        if (name_order(&left_name, &moving) > 0) {
             largest = left;
+            largest_name = &left_name;
         }
-        if (left + 1 < n && name_order(b, index, classes, low_half(classes[left + 1]),
-                                       low_half(classes[largest])) > 0) {
-            largest = left + 1;
+        if (left + 1 < n) {
+            sort_name right_name = name_ranked(b, index, classes, left + 1);
+            if (name_order(&right_name, largest_name) > 0) {
+                largest = left + 1;
+            }
         }
         if (largest == root) {
             return;
         }
-        uint32_t moved = low_half(classes[root]);
+        /* The larger child moves up; the sifted name, still `moving`,
+         * moves down. */
         set_low_half(&classes[root], low_half(classes[largest]));
-        set_low_half(&classes[largest], moved);
+        set_low_half(&classes[largest], moving.slot);
         root = largest;
     }
 }
@@ -540,20 +563,17 @@ perfbuf_status perfbuf_v1_block_index_classes(const perfbuf_v1_block *b,
     sort_names(b, index, classes, instances);
     /* Equal names are neighbours now, the first of each run the first in
      * the block: every instance's class is that one's slot. */
-    uint32_t previous = 0;
-    uint32_t previous_code_page = 0;
+    sort_name previous = {pb_v1_window(b, 0, 0), 0, 0};
     uint32_t first = 0;
     for (size_t r = 0; r < instances; r++) {
         PB_WORK(1);
-        uint32_t s = low_half(classes[r]);
-        uint32_t code_page = high_half(classes[s]);
-        if (r == 0 || pb_text_compare(previous_code_page, slot_name(b, index, previous), code_page,
-                                      slot_name(b, index, s)) != 0) {
-            first = s;
+        sort_name name = name_ranked(b, index, classes, r);
+        if (r == 0 || pb_text_compare(previous.code_page, previous.text, name.code_page,
+                                      name.text) != 0) {
+            first = name.slot;
         }
-        classes[s] = (uint64_t)first << 32 | low_half(classes[s]);
-        previous = s;
-        previous_code_page = code_page;
+        classes[name.slot] = (uint64_t)first << 32 | low_half(classes[name.slot]);
+        previous = name;
     }
     index->name_classes = classes;
     return PERFBUF_OK;
