@@ -127,6 +127,22 @@ static void check_unindexed_parent(const perfbuf_v1_block *b, const perfbuf_v1_o
     }
 }
 
+/* Two UTF-8 texts equal with ASCII letters folded, as lookups compare. */
+static bool ascii_folded_equal(const char *a, size_t a_len, const char *b, size_t b_len)
+{
+    if (a_len != b_len) {
+        return false;
+    }
+    for (size_t i = 0; i < a_len; i++) {
+        char x = a[i] >= 'A' && a[i] <= 'Z' ? (char)(a[i] - 'A' + 'a') : a[i];
+        char y = b[i] >= 'A' && b[i] <= 'Z' ? (char)(b[i] - 'A' + 'a') : b[i];
+        if (x != y) {
+            return false;
+        }
+    }
+    return true;
+}
+
 /* Looks an instance up by its own name (and by "parent/name" when it has
  * a parent), each lookup under its own budget: a lookup per instance is
  * O(instances) each, not one of the linear patterns. */
@@ -174,6 +190,20 @@ static void check_lookup(const perfbuf_v1_block *b, const perfbuf_v1_object *o,
     BUDGETED_APART(size + full_len,
                    st = perfbuf_v1_find_instance(b, o, full, full_len, index, &found));
     ORACLE(st == PERFBUF_OK || st == PERFBUF_E_NOT_FOUND);
+    /* When the query splits where the full name joined (no '/' in the
+     * parent's name), the instance itself matches: the first match is it
+     * or an earlier one, and its full name is the query but for ASCII case
+     * (the name classes answer exactly as a comparison would). */
+    if (memchr(full, '/', full_len - len - 1) == NULL) {
+        ORACLE(st == PERFBUF_OK && found.index <= inst->index);
+        static char found_full[4096];
+        size_t found_len = 0;
+        perfbuf_status found_st;
+        BUDGETED_APART(size + sizeof found_full,
+                       found_st = perfbuf_v1_full_name_utf8(b, o, &found, index, found_full,
+                                                            sizeof found_full, &found_len));
+        ORACLE(found_st == PERFBUF_OK && ascii_folded_equal(found_full, found_len, full, full_len));
+    }
     /* And with an ordinal past the instances, matches every candidate's
      * parent before it answers NOT_FOUND. */
     int tail = snprintf(full + full_len, sizeof full - full_len, "#%u", (unsigned)o->instance_count);
