@@ -463,13 +463,14 @@ static int name_order(const sort_name *x, const sort_name *y)
 }
 
 /*
- * Heapsort's sift over the low halves of classes[0, n). The element sifted
- * is compared with the left child first, and the right child with the
- * larger of the two, so every comparison either involves the sifted
- * element or promotes the name it costs most for: each comparison stops
- * within the shorter name, an element is sifted at most twice (O(log n)
- * levels each) and promoted O(log n) times in all, so the sort reads
- * O((name bytes + instances) x log n) characters (docs/v1.md).
+ * Heapsort's sift over the low halves of classes[0, n). The sifted name is
+ * compared with the left child first, and the right child with the larger
+ * of the two, so each comparison has the sifted name on one side or else
+ * moves the larger child up, and stops within the shorter of its names:
+ * charged to the sifted name or to the name that moves up. A name is
+ * sifted at most twice (O(log n) levels each) and moves up O(log n) times
+ * in all, so the sort reads O((name bytes + instances) x log n)
+ * characters (docs/v1.md).
  */
 static void sift_names(const perfbuf_v1_block *b, const perfbuf_v1_instance_index *index,
                        uint64_t *classes, size_t root, size_t n)
