@@ -226,6 +226,27 @@ static void test_index_arguments(void)
     CHECK(perfbuf_v1_block_index_build(&understated, slots, c.b.index_slots, &index) ==
           PERFBUF_OK);
     CHECK_EQ_U(index.slot_count, c.b.index_slots);
+
+    /* Name classes: the block form of this parse, room for every slot. */
+    uint64_t classes[MAX_SLOTS];
+    CHECK_EQ_U(perfbuf_v1_block_index_classes(NULL, &index, classes, MAX_SLOTS),
+               PERFBUF_E_INVALID_ARGUMENT);
+    CHECK_EQ_U(perfbuf_v1_block_index_classes(&c.b, NULL, classes, MAX_SLOTS),
+               PERFBUF_E_INVALID_ARGUMENT);
+    CHECK_EQ_U(perfbuf_v1_block_index_classes(&c.b, &index, NULL, MAX_SLOTS),
+               PERFBUF_E_INVALID_ARGUMENT);
+    CHECK_EQ_U(perfbuf_v1_block_index_classes(&c.b, &index, NULL, 0), PERFBUF_E_OUTPUT_TOO_SMALL);
+    CHECK(index.name_classes == NULL);
+    /* An index whose slot count leaves out its instances' slots (a
+     * tampered copy): the classes stop at the count rather than read or
+     * write past it. */
+    perfbuf_v1_instance_index short_index = index;
+    short_index.slot_count = index.object_count;
+    CHECK_EQ_U(perfbuf_v1_block_index_classes(&c.b, &short_index, classes, MAX_SLOTS),
+               PERFBUF_E_INVALID_ARGUMENT);
+    CHECK(short_index.name_classes == NULL);
+    CHECK(perfbuf_v1_block_index_classes(&c.b, &index, classes, c.b.index_slots) == PERFBUF_OK);
+    CHECK(index.name_classes == classes);
     capture_free(&c);
 }
 
