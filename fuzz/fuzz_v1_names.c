@@ -72,19 +72,6 @@ static bool has_replacement(const char *text, size_t len)
     return false;
 }
 
-/* ceil(log2 n) + 1: the merge passes of the title sort, plus one. */
-static uint64_t passes(uint32_t n)
-{
-    uint64_t p = 1;
-    for (uint64_t w = 1; w < n; w *= 2) {
-        p++;
-    }
-    return p;
-}
-
-#define BUDGETED_LOG(bytes, n, stmt)                                                    \
-    WORK_SCOPE((bytes), WORK_PER_BYTE * passes(n), WORK_FIXED * passes(n), 0, stmt)
-
 /* The title index: sorted by folded text, and every text that converts
  * whole finds a range holding its own entry. */
 static void titles(const perfbuf_name_table *t, perfbuf_title_slot *slots, size_t size)

@@ -108,18 +108,38 @@ static inline void work_leave(uint64_t outer, size_t bytes, uint64_t per_byte, u
 /* The same, leaving the call's units out of the enclosing budget. */
 #define BUDGETED_APART(bytes, stmt) WORK_SCOPE(bytes, WORK_PER_BYTE, WORK_FIXED, 0, stmt)
 /*
- * perfbuf_v1_find_instance's documented bound (SECURITY.md): linear in the
- * buffer and the query, plus, for each instance whose parent's name is
- * compared, the query's length: a comparison stops at the first difference
- * or the query's end, and reads at most LOOKUP_PER_QUERY_BYTE units per
- * query byte (a code unit of the name, the query's UTF-8 bytes, the loop).
- * The query is the caller's, so a hostile buffer cannot grow that term.
+ * The bound of a lookup that compares a path with each of several items
+ * (fuzz_resolve: objects and counters by name): linear in the buffer and
+ * the path, plus, for each item compared, the path's length: a comparison
+ * stops at the first difference or the path's end, and reads at most
+ * LOOKUP_PER_QUERY_BYTE units per path byte (a code unit of the name, the
+ * path's UTF-8 bytes, the loop). The path is the caller's, so a hostile
+ * buffer cannot grow that term.
  */
 #define LOOKUP_PER_QUERY_BYTE 8u
-#define BUDGETED_LOOKUP(bytes, instances, query_len, stmt)                                   \
-    WORK_SCOPE(bytes, WORK_PER_BYTE,                                                         \
-               WORK_FIXED + (uint64_t)(instances) * LOOKUP_PER_QUERY_BYTE * ((query_len) + 1u), \
+#define BUDGETED_LOOKUP(bytes, items, query_len, stmt)                                   \
+    WORK_SCOPE(bytes, WORK_PER_BYTE,                                                     \
+               WORK_FIXED + (uint64_t)(items) * LOOKUP_PER_QUERY_BYTE * ((query_len) + 1u), \
                0, stmt)
+/*
+ * The documented n log n of a sort of texts into caller scratch (the title
+ * index of perfbuf/resolve.h, the name classes of
+ * perfbuf_v1_block_index_classes): the per-byte budget times
+ * ceil(log2 n) + 1, n the items sorted (or more), apart from the enclosing
+ * budget.
+ */
+static inline uint64_t passes(uint64_t n)
+{
+    uint64_t p = 1;
+    for (uint64_t w = 1; w < n; w *= 2) {
+        p++;
+    }
+    return p;
+}
+
+#define BUDGETED_LOG(bytes, n, stmt)                                                    \
+    WORK_SCOPE((bytes), WORK_PER_BYTE * passes(n), WORK_FIXED * passes(n), 0, stmt)
+
 /*
  * BUDGETED_APART that also adds the call's units to `total`, so that a
  * harness can hold many calls, each under its own budget, to one budget

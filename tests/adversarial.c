@@ -203,10 +203,15 @@ tb_buf adv_v1_long_parent(uint32_t n)
 
 tb_buf adv_v1_two_parents(uint32_t n)
 {
+    return adv_v1_two_parents_of(n, n);
+}
+
+tb_buf adv_v1_two_parents_of(uint32_t n, uint32_t parent_chars)
+{
     tb_v1 v;
     tb_v1_begin(&v, "HOST");
     for (uint32_t p = 0; p < 2; p++) {
-        char *parent = run_of(n, 'P', p == 0 ? 'A' : 'B');
+        char *parent = run_of(parent_chars, 'P', p == 0 ? 'A' : 'B');
         v1_object(&v, p, 0);
         v1_instance(&v, p, 0, parent, 0, 0);
         tb_v1_object_end(&v);
@@ -216,6 +221,23 @@ tb_buf adv_v1_two_parents(uint32_t n)
     for (uint32_t i = 0; i < n; i++) {
         v1_instance(&v, 2, i, "c", ADV_V1_TITLE(i % 2), 0);
     }
+    tb_v1_object_end(&v);
+    tb_v1_end(&v);
+    return v.buf;
+}
+
+tb_buf adv_v1_shared_prefix(uint32_t n, uint32_t prefix_chars)
+{
+    tb_v1 v;
+    tb_v1_begin(&v, "HOST");
+    v1_object(&v, 0, 0);
+    char *name = must_alloc((size_t)prefix_chars + 16);
+    for (uint32_t i = 0; i < n; i++) {
+        memset(name, i % 2 == 0 ? 'N' : 'n', prefix_chars);
+        snprintf(name + prefix_chars, 16, "%u", (n - 1 - i) / 2);
+        v1_instance(&v, 0, i, name, 0, 0);
+    }
+    free(name);
     tb_v1_object_end(&v);
     tb_v1_end(&v);
     return v.buf;

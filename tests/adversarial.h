@@ -83,6 +83,16 @@ tb_buf adv_v1_long_parent(uint32_t n);
  * children named "c", alternating between the two parents (child i has
  * its parent in object i % 2). */
 tb_buf adv_v1_two_parents(uint32_t n);
+/* The same with parents of `parent_chars` characters: a query's parent
+ * part of fixed length that both parents share as a prefix. */
+tb_buf adv_v1_two_parents_of(uint32_t n, uint32_t parent_chars);
+
+/* One object of n instances whose names are `prefix_chars` characters 'N'
+ * or 'n' (alternating) and then a number, (n - 1 - i) / 2 for instance i:
+ * every name has one twin that differs only in case, they come in
+ * descending order, and every comparison of two reads the whole prefix
+ * (the sort of perfbuf_v1_block_index_classes). */
+tb_buf adv_v1_shared_prefix(uint32_t n, uint32_t prefix_chars);
 
 /* One object in `code_page` (1252, 65001 or 20127) with n instances whose
  * names mix ASCII and bytes that are invalid or unassigned in that code

@@ -34,8 +34,8 @@ set(budget_macros BUDGETED BUDGETED_APART BUDGETED_APART_SUMMED WALK_BUDGETED BU
 # The granted text is compared after whitespace is squeezed; per byte and
 # fixed are compared for WORK_SCOPE only ("-" otherwise).
 set(exceptions
-  "fuzz/oracle.h|WORK_SCOPE|bytes|WORK_PER_BYTE|WORK_FIXED + (uint64_t)(instances) * LOOKUP_PER_QUERY_BYTE * ((query_len) + 1u)|BUDGETED_LOOKUP: 16 x bytes + 256 + instances x 8 x (query + 1): the query is the caller's, a hostile buffer cannot grow it"
-  "fuzz/fuzz_v1_names.c|WORK_SCOPE|(bytes)|WORK_PER_BYTE * passes(n)|WORK_FIXED * passes(n)|BUDGETED_LOG: (16 x bytes + 256) x (ceil(log2 n) + 1), the title index sort's documented n log n"
+  "fuzz/oracle.h|WORK_SCOPE|bytes|WORK_PER_BYTE|WORK_FIXED + (uint64_t)(items) * LOOKUP_PER_QUERY_BYTE * ((query_len) + 1u)|BUDGETED_LOOKUP: 16 x bytes + 256 + items x 8 x (path + 1), the objects or counters fuzz_resolve compares with a path: the path is the caller's, a hostile buffer cannot grow it"
+  "fuzz/oracle.h|WORK_SCOPE|(bytes)|WORK_PER_BYTE * passes(n)|WORK_FIXED * passes(n)|BUDGETED_LOG: (16 x bytes + 256) x (ceil(log2 n) + 1), the documented n log n of the title index sort and of the V1 name classes (perfbuf_v1_block_index_classes)"
   "fuzz/oracle_v1.h|WALK_BUDGETED|2 * size|-|-|two whole walks of the buffer (decoders and views) in one scope: 16 x 2 x size + 256"
 )
 

@@ -25,9 +25,8 @@
  * bench/perfbuf-worst.c times the sort on a descending table.
  *
  * Bounds that are not linear in the buffer alone, each checked as documented:
- *   - perfbuf_v1_find_instance("<parent>/name"): a parent's name is compared
- *     up to the query's length for each candidate, so the query (the
- *     caller's) is held at a fixed length while the buffer grows;
+ *   - perfbuf_v1_block_index_classes sorts the block's names: n log n in
+ *     the bytes (N_LOG_BUDGET), as fuzz/oracle.h's BUDGETED_LOG enforces;
  *   - perfbuf_v2_raw_sample walks its instance's values on every call, so
  *     sampling every counter of one instance is measured through the value
  *     index (perfbuf_v2_raw_sample_indexed), which is the linear pattern.
@@ -665,6 +664,17 @@ static void call_v1_index_build(uint32_t n, run *r)
     tb_free(&buf);
 }
 
+/* The block index with its name classes, for "parent/name" lookups; the
+ * caller frees *classes. */
+static bool index_with_classes(const perfbuf_v1_block *b, uint64_t *slots,
+                               perfbuf_v1_instance_index *index, uint64_t **classes)
+{
+    *classes = malloc(sizeof **classes * (b->index_slots + 1));
+    return *classes != NULL &&
+           perfbuf_v1_block_index_build(b, slots, b->index_slots, index) == PERFBUF_OK &&
+           perfbuf_v1_block_index_classes(b, index, *classes, b->index_slots) == PERFBUF_OK;
+}
+
 /* The last of n instances by name, and "parent/name" through the block
  * index: one pass over the object. */
 static void call_v1_find_instance(uint32_t n, run *r)
@@ -676,8 +686,9 @@ static void call_v1_find_instance(uint32_t n, run *r)
         perfbuf_v1_find_object(&b, ADV_V1_TITLE(0), &parents) == PERFBUF_OK &&
         perfbuf_v1_find_object(&b, ADV_V1_TITLE(1), &children) == PERFBUF_OK) {
         uint64_t *slots = malloc(sizeof *slots * b.index_slots);
+        uint64_t *classes;
         perfbuf_v1_instance_index index;
-        EXPECT(perfbuf_v1_block_index_build(&b, slots, b.index_slots, &index) == PERFBUF_OK);
+        EXPECT(index_with_classes(&b, slots, &index, &classes));
         char q[64];
         perfbuf_v1_instance inst;
         int len = snprintf(q, sizeof q, "p%u", n - 1);
@@ -695,6 +706,7 @@ static void call_v1_find_instance(uint32_t n, run *r)
         /* Without an index a parent query would walk the block per child. */
         EXPECT(perfbuf_v1_find_instance(&b, &children, q, (size_t)len, NULL, &inst) ==
                PERFBUF_E_SCRATCH_NEEDED);
+        free(classes);
         free(slots);
     }
     tb_free(&buf);
@@ -727,8 +739,9 @@ static void call_v1_find_long_parent(uint32_t n, run *r)
     if (v1_parsed(&buf, &b, r) &&
         perfbuf_v1_find_object(&b, ADV_V1_TITLE(1), &children) == PERFBUF_OK) {
         uint64_t *slots = malloc(sizeof *slots * b.index_slots);
+        uint64_t *classes;
         perfbuf_v1_instance_index index;
-        EXPECT(perfbuf_v1_block_index_build(&b, slots, b.index_slots, &index) == PERFBUF_OK);
+        EXPECT(index_with_classes(&b, slots, &index, &classes));
         char *q = malloc((size_t)n + 32);
         memset(q, 'p', n);
         int tail = snprintf(q + n, 32, "/c#%u", n - 1);
@@ -740,36 +753,86 @@ static void call_v1_find_long_parent(uint32_t n, run *r)
         stop(r);
         EXPECT(inst.index == n - 1);
         free(q);
+        free(classes);
         free(slots);
     }
     tb_free(&buf);
 }
 
 /*
- * Children alternating between two n-char parents, looked up with a parent
- * part of a fixed 64 characters: each parent comparison stops at the
- * query's end, so the call is linear in the block for a query of a given
- * length (its documented bound is instances x query length).
+ * Children alternating between two parents of `parent_chars` characters
+ * that share the query's parent part of `part` characters as a prefix:
+ * the parent part is compared with the block's names once, not once per
+ * candidate, so a query that names neither parent (NOT_FOUND after every
+ * candidate) and one naming the first parent cost the block plus the query.
  */
-static void call_v1_find_two_parents(uint32_t n, run *r)
+static void find_alternating(uint32_t n, uint32_t parent_chars, uint32_t part, run *r)
 {
-    tb_buf buf = adv_v1_two_parents(n);
+    tb_buf buf = adv_v1_two_parents_of(n, parent_chars);
     perfbuf_v1_block b;
     perfbuf_v1_object children;
     if (v1_parsed(&buf, &b, r) &&
         perfbuf_v1_find_object(&b, ADV_V1_TITLE(2), &children) == PERFBUF_OK) {
         uint64_t *slots = malloc(sizeof *slots * b.index_slots);
+        uint64_t *classes;
         perfbuf_v1_instance_index index;
-        EXPECT(perfbuf_v1_block_index_build(&b, slots, b.index_slots, &index) == PERFBUF_OK);
-        char q[96];
-        memset(q, 'P', 64);
-        int tail = snprintf(q + 64, sizeof q - 64, "/c#%u", n);
+        EXPECT(index_with_classes(&b, slots, &index, &classes));
+        char *q = malloc((size_t)parent_chars + 32);
+        memset(q, 'P', parent_chars);
+        int tail = snprintf(q + part, 32, "/c#%u", n);
         perfbuf_v1_instance inst;
-        r->bytes += 64u + (size_t)tail;
+        r->bytes += part + (size_t)tail;
         start();
-        EXPECT(perfbuf_v1_find_instance(&b, &children, q, 64u + (size_t)tail, &index, &inst) ==
+        EXPECT(perfbuf_v1_find_instance(&b, &children, q, part + (size_t)tail, &index, &inst) ==
                PERFBUF_E_NOT_FOUND);
         stop(r);
+        /* The first parent's whole name: its last child (children alternate). */
+        memset(q, 'P', parent_chars);
+        q[parent_chars - 1] = 'a';
+        tail = snprintf(q + parent_chars, 32, "/C#%u", (n + 1) / 2 - 1);
+        r->bytes += parent_chars + (size_t)tail;
+        start();
+        EXPECT(perfbuf_v1_find_instance(&b, &children, q, parent_chars + (size_t)tail, &index,
+                                        &inst) == PERFBUF_OK);
+        stop(r);
+        EXPECT(inst.index == (n % 2 == 0 ? n - 2 : n - 1));
+        free(q);
+        free(classes);
+        free(slots);
+    }
+    tb_free(&buf);
+}
+
+/* A parent part of 64 characters, parents of n. */
+static void call_v1_find_two_parents(uint32_t n, run *r) { find_alternating(n, n, 64, r); }
+
+/* PDH's longest instance name as the parent part, parents a little longer,
+ * both sizes of the same length: the buffer grows by its children alone. */
+static void call_v1_find_two_parents_1024(uint32_t n, run *r) { find_alternating(n, 1100, 1024, r); }
+
+/* The name classes of n names that share a 64-character prefix, each with
+ * a twin in the other case: a heapsort whose every comparison reads the
+ * prefix. */
+static void call_v1_block_index_classes(uint32_t n, run *r)
+{
+    tb_buf buf = adv_v1_shared_prefix(n, 64);
+    perfbuf_v1_block b;
+    if (v1_parsed(&buf, &b, r)) {
+        uint64_t *slots = malloc(sizeof *slots * b.index_slots);
+        uint64_t *classes = malloc(sizeof *classes * b.index_slots);
+        perfbuf_v1_instance_index index;
+        EXPECT(perfbuf_v1_block_index_build(&b, slots, b.index_slots, &index) == PERFBUF_OK);
+        start();
+        EXPECT(perfbuf_v1_block_index_classes(&b, &index, classes, b.index_slots) == PERFBUF_OK);
+        stop(r);
+        /* Instance i and its twin i ^ 1 (slots 2 + i: one object) are one
+         * class, whose first instance is the even one. */
+        uint32_t wrong = 0;
+        for (uint32_t i = 0; i < n; i++) {
+            wrong += (uint32_t)(classes[2u + i] >> 32) != 2u + (i & ~1u);
+        }
+        EXPECT(wrong == 0);
+        free(classes);
         free(slots);
     }
     tb_free(&buf);
@@ -958,6 +1021,10 @@ static void v1_calls(void)
     GROWTH("perfbuf_v1_find_instance: <n-char parent>/c#<n-1>", call_v1_find_long_parent, LINEAR);
     GROWTH("perfbuf_v1_find_instance: 64-char parent part, two n-char parents",
            call_v1_find_two_parents, LINEAR);
+    GROWTH("perfbuf_v1_find_instance: 1,024-char parent part, parents alternating",
+           call_v1_find_two_parents_1024, LINEAR);
+    GROWTH("perfbuf_v1_block_index_classes: n names, one 64-char prefix",
+           call_v1_block_index_classes, N_LOG_BUDGET);
     GROWTH("perfbuf_v1_full_name_utf8: n-char parent, no index", call_v1_full_name_long, LINEAR);
     GROWTH("perfbuf_v1_parent: no index, parent at the far end", call_v1_parent_walk, LINEAR);
     GROWTH("parent, full name: every child of two n-char parents, both index forms",

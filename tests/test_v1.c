@@ -327,6 +327,16 @@ static void find_by_name(void)
     CHECK(perfbuf_v1_block_index_build(&b, slots, b.index_slots - 1, &whole) ==
           PERFBUF_E_OUTPUT_TOO_SMALL);
     CHECK(perfbuf_v1_block_index_build(&b, slots, b.index_slots, &whole) == PERFBUF_OK);
+    /* Without its name classes the block index would compare the parent
+     * part once per candidate. */
+    CHECK(perfbuf_v1_find_instance(&b, &thread, "svchost/0", 9, &whole, &inst) ==
+          PERFBUF_E_SCRATCH_NEEDED);
+    uint64_t classes[16];
+    CHECK(perfbuf_v1_block_index_classes(&b, &whole, classes, b.index_slots - 1) ==
+          PERFBUF_E_OUTPUT_TOO_SMALL);
+    CHECK(whole.name_classes == NULL);
+    CHECK(perfbuf_v1_block_index_classes(&b, &whole, classes, b.index_slots) == PERFBUF_OK);
+    CHECK(whole.name_classes == classes);
     CHECK(perfbuf_v1_find_instance(&b, &thread, "svchost/0", 9, &whole, &inst) == PERFBUF_OK);
     CHECK_EQ_U(inst.index, 1);
     CHECK(perfbuf_v1_find_instance(&b, &thread, "svchost/0#1", 11, &whole, &inst) == PERFBUF_OK);
@@ -335,6 +345,8 @@ static void find_by_name(void)
     size_t offsets[3];
     perfbuf_v1_instance_index index;
     CHECK(perfbuf_v1_index_build(&b, &process, offsets, 3, &index) == PERFBUF_OK);
+    /* Name classes are the block form's. */
+    CHECK(perfbuf_v1_block_index_classes(&b, &index, classes, 16) == PERFBUF_E_INVALID_ARGUMENT);
     /* The one-object form cannot name a parent without scanning it. */
     CHECK(perfbuf_v1_find_instance(&b, &thread, "svchost/1", 9, &index, &inst) ==
           PERFBUF_E_SCRATCH_NEEDED);

@@ -226,6 +226,27 @@ static void test_index_arguments(void)
     CHECK(perfbuf_v1_block_index_build(&understated, slots, c.b.index_slots, &index) ==
           PERFBUF_OK);
     CHECK_EQ_U(index.slot_count, c.b.index_slots);
+
+    /* Name classes: the block form of this parse, room for every slot. */
+    uint64_t classes[MAX_SLOTS];
+    CHECK_EQ_U(perfbuf_v1_block_index_classes(NULL, &index, classes, MAX_SLOTS),
+               PERFBUF_E_INVALID_ARGUMENT);
+    CHECK_EQ_U(perfbuf_v1_block_index_classes(&c.b, NULL, classes, MAX_SLOTS),
+               PERFBUF_E_INVALID_ARGUMENT);
+    CHECK_EQ_U(perfbuf_v1_block_index_classes(&c.b, &index, NULL, MAX_SLOTS),
+               PERFBUF_E_INVALID_ARGUMENT);
+    CHECK_EQ_U(perfbuf_v1_block_index_classes(&c.b, &index, NULL, 0), PERFBUF_E_OUTPUT_TOO_SMALL);
+    CHECK(index.name_classes == NULL);
+    /* An index whose slot count leaves out its instances' slots (a
+     * tampered copy): the classes stop at the count rather than read or
+     * write past it. */
+    perfbuf_v1_instance_index short_index = index;
+    short_index.slot_count = index.object_count;
+    CHECK_EQ_U(perfbuf_v1_block_index_classes(&c.b, &short_index, classes, MAX_SLOTS),
+               PERFBUF_E_INVALID_ARGUMENT);
+    CHECK(short_index.name_classes == NULL);
+    CHECK(perfbuf_v1_block_index_classes(&c.b, &index, classes, c.b.index_slots) == PERFBUF_OK);
+    CHECK(index.name_classes == classes);
     capture_free(&c);
 }
 
@@ -300,6 +321,9 @@ static void test_stale_index_one_buffer(void)
     CHECK_EQ_U(perfbuf_v1_find_instance(&b, &thread, "x", 1, &stale, &child),
                PERFBUF_E_INVALID_ARGUMENT);
     CHECK_EQ_U(perfbuf_v1_index_get(&b, &stale_object, 0, &parent), PERFBUF_E_INVALID_ARGUMENT);
+    uint64_t classes[MAX_SLOTS];
+    CHECK_EQ_U(perfbuf_v1_block_index_classes(&b, &stale, classes, MAX_SLOTS),
+               PERFBUF_E_INVALID_ARGUMENT);
 
     /* An index of this parse names the parent whole. */
     perfbuf_v1_instance_index fresh;
@@ -310,6 +334,7 @@ static void test_stale_index_one_buffer(void)
     CHECK_STR(text, "abc/x");
     CHECK(perfbuf_v1_parent(&b, &thread, &child, &fresh, &parent, NULL) == PERFBUF_OK);
     CHECK_EQ_U(parent.name_bytes, 6);
+    CHECK(perfbuf_v1_block_index_classes(&b, &fresh, classes, MAX_SLOTS) == PERFBUF_OK);
     CHECK(perfbuf_v1_find_instance(&b, &thread, "abc/x", 5, &fresh, &child) == PERFBUF_OK);
     CHECK(perfbuf_v1_find_instance(&b, &thread, "a/x", 3, &fresh, &child) == PERFBUF_E_NOT_FOUND);
     /* The block form is not the one-object form's random access. */
@@ -392,6 +417,8 @@ static void test_block_index_tampered(void)
     CHECK(slot >= index.object_count && slot + 2 < index.slot_count);
     memcpy(slots, pristine, sizeof slots);
     index.slots = slots;
+    uint64_t classes[MAX_SLOTS];
+    CHECK(perfbuf_v1_block_index_classes(&c.b, &index, classes, MAX_SLOTS) == PERFBUF_OK);
     char text[TEXT_CAP];
     size_t len = 0;
 
@@ -515,6 +542,8 @@ static void test_nameless_parent(void)
     uint64_t slots[MAX_SLOTS];
     perfbuf_v1_instance_index index;
     CHECK(perfbuf_v1_block_index_build(&c.b, slots, MAX_SLOTS, &index) == PERFBUF_OK);
+    uint64_t classes[MAX_SLOTS];
+    CHECK(perfbuf_v1_block_index_classes(&c.b, &index, classes, MAX_SLOTS) == PERFBUF_OK);
     char text[TEXT_CAP];
     size_t len = 0;
     CHECK(perfbuf_v1_full_name_utf8(&c.b, &children, &kid, &index, text, sizeof text, &len) ==
@@ -589,10 +618,136 @@ static void test_parent_in_unknown_code_page(void)
     CHECK(perfbuf_v1_full_name_utf8(&c.b, &children, &child, &index, text, sizeof text, &len) ==
           PERFBUF_OK);
     CHECK_STR(text, "c");
+    uint64_t classes[MAX_SLOTS];
+    CHECK(perfbuf_v1_block_index_classes(&c.b, &index, classes, MAX_SLOTS) == PERFBUF_OK);
     CHECK_EQ_U(perfbuf_v1_find_instance(&c.b, &children, "P/c", 3, &index, &found),
                PERFBUF_E_NOT_FOUND);
     CHECK(perfbuf_v1_find_instance(&c.b, &children, "c", 1, &index, &found) == PERFBUF_OK);
     CHECK_EQ_U(found.index, 0u);
+    capture_free(&c);
+}
+
+/*
+ * Name classes: a "parent/" query matches a parent whose name is equal to
+ * the parent part as lookups compare (decoded, ASCII case-insensitive),
+ * whatever object, code page or position that name has. The block:
+ *   CLASS_A (UTF-16):  "P", "dup", "Caf\u00e9", "dup", "c"
+ *   CLASS_B (cp 1252): "p", "CAF\xc9", "DUP"
+ *   CLASS_C (cp 850):  "dup" (not convertible: never a parent part)
+ *   CLASS_KIDS: "c" of A#0, "c" of B#0, "c" of A#1, "c" of A#3, "c" of A#4,
+ *               "c" of B#2, "c" of C#0, "c" of A#2, "c" of B#1
+ * B#1 (1252 "CAF\xc9", U+00C9) is not A#2 ("Caf\u00e9", U+00E9): only
+ * ASCII letters fold.
+ */
+enum { CLASS_A = 900, CLASS_B = 902, CLASS_C = 904, CLASS_KIDS = 906 };
+
+static void class_object(capture *c, uint32_t title, uint32_t code_page, const char *const *names,
+                         size_t count)
+{
+    uint8_t small[4] = {0};
+    tb_v1_object_begin(&c->v, title, 0, code_page);
+    tb_v1_counter(&c->v, title + 10, PERF_COUNTER_RAWCOUNT, 4, 4);
+    tb_v1_definitions_end(&c->v);
+    for (size_t i = 0; i < count; i++) {
+        tb_v1_instance(&c->v, names[i], 0, 0);
+        tb_v1_counter_block(&c->v, small, sizeof small);
+    }
+    tb_v1_object_end(&c->v);
+}
+
+static void test_name_classes(void)
+{
+    static const char *const a_names[] = {"P", "dup", "Caf\xc3\xa9", "dup", "c"};
+    static const char *const b_names[] = {"p", "CAF\xc9", "DUP"};
+    static const char *const c_names[] = {"dup"};
+    static const struct {
+        uint32_t title, instance;
+    } kids[] = {{CLASS_A, 0}, {CLASS_B, 0}, {CLASS_A, 1}, {CLASS_A, 3}, {CLASS_A, 4},
+                {CLASS_B, 2}, {CLASS_C, 0}, {CLASS_A, 2}, {CLASS_B, 1}};
+    capture c;
+    tb_v1_begin(&c.v, "VM");
+    class_object(&c, CLASS_A, 0, a_names, 5);
+    class_object(&c, CLASS_B, 1252, b_names, 3);
+    class_object(&c, CLASS_C, 850, c_names, 1);
+    uint8_t small[4] = {0};
+    tb_v1_object_begin(&c.v, CLASS_KIDS, 0, 0);
+    tb_v1_counter(&c.v, CLASS_KIDS + 10, PERF_COUNTER_RAWCOUNT, 4, 4);
+    tb_v1_definitions_end(&c.v);
+    for (size_t i = 0; i < sizeof kids / sizeof kids[0]; i++) {
+        tb_v1_instance(&c.v, "c", kids[i].title, kids[i].instance);
+        tb_v1_counter_block(&c.v, small, sizeof small);
+    }
+    tb_v1_object_end(&c.v);
+    tb_v1_end(&c.v);
+    CHECK(capture_parse(&c, PERFBUF_STRICT));
+    perfbuf_v1_object kids_object;
+    CHECK(object_at(&c.b, CLASS_KIDS, &kids_object));
+    uint64_t slots[MAX_SLOTS];
+    uint64_t classes[MAX_SLOTS];
+    perfbuf_v1_instance_index index;
+    CHECK(c.b.index_slots <= MAX_SLOTS);
+    CHECK(perfbuf_v1_block_index_build(&c.b, slots, MAX_SLOTS, &index) == PERFBUF_OK);
+    CHECK(perfbuf_v1_block_index_classes(&c.b, &index, classes, MAX_SLOTS) == PERFBUF_OK);
+
+    /* Every instance's class is the slot of the block's first instance of
+     * an equal name (slots in block order: 4 object keys, then each
+     * object's slot and its instances'). */
+    size_t a = object_slot(&index, CLASS_A) + 1;
+    size_t b = object_slot(&index, CLASS_B) + 1;
+    size_t cc = object_slot(&index, CLASS_C) + 1;
+    size_t k = object_slot(&index, CLASS_KIDS) + 1;
+    CHECK(a == 5 && b == a + 6 && cc == b + 4 && k == cc + 2);
+    const size_t expected[][2] = {
+        {a + 0, a + 0}, {a + 1, a + 1}, {a + 2, a + 2}, {a + 3, a + 1}, {a + 4, a + 4},
+        {b + 0, a + 0}, /* "p" is "P" */
+        {b + 1, b + 1}, /* U+00C9 is not U+00E9 */
+        {b + 2, a + 1}, /* "DUP" is "dup" */
+        {cc + 0, a + 1}, /* cp 850's ASCII "dup" decodes as "dup" */
+        {k + 0, a + 4}, /* a child's name is a parent's */
+        {k + 8, a + 4},
+    };
+    for (size_t i = 0; i < sizeof expected / sizeof expected[0]; i++) {
+        CHECK_EQ_U(classes[expected[i][0]] >> 32, expected[i][1]);
+    }
+
+    /* "p/c": the children of A#0 and B#0, kids 0 and 1. */
+    perfbuf_v1_instance found;
+    CHECK(perfbuf_v1_find_instance(&c.b, &kids_object, "p/c", 3, &index, &found) == PERFBUF_OK);
+    CHECK_EQ_U(found.index, 0u);
+    CHECK(perfbuf_v1_find_instance(&c.b, &kids_object, "P/C#1", 5, &index, &found) == PERFBUF_OK);
+    CHECK_EQ_U(found.index, 1u);
+    CHECK_EQ_U(perfbuf_v1_find_instance(&c.b, &kids_object, "P/c#2", 5, &index, &found),
+               PERFBUF_E_NOT_FOUND);
+    /* "Dup/c": the two "dup" of A and B's "DUP" (kids 2, 3, 5), not C's,
+     * whose code page the library does not convert. */
+    static const uint32_t dup_kids[] = {2, 3, 5};
+    for (uint32_t n = 0; n < 3; n++) {
+        char q[16];
+        int len = snprintf(q, sizeof q, "Dup/c#%u", n);
+        CHECK(perfbuf_v1_find_instance(&c.b, &kids_object, q, (size_t)len, &index, &found) ==
+              PERFBUF_OK);
+        CHECK_EQ_U(found.index, dup_kids[n]);
+    }
+    CHECK_EQ_U(perfbuf_v1_find_instance(&c.b, &kids_object, "dup/c#3", 7, &index, &found),
+               PERFBUF_E_NOT_FOUND);
+    /* "c/c": the child of A#4, named as the children are. */
+    CHECK(perfbuf_v1_find_instance(&c.b, &kids_object, "c/c", 3, &index, &found) == PERFBUF_OK);
+    CHECK_EQ_U(found.index, 4u);
+    CHECK_EQ_U(perfbuf_v1_find_instance(&c.b, &kids_object, "c/c#1", 5, &index, &found),
+               PERFBUF_E_NOT_FOUND);
+    /* Accents do not fold: "CAF\u00c9/c" is B#1's child alone. */
+    CHECK(perfbuf_v1_find_instance(&c.b, &kids_object, "CAF\xc3\x89/c", 7, &index, &found) ==
+          PERFBUF_OK);
+    CHECK_EQ_U(found.index, 8u);
+    CHECK(perfbuf_v1_find_instance(&c.b, &kids_object, "caf\xc3\xa9/c", 7, &index, &found) ==
+          PERFBUF_OK);
+    CHECK_EQ_U(found.index, 7u);
+    CHECK_EQ_U(perfbuf_v1_find_instance(&c.b, &kids_object, "caf\xc3\xa9/c#1", 9, &index,
+                                        &found),
+               PERFBUF_E_NOT_FOUND);
+    /* A parent part no name has: NOT_FOUND. */
+    CHECK_EQ_U(perfbuf_v1_find_instance(&c.b, &kids_object, "du/c", 4, &index, &found),
+               PERFBUF_E_NOT_FOUND);
     capture_free(&c);
 }
 
@@ -1209,6 +1364,7 @@ static const th_case cases[] = {
     TH_CASE(test_nameless_parent),
     TH_CASE(test_long_ordinal_is_name),
     TH_CASE(test_parent_in_unknown_code_page),
+    TH_CASE(test_name_classes),
     TH_CASE(test_instance_view_tampered),
     TH_CASE(test_raw_sample_foreign_definition),
     TH_CASE(test_raw_sample_shared_title),

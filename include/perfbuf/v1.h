@@ -212,6 +212,8 @@ typedef struct perfbuf_v1_instance_index {
     uint32_t object_count;
     const uint8_t *block_data; /* the parse indexed: its data and parse_id */
     uint64_t parse_id;
+    /* Block form: NULL until perfbuf_v1_block_index_classes fills it. */
+    const uint64_t *name_classes;
 } perfbuf_v1_instance_index;
 
 /* Fills offsets[0 .. instance_count) in one pass; OUTPUT_TOO_SMALL if cap
@@ -223,6 +225,21 @@ PERFBUF_API PERFBUF_MUST_USE perfbuf_status perfbuf_v1_index_build(
  * b->index_slots entries (OUTPUT_TOO_SMALL otherwise) and outlive *out. */
 PERFBUF_API PERFBUF_MUST_USE perfbuf_status perfbuf_v1_block_index_build(
     const perfbuf_v1_block *b, uint64_t *slots, size_t cap, perfbuf_v1_instance_index *out);
+/*
+ * Name classes for "parent/name" lookups (perfbuf_v1_find_instance): gives
+ * every instance of the block the slot of the first instance in the block
+ * whose name is equal to its own as lookups compare names (decoded, ASCII
+ * case-insensitive), so that a lookup compares the query's parent part
+ * with names once per call, not once per candidate. `index` must be the
+ * block form of this parse (INVALID_ARGUMENT otherwise); classes must hold
+ * index->slot_count entries (OUTPUT_TOO_SMALL otherwise) and outlive
+ * *index, which records them. The names are sorted in classes (heapsort:
+ * no recursion, no allocation), O((name bytes + instances) x log2
+ * instances); a separate call, because every other user of the block index
+ * (parents, full names, pairing) would pay that sort for nothing.
+ */
+PERFBUF_API PERFBUF_MUST_USE perfbuf_status perfbuf_v1_block_index_classes(
+    const perfbuf_v1_block *b, perfbuf_v1_instance_index *index, uint64_t *classes, size_t cap);
 /* The i-th instance of the one-object form's object: O(1) plus a scan of
  * its name. INVALID_ARGUMENT for an index of another parse or the block form. */
 PERFBUF_API PERFBUF_MUST_USE perfbuf_status perfbuf_v1_index_get(
@@ -265,11 +282,17 @@ PERFBUF_API PERFBUF_MUST_USE perfbuf_status perfbuf_v1_full_name_utf8(
 /*
  * Finds an instance by "name", "parent/name" or either with "#N" (the
  * N+1-th instance of that name; "svchost#3" is the fourth svchost), ASCII
- * case-insensitive as Windows compares them. O(the object's bytes +
- * instances x the query's length). A "parent/" query on an object whose
- * instances have parents needs the block index (parent_index): without it
- * the parent of every candidate would be a walk of the block, and with the
- * one-object form a scan of its name, so the call returns
+ * case-insensitive as Windows compares them. O(the object's bytes + the
+ * query's length): each comparison stops within the instance's own name.
+ * A "parent/" query on an object whose instances have parents needs the
+ * block index with its name classes (perfbuf_v1_block_index_classes):
+ * the parent part is then compared once with the names of the block, in
+ * one pass that stops at the first equal name, and each candidate's parent
+ * matches when its class is that name's, in O(log objects), so the call
+ * is O(the block's bytes + the query's length + candidates x log
+ * objects). Without that index the parent of every candidate would be a
+ * walk of the block, a scan of its name (one-object form) or a comparison
+ * with the query (block form without classes), so the call returns
  * PERFBUF_E_SCRATCH_NEEDED instead. INVALID_ARGUMENT for an index of
  * another parse.
  */

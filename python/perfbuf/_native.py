@@ -113,7 +113,8 @@ V1Iter = _struct("perfbuf_v1_iter", [
     ("code_page", u32)])
 V1InstanceIndex = _struct("perfbuf_v1_instance_index", [
     ("object", V1Object), ("offsets", P(c_size_t)), ("count", u32), ("slots", P(u64)),
-    ("slot_count", c_size_t), ("object_count", u32), ("block_data", P(u8)), ("parse_id", u64)])
+    ("slot_count", c_size_t), ("object_count", u32), ("block_data", P(u8)), ("parse_id", u64),
+    ("name_classes", P(u64))])
 V1PlanEntry = _struct("perfbuf_v1_plan_entry", [
     ("title_index", u32), ("type", u32), ("offset", u32), ("size", u32), ("base_offset", u32),
     ("base_size", u32), ("scale", i32), ("time_base", u8), ("pairing", u8), ("reserved", u16),

@@ -324,31 +324,87 @@ bool pb_utf16le_equals_utf8(pb_cursor c, const char *utf8, size_t utf8_len)
     return pb_text_equals_utf8(0, c, utf8, utf8_len);
 }
 
-static bool equals_utf8(uint32_t code_page, pb_cursor c, bool stop_at_nul, const char *utf8,
-                        size_t utf8_len)
+/*
+ * A character that decodes as itself, at base[i] (i <= left): a UTF-16 unit
+ * outside the surrogates, a byte below 0x80 in any other code page, and in
+ * 1252 also one from 0xA0. Comparisons read these straight from the bytes
+ * the cursor hands out, the common case at a fraction of a decoder step.
+ */
+static bool plain_char(uint32_t code_page, const uint8_t *base, size_t left, size_t i,
+                       uint32_t *cp, size_t *width)
 {
-    pb_cursor other = pb_cursor_make((const uint8_t *)utf8, utf8_len);
-    uint32_t a;
-    uint32_t b;
-    for (;;) {
-        bool more_a = next_codepoint(code_page, &c, &a) && !(stop_at_nul && a == 0);
-        bool more_b = next_utf8(&other, &b);
-        if (!more_a || !more_b) {
-            return more_a == more_b;
-        }
-        if (ascii_fold(a) != ascii_fold(b)) {
+    if (code_page == 0) {
+        if (left - i < 2) {
             return false;
+        }
+        uint32_t unit = (uint32_t)base[i] | (uint32_t)base[i + 1] << 8;
+        if (unit >= 0xD800u && unit <= 0xDFFFu) {
+            return false;
+        }
+        *cp = unit;
+        *width = 2;
+        return true;
+    }
+    if (i >= left) {
+        return false;
+    }
+    uint8_t byte = base[i];
+    if (byte >= 0x80u && !(code_page == 1252u && byte >= 0xA0u)) {
+        return false;
+    }
+    *cp = byte;
+    *width = 1;
+    return true;
+}
+
+int pb_text_compare(uint32_t code_page_a, pb_cursor a, uint32_t code_page_b, pb_cursor b)
+{
+    uint32_t x;
+    uint32_t y;
+    for (;;) {
+        size_t left_a = pb_cursor_remaining(&a);
+        size_t left_b = pb_cursor_remaining(&b);
+        const uint8_t *base_a = NULL;
+        const uint8_t *base_b = NULL;
+        pb_cursor rest_a = a;
+        pb_cursor rest_b = b;
+        if (!pb_cursor_take(&rest_a, left_a, &base_a) || !pb_cursor_take(&rest_b, left_b, &base_b)) {
+            return 0;
+        }
+        size_t at_a = 0;
+        size_t at_b = 0;
+        size_t width_a;
+        size_t width_b;
+        while (plain_char(code_page_a, base_a, left_a, at_a, &x, &width_a) &&
+               plain_char(code_page_b, base_b, left_b, at_b, &y, &width_b)) {
+            PB_WORK(1);
+            x = ascii_fold(x);
+            y = ascii_fold(y);
+            if (x != y) {
+                return x < y ? -1 : 1;
+            }
+            at_a += width_a;
+            at_b += width_b;
+        }
+        (void)pb_cursor_skip(&a, at_a);
+        (void)pb_cursor_skip(&b, at_b);
+        /* The end of either text, or a character to decode. */
+        bool more_a = next_codepoint(code_page_a, &a, &x);
+        bool more_b = next_codepoint(code_page_b, &b, &y);
+        if (!more_a || !more_b) {
+            return (int)more_a - (int)more_b;
+        }
+        x = ascii_fold(x);
+        y = ascii_fold(y);
+        if (x != y) {
+            return x < y ? -1 : 1;
         }
     }
 }
 
 bool pb_text_equals_utf8(uint32_t code_page, pb_cursor c, const char *utf8, size_t utf8_len)
 {
-    return equals_utf8(code_page, c, false, utf8, utf8_len);
-}
-
-bool pb_text_equals_utf8_to_nul(uint32_t code_page, pb_cursor c, const char *utf8,
-                                size_t utf8_len)
-{
-    return equals_utf8(code_page, c, true, utf8, utf8_len);
+    /* A query is UTF-8: the same order's equality, which the name classes
+     * of perfbuf_v1_block_index_classes rely on. */
+    return pb_text_compare(code_page, c, 65001u, pb_cursor_make((const uint8_t *)utf8, utf8_len)) == 0;
 }

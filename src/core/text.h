@@ -69,14 +69,21 @@ void pb_text_convert(uint32_t code_page, pb_cursor c, pb_utf8_out *o);
 void pb_text_convert_to_nul(uint32_t code_page, pb_cursor c, pb_utf8_out *o);
 
 /* ASCII case-insensitive comparison of text in code_page (0: UTF-16LE)
- * with UTF-8 text. */
+ * with UTF-8 text. It stops at the first difference, so it reads at most
+ * as many characters of c as utf8 has, plus one, and the reverse. */
 bool pb_text_equals_utf8(uint32_t code_page, pb_cursor c, const char *utf8, size_t utf8_len);
 
-/* The same, with the text ending at its first NUL character. Either way a
- * comparison stops at the first difference, so it reads at most as many
- * characters of c as utf8 has, plus one. */
-bool pb_text_equals_utf8_to_nul(uint32_t code_page, pb_cursor c, const char *utf8,
-                                size_t utf8_len);
+/*
+ * Orders two texts, each in its code page (0: UTF-16LE; 65001 for UTF-8,
+ * a query's), by their code points with ASCII letters folded to lower
+ * case: negative, 0 or positive. 0 is exactly pb_text_equals_utf8's
+ * equality (a text against a query in 65001), so texts this calls equal
+ * are equal to the same queries, and the relation is transitive: it is
+ * equality of the folded code-point sequences. A comparison stops at the
+ * first difference: it reads at most min(characters of a, of b) + 1
+ * characters of each.
+ */
+int pb_text_compare(uint32_t code_page_a, pb_cursor a, uint32_t code_page_b, pb_cursor b);
 
 /* ASCII case-insensitive comparison of UTF-16LE text with UTF-8 text, as
  * Windows compares instance names. */

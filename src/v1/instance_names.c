@@ -192,9 +192,11 @@ static perfbuf_status bad_reference(perfbuf_error *err, const perfbuf_v1_instanc
     return PERFBUF_E_BAD_REFERENCE;
 }
 
-/* Where an instance's parent is: its offset and code page. */
+/* Where an instance's parent is: its offset and code page, and with the
+ * block index its slot there. */
 typedef struct parent_place {
     size_t offset;
+    size_t slot;
     uint32_t code_page;
     bool name_bytes_known; /* from the block index: no scan for the NUL */
     size_t name_bytes;
@@ -253,8 +255,10 @@ static perfbuf_status locate_parent(const perfbuf_v1_block *b, const perfbuf_v1_
     place->code_page = parent_object.code_page;
     place->name_bytes_known = false;
     place->name_bytes = 0;
+    place->slot = 0;
     if (by_block_index) {
-        uint64_t entry = index->slots[slot + 1 + inst->parent_instance];
+        place->slot = slot + 1 + inst->parent_instance;
+        uint64_t entry = index->slots[place->slot];
         place->offset = (size_t)(entry & UINT32_MAX);
         place->name_bytes = (size_t)(entry >> 32);
         place->name_bytes_known = true;
@@ -385,6 +389,227 @@ perfbuf_status perfbuf_v1_full_name_utf8(const perfbuf_v1_block *b, const perfbu
     return st;
 }
 
+/*
+ * Name classes. An instance's name by its slot in the block index: the
+ * span its NameLength gives, cut to the length the slot records (the
+ * text before its terminator, as the views give it). The slots are the
+ * caller's memory: a tampered one names other bytes of the block, never
+ * bytes outside it.
+ */
+static pb_cursor slot_name(const perfbuf_v1_block *b, const perfbuf_v1_instance_index *index,
+                           uint32_t slot)
+{
+    uint64_t entry = index->slots[slot];
+    pb_cursor span;
+    if (!name_span(b, (size_t)(entry & UINT32_MAX), &span)) {
+        return pb_v1_window(b, 0, 0);
+    }
+    pb_cursor name;
+    if (pb_cursor_slice(&span, 0, (size_t)(entry >> 32), &name)) {
+        return name;
+    }
+    return span;
+}
+
+/* While the classes are built: the low half of entry r is the slot of the
+ * r-th instance in name order, the high half of an instance's own slot
+ * its code page, then its class. */
+static uint32_t low_half(uint64_t v)
+{
+    return (uint32_t)(v & UINT32_MAX);
+}
+
+static uint32_t high_half(uint64_t v)
+{
+    return (uint32_t)(v >> 32);
+}
+
+static void set_low_half(uint64_t *v, uint32_t half)
+{
+    *v = (*v & ~(uint64_t)UINT32_MAX) | half;
+}
+
+/* An instance's name as the sort reads it: its text, code page and slot. */
+typedef struct sort_name {
+    pb_cursor text;
+    uint32_t code_page;
+    uint32_t slot;
+} sort_name;
+
+/* The name of the instance ranked `rank`, whose code page its own slot's
+ * high half holds while the sort runs. */
+static sort_name name_ranked(const perfbuf_v1_block *b, const perfbuf_v1_instance_index *index,
+                             const uint64_t *classes, size_t rank)
+{
+    sort_name name;
+    name.slot = low_half(classes[rank]);
+    name.code_page = high_half(classes[name.slot]);
+    name.text = slot_name(b, index, name.slot);
+    return name;
+}
+
+/* Names in lookup order, then slots: a strict total order, so that the
+ * first of equal names in sorted order is the first in the block. */
+static int name_order(const sort_name *x, const sort_name *y)
+{
+    int by_name = pb_text_compare(x->code_page, x->text, y->code_page, y->text);
+    if (by_name != 0) {
+        return by_name;
+    }
+    return x->slot < y->slot ? -1 : (x->slot > y->slot ? 1 : 0);
+}
+
+/*
+ * Heapsort's sift over the low halves of classes[0, n). The sifted name is
+ * compared with the left child first, and the right child with the larger
+ * of the two, so each comparison has the sifted name on one side or else
+ * moves the larger child up, and stops within the shorter of its names:
+ * charged to the sifted name or to the name that moves up. A name is
+ * sifted at most twice (O(log n) levels each) and moves up O(log n) times
+ * in all, so the sort reads O((name bytes + instances) x log n)
+ * characters (docs/v1.md).
+ */
+static void sift_names(const perfbuf_v1_block *b, const perfbuf_v1_instance_index *index,
+                       uint64_t *classes, size_t root, size_t n)
+{
+    sort_name moving = name_ranked(b, index, classes, root);
+    for (;;) {
+        PB_WORK(1);
+        size_t left = 2 * root + 1;
+        if (left >= n) {
+            return;
+        }
+        size_t largest = root;
+        sort_name left_name = name_ranked(b, index, classes, left);
+        const sort_name *largest_name = &moving;
+        if (name_order(&left_name, &moving) > 0) {
+            largest = left;
+            largest_name = &left_name;
+        }
+        if (left + 1 < n) {
+            sort_name right_name = name_ranked(b, index, classes, left + 1);
+            if (name_order(&right_name, largest_name) > 0) {
+                largest = left + 1;
+            }
+        }
+        if (largest == root) {
+            return;
+        }
+        /* The larger child moves up; the sifted name, still `moving`,
+         * moves down. */
+        set_low_half(&classes[root], low_half(classes[largest]));
+        set_low_half(&classes[largest], moving.slot);
+        root = largest;
+    }
+}
+
+static void sort_names(const perfbuf_v1_block *b, const perfbuf_v1_instance_index *index,
+                       uint64_t *classes, size_t n)
+{
+    for (size_t i = n / 2; i > 0; i--) {
+        PB_WORK(1);
+        sift_names(b, index, classes, i - 1, n);
+    }
+    for (size_t end = n; end > 1; end--) {
+        PB_WORK(1);
+        uint32_t top = low_half(classes[0]);
+        set_low_half(&classes[0], low_half(classes[end - 1]));
+        set_low_half(&classes[end - 1], top);
+        sift_names(b, index, classes, 0, end - 1);
+    }
+}
+
+perfbuf_status perfbuf_v1_block_index_classes(const perfbuf_v1_block *b,
+                                              perfbuf_v1_instance_index *index, uint64_t *classes,
+                                              size_t cap)
+{
+    if (b == NULL || index == NULL || (classes == NULL && cap != 0) || !is_block_index(b, index)) {
+        return PERFBUF_E_INVALID_ARGUMENT;
+    }
+    index->name_classes = NULL;
+    if (cap < index->slot_count) {
+        return PERFBUF_E_OUTPUT_TOO_SMALL;
+    }
+    /* The build refuses a block whose slots do not fit in 32 bits. */
+    if (index->slot_count > UINT32_MAX) {
+        return PERFBUF_E_INVALID_ARGUMENT;
+    }
+    for (size_t s = 0; s < index->slot_count; s++) {
+        PB_WORK(1);
+        classes[s] = 0;
+    }
+    /* The slots the build gave each instance, walking the block as it did. */
+    size_t instances = 0;
+    size_t slot = index->object_count;
+    perfbuf_v1_iter oi;
+    perfbuf_v1_object o;
+    perfbuf_v1_objects_begin(b, &oi);
+    while (perfbuf_v1_objects_next(b, &oi, &o)) {
+        slot++;
+        perfbuf_v1_iter ii;
+        perfbuf_v1_instance inst;
+        perfbuf_v1_instances_begin(&o, &ii);
+        while (perfbuf_v1_instances_next(b, &ii, &inst)) {
+            if (slot >= index->slot_count) {
+                return PERFBUF_E_INVALID_ARGUMENT;
+            }
+            classes[instances++] |= (uint32_t)slot;
+            classes[slot] |= (uint64_t)o.code_page << 32;
+            slot++;
+        }
+    }
+    sort_names(b, index, classes, instances);
+    /* Equal names are neighbours now, the first of each run the first in
+     * the block: every instance's class is that one's slot. */
+    sort_name previous = {pb_v1_window(b, 0, 0), 0, 0};
+    uint32_t first = 0;
+    for (size_t r = 0; r < instances; r++) {
+        PB_WORK(1);
+        sort_name name = name_ranked(b, index, classes, r);
+        if (r == 0 || pb_text_compare(previous.code_page, previous.text, name.code_page,
+                                      name.text) != 0) {
+            first = name.slot;
+        }
+        classes[name.slot] = (uint64_t)first << 32 | low_half(classes[name.slot]);
+        previous = name;
+    }
+    index->name_classes = classes;
+    return PERFBUF_OK;
+}
+
+/*
+ * The class of the names equal to a query's parent part: one pass over the
+ * block's instances that stops at the first equal name, each comparison
+ * within that name's own characters, so O(the block's bytes + the parent
+ * part). False when no name of the block is equal: no parent can match.
+ */
+static bool query_class(const perfbuf_v1_block *b, const perfbuf_v1_instance_index *index,
+                        const char *parent_name, size_t parent_len, uint32_t *name_class)
+{
+    size_t slot = index->object_count;
+    perfbuf_v1_iter oi;
+    perfbuf_v1_object o;
+    perfbuf_v1_objects_begin(b, &oi);
+    while (perfbuf_v1_objects_next(b, &oi, &o)) {
+        slot++;
+        perfbuf_v1_iter ii;
+        perfbuf_v1_instance inst;
+        perfbuf_v1_instances_begin(&o, &ii);
+        while (perfbuf_v1_instances_next(b, &ii, &inst)) {
+            if (slot >= index->slot_count) {
+                return false;
+            }
+            if (pb_text_equals_utf8(inst.code_page, name_window(b, &inst), parent_name,
+                                    parent_len)) {
+                *name_class = high_half(index->name_classes[slot]);
+                return true;
+            }
+            slot++;
+        }
+    }
+    return false;
+}
+
 /* "#N" at the end of a query: the N+1-th instance of that name. */
 static size_t split_ordinal(const char *q, size_t len, uint32_t *ordinal)
 {
@@ -432,32 +657,33 @@ perfbuf_status perfbuf_v1_find_instance(const perfbuf_v1_block *b, const perfbuf
             break;
         }
     }
-    /* Children of one parent come together: its answer is kept. */
-    bool have_last = false;
-    size_t last_offset = 0;
-    bool last_match = false;
+    /* The parent part is compared with the block's names once, at the
+     * first candidate; each candidate's parent then matches by its class. */
+    bool class_looked_up = false;
+    bool class_found = false;
+    uint32_t parent_class = 0;
     uint32_t seen = 0;
     perfbuf_v1_iter it;
     perfbuf_v1_instances_begin(o, &it);
     while (perfbuf_v1_instances_next(b, &it, out)) {
         bool match;
         if (parent_name != NULL && out->parent_title_index != 0) {
-            if (!is_block_index(b, parent_index)) {
+            if (!is_block_index(b, parent_index) || parent_index->name_classes == NULL) {
                 return PERFBUF_E_SCRATCH_NEEDED;
             }
+            match = pb_text_equals_utf8(out->code_page, name_window(b, out), name, name_len);
+            if (match && !class_looked_up) {
+                class_looked_up = true;
+                class_found = query_class(b, parent_index, parent_name, parent_len, &parent_class);
+            }
+            /* The parent's entry is the caller's memory: it must still
+             * name an instance's name (O(1)), as a comparison would. */
             parent_place place;
             pb_cursor span;
-            match = pb_text_equals_utf8(out->code_page, name_window(b, out), name, name_len) &&
+            match = match && class_found &&
                     locate_parent(b, o, out, parent_index, &place, NULL) == PERFBUF_OK &&
-                    code_page_known(place.code_page);
-            if (match && !(have_last && last_offset == place.offset)) {
-                have_last = true;
-                last_offset = place.offset;
-                last_match = name_span(b, place.offset, &span) &&
-                             pb_text_equals_utf8_to_nul(place.code_page, span, parent_name,
-                                                        parent_len);
-            }
-            match = match && last_match;
+                    code_page_known(place.code_page) && name_span(b, place.offset, &span) &&
+                    high_half(parent_index->name_classes[place.slot]) == parent_class;
         } else {
             /* Without parents the whole query (slash included) is the name. */
             const char *whole = parent_name != NULL ? query : name;
