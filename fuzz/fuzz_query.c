@@ -23,7 +23,7 @@
  * asked for; an array's size answer is what the fill uses; every name ends
  * with a NUL inside the arena; a raw item with an older sample is MATCHED;
  * the instances listed as appeared or exited are at most the items of
- * their capture.
+ * their capture; a title's text fits in the room its size answer gave.
  */
 #include <stdbool.h>
 #include <stdlib.h>
@@ -136,6 +136,27 @@ static void check_arrays(run *r, const perfbuf_query_counter *c, uint32_t flags)
             ORACLE(oracle_ptr_inside((const uint8_t *)list[i], 1, r->arena, r->arena_bytes));
         }
         free(list);
+    }
+    /* A title's text is the table's: UTF-16 to UTF-8, at most 1.5 x its bytes. */
+    static const uint32_t which[2] = {PERFBUF_QUERY_TITLE_OBJECT, PERFBUF_QUERY_TITLE_COUNTER};
+    for (int k = 0; k < 2; k++) {
+        uint32_t title = 0;
+        size_t len = 0;
+        BUDGETED(r->table_len, st = perfbuf_query_title(&r->q, c, which[k],
+                                                        PERFBUF_LANGUAGE_ENGLISH, &title, NULL,
+                                                        0, &len));
+        /* A V2 query has no Counter tables to name its titles from. */
+        ORACLE(r->q.registrations != NULL ? st == PERFBUF_E_INVALID_ARGUMENT
+                                          : st == PERFBUF_E_OUTPUT_TOO_SMALL ||
+                                                st == PERFBUF_E_NOT_FOUND);
+        ORACLE(len <= 3u * r->table_len);
+        char *text = malloc(len + 1u);
+        size_t room = len + 1u;
+        BUDGETED(r->table_len, st = perfbuf_query_title(&r->q, c, which[k],
+                                                        PERFBUF_LANGUAGE_ENGLISH, &title, text,
+                                                        room, &len));
+        ORACLE(st != PERFBUF_E_OUTPUT_TOO_SMALL && (st != PERFBUF_OK || text[len] == '\0'));
+        free(text);
     }
     free(raw);
     free(items);

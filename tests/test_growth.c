@@ -1287,8 +1287,8 @@ static void pairing_cases(void)
 
 /*
  * The query (perfbuf/query.h) on adv_pair's shapes: two counters of
- * CF_PROCESS, both captures collected, both formatted arrays and the
- * exited instances read. The work of the collections and reads is
+ * CF_PROCESS, both captures collected, both formatted arrays, the
+ * exited instances and the counters' titles read. The work of the collections and reads is
  * counted; the input is both captures and the arena the query filled,
  * which holds the names as an array's string area does (docs/linear-time.md).
  */
@@ -1337,7 +1337,14 @@ static void query_case(uint32_t n, int shape, run *r)
                                              &count) == PERFBUF_OK);
         EXPECT(perfbuf_query_instances(&q, &counters[k], PERFBUF_QUERY_EXITED, exited, &gone) ==
                PERFBUF_OK);
+        uint32_t title = 0;
+        char text[32];
+        size_t len = 0;
+        EXPECT(perfbuf_query_title(&q, &counters[k], PERFBUF_QUERY_TITLE_COUNTER,
+                                   PERFBUF_LANGUAGE_ENGLISH, &title, text, sizeof text,
+                                   &len) == PERFBUF_OK);
         stop(r);
+        EXPECT(title == (k == 0 ? 6u : 10u));
         EXPECT(count == expected);
         EXPECT(gone == (shape == 0 ? (n + 9) / 10 : shape == 1 ? 1 : 0));
         free(exited);

@@ -483,10 +483,87 @@ static void identity_pairing_survives_exit(void)
     teardown(&f);
 }
 
+/*
+ * The titles a collection resolved, as the tables give them: a German
+ * path in other letter case names "Prozess" and "Prozesskennung", and the
+ * English table "Process" and "ID Process"; a title the German table
+ * lacks, a counter without samples and an unknown `which` are told apart.
+ */
+static void titles_as_resolved(void)
+{
+    fixture f;
+    CALL(setup(&f, true));
+    perfbuf_query_counter id, uptime, unnamed;
+    CHECK(add(&f, &id, "\\PROZESS(svchost)\\prozesskennung") == PERFBUF_OK);
+    CHECK(add(&f, &uptime, "\\System\\System Up Time") == PERFBUF_OK);
+    CHECK(add(&f, &unnamed, "\\Memory\\Available Bytes") == PERFBUF_OK);
+    CHECK(start(&f) == PERFBUF_OK);
+    uint32_t title = 99;
+    char text[32];
+    size_t len = 99;
+    CHECK(perfbuf_query_title(&f.q, &id, PERFBUF_QUERY_TITLE_OBJECT, PERFBUF_LANGUAGE_ENGLISH,
+                              &title, text, sizeof text, &len) == PERFBUF_E_NOT_FOUND);
+    CHECK_EQ_U(title, 0);
+    CHECK_EQ_U(len, 0);
+    tb_buf c0 = cf_capture(0, NULL, 0, first, 4, 0);
+    CHECK(collect(&f, &c0) == PERFBUF_OK);
+    const struct {
+        uint32_t which;
+        perfbuf_language language;
+        uint32_t title;
+        const char *text;
+    } expected[] = {
+        {PERFBUF_QUERY_TITLE_OBJECT, PERFBUF_LANGUAGE_LOCALIZED, CF_PROCESS, "Prozess"},
+        {PERFBUF_QUERY_TITLE_OBJECT, PERFBUF_LANGUAGE_ENGLISH, CF_PROCESS, "Process"},
+        {PERFBUF_QUERY_TITLE_COUNTER, PERFBUF_LANGUAGE_LOCALIZED, CF_COUNT, "Prozesskennung"},
+        {PERFBUF_QUERY_TITLE_COUNTER, PERFBUF_LANGUAGE_ENGLISH, CF_COUNT, "ID Process"},
+    };
+    for (size_t k = 0; k < COUNT(expected); k++) {
+        CHECK(perfbuf_query_title(&f.q, &id, expected[k].which, expected[k].language, &title,
+                                  text, sizeof text, &len) == PERFBUF_OK);
+        CHECK_EQ_U(title, expected[k].title);
+        CHECK_STR(text, expected[k].text);
+        CHECK_EQ_U(len, strlen(expected[k].text));
+    }
+    /* The size answer is enough (text.h: an upper bound past what fitted),
+     * then too little room. */
+    CHECK(perfbuf_query_title(&f.q, &id, PERFBUF_QUERY_TITLE_OBJECT, PERFBUF_LANGUAGE_LOCALIZED,
+                              &title, NULL, 0, &len) == PERFBUF_E_OUTPUT_TOO_SMALL);
+    CHECK(len >= strlen("Prozess") && len < sizeof text);
+    CHECK(perfbuf_query_title(&f.q, &id, PERFBUF_QUERY_TITLE_OBJECT, PERFBUF_LANGUAGE_LOCALIZED,
+                              &title, text, len + 1u, &len) == PERFBUF_OK);
+    CHECK_STR(text, "Prozess");
+    CHECK(perfbuf_query_title(&f.q, &id, PERFBUF_QUERY_TITLE_OBJECT, PERFBUF_LANGUAGE_LOCALIZED,
+                              &title, text, 3, &len) == PERFBUF_E_OUTPUT_TOO_SMALL);
+    /* Resolved, but the German table has no "System Up Time". */
+    CHECK(perfbuf_query_title(&f.q, &uptime, PERFBUF_QUERY_TITLE_COUNTER,
+                              PERFBUF_LANGUAGE_LOCALIZED, &title, text, sizeof text,
+                              &len) == PERFBUF_E_NOT_FOUND);
+    CHECK_EQ_U(title, CF_UPTIME);
+    CHECK(perfbuf_query_title(&f.q, &uptime, PERFBUF_QUERY_TITLE_COUNTER, PERFBUF_LANGUAGE_ENGLISH,
+                              &title, text, sizeof text, &len) == PERFBUF_OK);
+    CHECK_STR(text, "System Up Time");
+    CHECK_EQ_U(unnamed.status, PERFBUF_CSTATUS_NO_OBJECT);
+    CHECK(perfbuf_query_title(&f.q, &unnamed, PERFBUF_QUERY_TITLE_OBJECT, PERFBUF_LANGUAGE_ENGLISH,
+                              &title, text, sizeof text, &len) == PERFBUF_E_NOT_FOUND);
+    CHECK_EQ_U(title, 0);
+    CHECK(perfbuf_query_title(&f.q, &id, 3u, PERFBUF_LANGUAGE_ENGLISH, &title, text, sizeof text,
+                              &len) == PERFBUF_E_INVALID_ARGUMENT);
+    CHECK(perfbuf_query_title(&f.q, &id, PERFBUF_QUERY_TITLE_OBJECT, (perfbuf_language)3, &title,
+                              text, sizeof text, &len) == PERFBUF_E_INVALID_ARGUMENT);
+    /* A rejected capture changes nothing: the titles stay, as the arrays do. */
+    CHECK(perfbuf_query_collect(&f.q, c0.data, 20, NULL, NULL) != PERFBUF_OK);
+    CHECK(perfbuf_query_title(&f.q, &id, PERFBUF_QUERY_TITLE_OBJECT, PERFBUF_LANGUAGE_ENGLISH,
+                              &title, text, sizeof text, &len) == PERFBUF_OK);
+    tb_free(&c0);
+    teardown(&f);
+}
+
 static const th_case cases[] = {
     TH_CASE(first_sample_then_rates), TH_CASE(exit_shifts_ordinals),
     TH_CASE(appeared_and_exited_with_parents), TH_CASE(add_errors),
     TH_CASE(missing_and_rejected), TH_CASE(arena_moves), TH_CASE(identity_pairing_survives_exit),
+    TH_CASE(titles_as_resolved),
 };
 
 TH_MAIN(cases)

@@ -546,6 +546,11 @@ static void documented_processor_information(void)
     CHECK(perfbuf_query_instances(&q, &c[0], PERFBUF_QUERY_APPEARED, listed, &count) ==
           PERFBUF_OK);
     CHECK_EQ_U(count, 0);
+    /* Titles are Counter-table text: a V2 query has none to give. */
+    uint32_t title = 7;
+    size_t title_len = 0;
+    CHECK(perfbuf_query_title(&q, &c[0], PERFBUF_QUERY_TITLE_COUNTER, PERFBUF_LANGUAGE_ENGLISH,
+                              &title, NULL, 0, &title_len) == PERFBUF_E_INVALID_ARGUMENT);
     free(arena);
     tb_free(&reginfo);
     tb_free(&names);

@@ -313,6 +313,34 @@ PERFBUF_API PERFBUF_MUST_USE perfbuf_status perfbuf_query_instances(
     const perfbuf_query *q, const perfbuf_query_counter *c, uint32_t which, const char **names,
     size_t *count);
 
+
+/* ---- what the last collection resolved ---- */
+
+/* Which title perfbuf_query_title gives. */
+#define PERFBUF_QUERY_TITLE_OBJECT  1u
+#define PERFBUF_QUERY_TITLE_COUNTER 2u
+
+/*
+ * The object or the counter (`which`) that the last collection resolved
+ * c's path to, as the capture carries it: *title_index its title index,
+ * and its text in `language` (the English table, or the localized one the
+ * query was opened with) as UTF-8 in out (perfbuf_title_text_utf8's
+ * contract: *len the bytes written without the NUL, or OUTPUT_TOO_SMALL
+ * with *len a size that is enough). A path matches a title in either language and ASCII letters
+ * case-insensitively, so a caller that names its results, as typeperf's
+ * CSV header does, takes the title from here rather than from the path.
+ * out may be NULL (cap 0) to ask for *len. NOT_FOUND, *title_index 0, when
+ * the arrays answer NOT_FOUND (c's status says why); NOT_FOUND with
+ * *title_index set when the language's table lacks the title or was not
+ * given. INVALID_ARGUMENT for another `which` or language, and for a
+ * query opened on V2 registrations (it has no Counter tables: its paths
+ * name countersets and counters by GUID, name or id). O(log t) plus
+ * the text, for t titles in the table.
+ */
+PERFBUF_API PERFBUF_MUST_USE perfbuf_status perfbuf_query_title(
+    const perfbuf_query *q, const perfbuf_query_counter *c, uint32_t which,
+    perfbuf_language language, uint32_t *title_index, char *out, size_t cap, size_t *len);
+
 #ifdef __cplusplus
 }
 #endif
