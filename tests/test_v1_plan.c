@@ -5,6 +5,9 @@
  * block that is not of the parse and object it was built for. Every
  * buffer is parsed in front of a guard page.
  */
+#include <stddef.h>
+#include <string.h>
+
 #include "perfbuf/counter_types.h"
 #include "perfbuf/v1.h"
 #include "builder_v1.h"
@@ -537,17 +540,20 @@ static void test_plan_read_object_refuses(void)
     more.instance_count += 1;
     CHECK_EQ_U(perfbuf_v1_plan_read_object(&plan, &c0.b, &more, matrix, cap, &needed),
                PERFBUF_E_INVALID_ARGUMENT);
-    /* An entry moved to end one byte past the furthest definition's end. */
+    /* An entry moved to end one byte past the furthest definition's end,
+     * and one moved to end exactly there: neither is the entry the build
+     * sealed, so both are refused before a value is read. */
     perfbuf_v1_plan_entry saved = entries[0];
     entries[0].size = 8;
     entries[0].offset = (uint32_t)plan.reach - 7u;
     CHECK_EQ_U(perfbuf_v1_plan_read_object(&plan, &c0.b, &thread0, matrix, cap, &needed),
                PERFBUF_E_INVALID_ARGUMENT);
-    /* Ending exactly there is read. */
     entries[0].offset = (uint32_t)plan.reach - 8u;
+    CHECK_EQ_U(perfbuf_v1_plan_read_object(&plan, &c0.b, &thread0, matrix, cap, &needed),
+               PERFBUF_E_INVALID_ARGUMENT);
+    entries[0] = saved;
     CHECK(perfbuf_v1_plan_read_object(&plan, &c0.b, &thread0, matrix, cap, &needed) ==
           PERFBUF_OK);
-    entries[0] = saved;
     perfbuf_v1_plan fewer = plan;
     fewer.count -= 1;
     CHECK_EQ_U(perfbuf_v1_plan_read_object(&fewer, &c0.b, &thread0, matrix, cap, &needed),
@@ -630,6 +636,89 @@ static void test_plan_formats_whole_object(void)
     capture_free(&c1);
 }
 
+/*
+ * The seal: every field of an entry and every field of the plan but the
+ * entries pointer, changed by one bit, makes the whole-object calls refuse
+ * the plan (INVALID_ARGUMENT, nothing read); restored, it is read again.
+ * Entries copied elsewhere keep their seal: the pointer is not sealed.
+ */
+static void test_plan_seal_refuses_changed_plans(void)
+{
+    capture c = {tb_v1_sample_global(), {0}, {0}};
+    CHECK(capture_parse(&c, PERFBUF_STRICT));
+    perfbuf_v1_object thread;
+    CHECK(object_at(&c.b, TB_V1_THREAD, &thread));
+    perfbuf_v1_plan_entry entries[MAX_COUNTERS];
+    perfbuf_v1_plan plan;
+    CHECK(perfbuf_v1_plan_build(&c.b, &thread, entries, MAX_COUNTERS, &plan) == PERFBUF_OK);
+    CHECK(plan.seal != 0);
+    CHECK(plan.count >= 2);
+    uint64_t matrix[8 * MAX_COUNTERS];
+    perfbuf_value formatted[8 * MAX_COUNTERS];
+    size_t cap = sizeof matrix / sizeof matrix[0];
+    size_t needed;
+    CHECK(perfbuf_v1_plan_read_object(&plan, &c.b, &thread, matrix, cap, &needed) == PERFBUF_OK);
+    /* Each byte of each entry, one bit flipped at a time. */
+    for (uint32_t k = 0; k < plan.count; k++) {
+        for (size_t at = 0; at < sizeof entries[k]; at++) {
+            uint8_t *byte = (uint8_t *)&entries[k] + at;
+            if (at >= offsetof(perfbuf_v1_plan_entry, formula) + sizeof entries[k].formula) {
+                continue; /* tail padding, if any: no field */
+            }
+            *byte ^= 0x10u;
+            CHECK_EQ_U(perfbuf_v1_plan_read_object(&plan, &c.b, &thread, matrix, cap, &needed),
+                       PERFBUF_E_INVALID_ARGUMENT);
+            CHECK_EQ_U(perfbuf_v1_plan_format_object(&plan, &c.b, &thread, &plan, &c.b, &thread,
+                                                     PERFBUF_FMT_LARGE, formatted, cap, &needed),
+                       PERFBUF_E_INVALID_ARGUMENT);
+            *byte ^= 0x10u;
+        }
+    }
+    /* Two entries swapped: each sealed at its own position. */
+    perfbuf_v1_plan_entry first = entries[0];
+    entries[0] = entries[1];
+    entries[1] = first;
+    CHECK_EQ_U(perfbuf_v1_plan_read_object(&plan, &c.b, &thread, matrix, cap, &needed),
+               PERFBUF_E_INVALID_ARGUMENT);
+    entries[1] = entries[0];
+    entries[0] = first;
+    /* The plan's own fields: reach, clocks, the seal itself. */
+    perfbuf_v1_plan changed = plan;
+    changed.reach += 1;
+    CHECK_EQ_U(perfbuf_v1_plan_read_object(&changed, &c.b, &thread, matrix, cap, &needed),
+               PERFBUF_E_INVALID_ARGUMENT);
+    changed = plan;
+    changed.clock[PERFBUF_TIME_100NS] += 1;
+    CHECK_EQ_U(perfbuf_v1_plan_format_object(&changed, &c.b, &thread, &plan, &c.b, &thread,
+                                             PERFBUF_FMT_LARGE, formatted, cap, &needed),
+               PERFBUF_E_INVALID_ARGUMENT);
+    changed = plan;
+    changed.seal ^= 1u;
+    CHECK_EQ_U(perfbuf_v1_plan_read_object(&changed, &c.b, &thread, matrix, cap, &needed),
+               PERFBUF_E_INVALID_ARGUMENT);
+    /* The entries copied elsewhere: still the sealed entries. */
+    perfbuf_v1_plan_entry copy[MAX_COUNTERS];
+    memcpy(copy, entries, sizeof copy);
+    changed = plan;
+    changed.entries = copy;
+    CHECK(perfbuf_v1_plan_read_object(&changed, &c.b, &thread, matrix, cap, &needed) ==
+          PERFBUF_OK);
+    /* Another object's plan, its seal intact, with this object. */
+    perfbuf_v1_object process;
+    CHECK(object_at(&c.b, TB_V1_PROCESS, &process));
+    perfbuf_v1_plan_entry process_entries[MAX_COUNTERS];
+    perfbuf_v1_plan process_plan;
+    CHECK(perfbuf_v1_plan_build(&c.b, &process, process_entries, MAX_COUNTERS, &process_plan) ==
+          PERFBUF_OK);
+    changed = plan;
+    changed.entries = process_entries;
+    CHECK_EQ_U(perfbuf_v1_plan_read_object(&changed, &c.b, &thread, matrix, cap, &needed),
+               PERFBUF_E_INVALID_ARGUMENT);
+    CHECK_EQ_U(perfbuf_v1_plan_read_object(&process_plan, &c.b, &thread, matrix, cap, &needed),
+               PERFBUF_E_INVALID_ARGUMENT);
+    capture_free(&c);
+}
+
 static const th_case cases[] = {
     TH_CASE(test_plan_reads_every_value),
     TH_CASE(test_plan_samples_equal_raw_sample),
@@ -640,6 +729,7 @@ static const th_case cases[] = {
     TH_CASE(test_plan_reads_whole_object),
     TH_CASE(test_plan_read_object_refuses),
     TH_CASE(test_plan_formats_whole_object),
+    TH_CASE(test_plan_seal_refuses_changed_plans),
 };
 
 TH_MAIN(cases)
