@@ -719,6 +719,86 @@ static void test_plan_seal_refuses_changed_plans(void)
     capture_free(&c);
 }
 
+/*
+ * Layouts the whole-object read takes run by run (counters one after the
+ * other, 8 bytes then 4), and those it reads entry by entry (more runs than
+ * it keeps, a counter of another size, counters out of order or sharing
+ * bytes): every row is what perfbuf_v1_plan_read gives for that block.
+ */
+enum { LAYOUT_COUNTERS = 12, LAYOUT_BLOCK = 128 };
+
+static void check_layout(const uint32_t *sizes, const uint32_t *offsets, uint32_t n)
+{
+    capture c;
+    tb_v1_begin(&c.v, "VM");
+    tb_v1_object_begin(&c.v, 600, 0, 0);
+    for (uint32_t k = 0; k < n; k++) {
+        /* A size other than 4 and 8: text, whose length is its own. */
+        uint32_t type = sizes[k] == 8   ? PERF_COUNTER_LARGE_RAWCOUNT
+                        : sizes[k] == 4 ? PERF_COUNTER_RAWCOUNT
+                                        : PERF_COUNTER_TEXT;
+        tb_v1_counter(&c.v, 10 + 2 * k, type, sizes[k], offsets[k]);
+    }
+    tb_v1_definitions_end(&c.v);
+    for (uint32_t i = 0; i < 3; i++) {
+        uint8_t data[LAYOUT_BLOCK];
+        for (uint32_t at = 0; at < LAYOUT_BLOCK; at++) {
+            data[at] = (uint8_t)(at * 7u + i * 31u + 1u);
+        }
+        char name[8] = {'i', (char)('0' + i), 0};
+        tb_v1_instance(&c.v, name, 0, 0);
+        tb_v1_counter_block(&c.v, data, sizeof data);
+    }
+    tb_v1_object_end(&c.v);
+    tb_v1_end(&c.v);
+    CHECK(capture_parse(&c, PERFBUF_STRICT));
+    perfbuf_v1_object o;
+    CHECK(object_at(&c.b, 600, &o));
+    perfbuf_v1_plan_entry entries[LAYOUT_COUNTERS];
+    perfbuf_v1_plan plan;
+    CHECK(perfbuf_v1_plan_build(&c.b, &o, entries, LAYOUT_COUNTERS, &plan) == PERFBUF_OK);
+    uint64_t matrix[3 * LAYOUT_COUNTERS];
+    size_t needed;
+    CHECK(perfbuf_v1_plan_read_object(&plan, &c.b, &o, matrix, 3 * LAYOUT_COUNTERS, &needed) ==
+          PERFBUF_OK);
+    CHECK_EQ_U(needed, 3u * n);
+    for (uint32_t i = 0; i < 3; i++) {
+        perfbuf_v1_counter_block blk;
+        uint64_t row[LAYOUT_COUNTERS];
+        CHECK(block_of(&c.b, &o, i, &blk));
+        CHECK(perfbuf_v1_plan_read(&plan, &c.b, &blk, row, LAYOUT_COUNTERS) == PERFBUF_OK);
+        for (uint32_t k = 0; k < n; k++) {
+            CHECK_EQ_U(matrix[i * n + k], row[k]);
+            CHECK(sizes[k] == 4 || sizes[k] == 8 || row[k] == 0);
+        }
+    }
+    capture_free(&c);
+}
+
+static void test_plan_read_object_layouts(void)
+{
+    /* Runs: 8-byte counters back to back, then 4-byte ones. */
+    static const uint32_t run_sizes[6] = {8, 8, 8, 4, 4, 4};
+    static const uint32_t run_offsets[6] = {8, 16, 24, 32, 36, 40};
+    check_layout(run_sizes, run_offsets, 6);
+    /* Twelve runs of one counter each (a gap after each): entry by entry. */
+    uint32_t gap_sizes[LAYOUT_COUNTERS];
+    uint32_t gap_offsets[LAYOUT_COUNTERS];
+    for (uint32_t k = 0; k < LAYOUT_COUNTERS; k++) {
+        gap_sizes[k] = 4;
+        gap_offsets[k] = 8 + 8 * k;
+    }
+    check_layout(gap_sizes, gap_offsets, LAYOUT_COUNTERS);
+    /* A counter of another size between runs: read as 0, entry by entry. */
+    static const uint32_t odd_sizes[4] = {8, 16, 4, 4};
+    static const uint32_t odd_offsets[4] = {8, 16, 32, 36};
+    check_layout(odd_sizes, odd_offsets, 4);
+    /* Out of order, and two counters over the same bytes. */
+    static const uint32_t shuffled_sizes[5] = {4, 4, 8, 8, 4};
+    static const uint32_t shuffled_offsets[5] = {40, 36, 16, 16, 44};
+    check_layout(shuffled_sizes, shuffled_offsets, 5);
+}
+
 static const th_case cases[] = {
     TH_CASE(test_plan_reads_every_value),
     TH_CASE(test_plan_samples_equal_raw_sample),
@@ -730,6 +810,7 @@ static const th_case cases[] = {
     TH_CASE(test_plan_read_object_refuses),
     TH_CASE(test_plan_formats_whole_object),
     TH_CASE(test_plan_seal_refuses_changed_plans),
+    TH_CASE(test_plan_read_object_layouts),
 };
 
 TH_MAIN(cases)

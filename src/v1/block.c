@@ -1042,7 +1042,9 @@ bool pb_v1_object_at(const perfbuf_v1_block *b, size_t offset, perfbuf_v1_object
  * What pb_v1_object_at and a comparison of the fields below would answer,
  * without building the view: every value read asks it once per call, so
  * it reads the seven fields in place. The header bytes equal o's fields,
- * so the shape pb_v1_view_object requires of the bytes is checked on o's.
+ * so the shape pb_v1_view_object requires of the bytes is checked on o's
+ * (its two divisions as products, which fit 64 bits: a count below 2^32
+ * times a structure's size).
  */
 bool pb_v1_object_of_block(const perfbuf_v1_block *b, const perfbuf_v1_object *o)
 {
@@ -1067,9 +1069,9 @@ bool pb_v1_object_of_block(const perfbuf_v1_block *b, const perfbuf_v1_object *o
                 pb_le32(h + PBO_PERF_OBJECT_TYPE_CodePage) == o->code_page;
     return same && total >= PBS_PERF_OBJECT_TYPE && header >= PBS_PERF_OBJECT_TYPE &&
            header <= definition && definition <= total &&
-           o->counter_count <= (definition - header) / PBS_PERF_COUNTER_DEFINITION &&
+           (uint64_t)o->counter_count * PBS_PERF_COUNTER_DEFINITION <= definition - header &&
            o->num_instances >= PERFBUF_V1_METADATA_NO_INSTANCES &&
-           instance_count <= (total - definition) / MIN_INSTANCE_BYTES &&
+           (uint64_t)instance_count * MIN_INSTANCE_BYTES <= total - definition &&
            total <= b->size - o->offset;
 }
 
