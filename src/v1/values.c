@@ -178,10 +178,17 @@ static bool read_value(const pb_cursor *window, const perfbuf_v1_counter *counte
                        uint64_t *value)
 {
     pb_cursor bytes;
+    const uint8_t *at;
     if (!pb_cursor_slice(window, counter->counter_offset, counter->size, &bytes)) {
         return false;
     }
-    *value = planned_value(window, counter->counter_offset, counter->size);
+    /* The slice is the counter's bytes: each width taken from it whole
+     * (as planned_value reads them, without slicing the window again). */
+    if (counter->size == 8) {
+        *value = pb_cursor_take(&bytes, 8, &at) ? pb_le64(at) : 0;
+    } else {
+        *value = counter->size == 4 && pb_cursor_take(&bytes, 4, &at) ? pb_le32(at) : 0;
+    }
     return true;
 }
 
