@@ -16,7 +16,7 @@
 #include "v1/internal.h"
 
 /* The smallest instance: its definition and an empty counter block. */
-#define MIN_INSTANCE_BYTES (PBS_PERF_INSTANCE_DEFINITION + PBS_PERF_COUNTER_BLOCK)
+#define MIN_INSTANCE_BYTES PB_V1_MIN_INSTANCE_BYTES
 
 static perfbuf_status check_leftover(pb_ctx *ctx, const pb_cursor *region, size_t at,
                                      pb_field_id field)
@@ -1036,43 +1036,6 @@ bool pb_v1_object_at(const perfbuf_v1_block *b, size_t offset, perfbuf_v1_object
 {
     pb_cursor c = pb_v1_window(b, offset, b->size);
     return offset >= b->header_length && pb_v1_view_object(&c, out);
-}
-
-/*
- * What pb_v1_object_at and a comparison of the fields below would answer,
- * without building the view: every value read asks it once per call, so
- * it reads the seven fields in place. The header bytes equal o's fields,
- * so the shape pb_v1_view_object requires of the bytes is checked on o's
- * (its two divisions as products, which fit 64 bits: a count below 2^32
- * times a structure's size).
- */
-bool pb_v1_object_of_block(const perfbuf_v1_block *b, const perfbuf_v1_object *o)
-{
-    if (o->offset < b->header_length) {
-        return false;
-    }
-    pb_cursor c = pb_v1_view_window(b, o->offset, b->size);
-    const uint8_t *h;
-    if (!pb_cursor_take(&c, PBS_PERF_OBJECT_TYPE, &h)) {
-        return false;
-    }
-    size_t total = o->total_length;
-    size_t definition = o->definition_length;
-    size_t header = o->header_length;
-    uint32_t instance_count = o->num_instances > 0 ? (uint32_t)o->num_instances : 0;
-    bool same = pb_le32(h + PBO_PERF_OBJECT_TYPE_TotalByteLength) == total &&
-                pb_le32(h + PBO_PERF_OBJECT_TYPE_DefinitionLength) == definition &&
-                pb_le32(h + PBO_PERF_OBJECT_TYPE_HeaderLength) == header &&
-                pb_le32(h + PBO_PERF_OBJECT_TYPE_ObjectNameTitleIndex) == o->name_title_index &&
-                pb_le32(h + PBO_PERF_OBJECT_TYPE_NumCounters) == o->counter_count &&
-                pb_le32(h + PBO_PERF_OBJECT_TYPE_NumInstances) == (uint32_t)o->num_instances &&
-                pb_le32(h + PBO_PERF_OBJECT_TYPE_CodePage) == o->code_page;
-    return same && total >= PBS_PERF_OBJECT_TYPE && header >= PBS_PERF_OBJECT_TYPE &&
-           header <= definition && definition <= total &&
-           (uint64_t)o->counter_count * PBS_PERF_COUNTER_DEFINITION <= definition - header &&
-           o->num_instances >= PERFBUF_V1_METADATA_NO_INSTANCES &&
-           (uint64_t)instance_count * MIN_INSTANCE_BYTES <= total - definition &&
-           total <= b->size - o->offset;
 }
 
 bool pb_v1_counter_slice(const perfbuf_v1_block *b, const perfbuf_v1_counter_block *block,

@@ -174,8 +174,8 @@ static bool block_of_object(const perfbuf_v1_block *b, const perfbuf_v1_object *
 }
 
 /* The counter's value in a checked counter block, if the block holds it. */
-static bool read_value(const pb_cursor *window, const perfbuf_v1_counter *counter,
-                       uint64_t *value)
+static inline bool read_value(const pb_cursor *window, const perfbuf_v1_counter *counter,
+                              uint64_t *value)
 {
     pb_cursor bytes;
     const uint8_t *at;
@@ -291,7 +291,10 @@ perfbuf_status perfbuf_v1_raw_sample(const perfbuf_v1_block *b, const perfbuf_v1
     sample->time_stamp = b->perf_time_100ns;
     context->scale = own.default_scale;
     clock_and_frequency(info->time_base, b, o, &sample->second, &context->frequency);
-    uint8_t pairing = pairing_of(info, has_next, next.type);
+    /* info has a formula (checked above): without a base or multi
+     * counter its pairing is the value alone, as pairing_of answers. */
+    bool paired = info->needs_base || info->needs_multi;
+    uint8_t pairing = paired ? pairing_of(info, has_next, next.type) : PERFBUF_V1_PLAN_VALUE;
     if (pairing == PERFBUF_V1_PLAN_VALUE) {
         return PERFBUF_OK;
     }
