@@ -205,7 +205,8 @@ static void views_check_data(const perfbuf_v1_block *b, const perfbuf_v1_object 
 /* The whole object in one call (perfbuf_v1_plan_read_object): the needed
  * size, a matrix one cell short refused, every row equal to
  * perfbuf_v1_plan_read of that instance's block, and an entry moved past
- * the proved reach refused before anything is read; formatted
+ * the proved reach, an entry changed inside it and a changed reach
+ * refused by the seal before anything is read; formatted
  * (perfbuf_v1_plan_format_object, the object against itself), every row
  * equal to perfbuf_v1_plan_format_all of that block. */
 static void views_check_object(const perfbuf_v1_block *b, const perfbuf_v1_object *o,
@@ -303,6 +304,32 @@ static void views_check_object(const perfbuf_v1_block *b, const perfbuf_v1_objec
                                                               &needed));
         ORACLE(st == PERFBUF_E_INVALID_ARGUMENT);
         free(moved);
+    }
+    /* The plan is sealed: an entry changed anywhere, even to a place
+     * inside the reach, and a reach changed are refused by both
+     * whole-object calls, before anything is read. */
+    if (plan->count > 0) {
+        perfbuf_v1_plan_entry *edited = malloc(sizeof *edited * plan->count);
+        perfbuf_value *cells_out = malloc(sizeof *cells_out * (cells ? cells : 1));
+        ORACLE(edited != NULL && cells_out != NULL);
+        memcpy(edited, plan->entries, sizeof *edited * plan->count);
+        edited[plan->count / 2u].offset ^= 1u;
+        perfbuf_v1_plan altered = *plan;
+        altered.entries = edited;
+        BUDGETED_APART(size, st = perfbuf_v1_plan_read_object(&altered, b, o, matrix, cells,
+                                                              &needed));
+        ORACLE(st == PERFBUF_E_INVALID_ARGUMENT);
+        BUDGETED_APART(size, st = perfbuf_v1_plan_format_object(&altered, b, o, plan, b, o,
+                                                                PERFBUF_FMT_LARGE, cells_out,
+                                                                cells, &needed));
+        ORACLE(st == PERFBUF_E_INVALID_ARGUMENT);
+        altered = *plan;
+        altered.reach = plan->reach > 0 ? plan->reach - 1u : 1u;
+        BUDGETED_APART(size, st = perfbuf_v1_plan_read_object(&altered, b, o, matrix, cells,
+                                                              &needed));
+        ORACLE(st == PERFBUF_E_INVALID_ARGUMENT);
+        free(edited);
+        free(cells_out);
     }
     free(matrix);
     free(row);

@@ -813,7 +813,9 @@ static void test_raw_sample_foreign_definition(void)
     perfbuf_v1_instance inst;
     CHECK(instance_at(&c.b, &process, 1, &inst));
     /* Counter 1: PERF_COUNTER_RAWCOUNT, 4 bytes at 16, value 101. */
-    enum { FIELDS = 5 };
+    /* Each field the O(1) path compares with the bytes at the counter's
+     * offset, and the offset and index it reads them at. */
+    enum { FIELDS = 8 };
     perfbuf_v1_counter other[FIELDS];
     for (int k = 0; k < FIELDS; k++) {
         other[k] = defs[1];
@@ -823,6 +825,9 @@ static void test_raw_sample_foreign_definition(void)
     other[2].default_scale = 3;
     other[3].size = 8;
     other[4].counter_offset = 8;
+    other[5].detail_level += 100;
+    other[6].offset = defs[2].offset;
+    other[7].index = 2;
     for (int k = 0; k < FIELDS; k++) {
         perfbuf_raw_sample s;
         perfbuf_value_context x;

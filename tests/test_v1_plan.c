@@ -5,6 +5,9 @@
  * block that is not of the parse and object it was built for. Every
  * buffer is parsed in front of a guard page.
  */
+#include <stddef.h>
+#include <string.h>
+
 #include "perfbuf/counter_types.h"
 #include "perfbuf/v1.h"
 #include "builder_v1.h"
@@ -537,17 +540,20 @@ static void test_plan_read_object_refuses(void)
     more.instance_count += 1;
     CHECK_EQ_U(perfbuf_v1_plan_read_object(&plan, &c0.b, &more, matrix, cap, &needed),
                PERFBUF_E_INVALID_ARGUMENT);
-    /* An entry moved to end one byte past the furthest definition's end. */
+    /* An entry moved to end one byte past the furthest definition's end,
+     * and one moved to end exactly there: neither is the entry the build
+     * sealed, so both are refused before a value is read. */
     perfbuf_v1_plan_entry saved = entries[0];
     entries[0].size = 8;
     entries[0].offset = (uint32_t)plan.reach - 7u;
     CHECK_EQ_U(perfbuf_v1_plan_read_object(&plan, &c0.b, &thread0, matrix, cap, &needed),
                PERFBUF_E_INVALID_ARGUMENT);
-    /* Ending exactly there is read. */
     entries[0].offset = (uint32_t)plan.reach - 8u;
+    CHECK_EQ_U(perfbuf_v1_plan_read_object(&plan, &c0.b, &thread0, matrix, cap, &needed),
+               PERFBUF_E_INVALID_ARGUMENT);
+    entries[0] = saved;
     CHECK(perfbuf_v1_plan_read_object(&plan, &c0.b, &thread0, matrix, cap, &needed) ==
           PERFBUF_OK);
-    entries[0] = saved;
     perfbuf_v1_plan fewer = plan;
     fewer.count -= 1;
     CHECK_EQ_U(perfbuf_v1_plan_read_object(&fewer, &c0.b, &thread0, matrix, cap, &needed),
@@ -630,6 +636,169 @@ static void test_plan_formats_whole_object(void)
     capture_free(&c1);
 }
 
+/*
+ * The seal: every field of an entry and every field of the plan but the
+ * entries pointer, changed by one bit, makes the whole-object calls refuse
+ * the plan (INVALID_ARGUMENT, nothing read); restored, it is read again.
+ * Entries copied elsewhere keep their seal: the pointer is not sealed.
+ */
+static void test_plan_seal_refuses_changed_plans(void)
+{
+    capture c = {tb_v1_sample_global(), {0}, {0}};
+    CHECK(capture_parse(&c, PERFBUF_STRICT));
+    perfbuf_v1_object thread;
+    CHECK(object_at(&c.b, TB_V1_THREAD, &thread));
+    perfbuf_v1_plan_entry entries[MAX_COUNTERS];
+    perfbuf_v1_plan plan;
+    CHECK(perfbuf_v1_plan_build(&c.b, &thread, entries, MAX_COUNTERS, &plan) == PERFBUF_OK);
+    CHECK(plan.seal != 0);
+    CHECK(plan.count >= 2);
+    uint64_t matrix[8 * MAX_COUNTERS];
+    perfbuf_value formatted[8 * MAX_COUNTERS];
+    size_t cap = sizeof matrix / sizeof matrix[0];
+    size_t needed;
+    CHECK(perfbuf_v1_plan_read_object(&plan, &c.b, &thread, matrix, cap, &needed) == PERFBUF_OK);
+    /* Each byte of each entry, one bit flipped at a time. */
+    for (uint32_t k = 0; k < plan.count; k++) {
+        for (size_t at = 0; at < sizeof entries[k]; at++) {
+            uint8_t *byte = (uint8_t *)&entries[k] + at;
+            if (at >= offsetof(perfbuf_v1_plan_entry, formula) + sizeof entries[k].formula) {
+                continue; /* tail padding, if any: no field */
+            }
+            *byte ^= 0x10u;
+            CHECK_EQ_U(perfbuf_v1_plan_read_object(&plan, &c.b, &thread, matrix, cap, &needed),
+                       PERFBUF_E_INVALID_ARGUMENT);
+            CHECK_EQ_U(perfbuf_v1_plan_format_object(&plan, &c.b, &thread, &plan, &c.b, &thread,
+                                                     PERFBUF_FMT_LARGE, formatted, cap, &needed),
+                       PERFBUF_E_INVALID_ARGUMENT);
+            *byte ^= 0x10u;
+        }
+    }
+    /* Two entries swapped: each sealed at its own position. */
+    perfbuf_v1_plan_entry first = entries[0];
+    entries[0] = entries[1];
+    entries[1] = first;
+    CHECK_EQ_U(perfbuf_v1_plan_read_object(&plan, &c.b, &thread, matrix, cap, &needed),
+               PERFBUF_E_INVALID_ARGUMENT);
+    entries[1] = entries[0];
+    entries[0] = first;
+    /* The plan's own fields: reach, clocks, the seal itself. */
+    perfbuf_v1_plan changed = plan;
+    changed.reach += 1;
+    CHECK_EQ_U(perfbuf_v1_plan_read_object(&changed, &c.b, &thread, matrix, cap, &needed),
+               PERFBUF_E_INVALID_ARGUMENT);
+    changed = plan;
+    changed.clock[PERFBUF_TIME_100NS] += 1;
+    CHECK_EQ_U(perfbuf_v1_plan_format_object(&changed, &c.b, &thread, &plan, &c.b, &thread,
+                                             PERFBUF_FMT_LARGE, formatted, cap, &needed),
+               PERFBUF_E_INVALID_ARGUMENT);
+    changed = plan;
+    changed.seal ^= 1u;
+    CHECK_EQ_U(perfbuf_v1_plan_read_object(&changed, &c.b, &thread, matrix, cap, &needed),
+               PERFBUF_E_INVALID_ARGUMENT);
+    /* The entries copied elsewhere: still the sealed entries. */
+    perfbuf_v1_plan_entry copy[MAX_COUNTERS];
+    memcpy(copy, entries, sizeof copy);
+    changed = plan;
+    changed.entries = copy;
+    CHECK(perfbuf_v1_plan_read_object(&changed, &c.b, &thread, matrix, cap, &needed) ==
+          PERFBUF_OK);
+    /* Another object's plan, its seal intact, with this object. */
+    perfbuf_v1_object process;
+    CHECK(object_at(&c.b, TB_V1_PROCESS, &process));
+    perfbuf_v1_plan_entry process_entries[MAX_COUNTERS];
+    perfbuf_v1_plan process_plan;
+    CHECK(perfbuf_v1_plan_build(&c.b, &process, process_entries, MAX_COUNTERS, &process_plan) ==
+          PERFBUF_OK);
+    changed = plan;
+    changed.entries = process_entries;
+    CHECK_EQ_U(perfbuf_v1_plan_read_object(&changed, &c.b, &thread, matrix, cap, &needed),
+               PERFBUF_E_INVALID_ARGUMENT);
+    CHECK_EQ_U(perfbuf_v1_plan_read_object(&process_plan, &c.b, &thread, matrix, cap, &needed),
+               PERFBUF_E_INVALID_ARGUMENT);
+    capture_free(&c);
+}
+
+/*
+ * Layouts the whole-object read takes run by run (counters one after the
+ * other, 8 bytes then 4), and those it reads entry by entry (more runs than
+ * it keeps, a counter of another size, counters out of order or sharing
+ * bytes): every row is what perfbuf_v1_plan_read gives for that block.
+ */
+enum { LAYOUT_COUNTERS = 12, LAYOUT_BLOCK = 128 };
+
+static void check_layout(const uint32_t *sizes, const uint32_t *offsets, uint32_t n)
+{
+    capture c;
+    tb_v1_begin(&c.v, "VM");
+    tb_v1_object_begin(&c.v, 600, 0, 0);
+    for (uint32_t k = 0; k < n; k++) {
+        /* A size other than 4 and 8: text, whose length is its own. */
+        uint32_t type = sizes[k] == 8   ? PERF_COUNTER_LARGE_RAWCOUNT
+                        : sizes[k] == 4 ? PERF_COUNTER_RAWCOUNT
+                                        : PERF_COUNTER_TEXT;
+        tb_v1_counter(&c.v, 10 + 2 * k, type, sizes[k], offsets[k]);
+    }
+    tb_v1_definitions_end(&c.v);
+    for (uint32_t i = 0; i < 3; i++) {
+        uint8_t data[LAYOUT_BLOCK];
+        for (uint32_t at = 0; at < LAYOUT_BLOCK; at++) {
+            data[at] = (uint8_t)(at * 7u + i * 31u + 1u);
+        }
+        char name[8] = {'i', (char)('0' + i), 0};
+        tb_v1_instance(&c.v, name, 0, 0);
+        tb_v1_counter_block(&c.v, data, sizeof data);
+    }
+    tb_v1_object_end(&c.v);
+    tb_v1_end(&c.v);
+    CHECK(capture_parse(&c, PERFBUF_STRICT));
+    perfbuf_v1_object o;
+    CHECK(object_at(&c.b, 600, &o));
+    perfbuf_v1_plan_entry entries[LAYOUT_COUNTERS];
+    perfbuf_v1_plan plan;
+    CHECK(perfbuf_v1_plan_build(&c.b, &o, entries, LAYOUT_COUNTERS, &plan) == PERFBUF_OK);
+    uint64_t matrix[3 * LAYOUT_COUNTERS];
+    size_t needed;
+    CHECK(perfbuf_v1_plan_read_object(&plan, &c.b, &o, matrix, 3 * LAYOUT_COUNTERS, &needed) ==
+          PERFBUF_OK);
+    CHECK_EQ_U(needed, 3u * n);
+    for (uint32_t i = 0; i < 3; i++) {
+        perfbuf_v1_counter_block blk;
+        uint64_t row[LAYOUT_COUNTERS];
+        CHECK(block_of(&c.b, &o, i, &blk));
+        CHECK(perfbuf_v1_plan_read(&plan, &c.b, &blk, row, LAYOUT_COUNTERS) == PERFBUF_OK);
+        for (uint32_t k = 0; k < n; k++) {
+            CHECK_EQ_U(matrix[i * n + k], row[k]);
+            CHECK(sizes[k] == 4 || sizes[k] == 8 || row[k] == 0);
+        }
+    }
+    capture_free(&c);
+}
+
+static void test_plan_read_object_layouts(void)
+{
+    /* Runs: 8-byte counters back to back, then 4-byte ones. */
+    static const uint32_t run_sizes[6] = {8, 8, 8, 4, 4, 4};
+    static const uint32_t run_offsets[6] = {8, 16, 24, 32, 36, 40};
+    check_layout(run_sizes, run_offsets, 6);
+    /* Twelve runs of one counter each (a gap after each): entry by entry. */
+    uint32_t gap_sizes[LAYOUT_COUNTERS];
+    uint32_t gap_offsets[LAYOUT_COUNTERS];
+    for (uint32_t k = 0; k < LAYOUT_COUNTERS; k++) {
+        gap_sizes[k] = 4;
+        gap_offsets[k] = 8 + 8 * k;
+    }
+    check_layout(gap_sizes, gap_offsets, LAYOUT_COUNTERS);
+    /* A counter of another size between runs: read as 0, entry by entry. */
+    static const uint32_t odd_sizes[4] = {8, 16, 4, 4};
+    static const uint32_t odd_offsets[4] = {8, 16, 32, 36};
+    check_layout(odd_sizes, odd_offsets, 4);
+    /* Out of order, and two counters over the same bytes. */
+    static const uint32_t shuffled_sizes[5] = {4, 4, 8, 8, 4};
+    static const uint32_t shuffled_offsets[5] = {40, 36, 16, 16, 44};
+    check_layout(shuffled_sizes, shuffled_offsets, 5);
+}
+
 static const th_case cases[] = {
     TH_CASE(test_plan_reads_every_value),
     TH_CASE(test_plan_samples_equal_raw_sample),
@@ -640,6 +809,8 @@ static const th_case cases[] = {
     TH_CASE(test_plan_reads_whole_object),
     TH_CASE(test_plan_read_object_refuses),
     TH_CASE(test_plan_formats_whole_object),
+    TH_CASE(test_plan_seal_refuses_changed_plans),
+    TH_CASE(test_plan_read_object_layouts),
 };
 
 TH_MAIN(cases)

@@ -386,10 +386,15 @@ typedef struct perfbuf_v1_plan {
     uint32_t count;           /* the object's counters, in definition order */
     uint64_t clock[4];        /* per perfbuf_time_base: the sample's second value */
     uint64_t frequency[4];    /* and its frequency */
+    /* A hash over every field above but `entries` (the pointer), and over
+     * every entry, never 0: the whole-object calls recompute it, O(count)
+     * once per call, so a plan or an entry changed since
+     * perfbuf_v1_plan_build is refused before any value is read. */
+    uint64_t seal;
 } perfbuf_v1_plan;
 
-/* One pass over o's definitions. OUTPUT_TOO_SMALL when cap is less than
- * o->counter_count; INVALID_ARGUMENT when o is not of b. */
+/* One pass over o's definitions, then the seal. OUTPUT_TOO_SMALL when cap
+ * is less than o->counter_count; INVALID_ARGUMENT when o is not of b. */
 PERFBUF_API PERFBUF_MUST_USE perfbuf_status perfbuf_v1_plan_build(const perfbuf_v1_block *b,
                                                                   const perfbuf_v1_object *o,
                                                                   perfbuf_v1_plan_entry *entries,
@@ -413,10 +418,14 @@ PERFBUF_API PERFBUF_MUST_USE perfbuf_status perfbuf_v1_plan_read(
  * (rows x plan->count); OUTPUT_TOO_SMALL when cap is less (nothing
  * written then). INVALID_ARGUMENT when the plan is not of b's parse and
  * of o (perfbuf_v1_plan_read's identity, checked once per call), when o
- * is not an object of b, or when an entry that reads lies past the
- * furthest end of o's definitions, which validation proved every counter
- * block of o reaches; the values are then unspecified. O(o's definitions
- * + instances x counters).
+ * is not an object of b, or when the plan is not sealed as
+ * perfbuf_v1_plan_build left it (its seal, recomputed once per call over
+ * the plan and every entry: an entry or the reach changed since the build
+ * is refused, whatever it was changed to). A sealed plan's entries end
+ * within its reach, which validation proved every counter block of o
+ * reaches, so no value has a bounds check of its own; each row's block
+ * is still compared with the reach once. The values are unspecified on
+ * INVALID_ARGUMENT. O(o's counters + instances x counters).
  */
 PERFBUF_API PERFBUF_MUST_USE perfbuf_status perfbuf_v1_plan_read_object(
     const perfbuf_v1_plan *plan, const perfbuf_v1_block *b, const perfbuf_v1_object *o,

@@ -122,7 +122,8 @@ V1PlanEntry = _struct("perfbuf_v1_plan_entry", [
 V1Plan = _struct("perfbuf_v1_plan", [
     ("data", P(u8)), ("size", c_size_t), ("parse_id", u64), ("perf_time", i64),
     ("perf_time_100ns", i64), ("data_offset", c_size_t), ("data_end", c_size_t), ("reach", u64),
-    ("entries", P(V1PlanEntry)), ("count", u32), ("clock", u64 * 4), ("frequency", u64 * 4)])
+    ("entries", P(V1PlanEntry)), ("count", u32), ("clock", u64 * 4), ("frequency", u64 * 4),
+    ("seal", u64)])
 
 # names.h
 NameTable = _struct("perfbuf_name_table", [

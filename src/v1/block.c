@@ -16,7 +16,7 @@
 #include "v1/internal.h"
 
 /* The smallest instance: its definition and an empty counter block. */
-#define MIN_INSTANCE_BYTES (PBS_PERF_INSTANCE_DEFINITION + PBS_PERF_COUNTER_BLOCK)
+#define MIN_INSTANCE_BYTES PB_V1_MIN_INSTANCE_BYTES
 
 static perfbuf_status check_leftover(pb_ctx *ctx, const pb_cursor *region, size_t at,
                                      pb_field_id field)
@@ -1065,17 +1065,6 @@ bool pb_v1_object_at(const perfbuf_v1_block *b, size_t offset, perfbuf_v1_object
 {
     pb_cursor c = pb_v1_window(b, offset, b->size);
     return offset >= b->header_length && pb_v1_view_object(&c, out);
-}
-
-bool pb_v1_object_of_block(const perfbuf_v1_block *b, const perfbuf_v1_object *o)
-{
-    perfbuf_v1_object again;
-    return pb_v1_object_at(b, o->offset, &again) && again.total_length == o->total_length &&
-           again.definition_length == o->definition_length &&
-           again.header_length == o->header_length &&
-           again.name_title_index == o->name_title_index &&
-           again.counter_count == o->counter_count && again.num_instances == o->num_instances &&
-           again.code_page == o->code_page;
 }
 
 bool pb_v1_counter_slice(const perfbuf_v1_block *b, const perfbuf_v1_counter_block *block,

@@ -5,6 +5,7 @@
 
 #include "perfbuf/v1.h"
 #include "core/check.h"
+#include "core/le_load.h"
 
 /* How far into every counter block the object's counters reach, and the
  * definition that reaches furthest. */
@@ -75,9 +76,48 @@ static inline pb_cursor pb_v1_view_window(const perfbuf_v1_block *b, size_t pos,
 }
 /* The object of b at `offset`, read again (no deep checks). */
 bool pb_v1_object_at(const perfbuf_v1_block *b, size_t offset, perfbuf_v1_object *out);
-/* o is an object of b as b's own bytes describe it: a view the caller
- * holds is used only once b says the same. */
-bool pb_v1_object_of_block(const perfbuf_v1_block *b, const perfbuf_v1_object *o);
+/* The fewest bytes an instance takes: its definition and a counter block. */
+#define PB_V1_MIN_INSTANCE_BYTES (PBS_PERF_INSTANCE_DEFINITION + PBS_PERF_COUNTER_BLOCK)
+
+/*
+ * o is an object of b as b's own bytes describe it: a view the caller
+ * holds is used only once b says the same. What pb_v1_object_at and a
+ * comparison of the fields below would answer, without building the
+ * view: every value read asks it once per call, so it reads the seven
+ * fields in place, inline. The header bytes equal o's fields,
+ * so the shape pb_v1_view_object requires of the bytes is checked on o's
+ * (its two divisions as products, which fit 64 bits: a count below 2^32
+ * times a structure's size).
+ */
+static inline bool pb_v1_object_of_block(const perfbuf_v1_block *b, const perfbuf_v1_object *o)
+{
+    if (o->offset < b->header_length) {
+        return false;
+    }
+    pb_cursor c = pb_v1_view_window(b, o->offset, b->size);
+    const uint8_t *h;
+    if (!pb_cursor_take(&c, PBS_PERF_OBJECT_TYPE, &h)) {
+        return false;
+    }
+    size_t total = o->total_length;
+    size_t definition = o->definition_length;
+    size_t header = o->header_length;
+    uint32_t instance_count = o->num_instances > 0 ? (uint32_t)o->num_instances : 0;
+    bool same = pb_le32(h + PBO_PERF_OBJECT_TYPE_TotalByteLength) == total &&
+                pb_le32(h + PBO_PERF_OBJECT_TYPE_DefinitionLength) == definition &&
+                pb_le32(h + PBO_PERF_OBJECT_TYPE_HeaderLength) == header &&
+                pb_le32(h + PBO_PERF_OBJECT_TYPE_ObjectNameTitleIndex) == o->name_title_index &&
+                pb_le32(h + PBO_PERF_OBJECT_TYPE_NumCounters) == o->counter_count &&
+                pb_le32(h + PBO_PERF_OBJECT_TYPE_NumInstances) == (uint32_t)o->num_instances &&
+                pb_le32(h + PBO_PERF_OBJECT_TYPE_CodePage) == o->code_page;
+    return same && total >= PBS_PERF_OBJECT_TYPE && header >= PBS_PERF_OBJECT_TYPE &&
+           header <= definition && definition <= total &&
+           (uint64_t)o->counter_count * PBS_PERF_COUNTER_DEFINITION <= definition - header &&
+           o->num_instances >= PERFBUF_V1_METADATA_NO_INSTANCES &&
+           (uint64_t)instance_count * PB_V1_MIN_INSTANCE_BYTES <= total - definition &&
+           total <= b->size - o->offset;
+}
+
 
 /*
  * The identity of a parse (perfbuf_v1_block.parse_id): the bytes' address
@@ -116,7 +156,14 @@ static inline bool pb_v1_counter_block_of(const perfbuf_v1_block *b,
     }
     *window = pb_v1_view_window(b, block->offset, block->offset + block->byte_length);
     pb_cursor head = *window;
-    return pb_cursor_read_u32(&head, &length) && length == block->byte_length;
+    const uint8_t *field;
+    /* Taken through the cursor's check, decoded in the form gcc folds
+     * into one load (core/le_load.h): every value read passes here. */
+    if (!pb_cursor_take(&head, 4, &field)) {
+        return false;
+    }
+    length = pb_le32(field);
+    return length == block->byte_length;
 }
 
 /* How far ahead of the instance walk to ask for bytes: a few instances

@@ -5,6 +5,7 @@
 #include "perfbuf/v1.h"
 
 #include "core/le_load.h"
+#include "core/mix.h"
 #include "v1/internal.h"
 
 static uint64_t frequency_of(int64_t f)
@@ -15,19 +16,6 @@ static uint64_t frequency_of(int64_t f)
 static uint64_t clock_of(int64_t t)
 {
     return t > 0 ? (uint64_t)t : 0;
-}
-
-/*
- * o's own definition for `counter`, which may be a definition of another
- * capture: the one at its position if title index and type agree, else
- * the first with its title index. *next is the definition after it.
- */
-static bool same_definition(const perfbuf_v1_counter *a, const perfbuf_v1_counter *b)
-{
-    return a->byte_length == b->byte_length && a->name_title_index == b->name_title_index &&
-           a->help_title_index == b->help_title_index && a->default_scale == b->default_scale &&
-           a->detail_level == b->detail_level && a->type == b->type && a->size == b->size &&
-           a->counter_offset == b->counter_offset;
 }
 
 /*
@@ -49,14 +37,56 @@ static bool definition_at(const perfbuf_v1_block *b, const perfbuf_v1_object *o,
     return perfbuf_v1_counters_next(b, &it, out);
 }
 
+/*
+ * Whether b holds, at counter->offset of o's definitions and as its
+ * counter->index-th, a definition equal to *counter in every field a
+ * perfbuf_v1_counter carries (the O(1) path: a counter the caller took
+ * from o itself, or from a capture laid out the same), read straight from the bytes without building a view
+ * (the usual case of perfbuf_v1_raw_sample, once per value). Equal, the
+ * definition is *counter, so nothing needs copying.
+ */
+static bool definition_is(const perfbuf_v1_block *b, const perfbuf_v1_object *o,
+                          const perfbuf_v1_counter *counter)
+{
+    if (counter->index >= o->counter_count || counter->offset < o->definitions_offset ||
+        counter->offset >= o->data_offset || counter->byte_length < PBS_PERF_COUNTER_DEFINITION) {
+        return false;
+    }
+    pb_cursor window = pb_v1_view_window(b, counter->offset, o->data_offset);
+    const uint8_t *d;
+    if (counter->byte_length > pb_cursor_remaining(&window) ||
+        !pb_cursor_take(&window, PBS_PERF_COUNTER_DEFINITION, &d)) {
+        return false;
+    }
+    return pb_le32(d + PBO_PERF_COUNTER_DEFINITION_ByteLength) == counter->byte_length &&
+           pb_le32(d + PBO_PERF_COUNTER_DEFINITION_CounterNameTitleIndex) ==
+               counter->name_title_index &&
+           pb_le32(d + PBO_PERF_COUNTER_DEFINITION_CounterHelpTitleIndex) ==
+               counter->help_title_index &&
+           pb_le32(d + PBO_PERF_COUNTER_DEFINITION_DefaultScale) ==
+               (uint32_t)counter->default_scale &&
+           pb_le32(d + PBO_PERF_COUNTER_DEFINITION_DetailLevel) == counter->detail_level &&
+           pb_le32(d + PBO_PERF_COUNTER_DEFINITION_CounterType) == counter->type &&
+           pb_le32(d + PBO_PERF_COUNTER_DEFINITION_CounterSize) == counter->size &&
+           pb_le32(d + PBO_PERF_COUNTER_DEFINITION_CounterOffset) == counter->counter_offset;
+}
+
+/*
+ * o's own definition for `counter`, which may be a definition of another
+ * capture: the one at its position if title index and type agree, else
+ * the first with its title index. The one after it (*next, *has_next)
+ * only when with_next: a type without a base or multi counter never looks
+ * at it.
+ */
 static perfbuf_status resolve_definition(const perfbuf_v1_block *b, const perfbuf_v1_object *o,
-                                         const perfbuf_v1_counter *counter,
+                                         const perfbuf_v1_counter *counter, bool with_next,
                                          perfbuf_v1_counter *own, perfbuf_v1_counter *next,
                                          bool *has_next)
 {
-    bool found = definition_at(b, o, counter->offset, counter->index, own) &&
-                 same_definition(own, counter);
-    if (!found) {
+    bool found = definition_is(b, o, counter);
+    if (found) {
+        *own = *counter;
+    } else {
         /* Another capture's counter: o's own at its position with the same
          * title and type, else the first of its title (moved). */
         bool same_title_found = false;
@@ -87,7 +117,8 @@ static perfbuf_status resolve_definition(const perfbuf_v1_block *b, const perfbu
         }
     }
     /* Base and multi counters pair by position: the definition after it. */
-    *has_next = definition_at(b, o, own->offset + own->byte_length, own->index + 1, next);
+    *has_next = with_next &&
+                definition_at(b, o, own->offset + own->byte_length, own->index + 1, next);
     return PERFBUF_OK;
 }
 
@@ -112,6 +143,25 @@ static inline uint64_t planned_value(const pb_cursor *window, uint32_t offset, u
                : 0;
 }
 
+/* A value at `offset` of a counter block's bytes, as planned_value reads
+ * it; the caller has shown offset + size is within the bytes (a sealed
+ * plan's entry in a block at least its reach long). */
+static inline uint64_t row_value(const uint8_t *block, uint32_t offset, uint32_t size)
+{
+    if (size == 8) {
+        return pb_le64(block + offset);
+    }
+    return size == 4 ? pb_le32(block + offset) : 0;
+}
+
+/* A planned value: unchecked from `row` when the caller passes the bytes
+ * of a block a sealed plan's reach covers, else through the window. */
+static inline uint64_t entry_value(const pb_cursor *window, const uint8_t *row, uint32_t offset,
+                                   uint32_t size)
+{
+    return row != NULL ? row_value(row, offset, size) : planned_value(window, offset, size);
+}
+
 /* block is one of b's counter blocks (its parse, its ByteLength where it
  * says) and lies in o's instance data: *window is its bytes. */
 static bool block_of_object(const perfbuf_v1_block *b, const perfbuf_v1_object *o,
@@ -124,14 +174,21 @@ static bool block_of_object(const perfbuf_v1_block *b, const perfbuf_v1_object *
 }
 
 /* The counter's value in a checked counter block, if the block holds it. */
-static bool read_value(const pb_cursor *window, const perfbuf_v1_counter *counter,
-                       uint64_t *value)
+static inline bool read_value(const pb_cursor *window, const perfbuf_v1_counter *counter,
+                              uint64_t *value)
 {
     pb_cursor bytes;
+    const uint8_t *at;
     if (!pb_cursor_slice(window, counter->counter_offset, counter->size, &bytes)) {
         return false;
     }
-    *value = planned_value(window, counter->counter_offset, counter->size);
+    /* The slice is the counter's bytes: each width taken from it whole
+     * (as planned_value reads them, without slicing the window again). */
+    if (counter->size == 8) {
+        *value = pb_cursor_take(&bytes, 8, &at) ? pb_le64(at) : 0;
+    } else {
+        *value = counter->size == 4 && pb_cursor_take(&bytes, 4, &at) ? pb_le32(at) : 0;
+    }
     return true;
 }
 
@@ -216,8 +273,10 @@ perfbuf_status perfbuf_v1_raw_sample(const perfbuf_v1_block *b, const perfbuf_v1
     }
     perfbuf_v1_counter own;
     perfbuf_v1_counter next;
+    next.type = 0;
     bool has_next;
-    perfbuf_status st = resolve_definition(b, o, counter, &own, &next, &has_next);
+    perfbuf_status st = resolve_definition(b, o, counter, info->needs_base || info->needs_multi,
+                                           &own, &next, &has_next);
     if (st != PERFBUF_OK) {
         return st;
     }
@@ -232,7 +291,10 @@ perfbuf_status perfbuf_v1_raw_sample(const perfbuf_v1_block *b, const perfbuf_v1
     sample->time_stamp = b->perf_time_100ns;
     context->scale = own.default_scale;
     clock_and_frequency(info->time_base, b, o, &sample->second, &context->frequency);
-    uint8_t pairing = pairing_of(info, has_next, next.type);
+    /* info has a formula (checked above): without a base or multi
+     * counter its pairing is the value alone, as pairing_of answers. */
+    bool paired = info->needs_base || info->needs_multi;
+    uint8_t pairing = paired ? pairing_of(info, has_next, next.type) : PERFBUF_V1_PLAN_VALUE;
     if (pairing == PERFBUF_V1_PLAN_VALUE) {
         return PERFBUF_OK;
     }
@@ -272,6 +334,53 @@ static void plan_pair(perfbuf_v1_plan_entry *e, const perfbuf_v1_counter *next)
     e->pairing = pairing_of(perfbuf_counter_type_lookup(e->type), true, next->type);
     e->base_offset = next->counter_offset;
     e->base_size = next->size;
+}
+
+/*
+ * The seal of a plan: the plan's fields and each entry's are mixed in a
+ * short chain of their own, started from their position (pb_mix64 is a
+ * bijection, so given the words before it a changed word always changes
+ * the chain's end), and the chains are XORed: they are independent, so
+ * the work is O(count) without one long chain of multiplications waiting
+ * on each other. It tells a plan perfbuf_v1_plan_build wrote from one
+ * changed since (an entry moved, a reach or count edited, another
+ * object's entries): a check against mistakes, not a secret. Never 0.
+ */
+static inline uint64_t pair32(uint32_t hi, uint32_t lo)
+{
+    return (uint64_t)hi << 32 | lo;
+}
+
+static uint64_t plan_seal(const perfbuf_v1_plan *p)
+{
+    uint64_t head = pb_mix64((uint64_t)(uintptr_t)p->data);
+    head = pb_mix64(head ^ p->size);
+    head = pb_mix64(head ^ p->parse_id);
+    head = pb_mix64(head ^ (uint64_t)p->perf_time);
+    head = pb_mix64(head ^ (uint64_t)p->perf_time_100ns);
+    head = pb_mix64(head ^ p->data_offset);
+    head = pb_mix64(head ^ p->data_end);
+    head = pb_mix64(head ^ p->reach);
+    head = pb_mix64(head ^ p->count);
+    for (size_t base = 0; base < 4; base++) {
+        head = pb_mix64(head ^ p->clock[base]);
+        head = pb_mix64(head ^ p->frequency[base]);
+    }
+    uint64_t seal = head;
+    const perfbuf_v1_plan_entry *e = p->entries;
+    for (uint32_t k = 0; k < p->count; k++) {
+        PB_WORK(1);
+        uint32_t small = (uint32_t)e[k].time_base | (uint32_t)e[k].pairing << 8 |
+                         (uint32_t)e[k].reserved << 16;
+        /* Started from k, so equal entries at two positions do not cancel. */
+        uint64_t chain = pb_mix64(pair32(k, 0x5EA1u) ^ pair32(e[k].title_index, e[k].type));
+        chain = pb_mix64(chain ^ pair32(e[k].offset, e[k].size));
+        chain = pb_mix64(chain ^ pair32(e[k].base_offset, e[k].base_size));
+        chain = pb_mix64(chain ^ pair32((uint32_t)e[k].scale, small));
+        chain = pb_mix64(chain ^ pair32(e[k].formula.type, e[k].formula.formula));
+        seal ^= chain;
+    }
+    return seal != 0 ? seal : 1u;
 }
 
 perfbuf_status perfbuf_v1_plan_build(const perfbuf_v1_block *b, const perfbuf_v1_object *o,
@@ -319,6 +428,7 @@ perfbuf_status perfbuf_v1_plan_build(const perfbuf_v1_block *b, const perfbuf_v1
         clock_and_frequency((perfbuf_time_base)base, b, o, &out->clock[base],
                             &out->frequency[base]);
     }
+    out->seal = plan_seal(out);
     return PERFBUF_OK;
 }
 
@@ -357,8 +467,12 @@ perfbuf_status perfbuf_v1_plan_read(const perfbuf_v1_plan *plan, const perfbuf_v
     return PERFBUF_OK;
 }
 
-static perfbuf_status plan_sample(const perfbuf_v1_plan *p, const pb_cursor *window, uint32_t k,
-                                  perfbuf_raw_sample *sample, perfbuf_value_context *context)
+/* The k-th counter's sample: row as for entry_value (NULL: each value
+ * checked against window). */
+static inline perfbuf_status plan_sample_from(const perfbuf_v1_plan *p, const pb_cursor *window,
+                                              const uint8_t *row, uint32_t k,
+                                              perfbuf_raw_sample *sample,
+                                              perfbuf_value_context *context)
 {
     const perfbuf_v1_plan_entry *e = &p->entries[k];
     if (e->pairing == PERFBUF_V1_PLAN_UNDISPLAYABLE) {
@@ -368,7 +482,7 @@ static perfbuf_status plan_sample(const perfbuf_v1_plan *p, const pb_cursor *win
     size_t clock = e->time_base <= PERFBUF_TIME_OBJECT ? e->time_base : PERFBUF_TIME_NONE;
     sample->status = PERFBUF_CSTATUS_VALID_DATA;
     sample->type = e->type;
-    sample->first = planned_value(window, e->offset, e->size);
+    sample->first = entry_value(window, row, e->offset, e->size);
     sample->second = p->clock[clock];
     sample->multi = 0;
     sample->time_stamp = p->perf_time_100ns;
@@ -380,8 +494,14 @@ static perfbuf_status plan_sample(const perfbuf_v1_plan *p, const pb_cursor *win
     if (e->pairing != PERFBUF_V1_PLAN_BASE && e->pairing != PERFBUF_V1_PLAN_MULTI) {
         return PERFBUF_E_NOT_FOUND;
     }
-    apply_pairing(e->pairing, planned_value(window, e->base_offset, e->base_size), sample);
+    apply_pairing(e->pairing, entry_value(window, row, e->base_offset, e->base_size), sample);
     return PERFBUF_OK;
+}
+
+static perfbuf_status plan_sample(const perfbuf_v1_plan *p, const pb_cursor *window, uint32_t k,
+                                  perfbuf_raw_sample *sample, perfbuf_value_context *context)
+{
+    return plan_sample_from(p, window, NULL, k, sample, context);
 }
 
 perfbuf_status perfbuf_v1_plan_sample(const perfbuf_v1_plan *plan, const perfbuf_v1_block *b,
@@ -429,10 +549,12 @@ perfbuf_status perfbuf_v1_plan_format(const perfbuf_v1_plan *newer, const perfbu
     return PERFBUF_OK;
 }
 
-/* One counter of two captures, formatted: the windows are checked. */
-static uint32_t plan_format_one(const perfbuf_v1_plan *newer, const pb_cursor *newer_window,
-                                const perfbuf_v1_plan *older, const pb_cursor *older_window,
-                                uint32_t k, uint32_t flags, perfbuf_value *value)
+/* One counter of two captures, formatted: the windows are checked; rows
+ * as for entry_value. */
+static inline uint32_t plan_format_from(const perfbuf_v1_plan *newer, const pb_cursor *newer_window,
+                                        const uint8_t *newer_row, const perfbuf_v1_plan *older,
+                                        const pb_cursor *older_window, const uint8_t *older_row,
+                                        uint32_t k, uint32_t flags, perfbuf_value *value)
 {
     const perfbuf_v1_plan_entry *e = &newer->entries[k];
     perfbuf_raw_sample s1;
@@ -448,9 +570,9 @@ static uint32_t plan_format_one(const perfbuf_v1_plan *newer, const pb_cursor *n
         e->type != older->entries[k].type) {
         return value->status;
     }
-    perfbuf_status st = plan_sample(newer, newer_window, k, &s1, &c1);
+    perfbuf_status st = plan_sample_from(newer, newer_window, newer_row, k, &s1, &c1);
     if (st == PERFBUF_OK) {
-        st = plan_sample(older, older_window, k, &s0, &c0);
+        st = plan_sample_from(older, older_window, older_row, k, &s0, &c0);
     }
     if (st == PERFBUF_E_NOT_FOUND) {
         value->status = PERFBUF_CSTATUS_NO_COUNTER;
@@ -461,6 +583,13 @@ static uint32_t plan_format_one(const perfbuf_v1_plan *newer, const pb_cursor *n
         return value->status;
     }
     return perfbuf_format_prepared(&e->formula, &s1, &s0, &c1, flags, value);
+}
+
+static uint32_t plan_format_one(const perfbuf_v1_plan *newer, const pb_cursor *newer_window,
+                                const perfbuf_v1_plan *older, const pb_cursor *older_window,
+                                uint32_t k, uint32_t flags, perfbuf_value *value)
+{
+    return plan_format_from(newer, newer_window, NULL, older, older_window, NULL, k, flags, value);
 }
 
 perfbuf_status perfbuf_v1_plan_format_all(const perfbuf_v1_plan *newer,
@@ -490,56 +619,6 @@ perfbuf_status perfbuf_v1_plan_format_all(const perfbuf_v1_plan *newer,
 }
 
 /* ---- a whole object per call ---- */
-
-/*
- * The furthest end of o's counters, walked from b's own definitions: the
- * reach validation computed for o (check_definitions in v1/block.c) and
- * then required of every counter block of o (a ByteLength below it is
- * PERFBUF_E_OFFSET_OUT_OF_RANGE). False when b does not hold o's
- * counter_count definitions. O(o's definitions), once per call.
- */
-static bool proved_reach(const perfbuf_v1_block *b, const perfbuf_v1_object *o, uint64_t *reach)
-{
-    uint64_t furthest = 0;
-    uint32_t n = 0;
-    perfbuf_v1_iter it;
-    perfbuf_v1_counter c;
-    perfbuf_v1_counters_begin(o, &it);
-    while (perfbuf_v1_counters_next(b, &it, &c)) {
-        PB_WORK(1);
-        uint64_t end = (uint64_t)c.counter_offset + c.size;
-        furthest = end > furthest ? end : furthest;
-        n++;
-    }
-    *reach = furthest;
-    return n == o->counter_count;
-}
-
-/* Whether every entry that reads (size 4 or 8) ends within reach: the
- * entries are the caller's memory, so the one check that lets the rows
- * below read them unchecked is made here, once per call. */
-static bool entries_within(const perfbuf_v1_plan *plan, uint64_t reach)
-{
-    const perfbuf_v1_plan_entry *e = plan->entries;
-    for (uint32_t k = 0; k < plan->count; k++) {
-        PB_WORK(1);
-        bool reads = e[k].size == 4 || e[k].size == 8;
-        if (reads && (uint64_t)e[k].offset + e[k].size > reach) {
-            return false;
-        }
-    }
-    return true;
-}
-
-/* A value at `offset` of a counter block's bytes, as planned_value reads
- * it; the caller has shown offset + size is within the bytes. */
-static inline uint64_t row_value(const uint8_t *block, uint32_t offset, uint32_t size)
-{
-    if (size == 8) {
-        return pb_le64(block + offset);
-    }
-    return size == 4 ? pb_le32(block + offset) : 0;
-}
 
 /*
  * The next counter block of the object's data: after the instance
@@ -577,12 +656,15 @@ static inline bool next_block(pb_cursor *data, bool has_instances, uint64_t reac
 
 /*
  * The plan is of b's parse and of o (the identity plan_window asks of a
- * counter block, and o read again from b), once per call; *reach is the
- * furthest end of o's definitions, and every entry that reads ends
- * within it. O(o's definitions).
+ * counter block, and o read again from b), and sealed as
+ * perfbuf_v1_plan_build left it: its entries are then the ones the build
+ * derived from o's definitions in this parse, each ending within the
+ * plan's reach, the furthest end of those definitions, which validation
+ * (check_definitions in v1/block.c) required of every counter block of o.
+ * Once per call, O(o's counters).
  */
 static bool plan_of_object(const perfbuf_v1_plan *plan, const perfbuf_v1_block *b,
-                           const perfbuf_v1_object *o, uint64_t *reach)
+                           const perfbuf_v1_object *o)
 {
     /* The fields the walk takes from o are those b's header gives: its
      * offsets and instance count, not only what pb_v1_object_of_block
@@ -595,8 +677,7 @@ static bool plan_of_object(const perfbuf_v1_plan *plan, const perfbuf_v1_block *
            plan->perf_time_100ns == b->perf_time_100ns && pb_v1_object_of_block(b, o) &&
            plan->data_offset == o->data_offset &&
            plan->data_end == o->offset + o->total_length && plan->count == o->counter_count &&
-           (plan->entries != NULL || plan->count == 0) && proved_reach(b, o, reach) &&
-           entries_within(plan, *reach);
+           (plan->entries != NULL || plan->count == 0) && plan->seal == plan_seal(plan);
 }
 
 /* The rows of o's matrix, and the cells of rows x count into *needed:
@@ -613,6 +694,71 @@ static bool matrix_fits(const perfbuf_v1_object *o, uint32_t count, size_t cap, 
     return cap >= *needed;
 }
 
+/*
+ * Runs of a sealed plan: entries that follow each other in the block, all
+ * 8 bytes or all 4 (a provider lays its counters out one after the other,
+ * as the PERF_COUNTER_DEFINITION page's CounterOffset describes), read as
+ * one stretch each, without an entry's offset and size loaded and its
+ * width tested per value. Found once per call, O(counters); a plan of more
+ * runs than PLAN_RUNS, or with an entry of another size, is read entry by
+ * entry instead. Each run's bytes are its entries' bytes, so they end
+ * within the reach the seal vouches for.
+ */
+#define PLAN_RUNS 8u
+
+typedef struct plan_run {
+    uint32_t first;  /* the run's first entry, its column in the row */
+    uint32_t length; /* entries */
+    uint32_t offset; /* the first entry's CounterOffset */
+    uint32_t width;  /* 4 or 8 */
+} plan_run;
+
+static uint32_t plan_runs(const perfbuf_v1_plan_entry *e, uint32_t count, plan_run *runs)
+{
+    uint32_t n = 0;
+    for (uint32_t k = 0; k < count; k++) {
+        PB_WORK(1);
+        uint32_t width = e[k].size;
+        if (width != 4 && width != 8) {
+            return 0;
+        }
+        plan_run *last = n > 0 ? &runs[n - 1u] : NULL;
+        /* Next in the block: the previous entry's offset + width, computed
+         * in 64 bits (an offset near 2^32 does not wrap onto another). */
+        if (last != NULL && last->width == width &&
+            (uint64_t)last->offset + (uint64_t)last->length * width == e[k].offset) {
+            last->length++;
+            continue;
+        }
+        if (n == PLAN_RUNS) {
+            return 0;
+        }
+        runs[n] = (plan_run){k, 1u, e[k].offset, width};
+        n++;
+    }
+    return n;
+}
+
+/* A row read run by run: the loops have no branch per value. */
+static inline void read_runs(const uint8_t *bytes, const plan_run *runs, uint32_t run_count,
+                             uint64_t *out)
+{
+    for (uint32_t r = 0; r < run_count; r++) {
+        const uint8_t *from = bytes + runs[r].offset;
+        uint64_t *to = out + runs[r].first;
+        uint32_t length = runs[r].length;
+        if (runs[r].width == 8) {
+            for (uint32_t j = 0; j < length; j++) {
+                to[j] = pb_le64(from + 8u * (size_t)j);
+            }
+        } else {
+            for (uint32_t j = 0; j < length; j++) {
+                to[j] = pb_le32(from + 4u * (size_t)j);
+            }
+        }
+    }
+}
+
 perfbuf_status perfbuf_v1_plan_read_object(const perfbuf_v1_plan *plan, const perfbuf_v1_block *b,
                                            const perfbuf_v1_object *o, uint64_t *values,
                                            size_t cap, size_t *needed)
@@ -622,8 +768,7 @@ perfbuf_status perfbuf_v1_plan_read_object(const perfbuf_v1_plan *plan, const pe
         return PERFBUF_E_INVALID_ARGUMENT;
     }
     *needed = 0;
-    uint64_t reach;
-    if (!plan_of_object(plan, b, o, &reach)) {
+    if (!plan_of_object(plan, b, o)) {
         return PERFBUF_E_INVALID_ARGUMENT;
     }
     uint32_t rows;
@@ -638,19 +783,22 @@ perfbuf_status perfbuf_v1_plan_read_object(const perfbuf_v1_plan *plan, const pe
      * o->instance_count instance definitions (NumInstances -1: one
      * counter block), each of a ByteLength covering its header and inside
      * the object, each followed by a PERF_COUNTER_BLOCK whose ByteLength
-     * is at least `reach`, the furthest end of o's definitions
+     * is at least the plan's reach, the furthest end of o's definitions
      * (check_definitions and pb_v1_read_counter_block in v1/block.c).
-     * Every entry that reads ends within reach (plan_of_object), so once
-     * the cursor has handed out a block's ByteLength bytes, no value of
-     * the row needs a bounds check of its own: the le_load reads below
-     * stay inside those bytes. next_block still compares each length with
-     * reach, once per row: a buffer changed since its parse is refused
-     * rather than read past a block.
+     * The plan is sealed (plan_of_object), so every entry that reads ends
+     * within that reach, and once the cursor has handed out a block's
+     * ByteLength bytes no value of the row needs a bounds check of its
+     * own: the le_load reads below stay inside those bytes. next_block
+     * still compares each length with the reach, once per row: a buffer
+     * changed since its parse is refused rather than read past a block.
      */
     const perfbuf_v1_plan_entry *e = plan->entries;
     uint32_t count = plan->count;
+    uint64_t reach = plan->reach;
     bool has_instances = o->num_instances != PERFBUF_V1_NO_INSTANCES;
     pb_cursor data = pb_v1_view_window(b, o->data_offset, o->offset + o->total_length);
+    plan_run runs[PLAN_RUNS];
+    uint32_t run_count = plan_runs(e, count, runs);
     for (uint32_t row = 0; row < rows; row++) {
         PB_WORK(1u + count);
         pb_cursor block;
@@ -660,6 +808,10 @@ perfbuf_status perfbuf_v1_plan_read_object(const perfbuf_v1_plan *plan, const pe
             return PERFBUF_E_INVALID_ARGUMENT;
         }
         uint64_t *out = values + (size_t)row * count;
+        if (run_count > 0) {
+            read_runs(bytes, runs, run_count, out);
+            continue;
+        }
         for (uint32_t k = 0; k < count; k++) {
             out[k] = row_value(bytes, e[k].offset, e[k].size);
         }
@@ -678,10 +830,7 @@ perfbuf_status perfbuf_v1_plan_format_object(
         return PERFBUF_E_INVALID_ARGUMENT;
     }
     *needed = 0;
-    uint64_t newer_reach;
-    uint64_t older_reach;
-    if (!plan_of_object(newer, newer_b, newer_o, &newer_reach) ||
-        !plan_of_object(older, older_b, older_o, &older_reach)) {
+    if (!plan_of_object(newer, newer_b, newer_o) || !plan_of_object(older, older_b, older_o)) {
         return PERFBUF_E_INVALID_ARGUMENT;
     }
     /* Position is an instance's identity only where the two captures hold
@@ -705,13 +854,20 @@ perfbuf_status perfbuf_v1_plan_format_object(
         PB_WORK(1u + newer->count);
         pb_cursor newer_block;
         pb_cursor older_block;
-        if (!next_block(&newer_data, has_instances, newer_reach, &newer_block) ||
-            !next_block(&older_data, has_instances, older_reach, &older_block)) {
+        const uint8_t *newer_row;
+        const uint8_t *older_row;
+        /* Both plans sealed: each row's values are read unchecked from
+         * blocks the reach covers, as in perfbuf_v1_plan_read_object. */
+        if (!next_block(&newer_data, has_instances, newer->reach, &newer_block) ||
+            !next_block(&older_data, has_instances, older->reach, &older_block) ||
+            !pb_cursor_take(&newer_block, pb_cursor_remaining(&newer_block), &newer_row) ||
+            !pb_cursor_take(&older_block, pb_cursor_remaining(&older_block), &older_row)) {
             return PERFBUF_E_INVALID_ARGUMENT;
         }
         perfbuf_value *out = values + (size_t)row * newer->count;
         for (uint32_t k = 0; k < newer->count; k++) {
-            (void)plan_format_one(newer, &newer_block, older, &older_block, k, flags, &out[k]);
+            (void)plan_format_from(newer, &newer_block, newer_row, older, &older_block,
+                                   older_row, k, flags, &out[k]);
         }
     }
     return PERFBUF_OK;
