@@ -11,8 +11,8 @@
  * rest). Bit 3 opens the query on V2 instead: the table's first two bytes
  * are the length of a registration (PERF_REG_COUNTERSET_STRUCT) that
  * follows them, the rest of the table its counter names, the counterset
- * is named "S" and answers in block 0, and the captures are V2 query
- * data. A table that does not parse ends the run; a path that does not
+ * is named "S" (bit 5: has no name, paths name it by GUID alone) and
+ * answers in block 0, and the captures are V2 query data. A table that does not parse ends the run; a path that does not
  * parse is not added.
  *
  * Oracles: every call within the work budget of its inputs (fuzz/oracle.h;
@@ -23,7 +23,8 @@
  * asked for; an array's size answer is what the fill uses; every name ends
  * with a NUL inside the arena; a raw item with an older sample is MATCHED;
  * the instances listed as appeared or exited are at most the items of
- * their capture; a title's text fits in the room its size answer gave.
+ * their capture; a title's text fits in the room its size answer gave; a
+ * V2 open that succeeds leaves *err reporting no failure.
  */
 #include <stdbool.h>
 #include <stdlib.h>
@@ -198,8 +199,8 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
             .reginfo_len = reg_len,
             .counter_names = names_at < lens[2] ? parts[2] + names_at : NULL,
             .counter_names_len = lens[2] - names_at,
-            .counterset_name = set_name,
-            .counterset_name_len = sizeof set_name};
+            .counterset_name = (data[0] & 32u) != 0 ? NULL : set_name,
+            .counterset_name_len = (data[0] & 32u) != 0 ? 0 : sizeof set_name};
         BUDGETED(r.table_len, st = perfbuf_query_open_v2(&r.q, &r.reg, 1, &err));
     } else {
         BUDGETED(r.table_len, st = perfbuf_query_open(&r.q, parts[2], lens[2], NULL, 0, &err));
@@ -207,6 +208,8 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
     if (st != PERFBUF_OK) {
         return 0;
     }
+    /* An open that succeeds reports no failure, ids' order deferred or not. */
+    ORACLE(!v2 || err.status == PERFBUF_OK);
     for (int k = 0; k < 2; k++) {
         r.path_len[k] = lens[k];
         BUDGETED(lens[k], st = perfbuf_query_add(&r.q, &r.counters[k], (const char *)parts[k],

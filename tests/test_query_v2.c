@@ -362,6 +362,19 @@ static void unordered_ids_in_the_arena(void)
                                       .counterset_name = set.data,
                                       .counterset_name_len = set.len};
     perfbuf_query q;
+    /* Deferred to the arena, the ids' order is no failure: an open that
+     * succeeds leaves no SCRATCH_NEEDED in *err, even when the deferred
+     * buffer is the last one it parses. */
+    perfbuf_error err = {PERFBUF_E_TRUNCATED, 1, "x", "y", 1, 2};
+    perfbuf_query_registration reg_only = {.reginfo = reginfo.data, .reginfo_len = reginfo.len};
+    CHECK(perfbuf_query_open_v2(&q, &reg_only, 1, &err) == PERFBUF_OK);
+    CHECK_EQ_U(err.status, PERFBUF_OK);
+    CHECK(err.offset == 0 && err.declared == 0 && err.limit == 0);
+    perfbuf_query_registration names_last = reg;
+    names_last.counterset_name = NULL;
+    names_last.counterset_name_len = 0;
+    CHECK(perfbuf_query_open_v2(&q, &names_last, 1, &err) == PERFBUF_OK);
+    CHECK_EQ_U(err.status, PERFBUF_OK);
     CHECK(perfbuf_query_open_v2(&q, &reg, 1, NULL) == PERFBUF_OK);
     perfbuf_query_counter c;
     CHECK(perfbuf_query_add(&q, &c, "\\Many(*)\\c1", 11, NULL) == PERFBUF_OK);

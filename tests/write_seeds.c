@@ -504,6 +504,24 @@ static void query_v2_seeds(void)
     query_file_with("valid-v2-guid-missing.bin", 9,
                     "\\{00000000-0000-0000-0000-000000000000}(*)\\0", "\\S(gone)\\count", &table,
                     &o, &n);
+    /* Bit 5 too: a registration without a name whose ids descend, so that
+     * open defers their order to the arena, and no counter names, so that
+     * the deferred buffer is the last one open parses. */
+    enum { DESCENDING = 40 }; /* past the counts checked without scratch */
+    tb_reg_row descending[DESCENDING];
+    for (uint32_t i = 0; i < DESCENDING; i++) {
+        descending[i] = (tb_reg_row){DESCENDING - 1u - i, PERF_COUNTER_RAWCOUNT, PERFBUF_V2_NO_ID,
+                                     NULL};
+    }
+    tb_buf unordered = tb_v2_reginfo(descending, DESCENDING, PERFBUF_COUNTERSET_MULTI_INSTANCES);
+    tb_buf unordered_table;
+    tb_init(&unordered_table);
+    tb_u16(&unordered_table, (uint16_t)unordered.len);
+    tb_bytes(&unordered_table, unordered.data, unordered.len);
+    query_file_with("valid-v2-unordered-no-name.bin", 8 | 32, "\\S(*)\\1", "\\S(w)\\2",
+                    &unordered_table, &o, &n);
+    tb_free(&unordered_table);
+    tb_free(&unordered);
     tb_free(&o);
     tb_free(&n);
     tb_free(&table);

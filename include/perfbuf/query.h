@@ -149,7 +149,8 @@ PERFBUF_API PERFBUF_MUST_USE perfbuf_status perfbuf_query_open(perfbuf_query *q,
  * perfbuf_v2_strings_parse (origin AUTO) and perfbuf_v2_string_parse do
  * (*err names the offset and field); ids out of order need scratch, which
  * the arena's start provides (perfbuf_query_arena finishes their
- * validation then and may answer their failure). O(registrations).
+ * validation then and may answer their failure). O(the registrations'
+ * bytes): each buffer is validated once.
  */
 PERFBUF_API PERFBUF_MUST_USE perfbuf_status perfbuf_query_open_v2(
     perfbuf_query *q, perfbuf_query_registration *registrations, size_t count,

@@ -420,11 +420,13 @@ PERFBUF_API PERFBUF_MUST_USE perfbuf_status perfbuf_v1_plan_read(
  * of o (perfbuf_v1_plan_read's identity, checked once per call), when o
  * is not an object of b, or when the plan is not sealed as
  * perfbuf_v1_plan_build left it (its seal, recomputed once per call over
- * the plan and every entry: an entry or the reach changed since the build
- * is refused, whatever it was changed to). A sealed plan's entries end
+ * the plan and every entry: a plan or entry changed by mistake since the
+ * build is refused; the seal is a 64-bit hash, not a secret, and a seal
+ * forged to match is outside this contract). A sealed plan's entries end
  * within its reach, which validation proved every counter block of o
- * reaches, so no value has a bounds check of its own; each row's block
- * is still compared with the reach once. The values are unspecified on
+ * reaches, so no value has a bounds check of its own: the seal is what
+ * vouches for the entries' offsets. Each row's block is still compared
+ * with the reach once. The values are unspecified on
  * INVALID_ARGUMENT. O(o's counters + instances x counters).
  */
 PERFBUF_API PERFBUF_MUST_USE perfbuf_status perfbuf_v1_plan_read_object(

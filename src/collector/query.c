@@ -119,11 +119,17 @@ perfbuf_status perfbuf_query_open(perfbuf_query *q, const void *english, size_t 
 
 /* Scratch for a buffer whose ids are out of order: one entry per 8 bytes
  * is at least one per counter (a PERF_COUNTER_REG_INFO or a
- * PERF_STRING_COUNTER_HEADER takes more), placed at the arena's start. */
-static bool defer_order(perfbuf_query *q, size_t len, size_t *at)
+ * PERF_STRING_COUNTER_HEADER takes more), placed at the arena's start.
+ * The parse's SCRATCH_NEEDED is then no failure of the open: *err no
+ * longer reports it (LIMIT_EXCEEDED when the arena's size would wrap). */
+static bool defer_order(perfbuf_query *q, size_t len, size_t *at, perfbuf_error *err)
 {
     *at = q->fixed_bytes;
-    return add_size(&q->fixed_bytes, len / 8u * sizeof(uint64_t));
+    bool fits = add_size(&q->fixed_bytes, len / 8u * sizeof(uint64_t));
+    if (err != NULL) {
+        pb_error_set(err, fits ? PERFBUF_OK : PERFBUF_E_LIMIT_EXCEEDED, 0, "", "");
+    }
+    return fits;
 }
 
 /* One registration's buffers, validated without scratch; ids out of order
@@ -140,14 +146,14 @@ static perfbuf_status open_registration(perfbuf_query *q, perfbuf_query_registra
     }
     perfbuf_status st = perfbuf_v2_reginfo_parse(r->reginfo, r->reginfo_len, NULL, &r->reg, err);
     if (st == PERFBUF_E_SCRATCH_NEEDED) {
-        st = defer_order(q, r->reginfo_len, &r->reg_order) ? PERFBUF_OK
+        st = defer_order(q, r->reginfo_len, &r->reg_order, err) ? PERFBUF_OK
                                                             : PERFBUF_E_LIMIT_EXCEEDED;
     }
     if (st == PERFBUF_OK && r->counter_names != NULL) {
         st = perfbuf_v2_strings_parse(r->counter_names, r->counter_names_len,
                                       PERFBUF_V2_STRINGS_AUTO, NULL, &r->names, err);
         if (st == PERFBUF_E_SCRATCH_NEEDED) {
-            st = defer_order(q, r->counter_names_len, &r->names_order)
+            st = defer_order(q, r->counter_names_len, &r->names_order, err)
                      ? PERFBUF_OK
                      : PERFBUF_E_LIMIT_EXCEEDED;
         }
