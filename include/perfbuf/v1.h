@@ -424,9 +424,11 @@ PERFBUF_API PERFBUF_MUST_USE perfbuf_status perfbuf_v1_plan_read(
  * build is refused; the seal is a 64-bit hash, not a secret, and a seal
  * forged to match is outside this contract). A sealed plan's entries end
  * within its reach, which validation proved every counter block of o
- * reaches, so no value has a bounds check of its own: the seal is what
- * vouches for the entries' offsets. Each row's block is still compared
- * with the reach once. The values are unspecified on
+ * reaches, so no value has a bounds check of its own: once per call
+ * every entry's value and base are checked to end within the reach, and
+ * each row's block is compared with the reach once, so reads stay in the
+ * block whatever the plan holds (a forged seal gives wrong values, never
+ * a read outside the row). The values are unspecified on
  * INVALID_ARGUMENT. O(o's counters + instances x counters).
  */
 PERFBUF_API PERFBUF_MUST_USE perfbuf_status perfbuf_v1_plan_read_object(

@@ -197,4 +197,9 @@ static inline void pb_v1_prefetch_ahead(const pb_cursor *c, size_t ahead)
 bool pb_v1_counter_slice(const perfbuf_v1_block *b, const perfbuf_v1_counter_block *block,
                          const perfbuf_v1_counter *counter, pb_cursor *value);
 
+/* The seal perfbuf_v1_plan_build writes (v1/values.c): a hash of the plan
+ * and its entries, never 0. Internal, so that a white-box test can seal a
+ * plan it changed and show the reads stay in the row all the same. */
+uint64_t pb_v1_plan_seal(const perfbuf_v1_plan *p);
+
 #endif

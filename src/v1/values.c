@@ -351,7 +351,7 @@ static inline uint64_t pair32(uint32_t hi, uint32_t lo)
     return (uint64_t)hi << 32 | lo;
 }
 
-static uint64_t plan_seal(const perfbuf_v1_plan *p)
+uint64_t pb_v1_plan_seal(const perfbuf_v1_plan *p)
 {
     uint64_t head = pb_mix64((uint64_t)(uintptr_t)p->data);
     head = pb_mix64(head ^ p->size);
@@ -428,7 +428,7 @@ perfbuf_status perfbuf_v1_plan_build(const perfbuf_v1_block *b, const perfbuf_v1
         clock_and_frequency((perfbuf_time_base)base, b, o, &out->clock[base],
                             &out->frequency[base]);
     }
-    out->seal = plan_seal(out);
+    out->seal = pb_v1_plan_seal(out);
     return PERFBUF_OK;
 }
 
@@ -655,6 +655,29 @@ static inline bool next_block(pb_cursor *data, bool has_instances, uint64_t reac
 }
 
 /*
+ * Every value and base an entry reads (4 or 8 bytes; row_value reads
+ * nothing of another size) ends within the plan's reach. Memory safety of
+ * the unchecked row reads rests on this and on each row's block being at
+ * least the reach long, never on the seal: the seal is a hash of caller
+ * memory, which tells a plan changed by mistake or of another object, and
+ * a check of O(counters) per call costs less than the seal itself.
+ */
+static bool entries_within_reach(const perfbuf_v1_plan *plan)
+{
+    const perfbuf_v1_plan_entry *e = plan->entries;
+    for (uint32_t k = 0; k < plan->count; k++) {
+        PB_WORK(1);
+        bool value_read = e[k].size == 4u || e[k].size == 8u;
+        bool base_read = e[k].base_size == 4u || e[k].base_size == 8u;
+        if ((value_read && (uint64_t)e[k].offset + e[k].size > plan->reach) ||
+            (base_read && (uint64_t)e[k].base_offset + e[k].base_size > plan->reach)) {
+            return false;
+        }
+    }
+    return true;
+}
+
+/*
  * The plan is of b's parse and of o (the identity plan_window asks of a
  * counter block, and o read again from b), and sealed as
  * perfbuf_v1_plan_build left it: its entries are then the ones the build
@@ -677,7 +700,8 @@ static bool plan_of_object(const perfbuf_v1_plan *plan, const perfbuf_v1_block *
            plan->perf_time_100ns == b->perf_time_100ns && pb_v1_object_of_block(b, o) &&
            plan->data_offset == o->data_offset &&
            plan->data_end == o->offset + o->total_length && plan->count == o->counter_count &&
-           (plan->entries != NULL || plan->count == 0) && plan->seal == plan_seal(plan);
+           (plan->entries != NULL || plan->count == 0) && entries_within_reach(plan) &&
+           plan->seal == pb_v1_plan_seal(plan);
 }
 
 /* The rows of o's matrix, and the cells of rows x count into *needed:
