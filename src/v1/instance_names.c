@@ -583,7 +583,7 @@ perfbuf_status perfbuf_v1_block_index_classes(const perfbuf_v1_block *b,
  * within that name's own characters, so O(the block's bytes + the parent
  * part). False when no name of the block is equal: no parent can match.
  */
-static bool query_class(const perfbuf_v1_block *b, const perfbuf_v1_instance_index *index,
+PB_NOINLINE static bool query_class(const perfbuf_v1_block *b, const perfbuf_v1_instance_index *index,
                         const char *parent_name, size_t parent_len, uint32_t *name_class)
 {
     size_t slot = index->object_count;
@@ -608,6 +608,24 @@ static bool query_class(const perfbuf_v1_block *b, const perfbuf_v1_instance_ind
         }
     }
     return false;
+}
+
+/*
+ * Whether inst's parent is in parent_class. The parent's entry is the
+ * caller's memory: it must still name an instance's name (O(1)), as a
+ * comparison would. Apart from perfbuf_v1_find_instance so that its frame
+ * holds no parent's place.
+ */
+PB_NOINLINE static bool parent_in_class(const perfbuf_v1_block *b, const perfbuf_v1_object *o,
+                                        const perfbuf_v1_instance *inst,
+                                        const perfbuf_v1_instance_index *parent_index,
+                                        uint32_t parent_class)
+{
+    parent_place place;
+    pb_cursor span;
+    return locate_parent(b, o, inst, parent_index, &place, NULL) == PERFBUF_OK &&
+           code_page_known(place.code_page) && name_span(b, place.offset, &span) &&
+           high_half(parent_index->name_classes[place.slot]) == parent_class;
 }
 
 /* "#N" at the end of a query: the N+1-th instance of that name. */
@@ -676,14 +694,8 @@ perfbuf_status perfbuf_v1_find_instance(const perfbuf_v1_block *b, const perfbuf
                 class_looked_up = true;
                 class_found = query_class(b, parent_index, parent_name, parent_len, &parent_class);
             }
-            /* The parent's entry is the caller's memory: it must still
-             * name an instance's name (O(1)), as a comparison would. */
-            parent_place place;
-            pb_cursor span;
             match = match && class_found &&
-                    locate_parent(b, o, out, parent_index, &place, NULL) == PERFBUF_OK &&
-                    code_page_known(place.code_page) && name_span(b, place.offset, &span) &&
-                    high_half(parent_index->name_classes[place.slot]) == parent_class;
+                    parent_in_class(b, o, out, parent_index, parent_class);
         } else {
             /* Without parents the whole query (slash included) is the name. */
             const char *whole = parent_name != NULL ? query : name;
