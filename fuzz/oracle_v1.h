@@ -401,12 +401,14 @@ static void check_full_names_object(const perfbuf_v1_block *b, size_t size)
             BUDGETED_APART(size + sizeof one,
                            one_st = perfbuf_v1_full_name_utf8(b, &o, &inst, &index, one,
                                                               sizeof one, &len));
-            bad = bad || one_st == PERFBUF_E_BAD_REFERENCE;
-            ORACLE(((f->flags & PERFBUF_V1_FULL_NAME_BAD_PARENT) != 0) ==
-                   (one_st == PERFBUF_E_BAD_REFERENCE));
+            bad = bad || (f->flags & PERFBUF_V1_FULL_NAME_BAD_PARENT) != 0;
+            /* A name longer than `one` is compared no further. */
             if (one_st != PERFBUF_OK && one_st != PERFBUF_E_BAD_REFERENCE) {
+                ORACLE(one_st == PERFBUF_E_OUTPUT_TOO_SMALL && len >= sizeof one);
                 continue;
             }
+            ORACLE(((f->flags & PERFBUF_V1_FULL_NAME_BAD_PARENT) != 0) ==
+                   (one_st == PERFBUF_E_BAD_REFERENCE));
             if ((f->flags & PERFBUF_V1_FULL_NAME_PARENT_CUT) == 0) {
                 ORACLE(f->length == len && memcmp(out + f->offset, one, len) == 0);
             } else {
