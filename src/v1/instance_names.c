@@ -418,9 +418,12 @@ static size_t utf8_bound(uint32_t code_page, size_t bytes)
  * must be before `i` (written by this call) and name the same parent, and
  * its text must lie in what was written, so any scratch contents are safe. */
 static bool earlier_parent(const perfbuf_v1_full_name *names, size_t candidate, size_t i,
-                           uint32_t slot, size_t pos)
+                           size_t slot, size_t pos)
 {
-    return candidate < i && names[candidate].parent_slot == slot &&
+    /* A slot that does not fit a record (an index whose slot_count was
+     * changed) is never remembered: UINT32_MAX marks "no parent". */
+    return slot < PERFBUF_V1_FULL_NAME_NO_PARENT && candidate < i &&
+           names[candidate].parent_slot == slot &&
            names[candidate].offset <= pos &&
            names[candidate].parent_length <= pos - names[candidate].offset;
 }
@@ -439,7 +442,7 @@ static bool write_full_name(const perfbuf_v1_block *b, const perfbuf_v1_instance
     if (has_parent) {
         size_t room = p->cap - p->pos;
         size_t len;
-        if (earlier_parent(names, memo, inst->index, (uint32_t)place->slot, p->pos)) {
+        if (earlier_parent(names, memo, inst->index, place->slot, p->pos)) {
             len = names[memo].parent_length;
             if (len >= room) {
                 return false;
@@ -472,7 +475,9 @@ static bool write_full_name(const perfbuf_v1_block *b, const perfbuf_v1_instance
         }
         p->out[p->pos++] = '/';
         record->parent_length = len;
-        record->parent_slot = (uint32_t)place->slot;
+        record->parent_slot = place->slot < PERFBUF_V1_FULL_NAME_NO_PARENT
+                                  ? (uint32_t)place->slot
+                                  : PERFBUF_V1_FULL_NAME_NO_PARENT;
     }
     pb_utf8_out text;
     pb_utf8_out_init(&text, p->out + p->pos, p->cap - p->pos);
