@@ -896,6 +896,38 @@ static uint64_t v1_object_values(const void *ctx)
     return sum;
 }
 
+/* Every value and every full name, each object in one call of each:
+ * perfbuf_v1_plan_read_object and perfbuf_v1_full_names_object. */
+static uint64_t v1_object_values_full_names(const void *ctx)
+{
+    const buffer *b = ctx;
+    perfbuf_v1_block blk;
+    perfbuf_v1_instance_index index;
+    if (perfbuf_v1_parse(b->data, b->len, NULL, &blk, NULL) != PERFBUF_OK ||
+        perfbuf_v1_block_index_build(&blk, block_slots, blk.index_slots, &index) != PERFBUF_OK) {
+        return 0;
+    }
+    uint64_t sum = 0;
+    perfbuf_v1_iter oi;
+    perfbuf_v1_object o;
+    perfbuf_v1_plan_entry entries[BENCH_COUNTERS];
+    perfbuf_v1_plan plan;
+    perfbuf_v1_objects_begin(&blk, &oi);
+    while (perfbuf_v1_objects_next(&blk, &oi, &o)) {
+        size_t cells;
+        if (perfbuf_v1_plan_build(&blk, &o, entries, BENCH_COUNTERS, &plan) != PERFBUF_OK ||
+            perfbuf_v1_plan_read_object(&plan, &blk, &o, object_matrix, object_matrix_cells,
+                                        &cells) != PERFBUF_OK) {
+            return 0;
+        }
+        for (size_t c = 0; c < cells; c++) {
+            sum += object_matrix[c];
+        }
+        sum += object_full_names(&blk, &o, &index);
+    }
+    return sum;
+}
+
 /* The formatted matrix perfbuf_v1_plan_format_object fills, as large as
  * object_matrix. */
 static perfbuf_value *formatted_matrix;
@@ -1203,13 +1235,16 @@ int main(void)
         row("validate, read every value (per-value accessor)", &b, measure(v1_values, &b));
         if (full_names_setup(&parsed) != 0 ||
             v1_plan_values_full_names_object(&b) != v1_plan_values_full_names(&b) ||
+            v1_object_values_full_names(&b) != v1_plan_values_full_names(&b) ||
             v1_full_names_object(&b) != v1_full_names(&b)) {
             fprintf(stderr, "perfbuf-bench: the whole-object and per-instance full names disagree\n");
             return 1;
         }
         row("validate, values + full names (per instance)", &b,
             measure(v1_plan_values_full_names, &b));
-        double full_names = measure(v1_plan_values_full_names_object, &b);
+        row("validate, values + full names (names/object)", &b,
+            measure(v1_plan_values_full_names_object, &b));
+        double full_names = measure(v1_object_values_full_names, &b);
         row("validate, values + full names (whole object)", &b, full_names);
         row("validate, every name to UTF-8", &b, measure(v1_names, &b));
         row("validate, thread full names (per instance)", &b,

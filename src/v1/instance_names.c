@@ -429,7 +429,8 @@ static bool earlier_parent(const perfbuf_v1_full_name *names, size_t candidate, 
 }
 
 /* Writes inst's full name into the pass and its record; false when it
- * does not fit (nothing of it counts then). */
+ * does not fit (nothing of it counts then). memo: the earlier record that
+ * holds the parent's part (earlier_parent), or SIZE_MAX to convert it. */
 static bool write_full_name(const perfbuf_v1_block *b, const perfbuf_v1_instance *inst,
                             const parent_place *place, bool has_parent, size_t memo,
                             perfbuf_v1_full_name *names, names_pass *p,
@@ -442,7 +443,7 @@ static bool write_full_name(const perfbuf_v1_block *b, const perfbuf_v1_instance
     if (has_parent) {
         size_t room = p->cap - p->pos;
         size_t len;
-        if (earlier_parent(names, memo, inst->index, place->slot, p->pos)) {
+        if (memo != SIZE_MAX) {
             len = names[memo].parent_length;
             if (len >= room) {
                 return false;
@@ -491,6 +492,41 @@ static bool write_full_name(const perfbuf_v1_block *b, const perfbuf_v1_instance
     return true;
 }
 
+/* The parent object the previous child's title named: siblings share it,
+ * so a call finds it once per run of one parent title, not per child. */
+typedef struct parent_object_memo {
+    uint32_t title;           /* 0: nothing remembered */
+    bool found;
+    size_t slot;
+    perfbuf_v1_object object;
+} parent_object_memo;
+
+/* locate_parent with the block index, through the memo. */
+static perfbuf_status locate_parent_memo(const perfbuf_v1_block *b, const perfbuf_v1_object *o,
+                                         const perfbuf_v1_instance *inst,
+                                         const perfbuf_v1_instance_index *index,
+                                         parent_object_memo *memo, parent_place *place)
+{
+    if (memo->title != inst->parent_title_index) {
+        memo->title = inst->parent_title_index;
+        memo->found = block_index_object(b, index, memo->title, &memo->slot, &memo->object);
+    }
+    if (!memo->found) {
+        return PERFBUF_E_NOT_FOUND;
+    }
+    if (inst->parent_instance >= memo->object.instance_count ||
+        (memo->object.offset == o->offset && inst->parent_instance == inst->index)) {
+        return PERFBUF_E_BAD_REFERENCE;
+    }
+    place->code_page = memo->object.code_page;
+    place->slot = memo->slot + 1 + inst->parent_instance;
+    uint64_t entry = index->slots[place->slot];
+    place->offset = (size_t)(entry & UINT32_MAX);
+    place->name_bytes = (size_t)(entry >> 32);
+    place->name_bytes_known = true;
+    return PERFBUF_OK;
+}
+
 perfbuf_status perfbuf_v1_full_names_object(const perfbuf_v1_block *b, const perfbuf_v1_object *o,
                                             const perfbuf_v1_instance_index *parent_index,
                                             size_t *scratch, size_t scratch_count,
@@ -515,6 +551,7 @@ perfbuf_status perfbuf_v1_full_names_object(const perfbuf_v1_block *b, const per
     names_pass p = {out, cap, 0, 0, count >= o->instance_count};
     bool bad_reference = false;
     size_t last = SIZE_MAX; /* the last record with a parent's part */
+    parent_object_memo parent_object = {0, false, 0, {0}};
     perfbuf_v1_iter it;
     perfbuf_v1_instance inst;
     perfbuf_v1_instances_begin(o, &it);
@@ -526,16 +563,22 @@ perfbuf_status perfbuf_v1_full_names_object(const perfbuf_v1_block *b, const per
             if (!block_form) {
                 return PERFBUF_E_SCRATCH_NEEDED;
             }
-            parent_st = locate_parent(b, o, &inst, parent_index, &place, NULL);
+            parent_st = locate_parent_memo(b, o, &inst, parent_index, &parent_object, &place);
+        }
+        /* A parent an earlier record of this call holds needs neither its
+         * span read again nor a conversion. */
+        bool parent_named = parent_st == PERFBUF_OK && code_page_known(place.code_page);
+        size_t memo = SIZE_MAX;
+        if (parent_named && p.writing) {
+            memo = scratch != NULL ? scratch[place.slot] : last;
+            memo = earlier_parent(names, memo, inst.index, place.slot, p.pos) ? memo : SIZE_MAX;
         }
         pb_cursor span;
-        bool has_parent = parent_st == PERFBUF_OK && code_page_known(place.code_page) &&
-                          name_span(b, place.offset, &span);
+        bool has_parent = parent_named && (memo != SIZE_MAX || name_span(b, place.offset, &span));
         bad_reference = bad_reference || parent_st == PERFBUF_E_BAD_REFERENCE;
         if (p.writing) {
             perfbuf_v1_full_name *record = &names[inst.index];
             record->flags = parent_st == PERFBUF_E_BAD_REFERENCE ? PERFBUF_V1_FULL_NAME_BAD_PARENT : 0;
-            size_t memo = !has_parent ? SIZE_MAX : scratch != NULL ? scratch[place.slot] : last;
             size_t start = p.pos;
             if (write_full_name(b, &inst, &place, has_parent, memo, names, &p, record)) {
                 if (has_parent) {
