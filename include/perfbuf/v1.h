@@ -287,10 +287,11 @@ PERFBUF_API PERFBUF_MUST_USE perfbuf_status perfbuf_v1_full_name_utf8(
  * (memcpy from the output written so far) for each further child of it:
  * with scratch, whatever the order of the children; without (NULL, 0),
  * for consecutive children of one parent only (each other child converts
- * it again, still linear in the output). scratch, when given, holds
- * parent_index->slot_count entries (INVALID_ARGUMENT otherwise) and needs
- * no clearing: an entry is trusted only when it names a record this call
- * wrote earlier for the same parent, so any contents give the same text.
+ * it again, still linear in the output). scratch, when given, needs the
+ * block form and parent_index->slot_count entries (INVALID_ARGUMENT
+ * otherwise), and no clearing: an entry is trusted only when it names a
+ * record this call wrote earlier for the same parent, so any contents
+ * give the same text.
  *
  * One difference from perfbuf_v1_full_name_utf8: a parent's part is cut
  * after the last whole UTF-8 character within
@@ -307,12 +308,12 @@ PERFBUF_API PERFBUF_MUST_USE perfbuf_status perfbuf_v1_full_name_utf8(
  * Two calls: names must hold o->instance_count records and out *needed
  * bytes; when either is short the call answers PERFBUF_E_OUTPUT_TOO_SMALL
  * (out then holds an empty string, the records nothing to use) and
- * *needed is a size that is enough (the
- * bytes written before the shortfall, then each remaining name's bound:
- * three bytes per UTF-16 unit or code-page byte, the parent's part at most
- * the cut), found without converting. On success *needed is the bytes
- * written. O(the object's bytes + the output + instances x log objects),
- * no allocation.
+ * *needed is a size that is enough (the bytes written before the
+ * shortfall, then each remaining name's bound: three bytes per UTF-16
+ * unit or code-page byte, the parent's part at most the cut), found
+ * without converting. On success *needed is the bytes written.
+ * O(the object's bytes + the output + instances x log objects), no
+ * allocation.
  *
  * Statuses, as perfbuf_v1_full_name_utf8's: INVALID_ARGUMENT when o is not
  * of b or parent_index is of another parse; UNKNOWN_VALUE when o's code

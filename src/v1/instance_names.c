@@ -431,7 +431,7 @@ static bool earlier_parent(const perfbuf_v1_full_name *names, size_t candidate, 
 /* Writes inst's full name into the pass and its record; false when it
  * does not fit (nothing of it counts then). memo: the earlier record that
  * holds the parent's part (earlier_parent), or SIZE_MAX to convert it. */
-static bool write_full_name(const perfbuf_v1_block *b, const perfbuf_v1_instance *inst,
+static PB_NOINLINE bool write_full_name(const perfbuf_v1_block *b, const perfbuf_v1_instance *inst,
                             const parent_place *place, bool has_parent, size_t memo,
                             perfbuf_v1_full_name *names, names_pass *p,
                             perfbuf_v1_full_name *record)
@@ -498,8 +498,26 @@ typedef struct parent_object_memo {
     uint32_t title;           /* 0: nothing remembered */
     bool found;
     size_t slot;
-    perfbuf_v1_object object;
+    size_t offset;            /* the object's, its instances and code page */
+    uint32_t instance_count;
+    uint32_t code_page;
 } parent_object_memo;
+
+/* Kept out of the caller, whose frame would otherwise hold an object view
+ * (the library's frames stay within 512 bytes). */
+static PB_NOINLINE void remember_parent_object(const perfbuf_v1_block *b,
+                                               const perfbuf_v1_instance_index *index,
+                                               uint32_t title, parent_object_memo *memo)
+{
+    perfbuf_v1_object object;
+    memo->title = title;
+    memo->found = block_index_object(b, index, title, &memo->slot, &object);
+    if (memo->found) {
+        memo->offset = object.offset;
+        memo->instance_count = object.instance_count;
+        memo->code_page = object.code_page;
+    }
+}
 
 /* locate_parent with the block index, through the memo. */
 static perfbuf_status locate_parent_memo(const perfbuf_v1_block *b, const perfbuf_v1_object *o,
@@ -508,17 +526,16 @@ static perfbuf_status locate_parent_memo(const perfbuf_v1_block *b, const perfbu
                                          parent_object_memo *memo, parent_place *place)
 {
     if (memo->title != inst->parent_title_index) {
-        memo->title = inst->parent_title_index;
-        memo->found = block_index_object(b, index, memo->title, &memo->slot, &memo->object);
+        remember_parent_object(b, index, inst->parent_title_index, memo);
     }
     if (!memo->found) {
         return PERFBUF_E_NOT_FOUND;
     }
-    if (inst->parent_instance >= memo->object.instance_count ||
-        (memo->object.offset == o->offset && inst->parent_instance == inst->index)) {
+    if (inst->parent_instance >= memo->instance_count ||
+        (memo->offset == o->offset && inst->parent_instance == inst->index)) {
         return PERFBUF_E_BAD_REFERENCE;
     }
-    place->code_page = memo->object.code_page;
+    place->code_page = memo->code_page;
     place->slot = memo->slot + 1 + inst->parent_instance;
     uint64_t entry = index->slots[place->slot];
     place->offset = (size_t)(entry & UINT32_MAX);
@@ -551,7 +568,7 @@ perfbuf_status perfbuf_v1_full_names_object(const perfbuf_v1_block *b, const per
     names_pass p = {out, cap, 0, 0, count >= o->instance_count};
     bool bad_reference = false;
     size_t last = SIZE_MAX; /* the last record with a parent's part */
-    parent_object_memo parent_object = {0, false, 0, {0}};
+    parent_object_memo parent_object = {0, false, 0, 0, 0, 0};
     perfbuf_v1_iter it;
     perfbuf_v1_instance inst;
     perfbuf_v1_instances_begin(o, &it);
