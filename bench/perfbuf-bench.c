@@ -688,6 +688,122 @@ static uint64_t v1_plan_values_full_names(const void *ctx)
     return sum;
 }
 
+/* What perfbuf_v1_full_names_object fills: the records, the text and the
+ * scratch that lets each parent be converted once, sized per block before
+ * the rows are timed. */
+static perfbuf_v1_full_name *name_records;
+static size_t name_record_count;
+static char *name_text;
+static size_t name_text_cap;
+static size_t *name_scratch;
+
+/* Sizes the three for every object of blk (a first call per object). */
+static int full_names_setup(const perfbuf_v1_block *blk)
+{
+    perfbuf_v1_instance_index index;
+    if (perfbuf_v1_block_index_build(blk, block_slots, blk->index_slots, &index) != PERFBUF_OK) {
+        return -1;
+    }
+    name_record_count = 1;
+    name_text_cap = 1;
+    perfbuf_v1_iter oi;
+    perfbuf_v1_object o;
+    perfbuf_v1_objects_begin(blk, &oi);
+    while (perfbuf_v1_objects_next(blk, &oi, &o)) {
+        size_t needed = 0;
+        perfbuf_status st = perfbuf_v1_full_names_object(blk, &o, &index, NULL, 0, NULL, 0, NULL,
+                                                         0, &needed);
+        if (st != PERFBUF_OK && st != PERFBUF_E_OUTPUT_TOO_SMALL) {
+            return -1;
+        }
+        name_text_cap = needed > name_text_cap ? needed : name_text_cap;
+        name_record_count = o.instance_count > name_record_count ? o.instance_count
+                                                                  : name_record_count;
+    }
+    name_records = malloc(sizeof *name_records * name_record_count);
+    name_text = malloc(name_text_cap);
+    name_scratch = calloc(blk->index_slots ? blk->index_slots : 1, sizeof *name_scratch);
+    return name_records != NULL && name_text != NULL && name_scratch != NULL ? 0 : -1;
+}
+
+static void full_names_release(void)
+{
+    free(name_records);
+    free(name_text);
+    free(name_scratch);
+}
+
+/* Every full name of o in one call; the sum of their lengths, as the
+ * per-instance rows sum theirs. */
+static uint64_t object_full_names(const perfbuf_v1_block *blk, const perfbuf_v1_object *o,
+                                  const perfbuf_v1_instance_index *index)
+{
+    size_t written;
+    if (perfbuf_v1_full_names_object(blk, o, index, name_scratch, blk->index_slots, name_records,
+                                     name_record_count, name_text, name_text_cap,
+                                     &written) != PERFBUF_OK) {
+        return 0;
+    }
+    uint64_t sum = 0;
+    for (uint32_t i = 0; i < o->instance_count; i++) {
+        sum += name_records[i].length;
+    }
+    return sum;
+}
+
+/* v1_plan_values_full_names with each object's names in one call. */
+static uint64_t v1_plan_values_full_names_object(const void *ctx)
+{
+    const buffer *b = ctx;
+    perfbuf_v1_block blk;
+    perfbuf_v1_instance_index index;
+    if (perfbuf_v1_parse(b->data, b->len, NULL, &blk, NULL) != PERFBUF_OK ||
+        perfbuf_v1_block_index_build(&blk, block_slots, blk.index_slots, &index) != PERFBUF_OK) {
+        return 0;
+    }
+    uint64_t sum = 0;
+    perfbuf_v1_iter oi, ii;
+    perfbuf_v1_object o;
+    perfbuf_v1_instance inst;
+    perfbuf_v1_plan_entry entries[BENCH_COUNTERS];
+    perfbuf_v1_plan plan;
+    uint64_t values[BENCH_COUNTERS];
+    perfbuf_v1_objects_begin(&blk, &oi);
+    while (perfbuf_v1_objects_next(&blk, &oi, &o)) {
+        if (perfbuf_v1_plan_build(&blk, &o, entries, BENCH_COUNTERS, &plan) != PERFBUF_OK) {
+            return 0;
+        }
+        sum += object_full_names(&blk, &o, &index);
+        perfbuf_v1_instances_begin(&o, &ii);
+        while (perfbuf_v1_instances_next(&blk, &ii, &inst)) {
+            if (perfbuf_v1_plan_read(&plan, &blk, &inst.counters, values, BENCH_COUNTERS) ==
+                PERFBUF_OK) {
+                for (uint32_t k = 0; k < plan.count; k++) {
+                    sum += values[k];
+                }
+            }
+        }
+    }
+    return sum;
+}
+
+/* v1_full_names in one call. */
+static uint64_t v1_full_names_object(const void *ctx)
+{
+    const buffer *b = ctx;
+    perfbuf_v1_block blk;
+    if (perfbuf_v1_parse(b->data, b->len, NULL, &blk, NULL) != PERFBUF_OK) {
+        return 0;
+    }
+    perfbuf_v1_object thread;
+    perfbuf_v1_instance_index index;
+    if (perfbuf_v1_find_object(&blk, 232, &thread) != PERFBUF_OK ||
+        perfbuf_v1_block_index_build(&blk, block_slots, blk.index_slots, &index) != PERFBUF_OK) {
+        return 0;
+    }
+    return object_full_names(&blk, &thread, &index);
+}
+
 /* Two captures, every counter of every instance formatted through one
  * plan per capture and object. */
 static uint64_t v1_plan_formatted(const void *ctx)
@@ -776,6 +892,38 @@ static uint64_t v1_object_values(const void *ctx)
         for (size_t c = 0; c < cells; c++) {
             sum += object_matrix[c];
         }
+    }
+    return sum;
+}
+
+/* Every value and every full name, each object in one call of each:
+ * perfbuf_v1_plan_read_object and perfbuf_v1_full_names_object. */
+static uint64_t v1_object_values_full_names(const void *ctx)
+{
+    const buffer *b = ctx;
+    perfbuf_v1_block blk;
+    perfbuf_v1_instance_index index;
+    if (perfbuf_v1_parse(b->data, b->len, NULL, &blk, NULL) != PERFBUF_OK ||
+        perfbuf_v1_block_index_build(&blk, block_slots, blk.index_slots, &index) != PERFBUF_OK) {
+        return 0;
+    }
+    uint64_t sum = 0;
+    perfbuf_v1_iter oi;
+    perfbuf_v1_object o;
+    perfbuf_v1_plan_entry entries[BENCH_COUNTERS];
+    perfbuf_v1_plan plan;
+    perfbuf_v1_objects_begin(&blk, &oi);
+    while (perfbuf_v1_objects_next(&blk, &oi, &o)) {
+        size_t cells;
+        if (perfbuf_v1_plan_build(&blk, &o, entries, BENCH_COUNTERS, &plan) != PERFBUF_OK ||
+            perfbuf_v1_plan_read_object(&plan, &blk, &o, object_matrix, object_matrix_cells,
+                                        &cells) != PERFBUF_OK) {
+            return 0;
+        }
+        for (size_t c = 0; c < cells; c++) {
+            sum += object_matrix[c];
+        }
+        sum += object_full_names(&blk, &o, &index);
     }
     return sum;
 }
@@ -1085,10 +1233,24 @@ int main(void)
         double whole_object = measure(v1_object_values, &b);
         row("validate, read every value (whole object)", &b, whole_object);
         row("validate, read every value (per-value accessor)", &b, measure(v1_values, &b));
-        double full_names = measure(v1_plan_values_full_names, &b);
-        row("validate, every value + every full parent/name", &b, full_names);
+        if (full_names_setup(&parsed) != 0 ||
+            v1_plan_values_full_names_object(&b) != v1_plan_values_full_names(&b) ||
+            v1_object_values_full_names(&b) != v1_plan_values_full_names(&b) ||
+            v1_full_names_object(&b) != v1_full_names(&b)) {
+            fprintf(stderr, "perfbuf-bench: the whole-object and per-instance full names disagree\n");
+            return 1;
+        }
+        row("validate, values + full names (per instance)", &b,
+            measure(v1_plan_values_full_names, &b));
+        row("validate, values + full names (names/object)", &b,
+            measure(v1_plan_values_full_names_object, &b));
+        double full_names = measure(v1_object_values_full_names, &b);
+        row("validate, values + full names (whole object)", &b, full_names);
         row("validate, every name to UTF-8", &b, measure(v1_names, &b));
-        row("validate, every thread's full parent/name", &b, measure(v1_full_names, &b));
+        row("validate, thread full names (per instance)", &b,
+            measure(v1_full_names, &b));
+        row("validate, thread full names (whole object)", &b,
+            measure(v1_full_names_object, &b));
         if (p >= 1000) {
             row("validate, 1,000 lookups by name", &b, measure(v1_lookups, &b));
         }
@@ -1114,6 +1276,7 @@ int main(void)
                whole_object / unchecked, whole_object / with_plan);
         free(object_matrix);
         free(formatted_matrix);
+        full_names_release();
         free(block_slots);
         tb_free(&v0.buf);
         tb_free(&v1.buf);

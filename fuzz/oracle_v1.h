@@ -24,6 +24,7 @@
 
 #include "oracle.h"
 #include "oracle_v1_views.h"
+#include "perfbuf/text.h"
 #include "perfbuf/v1.h"
 
 /* Instances per object whose parent is also resolved without the block
@@ -328,6 +329,105 @@ static digest walk(const perfbuf_v1_block *b, uint64_t *slots, uint64_t *classes
     return d;
 }
 
+/*
+ * Every object's full names in one call (perfbuf_v1_full_names_object):
+ * the size a first call answers is within its documented multiple of the
+ * object, the call is linear in the buffer and its output, with scratch
+ * and without the same text, and each record is what
+ * perfbuf_v1_full_name_utf8 gives that instance (a parent's part past the
+ * cut is that text's prefix, cut at a whole character).
+ */
+static void check_full_names_object(const perfbuf_v1_block *b, size_t size)
+{
+    size_t slot_count = b->index_slots ? b->index_slots : 1;
+    uint64_t *slots = malloc(sizeof *slots * slot_count);
+    size_t *scratch = malloc(sizeof *scratch * slot_count);
+    perfbuf_v1_instance_index index;
+    perfbuf_status st = PERFBUF_E_INVALID_ARGUMENT;
+    if (slots != NULL && scratch != NULL) {
+        memset(scratch, 0xA5, sizeof *scratch * slot_count);
+        BUDGETED_APART(size, st = perfbuf_v1_block_index_build(b, slots, b->index_slots, &index));
+    }
+    perfbuf_v1_iter oi;
+    perfbuf_v1_object o;
+    perfbuf_v1_objects_begin(b, &oi);
+    while (st == PERFBUF_OK && perfbuf_v1_objects_next(b, &oi, &o)) {
+        size_t needed = 0;
+        perfbuf_status first;
+        BUDGETED_APART(size, first = perfbuf_v1_full_names_object(b, &o, &index, scratch,
+                                                                  b->index_slots, NULL, 0, NULL,
+                                                                  0, &needed));
+        if (first == PERFBUF_E_UNKNOWN_VALUE) {
+            ORACLE(o.code_page != 0 && !perfbuf_codepage_supported(o.code_page));
+            continue;
+        }
+        ORACLE(first == (o.instance_count == 0 ? PERFBUF_OK : PERFBUF_E_OUTPUT_TOO_SMALL));
+        ORACLE(needed <= (uint64_t)PERFBUF_V1_FULL_NAMES_BYTES_PER_BYTE * o.total_length);
+        size_t count = o.instance_count;
+        size_t cap = needed;
+        perfbuf_v1_full_name *names = malloc(sizeof *names * (count ? count : 1));
+        char *out = malloc(cap ? cap : 1);
+        char *again = malloc(cap ? cap : 1);
+        if (names == NULL || out == NULL || again == NULL) {
+            free(names);
+            free(out);
+            free(again);
+            break;
+        }
+        size_t written = 0;
+        size_t written_again = 0;
+        perfbuf_status full, plain;
+        BUDGETED_APART(size + cap + count * sizeof *names + slot_count * sizeof *scratch,
+                       full = perfbuf_v1_full_names_object(b, &o, &index, scratch,
+                                                           b->index_slots, names, count, out,
+                                                           cap, &written));
+        ORACLE(full == PERFBUF_OK || full == PERFBUF_E_BAD_REFERENCE);
+        ORACLE(written <= cap);
+        BUDGETED_APART(size + cap + count * sizeof *names,
+                       plain = perfbuf_v1_full_names_object(b, &o, &index, NULL, 0, names, count,
+                                                            again, cap, &written_again));
+        ORACLE(plain == full && written_again == written && memcmp(out, again, written) == 0);
+        bool bad = false;
+        perfbuf_v1_iter ii;
+        perfbuf_v1_instance inst;
+        perfbuf_v1_instances_begin(&o, &ii);
+        while (perfbuf_v1_instances_next(b, &ii, &inst)) {
+            static char one[8192];
+            size_t len = 0;
+            perfbuf_status one_st;
+            const perfbuf_v1_full_name *f = &names[inst.index];
+            ORACLE(f->offset <= written && f->length < written - f->offset &&
+                   out[f->offset + f->length] == '\0' && f->parent_length <= f->length);
+            BUDGETED_APART(size + sizeof one,
+                           one_st = perfbuf_v1_full_name_utf8(b, &o, &inst, &index, one,
+                                                              sizeof one, &len));
+            bad = bad || (f->flags & PERFBUF_V1_FULL_NAME_BAD_PARENT) != 0;
+            /* A name longer than `one` is compared no further. */
+            if (one_st != PERFBUF_OK && one_st != PERFBUF_E_BAD_REFERENCE) {
+                ORACLE(one_st == PERFBUF_E_OUTPUT_TOO_SMALL && len >= sizeof one);
+                continue;
+            }
+            ORACLE(((f->flags & PERFBUF_V1_FULL_NAME_BAD_PARENT) != 0) ==
+                   (one_st == PERFBUF_E_BAD_REFERENCE));
+            if ((f->flags & PERFBUF_V1_FULL_NAME_PARENT_CUT) == 0) {
+                ORACLE(f->length == len && memcmp(out + f->offset, one, len) == 0);
+            } else {
+                size_t tail = f->length - f->parent_length;
+                ORACLE(f->parent_length <= PERFBUF_V1_FULL_NAME_PARENT_MAX_BYTES &&
+                       f->parent_length + 4 > PERFBUF_V1_FULL_NAME_PARENT_MAX_BYTES &&
+                       len > f->length && memcmp(out + f->offset, one, f->parent_length) == 0 &&
+                       memcmp(out + f->offset + f->parent_length, one + len - tail, tail) == 0);
+            }
+        }
+        ORACLE((full == PERFBUF_E_BAD_REFERENCE) == bad);
+        free(names);
+        free(out);
+        free(again);
+    }
+    free(scratch);
+    free(slots);
+}
+
 static int oracle_v1(const uint8_t *data, size_t size)
 {
     perfbuf_v1_block lenient;
@@ -358,6 +458,7 @@ static int oracle_v1(const uint8_t *data, size_t size)
         WALK_BUDGETED(size, first = walk(&lenient, slots, classes, data, size));
         WALK_BUDGETED(size, second = walk(&lenient, slots, classes, data, size));
         ORACLE(memcmp(&first, &second, sizeof first) == 0);
+        check_full_names_object(&lenient, size);
         free(classes);
         free(slots);
         /* The decoders' walk and the views' walk, each linear: one walk

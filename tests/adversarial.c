@@ -226,6 +226,38 @@ tb_buf adv_v1_two_parents_of(uint32_t n, uint32_t parent_chars)
     return v.buf;
 }
 
+uint32_t adv_v1_alternating_parent_count(uint32_t n)
+{
+    return n / 128u > 2u ? n / 128u : 2u;
+}
+
+tb_buf adv_v1_alternating_parents(uint32_t n)
+{
+    uint32_t parents = adv_v1_alternating_parent_count(n);
+    size_t cap = 2u * ADV_V1_PARENT_CHARS + 16u;
+    char *name = must_alloc(cap);
+    tb_v1 v;
+    tb_v1_begin(&v, "HOST");
+    v1_object(&v, 0, 0);
+    for (uint32_t p = 0; p < parents; p++) {
+        for (uint32_t k = 0; k < ADV_V1_PARENT_CHARS; k++) {
+            name[2 * k] = (char)0xC3;
+            name[2 * k + 1] = (char)0xA9;
+        }
+        snprintf(name + 2u * ADV_V1_PARENT_CHARS, 16, "%u", p);
+        v1_instance(&v, 0, p, name, 0, 0);
+    }
+    tb_v1_object_end(&v);
+    free(name);
+    v1_object(&v, 1, 0);
+    for (uint32_t i = 0; i < n; i++) {
+        v1_instance(&v, 1, i, "c", ADV_V1_TITLE(0), i % parents);
+    }
+    tb_v1_object_end(&v);
+    tb_v1_end(&v);
+    return v.buf;
+}
+
 tb_buf adv_v1_shared_prefix(uint32_t n, uint32_t prefix_chars)
 {
     tb_v1 v;

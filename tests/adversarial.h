@@ -87,6 +87,16 @@ tb_buf adv_v1_two_parents(uint32_t n);
  * part of fixed length that both parents share as a prefix. */
 tb_buf adv_v1_two_parents_of(uint32_t n, uint32_t parent_chars);
 
+/* Object 0: max(2, n / 128) parents, each named ADV_V1_PARENT_CHARS
+ * characters U+00E9 (two UTF-8 bytes each: past the cut of
+ * perfbuf_v1_full_names_object) and then its number; object 1: n children
+ * named "c", child i of parent i % parents, so consecutive children never
+ * share a parent (perfbuf_v1_full_names_object without scratch converts
+ * every child's parent again; with it, each parent once). */
+#define ADV_V1_PARENT_CHARS 2048u
+tb_buf adv_v1_alternating_parents(uint32_t n);
+uint32_t adv_v1_alternating_parent_count(uint32_t n);
+
 /* One object of n instances whose names are `prefix_chars` characters 'N'
  * or 'n' (alternating) and then a number, (n - 1 - i) / 2 for instance i:
  * every name has one twin that differs only in case, they come in

@@ -865,6 +865,69 @@ static void call_v1_full_name_long(uint32_t n, run *r)
 }
 
 /*
+ * Every child's full name of adv_v1_alternating_parents in one call: each
+ * parent's name (past the cut) is converted once with scratch, and copied
+ * from the output for its other children; without scratch each child's
+ * parent is converted again, cut at the maximum, so either is linear in
+ * the buffer plus the output. The bytes the budget is measured against are
+ * the buffer and the output the call is given: what the fuzz harness
+ * grants, the output at most PERFBUF_V1_FULL_NAMES_BYTES_PER_BYTE per byte
+ * of the object.
+ */
+static void v1_full_names_object(uint32_t n, bool with_scratch, run *r)
+{
+    tb_buf buf = adv_v1_alternating_parents(n);
+    perfbuf_v1_block b;
+    perfbuf_v1_object children;
+    if (v1_parsed(&buf, &b, r) &&
+        perfbuf_v1_find_object(&b, ADV_V1_TITLE(1), &children) == PERFBUF_OK) {
+        uint64_t *slots = malloc(sizeof *slots * b.index_slots);
+        size_t *scratch = with_scratch ? calloc(b.index_slots, sizeof *scratch) : NULL;
+        perfbuf_v1_full_name *names = malloc(sizeof *names * n);
+        perfbuf_v1_instance_index index;
+        EXPECT(perfbuf_v1_block_index_build(&b, slots, b.index_slots, &index) == PERFBUF_OK);
+        size_t needed = 0;
+        start();
+        EXPECT(perfbuf_v1_full_names_object(&b, &children, &index, scratch,
+                                            with_scratch ? b.index_slots : 0, NULL, 0, NULL, 0,
+                                            &needed) == PERFBUF_E_OUTPUT_TOO_SMALL);
+        stop(r);
+        EXPECT(needed <= PERFBUF_V1_FULL_NAMES_BYTES_PER_BYTE * children.total_length);
+        char *out = malloc(needed);
+        size_t written = 0;
+        start();
+        EXPECT(perfbuf_v1_full_names_object(&b, &children, &index, scratch,
+                                            with_scratch ? b.index_slots : 0, names, n, out,
+                                            needed, &written) == PERFBUF_OK);
+        stop(r);
+        r->bytes += needed;
+        /* Each name is the parent's first 3,072 bytes (1,536 U+00E9), '/'
+         * and "c"; children of one parent share its slot. */
+        size_t cut = PERFBUF_V1_FULL_NAME_PARENT_MAX_BYTES;
+        EXPECT(written == (size_t)n * (cut + 3));
+        uint32_t parents = adv_v1_alternating_parent_count(n);
+        for (uint32_t i = 0; i < n; i++) {
+            const perfbuf_v1_full_name *f = &names[i];
+            EXPECT(f->length == cut + 2 && f->parent_length == cut &&
+                   f->flags == PERFBUF_V1_FULL_NAME_PARENT_CUT);
+            EXPECT(memcmp(out + f->offset + cut, "/c", 3) == 0);
+            EXPECT(memcmp(out + f->offset, "\xC3\xA9", 2) == 0 &&
+                   memcmp(out + f->offset + cut - 2, "\xC3\xA9", 2) == 0);
+            EXPECT(i < parents || f->parent_slot == names[i - parents].parent_slot);
+            EXPECT(i == 0 || f->parent_slot != names[i - 1].parent_slot);
+        }
+        free(out);
+        free(names);
+        free(scratch);
+        free(slots);
+    }
+    tb_free(&buf);
+}
+
+static void call_v1_full_names_scratch(uint32_t n, run *r) { v1_full_names_object(n, true, r); }
+static void call_v1_full_names_no_scratch(uint32_t n, run *r) { v1_full_names_object(n, false, r); }
+
+/*
  * Every child of adv_v1_two_parents (parents of n characters in two
  * objects, children alternating between them): its parent, its full name
  * into a 16-byte buffer and its "parent/c" lookup with the one-object index
@@ -1026,6 +1089,10 @@ static void v1_calls(void)
     GROWTH("perfbuf_v1_block_index_classes: n names, one 64-char prefix",
            call_v1_block_index_classes, N_LOG_BUDGET);
     GROWTH("perfbuf_v1_full_name_utf8: n-char parent, no index", call_v1_full_name_long, LINEAR);
+    GROWTH("perfbuf_v1_full_names_object: children alternating, scratch",
+           call_v1_full_names_scratch, LINEAR);
+    GROWTH("perfbuf_v1_full_names_object: children alternating, no scratch",
+           call_v1_full_names_no_scratch, LINEAR);
     GROWTH("perfbuf_v1_parent: no index, parent at the far end", call_v1_parent_walk, LINEAR);
     GROWTH("parent, full name: every child of two n-char parents, both index forms",
            call_v1_parent_lookups_every_child, LINEAR);

@@ -5,6 +5,10 @@
  * lenient versus strict, names, parents and lookups, the Wine captures.
  * Every buffer is parsed in front of a guard page.
  */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
 #include "perfbuf/counter_types.h"
 #include "perfbuf/v1.h"
 #include "builder_v1.h"
@@ -261,6 +265,240 @@ static void parents_and_index(void)
     CHECK(perfbuf_v1_index_get(&b, &index, 0, &inst) == PERFBUF_OK);
     perfbuf_v1_instance parent;
     CHECK(perfbuf_v1_parent(&b, &process, &inst, &index, &parent, NULL) == PERFBUF_E_NOT_FOUND);
+    tb_free(&v.buf);
+}
+
+/*
+ * perfbuf_v1_full_names_object against perfbuf_v1_full_name_utf8: every
+ * record's text is the per-instance call's, but for a parent's part past
+ * PERFBUF_V1_FULL_NAME_PARENT_MAX_BYTES, which is that text's prefix cut
+ * at a whole character. Run with scratch, with scratch full of stale
+ * values, and without; every cap below the size a first call answers is
+ * OUTPUT_TOO_SMALL with a size that is enough. *status: the call's.
+ */
+static void full_names_agree(const perfbuf_v1_block *b, const perfbuf_v1_object *o,
+                             const perfbuf_v1_instance_index *index, size_t *cut_parts,
+                             perfbuf_status *status)
+{
+    size_t needed = 0;
+    perfbuf_status first =
+        perfbuf_v1_full_names_object(b, o, index, NULL, 0, NULL, 0, NULL, 0, &needed);
+    CHECK(first == (o->instance_count == 0 ? PERFBUF_OK : PERFBUF_E_OUTPUT_TOO_SMALL));
+    CHECK(needed <= PERFBUF_V1_FULL_NAMES_BYTES_PER_BYTE * o->total_length);
+    size_t slots = index->slot_count;
+    size_t *scratch = malloc(sizeof *scratch * (slots + 1));
+    perfbuf_v1_full_name *names = malloc(sizeof *names * (o->instance_count + 1u));
+    char *out = malloc(needed + 1);
+    perfbuf_status st = PERFBUF_OK;
+    size_t written = 0;
+    *cut_parts = 0;
+    *status = PERFBUF_E_INVALID_ARGUMENT;
+    for (int run = 0; run < 3; run++) {
+        /* run 0: cleared scratch; 1: stale entries (every one names record
+         * 0 or a record past the instances); 2: none. */
+        for (size_t k = 0; k < slots; k++) {
+            scratch[k] = run == 0 ? 0 : (k % 2 == 0 ? 0 : SIZE_MAX - k);
+        }
+        st = perfbuf_v1_full_names_object(b, o, index, run == 2 ? NULL : scratch,
+                                          run == 2 ? 0 : slots, names, o->instance_count, out,
+                                          needed, &written);
+        CHECK(st == PERFBUF_OK || st == PERFBUF_E_BAD_REFERENCE);
+        CHECK(written <= needed);
+        perfbuf_v1_iter it;
+        perfbuf_v1_instance inst;
+        perfbuf_v1_instances_begin(o, &it);
+        while (perfbuf_v1_instances_next(b, &it, &inst)) {
+            const perfbuf_v1_full_name *f = &names[inst.index];
+            char one[8192];
+            size_t len = 0;
+            perfbuf_status one_st =
+                perfbuf_v1_full_name_utf8(b, o, &inst, index, one, sizeof one, &len);
+            CHECK(one_st == PERFBUF_OK || one_st == PERFBUF_E_BAD_REFERENCE);
+            CHECK_EQ_U((f->flags & PERFBUF_V1_FULL_NAME_BAD_PARENT) != 0,
+                       one_st == PERFBUF_E_BAD_REFERENCE);
+            CHECK(f->offset <= written && f->length < written - f->offset);
+            CHECK_EQ_U(out[f->offset + f->length], '\0');
+            if ((f->flags & PERFBUF_V1_FULL_NAME_PARENT_CUT) == 0) {
+                CHECK_EQ_U(f->length, len);
+                CHECK(memcmp(out + f->offset, one, len) == 0);
+            } else {
+                /* The cut parent's part, then what follows the parent's
+                 * whole part in the per-instance text. */
+                size_t tail = f->length - f->parent_length;
+                CHECK(f->parent_length <= PERFBUF_V1_FULL_NAME_PARENT_MAX_BYTES &&
+                      f->parent_length + 3 > PERFBUF_V1_FULL_NAME_PARENT_MAX_BYTES);
+                CHECK(len > f->length);
+                CHECK(memcmp(out + f->offset, one, f->parent_length) == 0);
+                CHECK(memcmp(out + f->offset + f->parent_length, one + len - tail, tail) == 0);
+                CHECK(((unsigned char)one[f->parent_length] & 0xC0u) != 0x80u);
+                *cut_parts += run == 0;
+            }
+            CHECK_EQ_U(f->parent_slot == PERFBUF_V1_FULL_NAME_NO_PARENT, f->parent_length == 0 &&
+                       (f->length == 0 || out[f->offset] != '/'));
+        }
+    }
+    /* Every shorter output: OUTPUT_TOO_SMALL and a size that is enough. */
+    for (size_t cap = 0; cap < written; cap += 1 + cap / 8) {
+        size_t again = 0;
+        CHECK(perfbuf_v1_full_names_object(b, o, index, scratch, slots, names,
+                                           o->instance_count, out, cap, &again) ==
+              PERFBUF_E_OUTPUT_TOO_SMALL);
+        CHECK(again >= written);
+    }
+    if (o->instance_count > 0) {
+        size_t again = 0;
+        CHECK(perfbuf_v1_full_names_object(b, o, index, scratch, slots, names,
+                                           o->instance_count - 1u, out, needed, &again) ==
+              PERFBUF_E_OUTPUT_TOO_SMALL);
+        CHECK(again >= written);
+    }
+    /* Scratch shorter than the index: refused. */
+    if (slots > 0) {
+        CHECK(perfbuf_v1_full_names_object(b, o, index, scratch, slots - 1, names,
+                                           o->instance_count, out, needed, &written) ==
+              PERFBUF_E_INVALID_ARGUMENT);
+    }
+    free(out);
+    free(names);
+    free(scratch);
+    *status = st;
+}
+
+static void whole_object_full_names(void)
+{
+    tb_v1 v = global_block();
+    perfbuf_v1_block b;
+    CHECK(perfbuf_v1_parse(v.buf.data, v.buf.len, NULL, &b, NULL) == PERFBUF_OK);
+    perfbuf_v1_object process, thread, memory;
+    CHECK(perfbuf_v1_find_object(&b, PROCESS, &process) == PERFBUF_OK);
+    CHECK(perfbuf_v1_find_object(&b, THREAD, &thread) == PERFBUF_OK);
+    CHECK(perfbuf_v1_find_object(&b, MEMORY, &memory) == PERFBUF_OK);
+    uint64_t slots[16];
+    perfbuf_v1_instance_index whole;
+    CHECK(perfbuf_v1_block_index_build(&b, slots, b.index_slots, &whole) == PERFBUF_OK);
+    size_t cut = 0;
+    perfbuf_status st;
+    full_names_agree(&b, &thread, &whole, &cut, &st);
+    CHECK(st == PERFBUF_OK);
+    full_names_agree(&b, &process, &whole, &cut, &st);
+    CHECK(st == PERFBUF_OK);
+    full_names_agree(&b, &memory, &whole, &cut, &st);
+    CHECK(st == PERFBUF_OK);
+    CHECK_EQ_U(cut, 0);
+    /* The threads' texts, in one buffer. */
+    perfbuf_v1_full_name names[4];
+    char out[128];
+    size_t len = 0;
+    CHECK(perfbuf_v1_full_names_object(&b, &thread, &whole, NULL, 0, names, 4, out, sizeof out,
+                                       &len) == PERFBUF_OK);
+    size_t at = 0;
+    perfbuf_v1_iter it;
+    perfbuf_v1_instance inst;
+    perfbuf_v1_instances_begin(&thread, &it);
+    while (perfbuf_v1_instances_next(&b, &it, &inst)) {
+        CHECK_EQ_U(names[inst.index].offset, at);
+        at += names[inst.index].length + 1;
+    }
+    CHECK_EQ_U(at, len);
+    /* Objects without parents need no index; Thread needs the block form. */
+    size_t needed = 0;
+    CHECK(perfbuf_v1_full_names_object(&b, &process, NULL, NULL, 0, names, 4, out, sizeof out,
+                                       &needed) == PERFBUF_OK);
+    size_t offsets[4];
+    perfbuf_v1_instance_index one;
+    CHECK(perfbuf_v1_index_build(&b, &process, offsets, 4, &one) == PERFBUF_OK);
+    CHECK(perfbuf_v1_full_names_object(&b, &thread, NULL, NULL, 0, names, 4, out, sizeof out,
+                                       &needed) == PERFBUF_E_SCRATCH_NEEDED);
+    CHECK(perfbuf_v1_full_names_object(&b, &thread, &one, NULL, 0, names, 4, out, sizeof out,
+                                       &needed) == PERFBUF_E_SCRATCH_NEEDED);
+    size_t scratch[16];
+    CHECK(perfbuf_v1_full_names_object(&b, &thread, &one, scratch, 16, names, 4, out,
+                                       sizeof out, &needed) == PERFBUF_E_INVALID_ARGUMENT);
+    /* Another parse's index or object: INVALID_ARGUMENT. */
+    tb_v1 copy = global_block();
+    perfbuf_v1_block other;
+    CHECK(perfbuf_v1_parse(copy.buf.data, copy.buf.len, NULL, &other, NULL) == PERFBUF_OK);
+    uint64_t other_slots[16];
+    perfbuf_v1_instance_index foreign;
+    CHECK(perfbuf_v1_block_index_build(&other, other_slots, other.index_slots, &foreign) ==
+          PERFBUF_OK);
+    CHECK(perfbuf_v1_full_names_object(&b, &thread, &foreign, NULL, 0, names, 4, out,
+                                       sizeof out, &needed) == PERFBUF_E_INVALID_ARGUMENT);
+    perfbuf_v1_object other_thread;
+    CHECK(perfbuf_v1_find_object(&other, THREAD, &other_thread) == PERFBUF_OK);
+    other_thread.offset += 8;
+    CHECK(perfbuf_v1_full_names_object(&b, &other_thread, &whole, NULL, 0, names, 4, out,
+                                       sizeof out, &needed) == PERFBUF_E_INVALID_ARGUMENT);
+    CHECK(perfbuf_v1_full_names_object(&b, &thread, &whole, NULL, 0, NULL, 4, out, sizeof out,
+                                       &needed) == PERFBUF_E_INVALID_ARGUMENT);
+    tb_free(&copy.buf);
+    tb_free(&v.buf);
+}
+
+/* Parents past the cut, whole and mid-character, children alternating
+ * among them, and a parent in a code page perfbuf does not convert (the
+ * plain name, as the per-instance call). */
+static void whole_object_full_names_cut(void)
+{
+    static const char *const chars[3] = {"a", "\xC3\xA9", "\xE2\x82\xAC"};
+    char *parent = malloc(4 * 3100 + 16);
+    tb_v1 v;
+    tb_v1_begin(&v, "HOST");
+    tb_v1_object_begin(&v, 700, 0, 0);
+    tb_v1_counter(&v, 2, PERF_COUNTER_RAWCOUNT, 4, 4);
+    tb_v1_definitions_end(&v);
+    uint8_t data[4] = {0};
+    /* 3,100 'a'; 'a' + 1,536 U+00E9 (cut inside the last); 1,030 U+20AC;
+     * a short one. */
+    size_t counts[4] = {3100, 1536, 1030, 3};
+    for (int p = 0; p < 4; p++) {
+        size_t len = 0;
+        if (p == 1) {
+            parent[len++] = 'a';
+        }
+        const char *c = chars[p < 3 ? p : 0];
+        for (size_t k = 0; k < counts[p]; k++) {
+            memcpy(parent + len, c, strlen(c));
+            len += strlen(c);
+        }
+        parent[len] = '\0';
+        tb_v1_instance(&v, parent, 0, 0);
+        tb_v1_counter_block(&v, data, sizeof data);
+    }
+    tb_v1_object_end(&v);
+    tb_v1_object_begin(&v, 702, 0, 37);
+    tb_v1_counter(&v, 2, PERF_COUNTER_RAWCOUNT, 4, 4);
+    tb_v1_definitions_end(&v);
+    tb_v1_instance(&v, "ebcdic", 0, 0);
+    tb_v1_counter_block(&v, data, sizeof data);
+    tb_v1_object_end(&v);
+    tb_v1_object_begin(&v, 704, 0, 0);
+    tb_v1_counter(&v, 2, PERF_COUNTER_RAWCOUNT, 4, 4);
+    tb_v1_definitions_end(&v);
+    for (uint32_t i = 0; i < 13; i++) {
+        char name[16];
+        snprintf(name, sizeof name, "child%u", i);
+        tb_v1_instance(&v, name, i == 12 ? 702 : 700, i == 11 ? 9 : i % 4);
+        tb_v1_counter_block(&v, data, sizeof data);
+    }
+    tb_v1_object_end(&v);
+    tb_v1_end(&v);
+    free(parent);
+    perfbuf_v1_block b;
+    CHECK(perfbuf_v1_parse(v.buf.data, v.buf.len, NULL, &b, NULL) == PERFBUF_OK);
+    perfbuf_v1_object children;
+    CHECK(perfbuf_v1_find_object(&b, 704, &children) == PERFBUF_OK);
+    uint64_t *slots = malloc(sizeof *slots * b.index_slots);
+    perfbuf_v1_instance_index whole;
+    CHECK(perfbuf_v1_block_index_build(&b, slots, b.index_slots, &whole) == PERFBUF_OK);
+    size_t cut = 0;
+    perfbuf_status st;
+    /* Child 11 names parent 9 of four: BAD_REFERENCE and its plain name. */
+    full_names_agree(&b, &children, &whole, &cut, &st);
+    CHECK(st == PERFBUF_E_BAD_REFERENCE);
+    /* Children 0, 4, 8 (3,100 'a'), 1, 5, 9 and 2, 6, 10 are cut. */
+    CHECK_EQ_U(cut, 9);
+    free(slots);
     tb_free(&v.buf);
 }
 
@@ -1084,6 +1322,8 @@ static const th_case cases[] = {
     TH_CASE(counters_and_objects),
     TH_CASE(parents_and_index),
     TH_CASE(bad_parent_references),
+    TH_CASE(whole_object_full_names),
+    TH_CASE(whole_object_full_names_cut),
     TH_CASE(find_by_name),
     TH_CASE(code_page_names),
     TH_CASE(metadata_only_objects),

@@ -280,6 +280,69 @@ PERFBUF_API PERFBUF_MUST_USE perfbuf_status perfbuf_v1_full_name_utf8(
     const perfbuf_v1_instance_index *parent_index, char *out, size_t cap, size_t *len);
 
 /*
+ * Every instance's full name of one object in one call: the text
+ * perfbuf_v1_full_name_utf8 gives each instance, written one after the
+ * other into out (each with its NUL), names[i] saying where the i-th
+ * instance's is. A parent's name is converted once per call and copied
+ * (memcpy from the output written so far) for each further child of it:
+ * with scratch, whatever the order of the children; without (NULL, 0),
+ * for consecutive children of one parent only (each other child converts
+ * it again, still linear in the output). scratch, when given, needs the
+ * block form and parent_index->slot_count entries (INVALID_ARGUMENT
+ * otherwise), and no clearing: an entry is trusted only when it names a
+ * record this call wrote earlier for the same parent, so any contents
+ * give the same text.
+ *
+ * One difference from perfbuf_v1_full_name_utf8: a parent's part is cut
+ * after the last whole UTF-8 character within
+ * PERFBUF_V1_FULL_NAME_PARENT_MAX_BYTES (the rule PDH-style arrays follow,
+ * PERFBUF_ARRAY_PARENT_MAX_BYTES), and the record says so
+ * (PERFBUF_V1_FULL_NAME_PARENT_CUT). Without the cut, children alternating
+ * among long parents would make the output grow with the product of their
+ * numbers; with it the output is at most PERFBUF_V1_FULL_NAMES_BYTES_PER_BYTE
+ * bytes per byte of the object: an instance takes at least 28 bytes
+ * (PERF_INSTANCE_DEFINITION and a counter block's ByteLength) and its full
+ * name at most the parent's part, '/', its NUL and three bytes per byte of
+ * its own name, which lies inside it: (3,072 + 2) / 28 < 110.
+ *
+ * Two calls: names must hold o->instance_count records and out *needed
+ * bytes; when either is short the call answers PERFBUF_E_OUTPUT_TOO_SMALL
+ * (out then holds an empty string, the records nothing to use) and
+ * *needed is a size that is enough (the bytes written before the
+ * shortfall, then each remaining name's bound: three bytes per UTF-16
+ * unit or code-page byte, the parent's part at most the cut), found
+ * without converting. On success *needed is the bytes written.
+ * O(the object's bytes + the output + instances x log objects), no
+ * allocation.
+ *
+ * Statuses, as perfbuf_v1_full_name_utf8's: INVALID_ARGUMENT when o is not
+ * of b or parent_index is of another parse; UNKNOWN_VALUE when o's code
+ * page is not converted (nothing written); SCRATCH_NEEDED when an instance
+ * has a parent and parent_index is not the block form, NULL included (a
+ * walk of the block per child would make the call quadratic); a parent
+ * out of range gives the plain name, PERFBUF_V1_FULL_NAME_BAD_PARENT in its
+ * record and PERFBUF_E_BAD_REFERENCE once every name is written.
+ */
+#define PERFBUF_V1_FULL_NAME_PARENT_MAX_BYTES 3072u
+#define PERFBUF_V1_FULL_NAMES_BYTES_PER_BYTE 110u
+#define PERFBUF_V1_FULL_NAME_NO_PARENT UINT32_MAX
+#define PERFBUF_V1_FULL_NAME_BAD_PARENT 1u /* the parent is out of range: the plain name */
+#define PERFBUF_V1_FULL_NAME_PARENT_CUT 2u /* the parent's part was cut at the maximum */
+
+typedef struct perfbuf_v1_full_name {
+    size_t offset;            /* the name's first byte in out; a NUL follows it */
+    size_t length;            /* its bytes before the NUL */
+    size_t parent_length;     /* of those, the parent's part before '/'; 0 without one */
+    uint32_t parent_slot;     /* the parent's slot in the block index, or NO_PARENT */
+    uint32_t flags;           /* PERFBUF_V1_FULL_NAME_* */
+} perfbuf_v1_full_name;
+
+PERFBUF_API PERFBUF_MUST_USE perfbuf_status perfbuf_v1_full_names_object(
+    const perfbuf_v1_block *b, const perfbuf_v1_object *o,
+    const perfbuf_v1_instance_index *parent_index, size_t *scratch, size_t scratch_count,
+    perfbuf_v1_full_name *names, size_t count, char *out, size_t cap, size_t *needed);
+
+/*
  * Finds an instance by "name", "parent/name" or either with "#N" (the
  * N+1-th instance of that name; "svchost#3" is the fourth svchost), ASCII
  * case-insensitive as Windows compares them. O(the object's bytes + the

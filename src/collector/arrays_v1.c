@@ -19,6 +19,11 @@
 #include "v1/internal.h"
 #include "collector/internal.h"
 
+/* An array item's parent part and perfbuf_v1_full_names_object's are cut
+ * by one rule, so the two name a child alike. */
+_Static_assert(PERFBUF_ARRAY_PARENT_MAX_BYTES == PERFBUF_V1_FULL_NAME_PARENT_MAX_BYTES,
+               "one cut for a parent's part");
+
 /* A counter's definition and the one after it (its base or multi base). */
 typedef struct definition {
     bool found;

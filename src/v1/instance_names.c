@@ -390,6 +390,251 @@ perfbuf_status perfbuf_v1_full_name_utf8(const perfbuf_v1_block *b, const perfbu
 }
 
 /*
+ * Whole-object full names (perfbuf_v1_full_names_object). The output is
+ * written in order; once a name does not fit the pass stops writing and
+ * only adds each remaining name's bound, without converting.
+ */
+typedef struct names_pass {
+    char *out;
+    size_t cap;
+    size_t pos;      /* bytes written */
+    size_t needed;   /* saturating: bytes written, then bounds */
+    bool writing;
+} names_pass;
+
+static void add_saturating(size_t *total, size_t n)
+{
+    *total = n > SIZE_MAX - *total ? SIZE_MAX : *total + n;
+}
+
+/* The most UTF-8 a name of `bytes` bytes in code_page can become. */
+static size_t utf8_bound(uint32_t code_page, size_t bytes)
+{
+    size_t items = code_page == 0 ? bytes / 2 + bytes % 2 : bytes;
+    return items > SIZE_MAX / PB_UTF8_MAX_PER_ITEM ? SIZE_MAX : items * PB_UTF8_MAX_PER_ITEM;
+}
+
+/* A parent's part as an earlier record of this call holds it: the record
+ * must be before `i` (written by this call) and name the same parent, and
+ * its text must lie in what was written, so any scratch contents are safe. */
+static bool earlier_parent(const perfbuf_v1_full_name *names, size_t candidate, size_t i,
+                           size_t slot, size_t pos)
+{
+    /* A slot that does not fit a record (an index whose slot_count was
+     * changed) is never remembered: UINT32_MAX marks "no parent". */
+    return slot < PERFBUF_V1_FULL_NAME_NO_PARENT && candidate < i &&
+           names[candidate].parent_slot == slot &&
+           names[candidate].offset <= pos &&
+           names[candidate].parent_length <= pos - names[candidate].offset;
+}
+
+/* Writes inst's full name into the pass and its record; false when it
+ * does not fit (nothing of it counts then). memo: the earlier record that
+ * holds the parent's part (earlier_parent), or SIZE_MAX to convert it. */
+static PB_NOINLINE bool write_full_name(const perfbuf_v1_block *b, const perfbuf_v1_instance *inst,
+                            const parent_place *place, bool has_parent, size_t memo,
+                            perfbuf_v1_full_name *names, names_pass *p,
+                            perfbuf_v1_full_name *record)
+{
+    size_t start = p->pos;
+    record->offset = start;
+    record->parent_length = 0;
+    record->parent_slot = PERFBUF_V1_FULL_NAME_NO_PARENT;
+    if (has_parent) {
+        size_t room = p->cap - p->pos;
+        size_t len;
+        if (memo != SIZE_MAX) {
+            len = names[memo].parent_length;
+            if (len >= room) {
+                return false;
+            }
+            memcpy(p->out + p->pos, p->out + names[memo].offset, len);
+            /* Counted per 64-byte line moved, as the cursor counts a slice
+             * once: the copy is bounded by the cut, so linear in the output. */
+            PB_WORK(1 + len / 64);
+            record->flags |= names[memo].flags & PERFBUF_V1_FULL_NAME_PARENT_CUT;
+        } else {
+            pb_cursor span;
+            (void)name_span(b, place->offset, &span);
+            bool room_cuts = room <= PERFBUF_V1_FULL_NAME_PARENT_MAX_BYTES + 1u;
+            pb_utf8_out text;
+            pb_utf8_out_init(&text, p->out + p->pos,
+                             room_cuts ? room : PERFBUF_V1_FULL_NAME_PARENT_MAX_BYTES + 1u);
+            pb_text_convert_to_nul(place->code_page, span, &text);
+            if (text.full) {
+                /* Cut by the maximum, or by the caller's room. */
+                if (room_cuts) {
+                    return false;
+                }
+                record->flags |= PERFBUF_V1_FULL_NAME_PARENT_CUT;
+            }
+            len = text.used;
+        }
+        p->pos += len;
+        if (p->cap - p->pos < 2) {
+            return false;
+        }
+        p->out[p->pos++] = '/';
+        record->parent_length = len;
+        record->parent_slot = place->slot < PERFBUF_V1_FULL_NAME_NO_PARENT
+                                  ? (uint32_t)place->slot
+                                  : PERFBUF_V1_FULL_NAME_NO_PARENT;
+    }
+    pb_utf8_out text;
+    pb_utf8_out_init(&text, p->out + p->pos, p->cap - p->pos);
+    pb_text_convert(inst->code_page, name_window(b, inst), &text);
+    if (text.full) {
+        return false;
+    }
+    p->pos += text.used;
+    p->out[p->pos++] = '\0';
+    record->length = p->pos - 1 - start;
+    return true;
+}
+
+/* The parent object the previous child's title named: siblings share it,
+ * so a call finds it once per run of one parent title, not per child. */
+typedef struct parent_object_memo {
+    uint32_t title;           /* 0: nothing remembered */
+    bool found;
+    size_t slot;
+    size_t offset;            /* the object's, its instances and code page */
+    uint32_t instance_count;
+    uint32_t code_page;
+} parent_object_memo;
+
+/* Kept out of the caller, whose frame would otherwise hold an object view
+ * (the library's frames stay within 512 bytes). */
+static PB_NOINLINE void remember_parent_object(const perfbuf_v1_block *b,
+                                               const perfbuf_v1_instance_index *index,
+                                               uint32_t title, parent_object_memo *memo)
+{
+    perfbuf_v1_object object;
+    memo->title = title;
+    memo->found = block_index_object(b, index, title, &memo->slot, &object);
+    if (memo->found) {
+        memo->offset = object.offset;
+        memo->instance_count = object.instance_count;
+        memo->code_page = object.code_page;
+    }
+}
+
+/* locate_parent with the block index, through the memo. */
+static perfbuf_status locate_parent_memo(const perfbuf_v1_block *b, const perfbuf_v1_object *o,
+                                         const perfbuf_v1_instance *inst,
+                                         const perfbuf_v1_instance_index *index,
+                                         parent_object_memo *memo, parent_place *place)
+{
+    if (memo->title != inst->parent_title_index) {
+        remember_parent_object(b, index, inst->parent_title_index, memo);
+    }
+    if (!memo->found) {
+        return PERFBUF_E_NOT_FOUND;
+    }
+    if (inst->parent_instance >= memo->instance_count ||
+        (memo->offset == o->offset && inst->parent_instance == inst->index)) {
+        return PERFBUF_E_BAD_REFERENCE;
+    }
+    place->code_page = memo->code_page;
+    place->slot = memo->slot + 1 + inst->parent_instance;
+    uint64_t entry = index->slots[place->slot];
+    place->offset = (size_t)(entry & UINT32_MAX);
+    place->name_bytes = (size_t)(entry >> 32);
+    place->name_bytes_known = true;
+    return PERFBUF_OK;
+}
+
+perfbuf_status perfbuf_v1_full_names_object(const perfbuf_v1_block *b, const perfbuf_v1_object *o,
+                                            const perfbuf_v1_instance_index *parent_index,
+                                            size_t *scratch, size_t scratch_count,
+                                            perfbuf_v1_full_name *names, size_t count, char *out,
+                                            size_t cap, size_t *needed)
+{
+    if (needed != NULL) {
+        *needed = 0;
+    }
+    if (b == NULL || o == NULL || (names == NULL && count != 0) || (out == NULL && cap != 0) ||
+        (scratch == NULL && scratch_count != 0) || !pb_v1_object_of_block(b, o) ||
+        foreign_index(b, parent_index)) {
+        return PERFBUF_E_INVALID_ARGUMENT;
+    }
+    bool block_form = is_block_index(b, parent_index);
+    if (scratch != NULL && (!block_form || scratch_count < parent_index->slot_count)) {
+        return PERFBUF_E_INVALID_ARGUMENT;
+    }
+    if (!code_page_known(o->code_page)) {
+        return PERFBUF_E_UNKNOWN_VALUE;
+    }
+    names_pass p = {out, cap, 0, 0, count >= o->instance_count};
+    bool bad_reference = false;
+    size_t last = SIZE_MAX; /* the last record with a parent's part */
+    parent_object_memo parent_object = {0, false, 0, 0, 0, 0};
+    perfbuf_v1_iter it;
+    perfbuf_v1_instance inst;
+    perfbuf_v1_instances_begin(o, &it);
+    while (perfbuf_v1_instances_next(b, &it, &inst)) {
+        PB_WORK(1);
+        parent_place place = {0, 0, 0, false, 0};
+        perfbuf_status parent_st = PERFBUF_E_NOT_FOUND;
+        if (inst.parent_title_index != 0) {
+            if (!block_form) {
+                return PERFBUF_E_SCRATCH_NEEDED;
+            }
+            parent_st = locate_parent_memo(b, o, &inst, parent_index, &parent_object, &place);
+        }
+        /* A parent an earlier record of this call holds needs neither its
+         * span read again nor a conversion. */
+        bool parent_named = parent_st == PERFBUF_OK && code_page_known(place.code_page);
+        size_t memo = SIZE_MAX;
+        if (parent_named && p.writing) {
+            memo = scratch != NULL ? scratch[place.slot] : last;
+            memo = earlier_parent(names, memo, inst.index, place.slot, p.pos) ? memo : SIZE_MAX;
+        }
+        pb_cursor span;
+        bool has_parent = parent_named && (memo != SIZE_MAX || name_span(b, place.offset, &span));
+        bad_reference = bad_reference || parent_st == PERFBUF_E_BAD_REFERENCE;
+        if (p.writing) {
+            perfbuf_v1_full_name *record = &names[inst.index];
+            record->flags = parent_st == PERFBUF_E_BAD_REFERENCE ? PERFBUF_V1_FULL_NAME_BAD_PARENT : 0;
+            size_t start = p.pos;
+            if (write_full_name(b, &inst, &place, has_parent, memo, names, &p, record)) {
+                if (has_parent) {
+                    last = inst.index;
+                    if (scratch != NULL) {
+                        scratch[place.slot] = inst.index;
+                    }
+                }
+                continue;
+            }
+            p.writing = false;
+            p.pos = start;
+            p.needed = start;
+        }
+        if (has_parent) {
+            size_t part = utf8_bound(place.code_page, place.name_bytes);
+            add_saturating(&p.needed, (part < PERFBUF_V1_FULL_NAME_PARENT_MAX_BYTES
+                                           ? part
+                                           : PERFBUF_V1_FULL_NAME_PARENT_MAX_BYTES) + 1u);
+        }
+        add_saturating(&p.needed, utf8_bound(inst.code_page, inst.name_bytes));
+        add_saturating(&p.needed, 1u);
+    }
+    if (!p.writing) {
+        if (p.out != NULL && p.cap > 0) {
+            p.out[0] = '\0';
+        }
+        if (needed != NULL) {
+            *needed = p.needed;
+        }
+        return PERFBUF_E_OUTPUT_TOO_SMALL;
+    }
+    if (needed != NULL) {
+        *needed = p.pos;
+    }
+    return bad_reference ? PERFBUF_E_BAD_REFERENCE : PERFBUF_OK;
+}
+
+/*
  * Name classes. An instance's name by its slot in the block index: the
  * span its NameLength gives, cut to the length the slot records (the
  * text before its terminator, as the views give it). The slots are the
