@@ -828,8 +828,10 @@ perfbuf_status perfbuf_v1_block_index_classes(const perfbuf_v1_block *b,
  * within that name's own characters, so O(the block's bytes + the parent
  * part). False when no name of the block is equal: no parent can match.
  */
-PB_NOINLINE static bool query_class(const perfbuf_v1_block *b, const perfbuf_v1_instance_index *index,
-                        const char *parent_name, size_t parent_len, uint32_t *name_class)
+PB_NOINLINE static bool query_class(const perfbuf_v1_block *b,
+                                    const perfbuf_v1_instance_index *index,
+                                    const char *parent_name, size_t parent_len,
+                                    uint32_t *name_class)
 {
     size_t slot = index->object_count;
     perfbuf_v1_iter oi;
