@@ -6,6 +6,7 @@
 #include "core/check.h"
 #include "core/order.h"
 #include "core/work.h"
+#include "v2/internal.h"
 
 static bool block_has_ids(const perfbuf_v2_block *block)
 {
@@ -24,6 +25,190 @@ static void values_begin(const perfbuf_v2_block *block, const perfbuf_v2_instanc
     }
 }
 
+static bool block_has_instances(const perfbuf_v2_block *block)
+{
+    return block->kind == PERFBUF_V2_MULTIPLE_INSTANCES || block->kind == PERFBUF_V2_COUNTERSET;
+}
+
+/* ---- the views compared in place ---- */
+
+/* n bytes of the query at offset, inside [offset, end), or NULL. */
+static const uint8_t *bytes_at(const perfbuf_v2_query *q, size_t offset, size_t end, size_t n)
+{
+    pb_cursor c = pb_v2_window(q, offset, end);
+    const uint8_t *p;
+    return pb_cursor_take(&c, n, &p) ? p : NULL;
+}
+
+/*
+ * The block view is what the query's own bytes hold at its offset: the
+ * header's size and kind, the id list's count, the instance list's size
+ * and count, each compared where it lies, and the view's ranges inside
+ * the block. A block of another capture is refused here, before any of
+ * its offsets is followed. O(1).
+ */
+static bool block_in_place(const perfbuf_v2_query *q, const perfbuf_v2_block *block)
+{
+    const uint8_t *hdr = bytes_at(q, block->offset, q->size, PBS_PERF_COUNTER_HEADER);
+    if (hdr == NULL || pb_le32(hdr + PBO_PERF_COUNTER_HEADER_dwSize) != block->size ||
+        pb_le32(hdr + PBO_PERF_COUNTER_HEADER_dwType) != (uint32_t)block->kind ||
+        block->size < PBS_PERF_COUNTER_HEADER || block->size > q->size - block->offset) {
+        return false;
+    }
+    size_t body = block->offset + PBS_PERF_COUNTER_HEADER;
+    size_t end = block->offset + block->size;
+    if (block->items_offset < body || block->items_offset > block->items_end ||
+        block->items_end > end) {
+        return false;
+    }
+    if (block_has_ids(block)) {
+        const uint8_t *list = bytes_at(q, body, end, PBS_PERF_MULTI_COUNTERS);
+        if (list == NULL || block->ids_offset != body + PBS_PERF_MULTI_COUNTERS ||
+            pb_le32(list + PBO_PERF_MULTI_COUNTERS_dwCounters) != block->counter_count ||
+            block->items_offset < block->ids_offset ||
+            (block->items_offset - block->ids_offset) / 4 < block->counter_count) {
+            return false;
+        }
+    } else if (block->counter_count != (block->kind == PERFBUF_V2_ERROR_RETURN ? 0u : 1u)) {
+        return false;
+    }
+    if (block_has_instances(block)) {
+        if (block->items_offset - body < PBS_PERF_MULTI_INSTANCES) {
+            return false;
+        }
+        size_t list_at = block->items_offset - PBS_PERF_MULTI_INSTANCES;
+        const uint8_t *list = bytes_at(q, list_at, end, PBS_PERF_MULTI_INSTANCES);
+        return list != NULL &&
+               pb_le32(list + PBO_PERF_MULTI_INSTANCES_dwInstances) == block->instance_count &&
+               pb_le32(list + PBO_PERF_MULTI_INSTANCES_dwTotalSize) ==
+                   (uint64_t)block->items_end - list_at;
+    }
+    return block->items_end == end && block->instance_count == 0;
+}
+
+/* The instance view is what the query's bytes hold at its offset, inside
+ * the block's instance list: its Size and InstanceId, its values right
+ * after it, as many as the block's counters. O(1). */
+static bool instance_in_place(const perfbuf_v2_query *q, const perfbuf_v2_block *block,
+                              const perfbuf_v2_instance *inst)
+{
+    if (!block_has_instances(block) || inst->offset < block->items_offset ||
+        inst->value_count != block->counter_count) {
+        return false;
+    }
+    const uint8_t *hdr = bytes_at(q, inst->offset, block->items_end, PBS_PERF_INSTANCE_HEADER);
+    return hdr != NULL && pb_le32(hdr + PBO_PERF_INSTANCE_HEADER_Size) == inst->size &&
+           pb_le32(hdr + PBO_PERF_INSTANCE_HEADER_InstanceId) == inst->id &&
+           inst->size >= PBS_PERF_INSTANCE_HEADER &&
+           inst->size <= block->items_end - inst->offset &&
+           inst->values_offset == inst->offset + inst->size;
+}
+
+/* ---- a value by its position ---- */
+
+/* The values a sample reads: an instance's, or a block's own. */
+typedef struct value_run {
+    size_t first;   /* the first PERF_COUNTER_DATA */
+    size_t end;     /* the block's items end: no value lies past it */
+    uint32_t count;
+} value_run;
+
+static value_run run_of(const perfbuf_v2_block *block, const perfbuf_v2_instance *inst)
+{
+    perfbuf_v2_iter it;
+    values_begin(block, inst, &it);
+    value_run run = {it.pos, block->items_end, it.count};
+    return run;
+}
+
+/*
+ * The PERF_COUNTER_DATA at `at` (inside the run) as values_next decodes
+ * it: true when it is there and holds its data; *integer then tells an
+ * integer value, in *out. stride, when not 0, is the size it must have.
+ */
+static bool value_at_offset(const perfbuf_v2_query *q, const value_run *run, uint64_t at,
+                            uint32_t stride, bool *integer, uint64_t *out)
+{
+    if (at > run->end) {
+        return false;
+    }
+    pb_cursor c = pb_v2_window(q, (size_t)at, run->end);
+    const uint8_t *hdr;
+    if (!pb_cursor_take(&c, PBS_PERF_COUNTER_DATA, &hdr)) {
+        return false;
+    }
+    uint32_t size = pb_le32(hdr + PBO_PERF_COUNTER_DATA_dwSize);
+    uint32_t data_size = pb_le32(hdr + PBO_PERF_COUNTER_DATA_dwDataSize);
+    const uint8_t *body;
+    if (size < PBS_PERF_COUNTER_DATA || (stride != 0 && size != stride) ||
+        data_size > size - PBS_PERF_COUNTER_DATA ||
+        !pb_cursor_take(&c, size - PBS_PERF_COUNTER_DATA, &body)) {
+        return false;
+    }
+    *integer = data_size == 4 || data_size == 8;
+    *out = data_size == 8 ? pb_le64(body) : data_size == 4 ? pb_le32(body) : 0;
+    return true;
+}
+
+/*
+ * value_of where the parse proved every value of the block the size of
+ * its first (PERFBUF_V2_LAYOUT_UNIFORM_VALUES): value k is k strides after
+ * the first, so no walk finds it. The id's position comes from the id
+ * list: a probe or binary search when the lists strictly ascend
+ * (PERFBUF_V2_LAYOUT_ASCENDING_IDS: one position at most), else each
+ * position holding the id in order, as the walk meets them. False when
+ * the run cannot be read so (the walk then answers).
+ */
+static bool value_by_position(const perfbuf_v2_query *q, const perfbuf_v2_block *block,
+                              const value_run *run, uint32_t id, perfbuf_status *st,
+                              uint64_t *out)
+{
+    const uint8_t *first = bytes_at(q, run->first, run->end, PBS_PERF_COUNTER_DATA);
+    if (first == NULL || (q->layout & PERFBUF_V2_LAYOUT_UNIFORM_VALUES) == 0) {
+        return false;
+    }
+    uint32_t stride = pb_le32(first + PBO_PERF_COUNTER_DATA_dwSize);
+    bool integer = false;
+    uint64_t v = 0;
+    *st = PERFBUF_E_NOT_FOUND;
+    if ((q->layout & PERFBUF_V2_LAYOUT_ASCENDING_IDS) != 0) {
+        uint32_t position;
+        if (!pb_v2_find_ascending(q->data, block->items_offset, block->ids_offset, 4,
+                                  run->count, id, &position)) {
+            return true;
+        }
+        if (!value_at_offset(q, run, run->first + (uint64_t)position * stride, stride, &integer,
+                             &v)) {
+            return false;
+        }
+        if (integer) {
+            *out = v;
+            *st = PERFBUF_OK;
+        }
+        return true;
+    }
+    const uint8_t *ids = bytes_at(q, block->ids_offset, block->items_offset,
+                                  (size_t)run->count * 4);
+    if (ids == NULL) {
+        return false;
+    }
+    for (uint32_t k = 0; k < run->count; k++) {
+        PB_WORK(1);
+        if (pb_le32(ids + (size_t)k * 4) != id) {
+            continue;
+        }
+        if (!value_at_offset(q, run, run->first + (uint64_t)k * stride, stride, &integer, &v)) {
+            return false;
+        }
+        if (integer) {
+            *out = v;
+            *st = PERFBUF_OK;
+            return true;
+        }
+    }
+    return true;
+}
+
 /*
  * The integer value of counter `id` among the values of an instance or of
  * a block without instances. A block without an id list holds one counter,
@@ -34,18 +219,41 @@ static perfbuf_status value_of(const perfbuf_v2_query *q, const perfbuf_v2_block
                                const perfbuf_v2_instance *inst, uint32_t id, bool own,
                                uint64_t *out)
 {
-    perfbuf_v2_iter it;
-    perfbuf_v2_value v;
-    values_begin(block, inst, &it);
     bool has_ids = block_has_ids(block);
     /* 0xFFFFFFFF is a reference's "none": no value answers to it, not even
      * one whose id list entry happens to hold that number. */
     if ((!has_ids && !own) || id == PERFBUF_V2_NO_ID) {
         return PERFBUF_E_NOT_FOUND;
     }
-    while (perfbuf_v2_values_next(q, block, &it, &v)) {
-        if ((has_ids ? v.counter_id == id : v.index == 0) && v.is_integer) {
-            *out = v.integer;
+    value_run run = run_of(block, inst);
+    if (run.count == 0) {
+        return PERFBUF_E_NOT_FOUND;
+    }
+    bool integer;
+    uint64_t v;
+    if (!has_ids) {
+        /* The block's one value: the first, wherever the others are. */
+        if (value_at_offset(q, &run, run.first, 0, &integer, &v)) {
+            if (!integer) {
+                return PERFBUF_E_NOT_FOUND;
+            }
+            *out = v;
+            return PERFBUF_OK;
+        }
+    } else {
+        perfbuf_status st;
+        if (value_by_position(q, block, &run, id, &st, out)) {
+            return st;
+        }
+    }
+    /* The walk: a layout the parse did not prove uniform, or a view it
+     * cannot read at its positions. */
+    perfbuf_v2_iter it;
+    perfbuf_v2_value value;
+    values_begin(block, inst, &it);
+    while (perfbuf_v2_values_next(q, block, &it, &value)) {
+        if ((has_ids ? value.counter_id == id : value.index == 0) && value.is_integer) {
+            *out = value.integer;
             return PERFBUF_OK;
         }
     }
@@ -379,7 +587,8 @@ perfbuf_status perfbuf_v2_raw_sample(const perfbuf_v2_query *q, const perfbuf_v2
                                      uint32_t counter_id, perfbuf_raw_sample *sample,
                                      perfbuf_value_context *context)
 {
-    if (q == NULL || block == NULL || reg == NULL || sample == NULL || context == NULL) {
+    if (q == NULL || block == NULL || reg == NULL || sample == NULL || context == NULL ||
+        !block_in_place(q, block) || (inst != NULL && !instance_in_place(q, block, inst))) {
         return PERFBUF_E_INVALID_ARGUMENT;
     }
     value_source src = {q, block, inst, NULL};
