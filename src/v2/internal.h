@@ -62,6 +62,43 @@ perfbuf_status pb_v2_read_instance(pb_ctx *ctx, pb_cursor *region, uint32_t valu
 
 /*
  * The position of key among n u32 keys that ascend, the key of entry i at
+ * keys + i * stride (bytes the cursor handed out, all n entries): the
+ * probe at key - first key, then a binary search. Inline: a raw sample
+ * runs it twice.
+ */
+static inline bool pb_v2_find_in_keys(const uint8_t *keys, size_t stride, uint32_t n, uint32_t key,
+                                      uint32_t *position)
+{
+    uint32_t k = pb_le32(keys);
+    if (n == 0 || key < k) {
+        return false;
+    }
+    uint32_t guess = key - k;
+    if (guess < n && pb_le32(keys + (size_t)guess * stride) == key) {
+        *position = guess;
+        return true;
+    }
+    uint32_t lo = 0;
+    uint32_t hi = n;
+    while (lo < hi) {
+        PB_WORK(1);
+        uint32_t mid = lo + (hi - lo) / 2;
+        k = pb_le32(keys + (size_t)mid * stride);
+        if (k == key) {
+            *position = mid;
+            return true;
+        }
+        if (k < key) {
+            lo = mid + 1;
+        } else {
+            hi = mid;
+        }
+    }
+    return false;
+}
+
+/*
+ * The position of key among n u32 keys that ascend, the key of entry i at
  * byte first + i * stride of data (entries the parse proved inside it).
  * Ascending ids are most often consecutive (0, 1, 2, ... or from any
  * start), so the position key - first key is tried before the binary

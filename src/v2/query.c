@@ -281,7 +281,7 @@ static perfbuf_status read_id_list(pb_ctx *ctx, pb_cursor *body, perfbuf_v2_bloc
      * views: PERFBUF_V2_LAYOUT_ASCENDING_IDS. */
     const uint8_t *ids;
     pb_cursor list = *body;
-    if (count > 0 && pb_cursor_take(&list, exact, &ids)) {
+    if (count > 0 && pb_cursor_take(&list, exact, &ids) && ids != NULL) {
         PB_WORK(count);
         uint32_t previous = pb_le32(ids);
         for (uint32_t i = 1; i < count && *ascending; i++) {

@@ -32,58 +32,51 @@ static bool block_has_instances(const perfbuf_v2_block *block)
 
 /* ---- the views compared in place ---- */
 
-/* n bytes of the query at offset, inside [offset, end), or NULL. */
-static const uint8_t *bytes_at(const perfbuf_v2_query *q, size_t offset, size_t end, size_t n)
-{
-    pb_cursor c = pb_v2_window(q, offset, end);
-    const uint8_t *p;
-    return pb_cursor_take(&c, n, &p) ? p : NULL;
-}
-
 /*
  * The block view is what the query's own bytes hold at its offset: the
  * header's size and kind, the id list's count, the instance list's size
  * and count, each compared where it lies, and the view's ranges inside
- * the block. A block of another capture is refused here, before any of
- * its offsets is followed. O(1).
+ * the block. A block of another capture is refused here (NULL), before
+ * any of its offsets is followed. The bytes from the header to the first
+ * item are taken from the cursor at once, and returned: the id list lies
+ * in them. The fields are compared together. O(1).
  */
-static bool block_in_place(const perfbuf_v2_query *q, const perfbuf_v2_block *block)
+static const uint8_t *block_in_place(const perfbuf_v2_query *q, const perfbuf_v2_block *block)
 {
-    const uint8_t *hdr = bytes_at(q, block->offset, q->size, PBS_PERF_COUNTER_HEADER);
-    if (hdr == NULL || pb_le32(hdr + PBO_PERF_COUNTER_HEADER_dwSize) != block->size ||
-        pb_le32(hdr + PBO_PERF_COUNTER_HEADER_dwType) != (uint32_t)block->kind ||
-        block->size < PBS_PERF_COUNTER_HEADER || block->size > q->size - block->offset) {
-        return false;
+    bool ids = block_has_ids(block);
+    bool instances = block_has_instances(block);
+    size_t lists = (ids ? (size_t)PBS_PERF_MULTI_COUNTERS : 0u) +
+                   (instances ? (size_t)PBS_PERF_MULTI_INSTANCES : 0u);
+    pb_cursor c = pb_v2_window(q, block->offset, block->items_offset);
+    const uint8_t *hdr;
+    if (pb_cursor_remaining(&c) < PBS_PERF_COUNTER_HEADER + lists ||
+        block->items_end > q->size || block->size > q->size - block->offset ||
+        !pb_cursor_take(&c, pb_cursor_remaining(&c), &hdr) || hdr == NULL) {
+        return NULL;
     }
-    size_t body = block->offset + PBS_PERF_COUNTER_HEADER;
-    size_t end = block->offset + block->size;
-    if (block->items_offset < body || block->items_offset > block->items_end ||
-        block->items_end > end) {
-        return false;
+    size_t head = block->items_offset - block->offset;
+    const uint8_t *ids_list = hdr + PBS_PERF_COUNTER_HEADER;
+    const uint8_t *instance_list = hdr + head - PBS_PERF_MULTI_INSTANCES;
+    bool differs =
+        (pb_le32(hdr + PBO_PERF_COUNTER_HEADER_dwSize) != block->size) |
+        (pb_le32(hdr + PBO_PERF_COUNTER_HEADER_dwType) != (uint32_t)block->kind) |
+        (block->items_end < block->items_offset) | (block->items_end - block->offset > block->size);
+    if (ids) {
+        differs |= (block->ids_offset != block->offset + PBS_PERF_COUNTER_HEADER + PBS_PERF_MULTI_COUNTERS) |
+                   (pb_le32(ids_list + PBO_PERF_MULTI_COUNTERS_dwCounters) != block->counter_count) |
+                   ((head - PBS_PERF_COUNTER_HEADER - lists) / 4 < block->counter_count);
+    } else {
+        differs |= block->counter_count != (block->kind == PERFBUF_V2_ERROR_RETURN ? 0u : 1u);
     }
-    if (block_has_ids(block)) {
-        const uint8_t *list = bytes_at(q, body, end, PBS_PERF_MULTI_COUNTERS);
-        if (list == NULL || block->ids_offset != body + PBS_PERF_MULTI_COUNTERS ||
-            pb_le32(list + PBO_PERF_MULTI_COUNTERS_dwCounters) != block->counter_count ||
-            block->items_offset < block->ids_offset ||
-            (block->items_offset - block->ids_offset) / 4 < block->counter_count) {
-            return false;
-        }
-    } else if (block->counter_count != (block->kind == PERFBUF_V2_ERROR_RETURN ? 0u : 1u)) {
-        return false;
+    if (instances) {
+        differs |=
+            (pb_le32(instance_list + PBO_PERF_MULTI_INSTANCES_dwInstances) != block->instance_count) |
+            (pb_le32(instance_list + PBO_PERF_MULTI_INSTANCES_dwTotalSize) !=
+             (uint64_t)(block->items_end - block->items_offset) + PBS_PERF_MULTI_INSTANCES);
+    } else {
+        differs |= (block->instance_count != 0) | (block->items_end - block->offset != block->size);
     }
-    if (block_has_instances(block)) {
-        if (block->items_offset - body < PBS_PERF_MULTI_INSTANCES) {
-            return false;
-        }
-        size_t list_at = block->items_offset - PBS_PERF_MULTI_INSTANCES;
-        const uint8_t *list = bytes_at(q, list_at, end, PBS_PERF_MULTI_INSTANCES);
-        return list != NULL &&
-               pb_le32(list + PBO_PERF_MULTI_INSTANCES_dwInstances) == block->instance_count &&
-               pb_le32(list + PBO_PERF_MULTI_INSTANCES_dwTotalSize) ==
-                   (uint64_t)block->items_end - list_at;
-    }
-    return block->items_end == end && block->instance_count == 0;
+    return differs ? NULL : hdr;
 }
 
 /* The instance view is what the query's bytes hold at its offset, inside
@@ -92,16 +85,18 @@ static bool block_in_place(const perfbuf_v2_query *q, const perfbuf_v2_block *bl
 static bool instance_in_place(const perfbuf_v2_query *q, const perfbuf_v2_block *block,
                               const perfbuf_v2_instance *inst)
 {
+    pb_cursor c = pb_v2_window(q, inst->offset, block->items_end);
+    const uint8_t *hdr;
     if (!block_has_instances(block) || inst->offset < block->items_offset ||
-        inst->value_count != block->counter_count) {
+        !pb_cursor_take(&c, PBS_PERF_INSTANCE_HEADER, &hdr)) {
         return false;
     }
-    const uint8_t *hdr = bytes_at(q, inst->offset, block->items_end, PBS_PERF_INSTANCE_HEADER);
-    return hdr != NULL && pb_le32(hdr + PBO_PERF_INSTANCE_HEADER_Size) == inst->size &&
-           pb_le32(hdr + PBO_PERF_INSTANCE_HEADER_InstanceId) == inst->id &&
-           inst->size >= PBS_PERF_INSTANCE_HEADER &&
-           inst->size <= block->items_end - inst->offset &&
-           inst->values_offset == inst->offset + inst->size;
+    return !((pb_le32(hdr + PBO_PERF_INSTANCE_HEADER_Size) != inst->size) |
+             (pb_le32(hdr + PBO_PERF_INSTANCE_HEADER_InstanceId) != inst->id) |
+             (inst->value_count != block->counter_count) |
+             (inst->size < PBS_PERF_INSTANCE_HEADER) |
+             (inst->size > block->items_end - inst->offset) |
+             (inst->values_offset != inst->offset + inst->size));
 }
 
 /* ---- a value by its position ---- */
@@ -113,72 +108,96 @@ typedef struct value_run {
     uint32_t count;
 } value_run;
 
+/* What values_begin gives, without the iterator. */
 static value_run run_of(const perfbuf_v2_block *block, const perfbuf_v2_instance *inst)
 {
-    perfbuf_v2_iter it;
-    values_begin(block, inst, &it);
-    value_run run = {it.pos, block->items_end, it.count};
+    value_run run = {block->items_offset, block->items_end,
+                     block_has_instances(block) ? 0 : block->counter_count};
+    if (inst != NULL) {
+        run.first = inst->values_offset;
+        run.count = inst->value_count;
+    }
     return run;
 }
 
-/*
- * The PERF_COUNTER_DATA at `at` (inside the run) as values_next decodes
- * it: true when it is there and holds its data; *integer then tells an
- * integer value, in *out. stride, when not 0, is the size it must have.
- */
-static bool value_at_offset(const perfbuf_v2_query *q, const value_run *run, uint64_t at,
-                            uint32_t stride, bool *integer, uint64_t *out)
+/* The integer in a PERF_COUNTER_DATA of `stride` bytes at value (bytes
+ * the cursor handed out): false when it is not one, or its dwSize is not
+ * the stride (a view the parse did not prove). */
+static inline bool integer_in(const uint8_t *value, uint32_t stride, bool *integer,
+                              uint64_t *out)
 {
-    if (at > run->end) {
+    uint32_t data_size = pb_le32(value + PBO_PERF_COUNTER_DATA_dwDataSize);
+    if (pb_le32(value + PBO_PERF_COUNTER_DATA_dwSize) != stride ||
+        data_size > stride - PBS_PERF_COUNTER_DATA) {
         return false;
     }
-    pb_cursor c = pb_v2_window(q, (size_t)at, run->end);
-    const uint8_t *hdr;
-    if (!pb_cursor_take(&c, PBS_PERF_COUNTER_DATA, &hdr)) {
-        return false;
-    }
-    uint32_t size = pb_le32(hdr + PBO_PERF_COUNTER_DATA_dwSize);
-    uint32_t data_size = pb_le32(hdr + PBO_PERF_COUNTER_DATA_dwDataSize);
-    const uint8_t *body;
-    if (size < PBS_PERF_COUNTER_DATA || (stride != 0 && size != stride) ||
-        data_size > size - PBS_PERF_COUNTER_DATA ||
-        !pb_cursor_take(&c, size - PBS_PERF_COUNTER_DATA, &body)) {
-        return false;
-    }
+    const uint8_t *body = value + PBS_PERF_COUNTER_DATA;
     *integer = data_size == 4 || data_size == 8;
+    /* data_size is inside the value: only an integer's bytes are read. */
     *out = data_size == 8 ? pb_le64(body) : data_size == 4 ? pb_le32(body) : 0;
     return true;
 }
 
 /*
- * value_of where the parse proved every value of the block the size of
- * its first (PERFBUF_V2_LAYOUT_UNIFORM_VALUES): value k is k strides after
- * the first, so no walk finds it. The id's position comes from the id
- * list: a probe or binary search when the lists strictly ascend
- * (PERFBUF_V2_LAYOUT_ASCENDING_IDS: one position at most), else each
- * position holding the id in order, as the walk meets them. False when
- * the run cannot be read so (the walk then answers).
+ * A run located once for every value a sample reads, where the parse
+ * proved every value of the block the size of its first
+ * (PERFBUF_V2_LAYOUT_UNIFORM_VALUES): the id list's count entries and the
+ * run's count x stride bytes, each taken from the cursor once, so value k
+ * is k strides after the first and no walk finds it.
  */
-static bool value_by_position(const perfbuf_v2_query *q, const perfbuf_v2_block *block,
-                              const value_run *run, uint32_t id, perfbuf_status *st,
-                              uint64_t *out)
+typedef struct located_run {
+    const uint8_t *ids;  /* NULL: not located, the walk answers */
+    const uint8_t *row;
+    uint32_t stride;
+    uint32_t count;
+    bool ascending;      /* PERFBUF_V2_LAYOUT_ASCENDING_IDS: one position per id at most */
+} located_run;
+
+static located_run locate_run(const perfbuf_v2_query *q, const perfbuf_v2_block *block,
+                              const uint8_t *head, const value_run *run)
 {
-    const uint8_t *first = bytes_at(q, run->first, run->end, PBS_PERF_COUNTER_DATA);
-    if (first == NULL || (q->layout & PERFBUF_V2_LAYOUT_UNIFORM_VALUES) == 0) {
-        return false;
+    located_run none = {NULL, NULL, 0, 0, false};
+    pb_cursor c = pb_v2_window(q, run->first, run->end);
+    pb_cursor peek = c;
+    const uint8_t *first;
+    /* block_in_place proved the block's id list inside head, after the
+     * two headers; the run has the block's count of values. */
+    if ((q->layout & PERFBUF_V2_LAYOUT_UNIFORM_VALUES) == 0 || !block_has_ids(block) ||
+        run->count == 0 || run->count != block->counter_count ||
+        !pb_cursor_take(&peek, PBS_PERF_COUNTER_DATA, &first)) {
+        return none;
     }
+    const uint8_t *ids = head + PBS_PERF_COUNTER_HEADER + PBS_PERF_MULTI_COUNTERS;
     uint32_t stride = pb_le32(first + PBO_PERF_COUNTER_DATA_dwSize);
+    /* Two 32-bit factors: the product fits in 64 bits. */
+    uint64_t row_bytes = (uint64_t)run->count * stride;
+    const uint8_t *row;
+    if (stride < PBS_PERF_COUNTER_DATA || row_bytes > pb_cursor_remaining(&c) ||
+        !pb_cursor_take(&c, (size_t)row_bytes, &row)) {
+        return none;
+    }
+    located_run located = {ids, row, stride, run->count,
+                           (q->layout & PERFBUF_V2_LAYOUT_ASCENDING_IDS) != 0};
+    return located;
+}
+
+/*
+ * value_of in a located run: the id's position from the id list (a probe
+ * or binary search when the lists ascend, else each position holding the
+ * id in order, as the walk meets them), its value read in place. False
+ * when a value there is not what the parse proved (the walk answers).
+ */
+static bool located_value(const located_run *run, uint32_t id, perfbuf_status *st, uint64_t *out)
+{
     bool integer = false;
     uint64_t v = 0;
     *st = PERFBUF_E_NOT_FOUND;
-    if ((q->layout & PERFBUF_V2_LAYOUT_ASCENDING_IDS) != 0) {
+    if (run->ascending) {
         uint32_t position;
-        if (!pb_v2_find_ascending(q->data, block->items_offset, block->ids_offset, 4,
-                                  run->count, id, &position)) {
+        if (!pb_v2_find_in_keys(run->ids, 4, run->count, id, &position)) {
             return true;
         }
-        if (!value_at_offset(q, run, run->first + (uint64_t)position * stride, stride, &integer,
-                             &v)) {
+        if (!integer_in(run->row + (size_t)position * run->stride, run->stride, &integer, &v)) {
             return false;
         }
         if (integer) {
@@ -187,17 +206,12 @@ static bool value_by_position(const perfbuf_v2_query *q, const perfbuf_v2_block 
         }
         return true;
     }
-    const uint8_t *ids = bytes_at(q, block->ids_offset, block->items_offset,
-                                  (size_t)run->count * 4);
-    if (ids == NULL) {
-        return false;
-    }
     for (uint32_t k = 0; k < run->count; k++) {
         PB_WORK(1);
-        if (pb_le32(ids + (size_t)k * 4) != id) {
+        if (pb_le32(run->ids + (size_t)k * 4) != id) {
             continue;
         }
-        if (!value_at_offset(q, run, run->first + (uint64_t)k * stride, stride, &integer, &v)) {
+        if (!integer_in(run->row + (size_t)k * run->stride, run->stride, &integer, &v)) {
             return false;
         }
         if (integer) {
@@ -229,25 +243,27 @@ static perfbuf_status value_of(const perfbuf_v2_query *q, const perfbuf_v2_block
     if (run.count == 0) {
         return PERFBUF_E_NOT_FOUND;
     }
-    bool integer;
-    uint64_t v;
     if (!has_ids) {
         /* The block's one value: the first, wherever the others are. */
-        if (value_at_offset(q, &run, run.first, 0, &integer, &v)) {
-            if (!integer) {
-                return PERFBUF_E_NOT_FOUND;
+        pb_cursor c = pb_v2_window(q, run.first, run.end);
+        pb_cursor peek = c;
+        const uint8_t *hdr;
+        bool integer;
+        uint64_t v;
+        if (pb_cursor_take(&peek, PBS_PERF_COUNTER_DATA, &hdr)) {
+            uint32_t size = pb_le32(hdr + PBO_PERF_COUNTER_DATA_dwSize);
+            if (size >= PBS_PERF_COUNTER_DATA && pb_cursor_take(&c, size, &hdr) &&
+                integer_in(hdr, size, &integer, &v)) {
+                if (!integer) {
+                    return PERFBUF_E_NOT_FOUND;
+                }
+                *out = v;
+                return PERFBUF_OK;
             }
-            *out = v;
-            return PERFBUF_OK;
-        }
-    } else {
-        perfbuf_status st;
-        if (value_by_position(q, block, &run, id, &st, out)) {
-            return st;
         }
     }
-    /* The walk: a layout the parse did not prove uniform, or a view it
-     * cannot read at its positions. */
+    /* The walk: a layout the parse did not prove uniform (a located run
+     * answers before this otherwise), or a view it cannot read in place. */
     perfbuf_v2_iter it;
     perfbuf_v2_value value;
     values_begin(block, inst, &it);
@@ -485,16 +501,24 @@ static perfbuf_status indexed_value_of(const perfbuf_v2_query *q, const perfbuf_
 
 /* ---- raw samples ---- */
 
-/* Where a sample's values come from: a walk, or an index (not NULL). */
+/* Where a sample's values come from: a walk, an index (not NULL), or a
+ * located run (run.ids not NULL). */
 typedef struct value_source {
     const perfbuf_v2_query *q;
     const perfbuf_v2_block *block;
     const perfbuf_v2_instance *inst;
     const perfbuf_v2_value_index *index;
+    located_run run;
 } value_source;
 
 static perfbuf_status source_value(const value_source *src, uint32_t id, bool own, uint64_t *out)
 {
+    perfbuf_status st;
+    /* A located run is a block with an id list: own does not matter, and
+     * the reference's "none" is no id. */
+    if (src->run.ids != NULL && id != PERFBUF_V2_NO_ID && located_value(&src->run, id, &st, out)) {
+        return st;
+    }
     if (src->index != NULL) {
         return indexed_value_of(src->q, src->block, src->inst, src->index, id, own, out);
     }
@@ -587,11 +611,15 @@ perfbuf_status perfbuf_v2_raw_sample(const perfbuf_v2_query *q, const perfbuf_v2
                                      uint32_t counter_id, perfbuf_raw_sample *sample,
                                      perfbuf_value_context *context)
 {
-    if (q == NULL || block == NULL || reg == NULL || sample == NULL || context == NULL ||
-        !block_in_place(q, block) || (inst != NULL && !instance_in_place(q, block, inst))) {
+    if (q == NULL || block == NULL || reg == NULL || sample == NULL || context == NULL) {
         return PERFBUF_E_INVALID_ARGUMENT;
     }
-    value_source src = {q, block, inst, NULL};
+    const uint8_t *head = block_in_place(q, block);
+    if (head == NULL || (inst != NULL && !instance_in_place(q, block, inst))) {
+        return PERFBUF_E_INVALID_ARGUMENT;
+    }
+    value_run run = run_of(block, inst);
+    value_source src = {q, block, inst, NULL, locate_run(q, block, head, &run)};
     return sample_from(&src, reg, counter_id, sample, context);
 }
 
@@ -607,6 +635,6 @@ perfbuf_status perfbuf_v2_raw_sample_indexed(const perfbuf_v2_query *q,
         context == NULL || !index_belongs(index, q, block, inst)) {
         return PERFBUF_E_INVALID_ARGUMENT;
     }
-    value_source src = {q, block, inst, index};
+    value_source src = {q, block, inst, index, {NULL, NULL, 0, 0, false}};
     return sample_from(&src, reg, counter_id, sample, context);
 }
