@@ -511,7 +511,8 @@ typedef struct value_source {
     located_run run;
 } value_source;
 
-static perfbuf_status source_value(const value_source *src, uint32_t id, bool own, uint64_t *out)
+static inline perfbuf_status source_value(const value_source *src, uint32_t id, bool own,
+                                          uint64_t *out)
 {
     perfbuf_status st;
     /* A located run is a block with an id list: own does not matter, and
@@ -525,19 +526,52 @@ static perfbuf_status source_value(const value_source *src, uint32_t id, bool ow
     return value_of(src->q, src->block, src->inst, id, own, out);
 }
 
+/*
+ * perfbuf_v2_reginfo_find's answer with the fields a sample reads. Where
+ * the registration's ids ascend, the counter array is taken from the
+ * cursor once and searched in place here, inline, since a raw sample runs
+ * it for every value; otherwise the public lookup answers.
+ */
+static inline bool counter_of(const perfbuf_v2_reginfo *r, uint32_t id, perfbuf_v2_counter_reg *out)
+{
+    if (!r->ids_ascending) {
+        return perfbuf_v2_reginfo_find(r, id, out) == PERFBUF_OK;
+    }
+    pb_cursor all = pb_cursor_make(r->data, r->size);
+    const uint8_t *counters;
+    uint32_t position;
+    uint64_t bytes = (uint64_t)r->counter_count * PBS_PERF_COUNTER_REG_INFO;
+    if (r->counter_count == 0 || !pb_cursor_skip(&all, PBS_PERF_COUNTERSET_REG_INFO) ||
+        bytes > pb_cursor_remaining(&all) || !pb_cursor_take(&all, (size_t)bytes, &counters) ||
+        counters == NULL ||
+        !pb_v2_find_in_keys(counters + PBO_PERF_COUNTER_REG_INFO_CounterId,
+                            PBS_PERF_COUNTER_REG_INFO, r->counter_count, id, &position)) {
+        return false;
+    }
+    const uint8_t *p = counters + (size_t)position * PBS_PERF_COUNTER_REG_INFO;
+    out->id = id;
+    out->type = pb_le32(p + PBO_PERF_COUNTER_REG_INFO_Type);
+    out->default_scale = pb_i32(pb_le32(p + PBO_PERF_COUNTER_REG_INFO_DefaultScale));
+    out->base_id = pb_le32(p + PBO_PERF_COUNTER_REG_INFO_BaseCounterId);
+    out->perf_time_id = pb_le32(p + PBO_PERF_COUNTER_REG_INFO_PerfTimeId);
+    out->perf_freq_id = pb_le32(p + PBO_PERF_COUNTER_REG_INFO_PerfFreqId);
+    out->multi_id = pb_le32(p + PBO_PERF_COUNTER_REG_INFO_MultiId);
+    return true;
+}
+
 static uint64_t positive(int64_t v)
 {
     return v > 0 ? (uint64_t)v : 0;
 }
 
 /* The formula inputs of one counter, wherever its values come from. */
-static perfbuf_status sample_from(const value_source *src, const perfbuf_v2_reginfo *reg,
-                                  uint32_t counter_id, perfbuf_raw_sample *sample,
-                                  perfbuf_value_context *context)
+static inline perfbuf_status sample_from(const value_source *src, const perfbuf_v2_reginfo *reg,
+                                         uint32_t counter_id, perfbuf_raw_sample *sample,
+                                         perfbuf_value_context *context)
 {
     const perfbuf_v2_query *q = src->q;
     perfbuf_v2_counter_reg c;
-    if (perfbuf_v2_reginfo_find(reg, counter_id, &c) != PERFBUF_OK) {
+    if (!counter_of(reg, counter_id, &c)) {
         return PERFBUF_E_NOT_FOUND;
     }
     const perfbuf_counter_type_info *info = perfbuf_counter_type_lookup(c.type);
