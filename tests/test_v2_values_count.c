@@ -136,8 +136,8 @@ static uint64_t plain_work(uint32_t n, bool mixed)
         free_shared_base(&s);
         return 0;
     }
-    bool ok = (s.q.layout == (PERFBUF_V2_LAYOUT_UNIFORM_VALUES | PERFBUF_V2_LAYOUT_ASCENDING_IDS)) ==
-              !mixed;
+    const uint32_t proved = PERFBUF_V2_LAYOUT_UNIFORM_VALUES | PERFBUF_V2_LAYOUT_ASCENDING_IDS;
+    bool ok = (s.q.layout == proved) == !mixed;
     pb_work_units = 0;
     for (uint32_t k = mixed ? 1 : 0; ok && k < n; k++) {
         perfbuf_raw_sample sample;

@@ -39,7 +39,7 @@ static bool block_has_instances(const perfbuf_v2_block *block)
  * the block. A block of another capture is refused here (NULL), before
  * any of its offsets is followed. The bytes from the header to the first
  * item are taken from the cursor at once, and returned: the id list lies
- * in them. The fields are compared together. O(1).
+ * in them. O(1).
  */
 static const uint8_t *block_in_place(const perfbuf_v2_query *q, const perfbuf_v2_block *block)
 {
@@ -57,26 +57,28 @@ static const uint8_t *block_in_place(const perfbuf_v2_query *q, const perfbuf_v2
     size_t head = block->items_offset - block->offset;
     const uint8_t *ids_list = hdr + PBS_PERF_COUNTER_HEADER;
     const uint8_t *instance_list = hdr + head - PBS_PERF_MULTI_INSTANCES;
-    bool differs =
-        (pb_le32(hdr + PBO_PERF_COUNTER_HEADER_dwSize) != block->size) |
-        (pb_le32(hdr + PBO_PERF_COUNTER_HEADER_dwType) != (uint32_t)block->kind) |
-        (block->items_end < block->items_offset) | (block->items_end - block->offset > block->size);
-    if (ids) {
-        differs |= (block->ids_offset != block->offset + PBS_PERF_COUNTER_HEADER + PBS_PERF_MULTI_COUNTERS) |
-                   (pb_le32(ids_list + PBO_PERF_MULTI_COUNTERS_dwCounters) != block->counter_count) |
-                   ((head - PBS_PERF_COUNTER_HEADER - lists) / 4 < block->counter_count);
-    } else {
-        differs |= block->counter_count != (block->kind == PERFBUF_V2_ERROR_RETURN ? 0u : 1u);
+    if (pb_le32(hdr + PBO_PERF_COUNTER_HEADER_dwSize) != block->size ||
+        pb_le32(hdr + PBO_PERF_COUNTER_HEADER_dwType) != (uint32_t)block->kind ||
+        block->items_end < block->items_offset ||
+        block->items_end - block->offset > block->size) {
+        return NULL;
     }
-    if (instances) {
-        differs |=
-            (pb_le32(instance_list + PBO_PERF_MULTI_INSTANCES_dwInstances) != block->instance_count) |
-            (pb_le32(instance_list + PBO_PERF_MULTI_INSTANCES_dwTotalSize) !=
-             (uint64_t)(block->items_end - block->items_offset) + PBS_PERF_MULTI_INSTANCES);
-    } else {
-        differs |= (block->instance_count != 0) | (block->items_end - block->offset != block->size);
+    if (ids ? block->ids_offset != block->offset + PBS_PERF_COUNTER_HEADER +
+                                       PBS_PERF_MULTI_COUNTERS ||
+                  pb_le32(ids_list + PBO_PERF_MULTI_COUNTERS_dwCounters) != block->counter_count ||
+                  (head - PBS_PERF_COUNTER_HEADER - lists) / 4 < block->counter_count
+            : block->counter_count != (block->kind == PERFBUF_V2_ERROR_RETURN ? 0u : 1u)) {
+        return NULL;
     }
-    return differs ? NULL : hdr;
+    if (instances ? pb_le32(instance_list + PBO_PERF_MULTI_INSTANCES_dwInstances) !=
+                            block->instance_count ||
+                        pb_le32(instance_list + PBO_PERF_MULTI_INSTANCES_dwTotalSize) !=
+                            (uint64_t)(block->items_end - block->items_offset) +
+                                PBS_PERF_MULTI_INSTANCES
+                  : block->instance_count != 0 || block->items_end - block->offset != block->size) {
+        return NULL;
+    }
+    return hdr;
 }
 
 /* The instance view is what the query's bytes hold at its offset, inside
@@ -91,12 +93,11 @@ static bool instance_in_place(const perfbuf_v2_query *q, const perfbuf_v2_block 
         !pb_cursor_take(&c, PBS_PERF_INSTANCE_HEADER, &hdr)) {
         return false;
     }
-    return !((pb_le32(hdr + PBO_PERF_INSTANCE_HEADER_Size) != inst->size) |
-             (pb_le32(hdr + PBO_PERF_INSTANCE_HEADER_InstanceId) != inst->id) |
-             (inst->value_count != block->counter_count) |
-             (inst->size < PBS_PERF_INSTANCE_HEADER) |
-             (inst->size > block->items_end - inst->offset) |
-             (inst->values_offset != inst->offset + inst->size));
+    return pb_le32(hdr + PBO_PERF_INSTANCE_HEADER_Size) == inst->size &&
+           pb_le32(hdr + PBO_PERF_INSTANCE_HEADER_InstanceId) == inst->id &&
+           inst->value_count == block->counter_count && inst->size >= PBS_PERF_INSTANCE_HEADER &&
+           inst->size <= block->items_end - inst->offset &&
+           inst->values_offset == inst->offset + inst->size;
 }
 
 /* ---- a value by its position ---- */
