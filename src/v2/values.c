@@ -188,7 +188,8 @@ static located_run locate_run(const perfbuf_v2_query *q, const perfbuf_v2_block 
  * id in order, as the walk meets them), its value read in place. False
  * when a value there is not what the parse proved (the walk answers).
  */
-static bool located_value(const located_run *run, uint32_t id, perfbuf_status *st, uint64_t *out)
+static inline bool located_value(const located_run *run, uint32_t id, perfbuf_status *st,
+                                 uint64_t *out)
 {
     bool integer = false;
     uint64_t v = 0;
@@ -512,6 +513,16 @@ typedef struct value_source {
     located_run run;
 } value_source;
 
+/* A value through the index or the walk: off the located path. */
+PB_NOINLINE static perfbuf_status unlocated_value(const value_source *src, uint32_t id, bool own,
+                                                  uint64_t *out)
+{
+    if (src->index != NULL) {
+        return indexed_value_of(src->q, src->block, src->inst, src->index, id, own, out);
+    }
+    return value_of(src->q, src->block, src->inst, id, own, out);
+}
+
 static inline perfbuf_status source_value(const value_source *src, uint32_t id, bool own,
                                           uint64_t *out)
 {
@@ -521,10 +532,7 @@ static inline perfbuf_status source_value(const value_source *src, uint32_t id, 
     if (src->run.ids != NULL && id != PERFBUF_V2_NO_ID && located_value(&src->run, id, &st, out)) {
         return st;
     }
-    if (src->index != NULL) {
-        return indexed_value_of(src->q, src->block, src->inst, src->index, id, own, out);
-    }
-    return value_of(src->q, src->block, src->inst, id, own, out);
+    return unlocated_value(src, id, own, out);
 }
 
 /*
