@@ -749,6 +749,32 @@ static void mixed_values(const capture *y, const perfbuf_v2_block *block, perfbu
     }
 }
 
+/* The 32-bit field at off of Y's bytes, or false past its end. */
+static bool y_u32(const capture *y, size_t off, uint32_t *v)
+{
+    if (off > y->size || y->size - off < 4) {
+        return false;
+    }
+    const uint8_t *p = y->data + off;
+    *v = (uint32_t)p[0] | (uint32_t)p[1] << 8 | (uint32_t)p[2] << 16 | (uint32_t)p[3] << 24;
+    return true;
+}
+
+/* Whether Y's bytes hold the block's header (dwSize, dwType) and the
+ * instance's (Size, InstanceId) at their offsets: perfbuf_v2_raw_sample
+ * refuses views they do not hold, before reading any value. */
+static bool y_holds(const capture *y, const perfbuf_v2_block *block,
+                    const perfbuf_v2_instance *inst)
+{
+    uint32_t size, kind, isize, iid;
+    if (!y_u32(y, block->offset + 8, &size) || !y_u32(y, block->offset + 4, &kind) ||
+        size != block->size || kind != (uint32_t)block->kind) {
+        return false;
+    }
+    return inst == NULL || (y_u32(y, inst->offset, &isize) && y_u32(y, inst->offset + 4, &iid) &&
+                            isize == inst->size && iid == inst->id);
+}
+
 /* Samples of the registrations' counters from a block and instance,
  * whichever captures they come from, with Y's query. */
 static void mixed_samples(const capture *y, const perfbuf_v2_block *block,
@@ -771,6 +797,8 @@ static void mixed_samples(const capture *y, const perfbuf_v2_block *block,
         BUDGETED(y->size + reg->size,
                  st = perfbuf_v2_raw_sample(&y->v2.q, block, inst, reg, c.id, &s, &ctx));
         ORACLE(status_in(st, ST(OK) | ST(NOT_FOUND) | ST(INVALID_ARGUMENT)));
+        /* A view Y does not hold at its offset is never read through. */
+        ORACLE(y_holds(y, block, inst) || st == PERFBUF_E_INVALID_ARGUMENT);
     }
 }
 

@@ -273,6 +273,32 @@ static void ref_block_matrix(const perfbuf_v2_query *q, const perfbuf_v2_block *
     free(row);
 }
 
+/* Whether every PERF_COUNTER_DATA of a block from pos (its instances, or
+ * its own values) has the first one's dwSize: PERFBUF_V2_LAYOUT_UNIFORM_VALUES
+ * of that block, from the bytes. */
+static bool ref_values_uniform(const uint8_t *data, size_t size, size_t pos, bool instances,
+                               uint32_t instance_count, uint32_t counters)
+{
+    uint32_t rows = instances ? instance_count : 1u;
+    bool have_first = false;
+    uint32_t first = 0;
+    for (uint32_t r = 0; r < rows; r++) {
+        if (instances) {
+            pos += ref_u32(data, size, pos);
+        }
+        for (uint32_t i = 0; i < counters; i++) {
+            uint32_t vsize = ref_u32(data, size, pos + 4);
+            if (have_first && vsize != first) {
+                return false;
+            }
+            first = vsize;
+            have_first = true;
+            pos += vsize;
+        }
+    }
+    return true;
+}
+
 /* Walks the accepted buffer from its bytes and compares every view. */
 static void views_equal_validation(const perfbuf_v2_query *q, const uint8_t *data, size_t size)
 {
@@ -285,6 +311,7 @@ static void views_equal_validation(const perfbuf_v2_query *q, const uint8_t *dat
     perfbuf_v2_iter bi;
     perfbuf_v2_blocks_begin(q, &bi);
     size_t pos = 48;
+    uint32_t layout = PERFBUF_V2_LAYOUT_UNIFORM_VALUES | PERFBUF_V2_LAYOUT_ASCENDING_IDS;
     for (uint32_t k = 0; k < count; k++) {
         size_t at = pos;
         uint32_t status = ref_u32(data, size, at);
@@ -309,13 +336,20 @@ static void views_equal_validation(const perfbuf_v2_query *q, const uint8_t *dat
             counters = ref_u32(data, size, body + 4);
             ORACLE(b.ids_offset == body + 8);
             for (uint32_t i = 0; i < counters; i++) {
-                ORACLE(perfbuf_v2_block_counter_id(q, &b, i) ==
-                       ref_u32(data, size, body + 8 + (size_t)i * 4));
+                uint32_t id = ref_u32(data, size, body + 8 + (size_t)i * 4);
+                ORACLE(perfbuf_v2_block_counter_id(q, &b, i) == id);
+                if (i > 0 && id <= ref_u32(data, size, body + 8 + (size_t)(i - 1) * 4)) {
+                    layout &= ~PERFBUF_V2_LAYOUT_ASCENDING_IDS;
+                }
             }
             ORACLE(perfbuf_v2_block_counter_id(q, &b, counters) == PERFBUF_V2_NO_COUNTER_ID);
             body += list_size + ref_pad8(list_size);
         }
         ORACLE(b.counter_count == counters);
+        if (!ref_values_uniform(data, size, instances ? body + 8 : body, instances,
+                                instances ? ref_u32(data, size, body + 4) : 0, counters)) {
+            layout &= ~PERFBUF_V2_LAYOUT_UNIFORM_VALUES;
+        }
         perfbuf_v2_iter ii;
         perfbuf_v2_instances_begin(&b, &ii);
         if (instances) {
@@ -344,6 +378,7 @@ static void views_equal_validation(const perfbuf_v2_query *q, const uint8_t *dat
     }
     perfbuf_v2_block past;
     ORACLE(!perfbuf_v2_blocks_next(q, &bi, &past));
+    ORACLE(q->layout == layout);
 }
 
 static int oracle_v2_query(const uint8_t *data, size_t size)

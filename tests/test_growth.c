@@ -27,9 +27,11 @@
  * Bounds that are not linear in the buffer alone, each checked as documented:
  *   - perfbuf_v1_block_index_classes sorts the block's names: n log n in
  *     the bytes (N_LOG_BUDGET), as fuzz/oracle.h's BUDGETED_LOG enforces;
- *   - perfbuf_v2_raw_sample walks its instance's values on every call, so
- *     sampling every counter of one instance is measured through the value
- *     index (perfbuf_v2_raw_sample_indexed), which is the linear pattern.
+ *   - perfbuf_v2_raw_sample walks its instance's values on every call
+ *     where the parse did not prove the values one size (elsewhere it reads
+ *     by position, tests/test_v2_values_count.c), so sampling every counter
+ *     of one instance is measured through the value index
+ *     (perfbuf_v2_raw_sample_indexed), which is the linear pattern.
  */
 #include <stdlib.h>
 #include <string.h>

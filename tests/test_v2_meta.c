@@ -5,6 +5,9 @@
  * them shared), every rejection of the registration reader, the counterset
  * list and the instance list. Every buffer is parsed in front of a guard page.
  */
+#include <stdlib.h>
+#include <string.h>
+
 #include "perfbuf/counter_types.h"
 #include "perfbuf/v2_meta.h"
 #include "perfbuf/v2_query.h"
@@ -298,6 +301,83 @@ static void values_through_the_registration(void)
     CHECK(perfbuf_v2_raw_sample(&q1, &b1, &i1, &reg, 29, &s, &ctx) == PERFBUF_E_NOT_FOUND);
     CHECK(perfbuf_v2_raw_sample(&q1, &b1, &i1, &reg, 25, &s, &ctx) == PERFBUF_E_INVALID_ARGUMENT);
     CHECK(perfbuf_v2_raw_sample(&q1, &b1, &i1, NULL, 0, &s, &ctx) == PERFBUF_E_INVALID_ARGUMENT);
+    tb_free(&reg_buf);
+    tb_free(&older.buf);
+    tb_free(&newer.buf);
+}
+
+/*
+ * perfbuf_v2_raw_sample finds a value by its position where the parse
+ * proved the layout (every value one size, ids ascending), and reads only
+ * the query's own layout: a block or instance view is compared with the
+ * bytes at its offset first. Another capture laid out alike reads that
+ * capture's own values there; an instance whose InstanceId or place the
+ * bytes do not hold is refused, never read.
+ */
+static void raw_samples_read_their_own_capture(void)
+{
+    tb_buf reg_buf = tb_v2_reginfo(tb_processor_information, 31, PERFBUF_COUNTERSET_MULTI_INSTANCES);
+    perfbuf_v2_reginfo reg;
+    CHECK(perfbuf_v2_reginfo_parse(reg_buf.data, reg_buf.len, NULL, &reg, NULL) == PERFBUF_OK);
+    tb_v2 older = processor_sample(1000, 5000000000u, 1000, 10000, 0, 0);
+    tb_v2 newer = processor_sample(2000, 5087500000u, 1250, 11000, 3000, 100);
+    perfbuf_v2_query q0, q1;
+    CHECK(perfbuf_v2_query_parse(older.buf.data, older.buf.len, NULL, &q0, NULL) == PERFBUF_OK);
+    CHECK(perfbuf_v2_query_parse(newer.buf.data, newer.buf.len, NULL, &q1, NULL) == PERFBUF_OK);
+    CHECK_EQ_U(q1.layout, PERFBUF_V2_LAYOUT_UNIFORM_VALUES | PERFBUF_V2_LAYOUT_ASCENDING_IDS);
+    perfbuf_v2_iter it;
+    perfbuf_v2_block b0, b1;
+    perfbuf_v2_instance i0, i1;
+    perfbuf_v2_blocks_begin(&q0, &it);
+    CHECK(perfbuf_v2_blocks_next(&q0, &it, &b0));
+    perfbuf_v2_blocks_begin(&q1, &it);
+    CHECK(perfbuf_v2_blocks_next(&q1, &it, &b1));
+    perfbuf_v2_instances_begin(&b0, &it);
+    CHECK(perfbuf_v2_instances_next(&q0, &b0, &it, &i0));
+    perfbuf_v2_instances_begin(&b1, &it);
+    CHECK(perfbuf_v2_instances_next(&q1, &b1, &it, &i1));
+    perfbuf_raw_sample own, slipped;
+    perfbuf_value_context own_ctx, slipped_ctx;
+    /* Counter 24 divides by counter 25: two values found by position. */
+    CHECK(perfbuf_v2_raw_sample(&q1, &b1, &i1, &reg, 24, &own, &own_ctx) == PERFBUF_OK);
+    CHECK_EQ_U(own.first, 3000);
+    CHECK_EQ_U(own.second, 100);
+    CHECK(perfbuf_v2_raw_sample(&q1, &b0, &i0, &reg, 24, &slipped, &slipped_ctx) == PERFBUF_OK);
+    CHECK_EQ_U(slipped.first, own.first);
+    CHECK_EQ_U(slipped.second, own.second);
+
+    perfbuf_v2_instance moved = i1;
+    moved.offset += 8;
+    moved.values_offset += 8;
+    CHECK(perfbuf_v2_raw_sample(&q1, &b1, &moved, &reg, 24, &slipped, &slipped_ctx) ==
+          PERFBUF_E_INVALID_ARGUMENT);
+    perfbuf_v2_instance renamed = i1;
+    renamed.id ^= 1;
+    CHECK(perfbuf_v2_raw_sample(&q1, &b1, &renamed, &reg, 24, &slipped, &slipped_ctx) ==
+          PERFBUF_E_INVALID_ARGUMENT);
+    perfbuf_v2_block resized = b1;
+    resized.instance_count++;
+    CHECK(perfbuf_v2_raw_sample(&q1, &resized, &i1, &reg, 24, &slipped, &slipped_ctx) ==
+          PERFBUF_E_INVALID_ARGUMENT);
+    /* An instance given with a block without instances. */
+    perfbuf_v2_block single = b1;
+    single.kind = PERFBUF_V2_MULTIPLE_COUNTERS;
+    CHECK(perfbuf_v2_raw_sample(&q1, &single, &i1, &reg, 24, &slipped, &slipped_ctx) ==
+          PERFBUF_E_INVALID_ARGUMENT);
+
+    /* The same capture with another InstanceId: i1's offset there holds
+     * another instance, which is not read as i1. */
+    uint8_t *copy = malloc(newer.buf.len);
+    CHECK(copy != NULL);
+    if (copy != NULL) {
+        memcpy(copy, newer.buf.data, newer.buf.len);
+        copy[i1.offset + 4] ^= 1;
+        perfbuf_v2_query q2;
+        CHECK(perfbuf_v2_query_parse(copy, newer.buf.len, NULL, &q2, NULL) == PERFBUF_OK);
+        CHECK(perfbuf_v2_raw_sample(&q2, &b1, &i1, &reg, 24, &slipped, &slipped_ctx) ==
+              PERFBUF_E_INVALID_ARGUMENT);
+        free(copy);
+    }
     tb_free(&reg_buf);
     tb_free(&older.buf);
     tb_free(&newer.buf);
@@ -749,6 +829,7 @@ static const th_case cases[] = {
     TH_CASE(counterset_list),
     TH_CASE(instance_list),
     TH_CASE(values_through_the_registration),
+    TH_CASE(raw_samples_read_their_own_capture),
     TH_CASE(object_and_multi_timers_without_instances),
     TH_CASE(precision_timer_and_none_references),
     TH_CASE(counter_id_of_none_is_refused),

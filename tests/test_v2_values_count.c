@@ -3,10 +3,12 @@
  * The work of sampling every counter of one instance, measured on the
  * counted build (src/core/work.h): the hostile shape is one instance of n
  * counters that all divide by one base counter at the end of the id list.
- * The plain perfbuf_v2_raw_sample walks the instance's values from the
- * first for each counter and again for the base, so the whole instance
- * costs O(n^2); through a value index it costs the build plus O(log n) per
- * counter.
+ * Where the parse proved every value one size and the id list ascending
+ * (perfbuf_v2_query.layout), the plain perfbuf_v2_raw_sample finds each
+ * value by its position, O(log n) per counter; where a value of another
+ * size comes first it walks the instance's values from the first for each
+ * counter and again for the base, so the whole instance costs O(n^2).
+ * Through a value index it costs the build plus O(log n) per counter.
  */
 #include <stdint.h>
 
@@ -30,9 +32,10 @@ typedef struct shared_base {
  * Counters 0 .. n-1 of type PERF_AVERAGE_BULK, all with BaseCounterId n,
  * a PERF_AVERAGE_BASE; one instance holding 10 + k under counter k and
  * 7 under the base. The id list ascends (the base last), or is reversed
- * (the base first, and the index must sort).
+ * (the base first, and the index must sort). mixed: counter 0's value
+ * has 16 bytes (not an integer), so the values are not one size.
  */
-static bool make_shared_base(uint32_t n, bool reversed, shared_base *out)
+static bool make_shared_base(uint32_t n, bool reversed, bool mixed, shared_base *out)
 {
     tb_reg_row *rows = calloc((size_t)n + 1, sizeof *rows);
     uint32_t *ids = calloc((size_t)n + 1, sizeof *ids);
@@ -58,6 +61,9 @@ static bool make_shared_base(uint32_t n, bool reversed, shared_base *out)
     for (uint32_t k = 0; k <= n; k++) {
         if (ids[k] == n) {
             tb_v2_u32(v, 7);
+        } else if (mixed && ids[k] == 0) {
+            static const uint8_t wide[16] = {1};
+            tb_v2_value(v, wide, sizeof wide);
         } else {
             tb_v2_u64(v, 10 + (uint64_t)ids[k]);
         }
@@ -93,7 +99,7 @@ static void free_shared_base(shared_base *s)
 static uint64_t indexed_work(uint32_t n, bool reversed)
 {
     shared_base s;
-    if (!make_shared_base(n, reversed, &s)) {
+    if (!make_shared_base(n, reversed, false, &s)) {
         EXPECT(false); /* the shared-base buffers do not parse */
         free_shared_base(&s);
         return 0;
@@ -120,18 +126,20 @@ static uint64_t indexed_work(uint32_t n, bool reversed)
     return ok ? work : 0;
 }
 
-/* The same through the plain call: the quadratic walk, for contrast. */
-static uint64_t plain_work(uint32_t n)
+/* The same through the plain call: by position on the uniform shape, the
+ * quadratic walk on the mixed one (counter 0, not an integer, skipped). */
+static uint64_t plain_work(uint32_t n, bool mixed)
 {
     shared_base s;
-    if (!make_shared_base(n, false, &s)) {
+    if (!make_shared_base(n, false, mixed, &s)) {
         EXPECT(false); /* the shared-base buffers do not parse */
         free_shared_base(&s);
         return 0;
     }
-    bool ok = true;
+    const uint32_t proved = PERFBUF_V2_LAYOUT_UNIFORM_VALUES | PERFBUF_V2_LAYOUT_ASCENDING_IDS;
+    bool ok = (s.q.layout == proved) == !mixed;
     pb_work_units = 0;
-    for (uint32_t k = 0; ok && k < n; k++) {
+    for (uint32_t k = mixed ? 1 : 0; ok && k < n; k++) {
         perfbuf_raw_sample sample;
         perfbuf_value_context ctx;
         ok = perfbuf_v2_raw_sample(&s.q, &s.block, &s.inst, &s.reg, k, &sample, &ctx) ==
@@ -184,11 +192,25 @@ static void sampling_every_counter_of_an_unordered_list_is_n_log_n(void)
     CHECK(large * 10 <= 104 * small);
 }
 
-static void sampling_every_counter_is_quadratic_without_it(void)
+/* Values of one size, ids ascending: the plain call finds each value by
+ * its position, n log n as through the index. */
+static void sampling_every_counter_of_a_uniform_instance_is_n_log_n(void)
 {
-    uint64_t small = plain_work(250);
-    uint64_t large = plain_work(2000);
-    fprintf(stderr, "plain: 250 counters %llu units, 2000 counters %llu units\n",
+    uint64_t small = plain_work(1000, false);
+    uint64_t large = plain_work(8000, false);
+    fprintf(stderr, "plain, uniform: 1000 counters %llu units, 8000 counters %llu units\n",
+            (unsigned long long)small, (unsigned long long)large);
+    CHECK(small > 0);
+    CHECK(large * 10 <= 104 * small);
+}
+
+/* One value of another size first: the walk, for contrast (8 x the
+ * counters, 64 x the work). */
+static void sampling_every_counter_of_a_mixed_instance_is_quadratic(void)
+{
+    uint64_t small = plain_work(250, true);
+    uint64_t large = plain_work(2000, true);
+    fprintf(stderr, "plain, mixed: 250 counters %llu units, 2000 counters %llu units\n",
             (unsigned long long)small, (unsigned long long)large);
     CHECK(small > 0);
     CHECK(large > 20 * small);
@@ -197,6 +219,7 @@ static void sampling_every_counter_is_quadratic_without_it(void)
 static const th_case cases[] = {
     TH_CASE(sampling_every_counter_through_the_index_is_n_log_n),
     TH_CASE(sampling_every_counter_of_an_unordered_list_is_n_log_n),
-    TH_CASE(sampling_every_counter_is_quadratic_without_it),
+    TH_CASE(sampling_every_counter_of_a_uniform_instance_is_n_log_n),
+    TH_CASE(sampling_every_counter_of_a_mixed_instance_is_quadratic),
 };
 TH_MAIN(cases)

@@ -392,11 +392,22 @@ PERFBUF_API PERFBUF_MUST_USE perfbuf_status perfbuf_v2_crosscheck_indexed(
  * INVALID_ARGUMENT when the type has no displayable value.
  * Of two values under one id (the query reader does not refuse a repeated
  * id in an id list), the first integer one in position order counts.
- * Cost: O(log counters) for the registration, and a walk of the instance's
- * values from the first for the counter and for each counter it refers to:
- * O(values of the instance) per call, so sampling every counter of an
- * instance of v values this way is O(v^2). A caller that samples more than
- * a few counters of one instance builds a perfbuf_v2_value_index.
+ * block and inst must be views of q: each is compared with the bytes q
+ * holds at its offset (the block's header, id-list count and instance-list
+ * size and count; the instance's Size and InstanceId, inside the block's
+ * instance list), and one q does not hold there, such as another
+ * capture's, is INVALID_ARGUMENT before any value is read, as is an
+ * instance given with a block without instances.
+ * Cost: O(log counters) for the registration, then, where the parse proved
+ * the layout (q->layout has PERFBUF_V2_LAYOUT_UNIFORM_VALUES: each value at
+ * a multiple of one size), the value's position from the id list, O(1) for
+ * ids numbered from the first without gaps and O(log counters) otherwise,
+ * or O(counters) for an id list that does not ascend. Any other layout
+ * walks the instance's values from the first for the counter and for each
+ * counter it refers to: O(values of the instance) per call, so sampling
+ * every counter of an instance of v values this way is O(v^2); a caller
+ * that samples more than a few counters of such an instance builds a
+ * perfbuf_v2_value_index.
  */
 PERFBUF_API PERFBUF_MUST_USE perfbuf_status perfbuf_v2_raw_sample(
     const perfbuf_v2_query *q, const perfbuf_v2_block *block, const perfbuf_v2_instance *inst,

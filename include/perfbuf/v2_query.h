@@ -34,6 +34,19 @@ PERFBUF_API const char *perfbuf_v2_kind_name(uint32_t kind);
 /* The counter id of a value whose block carries no id list. */
 #define PERFBUF_V2_NO_COUNTER_ID 0xFFFFFFFFu
 
+/*
+ * What the parse proved of the whole buffer's layout (perfbuf_v2_query.layout),
+ * so that a read can find a value by its position instead of walking to it.
+ * A buffer without these properties is read as before, by the walk.
+ */
+/* In every block, every PERF_COUNTER_DATA (of every instance) has the
+ * dwSize of the block's first one: value k of an instance or block starts
+ * k x that size after its first. */
+#define PERFBUF_V2_LAYOUT_UNIFORM_VALUES 0x1u
+/* Every block's counter-id list strictly ascends: an id is at one position
+ * at most, found by a probe or a binary search. */
+#define PERFBUF_V2_LAYOUT_ASCENDING_IDS 0x2u
+
 /* A validated query-data buffer. */
 typedef struct perfbuf_v2_query {
     const uint8_t *data;      /* the caller's buffer */
@@ -45,6 +58,7 @@ typedef struct perfbuf_v2_query {
     int64_t perf_freq;        /* PerfFreq */
     perfbuf_systemtime system_time;
     uint32_t anomalies;       /* PERFBUF_ANOMALY_* tolerated by a lenient parse */
+    uint32_t layout;          /* PERFBUF_V2_LAYOUT_* the parse proved */
     perfbuf_error first_anomaly;
 } perfbuf_v2_query;
 

@@ -146,7 +146,8 @@ TitleTables = _struct("perfbuf_title_tables", [
 V2Query = _struct("perfbuf_v2_query", [
     ("data", P(u8)), ("received", c_size_t), ("size", c_size_t), ("block_count", u32),
     ("perf_time_stamp", i64), ("perf_time_100ns", i64), ("perf_freq", i64),
-    ("system_time", SystemTime), ("anomalies", u32), ("first_anomaly", Error)])
+    ("system_time", SystemTime), ("anomalies", u32), ("layout", u32),
+    ("first_anomaly", Error)])
 V2Block = _struct("perfbuf_v2_block", [
     ("index", u32), ("status", u32), ("kind", ctypes.c_int), ("offset", c_size_t),
     ("size", c_size_t), ("counter_count", u32), ("instance_count", u32),

@@ -6,11 +6,96 @@
 #include "perfbuf/v2_query.h"
 #include "core/check.h"
 #include "core/le_load.h"
+#include "core/work.h"
+
+/* The query's bytes [pos, end), or an empty cursor when that is not
+ * inside the walked buffer (a view of another buffer). Inline: the views
+ * run it once per value. */
+static inline pb_cursor pb_v2_window(const perfbuf_v2_query *q, size_t pos, size_t end)
+{
+    pb_cursor c = pb_cursor_make(NULL, 0);
+    if (end <= q->size && pos <= end && q->data != NULL) {
+        c.bytes = q->data;
+        c.start = pos;
+        c.pos = pos;
+        c.end = end;
+    }
+    return c;
+}
+
+/*
+ * The first NUL code unit of the n bytes at p (bytes the cursor handed
+ * out), four units per 8-byte load: what pb_utf16le_find_nul answers, the
+ * units before it in *units. A unit is 0 exactly where (x - 0x0001...) &
+ * ~x has its top bit: a borrow only runs upwards from a zero unit, so the
+ * lowest flagged unit is the first zero. A trailing odd byte is no unit.
+ */
+static inline bool pb_v2_find_nul(const uint8_t *p, size_t n, size_t *units)
+{
+    size_t i = 0;
+    for (; n - i >= 8; i += 8) {
+        PB_WORK(1);
+        uint64_t x = pb_le64(p + i);
+        uint64_t zero = (x - 0x0001000100010001u) & ~x & 0x8000800080008000u;
+        if (zero != 0) {
+            /* Once per name: the lowest flagged unit of the four. */
+            size_t lane = (zero & 0x8000u) ? 0 : (zero & 0x80000000u) ? 1
+                          : (zero & 0x800000000000u) ? 2 : 3;
+            *units = i / 2 + lane;
+            return true;
+        }
+    }
+    for (; n - i >= 2; i += 2) {
+        PB_WORK(1);
+        if ((p[i] | p[i + 1]) == 0) {
+            *units = i / 2;
+            return true;
+        }
+    }
+    return false;
+}
 
 /* A PERF_INSTANCE_HEADER block (header, NUL-terminated UTF-16LE name,
  * padding) followed by value_count PERF_COUNTER_DATA blocks. */
 perfbuf_status pb_v2_read_instance(pb_ctx *ctx, pb_cursor *region, uint32_t value_count,
                                    perfbuf_v2_instance *out);
+
+/*
+ * The position of key among n u32 keys that ascend, the key of entry i at
+ * keys + i * stride (bytes the cursor handed out, all n entries): the
+ * probe at key - first key, then a binary search. Inline: a raw sample
+ * runs it twice.
+ */
+static inline bool pb_v2_find_in_keys(const uint8_t *keys, size_t stride, uint32_t n, uint32_t key,
+                                      uint32_t *position)
+{
+    uint32_t k = pb_le32(keys);
+    if (n == 0 || key < k) {
+        return false;
+    }
+    uint32_t guess = key - k;
+    if (guess < n && pb_le32(keys + (size_t)guess * stride) == key) {
+        *position = guess;
+        return true;
+    }
+    uint32_t lo = 0;
+    uint32_t hi = n;
+    while (lo < hi) {
+        PB_WORK(1);
+        uint32_t mid = lo + (hi - lo) / 2;
+        k = pb_le32(keys + (size_t)mid * stride);
+        if (k == key) {
+            *position = mid;
+            return true;
+        }
+        if (k < key) {
+            lo = mid + 1;
+        } else {
+            hi = mid;
+        }
+    }
+    return false;
+}
 
 /*
  * The position of key among n u32 keys that ascend, the key of entry i at

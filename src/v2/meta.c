@@ -126,9 +126,9 @@ bool perfbuf_v2_reginfo_counter(const perfbuf_v2_reginfo *r, uint32_t i, perfbuf
     }
     /* The parse proved counter_count whole counters after the header. */
     size_t at = PBS_PERF_COUNTERSET_REG_INFO + (size_t)i * PBS_PERF_COUNTER_REG_INFO;
-    pb_cursor all = pb_window(r->data, r->size, at, r->size);
+    pb_cursor all = pb_cursor_make(r->data, r->size);
     const uint8_t *p;
-    if (!pb_cursor_take(&all, PBS_PERF_COUNTER_REG_INFO, &p)) {
+    if (!pb_cursor_skip(&all, at) || !pb_cursor_take(&all, PBS_PERF_COUNTER_REG_INFO, &p)) {
         PB_UNREACHABLE();
         return false;
     }
@@ -139,40 +139,21 @@ bool perfbuf_v2_reginfo_counter(const perfbuf_v2_reginfo *r, uint32_t i, perfbuf
 bool pb_v2_find_ascending(const uint8_t *data, size_t size, size_t first, size_t stride,
                           uint32_t n, uint32_t key, uint32_t *position)
 {
-    /* Every entry's key inside the data, so first + i * stride cannot
-     * wrap for any i < n. */
-    if (n == 0 || first > size || (size - first) / stride < n) {
+    /* Every entry's key inside the data: the span from the first key to
+     * the end of the last is taken from the cursor once, and each key is
+     * then a load at a multiple of the stride inside it. Two factors below
+     * 2^32: the span cannot wrap in 64 bits. */
+    if (n == 0 || stride < 4 || stride > UINT32_MAX || first > size) {
         return false;
     }
+    uint64_t span = (uint64_t)(n - 1) * stride + 4;
     pb_cursor all = pb_cursor_make(data, size);
-    uint32_t k;
-    if (!pb_cursor_get_u32(&all, first, &k) || key < k) {
+    const uint8_t *keys;
+    if (span > size - first || !pb_cursor_skip(&all, first) ||
+        !pb_cursor_take(&all, (size_t)span, &keys)) {
         return false;
     }
-    uint32_t guess = key - k;
-    if (guess < n && pb_cursor_get_u32(&all, first + (size_t)guess * stride, &k) && k == key) {
-        *position = guess;
-        return true;
-    }
-    uint32_t lo = 0;
-    uint32_t hi = n;
-    while (lo < hi) {
-        PB_WORK(1);
-        uint32_t mid = lo + (hi - lo) / 2;
-        if (!pb_cursor_get_u32(&all, first + (size_t)mid * stride, &k)) {
-            return false;
-        }
-        if (k == key) {
-            *position = mid;
-            return true;
-        }
-        if (k < key) {
-            lo = mid + 1;
-        } else {
-            hi = mid;
-        }
-    }
-    return false;
+    return pb_v2_find_in_keys(keys, stride, n, key, position);
 }
 
 /* The CounterId of counter i, for the ordering module. */
@@ -194,9 +175,22 @@ perfbuf_status perfbuf_v2_reginfo_find(const perfbuf_v2_reginfo *r, uint32_t id,
     uint32_t position = 0;
     bool found = false;
     if (r->ids_ascending) {
-        found = pb_v2_find_ascending(r->data, r->size,
-                                     PBS_PERF_COUNTERSET_REG_INFO + PBO_PERF_COUNTER_REG_INFO_CounterId,
-                                     PBS_PERF_COUNTER_REG_INFO, r->counter_count, id, &position);
+        /* The parse proved counter_count whole counters after the header:
+         * they are taken from the cursor once, and the probe (or search)
+         * and the entry read from them. A raw sample runs this per value. */
+        pb_cursor all = pb_cursor_make(r->data, r->size);
+        const uint8_t *counters;
+        uint64_t bytes = (uint64_t)r->counter_count * PBS_PERF_COUNTER_REG_INFO;
+        if (r->counter_count == 0 || !pb_cursor_skip(&all, PBS_PERF_COUNTERSET_REG_INFO) ||
+            bytes > pb_cursor_remaining(&all) ||
+            !pb_cursor_take(&all, (size_t)bytes, &counters) || counters == NULL ||
+            !pb_v2_find_in_keys(counters + PBO_PERF_COUNTER_REG_INFO_CounterId,
+                                PBS_PERF_COUNTER_REG_INFO, r->counter_count, id, &position)) {
+            return PERFBUF_E_NOT_FOUND;
+        }
+        size_t at = (size_t)position * PBS_PERF_COUNTER_REG_INFO;
+        decode_counter(counters + at, PBS_PERF_COUNTERSET_REG_INFO + at, position, out);
+        return PERFBUF_OK;
     } else if (r->order != NULL) {
         found = pb_keys_find_sorted(r->order, r->order_count, id, &position);
     } else {

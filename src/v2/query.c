@@ -123,25 +123,93 @@ PB_NOINLINE static perfbuf_status judge_counter_data(pb_ctx *ctx, pb_cursor *par
     return read_counter_data(ctx, parent, &value);
 }
 
+/* What the parse learns of a block's value sizes, for
+ * PERFBUF_V2_LAYOUT_UNIFORM_VALUES: the dwSize of its first value (0 before
+ * it), and whether any other differs. */
+typedef struct value_sizes {
+    uint32_t first;
+    bool mixed;
+} value_sizes;
+
 /*
- * count PERF_COUNTER_DATA in one pass. Each is decoded at once and judged
+ * The common row: count values that all have one dwSize, the block's (or,
+ * for its first row, the first value's). The row's count x size bytes are
+ * taken from the parent at once, so no value needs a bounds check of its
+ * own, and each value is judged by the one test skip_counter_data makes
+ * (below), folded without a branch: its dwSize is the row's, and the row's
+ * size minus the header minus dwDataSize lies in [0, 8), which with a size
+ * that is a multiple of 8 is "size = header + dwDataSize rounded up to 8".
+ * False, with the parent unchanged, for any other row.
+ */
+static bool skip_uniform_row(pb_cursor *parent, uint32_t count, value_sizes *sizes)
+{
+    uint32_t size = sizes->first;
+    if (size == 0) {
+        pb_cursor peek = *parent;
+        const uint8_t *first;
+        if (!pb_cursor_take(&peek, PBS_PERF_COUNTER_DATA, &first)) {
+            return false;
+        }
+        size = pb_le32(first + PBO_PERF_COUNTER_DATA_dwSize);
+    }
+    /* Two 32-bit factors: the product fits in 64 bits, and once it is at
+     * most what remains it fits in a size_t. */
+    uint64_t row_bytes = (uint64_t)count * size;
+    if (size < PBS_PERF_COUNTER_DATA || size % 8 != 0 || row_bytes > pb_cursor_remaining(parent)) {
+        return false;
+    }
+    pb_cursor c = *parent;
+    const uint8_t *row;
+    if (!pb_cursor_take(&c, (size_t)row_bytes, &row)) {
+        return false;
+    }
+    PB_WORK(count);
+    /* In 64 bits a dwDataSize larger than the room wraps far past 8. */
+    uint64_t room = (uint64_t)size - PBS_PERF_COUNTER_DATA;
+    uint64_t wrong = 0;
+    for (uint32_t i = 0; i < count; i++) {
+        const uint8_t *value = row + (size_t)i * size;
+        uint64_t data_size = pb_le32(value + PBO_PERF_COUNTER_DATA_dwDataSize);
+        wrong |= (uint64_t)(pb_le32(value + PBO_PERF_COUNTER_DATA_dwSize) ^ size) |
+                 (room - data_size) >> 3;
+    }
+    if (wrong != 0) {
+        return false;
+    }
+    sizes->first = size;
+    *parent = c;
+    return true;
+}
+
+/*
+ * count PERF_COUNTER_DATA in one pass. A row of one size goes through
+ * skip_uniform_row. Otherwise each value is decoded at once and judged
  * by one test that stands for everything read_counter_data checks: a size
  * of exactly the header plus dwDataSize rounded up to 8 (at least the
  * header, a multiple of 8, holding the data, less than 8 bytes of padding),
  * inside the parent. Only a value that fails it (an error, or an anomaly a
  * lenient parse tolerates) goes back through read_counter_data, which names
- * what is wrong; so both paths accept exactly the same bytes.
+ * what is wrong; so every path accepts exactly the same bytes. sizes
+ * records whether every value had the block's first size.
  */
-static perfbuf_status skip_counter_data(pb_ctx *ctx, pb_cursor *parent, uint32_t count)
+static perfbuf_status skip_counter_data(pb_ctx *ctx, pb_cursor *parent, uint32_t count,
+                                        value_sizes *sizes)
 {
+    if (count == 0 || skip_uniform_row(parent, count, sizes)) {
+        return PERFBUF_OK;
+    }
     /* A local copy keeps the cursor in registers through the loop. */
     pb_cursor c = *parent;
+    uint32_t first = sizes->first;
+    bool mixed = false;
     for (uint32_t i = 0; i < count; i++) {
         size_t at = c.pos;
         const uint8_t *p;
         if (pb_cursor_take(&c, PBS_PERF_COUNTER_DATA, &p)) {
             uint64_t data_size = pb_le32(p + PBO_PERF_COUNTER_DATA_dwDataSize);
-            uint64_t size = pb_le32(p + PBO_PERF_COUNTER_DATA_dwSize);
+            uint32_t size = pb_le32(p + PBO_PERF_COUNTER_DATA_dwSize);
+            first = first == 0 ? size : first;
+            mixed |= size != first;
             /* The one size the rules accept without an anomaly: the
              * header, the data, and its padding to 8. */
             if (size == ((data_size + 7) & ~(uint64_t)7) + PBS_PERF_COUNTER_DATA &&
@@ -160,12 +228,15 @@ static perfbuf_status skip_counter_data(pb_ctx *ctx, pb_cursor *parent, uint32_t
             return st;
         }
     }
+    sizes->first = first;
+    sizes->mixed |= mixed;
     *parent = c;
     return PERFBUF_OK;
 }
 
 /* PERF_MULTI_COUNTERS and its id list, then the padding to 8. */
-static perfbuf_status read_id_list(pb_ctx *ctx, pb_cursor *body, perfbuf_v2_block *out)
+static perfbuf_status read_id_list(pb_ctx *ctx, pb_cursor *body, perfbuf_v2_block *out,
+                                   bool *ascending)
 {
     size_t at = body->pos;
     pb_cursor hdr;
@@ -206,6 +277,19 @@ static perfbuf_status read_id_list(pb_ctx *ctx, pb_cursor *body, perfbuf_v2_bloc
     }
     out->counter_count = count;
     out->ids_offset = body->pos;
+    /* Not a rule (a repeated or unordered id is accepted), a fact for the
+     * views: PERFBUF_V2_LAYOUT_ASCENDING_IDS. */
+    const uint8_t *ids;
+    pb_cursor list = *body;
+    if (count > 0 && pb_cursor_take(&list, exact, &ids) && ids != NULL) {
+        PB_WORK(count);
+        uint32_t previous = pb_le32(ids);
+        for (uint32_t i = 1; i < count && *ascending; i++) {
+            uint32_t id = pb_le32(ids + (size_t)i * 4);
+            *ascending = id > previous;
+            previous = id;
+        }
+    }
     /* The next structure starts 8-aligned whether or not dwSize counted
      * the padding (docs/formats.md#o-5-perf_multi_counters-dwsize). */
     if (!pb_cursor_skip(body, list_bytes) || !pb_cursor_skip(body, pb_pad8(size))) {
@@ -266,9 +350,11 @@ static bool fast_instance_header(pb_cursor *region, perfbuf_v2_instance *out)
     uint32_t size = pb_le32(hdr + PBO_PERF_INSTANCE_HEADER_Size);
     pb_cursor name;
     size_t units;
+    const uint8_t *name_bytes;
     if (size < PBS_PERF_INSTANCE_HEADER || size % 8 != 0 ||
         !pb_cursor_sub(&c, size - PBS_PERF_INSTANCE_HEADER, &name) ||
-        !pb_utf16le_find_nul(&name, &units) ||
+        !pb_cursor_take(&name, pb_cursor_size(&name), &name_bytes) ||
+        !pb_v2_find_nul(name_bytes, pb_cursor_size(&name), &units) ||
         pb_cursor_size(&name) - (units + 1) * 2 >= 8) {
         return false;
     }
@@ -282,7 +368,7 @@ static bool fast_instance_header(pb_cursor *region, perfbuf_v2_instance *out)
     return true;
 }
 
-/* PERF_INSTANCE_HEADER with its name, then its value_count values. */
+/* PERF_INSTANCE_HEADER with its name; its value_count values follow. */
 perfbuf_status pb_v2_read_instance(pb_ctx *ctx, pb_cursor *region, uint32_t value_count,
                                    perfbuf_v2_instance *out)
 {
@@ -322,12 +408,12 @@ perfbuf_status pb_v2_read_instance(pb_ctx *ctx, pb_cursor *region, uint32_t valu
     out->name_units = units;
     out->values_offset = region->pos;
     out->value_count = value_count;
-    return skip_counter_data(ctx, region, value_count);
+    return PERFBUF_OK;
 }
 
 /* One PERF_COUNTER_HEADER block and everything it contains. */
 PB_NOINLINE static perfbuf_status read_block(pb_ctx *ctx, pb_cursor *blocks,
-                                              perfbuf_v2_block *out)
+                                              perfbuf_v2_block *out, uint32_t *layout)
 {
     size_t at = blocks->pos;
     pb_cursor hdr;
@@ -367,8 +453,10 @@ PB_NOINLINE static perfbuf_status read_block(pb_ctx *ctx, pb_cursor *blocks,
     out->items_offset = body.pos;
     out->items_end = body.end;
 
+    bool ascending = true;
+    value_sizes sizes = {0, false};
     if (kind_has_ids(kind)) {
-        st = read_id_list(ctx, &body, out);
+        st = read_id_list(ctx, &body, out, &ascending);
         if (st != PERFBUF_OK) {
             return st;
         }
@@ -382,11 +470,13 @@ PB_NOINLINE static perfbuf_status read_block(pb_ctx *ctx, pb_cursor *blocks,
         }
         for (uint32_t i = 0; i < out->instance_count; i++) {
             perfbuf_v2_instance inst;
-            if (fast_instance_header(&region, &inst)) {
-                st = skip_counter_data(ctx, &region, out->counter_count);
-            } else {
+            if (!fast_instance_header(&region, &inst)) {
                 st = pb_v2_read_instance(ctx, &region, out->counter_count, &inst);
+                if (st != PERFBUF_OK) {
+                    return st;
+                }
             }
+            st = skip_counter_data(ctx, &region, out->counter_count, &sizes);
             if (st != PERFBUF_OK) {
                 return st;
             }
@@ -394,10 +484,16 @@ PB_NOINLINE static perfbuf_status read_block(pb_ctx *ctx, pb_cursor *blocks,
         st = check_leftover(ctx, &region, region.start - PBS_PERF_MULTI_INSTANCES,
                             PBF_PERF_MULTI_INSTANCES_dwTotalSize);
     } else {
-        st = skip_counter_data(ctx, &body, out->counter_count);
+        st = skip_counter_data(ctx, &body, out->counter_count, &sizes);
     }
     if (st != PERFBUF_OK) {
         return st;
+    }
+    if (sizes.mixed) {
+        *layout &= ~PERFBUF_V2_LAYOUT_UNIFORM_VALUES;
+    }
+    if (!ascending) {
+        *layout &= ~PERFBUF_V2_LAYOUT_ASCENDING_IDS;
     }
     return check_leftover(ctx, &body, at, PBF_PERF_COUNTER_HEADER_dwSize);
 }
@@ -457,9 +553,10 @@ perfbuf_status perfbuf_v2_query_parse(const void *data, size_t received,
         return pb_fail_compared(&ctx, PERFBUF_E_LIMIT_EXCEEDED, 0,
                                 PBF_PERF_DATA_HEADER_dwNumCounters, count, ctx.max_sections);
     }
+    uint32_t layout = PERFBUF_V2_LAYOUT_UNIFORM_VALUES | PERFBUF_V2_LAYOUT_ASCENDING_IDS;
     for (uint32_t i = 0; i < count; i++) {
         perfbuf_v2_block block;
-        st = read_block(&ctx, &blocks, &block);
+        st = read_block(&ctx, &blocks, &block, &layout);
         if (st != PERFBUF_OK) {
             return st;
         }
@@ -473,6 +570,7 @@ perfbuf_status perfbuf_v2_query_parse(const void *data, size_t received,
     q.size = total;
     q.block_count = count;
     q.anomalies = ctx.anomalies;
+    q.layout = layout;
     q.first_anomaly = ctx.first_anomaly;
     *out = q;
     return PERFBUF_OK;
@@ -493,14 +591,7 @@ perfbuf_status perfbuf_v2_query_parse(const void *data, size_t received,
 /* pb_window, inline: it runs once per value. */
 static inline pb_cursor window(const perfbuf_v2_query *q, size_t pos, size_t end)
 {
-    pb_cursor c = pb_cursor_make(NULL, 0);
-    if (end <= q->size && pos <= end && q->data != NULL) {
-        c.bytes = q->data;
-        c.start = pos;
-        c.pos = pos;
-        c.end = end;
-    }
-    return c;
+    return pb_v2_window(q, pos, end);
 }
 
 /* The header of a structure of `size` bytes at the cursor, and the n bytes
@@ -651,16 +742,16 @@ static bool view_instance_header(pb_cursor *region, uint32_t value_count,
                     &name_len)) {
         return false;
     }
-    pb_cursor name;
-    pb_take_checked(region, name_len, &name);
+    size_t name_offset = region->pos;
+    const uint8_t *name;
     size_t units;
-    if (!pb_utf16le_find_nul(&name, &units)) {
+    if (!pb_cursor_take(region, name_len, &name) || !pb_v2_find_nul(name, name_len, &units)) {
         return false;
     }
     out->id = pb_le32(hdr + PBO_PERF_INSTANCE_HEADER_InstanceId);
     out->offset = at;
     out->size = name_len + PBS_PERF_INSTANCE_HEADER;
-    out->name_offset = name.start;
+    out->name_offset = name_offset;
     out->name_units = units;
     out->values_offset = region->pos;
     out->value_count = value_count;
@@ -668,13 +759,27 @@ static bool view_instance_header(pb_cursor *region, uint32_t value_count,
 }
 
 /* An instance as the parse saw it: header, name, and past its values. */
-static bool view_instance(pb_cursor *region, uint32_t value_count, perfbuf_v2_instance *out)
+static bool view_instance(const perfbuf_v2_query *q, pb_cursor *region, uint32_t value_count,
+                          perfbuf_v2_instance *out)
 {
     if (!view_instance_header(region, value_count, out)) {
         return false;
     }
-    /* Only the sizes are needed to step over the values. */
+    /* Only the sizes are needed to step over the values; when the parse
+     * proved that they are all the first one's, their count times it. */
     pb_cursor c = *region;
+    const uint8_t *first;
+    pb_cursor peek = c;
+    if ((q->layout & PERFBUF_V2_LAYOUT_UNIFORM_VALUES) != 0 && value_count > 0 &&
+        pb_cursor_take(&peek, PBS_PERF_COUNTER_DATA, &first)) {
+        uint32_t size = pb_le32(first + PBO_PERF_COUNTER_DATA_dwSize);
+        uint64_t row_bytes = (uint64_t)value_count * size;
+        if (size >= PBS_PERF_COUNTER_DATA && row_bytes <= pb_cursor_remaining(&c) &&
+            pb_cursor_skip(&c, (size_t)row_bytes)) {
+            *region = c;
+            return true;
+        }
+    }
     for (uint32_t i = 0; i < value_count; i++) {
         const uint8_t *value_hdr;
         if (!pb_cursor_take(&c, PBS_PERF_COUNTER_DATA, &value_hdr)) {
@@ -795,7 +900,7 @@ bool perfbuf_v2_instances_next(const perfbuf_v2_query *q, const perfbuf_v2_block
         return false;
     }
     pb_cursor c = window(q, it->pos, it->end);
-    if (!view_instance(&c, block->counter_count, out)) {
+    if (!view_instance(q, &c, block->counter_count, out)) {
         /* An iterator or view of another buffer: nothing to read. */
         it->next_index = it->count;
         return false;

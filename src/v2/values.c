@@ -6,6 +6,7 @@
 #include "core/check.h"
 #include "core/order.h"
 #include "core/work.h"
+#include "v2/internal.h"
 
 static bool block_has_ids(const perfbuf_v2_block *block)
 {
@@ -24,6 +25,206 @@ static void values_begin(const perfbuf_v2_block *block, const perfbuf_v2_instanc
     }
 }
 
+static bool block_has_instances(const perfbuf_v2_block *block)
+{
+    return block->kind == PERFBUF_V2_MULTIPLE_INSTANCES || block->kind == PERFBUF_V2_COUNTERSET;
+}
+
+/* ---- the views compared in place ---- */
+
+/*
+ * The block view is what the query's own bytes hold at its offset: the
+ * header's size and kind, the id list's count, the instance list's size
+ * and count, each compared where it lies, and the view's ranges inside
+ * the block. A block of another capture is refused here (NULL), before
+ * any of its offsets is followed. The bytes from the header to the first
+ * item are taken from the cursor at once, and returned: the id list lies
+ * in them. O(1).
+ */
+static const uint8_t *block_in_place(const perfbuf_v2_query *q, const perfbuf_v2_block *block)
+{
+    bool ids = block_has_ids(block);
+    bool instances = block_has_instances(block);
+    size_t lists = (ids ? (size_t)PBS_PERF_MULTI_COUNTERS : 0u) +
+                   (instances ? (size_t)PBS_PERF_MULTI_INSTANCES : 0u);
+    pb_cursor c = pb_v2_window(q, block->offset, block->items_offset);
+    const uint8_t *hdr;
+    if (pb_cursor_remaining(&c) < PBS_PERF_COUNTER_HEADER + lists ||
+        block->items_end > q->size || block->size > q->size - block->offset ||
+        !pb_cursor_take(&c, pb_cursor_remaining(&c), &hdr) || hdr == NULL) {
+        return NULL;
+    }
+    size_t head = block->items_offset - block->offset;
+    const uint8_t *ids_list = hdr + PBS_PERF_COUNTER_HEADER;
+    const uint8_t *instance_list = hdr + head - PBS_PERF_MULTI_INSTANCES;
+    if (pb_le32(hdr + PBO_PERF_COUNTER_HEADER_dwSize) != block->size ||
+        pb_le32(hdr + PBO_PERF_COUNTER_HEADER_dwType) != (uint32_t)block->kind ||
+        block->items_end < block->items_offset ||
+        block->items_end - block->offset > block->size) {
+        return NULL;
+    }
+    if (ids ? block->ids_offset != block->offset + PBS_PERF_COUNTER_HEADER +
+                                       PBS_PERF_MULTI_COUNTERS ||
+                  pb_le32(ids_list + PBO_PERF_MULTI_COUNTERS_dwCounters) != block->counter_count ||
+                  (head - PBS_PERF_COUNTER_HEADER - lists) / 4 < block->counter_count
+            : block->counter_count != (block->kind == PERFBUF_V2_ERROR_RETURN ? 0u : 1u)) {
+        return NULL;
+    }
+    if (instances ? pb_le32(instance_list + PBO_PERF_MULTI_INSTANCES_dwInstances) !=
+                            block->instance_count ||
+                        pb_le32(instance_list + PBO_PERF_MULTI_INSTANCES_dwTotalSize) !=
+                            (uint64_t)(block->items_end - block->items_offset) +
+                                PBS_PERF_MULTI_INSTANCES
+                  : block->instance_count != 0 || block->items_end - block->offset != block->size) {
+        return NULL;
+    }
+    return hdr;
+}
+
+/* The instance view is what the query's bytes hold at its offset, inside
+ * the block's instance list: its Size and InstanceId, its values right
+ * after it, as many as the block's counters. O(1). */
+static bool instance_in_place(const perfbuf_v2_query *q, const perfbuf_v2_block *block,
+                              const perfbuf_v2_instance *inst)
+{
+    pb_cursor c = pb_v2_window(q, inst->offset, block->items_end);
+    const uint8_t *hdr;
+    if (!block_has_instances(block) || inst->offset < block->items_offset ||
+        !pb_cursor_take(&c, PBS_PERF_INSTANCE_HEADER, &hdr)) {
+        return false;
+    }
+    return pb_le32(hdr + PBO_PERF_INSTANCE_HEADER_Size) == inst->size &&
+           pb_le32(hdr + PBO_PERF_INSTANCE_HEADER_InstanceId) == inst->id &&
+           inst->value_count == block->counter_count && inst->size >= PBS_PERF_INSTANCE_HEADER &&
+           inst->size <= block->items_end - inst->offset &&
+           inst->values_offset == inst->offset + inst->size;
+}
+
+/* ---- a value by its position ---- */
+
+/* The values a sample reads: an instance's, or a block's own. */
+typedef struct value_run {
+    size_t first;   /* the first PERF_COUNTER_DATA */
+    size_t end;     /* the block's items end: no value lies past it */
+    uint32_t count;
+} value_run;
+
+/* What values_begin gives, without the iterator. */
+static value_run run_of(const perfbuf_v2_block *block, const perfbuf_v2_instance *inst)
+{
+    value_run run = {block->items_offset, block->items_end,
+                     block_has_instances(block) ? 0 : block->counter_count};
+    if (inst != NULL) {
+        run.first = inst->values_offset;
+        run.count = inst->value_count;
+    }
+    return run;
+}
+
+/* The integer in a PERF_COUNTER_DATA of `stride` bytes at value (bytes
+ * the cursor handed out): false when it is not one, or its dwSize is not
+ * the stride (a view the parse did not prove). */
+static inline bool integer_in(const uint8_t *value, uint32_t stride, bool *integer,
+                              uint64_t *out)
+{
+    uint32_t data_size = pb_le32(value + PBO_PERF_COUNTER_DATA_dwDataSize);
+    if (pb_le32(value + PBO_PERF_COUNTER_DATA_dwSize) != stride ||
+        data_size > stride - PBS_PERF_COUNTER_DATA) {
+        return false;
+    }
+    const uint8_t *body = value + PBS_PERF_COUNTER_DATA;
+    *integer = data_size == 4 || data_size == 8;
+    /* data_size is inside the value: only an integer's bytes are read. */
+    *out = data_size == 8 ? pb_le64(body) : data_size == 4 ? pb_le32(body) : 0;
+    return true;
+}
+
+/*
+ * A run located once for every value a sample reads, where the parse
+ * proved every value of the block the size of its first
+ * (PERFBUF_V2_LAYOUT_UNIFORM_VALUES): the id list's count entries and the
+ * run's count x stride bytes, each taken from the cursor once, so value k
+ * is k strides after the first and no walk finds it.
+ */
+typedef struct located_run {
+    const uint8_t *ids;  /* NULL: not located, the walk answers */
+    const uint8_t *row;
+    uint32_t stride;
+    uint32_t count;
+    bool ascending;      /* PERFBUF_V2_LAYOUT_ASCENDING_IDS: one position per id at most */
+} located_run;
+
+static located_run locate_run(const perfbuf_v2_query *q, const perfbuf_v2_block *block,
+                              const uint8_t *head, const value_run *run)
+{
+    located_run none = {NULL, NULL, 0, 0, false};
+    pb_cursor c = pb_v2_window(q, run->first, run->end);
+    pb_cursor peek = c;
+    const uint8_t *first;
+    /* block_in_place proved the block's id list inside head, after the
+     * two headers; the run has the block's count of values. */
+    if ((q->layout & PERFBUF_V2_LAYOUT_UNIFORM_VALUES) == 0 || !block_has_ids(block) ||
+        run->count == 0 || run->count != block->counter_count ||
+        !pb_cursor_take(&peek, PBS_PERF_COUNTER_DATA, &first)) {
+        return none;
+    }
+    const uint8_t *ids = head + PBS_PERF_COUNTER_HEADER + PBS_PERF_MULTI_COUNTERS;
+    uint32_t stride = pb_le32(first + PBO_PERF_COUNTER_DATA_dwSize);
+    /* Two 32-bit factors: the product fits in 64 bits. */
+    uint64_t row_bytes = (uint64_t)run->count * stride;
+    const uint8_t *row;
+    if (stride < PBS_PERF_COUNTER_DATA || row_bytes > pb_cursor_remaining(&c) ||
+        !pb_cursor_take(&c, (size_t)row_bytes, &row)) {
+        return none;
+    }
+    located_run located = {ids, row, stride, run->count,
+                           (q->layout & PERFBUF_V2_LAYOUT_ASCENDING_IDS) != 0};
+    return located;
+}
+
+/*
+ * value_of in a located run: the id's position from the id list (a probe
+ * or binary search when the lists ascend, else each position holding the
+ * id in order, as the walk meets them), its value read in place. False
+ * when a value there is not what the parse proved (the walk answers).
+ */
+static inline bool located_value(const located_run *run, uint32_t id, perfbuf_status *st,
+                                 uint64_t *out)
+{
+    bool integer = false;
+    uint64_t v = 0;
+    *st = PERFBUF_E_NOT_FOUND;
+    if (run->ascending) {
+        uint32_t position;
+        if (!pb_v2_find_in_keys(run->ids, 4, run->count, id, &position)) {
+            return true;
+        }
+        if (!integer_in(run->row + (size_t)position * run->stride, run->stride, &integer, &v)) {
+            return false;
+        }
+        if (integer) {
+            *out = v;
+            *st = PERFBUF_OK;
+        }
+        return true;
+    }
+    for (uint32_t k = 0; k < run->count; k++) {
+        PB_WORK(1);
+        if (pb_le32(run->ids + (size_t)k * 4) != id) {
+            continue;
+        }
+        if (!integer_in(run->row + (size_t)k * run->stride, run->stride, &integer, &v)) {
+            return false;
+        }
+        if (integer) {
+            *out = v;
+            *st = PERFBUF_OK;
+            return true;
+        }
+    }
+    return true;
+}
+
 /*
  * The integer value of counter `id` among the values of an instance or of
  * a block without instances. A block without an id list holds one counter,
@@ -34,18 +235,43 @@ static perfbuf_status value_of(const perfbuf_v2_query *q, const perfbuf_v2_block
                                const perfbuf_v2_instance *inst, uint32_t id, bool own,
                                uint64_t *out)
 {
-    perfbuf_v2_iter it;
-    perfbuf_v2_value v;
-    values_begin(block, inst, &it);
     bool has_ids = block_has_ids(block);
     /* 0xFFFFFFFF is a reference's "none": no value answers to it, not even
      * one whose id list entry happens to hold that number. */
     if ((!has_ids && !own) || id == PERFBUF_V2_NO_ID) {
         return PERFBUF_E_NOT_FOUND;
     }
-    while (perfbuf_v2_values_next(q, block, &it, &v)) {
-        if ((has_ids ? v.counter_id == id : v.index == 0) && v.is_integer) {
-            *out = v.integer;
+    value_run run = run_of(block, inst);
+    if (run.count == 0) {
+        return PERFBUF_E_NOT_FOUND;
+    }
+    if (!has_ids) {
+        /* The block's one value: the first, wherever the others are. */
+        pb_cursor c = pb_v2_window(q, run.first, run.end);
+        pb_cursor peek = c;
+        const uint8_t *hdr;
+        bool integer;
+        uint64_t v;
+        if (pb_cursor_take(&peek, PBS_PERF_COUNTER_DATA, &hdr)) {
+            uint32_t size = pb_le32(hdr + PBO_PERF_COUNTER_DATA_dwSize);
+            if (size >= PBS_PERF_COUNTER_DATA && pb_cursor_take(&c, size, &hdr) &&
+                integer_in(hdr, size, &integer, &v)) {
+                if (!integer) {
+                    return PERFBUF_E_NOT_FOUND;
+                }
+                *out = v;
+                return PERFBUF_OK;
+            }
+        }
+    }
+    /* The walk: a layout the parse did not prove uniform (a located run
+     * answers before this otherwise), or a view it cannot read in place. */
+    perfbuf_v2_iter it;
+    perfbuf_v2_value value;
+    values_begin(block, inst, &it);
+    while (perfbuf_v2_values_next(q, block, &it, &value)) {
+        if ((has_ids ? value.counter_id == id : value.index == 0) && value.is_integer) {
+            *out = value.integer;
             return PERFBUF_OK;
         }
     }
@@ -277,20 +503,69 @@ static perfbuf_status indexed_value_of(const perfbuf_v2_query *q, const perfbuf_
 
 /* ---- raw samples ---- */
 
-/* Where a sample's values come from: a walk, or an index (not NULL). */
+/* Where a sample's values come from: a walk, an index (not NULL), or a
+ * located run (run.ids not NULL). */
 typedef struct value_source {
     const perfbuf_v2_query *q;
     const perfbuf_v2_block *block;
     const perfbuf_v2_instance *inst;
     const perfbuf_v2_value_index *index;
+    located_run run;
 } value_source;
 
-static perfbuf_status source_value(const value_source *src, uint32_t id, bool own, uint64_t *out)
+/* A value through the index or the walk: off the located path. */
+PB_NOINLINE static perfbuf_status unlocated_value(const value_source *src, uint32_t id, bool own,
+                                                  uint64_t *out)
 {
     if (src->index != NULL) {
         return indexed_value_of(src->q, src->block, src->inst, src->index, id, own, out);
     }
     return value_of(src->q, src->block, src->inst, id, own, out);
+}
+
+static inline perfbuf_status source_value(const value_source *src, uint32_t id, bool own,
+                                          uint64_t *out)
+{
+    perfbuf_status st;
+    /* A located run is a block with an id list: own does not matter, and
+     * the reference's "none" is no id. */
+    if (src->run.ids != NULL && id != PERFBUF_V2_NO_ID && located_value(&src->run, id, &st, out)) {
+        return st;
+    }
+    return unlocated_value(src, id, own, out);
+}
+
+/*
+ * perfbuf_v2_reginfo_find's answer with the fields a sample reads. Where
+ * the registration's ids ascend, the counter array is taken from the
+ * cursor once and searched in place here, inline, since a raw sample runs
+ * it for every value; otherwise the public lookup answers.
+ */
+static inline bool counter_of(const perfbuf_v2_reginfo *r, uint32_t id, perfbuf_v2_counter_reg *out)
+{
+    if (!r->ids_ascending) {
+        return perfbuf_v2_reginfo_find(r, id, out) == PERFBUF_OK;
+    }
+    pb_cursor all = pb_cursor_make(r->data, r->size);
+    const uint8_t *counters;
+    uint32_t position;
+    uint64_t bytes = (uint64_t)r->counter_count * PBS_PERF_COUNTER_REG_INFO;
+    if (r->counter_count == 0 || !pb_cursor_skip(&all, PBS_PERF_COUNTERSET_REG_INFO) ||
+        bytes > pb_cursor_remaining(&all) || !pb_cursor_take(&all, (size_t)bytes, &counters) ||
+        counters == NULL ||
+        !pb_v2_find_in_keys(counters + PBO_PERF_COUNTER_REG_INFO_CounterId,
+                            PBS_PERF_COUNTER_REG_INFO, r->counter_count, id, &position)) {
+        return false;
+    }
+    const uint8_t *p = counters + (size_t)position * PBS_PERF_COUNTER_REG_INFO;
+    out->id = id;
+    out->type = pb_le32(p + PBO_PERF_COUNTER_REG_INFO_Type);
+    out->default_scale = pb_i32(pb_le32(p + PBO_PERF_COUNTER_REG_INFO_DefaultScale));
+    out->base_id = pb_le32(p + PBO_PERF_COUNTER_REG_INFO_BaseCounterId);
+    out->perf_time_id = pb_le32(p + PBO_PERF_COUNTER_REG_INFO_PerfTimeId);
+    out->perf_freq_id = pb_le32(p + PBO_PERF_COUNTER_REG_INFO_PerfFreqId);
+    out->multi_id = pb_le32(p + PBO_PERF_COUNTER_REG_INFO_MultiId);
+    return true;
 }
 
 static uint64_t positive(int64_t v)
@@ -299,13 +574,13 @@ static uint64_t positive(int64_t v)
 }
 
 /* The formula inputs of one counter, wherever its values come from. */
-static perfbuf_status sample_from(const value_source *src, const perfbuf_v2_reginfo *reg,
-                                  uint32_t counter_id, perfbuf_raw_sample *sample,
-                                  perfbuf_value_context *context)
+static inline perfbuf_status sample_from(const value_source *src, const perfbuf_v2_reginfo *reg,
+                                         uint32_t counter_id, perfbuf_raw_sample *sample,
+                                         perfbuf_value_context *context)
 {
     const perfbuf_v2_query *q = src->q;
     perfbuf_v2_counter_reg c;
-    if (perfbuf_v2_reginfo_find(reg, counter_id, &c) != PERFBUF_OK) {
+    if (!counter_of(reg, counter_id, &c)) {
         return PERFBUF_E_NOT_FOUND;
     }
     const perfbuf_counter_type_info *info = perfbuf_counter_type_lookup(c.type);
@@ -382,7 +657,12 @@ perfbuf_status perfbuf_v2_raw_sample(const perfbuf_v2_query *q, const perfbuf_v2
     if (q == NULL || block == NULL || reg == NULL || sample == NULL || context == NULL) {
         return PERFBUF_E_INVALID_ARGUMENT;
     }
-    value_source src = {q, block, inst, NULL};
+    const uint8_t *head = block_in_place(q, block);
+    if (head == NULL || (inst != NULL && !instance_in_place(q, block, inst))) {
+        return PERFBUF_E_INVALID_ARGUMENT;
+    }
+    value_run run = run_of(block, inst);
+    value_source src = {q, block, inst, NULL, locate_run(q, block, head, &run)};
     return sample_from(&src, reg, counter_id, sample, context);
 }
 
@@ -398,6 +678,6 @@ perfbuf_status perfbuf_v2_raw_sample_indexed(const perfbuf_v2_query *q,
         context == NULL || !index_belongs(index, q, block, inst)) {
         return PERFBUF_E_INVALID_ARGUMENT;
     }
-    value_source src = {q, block, inst, index};
+    value_source src = {q, block, inst, index, {NULL, NULL, 0, 0, false}};
     return sample_from(&src, reg, counter_id, sample, context);
 }
