@@ -898,9 +898,12 @@ bool pb_v1_view_counter_block(pb_cursor *data, uint64_t parse_id, perfbuf_v1_cou
 {
     size_t at = data->pos;
     pb_cursor peek = *data;
-    uint32_t length;
-    if (!pb_cursor_read_u32(&peek, &length) || length < PBS_PERF_COUNTER_BLOCK ||
-        !pb_cursor_skip(data, length)) {
+    const uint8_t *head;
+    if (!pb_cursor_take(&peek, PBS_PERF_COUNTER_BLOCK, &head)) {
+        return false;
+    }
+    uint32_t length = pb_le32(head + PBO_PERF_COUNTER_BLOCK_ByteLength);
+    if (length < PBS_PERF_COUNTER_BLOCK || !pb_cursor_skip(data, length)) {
         return false;
     }
     out->offset = at;
@@ -951,14 +954,16 @@ bool pb_v1_view_instance(pb_cursor *data, uint64_t parse_id, uint32_t code_page,
                          const size_t *known_name_bytes, perfbuf_v1_instance *out)
 {
     size_t at = data->pos;
+    /* The header through one bounds check, its fields decoded in place:
+     * every instance walk (iterators, the block index, names) reads it. */
     pb_cursor peek = *data;
-    pb_cursor hdr;
-    if (!pb_cursor_sub(&peek, PBS_PERF_INSTANCE_DEFINITION, &hdr)) {
+    const uint8_t *head;
+    if (!pb_cursor_take(&peek, PBS_PERF_INSTANCE_DEFINITION, &head)) {
         return false;
     }
-    uint32_t length = field32(&hdr, PBO_PERF_INSTANCE_DEFINITION_ByteLength);
-    uint32_t name_offset = field32(&hdr, PBO_PERF_INSTANCE_DEFINITION_NameOffset);
-    uint32_t name_length = field32(&hdr, PBO_PERF_INSTANCE_DEFINITION_NameLength);
+    uint32_t length = pb_le32(head + PBO_PERF_INSTANCE_DEFINITION_ByteLength);
+    uint32_t name_offset = pb_le32(head + PBO_PERF_INSTANCE_DEFINITION_NameOffset);
+    uint32_t name_length = pb_le32(head + PBO_PERF_INSTANCE_DEFINITION_NameLength);
     pb_cursor inst;
     peek = *data;
     if (length < PBS_PERF_INSTANCE_DEFINITION || !pb_cursor_sub(&peek, length, &inst)) {
@@ -966,9 +971,9 @@ bool pb_v1_view_instance(pb_cursor *data, uint64_t parse_id, uint32_t code_page,
     }
     out->offset = at;
     out->byte_length = length;
-    out->parent_title_index = field32(&hdr, PBO_PERF_INSTANCE_DEFINITION_ParentObjectTitleIndex);
-    out->parent_instance = field32(&hdr, PBO_PERF_INSTANCE_DEFINITION_ParentObjectInstance);
-    out->unique_id = pb_i32(field32(&hdr, PBO_PERF_INSTANCE_DEFINITION_UniqueID));
+    out->parent_title_index = pb_le32(head + PBO_PERF_INSTANCE_DEFINITION_ParentObjectTitleIndex);
+    out->parent_instance = pb_le32(head + PBO_PERF_INSTANCE_DEFINITION_ParentObjectInstance);
+    out->unique_id = pb_i32(pb_le32(head + PBO_PERF_INSTANCE_DEFINITION_UniqueID));
     out->code_page = code_page;
     out->name_offset = at + PBS_PERF_INSTANCE_DEFINITION;
     out->name_bytes = 0;
