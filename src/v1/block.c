@@ -918,7 +918,7 @@ bool pb_v1_view_counter_block(pb_cursor *data, uint64_t parse_id, perfbuf_v1_cou
  * every accepted input), reading four units at a time: a view finds the
  * length of every instance's name, so this is on every walk's path.
  */
-static bool utf16_name_bytes(const pb_cursor *name, size_t *bytes)
+bool pb_v1_utf16_name_bytes(const pb_cursor *name, size_t *bytes)
 {
     pb_cursor scan = *name;
     uint64_t word;
@@ -939,11 +939,17 @@ static bool utf16_name_bytes(const pb_cursor *name, size_t *bytes)
             }
         }
     }
-    uint16_t u;
-    while (pb_cursor_read_u16(&scan, &u)) {
-        PB_WORK(1);
-        if (u == 0) {
-            *bytes = pb_cursor_consumed(&scan) - 2;
+    /* Fewer than 8 bytes are left, at most three whole units: taken in
+     * one step. */
+    size_t at = pb_cursor_consumed(&scan);
+    size_t tail = pb_cursor_remaining(&scan) & ~(size_t)1;
+    const uint8_t *units;
+    if (tail == 0 || !pb_cursor_take(&scan, tail, &units)) {
+        return false;
+    }
+    for (size_t k = 0; k < tail; k += 2) {
+        if ((units[k] | units[k + 1]) == 0) {
+            *bytes = at + k;
             return true;
         }
     }
@@ -989,7 +995,7 @@ bool pb_v1_view_instance(pb_cursor *data, uint64_t parse_id, uint32_t code_page,
         size_t text_bytes;
         if (known_name_bytes != NULL && *known_name_bytes <= name_length) {
             text_bytes = *known_name_bytes;
-        } else if (code_page == 0 ? !utf16_name_bytes(&name, &text_bytes)
+        } else if (code_page == 0 ? !pb_v1_utf16_name_bytes(&name, &text_bytes)
                                   : !pb_text_find_terminator(code_page, &name, &text_bytes)) {
             /* A lenient parse let an unterminated name by: its whole span. */
             text_bytes = name_length;

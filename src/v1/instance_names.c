@@ -98,6 +98,79 @@ perfbuf_status perfbuf_v1_index_get(const perfbuf_v1_block *b,
     return PERFBUF_OK;
 }
 
+/*
+ * What a whole-object pass needs of an instance: its parent reference and
+ * the span its NameLength gives (unscanned: a name is converted up to its
+ * terminator, and its length before it is found only when the output is
+ * too small and a bound is wanted).
+ */
+typedef struct named_instance {
+    uint32_t index;
+    uint32_t parent_title_index;
+    uint32_t parent_instance;
+    pb_cursor name;
+} named_instance;
+
+/*
+ * The next instance of a validated object, walked by its two ByteLengths
+ * with no instance view: the header through one bounds check and its
+ * fields decoded in place, the counter block by its ByteLength alone. The
+ * checks are the view's (pb_v1_view_instance), which keep a walk over
+ * other bytes inside them: false there.
+ */
+static bool next_named_instance(pb_cursor *walk, uint32_t code_page, named_instance *out)
+{
+    pb_cursor peek = *walk;
+    const uint8_t *head;
+    if (!pb_cursor_take(&peek, PBS_PERF_INSTANCE_DEFINITION, &head)) {
+        return false;
+    }
+    uint32_t length = pb_le32(head + PBO_PERF_INSTANCE_DEFINITION_ByteLength);
+    uint32_t name_offset = pb_le32(head + PBO_PERF_INSTANCE_DEFINITION_NameOffset);
+    uint32_t name_length = pb_le32(head + PBO_PERF_INSTANCE_DEFINITION_NameLength);
+    pb_cursor inst;
+    peek = *walk;
+    if (length < PBS_PERF_INSTANCE_DEFINITION || !pb_cursor_sub(&peek, length, &inst)) {
+        return false;
+    }
+    if (name_length == 0) {
+        (void)pb_cursor_slice(&inst, PBS_PERF_INSTANCE_DEFINITION, 0, &out->name);
+    } else if (name_offset < PBS_PERF_INSTANCE_DEFINITION ||
+               (code_page == 0 && name_length % 2 != 0) ||
+               !pb_cursor_slice(&inst, name_offset, name_length, &out->name)) {
+        return false;
+    }
+    pb_cursor block = peek;
+    const uint8_t *block_head;
+    if (!pb_cursor_take(&block, PBS_PERF_COUNTER_BLOCK, &block_head)) {
+        return false;
+    }
+    uint32_t block_length = pb_le32(block_head + PBO_PERF_COUNTER_BLOCK_ByteLength);
+    if (block_length < PBS_PERF_COUNTER_BLOCK || !pb_cursor_skip(&peek, block_length)) {
+        return false;
+    }
+    out->parent_title_index = pb_le32(head + PBO_PERF_INSTANCE_DEFINITION_ParentObjectTitleIndex);
+    out->parent_instance = pb_le32(head + PBO_PERF_INSTANCE_DEFINITION_ParentObjectInstance);
+    *walk = peek;
+    return true;
+}
+
+/* The text of a name span before its terminator, as an instance view
+ * gives it (name_bytes): the whole span when a lenient parse let an
+ * unterminated name by. */
+static pb_cursor name_text(uint32_t code_page, pb_cursor span)
+{
+    size_t bytes;
+    bool found = code_page == 0 ? pb_v1_utf16_name_bytes(&span, &bytes)
+                                : pb_text_find_terminator(code_page, &span, &bytes);
+    if (!found) {
+        bytes = pb_cursor_remaining(&span);
+    }
+    pb_cursor text;
+    (void)pb_cursor_slice(&span, 0, bytes, &text);
+    return text;
+}
+
 perfbuf_status perfbuf_v1_block_index_build(const perfbuf_v1_block *b, uint64_t *slots, size_t cap,
                                             perfbuf_v1_instance_index *out)
 {
@@ -121,16 +194,28 @@ perfbuf_status perfbuf_v1_block_index_build(const perfbuf_v1_block *b, uint64_t 
         }
         slots[objects++] = (uint64_t)o.name_title_index << 32 | (uint32_t)next;
         slots[next++] = o.offset;
-        perfbuf_v1_iter ii;
-        perfbuf_v1_instance inst;
-        perfbuf_v1_instances_begin(&o, &ii);
-        while (perfbuf_v1_instances_next(b, &ii, &inst)) {
+        /* Walked by the instances' lengths, as perfbuf_v1_full_names_object
+         * walks them: each name's length before its terminator is all an
+         * instance adds here. */
+        pb_cursor walk = pb_v1_view_window(b, o.data_offset, o.offset + o.total_length);
+        for (uint32_t i = 0; i < o.instance_count; i++) {
+            pb_v1_prefetch_ahead(&walk, PB_V1_PREFETCH_AHEAD);
+            size_t offset = walk.pos;
+            named_instance inst;
+            if (!next_named_instance(&walk, o.code_page, &inst)) {
+                break;
+            }
+            size_t name_bytes = pb_cursor_remaining(&inst.name);
+            if (name_bytes > 0) {
+                pb_cursor text = name_text(o.code_page, inst.name);
+                name_bytes = pb_cursor_remaining(&text);
+            }
             /* A V1 block is at most 4 GiB (TotalByteLength is 32 bits), so
              * an instance's offset and its name's length share a slot. */
-            if (inst.offset > UINT32_MAX || inst.name_bytes > UINT32_MAX) {
+            if (offset > UINT32_MAX || name_bytes > UINT32_MAX) {
                 return PERFBUF_E_INVALID_ARGUMENT;
             }
-            slots[next++] = (uint64_t)inst.name_bytes << 32 | inst.offset;
+            slots[next++] = (uint64_t)name_bytes << 32 | offset;
         }
     }
     pb_sort_u64(slots, objects);
@@ -439,7 +524,8 @@ static bool ascii_units_nonzero(uint64_t units)
 
 /*
  * The ASCII run at the front of a UTF-16 name, written while it fits: 8
- * units per step while 8 are ASCII and not 0, then one at a time. True
+ * units per step while 8 are ASCII and not 0, then 4 once, then one at a
+ * time. True
  * when the name ended (its terminator or its span's end) within the run;
  * false at a unit that is not ASCII or does not fit, with *name there.
  * Each ASCII unit is the one byte pb_text_convert_to_nul writes for it;
@@ -469,6 +555,20 @@ static bool utf16_ascii_run(pb_cursor *name, pb_utf8_out *text)
         text->used += 8;
         text->needed += 8;
         *name = peek;
+    }
+    pb_cursor four_peek = *name;
+    const uint8_t *four;
+    if (text->cap - text->used >= 4 && pb_cursor_take(&four_peek, 8, &four)) {
+        uint64_t units = pb_le64(four);
+        if ((units & high) == 0 && ascii_units_nonzero(units)) {
+            char *out = text->buf + text->used;
+            for (unsigned k = 0; k < 4; k++) {
+                out[k] = (char)(units >> (16 * k));
+            }
+            text->used += 4;
+            text->needed += 4;
+            *name = four_peek;
+        }
     }
     while (text->used < text->cap) {
         pb_cursor peek = *name;
@@ -567,77 +667,6 @@ static PB_NOINLINE bool write_full_name(const perfbuf_v1_block *b, uint32_t code
     p->out[p->pos++] = '\0';
     record->length = p->pos - 1 - start;
     return true;
-}
-
-/*
- * What a whole-object pass needs of an instance: its parent reference and
- * the span its NameLength gives (unscanned: a name is converted up to its
- * terminator, and its length before it is found only when the output is
- * too small and a bound is wanted).
- */
-typedef struct named_instance {
-    uint32_t index;
-    uint32_t parent_title_index;
-    uint32_t parent_instance;
-    pb_cursor name;
-} named_instance;
-
-/*
- * The next instance of a validated object, walked by its two ByteLengths
- * with no instance view: the header through one bounds check and its
- * fields decoded in place, the counter block by its ByteLength alone. The
- * checks are the view's (pb_v1_view_instance), which keep a walk over
- * other bytes inside them: false there.
- */
-static bool next_named_instance(pb_cursor *walk, uint32_t code_page, named_instance *out)
-{
-    pb_cursor peek = *walk;
-    const uint8_t *head;
-    if (!pb_cursor_take(&peek, PBS_PERF_INSTANCE_DEFINITION, &head)) {
-        return false;
-    }
-    uint32_t length = pb_le32(head + PBO_PERF_INSTANCE_DEFINITION_ByteLength);
-    uint32_t name_offset = pb_le32(head + PBO_PERF_INSTANCE_DEFINITION_NameOffset);
-    uint32_t name_length = pb_le32(head + PBO_PERF_INSTANCE_DEFINITION_NameLength);
-    pb_cursor inst;
-    peek = *walk;
-    if (length < PBS_PERF_INSTANCE_DEFINITION || !pb_cursor_sub(&peek, length, &inst)) {
-        return false;
-    }
-    if (name_length == 0) {
-        (void)pb_cursor_slice(&inst, PBS_PERF_INSTANCE_DEFINITION, 0, &out->name);
-    } else if (name_offset < PBS_PERF_INSTANCE_DEFINITION ||
-               (code_page == 0 && name_length % 2 != 0) ||
-               !pb_cursor_slice(&inst, name_offset, name_length, &out->name)) {
-        return false;
-    }
-    pb_cursor block = peek;
-    const uint8_t *block_head;
-    if (!pb_cursor_take(&block, PBS_PERF_COUNTER_BLOCK, &block_head)) {
-        return false;
-    }
-    uint32_t block_length = pb_le32(block_head + PBO_PERF_COUNTER_BLOCK_ByteLength);
-    if (block_length < PBS_PERF_COUNTER_BLOCK || !pb_cursor_skip(&peek, block_length)) {
-        return false;
-    }
-    out->parent_title_index = pb_le32(head + PBO_PERF_INSTANCE_DEFINITION_ParentObjectTitleIndex);
-    out->parent_instance = pb_le32(head + PBO_PERF_INSTANCE_DEFINITION_ParentObjectInstance);
-    *walk = peek;
-    return true;
-}
-
-/* The text of a name span before its terminator, as an instance view
- * gives it (name_bytes): the whole span when a lenient parse let an
- * unterminated name by. */
-static pb_cursor name_text(uint32_t code_page, pb_cursor span)
-{
-    size_t bytes;
-    if (!pb_text_find_terminator(code_page, &span, &bytes)) {
-        bytes = pb_cursor_remaining(&span);
-    }
-    pb_cursor text;
-    (void)pb_cursor_slice(&span, 0, bytes, &text);
-    return text;
 }
 
 /* The parent object the previous child's title named: siblings share it,

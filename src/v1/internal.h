@@ -54,6 +54,10 @@ bool pb_v1_view_counter_block(pb_cursor *data, uint64_t parse_id, perfbuf_v1_cou
 bool pb_v1_view_instance(pb_cursor *data, uint64_t parse_id, uint32_t code_page,
                          const size_t *known_name_bytes, perfbuf_v1_instance *out);
 
+/* The bytes of a UTF-16LE name before its first NUL unit, as
+ * pb_text_find_terminator answers them, four units a step. */
+bool pb_v1_utf16_name_bytes(const pb_cursor *name, size_t *bytes);
+
 /* A cursor over [pos, end) of a validated block. */
 pb_cursor pb_v1_window(const perfbuf_v1_block *b, size_t pos, size_t end);
 /* The same, inline for the iterators and plans (an empty cursor when the
