@@ -921,11 +921,14 @@ bool pb_v1_view_counter_block(pb_cursor *data, uint64_t parse_id, perfbuf_v1_cou
 bool pb_v1_utf16_name_bytes(const pb_cursor *name, size_t *bytes)
 {
     pb_cursor scan = *name;
-    uint64_t word;
-    while (pb_cursor_remaining(&scan) >= 8) {
-        PB_WORK(1);
+    const uint8_t *four;
+    for (;;) {
         size_t at = pb_cursor_consumed(&scan);
-        (void)pb_cursor_read_u64(&scan, &word);
+        if (pb_cursor_remaining(&scan) < 8 || !pb_cursor_take(&scan, 8, &four)) {
+            break;
+        }
+        PB_WORK(1);
+        uint64_t word = pb_le64(four);
         /* A unit's low 15 bits plus 0x7FFF set its top bit unless they are
          * all 0 (no carry leaves the unit): the top bits still clear after
          * or-ing the word in mark the units that are 0. */
