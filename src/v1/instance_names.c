@@ -534,11 +534,18 @@ static bool ascii_units_nonzero(uint64_t units)
  */
 static bool utf16_ascii_run(pb_cursor *name, pb_utf8_out *text)
 {
+    /* Locals the compiler keeps in registers: the output is a char array,
+     * through which any store may alias the cursor and the writer. */
     const uint64_t high = 0xFF80FF80FF80FF80u;
+    pb_cursor walk = *name;
+    char *out = text->buf;
+    size_t used = text->used;
+    size_t room = text->cap - used;
+    bool ended = false;
     for (;;) {
-        pb_cursor peek = *name;
+        pb_cursor peek = walk;
         const uint8_t *units;
-        if (text->cap - text->used < 8 || !pb_cursor_take(&peek, 16, &units)) {
+        if (room < 8 || !pb_cursor_take(&peek, 16, &units)) {
             break;
         }
         uint64_t first = pb_le64(units);
@@ -547,46 +554,49 @@ static bool utf16_ascii_run(pb_cursor *name, pb_utf8_out *text)
             !ascii_units_nonzero(second)) {
             break;
         }
-        char *out = text->buf + text->used;
         for (unsigned k = 0; k < 4; k++) {
-            out[k] = (char)(first >> (16 * k));
-            out[4 + k] = (char)(second >> (16 * k));
+            out[used + k] = (char)(first >> (16 * k));
+            out[used + 4 + k] = (char)(second >> (16 * k));
         }
-        text->used += 8;
-        text->needed += 8;
-        *name = peek;
+        used += 8;
+        room -= 8;
+        walk = peek;
     }
-    pb_cursor four_peek = *name;
+    pb_cursor four_peek = walk;
     const uint8_t *four;
-    if (text->cap - text->used >= 4 && pb_cursor_take(&four_peek, 8, &four)) {
+    if (room >= 4 && pb_cursor_take(&four_peek, 8, &four)) {
         uint64_t units = pb_le64(four);
         if ((units & high) == 0 && ascii_units_nonzero(units)) {
-            char *out = text->buf + text->used;
             for (unsigned k = 0; k < 4; k++) {
-                out[k] = (char)(units >> (16 * k));
+                out[used + k] = (char)(units >> (16 * k));
             }
-            text->used += 4;
-            text->needed += 4;
-            *name = four_peek;
+            used += 4;
+            room -= 4;
+            walk = four_peek;
         }
     }
-    while (text->used < text->cap) {
-        pb_cursor peek = *name;
+    while (room > 0) {
+        pb_cursor peek = walk;
         const uint8_t *unit;
         if (!pb_cursor_take(&peek, 2, &unit)) {
-            return true;
+            ended = true;
+            break;
         }
         if (unit[1] != 0 || unit[0] >= 0x80u) {
-            return false;
+            break;
         }
         if (unit[0] == 0) {
-            return true;
+            ended = true;
+            break;
         }
-        text->buf[text->used++] = (char)unit[0];
-        text->needed++;
-        *name = peek;
+        out[used++] = (char)unit[0];
+        room--;
+        walk = peek;
     }
-    return false;
+    text->needed += used - text->used;
+    text->used = used;
+    *name = walk;
+    return ended;
 }
 
 /*
