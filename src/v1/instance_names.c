@@ -525,9 +525,9 @@ static bool ascii_units_nonzero(uint64_t units)
 /*
  * The ASCII run at the front of a UTF-16 name, written while it fits: 8
  * units per step while 8 are ASCII and not 0, then 4 once, then one at a
- * time. True
- * when the name ended (its terminator or its span's end) within the run;
- * false at a unit that is not ASCII or does not fit, with *name there.
+ * time. True when the name ended (its terminator or its span's end) within
+ * the run; false at a unit that is not ASCII or does not fit, with *name
+ * there.
  * Each ASCII unit is the one byte pb_text_convert_to_nul writes for it;
  * while the output is not full its count is exact (core/text.h), so one
  * byte written is one more needed.
