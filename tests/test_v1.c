@@ -502,6 +502,117 @@ static void whole_object_full_names_cut(void)
     tb_free(&v.buf);
 }
 
+/*
+ * Names that start, end or break an ASCII run at every place the
+ * whole-object call's UTF-16 runs (8 units a step, then one) can meet:
+ * ASCII names of every length from 0 to 40, a character that is not ASCII
+ * (2-, 3- and 4-byte UTF-8) at each position from 0 to 17, and names
+ * patched in place with a unit of 0x80, a lone surrogate or a NUL within
+ * their span; the same texts in code page 1252 beside them. Every record
+ * is compared with perfbuf_v1_full_name_utf8 (full_names_agree).
+ */
+static void whole_object_full_names_ascii_runs(void)
+{
+    static const char *const wide[3] = {"\xC3\xA9", "\xE4\xB8\xAD", "\xF0\x9F\x98\x80"};
+    static const char *const parents[3] = {"", "pppppppppppppppppppp", "Proze\xC3\x9F-\xC3\xA4-long-name"};
+    uint8_t data[8] = {0};
+    char name[64];
+    tb_v1 v;
+    tb_v1_begin(&v, "HOST");
+    tb_v1_object_begin(&v, 710, 0, 0);
+    tb_v1_counter(&v, 2, PERF_COUNTER_RAWCOUNT, 4, 4);
+    tb_v1_definitions_end(&v);
+    for (int p = 0; p < 3; p++) {
+        tb_v1_instance(&v, parents[p], 0, 0);
+        tb_v1_counter_block(&v, data, sizeof data);
+    }
+    tb_v1_object_end(&v);
+    for (int object = 0; object < 2; object++) {
+        tb_v1_object_begin(&v, object == 0 ? 712 : 714, 0, object == 0 ? 0 : 1252);
+        tb_v1_counter(&v, 2, PERF_COUNTER_RAWCOUNT, 4, 4);
+        tb_v1_definitions_end(&v);
+        uint32_t i = 0;
+        for (size_t len = 0; len <= 40; len++, i++) {
+            for (size_t k = 0; k < len; k++) {
+                name[k] = (char)(k % 3 == 0 ? 'a' + k % 26 : k % 3 == 1 ? '0' + k % 10 : 0x7F);
+            }
+            name[len] = '\0';
+            tb_v1_instance(&v, name, 710, i % 3);
+            tb_v1_counter_block(&v, data, sizeof data);
+        }
+        for (size_t at = 0; at <= 17; at++) {
+            for (int w = 0; w < (object == 0 ? 3 : 1); w++, i++) {
+                memset(name, 'x', at);
+                /* Code page 1252 takes the bytes as they are: 0xE9, one
+                 * byte that is not ASCII. */
+                size_t width = object == 0 ? strlen(wide[w]) : 1;
+                memcpy(name + at, object == 0 ? wide[w] : "\xE9", width);
+                memcpy(name + at + width, "-tail-of-the-name", 18);
+                tb_v1_instance(&v, name, 710, i % 3);
+                tb_v1_counter_block(&v, data, sizeof data);
+            }
+        }
+        tb_v1_object_end(&v);
+    }
+    tb_v1_end(&v);
+    /* The UTF-16 children 0 to 40 are the ASCII lengths; patched here:
+     * child 20 gets 0x0080 at unit 8, child 21 a lone high surrogate at
+     * unit 9, child 22 a lone low one at 0, child 40 a NUL at unit 10
+     * (its full name stops there), child 30 a NUL at unit 0. */
+    perfbuf_v1_block b;
+    CHECK(perfbuf_v1_parse(v.buf.data, v.buf.len, NULL, &b, NULL) == PERFBUF_OK);
+    perfbuf_v1_object children;
+    CHECK(perfbuf_v1_find_object(&b, 712, &children) == PERFBUF_OK);
+    static const struct {
+        uint32_t child;
+        size_t unit;
+        uint16_t value;
+    } patches[] = {{20, 8, 0x0080}, {21, 9, 0xD800}, {22, 0, 0xDC00}, {40, 10, 0}, {30, 0, 0}};
+    for (size_t k = 0; k < sizeof patches / sizeof patches[0]; k++) {
+        perfbuf_v1_iter it;
+        perfbuf_v1_instance inst;
+        perfbuf_v1_instances_begin(&children, &it);
+        while (perfbuf_v1_instances_next(&b, &it, &inst) && inst.index != patches[k].child) {
+        }
+        CHECK_EQ_U(inst.index, patches[k].child);
+        v.buf.data[inst.name_offset + 2 * patches[k].unit] = (uint8_t)patches[k].value;
+        v.buf.data[inst.name_offset + 2 * patches[k].unit + 1] = (uint8_t)(patches[k].value >> 8);
+    }
+    CHECK(perfbuf_v1_parse(v.buf.data, v.buf.len, NULL, &b, NULL) == PERFBUF_OK);
+    CHECK(perfbuf_v1_find_object(&b, 712, &children) == PERFBUF_OK);
+    perfbuf_v1_object cp1252;
+    CHECK(perfbuf_v1_find_object(&b, 714, &cp1252) == PERFBUF_OK);
+    uint64_t *slots = malloc(sizeof *slots * b.index_slots);
+    perfbuf_v1_instance_index whole;
+    CHECK(perfbuf_v1_block_index_build(&b, slots, b.index_slots, &whole) == PERFBUF_OK);
+    size_t cut = 0;
+    perfbuf_status st;
+    full_names_agree(&b, &children, &whole, &cut, &st);
+    CHECK(st == PERFBUF_OK);
+    full_names_agree(&b, &cp1252, &whole, &cut, &st);
+    CHECK(st == PERFBUF_OK);
+    CHECK_EQ_U(cut, 0);
+    /* Two records spelled out: child 40 (parent 1) stops at its NUL, child
+     * 22 starts with U+FFFD. */
+    size_t needed = 0;
+    CHECK(perfbuf_v1_full_names_object(&b, &children, &whole, NULL, 0, NULL, 0, NULL, 0,
+                                       &needed) == PERFBUF_E_OUTPUT_TOO_SMALL);
+    perfbuf_v1_full_name *names = malloc(sizeof *names * children.instance_count);
+    char *out = malloc(needed);
+    size_t written = 0;
+    CHECK(perfbuf_v1_full_names_object(&b, &children, &whole, NULL, 0, names,
+                                       children.instance_count, out, needed,
+                                       &written) == PERFBUF_OK);
+    static const char stopped[] = "pppppppppppppppppppp/a1\x7F" "d4\x7F" "g7\x7F" "j";
+    static const char replaced[] = "pppppppppppppppppppp/\xEF\xBF\xBD" "1\x7F";
+    CHECK(strcmp(out + names[40].offset, stopped) == 0);
+    CHECK(strncmp(out + names[22].offset, replaced, sizeof replaced - 1) == 0);
+    free(out);
+    free(names);
+    free(slots);
+    tb_free(&v.buf);
+}
+
 static void bad_parent_references(void)
 {
     tb_v1 v = global_block();
@@ -1324,6 +1435,7 @@ static const th_case cases[] = {
     TH_CASE(bad_parent_references),
     TH_CASE(whole_object_full_names),
     TH_CASE(whole_object_full_names_cut),
+    TH_CASE(whole_object_full_names_ascii_runs),
     TH_CASE(find_by_name),
     TH_CASE(code_page_names),
     TH_CASE(metadata_only_objects),

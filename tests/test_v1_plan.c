@@ -632,6 +632,44 @@ static void test_plan_formats_whole_object(void)
     CHECK_EQ_U(perfbuf_v1_plan_format_object(&p1, &c1.b, &o1, &p0, &c0.b, &o0, PERFBUF_FMT_DOUBLE,
                                              matrix, CELLS, NULL),
                PERFBUF_E_INVALID_ARGUMENT);
+    /* The newer capture's second Thread counter renamed: its column pairs
+     * with no counter of the older plan (INVALID_DATA in every row), the
+     * others as perfbuf_v1_plan_format_all gives them. The call compares
+     * the plans' columns once, not per row. */
+    perfbuf_v1_iter ci;
+    perfbuf_v1_counter second;
+    perfbuf_v1_counters_begin(&o0, &ci);
+    CHECK(perfbuf_v1_counters_next(&c0.b, &ci, &second));
+    CHECK(perfbuf_v1_counters_next(&c0.b, &ci, &second));
+    capture c2 = {one_second_later(&c0.b, blk0.offset + 4), {0}, {0}};
+    /* CounterNameTitleIndex: the DWORD after ByteLength (winperf.h). */
+    c2.v.buf.data[second.offset + 4] ^= 0x40;
+    CHECK(capture_parse(&c2, PERFBUF_STRICT));
+    perfbuf_v1_object o2;
+    CHECK(object_at(&c2.b, TB_V1_THREAD, &o2));
+    perfbuf_v1_plan_entry e2[MAX_COUNTERS];
+    perfbuf_v1_plan p2;
+    CHECK(perfbuf_v1_plan_build(&c2.b, &o2, e2, MAX_COUNTERS, &p2) == PERFBUF_OK);
+    CHECK(p2.count >= 2 && e2[1].title_index != e0[1].title_index);
+    CHECK(perfbuf_v1_plan_format_object(&p2, &c2.b, &o2, &p0, &c0.b, &o0, PERFBUF_FMT_DOUBLE,
+                                        matrix, CELLS, &needed) == PERFBUF_OK);
+    for (i = 0; block_of(&c0.b, &o0, i, &b0); i++) {
+        CHECK(block_of(&c2.b, &o2, i, &b1));
+        perfbuf_value all[MAX_COUNTERS];
+        CHECK(perfbuf_v1_plan_format_all(&p2, &c2.b, &b1, &p0, &c0.b, &b0, PERFBUF_FMT_DOUBLE,
+                                         all, MAX_COUNTERS) == PERFBUF_OK);
+        for (uint32_t k = 0; k < p2.count; k++) {
+            const perfbuf_value *v = &matrix[i * p2.count + k];
+            CHECK_EQ_U(v->status, all[k].status);
+            CHECK(v->as_double == all[k].as_double);
+            CHECK_EQ_U(v->format, PERFBUF_FMT_DOUBLE);
+        }
+        CHECK_EQ_U(matrix[i * p2.count + 1].status, PERFBUF_CSTATUS_INVALID_DATA);
+        CHECK(matrix[i * p2.count + 1].as_double == 0);
+    }
+    CHECK_EQ_U(i, 4);
+    CHECK_EQ_U(matrix[0].status, PERFBUF_CSTATUS_VALID_DATA);
+    capture_free(&c2);
     capture_free(&c0);
     capture_free(&c1);
 }

@@ -329,72 +329,125 @@ static perfbuf_status check_definitions(pb_ctx *ctx, pb_cursor defs, const perfb
     return check_leftover(ctx, &defs, o->offset, PBF_PERF_OBJECT_TYPE_DefinitionLength);
 }
 
+/* The instance walk, inlined where its text unit is a constant. */
+#if defined(__GNUC__) || defined(__clang__)
+#  define PB_V1_WALK_INLINE static inline __attribute__((always_inline))
+#else
+#  define PB_V1_WALK_INLINE static inline
+#endif
+
 /*
- * An instance's name span ends in its terminator: NameLength counts it, so
- * in the common case the last unit (byte, for a code page) is the NUL and
- * the name need not be scanned. Any other span is judged by the full scan.
+ * Whether one instance and its counter block pass every check of
+ * pb_v1_read_instance and pb_v1_read_counter_block with nothing to report,
+ * moving *data past both when they do. Every check below is the negation
+ * of one of their rejections or anomalies; when any does not hold, those
+ * decoders run on the same bytes and name the field (or record the
+ * anomaly) exactly as they always have, so this path changes only the
+ * time taken. It is the parse's loop over every instance, so it reads each
+ * field once through the cursor's bounds check and decodes it in place
+ * (core/le_load.h): three checks per instance (its header, its whole
+ * ByteLength, its counter block's) where reading field by field took one
+ * per field. A name's span ends in its terminator (NameLength counts it),
+ * so its last unit is the NUL and the name is not scanned; any other span
+ * goes to the full scan.
  */
-static bool name_ends_in_nul(const pb_cursor *inst, uint32_t code_page, uint32_t name_offset,
-                             uint32_t name_length)
+PB_V1_WALK_INLINE bool instance_passes(pb_cursor *data, uint32_t unit, uint64_t reach_end)
 {
-    size_t unit = code_page == 0 ? 2 : 1;
-    if (name_length < unit) {
+    pb_cursor head_peek = *data;
+    const uint8_t *head;
+    if (!pb_cursor_take(&head_peek, PBS_PERF_INSTANCE_DEFINITION, &head)) {
         return false;
     }
-    size_t last = (size_t)name_offset + name_length - unit;
-    if (code_page == 0) {
-        uint16_t u;
-        return pb_cursor_get_u16(inst, last, &u) && u == 0;
+    uint32_t length = pb_le32(head + PBO_PERF_INSTANCE_DEFINITION_ByteLength);
+    uint32_t name_offset = pb_le32(head + PBO_PERF_INSTANCE_DEFINITION_NameOffset);
+    uint32_t name_length = pb_le32(head + PBO_PERF_INSTANCE_DEFINITION_NameLength);
+    pb_cursor walk = *data;
+    const uint8_t *inst;
+    if (length < PBS_PERF_INSTANCE_DEFINITION || length % 8 != 0 ||
+        !pb_cursor_take(&walk, length, &inst)) {
+        return false;
     }
-    pb_cursor byte;
-    uint8_t v;
-    return pb_cursor_slice(inst, last, 1, &byte) && pb_cursor_read_u8(&byte, &v) && v == 0;
+    if (name_length != 0) {
+        /* unit is the name's: 2 bytes for UTF-16 (code page 0), where odd
+         * lengths are refused, else 1. A length that is not 0 and a whole
+         * number of units holds the terminator's unit. */
+        uint64_t name_end = (uint64_t)name_offset + name_length;
+        if (name_offset < PBS_PERF_INSTANCE_DEFINITION || name_end > length ||
+            (name_length & (unit - 1u)) != 0) {
+            return false;
+        }
+        /* Inside the instance's bytes taken above: name_end <= length. */
+        const uint8_t *last = inst + name_end - unit;
+        if ((last[0] | last[unit - 1u]) != 0) {
+            return false;
+        }
+    }
+    pb_cursor block_peek = walk;
+    const uint8_t *block;
+    if (!pb_cursor_take(&block_peek, PBS_PERF_COUNTER_BLOCK, &block)) {
+        return false;
+    }
+    uint32_t block_length = pb_le32(block + PBO_PERF_COUNTER_BLOCK_ByteLength);
+    if (block_length < PBS_PERF_COUNTER_BLOCK || block_length % 8 != 0 ||
+        block_length < reach_end || !pb_cursor_skip(&walk, block_length)) {
+        return false;
+    }
+    *data = walk;
+    return true;
+}
+
+/* The instance instance_passes did not accept, through the decoders that
+ * name what is wrong with it (or record what they tolerate); *consumed is
+ * how far they read. The cursor comes by value, so that the walk's own
+ * stays in registers. */
+static PB_NOINLINE perfbuf_status check_instance_decoded(pb_ctx *ctx, pb_cursor data,
+                                                         uint32_t code_page,
+                                                         const pb_v1_reach *reach,
+                                                         size_t *consumed)
+{
+    perfbuf_v1_instance decoded;
+    perfbuf_v1_counter_block block;
+    size_t from = data.pos;
+    perfbuf_status st = pb_v1_read_instance(ctx, &data, code_page, &decoded);
+    if (st == PERFBUF_OK) {
+        st = pb_v1_read_counter_block(ctx, &data, reach, &block);
+    }
+    *consumed = data.pos - from;
+    return st;
 }
 
 /*
- * One instance and its counter block, every field decoded once. Each check
- * is the negation of a rejection or anomaly of pb_v1_read_instance and
- * pb_v1_read_counter_block; when any does not hold, those decoders run on
- * the same bytes and name the field (or record the anomaly) exactly as
- * they always have, so the fast path changes only the time taken.
+ * Every instance of an object, unit the size of its names' text unit (a
+ * constant at each call, so the name checks fold). The walk's place is a
+ * chain from one instance to the next: it is kept in a local cursor that
+ * never leaves registers (the decoders get a copy and say how far they
+ * read), since a cursor whose address is passed out would go through
+ * memory at every step.
  */
-static perfbuf_status check_instance(pb_ctx *ctx, pb_cursor *data, uint32_t code_page,
-                                     const pb_v1_reach *reach)
+PB_V1_WALK_INLINE perfbuf_status walk_instances(pb_ctx *ctx, pb_cursor *data, uint32_t count,
+                                                uint32_t code_page, uint32_t unit,
+                                                const pb_v1_reach *reach)
 {
-    pb_cursor peek = *data;
-    pb_cursor hdr;
-    pb_cursor inst;
-    uint32_t length = 0;
-    uint32_t name_offset = 0;
-    uint32_t name_length = 0;
-    uint32_t block_length = 0;
-    bool fast = pb_cursor_sub(&peek, PBS_PERF_INSTANCE_DEFINITION, &hdr) &&
-                pb_cursor_get_u32(&hdr, PBO_PERF_INSTANCE_DEFINITION_ByteLength, &length) &&
-                pb_cursor_get_u32(&hdr, PBO_PERF_INSTANCE_DEFINITION_NameOffset, &name_offset) &&
-                pb_cursor_get_u32(&hdr, PBO_PERF_INSTANCE_DEFINITION_NameLength, &name_length) &&
-                length >= PBS_PERF_INSTANCE_DEFINITION && length % 8 == 0;
-    peek = *data;
-    fast = fast && pb_cursor_sub(&peek, length, &inst) &&
-           (name_length == 0 ||
-            (name_offset >= PBS_PERF_INSTANCE_DEFINITION && name_offset <= length &&
-             name_length <= length - name_offset &&
-             (code_page != 0 || name_length % 2 == 0) &&
-             name_ends_in_nul(&inst, code_page, name_offset, name_length)));
-    pb_cursor after = peek;
-    fast = fast && pb_cursor_read_u32(&after, &block_length);
-    fast = fast && block_length >= PBS_PERF_COUNTER_BLOCK && block_length % 8 == 0 &&
-           block_length >= reach->end && pb_cursor_skip(&peek, block_length);
-    if (fast) {
-        *data = peek;
-        return PERFBUF_OK;
+    uint64_t reach_end = reach->end;
+    pb_cursor walk = *data;
+    for (uint32_t i = 0; i < count; i++) {
+        pb_v1_prefetch_ahead(&walk, PB_V1_PREFETCH_AHEAD);
+        if (instance_passes(&walk, unit, reach_end)) {
+            continue;
+        }
+        size_t consumed = 0;
+        perfbuf_status st = check_instance_decoded(ctx, walk, code_page, reach, &consumed);
+        if (st != PERFBUF_OK) {
+            return st;
+        }
+        if (!pb_cursor_skip(&walk, consumed)) {
+            PB_UNREACHABLE();
+            return pb_fail(ctx, PERFBUF_E_SIZE_TOO_LARGE, walk.pos,
+                           PBF_PERF_INSTANCE_DEFINITION_ByteLength);
+        }
     }
-    perfbuf_v1_instance decoded;
-    perfbuf_v1_counter_block block;
-    perfbuf_status st = pb_v1_read_instance(ctx, data, code_page, &decoded);
-    if (st == PERFBUF_OK) {
-        st = pb_v1_read_counter_block(ctx, data, reach, &block);
-    }
-    return st;
+    *data = walk;
+    return PERFBUF_OK;
 }
 
 static perfbuf_status check_object_data(pb_ctx *ctx, pb_cursor data, const perfbuf_v1_object *o,
@@ -405,10 +458,9 @@ static perfbuf_status check_object_data(pb_ctx *ctx, pb_cursor data, const perfb
     if (o->num_instances == PERFBUF_V1_NO_INSTANCES) {
         st = pb_v1_read_counter_block(ctx, &data, reach, &block);
     } else {
-        for (uint32_t i = 0; i < o->instance_count && st == PERFBUF_OK; i++) {
-            pb_v1_prefetch_ahead(&data, PB_V1_PREFETCH_AHEAD);
-            st = check_instance(ctx, &data, o->code_page, reach);
-        }
+        st = o->code_page == 0 ? walk_instances(ctx, &data, o->instance_count, 0, 2, reach)
+                               : walk_instances(ctx, &data, o->instance_count, o->code_page, 1,
+                                                reach);
     }
     if (st != PERFBUF_OK) {
         return st;
@@ -846,9 +898,12 @@ bool pb_v1_view_counter_block(pb_cursor *data, uint64_t parse_id, perfbuf_v1_cou
 {
     size_t at = data->pos;
     pb_cursor peek = *data;
-    uint32_t length;
-    if (!pb_cursor_read_u32(&peek, &length) || length < PBS_PERF_COUNTER_BLOCK ||
-        !pb_cursor_skip(data, length)) {
+    const uint8_t *head;
+    if (!pb_cursor_take(&peek, PBS_PERF_COUNTER_BLOCK, &head)) {
+        return false;
+    }
+    uint32_t length = pb_le32(head + PBO_PERF_COUNTER_BLOCK_ByteLength);
+    if (length < PBS_PERF_COUNTER_BLOCK || !pb_cursor_skip(data, length)) {
         return false;
     }
     out->offset = at;
@@ -863,14 +918,17 @@ bool pb_v1_view_counter_block(pb_cursor *data, uint64_t parse_id, perfbuf_v1_cou
  * every accepted input), reading four units at a time: a view finds the
  * length of every instance's name, so this is on every walk's path.
  */
-static bool utf16_name_bytes(const pb_cursor *name, size_t *bytes)
+bool pb_v1_utf16_name_bytes(const pb_cursor *name, size_t *bytes)
 {
     pb_cursor scan = *name;
-    uint64_t word;
-    while (pb_cursor_remaining(&scan) >= 8) {
-        PB_WORK(1);
+    const uint8_t *four;
+    for (;;) {
         size_t at = pb_cursor_consumed(&scan);
-        (void)pb_cursor_read_u64(&scan, &word);
+        if (pb_cursor_remaining(&scan) < 8 || !pb_cursor_take(&scan, 8, &four)) {
+            break;
+        }
+        PB_WORK(1);
+        uint64_t word = pb_le64(four);
         /* A unit's low 15 bits plus 0x7FFF set its top bit unless they are
          * all 0 (no carry leaves the unit): the top bits still clear after
          * or-ing the word in mark the units that are 0. */
@@ -884,11 +942,17 @@ static bool utf16_name_bytes(const pb_cursor *name, size_t *bytes)
             }
         }
     }
-    uint16_t u;
-    while (pb_cursor_read_u16(&scan, &u)) {
-        PB_WORK(1);
-        if (u == 0) {
-            *bytes = pb_cursor_consumed(&scan) - 2;
+    /* Fewer than 8 bytes are left, at most three whole units: taken in
+     * one step. */
+    size_t at = pb_cursor_consumed(&scan);
+    size_t tail = pb_cursor_remaining(&scan) & ~(size_t)1;
+    const uint8_t *units;
+    if (tail == 0 || !pb_cursor_take(&scan, tail, &units)) {
+        return false;
+    }
+    for (size_t k = 0; k < tail; k += 2) {
+        if ((units[k] | units[k + 1]) == 0) {
+            *bytes = at + k;
             return true;
         }
     }
@@ -899,14 +963,16 @@ bool pb_v1_view_instance(pb_cursor *data, uint64_t parse_id, uint32_t code_page,
                          const size_t *known_name_bytes, perfbuf_v1_instance *out)
 {
     size_t at = data->pos;
+    /* The header through one bounds check, its fields decoded in place:
+     * every instance walk (iterators, the block index, names) reads it. */
     pb_cursor peek = *data;
-    pb_cursor hdr;
-    if (!pb_cursor_sub(&peek, PBS_PERF_INSTANCE_DEFINITION, &hdr)) {
+    const uint8_t *head;
+    if (!pb_cursor_take(&peek, PBS_PERF_INSTANCE_DEFINITION, &head)) {
         return false;
     }
-    uint32_t length = field32(&hdr, PBO_PERF_INSTANCE_DEFINITION_ByteLength);
-    uint32_t name_offset = field32(&hdr, PBO_PERF_INSTANCE_DEFINITION_NameOffset);
-    uint32_t name_length = field32(&hdr, PBO_PERF_INSTANCE_DEFINITION_NameLength);
+    uint32_t length = pb_le32(head + PBO_PERF_INSTANCE_DEFINITION_ByteLength);
+    uint32_t name_offset = pb_le32(head + PBO_PERF_INSTANCE_DEFINITION_NameOffset);
+    uint32_t name_length = pb_le32(head + PBO_PERF_INSTANCE_DEFINITION_NameLength);
     pb_cursor inst;
     peek = *data;
     if (length < PBS_PERF_INSTANCE_DEFINITION || !pb_cursor_sub(&peek, length, &inst)) {
@@ -914,9 +980,9 @@ bool pb_v1_view_instance(pb_cursor *data, uint64_t parse_id, uint32_t code_page,
     }
     out->offset = at;
     out->byte_length = length;
-    out->parent_title_index = field32(&hdr, PBO_PERF_INSTANCE_DEFINITION_ParentObjectTitleIndex);
-    out->parent_instance = field32(&hdr, PBO_PERF_INSTANCE_DEFINITION_ParentObjectInstance);
-    out->unique_id = pb_i32(field32(&hdr, PBO_PERF_INSTANCE_DEFINITION_UniqueID));
+    out->parent_title_index = pb_le32(head + PBO_PERF_INSTANCE_DEFINITION_ParentObjectTitleIndex);
+    out->parent_instance = pb_le32(head + PBO_PERF_INSTANCE_DEFINITION_ParentObjectInstance);
+    out->unique_id = pb_i32(pb_le32(head + PBO_PERF_INSTANCE_DEFINITION_UniqueID));
     out->code_page = code_page;
     out->name_offset = at + PBS_PERF_INSTANCE_DEFINITION;
     out->name_bytes = 0;
@@ -932,7 +998,7 @@ bool pb_v1_view_instance(pb_cursor *data, uint64_t parse_id, uint32_t code_page,
         size_t text_bytes;
         if (known_name_bytes != NULL && *known_name_bytes <= name_length) {
             text_bytes = *known_name_bytes;
-        } else if (code_page == 0 ? !utf16_name_bytes(&name, &text_bytes)
+        } else if (code_page == 0 ? !pb_v1_utf16_name_bytes(&name, &text_bytes)
                                   : !pb_text_find_terminator(code_page, &name, &text_bytes)) {
             /* A lenient parse let an unterminated name by: its whole span. */
             text_bytes = name_length;

@@ -98,6 +98,79 @@ perfbuf_status perfbuf_v1_index_get(const perfbuf_v1_block *b,
     return PERFBUF_OK;
 }
 
+/*
+ * What a whole-object pass needs of an instance: its parent reference and
+ * the span its NameLength gives (unscanned: a name is converted up to its
+ * terminator, and its length before it is found only when the output is
+ * too small and a bound is wanted).
+ */
+typedef struct named_instance {
+    uint32_t index;
+    uint32_t parent_title_index;
+    uint32_t parent_instance;
+    pb_cursor name;
+} named_instance;
+
+/*
+ * The next instance of a validated object, walked by its two ByteLengths
+ * with no instance view: the header through one bounds check and its
+ * fields decoded in place, the counter block by its ByteLength alone. The
+ * checks are the view's (pb_v1_view_instance), which keep a walk over
+ * other bytes inside them: false there.
+ */
+static bool next_named_instance(pb_cursor *walk, uint32_t code_page, named_instance *out)
+{
+    pb_cursor peek = *walk;
+    const uint8_t *head;
+    if (!pb_cursor_take(&peek, PBS_PERF_INSTANCE_DEFINITION, &head)) {
+        return false;
+    }
+    uint32_t length = pb_le32(head + PBO_PERF_INSTANCE_DEFINITION_ByteLength);
+    uint32_t name_offset = pb_le32(head + PBO_PERF_INSTANCE_DEFINITION_NameOffset);
+    uint32_t name_length = pb_le32(head + PBO_PERF_INSTANCE_DEFINITION_NameLength);
+    pb_cursor inst;
+    peek = *walk;
+    if (length < PBS_PERF_INSTANCE_DEFINITION || !pb_cursor_sub(&peek, length, &inst)) {
+        return false;
+    }
+    if (name_length == 0) {
+        (void)pb_cursor_slice(&inst, PBS_PERF_INSTANCE_DEFINITION, 0, &out->name);
+    } else if (name_offset < PBS_PERF_INSTANCE_DEFINITION ||
+               (code_page == 0 && name_length % 2 != 0) ||
+               !pb_cursor_slice(&inst, name_offset, name_length, &out->name)) {
+        return false;
+    }
+    pb_cursor block = peek;
+    const uint8_t *block_head;
+    if (!pb_cursor_take(&block, PBS_PERF_COUNTER_BLOCK, &block_head)) {
+        return false;
+    }
+    uint32_t block_length = pb_le32(block_head + PBO_PERF_COUNTER_BLOCK_ByteLength);
+    if (block_length < PBS_PERF_COUNTER_BLOCK || !pb_cursor_skip(&peek, block_length)) {
+        return false;
+    }
+    out->parent_title_index = pb_le32(head + PBO_PERF_INSTANCE_DEFINITION_ParentObjectTitleIndex);
+    out->parent_instance = pb_le32(head + PBO_PERF_INSTANCE_DEFINITION_ParentObjectInstance);
+    *walk = peek;
+    return true;
+}
+
+/* The text of a name span before its terminator, as an instance view
+ * gives it (name_bytes): the whole span when a lenient parse let an
+ * unterminated name by. */
+static pb_cursor name_text(uint32_t code_page, pb_cursor span)
+{
+    size_t bytes;
+    bool found = code_page == 0 ? pb_v1_utf16_name_bytes(&span, &bytes)
+                                : pb_text_find_terminator(code_page, &span, &bytes);
+    if (!found) {
+        bytes = pb_cursor_remaining(&span);
+    }
+    pb_cursor text;
+    (void)pb_cursor_slice(&span, 0, bytes, &text);
+    return text;
+}
+
 perfbuf_status perfbuf_v1_block_index_build(const perfbuf_v1_block *b, uint64_t *slots, size_t cap,
                                             perfbuf_v1_instance_index *out)
 {
@@ -121,16 +194,28 @@ perfbuf_status perfbuf_v1_block_index_build(const perfbuf_v1_block *b, uint64_t 
         }
         slots[objects++] = (uint64_t)o.name_title_index << 32 | (uint32_t)next;
         slots[next++] = o.offset;
-        perfbuf_v1_iter ii;
-        perfbuf_v1_instance inst;
-        perfbuf_v1_instances_begin(&o, &ii);
-        while (perfbuf_v1_instances_next(b, &ii, &inst)) {
+        /* Walked by the instances' lengths, as perfbuf_v1_full_names_object
+         * walks them: each name's length before its terminator is all an
+         * instance adds here. */
+        pb_cursor walk = pb_v1_view_window(b, o.data_offset, o.offset + o.total_length);
+        for (uint32_t i = 0; i < o.instance_count; i++) {
+            pb_v1_prefetch_ahead(&walk, PB_V1_PREFETCH_AHEAD);
+            size_t offset = walk.pos;
+            named_instance inst;
+            if (!next_named_instance(&walk, o.code_page, &inst)) {
+                break;
+            }
+            size_t name_bytes = pb_cursor_remaining(&inst.name);
+            if (name_bytes > 0) {
+                pb_cursor text = name_text(o.code_page, inst.name);
+                name_bytes = pb_cursor_remaining(&text);
+            }
             /* A V1 block is at most 4 GiB (TotalByteLength is 32 bits), so
              * an instance's offset and its name's length share a slot. */
-            if (inst.offset > UINT32_MAX || inst.name_bytes > UINT32_MAX) {
+            if (offset > UINT32_MAX || name_bytes > UINT32_MAX) {
                 return PERFBUF_E_INVALID_ARGUMENT;
             }
-            slots[next++] = (uint64_t)inst.name_bytes << 32 | inst.offset;
+            slots[next++] = (uint64_t)name_bytes << 32 | offset;
         }
     }
     pb_sort_u64(slots, objects);
@@ -428,13 +513,115 @@ static bool earlier_parent(const perfbuf_v1_full_name *names, size_t candidate, 
            names[candidate].parent_length <= pos - names[candidate].offset;
 }
 
+/* Whether none of a word's four UTF-16 units is 0, each known below 0x80:
+ * 0x7F added to a unit sets its bit 7 unless the unit is 0, and no sum
+ * carries out of its unit. */
+static bool ascii_units_nonzero(uint64_t units)
+{
+    const uint64_t bit7 = 0x0080008000800080u;
+    return ((units + 0x007F007F007F007Fu) & bit7) == bit7;
+}
+
+/*
+ * The ASCII run at the front of a UTF-16 name, written while it fits: 8
+ * units per step while 8 are ASCII and not 0, then 4 once, then one at a
+ * time. True when the name ended (its terminator or its span's end) within
+ * the run; false at a unit that is not ASCII or does not fit, with *name
+ * there.
+ * Each ASCII unit is the one byte pb_text_convert_to_nul writes for it;
+ * while the output is not full its count is exact (core/text.h), so one
+ * byte written is one more needed.
+ */
+static bool utf16_ascii_run(pb_cursor *name, pb_utf8_out *text)
+{
+    /* Locals the compiler keeps in registers: the output is a char array,
+     * through which any store may alias the cursor and the writer. */
+    const uint64_t high = 0xFF80FF80FF80FF80u;
+    pb_cursor walk = *name;
+    char *out = text->buf;
+    size_t used = text->used;
+    size_t room = text->cap - used;
+    bool ended = false;
+    for (;;) {
+        pb_cursor peek = walk;
+        const uint8_t *units;
+        if (room < 8 || !pb_cursor_take(&peek, 16, &units)) {
+            break;
+        }
+        uint64_t first = pb_le64(units);
+        uint64_t second = pb_le64(units + 8);
+        if (((first | second) & high) != 0 || !ascii_units_nonzero(first) ||
+            !ascii_units_nonzero(second)) {
+            break;
+        }
+        for (unsigned k = 0; k < 4; k++) {
+            out[used + k] = (char)(first >> (16 * k));
+            out[used + 4 + k] = (char)(second >> (16 * k));
+        }
+        used += 8;
+        room -= 8;
+        walk = peek;
+    }
+    pb_cursor four_peek = walk;
+    const uint8_t *four;
+    if (room >= 4 && pb_cursor_take(&four_peek, 8, &four)) {
+        uint64_t units = pb_le64(four);
+        if ((units & high) == 0 && ascii_units_nonzero(units)) {
+            for (unsigned k = 0; k < 4; k++) {
+                out[used + k] = (char)(units >> (16 * k));
+            }
+            used += 4;
+            room -= 4;
+            walk = four_peek;
+        }
+    }
+    while (room > 0) {
+        pb_cursor peek = walk;
+        const uint8_t *unit;
+        if (!pb_cursor_take(&peek, 2, &unit)) {
+            ended = true;
+            break;
+        }
+        if (unit[1] != 0 || unit[0] >= 0x80u) {
+            break;
+        }
+        if (unit[0] == 0) {
+            ended = true;
+            break;
+        }
+        out[used++] = (char)unit[0];
+        room--;
+        walk = peek;
+    }
+    text->needed += used - text->used;
+    text->used = used;
+    *name = walk;
+    return ended;
+}
+
+/*
+ * A name's text up to its terminator, as pb_text_convert_to_nul writes it,
+ * UTF-16 (code page 0) ASCII taken in runs (most instance names are
+ * ASCII, and the general converter spends a call and a decode per unit).
+ * From a unit that is not ASCII or does not fit, the rest is the general
+ * converter's, so every byte written and every count is its own.
+ */
+static void convert_name_to_nul(uint32_t code_page, pb_cursor name, pb_utf8_out *text)
+{
+    if (code_page == 0 && utf16_ascii_run(&name, text)) {
+        return;
+    }
+    pb_text_convert_to_nul(code_page, name, text);
+}
+
 /* Writes inst's full name into the pass and its record; false when it
  * does not fit (nothing of it counts then). memo: the earlier record that
  * holds the parent's part (earlier_parent), or SIZE_MAX to convert it. */
-static PB_NOINLINE bool write_full_name(const perfbuf_v1_block *b, const perfbuf_v1_instance *inst,
-                            const parent_place *place, bool has_parent, size_t memo,
-                            perfbuf_v1_full_name *names, names_pass *p,
-                            perfbuf_v1_full_name *record)
+static PB_NOINLINE bool write_full_name(const perfbuf_v1_block *b, uint32_t code_page,
+                                        pb_cursor name, const parent_place *place,
+                                        bool has_parent, size_t memo,
+                                        perfbuf_v1_full_name *names, names_pass *p,
+                                        perfbuf_v1_full_name *record)
 {
     size_t start = p->pos;
     record->offset = start;
@@ -460,7 +647,7 @@ static PB_NOINLINE bool write_full_name(const perfbuf_v1_block *b, const perfbuf
             pb_utf8_out text;
             pb_utf8_out_init(&text, p->out + p->pos,
                              room_cuts ? room : PERFBUF_V1_FULL_NAME_PARENT_MAX_BYTES + 1u);
-            pb_text_convert_to_nul(place->code_page, span, &text);
+            convert_name_to_nul(place->code_page, span, &text);
             if (text.full) {
                 /* Cut by the maximum, or by the caller's room. */
                 if (room_cuts) {
@@ -482,7 +669,7 @@ static PB_NOINLINE bool write_full_name(const perfbuf_v1_block *b, const perfbuf
     }
     pb_utf8_out text;
     pb_utf8_out_init(&text, p->out + p->pos, p->cap - p->pos);
-    pb_text_convert(inst->code_page, name_window(b, inst), &text);
+    convert_name_to_nul(code_page, name, &text);
     if (text.full) {
         return false;
     }
@@ -521,7 +708,7 @@ static PB_NOINLINE void remember_parent_object(const perfbuf_v1_block *b,
 
 /* locate_parent with the block index, through the memo. */
 static perfbuf_status locate_parent_memo(const perfbuf_v1_block *b, const perfbuf_v1_object *o,
-                                         const perfbuf_v1_instance *inst,
+                                         const named_instance *inst,
                                          const perfbuf_v1_instance_index *index,
                                          parent_object_memo *memo, parent_place *place)
 {
@@ -569,10 +756,14 @@ perfbuf_status perfbuf_v1_full_names_object(const perfbuf_v1_block *b, const per
     bool bad_reference = false;
     size_t last = SIZE_MAX; /* the last record with a parent's part */
     parent_object_memo parent_object = {0, false, 0, 0, 0, 0};
-    perfbuf_v1_iter it;
-    perfbuf_v1_instance inst;
-    perfbuf_v1_instances_begin(o, &it);
-    while (perfbuf_v1_instances_next(b, &it, &inst)) {
+    uint32_t code_page = o->code_page;
+    pb_cursor walk = pb_v1_view_window(b, o->data_offset, o->offset + o->total_length);
+    named_instance inst;
+    for (inst.index = 0; inst.index < o->instance_count; inst.index++) {
+        pb_v1_prefetch_ahead(&walk, PB_V1_PREFETCH_AHEAD);
+        if (!next_named_instance(&walk, code_page, &inst)) {
+            break;
+        }
         PB_WORK(1);
         parent_place place = {0, 0, 0, false, 0};
         perfbuf_status parent_st = PERFBUF_E_NOT_FOUND;
@@ -593,11 +784,16 @@ perfbuf_status perfbuf_v1_full_names_object(const perfbuf_v1_block *b, const per
         pb_cursor span;
         bool has_parent = parent_named && (memo != SIZE_MAX || name_span(b, place.offset, &span));
         bad_reference = bad_reference || parent_st == PERFBUF_E_BAD_REFERENCE;
+        /* UTF-16 is converted up to its terminator from the whole span,
+         * which writes what the text before the terminator gives; a code
+         * page's text is cut at its terminator first, as the views cut it. */
+        pb_cursor name = code_page == 0 ? inst.name : name_text(code_page, inst.name);
         if (p.writing) {
             perfbuf_v1_full_name *record = &names[inst.index];
             record->flags = parent_st == PERFBUF_E_BAD_REFERENCE ? PERFBUF_V1_FULL_NAME_BAD_PARENT : 0;
             size_t start = p.pos;
-            if (write_full_name(b, &inst, &place, has_parent, memo, names, &p, record)) {
+            if (write_full_name(b, code_page, name, &place, has_parent, memo, names, &p,
+                                record)) {
                 if (has_parent) {
                     last = inst.index;
                     if (scratch != NULL) {
@@ -616,7 +812,10 @@ perfbuf_status perfbuf_v1_full_names_object(const perfbuf_v1_block *b, const per
                                            ? part
                                            : PERFBUF_V1_FULL_NAME_PARENT_MAX_BYTES) + 1u);
         }
-        add_saturating(&p.needed, utf8_bound(inst.code_page, inst.name_bytes));
+        if (code_page == 0) {
+            name = name_text(code_page, name);
+        }
+        add_saturating(&p.needed, utf8_bound(code_page, pb_cursor_remaining(&name)));
         add_saturating(&p.needed, 1u);
     }
     if (!p.writing) {

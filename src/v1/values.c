@@ -549,38 +549,55 @@ perfbuf_status perfbuf_v1_plan_format(const perfbuf_v1_plan *newer, const perfbu
     return PERFBUF_OK;
 }
 
+/* The k-th counters of the two plans are one counter (its title and
+ * type); the value of one that is not is INVALID_DATA. */
+static inline bool column_pairs(const perfbuf_v1_plan *newer, const perfbuf_v1_plan *older,
+                                uint32_t k)
+{
+    return k < older->count && newer->entries[k].title_index == older->entries[k].title_index &&
+           newer->entries[k].type == older->entries[k].type;
+}
+
+/* A value the formula is not asked for: its status, the format asked and
+ * every number 0. */
+static uint32_t value_not_formatted(perfbuf_value *value, uint32_t flags, uint32_t status)
+{
+    value->status = status;
+    value->format = flags;
+    value->as_double = 0;
+    value->as_large = 0;
+    value->as_long = 0;
+    return status;
+}
+
 /* One counter of two captures, formatted: the windows are checked; rows
- * as for entry_value. */
+ * as for entry_value. paired: column_pairs already holds for every k (a
+ * whole-object call checks the plans' columns once, not per row). The
+ * formula clears what it writes, so a value is cleared here only where
+ * the formula is not asked. */
 static inline uint32_t plan_format_from(const perfbuf_v1_plan *newer, const pb_cursor *newer_window,
                                         const uint8_t *newer_row, const perfbuf_v1_plan *older,
                                         const pb_cursor *older_window, const uint8_t *older_row,
-                                        uint32_t k, uint32_t flags, perfbuf_value *value)
+                                        uint32_t k, bool paired, uint32_t flags,
+                                        perfbuf_value *value)
 {
     const perfbuf_v1_plan_entry *e = &newer->entries[k];
     perfbuf_raw_sample s1;
     perfbuf_raw_sample s0;
     perfbuf_value_context c1;
     perfbuf_value_context c0;
-    value->status = PERFBUF_CSTATUS_INVALID_DATA;
-    value->format = flags;
-    value->as_double = 0;
-    value->as_large = 0;
-    value->as_long = 0;
-    if (k >= older->count || e->title_index != older->entries[k].title_index ||
-        e->type != older->entries[k].type) {
-        return value->status;
+    if (!paired && !column_pairs(newer, older, k)) {
+        return value_not_formatted(value, flags, PERFBUF_CSTATUS_INVALID_DATA);
     }
     perfbuf_status st = plan_sample_from(newer, newer_window, newer_row, k, &s1, &c1);
     if (st == PERFBUF_OK) {
         st = plan_sample_from(older, older_window, older_row, k, &s0, &c0);
     }
     if (st == PERFBUF_E_NOT_FOUND) {
-        value->status = PERFBUF_CSTATUS_NO_COUNTER;
-        return value->status;
+        return value_not_formatted(value, flags, PERFBUF_CSTATUS_NO_COUNTER);
     }
     if (st != PERFBUF_OK) {
-        value->status = PERFBUF_PDH_INVALID_ARGUMENT;
-        return value->status;
+        return value_not_formatted(value, flags, PERFBUF_PDH_INVALID_ARGUMENT);
     }
     return perfbuf_format_prepared(&e->formula, &s1, &s0, &c1, flags, value);
 }
@@ -589,7 +606,8 @@ static uint32_t plan_format_one(const perfbuf_v1_plan *newer, const pb_cursor *n
                                 const perfbuf_v1_plan *older, const pb_cursor *older_window,
                                 uint32_t k, uint32_t flags, perfbuf_value *value)
 {
-    return plan_format_from(newer, newer_window, NULL, older, older_window, NULL, k, flags, value);
+    return plan_format_from(newer, newer_window, NULL, older, older_window, NULL, k, false, flags,
+                            value);
 }
 
 perfbuf_status perfbuf_v1_plan_format_all(const perfbuf_v1_plan *newer,
@@ -870,6 +888,12 @@ perfbuf_status perfbuf_v1_plan_format_object(
         return PERFBUF_OK;
     }
     bool has_instances = newer_o->num_instances != PERFBUF_V1_NO_INSTANCES;
+    /* The plans' columns compared once per call: every row reads the same
+     * entries. */
+    bool paired = true;
+    for (uint32_t k = 0; k < newer->count && paired; k++) {
+        paired = column_pairs(newer, older, k);
+    }
     pb_cursor newer_data =
         pb_v1_view_window(newer_b, newer_o->data_offset, newer_o->offset + newer_o->total_length);
     pb_cursor older_data =
@@ -889,9 +913,16 @@ perfbuf_status perfbuf_v1_plan_format_object(
             return PERFBUF_E_INVALID_ARGUMENT;
         }
         perfbuf_value *out = values + (size_t)row * newer->count;
-        for (uint32_t k = 0; k < newer->count; k++) {
-            (void)plan_format_from(newer, &newer_block, newer_row, older, &older_block,
-                                   older_row, k, flags, &out[k]);
+        if (paired) {
+            for (uint32_t k = 0; k < newer->count; k++) {
+                (void)plan_format_from(newer, &newer_block, newer_row, older, &older_block,
+                                       older_row, k, true, flags, &out[k]);
+            }
+        } else {
+            for (uint32_t k = 0; k < newer->count; k++) {
+                (void)plan_format_from(newer, &newer_block, newer_row, older, &older_block,
+                                       older_row, k, false, flags, &out[k]);
+            }
         }
     }
     return PERFBUF_OK;
