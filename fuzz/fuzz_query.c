@@ -104,6 +104,12 @@ static void check_arrays(run *r, const perfbuf_query_counter *c, uint32_t flags)
         return;
     }
     ORACLE(st == PERFBUF_OK ? count == 0 : st == PERFBUF_E_OUTPUT_TOO_SMALL);
+    /* What the path found agrees with the array: items exactly when some
+     * are there, and a missing named instance is no empty object. */
+    ORACLE((c->found == PERFBUF_QUERY_FOUND_ITEMS) == (count > 0));
+    ORACLE(c->found >= PERFBUF_QUERY_FOUND_ITEMS && c->found <= PERFBUF_QUERY_FOUND_UNNAMED);
+    ORACLE(c->status != PERFBUF_CSTATUS_NO_INSTANCE ||
+           c->found == PERFBUF_QUERY_FOUND_NO_INSTANCE);
     perfbuf_formatted_item *items = malloc(sizeof *items * (count + 1u));
     perfbuf_raw_item *raw = malloc(sizeof *raw * (count + 1u));
     size_t want = count;
@@ -114,6 +120,11 @@ static void check_arrays(run *r, const perfbuf_query_counter *c, uint32_t flags)
     BUDGETED(sizeof *raw * want, st = perfbuf_query_raw_array(&r->q, c, raw, &raw_count));
     ORACLE(st == PERFBUF_OK && raw_count == want);
     for (size_t k = 0; k < want; k++) {
+        /* Buffer order: positions ascend; an object's one counter block
+         * is the array's only item. */
+        ORACLE(items[k].position == raw[k].position);
+        bool instance = items[k].position != PERFBUF_ITEM_NO_INSTANCE;
+        ORACLE(instance ? k == 0 || items[k - 1].position < items[k].position : want == 1);
         ORACLE(name_in_arena(r, items[k].name, items[k].name_len));
         ORACLE(items[k].name == raw[k].name);
         ORACLE(items[k].pairing <= PERFBUF_PAIR_AMBIGUOUS);

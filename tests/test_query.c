@@ -559,11 +559,102 @@ static void titles_as_resolved(void)
     teardown(&f);
 }
 
+/*
+ * What each path found, finer than its status: an object without
+ * instances at this moment (Job, NumInstances 0) under a "*" path is no
+ * error; a prefix that selects nothing, a missing name, an instance part
+ * over a single-instance object and no instance part over an object with
+ * instances each name nothing.
+ */
+static void found_tells_empty_from_missing(void)
+{
+    fixture f;
+    CALL(setup(&f, false));
+    perfbuf_query_counter empty, empty_parent, prefix, named, over_single, unnamed, unnamed_empty,
+        counter, object, items;
+    CHECK(add(&f, &empty, "\\Job(*)\\ID Process") == PERFBUF_OK);
+    CHECK(add(&f, &empty_parent, "\\Job(svc/*)\\ID Process") == PERFBUF_OK);
+    CHECK(add(&f, &prefix, "\\Process(notepad*)\\ID Process") == PERFBUF_OK);
+    CHECK(add(&f, &named, "\\Process(notepad)\\ID Process") == PERFBUF_OK);
+    CHECK(add(&f, &over_single, "\\System(*)\\System Up Time") == PERFBUF_OK);
+    CHECK(add(&f, &unnamed, "\\Process\\ID Process") == PERFBUF_OK);
+    CHECK(add(&f, &unnamed_empty, "\\Job\\ID Process") == PERFBUF_OK);
+    CHECK(add(&f, &counter, "\\Process(*)\\System Up Time") == PERFBUF_OK);
+    CHECK(add(&f, &object, "\\Memory(*)\\ID Process") == PERFBUF_OK);
+    CHECK(add(&f, &items, "\\Process(svchost*)\\ID Process") == PERFBUF_OK);
+    CHECK_EQ_U(items.found, PERFBUF_QUERY_FOUND_NOT_YET);
+    CHECK(start(&f) == PERFBUF_OK);
+    tb_buf c0 = cf_capture(0, NULL, 0, first, 4, 0);
+    CHECK(collect(&f, &c0) == PERFBUF_OK);
+    CHECK_EQ_U(empty.found, PERFBUF_QUERY_FOUND_EMPTY_OBJECT);
+    CHECK_EQ_U(empty.status, PERFBUF_CSTATUS_VALID_DATA);
+    CHECK_EQ_U(empty_parent.found, PERFBUF_QUERY_FOUND_EMPTY_OBJECT);
+    CHECK_EQ_U(prefix.found, PERFBUF_QUERY_FOUND_NO_INSTANCE);
+    CHECK_EQ_U(named.found, PERFBUF_QUERY_FOUND_NO_INSTANCE);
+    CHECK_EQ_U(named.status, PERFBUF_CSTATUS_NO_INSTANCE);
+    CHECK_EQ_U(over_single.found, PERFBUF_QUERY_FOUND_NO_INSTANCE);
+    CHECK_EQ_U(unnamed.found, PERFBUF_QUERY_FOUND_UNNAMED);
+    CHECK_EQ_U(unnamed_empty.found, PERFBUF_QUERY_FOUND_UNNAMED);
+    CHECK_EQ_U(counter.found, PERFBUF_QUERY_FOUND_NO_COUNTER);
+    CHECK_EQ_U(object.found, PERFBUF_QUERY_FOUND_NO_OBJECT);
+    CHECK_EQ_U(items.found, PERFBUF_QUERY_FOUND_ITEMS);
+    /* The same Job with a parent instance: the "*" path selects it, the
+     * parent "svc" names none of Job's instances (they have no parent). */
+    const char *const parents[] = {"svc"};
+    tb_buf c1 = cf_capture(1, parents, 1, first, 4, 0);
+    CHECK(collect(&f, &c1) == PERFBUF_OK);
+    CHECK_EQ_U(empty.found, PERFBUF_QUERY_FOUND_ITEMS);
+    CHECK_EQ_U(empty_parent.found, PERFBUF_QUERY_FOUND_NO_INSTANCE);
+    tb_free(&c0);
+    tb_free(&c1);
+    teardown(&f);
+}
+
+/* Each item carries its instance's position in the capture's object, so
+ * several paths' items interleave in block order; an object's one
+ * counter block has none. */
+static void items_carry_positions(void)
+{
+    fixture f;
+    CALL(setup(&f, false));
+    perfbuf_query_counter svc, idle, uptime;
+    CHECK(add(&f, &svc, "\\Process(svchost*)\\ID Process") == PERFBUF_OK);
+    CHECK(add(&f, &idle, "\\Process(Idle)\\% Processor Time") == PERFBUF_OK);
+    CHECK(add(&f, &uptime, "\\System\\System Up Time") == PERFBUF_OK);
+    CHECK(start(&f) == PERFBUF_OK);
+    tb_buf c0 = cf_capture(0, NULL, 0, first, 4, 0);
+    CHECK(collect(&f, &c0) == PERFBUF_OK);
+    perfbuf_formatted_item *items;
+    size_t n;
+    CHECK(formatted(&f, &svc, &items, &n) == PERFBUF_OK);
+    CHECK_EQ_U(n, 3);
+    for (size_t i = 0; i < n; i++) {
+        CHECK_EQ_U(items[i].position, i + 1u);
+    }
+    free(items);
+    CHECK(formatted(&f, &idle, &items, &n) == PERFBUF_OK);
+    CHECK_EQ_U(n, 1);
+    CHECK_EQ_U(items[0].position, 0);
+    free(items);
+    perfbuf_raw_item raw[4];
+    n = 4;
+    CHECK(perfbuf_query_raw_array(&f.q, &svc, raw, &n) == PERFBUF_OK);
+    CHECK_EQ_U(n, 3);
+    CHECK_EQ_U(raw[2].position, 3);
+    n = 4;
+    CHECK(perfbuf_query_raw_array(&f.q, &uptime, raw, &n) == PERFBUF_OK);
+    CHECK_EQ_U(n, 1);
+    CHECK_EQ_U(raw[0].position, PERFBUF_ITEM_NO_INSTANCE);
+    tb_free(&c0);
+    teardown(&f);
+}
+
 static const th_case cases[] = {
     TH_CASE(first_sample_then_rates), TH_CASE(exit_shifts_ordinals),
     TH_CASE(appeared_and_exited_with_parents), TH_CASE(add_errors),
     TH_CASE(missing_and_rejected), TH_CASE(arena_moves), TH_CASE(identity_pairing_survives_exit),
-    TH_CASE(titles_as_resolved),
+    TH_CASE(titles_as_resolved), TH_CASE(found_tells_empty_from_missing),
+    TH_CASE(items_carry_positions),
 };
 
 TH_MAIN(cases)

@@ -142,14 +142,21 @@ typedef struct perfbuf_formatted_item {
     const char *name;   /* "parent/name#N" in the caller's string area, NUL-terminated */
     size_t name_len;
     uint32_t pairing;   /* PERFBUF_PAIR_* */
+    uint32_t position;  /* its instance's position in the capture's object (V1) or block
+                           (V2), so items of several arrays interleave in buffer order;
+                           PERFBUF_ITEM_NO_INSTANCE for an object's one counter block */
     perfbuf_value value; /* value.status is the item's CStatus */
 } perfbuf_formatted_item;
+
+/* perfbuf_formatted_item.position of an object without instances. */
+#define PERFBUF_ITEM_NO_INSTANCE UINT32_MAX
 
 /* One element of a raw array. */
 typedef struct perfbuf_raw_item {
     const char *name;
     size_t name_len;
     uint32_t pairing;
+    uint32_t position;            /* as perfbuf_formatted_item's */
     bool has_older;               /* older holds a sample of this instance */
     perfbuf_raw_sample older;
     perfbuf_raw_sample newer;     /* newer.status is the item's CStatus */

@@ -57,13 +57,14 @@ typedef struct perfbuf_query_samples {
 
 /*
  * A counter of a query, in the caller's memory like PDH's HCOUNTER. The
- * path text given to perfbuf_query_add must outlive it. Read `status`;
- * treat the other fields as private.
+ * path text given to perfbuf_query_add must outlive it. Read `status`
+ * and `found`; treat the other fields as private.
  */
 typedef struct perfbuf_query_counter {
     struct perfbuf_query_counter *next;
     perfbuf_counter_path path;
     uint32_t status;                /* a value status, see above */
+    uint32_t found;                 /* PERFBUF_QUERY_FOUND_*, see below */
     uint32_t object_title;          /* the object and counter the last capture resolved */
     uint32_t counter_title;
     bool by_key;                    /* perfbuf_query_pair_by */
@@ -75,6 +76,25 @@ typedef struct perfbuf_query_counter {
     uint32_t counter_id;            /* V2: the counter it names there */
     uint32_t resolution;            /* V2: VALID_DATA, or why the path names nothing */
 } perfbuf_query_counter;
+
+/*
+ * What the last collection found for a counter's path, in `found`: finer
+ * than its status where a caller that reports each path, as typeperf
+ * does, must tell an object that has no instance at this moment from a
+ * path that names nothing (docs/collector.md, "What a path found").
+ */
+#define PERFBUF_QUERY_FOUND_NOT_YET      0u /* no collection filled it yet */
+#define PERFBUF_QUERY_FOUND_ITEMS        1u /* the arrays have at least one item */
+#define PERFBUF_QUERY_FOUND_EMPTY_OBJECT 2u /* a "*" instance, with or without a parent
+                                               part, over an object that has no instance
+                                               now (NumInstances 0): empty arrays, no error */
+#define PERFBUF_QUERY_FOUND_NO_INSTANCE  3u /* the instance part selects none of the
+                                               object's instances, or the object has none
+                                               by kind (PERF_NO_INSTANCES) */
+#define PERFBUF_QUERY_FOUND_UNNAMED      4u /* no instance part, over an object that has
+                                               instances: the path names none of them */
+#define PERFBUF_QUERY_FOUND_NO_COUNTER   5u /* status PERFBUF_CSTATUS_NO_COUNTER */
+#define PERFBUF_QUERY_FOUND_NO_OBJECT    6u /* status PERFBUF_CSTATUS_NO_OBJECT */
 
 /*
  * One counterset of a V2 query, as PerfLib answers for it

@@ -669,6 +669,7 @@ static perfbuf_status read_key_values(perfbuf_query *q, perfbuf_query_counter *c
     if (perfbuf_v1_resolve_counter(b, &q->names, &c->key, &it, &key, NULL, NULL) != PERFBUF_OK) {
         c->status = PERFBUF_CSTATUS_NO_COUNTER;
         c->newer.valid = false;
+        c->found = PERFBUF_QUERY_FOUND_NO_COUNTER;
         return PERFBUF_OK;
     }
     size_t count = s->count, string_bytes = string_need, item_bytes = 0;
@@ -723,6 +724,37 @@ static perfbuf_status read_items(const perfbuf_query_counter *c, const item_sour
                                       strings, string_bytes, ids);
 }
 
+/* The instances of the capture's object (V1) or block (V2) the items come
+ * from, or -1 when it has none by kind: PERF_NO_INSTANCES and the other
+ * negative NumInstances (winperf.h), a V2 block of values. */
+static int64_t object_instances(const item_source *src)
+{
+    if (src->v2 != NULL) {
+        const perfbuf_v2_block *b = &src->v2->newer_block;
+        bool with = b->kind == PERFBUF_V2_MULTIPLE_INSTANCES || b->kind == PERFBUF_V2_COUNTERSET;
+        return with ? (int64_t)b->instance_count : -1;
+    }
+    return src->object->num_instances < 0 ? -1 : (int64_t)src->object->instance_count;
+}
+
+/* What `count` items of the path over this object mean (PERFBUF_QUERY_FOUND_*). */
+static uint32_t found_for(const perfbuf_query_counter *c, const item_source *src, size_t count)
+{
+    int64_t instances = object_instances(src);
+    if (count > 0) {
+        return PERFBUF_QUERY_FOUND_ITEMS;
+    }
+    if ((c->path.flags & PERFBUF_PATH_HAS_INSTANCE) == 0) {
+        return instances >= 0 ? PERFBUF_QUERY_FOUND_UNNAMED : PERFBUF_QUERY_FOUND_NO_INSTANCE;
+    }
+    /* A wildcard, with a parent part or without: an object without
+     * instances has no parents either, so neither names one that is
+     * missing. A prefix or a name names one. */
+    bool wildcard = (c->path.flags & PERFBUF_PATH_INSTANCE_WILDCARD) != 0;
+    return wildcard && instances == 0 ? PERFBUF_QUERY_FOUND_EMPTY_OBJECT
+                                      : PERFBUF_QUERY_FOUND_NO_INSTANCE;
+}
+
 /* The counter's samples of this capture, laid out from *at below `top`
  * (items, keys, claims, name offsets, key values, names), keyed and
  * paired with the older ones. OUTPUT_TOO_SMALL when they do not fit. */
@@ -741,6 +773,7 @@ static perfbuf_status keep_samples(perfbuf_query *q, perfbuf_query_counter *c,
     if (count == 0 && (c->path.flags & named) != 0 && (c->path.flags & open) == 0) {
         c->status = PERFBUF_CSTATUS_NO_INSTANCE;
     }
+    c->found = found_for(c, src, count);
     perfbuf_query_samples s = {.valid = true, .count = (uint32_t)count};
     size_t end = *at, item_bytes = 0;
     bool fits = count <= UINT32_MAX && pb_mul(count, sizeof(perfbuf_raw_item), &item_bytes);
@@ -791,6 +824,13 @@ static perfbuf_status keep_samples(perfbuf_query *q, perfbuf_query_counter *c,
     return PERFBUF_OK;
 }
 
+/* PERFBUF_QUERY_FOUND_* of a path the capture does not resolve. */
+static uint32_t found_unresolved(uint32_t status)
+{
+    return status == PERFBUF_CSTATUS_NO_COUNTER ? PERFBUF_QUERY_FOUND_NO_COUNTER
+                                                : PERFBUF_QUERY_FOUND_NO_OBJECT;
+}
+
 /* Where the pairing and its scratch of `slots` go, at the arena's end,
  * above everything kept (*at): *top is where the kept bytes must end.
  * False when they do not fit. */
@@ -819,6 +859,7 @@ PB_NOINLINE static perfbuf_status collect_counter(perfbuf_query *q, perfbuf_quer
     c->status = resolve(q, &c->path, b, &o, &counter_title);
     c->newer = (perfbuf_query_samples){.valid = c->status == PERFBUF_CSTATUS_VALID_DATA};
     if (!c->newer.valid) {
+        c->found = found_unresolved(c->status);
         return PERFBUF_OK;
     }
     c->object_title = o.name_title_index;
@@ -853,6 +894,7 @@ PB_NOINLINE static perfbuf_status collect_counter_v2(perfbuf_query *q, perfbuf_q
     }
     c->newer = (perfbuf_query_samples){.valid = c->status == PERFBUF_CSTATUS_VALID_DATA};
     if (!c->newer.valid) {
+        c->found = found_unresolved(c->status);
         return PERFBUF_OK;
     }
     size_t slots = 0, top = 0;
@@ -980,7 +1022,8 @@ perfbuf_status perfbuf_query_formatted_array(const perfbuf_query *q, const perfb
     const perfbuf_raw_item *raw =
         (const perfbuf_raw_item *)(const void *)(q->arena + c->newer.items);
     for (uint32_t i = 0; i < c->newer.count; i++) {
-        items[i] = (perfbuf_formatted_item){raw[i].name, raw[i].name_len, raw[i].pairing, {0}};
+        items[i] = (perfbuf_formatted_item){raw[i].name, raw[i].name_len, raw[i].pairing,
+                                            raw[i].position, {0}};
         (void)perfbuf_format_value(raw[i].newer.type, &raw[i].newer,
                                    raw[i].has_older ? &raw[i].older : NULL, &raw[i].context, flags,
                                    &items[i].value);
