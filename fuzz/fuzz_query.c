@@ -120,11 +120,15 @@ static void check_arrays(run *r, const perfbuf_query_counter *c, uint32_t flags)
     BUDGETED(sizeof *raw * want, st = perfbuf_query_raw_array(&r->q, c, raw, &raw_count));
     ORACLE(st == PERFBUF_OK && raw_count == want);
     for (size_t k = 0; k < want; k++) {
-        /* Buffer order: positions ascend; an object's one counter block
-         * is the array's only item. */
-        ORACLE(items[k].position == raw[k].position);
-        bool instance = items[k].position != PERFBUF_ITEM_NO_INSTANCE;
-        ORACLE(instance ? k == 0 || items[k - 1].position < items[k].position : want == 1);
+        /* Buffer order: positions ascend, one item per instance (an
+         * object's one counter block: PERFBUF_ITEM_NO_INSTANCE, the
+         * greatest), or for a counter "*" one per instance and counter. */
+        bool every = (c->path.flags & PERFBUF_PATH_COUNTER_WILDCARD) != 0;
+        ORACLE(items[k].position == raw[k].position && items[k].counter == raw[k].counter);
+        ORACLE(k == 0 || (every ? items[k - 1].position <= items[k].position
+                                : items[k - 1].position < items[k].position));
+        ORACLE(every || items[k].counter == (r->q.registrations != NULL ? c->counter_id
+                                                                        : c->counter_title));
         ORACLE(name_in_arena(r, items[k].name, items[k].name_len));
         ORACLE(items[k].name == raw[k].name);
         ORACLE(items[k].pairing <= PERFBUF_PAIR_AMBIGUOUS);

@@ -145,6 +145,8 @@ typedef struct perfbuf_formatted_item {
     uint32_t position;  /* its instance's position in the capture's object (V1) or block
                            (V2), so items of several arrays interleave in buffer order;
                            PERFBUF_ITEM_NO_INSTANCE for an object's one counter block */
+    uint32_t counter;   /* the counter's CounterNameTitleIndex (V1) or id (V2): which one
+                           an item of a query's counter "*" is */
     perfbuf_value value; /* value.status is the item's CStatus */
 } perfbuf_formatted_item;
 
@@ -157,6 +159,7 @@ typedef struct perfbuf_raw_item {
     size_t name_len;
     uint32_t pairing;
     uint32_t position;            /* as perfbuf_formatted_item's */
+    uint32_t counter;             /* as perfbuf_formatted_item's */
     bool has_older;               /* older holds a sample of this instance */
     perfbuf_raw_sample older;
     perfbuf_raw_sample newer;     /* newer.status is the item's CStatus */

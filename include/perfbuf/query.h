@@ -182,10 +182,14 @@ PERFBUF_API PERFBUF_MUST_USE perfbuf_status perfbuf_query_open_v2(
  * (docs/paths.md). The path is parsed now (a failure's *err holds the
  * byte offset and the part, as perfbuf_path_parse reports it) and resolved
  * on each capture, so a counter the capture lacks is a counter status, not
- * a failure. A counter "*" is PERFBUF_E_PATH_WILDCARD (offset of the
- * counter part), as PdhAddCounter wants one counter per handle; an
- * already-added c, or a counter added after the arena was given,
- * INVALID_ARGUMENT. O(path).
+ * a failure. A counter "*" names every displayable counter of the object
+ * in the capture, in definition order, as perfbuf_v1_resolve_counter
+ * lists them (bases are not displayable): its arrays give one item per
+ * instance and counter (perfbuf_formatted_item.counter says which), as
+ * PdhExpandWildCardPath would list the paths. A V2 query refuses it,
+ * PERFBUF_E_PATH_WILDCARD at the counter part's offset. An already-added
+ * c, or a counter added after the arena was given, INVALID_ARGUMENT.
+ * O(path).
  */
 PERFBUF_API PERFBUF_MUST_USE perfbuf_status perfbuf_query_add(perfbuf_query *q,
                                                               perfbuf_query_counter *c,
@@ -279,7 +283,8 @@ PERFBUF_API PERFBUF_MUST_USE perfbuf_status perfbuf_query_arena(perfbuf_query *q
  * validation, the last successful capture's samples are the ones the
  * next collection pairs with, and the arrays answer NOT_FOUND until one
  * succeeds. The arena a capture needs is at most what is kept plus, for
- * each counter, its instances times PERFBUF_QUERY_ITEM_BYTES plus
+ * each counter, its instances (times its displayable counters, for a
+ * counter "*") times PERFBUF_QUERY_ITEM_BYTES plus
  * PERFBUF_ARRAY_STRING_BYTES_PER_BYTE times the capture's bytes plus 64
  * (twice for a counter paired by a key counter, whose samples are read
  * the same way), plus the largest pairing scratch
@@ -295,7 +300,10 @@ PERFBUF_API PERFBUF_MUST_USE perfbuf_status perfbuf_query_collect(perfbuf_query 
 
 /*
  * PdhGetFormattedCounterArray: one item per instance of the last capture
- * that the counter's path selects, in buffer order, named
+ * that the counter's path selects, in buffer order (for a counter "*":
+ * each instance's items together, one per displayable counter in
+ * definition order, each paired with the same instance's same counter by
+ * its CounterNameTitleIndex), named
  * "parent/name#N" (a single-instance object: one item, empty name). Each
  * value is perfbuf_format_value of the last sample with the previous
  * capture's sample of the same instance; an instance that has none (the
@@ -325,7 +333,8 @@ PERFBUF_API PERFBUF_MUST_USE perfbuf_status perfbuf_query_raw_array(const perfbu
 
 /*
  * The names ("parent/name#N") of the counter's instances that appeared
- * or exited between the last two captures, in buffer order: as the
+ * or exited between the last two captures, in buffer order, each once
+ * (also under a counter "*"): as the
  * arrays, a two-call size answer in *count. Nothing appears or exits
  * before two captures were collected. Names stay valid as the arrays'.
  * O(items of both captures).

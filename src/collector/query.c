@@ -40,6 +40,12 @@ _Static_assert(_Alignof(perfbuf_v2_pairing) <= ALIGNMENT, "the arena aligns the 
 /* How a counter's instances pair besides PDH's name (perfbuf_query_counter.identity). */
 enum { IDENTITY_NONE = 0, IDENTITY_UNIQUE_ID = 1, IDENTITY_INSTANCE_ID = 2 };
 
+/* A counter "*": every displayable counter of the object. */
+static bool every_counter(const perfbuf_query_counter *c)
+{
+    return (c->path.flags & PERFBUF_PATH_COUNTER_WILDCARD) != 0;
+}
+
 /* Either format's query was opened. */
 static bool opened(const perfbuf_query *q)
 {
@@ -207,7 +213,7 @@ perfbuf_status perfbuf_query_add(perfbuf_query *q, perfbuf_query_counter *c, con
     if (st != PERFBUF_OK) {
         return st;
     }
-    if ((parsed.flags & PERFBUF_PATH_COUNTER_WILDCARD) != 0) {
+    if ((parsed.flags & PERFBUF_PATH_COUNTER_WILDCARD) != 0 && q->registrations != NULL) {
         if (err != NULL) {
             *err = (perfbuf_error){PERFBUF_E_PATH_WILDCARD, parsed.counter.offset, "COUNTER_PATH",
                                    "Counter", 0, 0};
@@ -469,7 +475,7 @@ static void shift_generations(perfbuf_query *q)
  * resolution lists, taken as the pairing finds it (by title index). */
 static uint32_t resolve(const perfbuf_query *q, const perfbuf_counter_path *path,
                         const perfbuf_v1_block *b, perfbuf_v1_object *object,
-                        uint32_t *counter_title)
+                        uint32_t *counter_title, uint32_t *expanded)
 {
     perfbuf_v1_iter it;
     perfbuf_v1_object found;
@@ -485,6 +491,16 @@ static uint32_t resolve(const perfbuf_query *q, const perfbuf_counter_path *path
         return PERFBUF_CSTATUS_NO_COUNTER;
     }
     *counter_title = counter.name_title_index;
+    /* A counter "*" names the first displayable counter and every one
+     * after it, in definition order, as perfbuf_v1_resolve_counter lists
+     * them: bases are not among them. */
+    *expanded = 1;
+    while ((path->flags & PERFBUF_PATH_COUNTER_WILDCARD) != 0 &&
+           perfbuf_v1_resolve_counter(b, &q->names, path, &it, &counter, NULL, NULL) ==
+               PERFBUF_OK) {
+        PB_WORK(1);
+        (*expanded)++;
+    }
     return PERFBUF_CSTATUS_VALID_DATA;
 }
 
@@ -512,11 +528,12 @@ static bool registration_block(const perfbuf_query *q, const perfbuf_query_count
 /* The bound's share of one counter: its items (instances + 1, for a block
  * without instances) and their names, twice when a key counter is read
  * the same way. */
-static bool bound_counter(const perfbuf_query_counter *c, size_t instances, size_t capture_bytes,
-                          size_t *total)
+static bool bound_counter(const perfbuf_query_counter *c, size_t instances, uint32_t expanded,
+                          size_t capture_bytes, size_t *total)
 {
-    size_t items = 0, names = 0;
-    return pb_mul(instances + 1u, PERFBUF_QUERY_ITEM_BYTES, &items) &&
+    size_t items = 0, names = 0, expanded_items = 0;
+    return pb_mul(instances + 1u, expanded, &expanded_items) &&
+           pb_mul(expanded_items, PERFBUF_QUERY_ITEM_BYTES, &items) &&
            pb_mul(capture_bytes, PERFBUF_ARRAY_STRING_BYTES_PER_BYTE, &names) &&
            add_size(total, items) && add_size(total, names) && add_size(total, 64u) &&
            (!c->by_key ||
@@ -543,16 +560,17 @@ PB_NOINLINE static size_t capture_bound(const perfbuf_query *q, const perfbuf_v1
                 continue;
             }
             instances = block.instance_count;
-            fits = fits && bound_counter(c, instances, d->size, &total);
+            fits = fits && bound_counter(c, instances, 1, d->size, &total);
         } else {
             perfbuf_v1_object o;
-            uint32_t counter_title = 0;
-            if (resolve(q, &c->path, b, &o, &counter_title) != PERFBUF_CSTATUS_VALID_DATA ||
+            uint32_t counter_title = 0, expanded = 1;
+            if (resolve(q, &c->path, b, &o, &counter_title, &expanded) !=
+                    PERFBUF_CSTATUS_VALID_DATA ||
                 perfbuf_v1_pairing_scratch(b, b, o.name_title_index, &slots) != PERFBUF_OK) {
                 continue;
             }
             instances = o.instance_count;
-            fits = fits && bound_counter(c, instances, b->size, &total);
+            fits = fits && bound_counter(c, instances, expanded, b->size, &total);
         }
         scratch_max = slots > scratch_max ? slots : scratch_max;
     }
@@ -625,9 +643,23 @@ static void pair_with_older(uint8_t *base, const perfbuf_query_counter *c,
         PB_WORK(1);
         claims[k] = 0;
     }
+    /* The items in their own order, each with its place among the sorted
+     * keys (the newer claims hold it until the next collection needs
+     * them): the items of one instance under a counter "*" are adjacent
+     * and share one name, compared once for all of them. Items of one key
+     * still claim in position order, as in key order. */
+    uint32_t *place = (uint32_t *)(void *)(base + newer->claims);
     for (uint32_t k = 0; k < newer->count; k++) {
         PB_WORK(1);
-        uint32_t i = (uint32_t)keys[2u * k + 1u];
+        place[(uint32_t)keys[2u * k + 1u]] = k;
+    }
+    const char *compared_newer = NULL, *compared_older = NULL;
+    uint64_t compared_values[2] = {0, 0};
+    bool compared_equal = false;
+    for (uint32_t i = 0; i < newer->count; i++) {
+        PB_WORK(1);
+        uint32_t k = place[i];
+        place[i] = 0;
         perfbuf_raw_item *item = &items[i];
         item->pairing = PERFBUF_PAIR_NEW;
         item->has_older = false;
@@ -637,10 +669,19 @@ static void pair_with_older(uint8_t *base, const perfbuf_query_counter *c,
         }
         uint32_t j = (uint32_t)older_keys[2u * at + 1u];
         const perfbuf_raw_item *o = &older_items[j];
-        size_t ol = key_name_length(c, older_values[j], o->name, o->name_len);
-        size_t nl = key_name_length(c, values[i], item->name, item->name_len);
+        if (item->name != compared_newer || o->name != compared_older ||
+            values[i] != compared_values[0] || older_values[j] != compared_values[1]) {
+            size_t ol = key_name_length(c, older_values[j], o->name, o->name_len);
+            size_t nl = key_name_length(c, values[i], item->name, item->name_len);
+            compared_equal = folded_equal(o->name, ol, item->name, nl);
+            compared_newer = item->name;
+            compared_older = o->name;
+            compared_values[0] = values[i];
+            compared_values[1] = older_values[j];
+        }
         bool keyed = keyed_by_value(c, values[i]);
-        if (!folded_equal(o->name, ol, item->name, nl) ||
+        if (!compared_equal ||
+            (every_counter(c) && o->counter != item->counter) ||
             keyed != keyed_by_value(c, older_values[j]) ||
             (keyed && older_values[j] != values[i])) {
             item->pairing = PERFBUF_PAIR_AMBIGUOUS;
@@ -707,6 +748,7 @@ typedef struct item_source {
     const perfbuf_v2_pairing *v2;
     const perfbuf_v2_reginfo *reg;
     uint32_t counter_id;
+    uint32_t expanded; /* V1: the displayable counters a counter "*" names, else 1 */
 } item_source;
 
 /* The items (NULL: their count and string size), with each instance's
@@ -755,6 +797,77 @@ static uint32_t found_for(const perfbuf_query_counter *c, const item_source *src
                                       : PERFBUF_QUERY_FOUND_NO_INSTANCE;
 }
 
+/*
+ * A counter "*": the `count` instances read into the last places of items
+ * (and their key values) become one item per instance and displayable
+ * counter, instance by instance, each counter in definition order as
+ * perfbuf_v1_resolve_counter lists them. Writing forward never reaches an
+ * instance not yet spread: instance j's items end at (j + 1) x expanded,
+ * at most where instance j itself was read. One walk over the object's
+ * instances, and its definitions per selected instance: linear in the
+ * object, whose values are at most two per byte of its counter blocks
+ * (docs/v1.md). Out of line: the item copy would grow collect's frame.
+ */
+PB_NOINLINE static perfbuf_status expand_counters(const perfbuf_query *q,
+                                                  const perfbuf_query_counter *c,
+                                                  const item_source *src,
+                                                  perfbuf_raw_item *items, uint64_t *values,
+                                                  size_t count)
+{
+    const perfbuf_v1_block *b = src->block;
+    const perfbuf_v1_object *o = src->object;
+    size_t per = src->expanded, base = count * per - count;
+    perfbuf_v1_iter instances, counters;
+    perfbuf_v1_instance inst = {0};
+    bool walking = false;
+    perfbuf_v1_instances_begin(o, &instances);
+    for (size_t j = 0; j < count; j++) {
+        perfbuf_raw_item read = items[base + j];
+        uint64_t value = values[base + j];
+        perfbuf_v1_counter_block block;
+        if (read.position == PERFBUF_ITEM_NO_INSTANCE) {
+            if (!perfbuf_v1_object_counter_block(b, o, &block)) {
+                return PERFBUF_E_INCONSISTENT;
+            }
+        } else {
+            while (!walking || inst.index < read.position) {
+                PB_WORK(1);
+                if (!perfbuf_v1_instances_next(b, &instances, &inst)) {
+                    return PERFBUF_E_INCONSISTENT;
+                }
+                walking = true;
+            }
+            block = inst.counters;
+        }
+        perfbuf_v1_counter def;
+        size_t k = 0;
+        perfbuf_v1_counters_begin(o, &counters);
+        while (k < per && perfbuf_v1_resolve_counter(b, &q->names, &c->path, &counters, &def,
+                                                     NULL, NULL) == PERFBUF_OK) {
+            PB_WORK(1);
+            perfbuf_raw_item *it = &items[j * per + k];
+            *it = (perfbuf_raw_item){.name = read.name, .name_len = read.name_len,
+                                     .pairing = PERFBUF_PAIR_NEW, .position = read.position,
+                                     .counter = def.name_title_index};
+            perfbuf_status st = perfbuf_v1_raw_sample(b, o, &def, &block, &it->newer,
+                                                      &it->context);
+            if (st != PERFBUF_OK) {
+                /* As the arrays give a sample they cannot read. */
+                uint32_t status = st == PERFBUF_E_INVALID_ARGUMENT ? PERFBUF_PDH_INVALID_ARGUMENT
+                                                                   : PERFBUF_CSTATUS_INVALID_DATA;
+                it->newer = (perfbuf_raw_sample){.status = status, .type = def.type};
+                it->context = (perfbuf_value_context){0};
+            }
+            values[j * per + k] = value;
+            k++;
+        }
+        if (k != per) {
+            return PERFBUF_E_INCONSISTENT;
+        }
+    }
+    return PERFBUF_OK;
+}
+
 /* The counter's samples of this capture, laid out from *at below `top`
  * (items, keys, claims, name offsets, key values, names), keyed and
  * paired with the older ones. OUTPUT_TOO_SMALL when they do not fit. */
@@ -774,19 +887,22 @@ static perfbuf_status keep_samples(perfbuf_query *q, perfbuf_query_counter *c,
         c->status = PERFBUF_CSTATUS_NO_INSTANCE;
     }
     c->found = found_for(c, src, count);
-    perfbuf_query_samples s = {.valid = true, .count = (uint32_t)count};
-    size_t end = *at, item_bytes = 0;
-    bool fits = count <= UINT32_MAX && pb_mul(count, sizeof(perfbuf_raw_item), &item_bytes);
+    /* A counter "*": one item per selected instance and displayable
+     * counter, the instance's name kept once. */
+    size_t total = 0, end = *at, item_bytes = 0;
+    bool fits = pb_mul(count, src->expanded, &total) && total <= UINT32_MAX &&
+                pb_mul(total, sizeof(perfbuf_raw_item), &item_bytes);
+    perfbuf_query_samples s = {.valid = true, .count = (uint32_t)total};
     s.items = end;
     fits = fits && add_size(&end, item_bytes);
     s.keys = end;
-    fits = fits && add_size(&end, count * 2u * sizeof(uint64_t));
+    fits = fits && add_size(&end, total * 2u * sizeof(uint64_t));
     s.claims = end;
-    fits = fits && add_size(&end, align_up(count * sizeof(uint32_t)));
+    fits = fits && add_size(&end, align_up(total * sizeof(uint32_t)));
     s.name_offsets = end;
-    fits = fits && add_size(&end, count * sizeof(size_t));
+    fits = fits && add_size(&end, total * sizeof(size_t));
     s.key_values = end;
-    fits = fits && add_size(&end, count * sizeof(uint64_t));
+    fits = fits && add_size(&end, total * sizeof(uint64_t));
     s.strings = end;
     fits = fits && add_size(&end, string_bytes) && end <= top;
     if (!fits) {
@@ -794,26 +910,49 @@ static perfbuf_status keep_samples(perfbuf_query *q, perfbuf_query_counter *c,
     }
     perfbuf_raw_item *items = (perfbuf_raw_item *)(void *)(q->arena + s.items);
     uint64_t *values = (uint64_t *)(void *)(q->arena + s.key_values);
-    memset(values, 0, count * sizeof *values);
+    memset(values, 0, total * sizeof *values);
     size_t string_need = string_bytes; /* a fill may use less than the size answer */
+    /* The instances are read into the last `count` places, from which
+     * expand_counters spreads them forward. */
+    size_t base = total - count, selected = count;
+    perfbuf_query_samples read = s;
+    read.count = (uint32_t)count;
+    read.items = s.items + base * sizeof(perfbuf_raw_item);
+    read.key_values = s.key_values + base * sizeof(uint64_t);
     if (count > 0) {
-        st = read_items(c, src, items, &count, (char *)(q->arena + s.strings), &string_bytes,
-                        values);
+        st = read_items(c, src, items + base, &count, (char *)(q->arena + s.strings),
+                        &string_bytes, values + base);
+        if (st != PERFBUF_OK || count != selected) {
+            return st != PERFBUF_OK ? st : PERFBUF_E_INCONSISTENT;
+        }
+    }
+    s.string_bytes = string_bytes;
+    read.string_bytes = string_bytes;
+    st = c->by_key
+             ? read_key_values(q, c, src->block, src->object, src->v1, &read, string_need, top)
+             : PERFBUF_OK;
+    if (st != PERFBUF_OK || !c->newer.valid) {
+        return st;
+    }
+    if (every_counter(c) && count > 0) {
+        st = expand_counters(q, c, src, items, values, count);
         if (st != PERFBUF_OK) {
             return st;
         }
     }
-    s.string_bytes = string_bytes;
-    st = c->by_key ? read_key_values(q, c, src->block, src->object, src->v1, &s, string_need, top)
-                   : PERFBUF_OK;
-    if (st != PERFBUF_OK || !c->newer.valid) {
-        return st;
-    }
     uint64_t *keys = (uint64_t *)(void *)(q->arena + s.keys);
     size_t *offsets = (size_t *)(void *)(q->arena + s.name_offsets);
+    uint64_t name_key = 0;
     for (uint32_t i = 0; i < s.count; i++) {
         offsets[i] = (size_t)(items[i].name - (const char *)(q->arena + s.strings));
-        keys[2u * i] = item_key(c, values[i], items[i].name, items[i].name_len);
+        /* An instance's items under a counter "*" share its name: hashed once. */
+        if (i == 0 || items[i].name != items[i - 1u].name || values[i] != values[i - 1u]) {
+            name_key = item_key(c, values[i], items[i].name, items[i].name_len);
+        }
+        keys[2u * i] = name_key;
+        if (every_counter(c)) {
+            keys[2u * i] = pb_key_mix(keys[2u * i] ^ items[i].counter) & PB_PAIRING_HASH_MASK;
+        }
         keys[2u * i + 1u] = i;
         ((uint32_t *)(void *)(q->arena + s.claims))[i] = 0;
     }
@@ -855,8 +994,8 @@ PB_NOINLINE static perfbuf_status collect_counter(perfbuf_query *q, perfbuf_quer
                                                   const perfbuf_v1_block *b, size_t *at)
 {
     perfbuf_v1_object o;
-    uint32_t counter_title = 0;
-    c->status = resolve(q, &c->path, b, &o, &counter_title);
+    uint32_t counter_title = 0, expanded = 1;
+    c->status = resolve(q, &c->path, b, &o, &counter_title, &expanded);
     c->newer = (perfbuf_query_samples){.valid = c->status == PERFBUF_CSTATUS_VALID_DATA};
     if (!c->newer.valid) {
         c->found = found_unresolved(c->status);
@@ -878,7 +1017,8 @@ PB_NOINLINE static perfbuf_status collect_counter(perfbuf_query *q, perfbuf_quer
     if (st != PERFBUF_OK) {
         return st;
     }
-    item_source src = {.v1 = self, .counter_title = counter_title, .block = b, .object = &o};
+    item_source src = {.v1 = self, .counter_title = counter_title, .block = b, .object = &o,
+                       .expanded = expanded};
     return keep_samples(q, c, &src, at, top);
 }
 
@@ -912,7 +1052,7 @@ PB_NOINLINE static perfbuf_status collect_counter_v2(perfbuf_query *q, perfbuf_q
         return st;
     }
     item_source src = {.v2 = self, .reg = &q->registrations[c->registration].reg,
-                       .counter_id = c->counter_id};
+                       .counter_id = c->counter_id, .expanded = 1};
     return keep_samples(q, c, &src, at, top);
 }
 
@@ -1023,7 +1163,7 @@ perfbuf_status perfbuf_query_formatted_array(const perfbuf_query *q, const perfb
         (const perfbuf_raw_item *)(const void *)(q->arena + c->newer.items);
     for (uint32_t i = 0; i < c->newer.count; i++) {
         items[i] = (perfbuf_formatted_item){raw[i].name, raw[i].name_len, raw[i].pairing,
-                                            raw[i].position, {0}};
+                                            raw[i].position, raw[i].counter, {0}};
         (void)perfbuf_format_value(raw[i].newer.type, &raw[i].newer,
                                    raw[i].has_older ? &raw[i].older : NULL, &raw[i].context, flags,
                                    &items[i].value);
@@ -1075,8 +1215,12 @@ perfbuf_status perfbuf_query_instances(const perfbuf_query *q, const perfbuf_que
         n = 0;
         for (uint32_t i = 0; i < s->count; i++) {
             PB_WORK(1);
-            bool listed = which == PERFBUF_QUERY_EXITED ? claims[i] == 0
-                                                        : raw[i].pairing != PERFBUF_PAIR_MATCHED;
+            /* An instance once, though a counter "*" gives it an item per counter. */
+            bool first = i == 0 || raw[i].position != raw[i - 1u].position ||
+                         raw[i].position == PERFBUF_ITEM_NO_INSTANCE;
+            bool listed = first && (which == PERFBUF_QUERY_EXITED
+                                        ? claims[i] == 0
+                                        : raw[i].pairing != PERFBUF_PAIR_MATCHED);
             if (listed && pass == 1) {
                 names[n] = raw[i].name;
             }
