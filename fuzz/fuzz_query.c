@@ -125,13 +125,23 @@ static void check_arrays(run *r, const perfbuf_query_counter *c, uint32_t flags)
          * greatest), or for a counter "*" one per instance and counter. */
         bool every = (c->path.flags & PERFBUF_PATH_COUNTER_WILDCARD) != 0;
         ORACLE(items[k].position == raw[k].position && items[k].counter == raw[k].counter);
-        ORACLE(k == 0 || (every ? items[k - 1].position <= items[k].position
-                                : items[k - 1].position < items[k].position));
+        ORACLE(items[k].object == raw[k].object);
+        bool same_object = k > 0 && items[k - 1].object == items[k].object;
+        ORACLE(k == 0 || items[k - 1].object < items[k].object ||
+               (same_object && (every ? items[k - 1].position <= items[k].position
+                                      : items[k - 1].position < items[k].position)));
         ORACLE(every || items[k].counter == (r->q.registrations != NULL ? c->counter_id
                                                                         : c->counter_title));
         ORACLE(name_in_arena(r, items[k].name, items[k].name_len));
         ORACLE(items[k].name == raw[k].name);
-        ORACLE(items[k].pairing <= PERFBUF_PAIR_AMBIGUOUS);
+        /* Only the first object the path names pairs; its items come
+         * first, those of later objects of its title after them. */
+        bool unpaired = items[k].pairing == PERFBUF_PAIR_UNPAIRED;
+        bool previous_unpaired = k > 0 && items[k - 1].pairing == PERFBUF_PAIR_UNPAIRED;
+        ORACLE(items[k].pairing <= PERFBUF_PAIR_AMBIGUOUS || unpaired);
+        ORACLE(!previous_unpaired || unpaired);
+        ORACLE(k == 0 || !unpaired || previous_unpaired ||
+               items[k - 1].object < items[k].object);
         ORACLE(!raw[k].has_older || raw[k].pairing == PERFBUF_PAIR_MATCHED);
         ORACLE(perfbuf_cstatus_name(items[k].value.status) != NULL);
     }

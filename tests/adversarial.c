@@ -480,6 +480,34 @@ static tb_buf every_counter_capture(uint32_t n, uint32_t first)
     return v.buf;
 }
 
+static tb_buf repeated_title_capture(uint32_t n, uint32_t first)
+{
+    tb_v1 v;
+    tb_v1_begin(&v, "HOST");
+    char name[32];
+    for (uint32_t i = first; i < n; i++) {
+        tb_v1_object_begin(&v, CF_PROCESS, 0, 0);
+        tb_v1_counter(&v, CF_CPU, PERF_100NSEC_TIMER, 8, 8);
+        tb_v1_counter(&v, CF_COUNT, PERF_COUNTER_RAWCOUNT, 4, 16);
+        tb_v1_definitions_end(&v);
+        snprintf(name, sizeof name, "p%u", i);
+        tb_v1_instance(&v, name, 0, 0);
+        uint8_t data[20] = {0};
+        tb_put64(data, 8, (uint64_t)i * 1000u);
+        tb_put32(data, 16, i);
+        tb_v1_counter_block(&v, data, sizeof data);
+        tb_v1_object_end(&v);
+    }
+    tb_v1_end(&v);
+    return v.buf;
+}
+
+void adv_repeated_title(uint32_t n, tb_buf *older, tb_buf *newer)
+{
+    *older = repeated_title_capture(n, 0);
+    *newer = repeated_title_capture(n, 1);
+}
+
 void adv_every_counter(uint32_t n, tb_buf *older, tb_buf *newer)
 {
     *older = every_counter_capture(n, 0);

@@ -158,6 +158,14 @@ void adv_pair(uint32_t n, int shape, tb_buf *older, tb_buf *newer);
  * instance and counter, the name shared by all of them. The newer capture
  * lacks the first instance.
  */
+/*
+ * Two V1 captures of n objects that all carry the title CF_PROCESS, each
+ * with one instance "p<i>" and the fixture's two counters (CF_CPU,
+ * CF_COUNT): a path names every one of them. The newer capture lacks the
+ * first object.
+ */
+void adv_repeated_title(uint32_t n, tb_buf *older, tb_buf *newer);
+
 #define ADV_EVERY_INSTANCES 16u
 void adv_every_counter(uint32_t n, tb_buf *older, tb_buf *newer);
 

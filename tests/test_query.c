@@ -682,6 +682,7 @@ static void every_counter_of_an_object(void)
         CHECK_STR(items[i].name, names[i]);
         CHECK_EQ_U(items[i].counter, counters[i]);
         CHECK_EQ_U(items[i].position, positions[i]);
+        CHECK_EQ_U(items[i].object, 1); /* Process, after Job */
         CHECK_EQ_U(items[i].pairing, PERFBUF_PAIR_MATCHED);
         CHECK_EQ_U(items[i].value.status, PERFBUF_CSTATUS_VALID_DATA);
         CHECK(near(items[i].value.as_double, values[i]));
@@ -754,13 +755,95 @@ static void every_counter_skips_bases(void)
     teardown(&f);
 }
 
+/* A capture whose block repeats the Process title: `names` in the first
+ * object, `later` in the second, each with ID Process = 100 + position
+ * (+ 1000 in the second object) and no other counter. */
+static tb_buf repeated_title(const char *const *names, uint32_t n, const char *const *later,
+                             uint32_t m)
+{
+    tb_v1 v;
+    tb_v1_begin(&v, "HOST");
+    for (int object = 0; object < 2; object++) {
+        tb_v1_object_begin(&v, CF_PROCESS, 0, 0);
+        tb_v1_counter(&v, CF_COUNT, PERF_COUNTER_RAWCOUNT, 4, 8);
+        tb_v1_definitions_end(&v);
+        const char *const *list = object == 0 ? names : later;
+        for (uint32_t i = 0; i < (object == 0 ? n : m); i++) {
+            uint8_t data[12] = {0};
+            tb_put32(data, 8, 100u + i + 1000u * (uint32_t)object);
+            tb_v1_instance(&v, list[i], 0, 0);
+            tb_v1_counter_block(&v, data, sizeof data);
+        }
+        tb_v1_object_end(&v);
+    }
+    tb_v1_end(&v);
+    return v.buf;
+}
+
+/*
+ * A path names every object of its title, in block order, each item
+ * carrying its object's position: the first object's instances pair
+ * across captures, a later object's are never paired (no key tells which
+ * of two objects of one title is which) and are not listed as appearing
+ * or exiting. A name only a later object has is found there.
+ */
+static void every_object_of_a_title(void)
+{
+    fixture f;
+    CALL(setup(&f, false));
+    perfbuf_query_counter all, only_later;
+    CHECK(add(&f, &all, "\\Process(*)\\ID Process") == PERFBUF_OK);
+    CHECK(add(&f, &only_later, "\\Process(c)\\ID Process") == PERFBUF_OK);
+    CHECK(start(&f) == PERFBUF_OK);
+    const char *const first_names[] = {"a", "b"}, *const later_names[] = {"c"};
+    tb_buf c0 = repeated_title(first_names, 2, later_names, 1);
+    tb_buf c1 = repeated_title(first_names + 1, 1, later_names, 1);
+    CHECK(collect(&f, &c0) == PERFBUF_OK);
+    CHECK(collect(&f, &c1) == PERFBUF_OK);
+    perfbuf_formatted_item *items;
+    size_t n;
+    CHECK(formatted(&f, &all, &items, &n) == PERFBUF_OK);
+    CHECK_EQ_U(n, 2);
+    if (n == 2) {
+        CHECK_STR(items[0].name, "b");
+        CHECK_EQ_U(items[0].object, 0);
+        CHECK_EQ_U(items[0].position, 0);
+        CHECK_EQ_U(items[0].pairing, PERFBUF_PAIR_MATCHED);
+        CHECK(near(items[0].value.as_double, 100.0));
+        CHECK_STR(items[1].name, "c");
+        CHECK_EQ_U(items[1].object, 1);
+        CHECK_EQ_U(items[1].position, 0);
+        CHECK_EQ_U(items[1].pairing, PERFBUF_PAIR_UNPAIRED);
+        CHECK(near(items[1].value.as_double, 1100.0));
+    }
+    free(items);
+    const char *listed[4];
+    size_t count = 4;
+    CHECK(perfbuf_query_instances(&f.q, &all, PERFBUF_QUERY_EXITED, listed, &count) ==
+          PERFBUF_OK);
+    CHECK_EQ_U(count, 1);
+    CHECK_STR(listed[0], "a");
+    count = 4;
+    CHECK(perfbuf_query_instances(&f.q, &all, PERFBUF_QUERY_APPEARED, listed, &count) ==
+          PERFBUF_OK);
+    CHECK_EQ_U(count, 0);
+    CHECK_EQ_U(only_later.status, PERFBUF_CSTATUS_VALID_DATA);
+    CHECK_EQ_U(only_later.found, PERFBUF_QUERY_FOUND_ITEMS);
+    CHECK(formatted(&f, &only_later, &items, &n) == PERFBUF_OK);
+    CHECK(n == 1 && items[0].object == 1 && near(items[0].value.as_double, 1100.0));
+    free(items);
+    tb_free(&c0);
+    tb_free(&c1);
+    teardown(&f);
+}
+
 static const th_case cases[] = {
     TH_CASE(first_sample_then_rates), TH_CASE(exit_shifts_ordinals),
     TH_CASE(appeared_and_exited_with_parents), TH_CASE(add_errors),
     TH_CASE(missing_and_rejected), TH_CASE(arena_moves), TH_CASE(identity_pairing_survives_exit),
     TH_CASE(titles_as_resolved), TH_CASE(found_tells_empty_from_missing),
     TH_CASE(items_carry_positions), TH_CASE(every_counter_of_an_object),
-    TH_CASE(every_counter_skips_bases),
+    TH_CASE(every_counter_skips_bases), TH_CASE(every_object_of_a_title),
 };
 
 TH_MAIN(cases)

@@ -174,6 +174,8 @@ static void first_sample_rates_and_churn(void)
     CHECK_EQ_U(items[2].value.status, PERFBUF_CSTATUS_INVALID_DATA);
     for (size_t i = 0; i < n; i++) {
         CHECK_EQ_U(items[i].position, i); /* the instance's place in the block */
+        CHECK_EQ_U(items[i].object, 0);   /* the counterset's block's position */
+        CHECK_EQ_U(items[i].counter, CF_V2_CPU);
     }
     CHECK_EQ_U(cpu.found, PERFBUF_QUERY_FOUND_ITEMS);
     free(items);

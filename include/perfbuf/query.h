@@ -53,6 +53,8 @@ typedef struct perfbuf_query_samples {
     size_t key_values;     /* uint64_t[count]: the key counter's values (perfbuf_query_pair_by) */
     size_t strings;        /* the items' names */
     size_t string_bytes;
+    uint32_t first_object_items; /* items of the first object the path names; those
+                                    after are of later objects of its title */
 } perfbuf_query_samples;
 
 /*
@@ -261,8 +263,12 @@ PERFBUF_API PERFBUF_MUST_USE perfbuf_status perfbuf_query_arena(perfbuf_query *q
  * Signature, which V1 blocks begin with and V2 query data cannot.
  *
  * A V1 query takes a V1 capture (perfbuf_v1_parse, lenient): each counter's
- * object and counter are resolved through the tables, the instances its
- * path selects are paired with the previous capture's by PDH's key
+ * object and counter are resolved through the tables in every object the
+ * path names, in block order (a block may repeat a title: each item's
+ * `object` says which; instances of a later object of the title are
+ * PERFBUF_PAIR_UNPAIRED, since no key tells which of two objects of one
+ * title is which in another capture), the instances its
+ * path selects in the first such object are paired with the previous capture's by PDH's key
  * "parent/name#N" (ASCII letters case-insensitively, as PDH compares
  * names) or the key perfbuf_query_pair_by chose, and their raw samples
  * and names are kept in the arena, so the caller may reuse the capture's
@@ -283,14 +289,18 @@ PERFBUF_API PERFBUF_MUST_USE perfbuf_status perfbuf_query_arena(perfbuf_query *q
  * validation, the last successful capture's samples are the ones the
  * next collection pairs with, and the arrays answer NOT_FOUND until one
  * succeeds. The arena a capture needs is at most what is kept plus, for
- * each counter, its instances (times its displayable counters, for a
- * counter "*") times PERFBUF_QUERY_ITEM_BYTES plus
- * PERFBUF_ARRAY_STRING_BYTES_PER_BYTE times the capture's bytes plus 64
- * (twice for a counter paired by a key counter, whose samples are read
- * the same way), plus the largest pairing scratch
- * (perfbuf_v1_pairing_scratch, perfbuf_v2_pairing_scratch) and the larger
- * of a perfbuf_v1_pairing and a perfbuf_v2_pairing, both taken from the
- * arena's end: linear in the capture per counter.
+ * each counter and each object it names, the object's instances plus one
+ * (times its displayable counters, for a counter "*") times
+ * PERFBUF_QUERY_ITEM_BYTES plus PERFBUF_ARRAY_STRING_BYTES_PER_BYTE times
+ * the object's bytes (V2: the capture's) plus 64 (twice for a counter
+ * paired by a key counter, whose samples are read the same way) plus a
+ * perfbuf_query_samples rounded to 8, all twice when the counter names
+ * several objects (their samples are merged), and for a V1 counter the
+ * capture's block index (index_slots x 8 bytes and its
+ * perfbuf_v1_instance_index); plus the largest pairing
+ * scratch (perfbuf_v1_pairing_scratch_objects, perfbuf_v2_pairing_scratch)
+ * and the larger of a perfbuf_v1_pairing and a perfbuf_v2_pairing, taken
+ * from the arena's end: linear in the capture per counter.
  * O(counters x (capture + i log i)) for i instances.
  */
 PERFBUF_API PERFBUF_MUST_USE perfbuf_status perfbuf_query_collect(perfbuf_query *q,

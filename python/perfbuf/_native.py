@@ -229,7 +229,7 @@ V2Pairing = _struct("perfbuf_v2_pairing", [
     ("older_samples", P(u64)), ("text", c_void_p), ("text_cap", c_size_t)])
 FormattedItem = _struct("perfbuf_formatted_item", [
     ("name", c_void_p), ("name_len", c_size_t), ("pairing", u32), ("position", u32),
-    ("counter", u32), ("value", Value)])
+    ("counter", u32), ("object", u32), ("value", Value)])
 
 # Every mirror with the C name it copies: what the layout test checks.
 MIRRORS = [Error, Options, SystemTime, RawSample, ValueContext, Value, PreparedFormula,

@@ -364,6 +364,7 @@ static void fill_item(array_call *a, const perfbuf_v1_instance *inst,
         it->name_len = len;
         it->pairing = pairing;
         it->position = a->position;
+        it->object = a->p->newer_object.index;
         it->counter = a->newer_def.counter.name_title_index;
         it->has_older = has_older;
         it->older = older;
@@ -376,6 +377,7 @@ static void fill_item(array_call *a, const perfbuf_v1_instance *inst,
         it->name_len = len;
         it->pairing = pairing;
         it->position = a->position;
+        it->object = a->p->newer_object.index;
         it->counter = a->newer_def.counter.name_title_index;
         if (st == PERFBUF_OK) {
             (void)perfbuf_format_value(newer.type, &newer, has_older ? &older : NULL, &context,

@@ -115,6 +115,7 @@ static void fill_item(v2_array *a, const perfbuf_v2_instance *inst, uint32_t pai
         it->name_len = len;
         it->pairing = pairing;
         it->position = a->position;
+        it->object = a->p->newer_block.index;
         it->counter = a->counter_id;
         it->has_older = has_older;
         if (has_older) {
@@ -129,6 +130,7 @@ static void fill_item(v2_array *a, const perfbuf_v2_instance *inst, uint32_t pai
         it->name_len = len;
         it->pairing = pairing;
         it->position = a->position;
+        it->object = a->p->newer_block.index;
         it->counter = a->counter_id;
         if (st == PERFBUF_OK) {
             (void)perfbuf_format_value(newer.type, &newer, older, &context, a->flags, &it->value);

@@ -1,10 +1,11 @@
 /* SPDX-License-Identifier: MIT OR Apache-2.0 */
 /*
  * The query (perfbuf/query.h, docs/collector.md): paths resolved on each
- * capture (collector/resolve_v1.c), instances named, ordered and sampled by
- * the V1 pairing and raw array (collector/pairing_v1.c, arrays_v1.c) of the
- * capture with itself, and paired with the previous capture through what
- * the arena kept of it: each instance's name, raw sample and key hash.
+ * capture (collector/resolve_v1.c) in every object they name, instances
+ * named, ordered and sampled by the V1 pairing and raw array
+ * (collector/pairing_v1.c, arrays_v1.c) of each such object with itself
+ * alone, and paired with the previous capture through what the arena kept
+ * of it: each instance's name, raw sample and key hash.
  * A V2 query resolves its paths once against the registrations
  * (collector/resolve_v2.c) and samples each capture through the V2
  * pairing and raw array (pairing_v2.c, arrays_v2.c) of the capture alone;
@@ -13,7 +14,8 @@
  * The arena, from its start: the tables' indexes, then the samples of the
  * capture before the last, then those of the last; a collection moves the
  * last capture's samples down over the older ones, writes the new ones
- * after them, and places the pairing's scratch at the arena's end.
+ * after them, and places the block index and the pairing's scratch at
+ * the arena's end.
  */
 #include "perfbuf/query.h"
 
@@ -34,6 +36,15 @@
     (sizeof(perfbuf_v1_pairing) > sizeof(perfbuf_v2_pairing) ? sizeof(perfbuf_v1_pairing) \
                                                              : sizeof(perfbuf_v2_pairing))
 #define PAIRING_BYTES ((LARGER_PAIRING + (ALIGNMENT - 1u)) & ~(size_t)(ALIGNMENT - 1u))
+/* A block index's description, before its slots at the arena's end. */
+#define INDEX_HEADER \
+    ((sizeof(perfbuf_v1_instance_index) + (ALIGNMENT - 1u)) & ~(size_t)(ALIGNMENT - 1u))
+_Static_assert(_Alignof(perfbuf_v1_instance_index) <= ALIGNMENT, "the arena aligns it to 8");
+_Static_assert(_Alignof(perfbuf_query_samples) <= ALIGNMENT, "the arena aligns it to 8");
+/* Before each object's samples in the arena, their description, until
+ * collect_counter merges them. */
+#define SAMPLES_HEADER \
+    ((sizeof(perfbuf_query_samples) + (ALIGNMENT - 1u)) & ~(size_t)(ALIGNMENT - 1u))
 _Static_assert(_Alignof(perfbuf_v1_pairing) <= ALIGNMENT, "the arena aligns the pairing to 8");
 _Static_assert(_Alignof(perfbuf_v2_pairing) <= ALIGNMENT, "the arena aligns the pairing to 8");
 
@@ -471,20 +482,14 @@ static void shift_generations(perfbuf_query *q)
     q->has_newer = false;
 }
 
-/* The object and counter a capture has for the path: the first the
- * resolution lists, taken as the pairing finds it (by title index). */
-static uint32_t resolve(const perfbuf_query *q, const perfbuf_counter_path *path,
-                        const perfbuf_v1_block *b, perfbuf_v1_object *object,
-                        uint32_t *counter_title, uint32_t *expanded)
+/* The counter the path names in one object the path names: its title
+ * and, for a counter "*", how many displayable counters it spreads to. */
+static uint32_t object_counter(const perfbuf_query *q, const perfbuf_counter_path *path,
+                               const perfbuf_v1_block *b, const perfbuf_v1_object *object,
+                               uint32_t *counter_title, uint32_t *expanded)
 {
     perfbuf_v1_iter it;
-    perfbuf_v1_object found;
     perfbuf_v1_counter counter;
-    perfbuf_v1_objects_begin(b, &it);
-    if (perfbuf_v1_resolve_object(b, &q->names, path, &it, &found, NULL, NULL) != PERFBUF_OK ||
-        perfbuf_v1_find_object(b, found.name_title_index, object) != PERFBUF_OK) {
-        return PERFBUF_CSTATUS_NO_OBJECT;
-    }
     perfbuf_v1_counters_begin(object, &it);
     if (perfbuf_v1_resolve_counter(b, &q->names, path, &it, &counter, NULL, NULL) !=
         PERFBUF_OK) {
@@ -502,6 +507,14 @@ static uint32_t resolve(const perfbuf_query *q, const perfbuf_counter_path *path
         (*expanded)++;
     }
     return PERFBUF_CSTATUS_VALID_DATA;
+}
+
+/* The next object of b the path names (it: perfbuf_v1_objects_begin), in
+ * block order, every object of a title the block repeats included. */
+static bool next_object(const perfbuf_query *q, const perfbuf_counter_path *path,
+                        const perfbuf_v1_block *b, perfbuf_v1_iter *it, perfbuf_v1_object *out)
+{
+    return perfbuf_v1_resolve_object(b, &q->names, path, it, out, NULL, NULL) == PERFBUF_OK;
 }
 
 /* The V2 block a registration answers in capture d: the one at its
@@ -552,27 +565,45 @@ PB_NOINLINE static size_t capture_bound(const perfbuf_query *q, const perfbuf_v1
     size_t total = q->kept_end, scratch_max = 0;
     bool fits = true;
     for (perfbuf_query_counter *c = q->first; c != NULL; c = c->next) {
-        size_t slots = 0, instances = 0;
+        size_t slots = 0;
         if (d != NULL) {
             perfbuf_v2_block block;
             if (!registration_block(q, c, d, &block) ||
                 perfbuf_v2_pairing_scratch(NULL, &block, &slots) != PERFBUF_OK) {
                 continue;
             }
-            instances = block.instance_count;
-            fits = fits && bound_counter(c, instances, 1, d->size, &total);
+            fits = fits && bound_counter(c, block.instance_count, 1, d->size, &total);
+            scratch_max = slots > scratch_max ? slots : scratch_max;
         } else {
+            /* Each object the path names; their samples are merged, which
+             * takes as much again, and the block index (index_slots). */
+            perfbuf_v1_iter objects;
             perfbuf_v1_object o;
-            uint32_t counter_title = 0, expanded = 1;
-            if (resolve(q, &c->path, b, &o, &counter_title, &expanded) !=
-                    PERFBUF_CSTATUS_VALID_DATA ||
-                perfbuf_v1_pairing_scratch(b, b, o.name_title_index, &slots) != PERFBUF_OK) {
-                continue;
+            size_t objects_total = 0;
+            uint32_t named = 0;
+            perfbuf_v1_objects_begin(b, &objects);
+            while (next_object(q, &c->path, b, &objects, &o)) {
+                uint32_t counter_title = 0, expanded = 1;
+                if (object_counter(q, &c->path, b, &o, &counter_title, &expanded) !=
+                        PERFBUF_CSTATUS_VALID_DATA ||
+                    perfbuf_v1_pairing_scratch_objects(NULL, &o, &slots) != PERFBUF_OK) {
+                    continue;
+                }
+                named++;
+                /* An item's name lies in its instance, inside the object,
+                 * but for the parent's cut part: PERFBUF_ARRAY_STRING_BYTES_PER_BYTE
+                 * of the object's bytes (perfbuf/collector.h). */
+                fits = fits && bound_counter(c, o.instance_count, expanded, o.total_length,
+                                             &objects_total) &&
+                       add_size(&objects_total, SAMPLES_HEADER);
+                scratch_max = slots > scratch_max ? slots : scratch_max;
             }
-            instances = o.instance_count;
-            fits = fits && bound_counter(c, instances, expanded, b->size, &total);
+            size_t index_bytes = 0;
+            fits = fits && add_size(&total, objects_total) &&
+                   (named < 2 || add_size(&total, objects_total)) &&
+                   pb_mul(b->index_slots, sizeof(uint64_t), &index_bytes) &&
+                   add_size(&total, index_bytes) && add_size(&total, INDEX_HEADER);
         }
-        scratch_max = slots > scratch_max ? slots : scratch_max;
     }
     size_t scratch = 0;
     fits = fits && pb_mul(scratch_max, sizeof(uint64_t), &scratch) && add_size(&total, scratch) &&
@@ -663,8 +694,16 @@ static void pair_with_older(uint8_t *base, const perfbuf_query_counter *c,
         perfbuf_raw_item *item = &items[i];
         item->pairing = PERFBUF_PAIR_NEW;
         item->has_older = false;
+        /* Later objects of a title the capture repeats: no key says which
+         * of them is which in another capture (perfbuf-dump leaves them
+         * unpaired too). Their items sort after the first object's of
+         * the same hash, so find_key meets those first. */
+        if (i >= newer->first_object_items) {
+            item->pairing = PERFBUF_PAIR_UNPAIRED;
+            continue;
+        }
         uint32_t at = find_key(older_keys, older_count, keys[2u * k]);
-        if (at == older_count) {
+        if (at == older_count || (uint32_t)older_keys[2u * at + 1u] >= older->first_object_items) {
             continue;
         }
         uint32_t j = (uint32_t)older_keys[2u * at + 1u];
@@ -848,7 +887,7 @@ PB_NOINLINE static perfbuf_status expand_counters(const perfbuf_query *q,
             perfbuf_raw_item *it = &items[j * per + k];
             *it = (perfbuf_raw_item){.name = read.name, .name_len = read.name_len,
                                      .pairing = PERFBUF_PAIR_NEW, .position = read.position,
-                                     .counter = def.name_title_index};
+                                     .counter = def.name_title_index, .object = read.object};
             perfbuf_status st = perfbuf_v1_raw_sample(b, o, &def, &block, &it->newer,
                                                       &it->context);
             if (st != PERFBUF_OK) {
@@ -871,8 +910,9 @@ PB_NOINLINE static perfbuf_status expand_counters(const perfbuf_query *q,
 /* The counter's samples of this capture, laid out from *at below `top`
  * (items, keys, claims, name offsets, key values, names), keyed and
  * paired with the older ones. OUTPUT_TOO_SMALL when they do not fit. */
-static perfbuf_status keep_samples(perfbuf_query *q, perfbuf_query_counter *c,
-                                   const item_source *src, size_t *at, size_t top)
+static perfbuf_status fill_samples(perfbuf_query *q, perfbuf_query_counter *c,
+                                   const item_source *src, size_t *at, size_t top,
+                                   perfbuf_query_samples *out)
 {
     size_t count = 0, string_bytes = 0;
     perfbuf_status st = read_items(c, src, NULL, &count, NULL, &string_bytes, NULL);
@@ -940,6 +980,19 @@ static perfbuf_status keep_samples(perfbuf_query *q, perfbuf_query_counter *c,
             return st;
         }
     }
+    s.first_object_items = s.count;
+    *out = s;
+    *at = align_up(s.strings + s.string_bytes);
+    return PERFBUF_OK;
+}
+
+/* Keys the counter's newer samples, sorts them and pairs them with the
+ * older ones. */
+PB_NOINLINE static void finish_samples(perfbuf_query *q, perfbuf_query_counter *c)
+{
+    const perfbuf_query_samples s = c->newer;
+    perfbuf_raw_item *items = (perfbuf_raw_item *)(void *)(q->arena + s.items);
+    const uint64_t *values = (const uint64_t *)(const void *)(q->arena + s.key_values);
     uint64_t *keys = (uint64_t *)(void *)(q->arena + s.keys);
     size_t *offsets = (size_t *)(void *)(q->arena + s.name_offsets);
     uint64_t name_key = 0;
@@ -957,10 +1010,20 @@ static perfbuf_status keep_samples(perfbuf_query *q, perfbuf_query_counter *c,
         ((uint32_t *)(void *)(q->arena + s.claims))[i] = 0;
     }
     pb_key_sort_records(keys, s.count);
-    c->newer = s;
     pair_with_older(q->arena, c, &c->older, &c->newer);
-    *at = align_up(s.strings + s.string_bytes);
-    return PERFBUF_OK;
+}
+
+/* One object's samples, kept and paired: a V2 counter's only block. */
+static perfbuf_status keep_samples(perfbuf_query *q, perfbuf_query_counter *c,
+                                   const item_source *src, size_t *at, size_t top)
+{
+    perfbuf_query_samples s;
+    perfbuf_status st = fill_samples(q, c, src, at, top, &s);
+    if (st == PERFBUF_OK && c->newer.valid) {
+        c->newer = s;
+        finish_samples(q, c);
+    }
+    return st;
 }
 
 /* PERFBUF_QUERY_FOUND_* of a path the capture does not resolve. */
@@ -973,53 +1036,215 @@ static uint32_t found_unresolved(uint32_t status)
 /* Where the pairing and its scratch of `slots` go, at the arena's end,
  * above everything kept (*at): *top is where the kept bytes must end.
  * False when they do not fit. */
-static bool place_pairing(const perfbuf_query *q, size_t slots, size_t at, size_t *top)
+static bool place_pairing_below(size_t end, size_t slots, size_t at, size_t *top)
 {
     size_t scratch_bytes = 0;
-    if (!pb_mul(slots, sizeof(uint64_t), &scratch_bytes) || scratch_bytes > q->arena_bytes ||
-        (q->arena_bytes - scratch_bytes) / ALIGNMENT * ALIGNMENT < PAIRING_BYTES ||
-        (q->arena_bytes - scratch_bytes) / ALIGNMENT * ALIGNMENT - PAIRING_BYTES < at) {
+    if (!pb_mul(slots, sizeof(uint64_t), &scratch_bytes) || scratch_bytes > end ||
+        (end - scratch_bytes) / ALIGNMENT * ALIGNMENT < PAIRING_BYTES ||
+        (end - scratch_bytes) / ALIGNMENT * ALIGNMENT - PAIRING_BYTES < at) {
         return false;
     }
-    *top = (q->arena_bytes - scratch_bytes) / ALIGNMENT * ALIGNMENT - PAIRING_BYTES;
+    *top = (end - scratch_bytes) / ALIGNMENT * ALIGNMENT - PAIRING_BYTES;
     return true;
 }
 
-/* One counter's samples of V1 capture b, written at *at, with the pairing
- * and its scratch at the arena's end, below which everything else must
- * fit. The pairing lives in the arena, not on the stack, where it would
- * take most of a frame the library keeps under 512 bytes; out of line for
- * the same reason. OUTPUT_TOO_SMALL when they do not fit. */
-PB_NOINLINE static perfbuf_status collect_counter(perfbuf_query *q, perfbuf_query_counter *c,
-                                                  const perfbuf_v1_block *b, size_t *at)
+static bool place_pairing(const perfbuf_query *q, size_t slots, size_t at, size_t *top)
 {
-    perfbuf_v1_object o;
-    uint32_t counter_title = 0, expanded = 1;
-    c->status = resolve(q, &c->path, b, &o, &counter_title, &expanded);
-    c->newer = (perfbuf_query_samples){.valid = c->status == PERFBUF_CSTATUS_VALID_DATA};
-    if (!c->newer.valid) {
-        c->found = found_unresolved(c->status);
-        return PERFBUF_OK;
-    }
-    c->object_title = o.name_title_index;
-    c->counter_title = counter_title;
-    size_t slots = 0, top = 0;
-    perfbuf_status st = perfbuf_v1_pairing_scratch(b, b, c->object_title, &slots);
+    return place_pairing_below(q->arena_bytes, slots, at, top);
+}
+
+/* One object's samples of V1 capture b, at *at after their description
+ * (SAMPLES_HEADER), the object paired with itself for its names and #N
+ * (perfbuf_v1_pair_objects with the block index `parents`, which lies
+ * at `end`), the pairing and its scratch below `end`. */
+PB_NOINLINE static perfbuf_status collect_object(perfbuf_query *q, perfbuf_query_counter *c,
+                                     const perfbuf_v1_block *b, const perfbuf_v1_object *o,
+                                     const item_source *base, const perfbuf_v1_instance_index *parents,
+                                     size_t end, size_t *at)
+{
+    size_t slots = 0, top = 0, header = *at, start = *at;
+    perfbuf_status st = perfbuf_v1_pairing_scratch_objects(NULL, o, &slots);
     if (st != PERFBUF_OK) {
         return st;
     }
-    if (!place_pairing(q, slots, *at, &top)) {
+    if (!add_size(&start, SAMPLES_HEADER) || !place_pairing_below(end, slots, start, &top)) {
         return PERFBUF_E_OUTPUT_TOO_SMALL;
     }
     uint64_t *scratch = (uint64_t *)(void *)(q->arena + top + PAIRING_BYTES);
     perfbuf_v1_pairing *self = (perfbuf_v1_pairing *)(void *)(q->arena + top);
-    st = perfbuf_v1_pair(b, b, c->object_title, scratch, slots, self);
+    st = perfbuf_v1_pair_objects(b, NULL, NULL, b, o, parents, scratch, slots, self);
     if (st != PERFBUF_OK) {
         return st;
     }
-    item_source src = {.v1 = self, .counter_title = counter_title, .block = b, .object = &o,
-                       .expanded = expanded};
-    return keep_samples(q, c, &src, at, top);
+    item_source src = *base;
+    src.v1 = self;
+    src.object = o;
+    perfbuf_query_samples s = {0};
+    *at = start;
+    st = fill_samples(q, c, &src, at, top, &s);
+    if (st == PERFBUF_OK) {
+        memcpy(q->arena + header, &s, sizeof s);
+    }
+    return st;
+}
+
+/*
+ * The objects' samples that collect_counter wrote one after the other
+ * from `start` (each after its description), merged into one array laid
+ * out after them and moved down to `start`: the first object's items
+ * first. Linear in what they hold.
+ */
+PB_NOINLINE static perfbuf_status merge_objects(perfbuf_query *q, size_t start, uint32_t objects,
+                                    perfbuf_query_samples *merged, size_t *at)
+{
+    size_t total = 0, strings = 0, h = start, first_items = 0;
+    for (uint32_t k = 0; k < objects; k++) {
+        PB_WORK(1);
+        perfbuf_query_samples s;
+        memcpy(&s, q->arena + h, sizeof s);
+        first_items = k == 0 ? s.count : first_items;
+        total += s.count;
+        strings += s.string_bytes;
+        h = align_up(s.strings + s.string_bytes);
+    }
+    perfbuf_query_samples m = {.valid = true, .count = (uint32_t)total,
+                               .first_object_items = (uint32_t)first_items};
+    size_t end = h, item_bytes = 0;
+    bool fits = total <= UINT32_MAX && pb_mul(total, sizeof(perfbuf_raw_item), &item_bytes);
+    m.items = end;
+    fits = fits && add_size(&end, item_bytes);
+    m.keys = end;
+    fits = fits && add_size(&end, total * 2u * sizeof(uint64_t));
+    m.claims = end;
+    fits = fits && add_size(&end, align_up(total * sizeof(uint32_t)));
+    m.name_offsets = end;
+    fits = fits && add_size(&end, total * sizeof(size_t));
+    m.key_values = end;
+    fits = fits && add_size(&end, total * sizeof(uint64_t));
+    m.strings = end;
+    fits = fits && add_size(&end, strings) && end <= q->arena_bytes;
+    if (!fits) {
+        return PERFBUF_E_OUTPUT_TOO_SMALL;
+    }
+    size_t shift = h - start;
+    /* Names point where the strings will be once moved down. */
+    char *final_strings = (char *)(q->arena + m.strings - shift);
+    perfbuf_raw_item *items = (perfbuf_raw_item *)(void *)(q->arena + m.items);
+    uint64_t *values = (uint64_t *)(void *)(q->arena + m.key_values);
+    size_t item_at = 0, string_at = 0;
+    h = start;
+    for (uint32_t k = 0; k < objects; k++) {
+        perfbuf_query_samples s;
+        memcpy(&s, q->arena + h, sizeof s);
+        const perfbuf_raw_item *from = (const perfbuf_raw_item *)(const void *)(q->arena + s.items);
+        const uint64_t *from_values = (const uint64_t *)(const void *)(q->arena + s.key_values);
+        const char *from_strings = (const char *)(q->arena + s.strings);
+        for (uint32_t i = 0; i < s.count; i++) {
+            PB_WORK(1);
+            items[item_at + i] = from[i];
+            items[item_at + i].name = final_strings + string_at + (size_t)(from[i].name - from_strings);
+            values[item_at + i] = from_values[i];
+        }
+        PB_WORK(s.string_bytes);
+        memcpy(q->arena + m.strings + string_at, from_strings, s.string_bytes);
+        item_at += s.count;
+        string_at += s.string_bytes;
+        h = align_up(s.strings + s.string_bytes);
+    }
+    m.string_bytes = strings;
+    PB_WORK((end - m.items) / 8u);
+    memmove(q->arena + start, q->arena + m.items, end - m.items);
+    m.items -= shift;
+    m.keys -= shift;
+    m.claims -= shift;
+    m.name_offsets -= shift;
+    m.key_values -= shift;
+    m.strings -= shift;
+    *merged = m;
+    *at = align_up(m.strings + m.string_bytes);
+    return PERFBUF_OK;
+}
+
+/* One counter's samples of V1 capture b, written at *at: those of every
+ * object the path names that has the counter, in block order, merged
+ * (collect_object, merge_objects). The block index and each object's
+ * pairing with its scratch lie at the arena's end, below which everything
+ * else must fit. The pairing lives in the arena, not on the stack, where it
+ * would take most of a frame the library keeps under 512 bytes; out of line
+ * for the same reason. OUTPUT_TOO_SMALL when they do not fit. */
+PB_NOINLINE static perfbuf_status collect_counter(perfbuf_query *q, perfbuf_query_counter *c,
+                                                  const perfbuf_v1_block *b, size_t *at)
+{
+    perfbuf_v1_iter objects;
+    perfbuf_v1_object o;
+    perfbuf_v1_objects_begin(b, &objects);
+    c->status = PERFBUF_CSTATUS_NO_OBJECT;
+    c->found = PERFBUF_QUERY_FOUND_NO_OBJECT;
+    c->newer = (perfbuf_query_samples){.valid = true};
+    /* The block index, its description below its slots, at the arena's
+     * end: on the stack the description would take a third of a frame. */
+    size_t index_bytes = 0, start = *at, end = 0;
+    if (!pb_mul(b->index_slots, sizeof(uint64_t), &index_bytes) ||
+        !add_size(&index_bytes, INDEX_HEADER) || index_bytes > q->arena_bytes) {
+        return PERFBUF_E_OUTPUT_TOO_SMALL;
+    }
+    end = (q->arena_bytes - index_bytes) / ALIGNMENT * ALIGNMENT;
+    perfbuf_v1_instance_index *parents = (perfbuf_v1_instance_index *)(void *)(q->arena + end);
+    bool indexed = false;
+    uint32_t objects_kept = 0, first_status = 0, first_found = 0;
+    bool items = false;
+    while (next_object(q, &c->path, b, &objects, &o)) {
+        uint32_t counter_title = 0, expanded = 1;
+        if (object_counter(q, &c->path, b, &o, &counter_title, &expanded) !=
+            PERFBUF_CSTATUS_VALID_DATA) {
+            c->status = objects_kept == 0 ? PERFBUF_CSTATUS_NO_COUNTER : c->status;
+            continue;
+        }
+        if (!indexed) {
+            if (end < *at) {
+                return PERFBUF_E_OUTPUT_TOO_SMALL;
+            }
+            perfbuf_status st = perfbuf_v1_block_index_build(
+                b, (uint64_t *)(void *)(q->arena + end + INDEX_HEADER), b->index_slots, parents);
+            if (st != PERFBUF_OK) {
+                return st;
+            }
+            indexed = true;
+        }
+        if (objects_kept == 0) {
+            c->object_title = o.name_title_index;
+            c->counter_title = counter_title;
+        }
+        c->status = PERFBUF_CSTATUS_VALID_DATA;
+        item_source src = {.counter_title = counter_title, .block = b, .expanded = expanded};
+        perfbuf_status st = collect_object(q, c, b, &o, &src, parents, end, at);
+        if (st != PERFBUF_OK || !c->newer.valid) {
+            return st;
+        }
+        first_status = objects_kept == 0 ? c->status : first_status;
+        first_found = objects_kept == 0 ? c->found : first_found;
+        items = items || c->found == PERFBUF_QUERY_FOUND_ITEMS;
+        objects_kept++;
+    }
+    if (objects_kept == 0) {
+        c->newer.valid = false;
+        c->found = found_unresolved(c->status);
+        return PERFBUF_OK;
+    }
+    /* The first object speaks for the path, unless it selects nothing
+     * where a later one of the title has items. */
+    c->status = items ? PERFBUF_CSTATUS_VALID_DATA : first_status;
+    c->found = items ? PERFBUF_QUERY_FOUND_ITEMS : first_found;
+    if (objects_kept == 1) {
+        memcpy(&c->newer, q->arena + start, sizeof c->newer);
+    } else {
+        perfbuf_status st = merge_objects(q, start, objects_kept, &c->newer, at);
+        if (st != PERFBUF_OK) {
+            return st;
+        }
+    }
+    finish_samples(q, c);
+    return PERFBUF_OK;
 }
 
 /* The same for V2 query data d: the counterset's block, paired with
@@ -1163,7 +1388,8 @@ perfbuf_status perfbuf_query_formatted_array(const perfbuf_query *q, const perfb
         (const perfbuf_raw_item *)(const void *)(q->arena + c->newer.items);
     for (uint32_t i = 0; i < c->newer.count; i++) {
         items[i] = (perfbuf_formatted_item){raw[i].name, raw[i].name_len, raw[i].pairing,
-                                            raw[i].position, raw[i].counter, {0}};
+                                            raw[i].position, raw[i].counter, raw[i].object,
+                                            {0}};
         (void)perfbuf_format_value(raw[i].newer.type, &raw[i].newer,
                                    raw[i].has_older ? &raw[i].older : NULL, &raw[i].context, flags,
                                    &items[i].value);
@@ -1218,9 +1444,9 @@ perfbuf_status perfbuf_query_instances(const perfbuf_query *q, const perfbuf_que
             /* An instance once, though a counter "*" gives it an item per counter. */
             bool first = i == 0 || raw[i].position != raw[i - 1u].position ||
                          raw[i].position == PERFBUF_ITEM_NO_INSTANCE;
-            bool listed = first && (which == PERFBUF_QUERY_EXITED
-                                        ? claims[i] == 0
-                                        : raw[i].pairing != PERFBUF_PAIR_MATCHED);
+            bool listed = first && raw[i].pairing != PERFBUF_PAIR_UNPAIRED &&
+                          (which == PERFBUF_QUERY_EXITED ? claims[i] == 0
+                                                         : raw[i].pairing != PERFBUF_PAIR_MATCHED);
             if (listed && pass == 1) {
                 names[n] = raw[i].name;
             }
