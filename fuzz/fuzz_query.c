@@ -104,6 +104,12 @@ static void check_arrays(run *r, const perfbuf_query_counter *c, uint32_t flags)
         return;
     }
     ORACLE(st == PERFBUF_OK ? count == 0 : st == PERFBUF_E_OUTPUT_TOO_SMALL);
+    /* What the path found agrees with the array: items exactly when some
+     * are there, and a missing named instance is no empty object. */
+    ORACLE((c->found == PERFBUF_QUERY_FOUND_ITEMS) == (count > 0));
+    ORACLE(c->found >= PERFBUF_QUERY_FOUND_ITEMS && c->found <= PERFBUF_QUERY_FOUND_UNNAMED);
+    ORACLE(c->status != PERFBUF_CSTATUS_NO_INSTANCE ||
+           c->found == PERFBUF_QUERY_FOUND_NO_INSTANCE);
     perfbuf_formatted_item *items = malloc(sizeof *items * (count + 1u));
     perfbuf_raw_item *raw = malloc(sizeof *raw * (count + 1u));
     size_t want = count;
@@ -114,9 +120,28 @@ static void check_arrays(run *r, const perfbuf_query_counter *c, uint32_t flags)
     BUDGETED(sizeof *raw * want, st = perfbuf_query_raw_array(&r->q, c, raw, &raw_count));
     ORACLE(st == PERFBUF_OK && raw_count == want);
     for (size_t k = 0; k < want; k++) {
+        /* Buffer order: positions ascend, one item per instance (an
+         * object's one counter block: PERFBUF_ITEM_NO_INSTANCE, the
+         * greatest), or for a counter "*" one per instance and counter. */
+        bool every = (c->path.flags & PERFBUF_PATH_COUNTER_WILDCARD) != 0;
+        ORACLE(items[k].position == raw[k].position && items[k].counter == raw[k].counter);
+        ORACLE(items[k].object == raw[k].object);
+        bool same_object = k > 0 && items[k - 1].object == items[k].object;
+        ORACLE(k == 0 || items[k - 1].object < items[k].object ||
+               (same_object && (every ? items[k - 1].position <= items[k].position
+                                      : items[k - 1].position < items[k].position)));
+        ORACLE(every || items[k].counter == (r->q.registrations != NULL ? c->counter_id
+                                                                        : c->counter_title));
         ORACLE(name_in_arena(r, items[k].name, items[k].name_len));
         ORACLE(items[k].name == raw[k].name);
-        ORACLE(items[k].pairing <= PERFBUF_PAIR_AMBIGUOUS);
+        /* Only the first object the path names pairs; its items come
+         * first, those of later objects of its title after them. */
+        bool unpaired = items[k].pairing == PERFBUF_PAIR_UNPAIRED;
+        bool previous_unpaired = k > 0 && items[k - 1].pairing == PERFBUF_PAIR_UNPAIRED;
+        ORACLE(items[k].pairing <= PERFBUF_PAIR_AMBIGUOUS || unpaired);
+        ORACLE(!previous_unpaired || unpaired);
+        ORACLE(k == 0 || !unpaired || previous_unpaired ||
+               items[k - 1].object < items[k].object);
         ORACLE(!raw[k].has_older || raw[k].pairing == PERFBUF_PAIR_MATCHED);
         ORACLE(perfbuf_cstatus_name(items[k].value.status) != NULL);
     }

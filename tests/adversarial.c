@@ -451,6 +451,69 @@ void adv_pair_unique_id(uint32_t n, tb_buf *older, tb_buf *newer)
     free(procs);
 }
 
+static tb_buf every_counter_capture(uint32_t n, uint32_t first)
+{
+    uint32_t counters = n / 8u + 1u, name_units = n / 8u + 1u;
+    tb_v1 v;
+    tb_v1_begin(&v, "HOST");
+    tb_v1_object_begin(&v, CF_PROCESS, 0, 0);
+    for (uint32_t k = 0; k < counters; k++) {
+        tb_v1_counter(&v, 1000u + 2u * k, PERF_COUNTER_RAWCOUNT, 4, 8u + 4u * k);
+    }
+    tb_v1_definitions_end(&v);
+    char *name = must_alloc((size_t)name_units + 16u);
+    uint8_t *data = must_alloc(8u + 4u * (size_t)counters);
+    for (uint32_t i = first; i < ADV_EVERY_INSTANCES; i++) {
+        memset(name, 'a', name_units);
+        snprintf(name + name_units, 16, "%u", i);
+        tb_v1_instance(&v, name, 0, 0);
+        memset(data, 0, 8u + 4u * (size_t)counters);
+        for (uint32_t k = 0; k < counters; k++) {
+            tb_put32(data, 8u + 4u * k, i + k);
+        }
+        tb_v1_counter_block(&v, data, 8u + 4u * counters);
+    }
+    free(data);
+    free(name);
+    tb_v1_object_end(&v);
+    tb_v1_end(&v);
+    return v.buf;
+}
+
+static tb_buf repeated_title_capture(uint32_t n, uint32_t first)
+{
+    tb_v1 v;
+    tb_v1_begin(&v, "HOST");
+    char name[32];
+    for (uint32_t i = first; i < n; i++) {
+        tb_v1_object_begin(&v, CF_PROCESS, 0, 0);
+        tb_v1_counter(&v, CF_CPU, PERF_100NSEC_TIMER, 8, 8);
+        tb_v1_counter(&v, CF_COUNT, PERF_COUNTER_RAWCOUNT, 4, 16);
+        tb_v1_definitions_end(&v);
+        snprintf(name, sizeof name, "p%u", i);
+        tb_v1_instance(&v, name, 0, 0);
+        uint8_t data[20] = {0};
+        tb_put64(data, 8, (uint64_t)i * 1000u);
+        tb_put32(data, 16, i);
+        tb_v1_counter_block(&v, data, sizeof data);
+        tb_v1_object_end(&v);
+    }
+    tb_v1_end(&v);
+    return v.buf;
+}
+
+void adv_repeated_title(uint32_t n, tb_buf *older, tb_buf *newer)
+{
+    *older = repeated_title_capture(n, 0);
+    *newer = repeated_title_capture(n, 1);
+}
+
+void adv_every_counter(uint32_t n, tb_buf *older, tb_buf *newer)
+{
+    *older = every_counter_capture(n, 0);
+    *newer = every_counter_capture(n, 1);
+}
+
 /* ---- V1 name tables ---- */
 
 tb_buf adv_names(uint32_t n, int order)

@@ -150,6 +150,25 @@ tb_buf adv_v1_same_names(uint32_t n);
  */
 void adv_pair(uint32_t n, int shape, tb_buf *older, tb_buf *newer);
 
+/*
+ * Two V1 captures of one CF_PROCESS object of ADV_EVERY_INSTANCES
+ * instances, each of n / 8 + 1 PERF_COUNTER_RAWCOUNT counters (title
+ * indexes 1000, 1002, ..., 4 bytes apart) and a name of n / 8 + 1 'a's and
+ * its number: what a query's counter "*" spreads into one item per
+ * instance and counter, the name shared by all of them. The newer capture
+ * lacks the first instance.
+ */
+/*
+ * Two V1 captures of n objects that all carry the title CF_PROCESS, each
+ * with one instance "p<i>" and the fixture's two counters (CF_CPU,
+ * CF_COUNT): a path names every one of them. The newer capture lacks the
+ * first object.
+ */
+void adv_repeated_title(uint32_t n, tb_buf *older, tb_buf *newer);
+
+#define ADV_EVERY_INSTANCES 16u
+void adv_every_counter(uint32_t n, tb_buf *older, tb_buf *newer);
+
 /* Two V2 query buffers of cf_v2_capture (tests/collector_fixture.h) with
  * n instances: shape 0: ids k and names "i<k>", the newer lacking every
  * tenth and adding n/10 new ids first; 1: every instance id 7 named "w",

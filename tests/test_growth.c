@@ -1591,6 +1591,68 @@ static void call_query_unique_id(uint32_t n, run *r)
     tb_free(&table);
 }
 
+/*
+ * A counter "*" over adv_every_counter's object: an item per instance and
+ * counter, each instance's long name hashed and compared once, not once
+ * per counter. Input: both captures, the table and the arena.
+ */
+static void call_query_every_counter(uint32_t n, run *r)
+{
+    tb_buf ob, nb;
+    adv_every_counter(n, &ob, &nb);
+    tb_buf table;
+    tb_init(&table);
+    tb_utf16(&table, "230", 1);
+    tb_utf16(&table, "Process", 1);
+    tb_u16(&table, 0);
+    perfbuf_query q;
+    perfbuf_query_counter c;
+    const char *path = "\\Process(*)\\*";
+    EXPECT(perfbuf_query_open(&q, table.data, table.len, NULL, 0, NULL) == PERFBUF_OK);
+    EXPECT(perfbuf_query_add(&q, &c, path, strlen(path), NULL) == PERFBUF_OK);
+    void *arena = NULL;
+    const tb_buf *const captures[2] = {&ob, &nb};
+    query_collect_both(&q, &arena, captures, r);
+    query_read(&q, &c, (ADV_EVERY_INSTANCES - 1u) * (n / 8u + 1u), 1u, r);
+    r->bytes = ob.len + nb.len + table.len + q.kept_end;
+    free(arena);
+    tb_free(&ob);
+    tb_free(&nb);
+    tb_free(&table);
+}
+
+/*
+ * A path over adv_repeated_title's n objects of one title: every object
+ * read, self-paired against one block index, and merged into one array;
+ * only the first object's instances pair: p0 exits (listed), p1 is the
+ * newer capture's first. Input: both
+ * captures, the table and the arena.
+ */
+static void call_query_repeated_title(uint32_t n, run *r)
+{
+    tb_buf ob, nb;
+    adv_repeated_title(n, &ob, &nb);
+    tb_buf table;
+    tb_init(&table);
+    tb_utf16(&table, "230", 1);
+    tb_utf16(&table, "Process", 1);
+    tb_u16(&table, 0);
+    perfbuf_query q;
+    perfbuf_query_counter c;
+    const char *path = "\\Process(*)\\*";
+    EXPECT(perfbuf_query_open(&q, table.data, table.len, NULL, 0, NULL) == PERFBUF_OK);
+    EXPECT(perfbuf_query_add(&q, &c, path, strlen(path), NULL) == PERFBUF_OK);
+    void *arena = NULL;
+    const tb_buf *const captures[2] = {&ob, &nb};
+    query_collect_both(&q, &arena, captures, r);
+    query_read(&q, &c, 2u * (n - 1u), 1u, r);
+    r->bytes = ob.len + nb.len + table.len + q.kept_end;
+    free(arena);
+    tb_free(&ob);
+    tb_free(&nb);
+    tb_free(&table);
+}
+
 static void query_cases(void)
 {
     GROWTH("query V2: 2 counters, 2 captures, n ids, 10 % churn", call_query_v2_churn, N_LOG_N);
@@ -1603,6 +1665,9 @@ static void query_cases(void)
     GROWTH("query: n children of one long parent", call_query_long_parent, N_LOG_N);
     GROWTH("query: two long parents of one name", call_query_two_parents, N_LOG_N);
     CALL(growth("query: names of 1,100 euro signs", call_query_long_names, N / 4, N_LOG_N));
+    GROWTH("query: counter *, n / 8 counters of 16 long-named instances",
+           call_query_every_counter, N_LOG_N);
+    GROWTH("query: n objects of one title, merged", call_query_repeated_title, N_LOG_N);
 }
 
 /* ---- name tables ---- */

@@ -300,10 +300,6 @@ static void add_errors(void)
     CHECK(perfbuf_query_add(&f.q, &c, bad, strlen(bad), &err) != PERFBUF_OK);
     CHECK(err.structure != NULL);
     CHECK_STR(err.structure, "COUNTER_PATH");
-    const char *wild = "\\Process(*)\\*";
-    CHECK(perfbuf_query_add(&f.q, &c, wild, strlen(wild), &err) == PERFBUF_E_PATH_WILDCARD);
-    CHECK_EQ_U(err.offset, 12);
-    CHECK_STR(err.field, "Counter");
     CHECK(add(&f, &c, "\\Process(*)\\ID Process") == PERFBUF_OK);
     CHECK(add(&f, &c, "\\Process(*)\\ID Process") == PERFBUF_E_INVALID_ARGUMENT);
     CHECK(start(&f) == PERFBUF_OK);
@@ -559,11 +555,295 @@ static void titles_as_resolved(void)
     teardown(&f);
 }
 
+/*
+ * What each path found, finer than its status: an object without
+ * instances at this moment (Job, NumInstances 0) under a "*" path is no
+ * error; a prefix that selects nothing, a missing name, an instance part
+ * over a single-instance object and no instance part over an object with
+ * instances each name nothing.
+ */
+static void found_tells_empty_from_missing(void)
+{
+    fixture f;
+    CALL(setup(&f, false));
+    perfbuf_query_counter empty, empty_parent, prefix, named, over_single, unnamed, unnamed_empty,
+        counter, object, items;
+    CHECK(add(&f, &empty, "\\Job(*)\\ID Process") == PERFBUF_OK);
+    CHECK(add(&f, &empty_parent, "\\Job(svc/*)\\ID Process") == PERFBUF_OK);
+    CHECK(add(&f, &prefix, "\\Process(notepad*)\\ID Process") == PERFBUF_OK);
+    CHECK(add(&f, &named, "\\Process(notepad)\\ID Process") == PERFBUF_OK);
+    CHECK(add(&f, &over_single, "\\System(*)\\System Up Time") == PERFBUF_OK);
+    CHECK(add(&f, &unnamed, "\\Process\\ID Process") == PERFBUF_OK);
+    CHECK(add(&f, &unnamed_empty, "\\Job\\ID Process") == PERFBUF_OK);
+    CHECK(add(&f, &counter, "\\Process(*)\\System Up Time") == PERFBUF_OK);
+    CHECK(add(&f, &object, "\\Memory(*)\\ID Process") == PERFBUF_OK);
+    CHECK(add(&f, &items, "\\Process(svchost*)\\ID Process") == PERFBUF_OK);
+    CHECK_EQ_U(items.found, PERFBUF_QUERY_FOUND_NOT_YET);
+    CHECK(start(&f) == PERFBUF_OK);
+    tb_buf c0 = cf_capture(0, NULL, 0, first, 4, 0);
+    CHECK(collect(&f, &c0) == PERFBUF_OK);
+    CHECK_EQ_U(empty.found, PERFBUF_QUERY_FOUND_EMPTY_OBJECT);
+    CHECK_EQ_U(empty.status, PERFBUF_CSTATUS_VALID_DATA);
+    CHECK_EQ_U(empty_parent.found, PERFBUF_QUERY_FOUND_EMPTY_OBJECT);
+    CHECK_EQ_U(prefix.found, PERFBUF_QUERY_FOUND_NO_INSTANCE);
+    CHECK_EQ_U(named.found, PERFBUF_QUERY_FOUND_NO_INSTANCE);
+    CHECK_EQ_U(named.status, PERFBUF_CSTATUS_NO_INSTANCE);
+    CHECK_EQ_U(over_single.found, PERFBUF_QUERY_FOUND_NO_INSTANCE);
+    CHECK_EQ_U(unnamed.found, PERFBUF_QUERY_FOUND_UNNAMED);
+    CHECK_EQ_U(unnamed_empty.found, PERFBUF_QUERY_FOUND_UNNAMED);
+    CHECK_EQ_U(counter.found, PERFBUF_QUERY_FOUND_NO_COUNTER);
+    CHECK_EQ_U(object.found, PERFBUF_QUERY_FOUND_NO_OBJECT);
+    CHECK_EQ_U(items.found, PERFBUF_QUERY_FOUND_ITEMS);
+    /* The same Job with a parent instance: the "*" path selects it, the
+     * parent "svc" names none of Job's instances (they have no parent). */
+    const char *const parents[] = {"svc"};
+    tb_buf c1 = cf_capture(1, parents, 1, first, 4, 0);
+    CHECK(collect(&f, &c1) == PERFBUF_OK);
+    CHECK_EQ_U(empty.found, PERFBUF_QUERY_FOUND_ITEMS);
+    CHECK_EQ_U(empty_parent.found, PERFBUF_QUERY_FOUND_NO_INSTANCE);
+    tb_free(&c0);
+    tb_free(&c1);
+    teardown(&f);
+}
+
+/* Each item carries its instance's position in the capture's object, so
+ * several paths' items interleave in block order; an object's one
+ * counter block has none. */
+static void items_carry_positions(void)
+{
+    fixture f;
+    CALL(setup(&f, false));
+    perfbuf_query_counter svc, idle, uptime;
+    CHECK(add(&f, &svc, "\\Process(svchost*)\\ID Process") == PERFBUF_OK);
+    CHECK(add(&f, &idle, "\\Process(Idle)\\% Processor Time") == PERFBUF_OK);
+    CHECK(add(&f, &uptime, "\\System\\System Up Time") == PERFBUF_OK);
+    CHECK(start(&f) == PERFBUF_OK);
+    tb_buf c0 = cf_capture(0, NULL, 0, first, 4, 0);
+    CHECK(collect(&f, &c0) == PERFBUF_OK);
+    perfbuf_formatted_item *items;
+    size_t n;
+    CHECK(formatted(&f, &svc, &items, &n) == PERFBUF_OK);
+    CHECK_EQ_U(n, 3);
+    for (size_t i = 0; i < n; i++) {
+        CHECK_EQ_U(items[i].position, i + 1u);
+    }
+    free(items);
+    CHECK(formatted(&f, &idle, &items, &n) == PERFBUF_OK);
+    CHECK_EQ_U(n, 1);
+    CHECK_EQ_U(items[0].position, 0);
+    free(items);
+    perfbuf_raw_item raw[4];
+    n = 4;
+    CHECK(perfbuf_query_raw_array(&f.q, &svc, raw, &n) == PERFBUF_OK);
+    CHECK_EQ_U(n, 3);
+    CHECK_EQ_U(raw[2].position, 3);
+    n = 4;
+    CHECK(perfbuf_query_raw_array(&f.q, &uptime, raw, &n) == PERFBUF_OK);
+    CHECK_EQ_U(n, 1);
+    CHECK_EQ_U(raw[0].position, PERFBUF_ITEM_NO_INSTANCE);
+    tb_free(&c0);
+    teardown(&f);
+}
+
+/*
+ * A counter "*": one item per selected instance and displayable counter,
+ * instance by instance, counters in definition order, each paired with
+ * the same instance's same counter; an exited instance is listed once.
+ */
+static void every_counter_of_an_object(void)
+{
+    fixture f;
+    CALL(setup(&f, false));
+    perfbuf_query_counter svc, system;
+    CHECK(add(&f, &svc, "\\Process(svchost*)\\*") == PERFBUF_OK);
+    CHECK(add(&f, &system, "\\System\\*") == PERFBUF_OK);
+    CHECK(start(&f) == PERFBUF_OK);
+    tb_buf c0 = cf_capture(0, NULL, 0, first, 4, 0);
+    const cf_process later[] = {
+        {"Idle", -1, -1, 0, 0},
+        {"svchost", -1, -1, 3000000, 812},
+        {"svchost", -1, -1, 5500000, 1044},
+    };
+    tb_buf c1 = cf_capture(1, NULL, 0, later, 3, 0);
+    CHECK(collect(&f, &c0) == PERFBUF_OK);
+    CHECK(collect(&f, &c1) == PERFBUF_OK);
+    CHECK_EQ_U(svc.status, PERFBUF_CSTATUS_VALID_DATA);
+    CHECK_EQ_U(svc.found, PERFBUF_QUERY_FOUND_ITEMS);
+    perfbuf_formatted_item *items;
+    size_t n;
+    CHECK(formatted(&f, &svc, &items, &n) == PERFBUF_OK);
+    CHECK_EQ_U(n, 4);
+    const char *names[] = {"svchost", "svchost", "svchost#1", "svchost#1"};
+    const uint32_t counters[] = {CF_CPU, CF_COUNT, CF_CPU, CF_COUNT};
+    const uint32_t positions[] = {1, 1, 2, 2};
+    /* PDH's key: the old svchost#1 (5,000,000) pairs with the new one. */
+    const double values[] = {20.0, 812.0, 5.0, 1044.0};
+    for (size_t i = 0; i < n && i < 4; i++) {
+        CHECK_STR(items[i].name, names[i]);
+        CHECK_EQ_U(items[i].counter, counters[i]);
+        CHECK_EQ_U(items[i].position, positions[i]);
+        CHECK_EQ_U(items[i].object, 1); /* Process, after Job */
+        CHECK_EQ_U(items[i].pairing, PERFBUF_PAIR_MATCHED);
+        CHECK_EQ_U(items[i].value.status, PERFBUF_CSTATUS_VALID_DATA);
+        CHECK(near(items[i].value.as_double, values[i]));
+    }
+    free(items);
+    const char *listed[4];
+    size_t count = 4;
+    CHECK(perfbuf_query_instances(&f.q, &svc, PERFBUF_QUERY_EXITED, listed, &count) ==
+          PERFBUF_OK);
+    CHECK_EQ_U(count, 1);
+    CHECK_STR(listed[0], "svchost#2");
+    CHECK(formatted(&f, &system, &items, &n) == PERFBUF_OK);
+    CHECK_EQ_U(n, 1);
+    CHECK_EQ_U(items[0].counter, CF_UPTIME);
+    CHECK_EQ_U(items[0].position, PERFBUF_ITEM_NO_INSTANCE);
+    CHECK(near(items[0].value.as_double, 1.0));
+    free(items);
+    tb_free(&c0);
+    tb_free(&c1);
+    teardown(&f);
+}
+
+/* A base counter carries its counter's title, as Windows' providers
+ * write it, yet is not displayable: "*" skips it, and the fraction is
+ * formatted with it. An object with no displayable counter: NO_COUNTER. */
+static void every_counter_skips_bases(void)
+{
+    fixture f;
+    CALL(setup(&f, false));
+    perfbuf_query_counter every, job;
+    CHECK(add(&f, &every, "\\System\\*") == PERFBUF_OK);
+    CHECK(add(&f, &job, "\\Job(*)\\*") == PERFBUF_OK);
+    CHECK(start(&f) == PERFBUF_OK);
+    tb_v1 v;
+    tb_v1_begin(&v, "HOST");
+    tb_v1_object_begin(&v, CF_JOB, 1, 0);
+    tb_v1_counter(&v, CF_COUNT, PERF_RAW_BASE, 4, 8);
+    tb_v1_definitions_end(&v);
+    uint8_t job_data[12] = {0};
+    tb_v1_counter_block(&v, job_data, sizeof job_data);
+    tb_v1_object_end(&v);
+    tb_v1_object_begin(&v, CF_SYSTEM, 1, 0);
+    tb_v1_counter(&v, CF_UPTIME, PERF_COUNTER_RAWCOUNT, 4, 8);
+    tb_v1_counter(&v, CF_CPU, PERF_RAW_FRACTION, 4, 12);
+    tb_v1_counter(&v, CF_CPU, PERF_RAW_BASE, 4, 16);
+    tb_v1_definitions_end(&v);
+    uint8_t data[20] = {0};
+    tb_put32(data, 8, 7);
+    tb_put32(data, 12, 1);
+    tb_put32(data, 16, 4);
+    tb_v1_counter_block(&v, data, sizeof data);
+    tb_v1_object_end(&v);
+    tb_v1_end(&v);
+    CHECK(collect(&f, &v.buf) == PERFBUF_OK);
+    perfbuf_formatted_item *items;
+    size_t n;
+    CHECK(formatted(&f, &every, &items, &n) == PERFBUF_OK);
+    CHECK_EQ_U(n, 2);
+    if (n == 2) {
+        CHECK_EQ_U(items[0].counter, CF_UPTIME);
+        CHECK(near(items[0].value.as_double, 7.0));
+        CHECK_EQ_U(items[1].counter, CF_CPU);
+        CHECK_EQ_U(items[1].value.status, PERFBUF_CSTATUS_VALID_DATA);
+        CHECK(near(items[1].value.as_double, 25.0));
+    }
+    free(items);
+    CHECK_EQ_U(job.status, PERFBUF_CSTATUS_NO_COUNTER);
+    CHECK_EQ_U(job.found, PERFBUF_QUERY_FOUND_NO_COUNTER);
+    tb_free(&v.buf);
+    teardown(&f);
+}
+
+/* A capture whose block repeats the Process title: `names` in the first
+ * object, `later` in the second, each with ID Process = 100 + position
+ * (+ 1000 in the second object) and no other counter. */
+static tb_buf repeated_title(const char *const *names, uint32_t n, const char *const *later,
+                             uint32_t m)
+{
+    tb_v1 v;
+    tb_v1_begin(&v, "HOST");
+    for (int object = 0; object < 2; object++) {
+        tb_v1_object_begin(&v, CF_PROCESS, 0, 0);
+        tb_v1_counter(&v, CF_COUNT, PERF_COUNTER_RAWCOUNT, 4, 8);
+        tb_v1_definitions_end(&v);
+        const char *const *list = object == 0 ? names : later;
+        for (uint32_t i = 0; i < (object == 0 ? n : m); i++) {
+            uint8_t data[12] = {0};
+            tb_put32(data, 8, 100u + i + 1000u * (uint32_t)object);
+            tb_v1_instance(&v, list[i], 0, 0);
+            tb_v1_counter_block(&v, data, sizeof data);
+        }
+        tb_v1_object_end(&v);
+    }
+    tb_v1_end(&v);
+    return v.buf;
+}
+
+/*
+ * A path names every object of its title, in block order, each item
+ * carrying its object's position: the first object's instances pair
+ * across captures, a later object's are never paired (no key tells which
+ * of two objects of one title is which) and are not listed as appearing
+ * or exiting. A name only a later object has is found there.
+ */
+static void every_object_of_a_title(void)
+{
+    fixture f;
+    CALL(setup(&f, false));
+    perfbuf_query_counter all, only_later;
+    CHECK(add(&f, &all, "\\Process(*)\\ID Process") == PERFBUF_OK);
+    CHECK(add(&f, &only_later, "\\Process(c)\\ID Process") == PERFBUF_OK);
+    CHECK(start(&f) == PERFBUF_OK);
+    const char *const first_names[] = {"a", "b"}, *const later_names[] = {"c"};
+    tb_buf c0 = repeated_title(first_names, 2, later_names, 1);
+    tb_buf c1 = repeated_title(first_names + 1, 1, later_names, 1);
+    CHECK(collect(&f, &c0) == PERFBUF_OK);
+    CHECK(collect(&f, &c1) == PERFBUF_OK);
+    perfbuf_formatted_item *items;
+    size_t n;
+    CHECK(formatted(&f, &all, &items, &n) == PERFBUF_OK);
+    CHECK_EQ_U(n, 2);
+    if (n == 2) {
+        CHECK_STR(items[0].name, "b");
+        CHECK_EQ_U(items[0].object, 0);
+        CHECK_EQ_U(items[0].position, 0);
+        CHECK_EQ_U(items[0].pairing, PERFBUF_PAIR_MATCHED);
+        CHECK(near(items[0].value.as_double, 100.0));
+        CHECK_STR(items[1].name, "c");
+        CHECK_EQ_U(items[1].object, 1);
+        CHECK_EQ_U(items[1].position, 0);
+        CHECK_EQ_U(items[1].pairing, PERFBUF_PAIR_UNPAIRED);
+        CHECK(near(items[1].value.as_double, 1100.0));
+    }
+    free(items);
+    const char *listed[4];
+    size_t count = 4;
+    CHECK(perfbuf_query_instances(&f.q, &all, PERFBUF_QUERY_EXITED, listed, &count) ==
+          PERFBUF_OK);
+    CHECK_EQ_U(count, 1);
+    CHECK_STR(listed[0], "a");
+    count = 4;
+    CHECK(perfbuf_query_instances(&f.q, &all, PERFBUF_QUERY_APPEARED, listed, &count) ==
+          PERFBUF_OK);
+    CHECK_EQ_U(count, 0);
+    CHECK_EQ_U(only_later.status, PERFBUF_CSTATUS_VALID_DATA);
+    CHECK_EQ_U(only_later.found, PERFBUF_QUERY_FOUND_ITEMS);
+    CHECK(formatted(&f, &only_later, &items, &n) == PERFBUF_OK);
+    CHECK(n == 1 && items[0].object == 1 && near(items[0].value.as_double, 1100.0));
+    free(items);
+    tb_free(&c0);
+    tb_free(&c1);
+    teardown(&f);
+}
+
 static const th_case cases[] = {
     TH_CASE(first_sample_then_rates), TH_CASE(exit_shifts_ordinals),
     TH_CASE(appeared_and_exited_with_parents), TH_CASE(add_errors),
     TH_CASE(missing_and_rejected), TH_CASE(arena_moves), TH_CASE(identity_pairing_survives_exit),
-    TH_CASE(titles_as_resolved),
+    TH_CASE(titles_as_resolved), TH_CASE(found_tells_empty_from_missing),
+    TH_CASE(items_carry_positions), TH_CASE(every_counter_of_an_object),
+    TH_CASE(every_counter_skips_bases), TH_CASE(every_object_of_a_title),
 };
 
 TH_MAIN(cases)

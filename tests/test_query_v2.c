@@ -172,6 +172,12 @@ static void first_sample_rates_and_churn(void)
     CHECK_STR(items[2].name, "new");
     CHECK_EQ_U(items[2].pairing, PERFBUF_PAIR_NEW);
     CHECK_EQ_U(items[2].value.status, PERFBUF_CSTATUS_INVALID_DATA);
+    for (size_t i = 0; i < n; i++) {
+        CHECK_EQ_U(items[i].position, i); /* the instance's place in the block */
+        CHECK_EQ_U(items[i].object, 0);   /* the counterset's block's position */
+        CHECK_EQ_U(items[i].counter, CF_V2_CPU);
+    }
+    CHECK_EQ_U(cpu.found, PERFBUF_QUERY_FOUND_ITEMS);
     free(items);
     listed_count = 4;
     CHECK(perfbuf_query_instances(&f.q, &cpu, PERFBUF_QUERY_EXITED, listed, &listed_count) ==
@@ -190,6 +196,7 @@ static void first_sample_rates_and_churn(void)
     CHECK(perfbuf_query_raw_array(&f.q, &count, raw, &raw_count) == PERFBUF_OK);
     CHECK_EQ_U(raw_count, 1);
     CHECK(raw[0].has_older && raw[0].older.first == 1044 && raw[0].newer.first == 1044);
+    CHECK_EQ_U(raw[0].position, 1);
     tb_free(&c0);
     tb_free(&c1);
     teardown(&f);
@@ -201,13 +208,14 @@ static void paths_and_statuses(void)
 {
     fixture f;
     CALL(setup(&f));
-    perfbuf_query_counter by_id, no_set, no_counter, no_instance, totals, named_totals, guid;
+    perfbuf_query_counter by_id, no_set, no_counter, no_instance, totals, named_totals, guid, every;
     CHECK(add(&f, &by_id, "\\Proc(Idle)\\1") == PERFBUF_OK);
     CHECK(add(&f, &no_set, "\\Processor\\cpu") == PERFBUF_OK);
     CHECK(add(&f, &no_counter, "\\Proc(*)\\% Idle Time") == PERFBUF_OK);
     CHECK(add(&f, &no_instance, "\\Proc(gone)\\cpu") == PERFBUF_OK);
     CHECK(add(&f, &totals, "\\Totals\\count") == PERFBUF_OK);
     CHECK(add(&f, &named_totals, "\\Totals(x)\\count") == PERFBUF_OK);
+    CHECK(add(&f, &every, "\\Proc(*)\\cpu") == PERFBUF_OK);
     perfbuf_error err = {0};
     CHECK(perfbuf_query_add(&f.q, &guid, "\\Proc\\*", 7, &err) == PERFBUF_E_PATH_WILDCARD);
     CHECK_EQ_U(err.offset, 6);
@@ -221,6 +229,11 @@ static void paths_and_statuses(void)
     CHECK_EQ_U(no_counter.status, PERFBUF_CSTATUS_NO_COUNTER);
     CHECK_EQ_U(no_instance.status, PERFBUF_CSTATUS_NO_INSTANCE);
     CHECK_EQ_U(totals.status, PERFBUF_CSTATUS_VALID_DATA);
+    CHECK_EQ_U(no_set.found, PERFBUF_QUERY_FOUND_NO_OBJECT);
+    CHECK_EQ_U(no_counter.found, PERFBUF_QUERY_FOUND_NO_COUNTER);
+    CHECK_EQ_U(no_instance.found, PERFBUF_QUERY_FOUND_NO_INSTANCE);
+    CHECK_EQ_U(named_totals.found, PERFBUF_QUERY_FOUND_NO_INSTANCE); /* a block of values */
+    CHECK_EQ_U(totals.found, PERFBUF_QUERY_FOUND_ITEMS);
     perfbuf_formatted_item *items;
     size_t n;
     CHECK(formatted(&f.q, &by_id, &items, &n) == PERFBUF_OK);
@@ -240,6 +253,13 @@ static void paths_and_statuses(void)
     CHECK(formatted(&f.q, &named_totals, &items, &n) == PERFBUF_OK);
     CHECK_EQ_U(n, 0);
     free(items);
+    /* Every instance gone: "*" finds an empty block, a name finds none. */
+    tb_buf c2 = cf_v2_capture(2, procs, 0);
+    CHECK_EQ_U(collect(&f.q, &f.arena, &f.arena_bytes, &c2), PERFBUF_OK);
+    CHECK_EQ_U(every.found, PERFBUF_QUERY_FOUND_EMPTY_OBJECT);
+    CHECK_EQ_U(every.status, PERFBUF_CSTATUS_VALID_DATA);
+    CHECK_EQ_U(by_id.found, PERFBUF_QUERY_FOUND_NO_INSTANCE);
+    tb_free(&c2);
     tb_free(&c0);
     tb_free(&c1);
     teardown(&f);

@@ -33,6 +33,8 @@ extern "C" {
 #define PERFBUF_PAIR_NEW                1u /* no instance of its key in the older capture */
 #define PERFBUF_PAIR_AMBIGUOUS          2u /* its key's hash collides with another name's */
 #define PERFBUF_PAIR_DEFINITION_CHANGED 3u /* arrays: the counter's definition changed */
+#define PERFBUF_PAIR_UNPAIRED           4u /* query: an instance of a later object of a title
+                                              the capture repeats, which no key pairs */
 
 /* The bytes of a parent's name an array item's name keeps: three UTF-8
  * bytes for each character a path's parent part may hold. */
@@ -142,14 +144,27 @@ typedef struct perfbuf_formatted_item {
     const char *name;   /* "parent/name#N" in the caller's string area, NUL-terminated */
     size_t name_len;
     uint32_t pairing;   /* PERFBUF_PAIR_* */
+    uint32_t position;  /* its instance's position in the capture's object (V1) or block
+                           (V2), so items of several arrays interleave in buffer order;
+                           PERFBUF_ITEM_NO_INSTANCE for an object's one counter block */
+    uint32_t counter;   /* the counter's CounterNameTitleIndex (V1) or id (V2): which one
+                           an item of a query's counter "*" is */
+    uint32_t object;    /* its object's position among the capture's objects (V1) or its
+                           block's among the blocks (V2) */
     perfbuf_value value; /* value.status is the item's CStatus */
 } perfbuf_formatted_item;
+
+/* perfbuf_formatted_item.position of an object without instances. */
+#define PERFBUF_ITEM_NO_INSTANCE UINT32_MAX
 
 /* One element of a raw array. */
 typedef struct perfbuf_raw_item {
     const char *name;
     size_t name_len;
     uint32_t pairing;
+    uint32_t position;            /* as perfbuf_formatted_item's */
+    uint32_t counter;             /* as perfbuf_formatted_item's */
+    uint32_t object;              /* as perfbuf_formatted_item's */
     bool has_older;               /* older holds a sample of this instance */
     perfbuf_raw_sample older;
     perfbuf_raw_sample newer;     /* newer.status is the item's CStatus */

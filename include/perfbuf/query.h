@@ -53,17 +53,20 @@ typedef struct perfbuf_query_samples {
     size_t key_values;     /* uint64_t[count]: the key counter's values (perfbuf_query_pair_by) */
     size_t strings;        /* the items' names */
     size_t string_bytes;
+    uint32_t first_object_items; /* items of the first object the path names; those
+                                    after are of later objects of its title */
 } perfbuf_query_samples;
 
 /*
  * A counter of a query, in the caller's memory like PDH's HCOUNTER. The
- * path text given to perfbuf_query_add must outlive it. Read `status`;
- * treat the other fields as private.
+ * path text given to perfbuf_query_add must outlive it. Read `status`
+ * and `found`; treat the other fields as private.
  */
 typedef struct perfbuf_query_counter {
     struct perfbuf_query_counter *next;
     perfbuf_counter_path path;
     uint32_t status;                /* a value status, see above */
+    uint32_t found;                 /* PERFBUF_QUERY_FOUND_*, see below */
     uint32_t object_title;          /* the object and counter the last capture resolved */
     uint32_t counter_title;
     bool by_key;                    /* perfbuf_query_pair_by */
@@ -75,6 +78,25 @@ typedef struct perfbuf_query_counter {
     uint32_t counter_id;            /* V2: the counter it names there */
     uint32_t resolution;            /* V2: VALID_DATA, or why the path names nothing */
 } perfbuf_query_counter;
+
+/*
+ * What the last collection found for a counter's path, in `found`: finer
+ * than its status where a caller that reports each path, as typeperf
+ * does, must tell an object that has no instance at this moment from a
+ * path that names nothing (docs/collector.md, "What a path found").
+ */
+#define PERFBUF_QUERY_FOUND_NOT_YET      0u /* no collection filled it yet */
+#define PERFBUF_QUERY_FOUND_ITEMS        1u /* the arrays have at least one item */
+#define PERFBUF_QUERY_FOUND_EMPTY_OBJECT 2u /* a "*" instance, with or without a parent
+                                               part, over an object that has no instance
+                                               now (NumInstances 0): empty arrays, no error */
+#define PERFBUF_QUERY_FOUND_NO_INSTANCE  3u /* the instance part selects none of the
+                                               object's instances, or the object has none
+                                               by kind (PERF_NO_INSTANCES) */
+#define PERFBUF_QUERY_FOUND_UNNAMED      4u /* no instance part, over an object that has
+                                               instances: the path names none of them */
+#define PERFBUF_QUERY_FOUND_NO_COUNTER   5u /* status PERFBUF_CSTATUS_NO_COUNTER */
+#define PERFBUF_QUERY_FOUND_NO_OBJECT    6u /* status PERFBUF_CSTATUS_NO_OBJECT */
 
 /*
  * One counterset of a V2 query, as PerfLib answers for it
@@ -162,10 +184,14 @@ PERFBUF_API PERFBUF_MUST_USE perfbuf_status perfbuf_query_open_v2(
  * (docs/paths.md). The path is parsed now (a failure's *err holds the
  * byte offset and the part, as perfbuf_path_parse reports it) and resolved
  * on each capture, so a counter the capture lacks is a counter status, not
- * a failure. A counter "*" is PERFBUF_E_PATH_WILDCARD (offset of the
- * counter part), as PdhAddCounter wants one counter per handle; an
- * already-added c, or a counter added after the arena was given,
- * INVALID_ARGUMENT. O(path).
+ * a failure. A counter "*" names every displayable counter of the object
+ * in the capture, in definition order, as perfbuf_v1_resolve_counter
+ * lists them (bases are not displayable): its arrays give one item per
+ * instance and counter (perfbuf_formatted_item.counter says which), as
+ * PdhExpandWildCardPath would list the paths. A V2 query refuses it,
+ * PERFBUF_E_PATH_WILDCARD at the counter part's offset. An already-added
+ * c, or a counter added after the arena was given, INVALID_ARGUMENT.
+ * O(path).
  */
 PERFBUF_API PERFBUF_MUST_USE perfbuf_status perfbuf_query_add(perfbuf_query *q,
                                                               perfbuf_query_counter *c,
@@ -237,8 +263,12 @@ PERFBUF_API PERFBUF_MUST_USE perfbuf_status perfbuf_query_arena(perfbuf_query *q
  * Signature, which V1 blocks begin with and V2 query data cannot.
  *
  * A V1 query takes a V1 capture (perfbuf_v1_parse, lenient): each counter's
- * object and counter are resolved through the tables, the instances its
- * path selects are paired with the previous capture's by PDH's key
+ * object and counter are resolved through the tables in every object the
+ * path names, in block order (a block may repeat a title: each item's
+ * `object` says which; instances of a later object of the title are
+ * PERFBUF_PAIR_UNPAIRED, since no key tells which of two objects of one
+ * title is which in another capture), the instances its
+ * path selects in the first such object are paired with the previous capture's by PDH's key
  * "parent/name#N" (ASCII letters case-insensitively, as PDH compares
  * names) or the key perfbuf_query_pair_by chose, and their raw samples
  * and names are kept in the arena, so the caller may reuse the capture's
@@ -259,13 +289,18 @@ PERFBUF_API PERFBUF_MUST_USE perfbuf_status perfbuf_query_arena(perfbuf_query *q
  * validation, the last successful capture's samples are the ones the
  * next collection pairs with, and the arrays answer NOT_FOUND until one
  * succeeds. The arena a capture needs is at most what is kept plus, for
- * each counter, its instances times PERFBUF_QUERY_ITEM_BYTES plus
- * PERFBUF_ARRAY_STRING_BYTES_PER_BYTE times the capture's bytes plus 64
- * (twice for a counter paired by a key counter, whose samples are read
- * the same way), plus the largest pairing scratch
- * (perfbuf_v1_pairing_scratch, perfbuf_v2_pairing_scratch) and the larger
- * of a perfbuf_v1_pairing and a perfbuf_v2_pairing, both taken from the
- * arena's end: linear in the capture per counter.
+ * each counter and each object it names, the object's instances plus one
+ * (times its displayable counters, for a counter "*") times
+ * PERFBUF_QUERY_ITEM_BYTES plus PERFBUF_ARRAY_STRING_BYTES_PER_BYTE times
+ * the object's bytes (V2: the capture's) plus 64 (twice for a counter
+ * paired by a key counter, whose samples are read the same way) plus a
+ * perfbuf_query_samples rounded to 8, all twice when the counter names
+ * several objects (their samples are merged), and for a V1 counter the
+ * capture's block index (index_slots x 8 bytes and its
+ * perfbuf_v1_instance_index); plus the largest pairing
+ * scratch (perfbuf_v1_pairing_scratch_objects, perfbuf_v2_pairing_scratch)
+ * and the larger of a perfbuf_v1_pairing and a perfbuf_v2_pairing, taken
+ * from the arena's end: linear in the capture per counter.
  * O(counters x (capture + i log i)) for i instances.
  */
 PERFBUF_API PERFBUF_MUST_USE perfbuf_status perfbuf_query_collect(perfbuf_query *q,
@@ -275,7 +310,10 @@ PERFBUF_API PERFBUF_MUST_USE perfbuf_status perfbuf_query_collect(perfbuf_query 
 
 /*
  * PdhGetFormattedCounterArray: one item per instance of the last capture
- * that the counter's path selects, in buffer order, named
+ * that the counter's path selects, in buffer order (for a counter "*":
+ * each instance's items together, one per displayable counter in
+ * definition order, each paired with the same instance's same counter by
+ * its CounterNameTitleIndex), named
  * "parent/name#N" (a single-instance object: one item, empty name). Each
  * value is perfbuf_format_value of the last sample with the previous
  * capture's sample of the same instance; an instance that has none (the
@@ -305,7 +343,8 @@ PERFBUF_API PERFBUF_MUST_USE perfbuf_status perfbuf_query_raw_array(const perfbu
 
 /*
  * The names ("parent/name#N") of the counter's instances that appeared
- * or exited between the last two captures, in buffer order: as the
+ * or exited between the last two captures, in buffer order, each once
+ * (also under a counter "*"): as the
  * arrays, a two-call size answer in *count. Nothing appears or exits
  * before two captures were collected. Names stay valid as the arrays'.
  * O(items of both captures).

@@ -229,7 +229,8 @@ V2Pairing = _struct("perfbuf_v2_pairing", [
     ("ambiguous", u32), ("matches", P(u64)), ("older_to_newer", P(u64)),
     ("older_samples", P(u64)), ("text", c_void_p), ("text_cap", c_size_t)])
 FormattedItem = _struct("perfbuf_formatted_item", [
-    ("name", c_void_p), ("name_len", c_size_t), ("pairing", u32), ("value", Value)])
+    ("name", c_void_p), ("name_len", c_size_t), ("pairing", u32), ("position", u32),
+    ("counter", u32), ("object", u32), ("value", Value)])
 
 # Every mirror with the C name it copies: what the layout test checks.
 MIRRORS = [Error, Options, SystemTime, RawSample, ValueContext, Value, PreparedFormula,

@@ -92,6 +92,9 @@ typedef struct array_call {
     bool named_parent;
     /* Per item, its instance's identity when asked (pb_v1_raw_array_identities). */
     uint64_t *identities;
+    /* The instance fill_item is writing: its position among the newer
+     * capture's instances, or PERFBUF_ITEM_NO_INSTANCE. */
+    uint32_t position;
 } array_call;
 
 /* How a name reads as UTF-8 in the text area, for matching. */
@@ -360,6 +363,9 @@ static void fill_item(array_call *a, const perfbuf_v1_instance *inst,
         it->name = name;
         it->name_len = len;
         it->pairing = pairing;
+        it->position = a->position;
+        it->object = a->p->newer_object.index;
+        it->counter = a->newer_def.counter.name_title_index;
         it->has_older = has_older;
         it->older = older;
         it->newer = newer;
@@ -370,6 +376,9 @@ static void fill_item(array_call *a, const perfbuf_v1_instance *inst,
         it->name = name;
         it->name_len = len;
         it->pairing = pairing;
+        it->position = a->position;
+        it->object = a->p->newer_object.index;
+        it->counter = a->newer_def.counter.name_title_index;
         if (st == PERFBUF_OK) {
             (void)perfbuf_format_value(newer.type, &newer, has_older ? &older : NULL, &context,
                                        a->flags, &it->value);
@@ -398,6 +407,7 @@ static bool walk(array_call *a, bool fill)
         bool paired = p->has_older &&
                       perfbuf_v1_object_counter_block(p->older, &p->older_object, &ob);
         if (fill) {
+            a->position = PERFBUF_ITEM_NO_INSTANCE;
             fill_item(a, NULL, &nb, paired ? PERFBUF_PAIR_MATCHED : PERFBUF_PAIR_NEW, 0,
                       paired ? &ob : NULL);
         } else {
@@ -423,6 +433,7 @@ static bool walk(array_call *a, bool fill)
                 if (matched) {
                     ob = pb_unpack_counter_block(p->older_counters[i], p->older);
                 }
+                a->position = i;
                 fill_item(a, &inst, &inst.counters, pairing, ordinal, matched ? &ob : NULL);
             } else {
                 size_t bytes;

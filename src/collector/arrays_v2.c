@@ -27,6 +27,9 @@ typedef struct v2_array {
     size_t item_count, string_bytes;
     /* Per item, its instance's identity when asked (pb_v2_raw_array_identities). */
     uint64_t *identities;
+    /* The instance fill_item is writing: its position among the newer
+     * capture's instances, or PERFBUF_ITEM_NO_INSTANCE. */
+    uint32_t position;
 } v2_array;
 
 static bool has_instances(const perfbuf_v2_block *b)
@@ -111,6 +114,9 @@ static void fill_item(v2_array *a, const perfbuf_v2_instance *inst, uint32_t pai
         it->name = name;
         it->name_len = len;
         it->pairing = pairing;
+        it->position = a->position;
+        it->object = a->p->newer_block.index;
+        it->counter = a->counter_id;
         it->has_older = has_older;
         if (has_older) {
             it->older = *older;
@@ -123,6 +129,9 @@ static void fill_item(v2_array *a, const perfbuf_v2_instance *inst, uint32_t pai
         it->name = name;
         it->name_len = len;
         it->pairing = pairing;
+        it->position = a->position;
+        it->object = a->p->newer_block.index;
+        it->counter = a->counter_id;
         if (st == PERFBUF_OK) {
             (void)perfbuf_format_value(newer.type, &newer, older, &context, a->flags, &it->value);
         } else {
@@ -180,6 +189,7 @@ static bool walk(v2_array *a, bool fill)
             bool paired = p->has_older && has_values(&p->older_block) &&
                           perfbuf_v2_raw_sample(p->older, &p->older_block, NULL, a->reg,
                                                 a->counter_id, &older, &c) == PERFBUF_OK;
+            a->position = PERFBUF_ITEM_NO_INSTANCE;
             fill_item(a, NULL, paired ? PERFBUF_PAIR_MATCHED : PERFBUF_PAIR_NEW, 0,
                       paired ? &older : NULL);
         } else {
@@ -210,6 +220,7 @@ static bool walk(v2_array *a, bool fill)
                                  pb_load_sample(p->older_samples +
                                                     (size_t)i * PB_V2_SAMPLE_SLOTS,
                                                 &older);
+                a->position = i;
                 fill_item(a, &inst, pairing, ordinal, has_older ? &older : NULL);
             } else {
                 size_t len = 0;

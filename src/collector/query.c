@@ -1,10 +1,11 @@
 /* SPDX-License-Identifier: MIT OR Apache-2.0 */
 /*
  * The query (perfbuf/query.h, docs/collector.md): paths resolved on each
- * capture (collector/resolve_v1.c), instances named, ordered and sampled by
- * the V1 pairing and raw array (collector/pairing_v1.c, arrays_v1.c) of the
- * capture with itself, and paired with the previous capture through what
- * the arena kept of it: each instance's name, raw sample and key hash.
+ * capture (collector/resolve_v1.c) in every object they name, instances
+ * named, ordered and sampled by the V1 pairing and raw array
+ * (collector/pairing_v1.c, arrays_v1.c) of each such object with itself
+ * alone, and paired with the previous capture through what the arena kept
+ * of it: each instance's name, raw sample and key hash.
  * A V2 query resolves its paths once against the registrations
  * (collector/resolve_v2.c) and samples each capture through the V2
  * pairing and raw array (pairing_v2.c, arrays_v2.c) of the capture alone;
@@ -13,7 +14,8 @@
  * The arena, from its start: the tables' indexes, then the samples of the
  * capture before the last, then those of the last; a collection moves the
  * last capture's samples down over the older ones, writes the new ones
- * after them, and places the pairing's scratch at the arena's end.
+ * after them, and places the block index and the pairing's scratch at
+ * the arena's end.
  */
 #include "perfbuf/query.h"
 
@@ -34,11 +36,26 @@
     (sizeof(perfbuf_v1_pairing) > sizeof(perfbuf_v2_pairing) ? sizeof(perfbuf_v1_pairing) \
                                                              : sizeof(perfbuf_v2_pairing))
 #define PAIRING_BYTES ((LARGER_PAIRING + (ALIGNMENT - 1u)) & ~(size_t)(ALIGNMENT - 1u))
+/* A block index's description, before its slots at the arena's end. */
+#define INDEX_HEADER \
+    ((sizeof(perfbuf_v1_instance_index) + (ALIGNMENT - 1u)) & ~(size_t)(ALIGNMENT - 1u))
+_Static_assert(_Alignof(perfbuf_v1_instance_index) <= ALIGNMENT, "the arena aligns it to 8");
+_Static_assert(_Alignof(perfbuf_query_samples) <= ALIGNMENT, "the arena aligns it to 8");
+/* Before each object's samples in the arena, their description, until
+ * collect_counter merges them. */
+#define SAMPLES_HEADER \
+    ((sizeof(perfbuf_query_samples) + (ALIGNMENT - 1u)) & ~(size_t)(ALIGNMENT - 1u))
 _Static_assert(_Alignof(perfbuf_v1_pairing) <= ALIGNMENT, "the arena aligns the pairing to 8");
 _Static_assert(_Alignof(perfbuf_v2_pairing) <= ALIGNMENT, "the arena aligns the pairing to 8");
 
 /* How a counter's instances pair besides PDH's name (perfbuf_query_counter.identity). */
 enum { IDENTITY_NONE = 0, IDENTITY_UNIQUE_ID = 1, IDENTITY_INSTANCE_ID = 2 };
+
+/* A counter "*": every displayable counter of the object. */
+static bool every_counter(const perfbuf_query_counter *c)
+{
+    return (c->path.flags & PERFBUF_PATH_COUNTER_WILDCARD) != 0;
+}
 
 /* Either format's query was opened. */
 static bool opened(const perfbuf_query *q)
@@ -207,7 +224,7 @@ perfbuf_status perfbuf_query_add(perfbuf_query *q, perfbuf_query_counter *c, con
     if (st != PERFBUF_OK) {
         return st;
     }
-    if ((parsed.flags & PERFBUF_PATH_COUNTER_WILDCARD) != 0) {
+    if ((parsed.flags & PERFBUF_PATH_COUNTER_WILDCARD) != 0 && q->registrations != NULL) {
         if (err != NULL) {
             *err = (perfbuf_error){PERFBUF_E_PATH_WILDCARD, parsed.counter.offset, "COUNTER_PATH",
                                    "Counter", 0, 0};
@@ -465,27 +482,39 @@ static void shift_generations(perfbuf_query *q)
     q->has_newer = false;
 }
 
-/* The object and counter a capture has for the path: the first the
- * resolution lists, taken as the pairing finds it (by title index). */
-static uint32_t resolve(const perfbuf_query *q, const perfbuf_counter_path *path,
-                        const perfbuf_v1_block *b, perfbuf_v1_object *object,
-                        uint32_t *counter_title)
+/* The counter the path names in one object the path names: its title
+ * and, for a counter "*", how many displayable counters it spreads to. */
+static uint32_t object_counter(const perfbuf_query *q, const perfbuf_counter_path *path,
+                               const perfbuf_v1_block *b, const perfbuf_v1_object *object,
+                               uint32_t *counter_title, uint32_t *expanded)
 {
     perfbuf_v1_iter it;
-    perfbuf_v1_object found;
     perfbuf_v1_counter counter;
-    perfbuf_v1_objects_begin(b, &it);
-    if (perfbuf_v1_resolve_object(b, &q->names, path, &it, &found, NULL, NULL) != PERFBUF_OK ||
-        perfbuf_v1_find_object(b, found.name_title_index, object) != PERFBUF_OK) {
-        return PERFBUF_CSTATUS_NO_OBJECT;
-    }
     perfbuf_v1_counters_begin(object, &it);
     if (perfbuf_v1_resolve_counter(b, &q->names, path, &it, &counter, NULL, NULL) !=
         PERFBUF_OK) {
         return PERFBUF_CSTATUS_NO_COUNTER;
     }
     *counter_title = counter.name_title_index;
+    /* A counter "*" names the first displayable counter and every one
+     * after it, in definition order, as perfbuf_v1_resolve_counter lists
+     * them: bases are not among them. */
+    *expanded = 1;
+    while ((path->flags & PERFBUF_PATH_COUNTER_WILDCARD) != 0 &&
+           perfbuf_v1_resolve_counter(b, &q->names, path, &it, &counter, NULL, NULL) ==
+               PERFBUF_OK) {
+        PB_WORK(1);
+        (*expanded)++;
+    }
     return PERFBUF_CSTATUS_VALID_DATA;
+}
+
+/* The next object of b the path names (it: perfbuf_v1_objects_begin), in
+ * block order, every object of a title the block repeats included. */
+static bool next_object(const perfbuf_query *q, const perfbuf_counter_path *path,
+                        const perfbuf_v1_block *b, perfbuf_v1_iter *it, perfbuf_v1_object *out)
+{
+    return perfbuf_v1_resolve_object(b, &q->names, path, it, out, NULL, NULL) == PERFBUF_OK;
 }
 
 /* The V2 block a registration answers in capture d: the one at its
@@ -512,11 +541,12 @@ static bool registration_block(const perfbuf_query *q, const perfbuf_query_count
 /* The bound's share of one counter: its items (instances + 1, for a block
  * without instances) and their names, twice when a key counter is read
  * the same way. */
-static bool bound_counter(const perfbuf_query_counter *c, size_t instances, size_t capture_bytes,
-                          size_t *total)
+static bool bound_counter(const perfbuf_query_counter *c, size_t instances, uint32_t expanded,
+                          size_t capture_bytes, size_t *total)
 {
-    size_t items = 0, names = 0;
-    return pb_mul(instances + 1u, PERFBUF_QUERY_ITEM_BYTES, &items) &&
+    size_t items = 0, names = 0, expanded_items = 0;
+    return pb_mul(instances + 1u, expanded, &expanded_items) &&
+           pb_mul(expanded_items, PERFBUF_QUERY_ITEM_BYTES, &items) &&
            pb_mul(capture_bytes, PERFBUF_ARRAY_STRING_BYTES_PER_BYTE, &names) &&
            add_size(total, items) && add_size(total, names) && add_size(total, 64u) &&
            (!c->by_key ||
@@ -535,26 +565,45 @@ PB_NOINLINE static size_t capture_bound(const perfbuf_query *q, const perfbuf_v1
     size_t total = q->kept_end, scratch_max = 0;
     bool fits = true;
     for (perfbuf_query_counter *c = q->first; c != NULL; c = c->next) {
-        size_t slots = 0, instances = 0;
+        size_t slots = 0;
         if (d != NULL) {
             perfbuf_v2_block block;
             if (!registration_block(q, c, d, &block) ||
                 perfbuf_v2_pairing_scratch(NULL, &block, &slots) != PERFBUF_OK) {
                 continue;
             }
-            instances = block.instance_count;
-            fits = fits && bound_counter(c, instances, d->size, &total);
+            fits = fits && bound_counter(c, block.instance_count, 1, d->size, &total);
+            scratch_max = slots > scratch_max ? slots : scratch_max;
         } else {
+            /* Each object the path names; their samples are merged, which
+             * takes as much again, and the block index (index_slots). */
+            perfbuf_v1_iter objects;
             perfbuf_v1_object o;
-            uint32_t counter_title = 0;
-            if (resolve(q, &c->path, b, &o, &counter_title) != PERFBUF_CSTATUS_VALID_DATA ||
-                perfbuf_v1_pairing_scratch(b, b, o.name_title_index, &slots) != PERFBUF_OK) {
-                continue;
+            size_t objects_total = 0;
+            uint32_t named = 0;
+            perfbuf_v1_objects_begin(b, &objects);
+            while (next_object(q, &c->path, b, &objects, &o)) {
+                uint32_t counter_title = 0, expanded = 1;
+                if (object_counter(q, &c->path, b, &o, &counter_title, &expanded) !=
+                        PERFBUF_CSTATUS_VALID_DATA ||
+                    perfbuf_v1_pairing_scratch_objects(NULL, &o, &slots) != PERFBUF_OK) {
+                    continue;
+                }
+                named++;
+                /* An item's name lies in its instance, inside the object,
+                 * but for the parent's cut part: PERFBUF_ARRAY_STRING_BYTES_PER_BYTE
+                 * of the object's bytes (perfbuf/collector.h). */
+                fits = fits && bound_counter(c, o.instance_count, expanded, o.total_length,
+                                             &objects_total) &&
+                       add_size(&objects_total, SAMPLES_HEADER);
+                scratch_max = slots > scratch_max ? slots : scratch_max;
             }
-            instances = o.instance_count;
-            fits = fits && bound_counter(c, instances, b->size, &total);
+            size_t index_bytes = 0;
+            fits = fits && add_size(&total, objects_total) &&
+                   (named < 2 || add_size(&total, objects_total)) &&
+                   pb_mul(b->index_slots, sizeof(uint64_t), &index_bytes) &&
+                   add_size(&total, index_bytes) && add_size(&total, INDEX_HEADER);
         }
-        scratch_max = slots > scratch_max ? slots : scratch_max;
     }
     size_t scratch = 0;
     fits = fits && pb_mul(scratch_max, sizeof(uint64_t), &scratch) && add_size(&total, scratch) &&
@@ -625,22 +674,53 @@ static void pair_with_older(uint8_t *base, const perfbuf_query_counter *c,
         PB_WORK(1);
         claims[k] = 0;
     }
+    /* The items in their own order, each with its place among the sorted
+     * keys (the newer claims hold it until the next collection needs
+     * them): the items of one instance under a counter "*" are adjacent
+     * and share one name, compared once for all of them. Items of one key
+     * still claim in position order, as in key order. */
+    uint32_t *place = (uint32_t *)(void *)(base + newer->claims);
     for (uint32_t k = 0; k < newer->count; k++) {
         PB_WORK(1);
-        uint32_t i = (uint32_t)keys[2u * k + 1u];
+        place[(uint32_t)keys[2u * k + 1u]] = k;
+    }
+    const char *compared_newer = NULL, *compared_older = NULL;
+    uint64_t compared_values[2] = {0, 0};
+    bool compared_equal = false;
+    for (uint32_t i = 0; i < newer->count; i++) {
+        PB_WORK(1);
+        uint32_t k = place[i];
+        place[i] = 0;
         perfbuf_raw_item *item = &items[i];
         item->pairing = PERFBUF_PAIR_NEW;
         item->has_older = false;
+        /* Later objects of a title the capture repeats: no key says which
+         * of them is which in another capture (perfbuf-dump leaves them
+         * unpaired too). Their items sort after the first object's of
+         * the same hash, so find_key meets those first. */
+        if (i >= newer->first_object_items) {
+            item->pairing = PERFBUF_PAIR_UNPAIRED;
+            continue;
+        }
         uint32_t at = find_key(older_keys, older_count, keys[2u * k]);
-        if (at == older_count) {
+        if (at == older_count || (uint32_t)older_keys[2u * at + 1u] >= older->first_object_items) {
             continue;
         }
         uint32_t j = (uint32_t)older_keys[2u * at + 1u];
         const perfbuf_raw_item *o = &older_items[j];
-        size_t ol = key_name_length(c, older_values[j], o->name, o->name_len);
-        size_t nl = key_name_length(c, values[i], item->name, item->name_len);
+        if (item->name != compared_newer || o->name != compared_older ||
+            values[i] != compared_values[0] || older_values[j] != compared_values[1]) {
+            size_t ol = key_name_length(c, older_values[j], o->name, o->name_len);
+            size_t nl = key_name_length(c, values[i], item->name, item->name_len);
+            compared_equal = folded_equal(o->name, ol, item->name, nl);
+            compared_newer = item->name;
+            compared_older = o->name;
+            compared_values[0] = values[i];
+            compared_values[1] = older_values[j];
+        }
         bool keyed = keyed_by_value(c, values[i]);
-        if (!folded_equal(o->name, ol, item->name, nl) ||
+        if (!compared_equal ||
+            (every_counter(c) && o->counter != item->counter) ||
             keyed != keyed_by_value(c, older_values[j]) ||
             (keyed && older_values[j] != values[i])) {
             item->pairing = PERFBUF_PAIR_AMBIGUOUS;
@@ -669,6 +749,7 @@ static perfbuf_status read_key_values(perfbuf_query *q, perfbuf_query_counter *c
     if (perfbuf_v1_resolve_counter(b, &q->names, &c->key, &it, &key, NULL, NULL) != PERFBUF_OK) {
         c->status = PERFBUF_CSTATUS_NO_COUNTER;
         c->newer.valid = false;
+        c->found = PERFBUF_QUERY_FOUND_NO_COUNTER;
         return PERFBUF_OK;
     }
     size_t count = s->count, string_bytes = string_need, item_bytes = 0;
@@ -706,6 +787,7 @@ typedef struct item_source {
     const perfbuf_v2_pairing *v2;
     const perfbuf_v2_reginfo *reg;
     uint32_t counter_id;
+    uint32_t expanded; /* V1: the displayable counters a counter "*" names, else 1 */
 } item_source;
 
 /* The items (NULL: their count and string size), with each instance's
@@ -723,11 +805,114 @@ static perfbuf_status read_items(const perfbuf_query_counter *c, const item_sour
                                       strings, string_bytes, ids);
 }
 
+/* The instances of the capture's object (V1) or block (V2) the items come
+ * from, or -1 when it has none by kind: PERF_NO_INSTANCES and the other
+ * negative NumInstances (winperf.h), a V2 block of values. */
+static int64_t object_instances(const item_source *src)
+{
+    if (src->v2 != NULL) {
+        const perfbuf_v2_block *b = &src->v2->newer_block;
+        bool with = b->kind == PERFBUF_V2_MULTIPLE_INSTANCES || b->kind == PERFBUF_V2_COUNTERSET;
+        return with ? (int64_t)b->instance_count : -1;
+    }
+    return src->object->num_instances < 0 ? -1 : (int64_t)src->object->instance_count;
+}
+
+/* What `count` items of the path over this object mean (PERFBUF_QUERY_FOUND_*). */
+static uint32_t found_for(const perfbuf_query_counter *c, const item_source *src, size_t count)
+{
+    int64_t instances = object_instances(src);
+    if (count > 0) {
+        return PERFBUF_QUERY_FOUND_ITEMS;
+    }
+    if ((c->path.flags & PERFBUF_PATH_HAS_INSTANCE) == 0) {
+        return instances >= 0 ? PERFBUF_QUERY_FOUND_UNNAMED : PERFBUF_QUERY_FOUND_NO_INSTANCE;
+    }
+    /* A wildcard, with a parent part or without: an object without
+     * instances has no parents either, so neither names one that is
+     * missing. A prefix or a name names one. */
+    bool wildcard = (c->path.flags & PERFBUF_PATH_INSTANCE_WILDCARD) != 0;
+    return wildcard && instances == 0 ? PERFBUF_QUERY_FOUND_EMPTY_OBJECT
+                                      : PERFBUF_QUERY_FOUND_NO_INSTANCE;
+}
+
+/*
+ * A counter "*": the `count` instances read into the last places of items
+ * (and their key values) become one item per instance and displayable
+ * counter, instance by instance, each counter in definition order as
+ * perfbuf_v1_resolve_counter lists them. Writing forward never reaches an
+ * instance not yet spread: instance j's items end at (j + 1) x expanded,
+ * at most where instance j itself was read. One walk over the object's
+ * instances, and its definitions per selected instance: linear in the
+ * object, whose values are at most two per byte of its counter blocks
+ * (docs/v1.md). Out of line: the item copy would grow collect's frame.
+ */
+PB_NOINLINE static perfbuf_status expand_counters(const perfbuf_query *q,
+                                                  const perfbuf_query_counter *c,
+                                                  const item_source *src,
+                                                  perfbuf_raw_item *items, uint64_t *values,
+                                                  size_t count)
+{
+    const perfbuf_v1_block *b = src->block;
+    const perfbuf_v1_object *o = src->object;
+    size_t per = src->expanded, base = count * per - count;
+    perfbuf_v1_iter instances, counters;
+    perfbuf_v1_instance inst = {0};
+    bool walking = false;
+    perfbuf_v1_instances_begin(o, &instances);
+    for (size_t j = 0; j < count; j++) {
+        perfbuf_raw_item read = items[base + j];
+        uint64_t value = values[base + j];
+        perfbuf_v1_counter_block block;
+        if (read.position == PERFBUF_ITEM_NO_INSTANCE) {
+            if (!perfbuf_v1_object_counter_block(b, o, &block)) {
+                return PERFBUF_E_INCONSISTENT;
+            }
+        } else {
+            while (!walking || inst.index < read.position) {
+                PB_WORK(1);
+                if (!perfbuf_v1_instances_next(b, &instances, &inst)) {
+                    return PERFBUF_E_INCONSISTENT;
+                }
+                walking = true;
+            }
+            block = inst.counters;
+        }
+        perfbuf_v1_counter def;
+        size_t k = 0;
+        perfbuf_v1_counters_begin(o, &counters);
+        while (k < per && perfbuf_v1_resolve_counter(b, &q->names, &c->path, &counters, &def,
+                                                     NULL, NULL) == PERFBUF_OK) {
+            PB_WORK(1);
+            perfbuf_raw_item *it = &items[j * per + k];
+            *it = (perfbuf_raw_item){.name = read.name, .name_len = read.name_len,
+                                     .pairing = PERFBUF_PAIR_NEW, .position = read.position,
+                                     .counter = def.name_title_index, .object = read.object};
+            perfbuf_status st = perfbuf_v1_raw_sample(b, o, &def, &block, &it->newer,
+                                                      &it->context);
+            if (st != PERFBUF_OK) {
+                /* As the arrays give a sample they cannot read. */
+                uint32_t status = st == PERFBUF_E_INVALID_ARGUMENT ? PERFBUF_PDH_INVALID_ARGUMENT
+                                                                   : PERFBUF_CSTATUS_INVALID_DATA;
+                it->newer = (perfbuf_raw_sample){.status = status, .type = def.type};
+                it->context = (perfbuf_value_context){0};
+            }
+            values[j * per + k] = value;
+            k++;
+        }
+        if (k != per) {
+            return PERFBUF_E_INCONSISTENT;
+        }
+    }
+    return PERFBUF_OK;
+}
+
 /* The counter's samples of this capture, laid out from *at below `top`
  * (items, keys, claims, name offsets, key values, names), keyed and
  * paired with the older ones. OUTPUT_TOO_SMALL when they do not fit. */
-static perfbuf_status keep_samples(perfbuf_query *q, perfbuf_query_counter *c,
-                                   const item_source *src, size_t *at, size_t top)
+static perfbuf_status fill_samples(perfbuf_query *q, perfbuf_query_counter *c,
+                                   const item_source *src, size_t *at, size_t top,
+                                   perfbuf_query_samples *out)
 {
     size_t count = 0, string_bytes = 0;
     perfbuf_status st = read_items(c, src, NULL, &count, NULL, &string_bytes, NULL);
@@ -741,19 +926,23 @@ static perfbuf_status keep_samples(perfbuf_query *q, perfbuf_query_counter *c,
     if (count == 0 && (c->path.flags & named) != 0 && (c->path.flags & open) == 0) {
         c->status = PERFBUF_CSTATUS_NO_INSTANCE;
     }
-    perfbuf_query_samples s = {.valid = true, .count = (uint32_t)count};
-    size_t end = *at, item_bytes = 0;
-    bool fits = count <= UINT32_MAX && pb_mul(count, sizeof(perfbuf_raw_item), &item_bytes);
+    c->found = found_for(c, src, count);
+    /* A counter "*": one item per selected instance and displayable
+     * counter, the instance's name kept once. */
+    size_t total = 0, end = *at, item_bytes = 0;
+    bool fits = pb_mul(count, src->expanded, &total) && total <= UINT32_MAX &&
+                pb_mul(total, sizeof(perfbuf_raw_item), &item_bytes);
+    perfbuf_query_samples s = {.valid = true, .count = (uint32_t)total};
     s.items = end;
     fits = fits && add_size(&end, item_bytes);
     s.keys = end;
-    fits = fits && add_size(&end, count * 2u * sizeof(uint64_t));
+    fits = fits && add_size(&end, total * 2u * sizeof(uint64_t));
     s.claims = end;
-    fits = fits && add_size(&end, align_up(count * sizeof(uint32_t)));
+    fits = fits && add_size(&end, align_up(total * sizeof(uint32_t)));
     s.name_offsets = end;
-    fits = fits && add_size(&end, count * sizeof(size_t));
+    fits = fits && add_size(&end, total * sizeof(size_t));
     s.key_values = end;
-    fits = fits && add_size(&end, count * sizeof(uint64_t));
+    fits = fits && add_size(&end, total * sizeof(uint64_t));
     s.strings = end;
     fits = fits && add_size(&end, string_bytes) && end <= top;
     if (!fits) {
@@ -761,84 +950,301 @@ static perfbuf_status keep_samples(perfbuf_query *q, perfbuf_query_counter *c,
     }
     perfbuf_raw_item *items = (perfbuf_raw_item *)(void *)(q->arena + s.items);
     uint64_t *values = (uint64_t *)(void *)(q->arena + s.key_values);
-    memset(values, 0, count * sizeof *values);
+    memset(values, 0, total * sizeof *values);
     size_t string_need = string_bytes; /* a fill may use less than the size answer */
+    /* The instances are read into the last `count` places, from which
+     * expand_counters spreads them forward. */
+    size_t base = total - count, selected = count;
+    perfbuf_query_samples read = s;
+    read.count = (uint32_t)count;
+    read.items = s.items + base * sizeof(perfbuf_raw_item);
+    read.key_values = s.key_values + base * sizeof(uint64_t);
     if (count > 0) {
-        st = read_items(c, src, items, &count, (char *)(q->arena + s.strings), &string_bytes,
-                        values);
+        st = read_items(c, src, items + base, &count, (char *)(q->arena + s.strings),
+                        &string_bytes, values + base);
+        if (st != PERFBUF_OK || count != selected) {
+            return st != PERFBUF_OK ? st : PERFBUF_E_INCONSISTENT;
+        }
+    }
+    s.string_bytes = string_bytes;
+    read.string_bytes = string_bytes;
+    st = c->by_key
+             ? read_key_values(q, c, src->block, src->object, src->v1, &read, string_need, top)
+             : PERFBUF_OK;
+    if (st != PERFBUF_OK || !c->newer.valid) {
+        return st;
+    }
+    if (every_counter(c) && count > 0) {
+        st = expand_counters(q, c, src, items, values, count);
         if (st != PERFBUF_OK) {
             return st;
         }
     }
-    s.string_bytes = string_bytes;
-    st = c->by_key ? read_key_values(q, c, src->block, src->object, src->v1, &s, string_need, top)
-                   : PERFBUF_OK;
-    if (st != PERFBUF_OK || !c->newer.valid) {
-        return st;
-    }
+    s.first_object_items = s.count;
+    *out = s;
+    *at = align_up(s.strings + s.string_bytes);
+    return PERFBUF_OK;
+}
+
+/* Keys the counter's newer samples, sorts them and pairs them with the
+ * older ones. */
+PB_NOINLINE static void finish_samples(perfbuf_query *q, perfbuf_query_counter *c)
+{
+    const perfbuf_query_samples s = c->newer;
+    perfbuf_raw_item *items = (perfbuf_raw_item *)(void *)(q->arena + s.items);
+    const uint64_t *values = (const uint64_t *)(const void *)(q->arena + s.key_values);
     uint64_t *keys = (uint64_t *)(void *)(q->arena + s.keys);
     size_t *offsets = (size_t *)(void *)(q->arena + s.name_offsets);
+    uint64_t name_key = 0;
     for (uint32_t i = 0; i < s.count; i++) {
         offsets[i] = (size_t)(items[i].name - (const char *)(q->arena + s.strings));
-        keys[2u * i] = item_key(c, values[i], items[i].name, items[i].name_len);
+        /* An instance's items under a counter "*" share its name: hashed once. */
+        if (i == 0 || items[i].name != items[i - 1u].name || values[i] != values[i - 1u]) {
+            name_key = item_key(c, values[i], items[i].name, items[i].name_len);
+        }
+        keys[2u * i] = name_key;
+        if (every_counter(c)) {
+            keys[2u * i] = pb_key_mix(keys[2u * i] ^ items[i].counter) & PB_PAIRING_HASH_MASK;
+        }
         keys[2u * i + 1u] = i;
         ((uint32_t *)(void *)(q->arena + s.claims))[i] = 0;
     }
     pb_key_sort_records(keys, s.count);
-    c->newer = s;
     pair_with_older(q->arena, c, &c->older, &c->newer);
-    *at = align_up(s.strings + s.string_bytes);
-    return PERFBUF_OK;
+}
+
+/* One object's samples, kept and paired: a V2 counter's only block. */
+static perfbuf_status keep_samples(perfbuf_query *q, perfbuf_query_counter *c,
+                                   const item_source *src, size_t *at, size_t top)
+{
+    perfbuf_query_samples s;
+    perfbuf_status st = fill_samples(q, c, src, at, top, &s);
+    if (st == PERFBUF_OK && c->newer.valid) {
+        c->newer = s;
+        finish_samples(q, c);
+    }
+    return st;
+}
+
+/* PERFBUF_QUERY_FOUND_* of a path the capture does not resolve. */
+static uint32_t found_unresolved(uint32_t status)
+{
+    return status == PERFBUF_CSTATUS_NO_COUNTER ? PERFBUF_QUERY_FOUND_NO_COUNTER
+                                                : PERFBUF_QUERY_FOUND_NO_OBJECT;
 }
 
 /* Where the pairing and its scratch of `slots` go, at the arena's end,
  * above everything kept (*at): *top is where the kept bytes must end.
  * False when they do not fit. */
-static bool place_pairing(const perfbuf_query *q, size_t slots, size_t at, size_t *top)
+static bool place_pairing_below(size_t end, size_t slots, size_t at, size_t *top)
 {
     size_t scratch_bytes = 0;
-    if (!pb_mul(slots, sizeof(uint64_t), &scratch_bytes) || scratch_bytes > q->arena_bytes ||
-        (q->arena_bytes - scratch_bytes) / ALIGNMENT * ALIGNMENT < PAIRING_BYTES ||
-        (q->arena_bytes - scratch_bytes) / ALIGNMENT * ALIGNMENT - PAIRING_BYTES < at) {
+    if (!pb_mul(slots, sizeof(uint64_t), &scratch_bytes) || scratch_bytes > end ||
+        (end - scratch_bytes) / ALIGNMENT * ALIGNMENT < PAIRING_BYTES ||
+        (end - scratch_bytes) / ALIGNMENT * ALIGNMENT - PAIRING_BYTES < at) {
         return false;
     }
-    *top = (q->arena_bytes - scratch_bytes) / ALIGNMENT * ALIGNMENT - PAIRING_BYTES;
+    *top = (end - scratch_bytes) / ALIGNMENT * ALIGNMENT - PAIRING_BYTES;
     return true;
 }
 
-/* One counter's samples of V1 capture b, written at *at, with the pairing
- * and its scratch at the arena's end, below which everything else must
- * fit. The pairing lives in the arena, not on the stack, where it would
- * take most of a frame the library keeps under 512 bytes; out of line for
- * the same reason. OUTPUT_TOO_SMALL when they do not fit. */
-PB_NOINLINE static perfbuf_status collect_counter(perfbuf_query *q, perfbuf_query_counter *c,
-                                                  const perfbuf_v1_block *b, size_t *at)
+static bool place_pairing(const perfbuf_query *q, size_t slots, size_t at, size_t *top)
 {
-    perfbuf_v1_object o;
-    uint32_t counter_title = 0;
-    c->status = resolve(q, &c->path, b, &o, &counter_title);
-    c->newer = (perfbuf_query_samples){.valid = c->status == PERFBUF_CSTATUS_VALID_DATA};
-    if (!c->newer.valid) {
-        return PERFBUF_OK;
-    }
-    c->object_title = o.name_title_index;
-    c->counter_title = counter_title;
-    size_t slots = 0, top = 0;
-    perfbuf_status st = perfbuf_v1_pairing_scratch(b, b, c->object_title, &slots);
+    return place_pairing_below(q->arena_bytes, slots, at, top);
+}
+
+/* One object's samples of V1 capture b, at *at after their description
+ * (SAMPLES_HEADER), the object paired with itself for its names and #N
+ * (perfbuf_v1_pair_objects with the block index `parents`, which lies
+ * at `end`), the pairing and its scratch below `end`. */
+PB_NOINLINE static perfbuf_status collect_object(perfbuf_query *q, perfbuf_query_counter *c,
+                                     const perfbuf_v1_block *b, const perfbuf_v1_object *o,
+                                     const item_source *base, const perfbuf_v1_instance_index *parents,
+                                     size_t end, size_t *at)
+{
+    size_t slots = 0, top = 0, header = *at, start = *at;
+    perfbuf_status st = perfbuf_v1_pairing_scratch_objects(NULL, o, &slots);
     if (st != PERFBUF_OK) {
         return st;
     }
-    if (!place_pairing(q, slots, *at, &top)) {
+    if (!add_size(&start, SAMPLES_HEADER) || !place_pairing_below(end, slots, start, &top)) {
         return PERFBUF_E_OUTPUT_TOO_SMALL;
     }
     uint64_t *scratch = (uint64_t *)(void *)(q->arena + top + PAIRING_BYTES);
     perfbuf_v1_pairing *self = (perfbuf_v1_pairing *)(void *)(q->arena + top);
-    st = perfbuf_v1_pair(b, b, c->object_title, scratch, slots, self);
+    st = perfbuf_v1_pair_objects(b, NULL, NULL, b, o, parents, scratch, slots, self);
     if (st != PERFBUF_OK) {
         return st;
     }
-    item_source src = {.v1 = self, .counter_title = counter_title, .block = b, .object = &o};
-    return keep_samples(q, c, &src, at, top);
+    item_source src = *base;
+    src.v1 = self;
+    src.object = o;
+    perfbuf_query_samples s = {0};
+    *at = start;
+    st = fill_samples(q, c, &src, at, top, &s);
+    if (st == PERFBUF_OK) {
+        memcpy(q->arena + header, &s, sizeof s);
+    }
+    return st;
+}
+
+/*
+ * The objects' samples that collect_counter wrote one after the other
+ * from `start` (each after its description), merged into one array laid
+ * out after them and moved down to `start`: the first object's items
+ * first. Linear in what they hold.
+ */
+PB_NOINLINE static perfbuf_status merge_objects(perfbuf_query *q, size_t start, uint32_t objects,
+                                    perfbuf_query_samples *merged, size_t *at)
+{
+    size_t total = 0, strings = 0, h = start, first_items = 0;
+    for (uint32_t k = 0; k < objects; k++) {
+        PB_WORK(1);
+        perfbuf_query_samples s;
+        memcpy(&s, q->arena + h, sizeof s);
+        first_items = k == 0 ? s.count : first_items;
+        total += s.count;
+        strings += s.string_bytes;
+        h = align_up(s.strings + s.string_bytes);
+    }
+    perfbuf_query_samples m = {.valid = true, .count = (uint32_t)total,
+                               .first_object_items = (uint32_t)first_items};
+    size_t end = h, item_bytes = 0;
+    bool fits = total <= UINT32_MAX && pb_mul(total, sizeof(perfbuf_raw_item), &item_bytes);
+    m.items = end;
+    fits = fits && add_size(&end, item_bytes);
+    m.keys = end;
+    fits = fits && add_size(&end, total * 2u * sizeof(uint64_t));
+    m.claims = end;
+    fits = fits && add_size(&end, align_up(total * sizeof(uint32_t)));
+    m.name_offsets = end;
+    fits = fits && add_size(&end, total * sizeof(size_t));
+    m.key_values = end;
+    fits = fits && add_size(&end, total * sizeof(uint64_t));
+    m.strings = end;
+    fits = fits && add_size(&end, strings) && end <= q->arena_bytes;
+    if (!fits) {
+        return PERFBUF_E_OUTPUT_TOO_SMALL;
+    }
+    size_t shift = h - start;
+    /* Names point where the strings will be once moved down. */
+    char *final_strings = (char *)(q->arena + m.strings - shift);
+    perfbuf_raw_item *items = (perfbuf_raw_item *)(void *)(q->arena + m.items);
+    uint64_t *values = (uint64_t *)(void *)(q->arena + m.key_values);
+    size_t item_at = 0, string_at = 0;
+    h = start;
+    for (uint32_t k = 0; k < objects; k++) {
+        perfbuf_query_samples s;
+        memcpy(&s, q->arena + h, sizeof s);
+        const perfbuf_raw_item *from = (const perfbuf_raw_item *)(const void *)(q->arena + s.items);
+        const uint64_t *from_values = (const uint64_t *)(const void *)(q->arena + s.key_values);
+        const char *from_strings = (const char *)(q->arena + s.strings);
+        for (uint32_t i = 0; i < s.count; i++) {
+            PB_WORK(1);
+            items[item_at + i] = from[i];
+            items[item_at + i].name = final_strings + string_at + (size_t)(from[i].name - from_strings);
+            values[item_at + i] = from_values[i];
+        }
+        PB_WORK(s.string_bytes);
+        memcpy(q->arena + m.strings + string_at, from_strings, s.string_bytes);
+        item_at += s.count;
+        string_at += s.string_bytes;
+        h = align_up(s.strings + s.string_bytes);
+    }
+    m.string_bytes = strings;
+    PB_WORK((end - m.items) / 8u);
+    memmove(q->arena + start, q->arena + m.items, end - m.items);
+    m.items -= shift;
+    m.keys -= shift;
+    m.claims -= shift;
+    m.name_offsets -= shift;
+    m.key_values -= shift;
+    m.strings -= shift;
+    *merged = m;
+    *at = align_up(m.strings + m.string_bytes);
+    return PERFBUF_OK;
+}
+
+/* One counter's samples of V1 capture b, written at *at: those of every
+ * object the path names that has the counter, in block order, merged
+ * (collect_object, merge_objects). The block index and each object's
+ * pairing with its scratch lie at the arena's end, below which everything
+ * else must fit. The pairing lives in the arena, not on the stack, where it
+ * would take most of a frame the library keeps under 512 bytes; out of line
+ * for the same reason. OUTPUT_TOO_SMALL when they do not fit. */
+PB_NOINLINE static perfbuf_status collect_counter(perfbuf_query *q, perfbuf_query_counter *c,
+                                                  const perfbuf_v1_block *b, size_t *at)
+{
+    perfbuf_v1_iter objects;
+    perfbuf_v1_object o;
+    perfbuf_v1_objects_begin(b, &objects);
+    c->status = PERFBUF_CSTATUS_NO_OBJECT;
+    c->found = PERFBUF_QUERY_FOUND_NO_OBJECT;
+    c->newer = (perfbuf_query_samples){.valid = true};
+    /* The block index, its description below its slots, at the arena's
+     * end: on the stack the description would take a third of a frame. */
+    size_t index_bytes = 0, start = *at, end = 0;
+    if (!pb_mul(b->index_slots, sizeof(uint64_t), &index_bytes) ||
+        !add_size(&index_bytes, INDEX_HEADER) || index_bytes > q->arena_bytes) {
+        return PERFBUF_E_OUTPUT_TOO_SMALL;
+    }
+    end = (q->arena_bytes - index_bytes) / ALIGNMENT * ALIGNMENT;
+    perfbuf_v1_instance_index *parents = (perfbuf_v1_instance_index *)(void *)(q->arena + end);
+    bool indexed = false;
+    uint32_t objects_kept = 0, first_status = 0, first_found = 0;
+    bool items = false;
+    while (next_object(q, &c->path, b, &objects, &o)) {
+        uint32_t counter_title = 0, expanded = 1;
+        if (object_counter(q, &c->path, b, &o, &counter_title, &expanded) !=
+            PERFBUF_CSTATUS_VALID_DATA) {
+            c->status = objects_kept == 0 ? PERFBUF_CSTATUS_NO_COUNTER : c->status;
+            continue;
+        }
+        if (!indexed) {
+            if (end < *at) {
+                return PERFBUF_E_OUTPUT_TOO_SMALL;
+            }
+            perfbuf_status st = perfbuf_v1_block_index_build(
+                b, (uint64_t *)(void *)(q->arena + end + INDEX_HEADER), b->index_slots, parents);
+            if (st != PERFBUF_OK) {
+                return st;
+            }
+            indexed = true;
+        }
+        if (objects_kept == 0) {
+            c->object_title = o.name_title_index;
+            c->counter_title = counter_title;
+        }
+        c->status = PERFBUF_CSTATUS_VALID_DATA;
+        item_source src = {.counter_title = counter_title, .block = b, .expanded = expanded};
+        perfbuf_status st = collect_object(q, c, b, &o, &src, parents, end, at);
+        if (st != PERFBUF_OK || !c->newer.valid) {
+            return st;
+        }
+        first_status = objects_kept == 0 ? c->status : first_status;
+        first_found = objects_kept == 0 ? c->found : first_found;
+        items = items || c->found == PERFBUF_QUERY_FOUND_ITEMS;
+        objects_kept++;
+    }
+    if (objects_kept == 0) {
+        c->newer.valid = false;
+        c->found = found_unresolved(c->status);
+        return PERFBUF_OK;
+    }
+    /* The first object speaks for the path, unless it selects nothing
+     * where a later one of the title has items. */
+    c->status = items ? PERFBUF_CSTATUS_VALID_DATA : first_status;
+    c->found = items ? PERFBUF_QUERY_FOUND_ITEMS : first_found;
+    if (objects_kept == 1) {
+        memcpy(&c->newer, q->arena + start, sizeof c->newer);
+    } else {
+        perfbuf_status st = merge_objects(q, start, objects_kept, &c->newer, at);
+        if (st != PERFBUF_OK) {
+            return st;
+        }
+    }
+    finish_samples(q, c);
+    return PERFBUF_OK;
 }
 
 /* The same for V2 query data d: the counterset's block, paired with
@@ -853,6 +1259,7 @@ PB_NOINLINE static perfbuf_status collect_counter_v2(perfbuf_query *q, perfbuf_q
     }
     c->newer = (perfbuf_query_samples){.valid = c->status == PERFBUF_CSTATUS_VALID_DATA};
     if (!c->newer.valid) {
+        c->found = found_unresolved(c->status);
         return PERFBUF_OK;
     }
     size_t slots = 0, top = 0;
@@ -870,7 +1277,7 @@ PB_NOINLINE static perfbuf_status collect_counter_v2(perfbuf_query *q, perfbuf_q
         return st;
     }
     item_source src = {.v2 = self, .reg = &q->registrations[c->registration].reg,
-                       .counter_id = c->counter_id};
+                       .counter_id = c->counter_id, .expanded = 1};
     return keep_samples(q, c, &src, at, top);
 }
 
@@ -980,7 +1387,9 @@ perfbuf_status perfbuf_query_formatted_array(const perfbuf_query *q, const perfb
     const perfbuf_raw_item *raw =
         (const perfbuf_raw_item *)(const void *)(q->arena + c->newer.items);
     for (uint32_t i = 0; i < c->newer.count; i++) {
-        items[i] = (perfbuf_formatted_item){raw[i].name, raw[i].name_len, raw[i].pairing, {0}};
+        items[i] = (perfbuf_formatted_item){raw[i].name, raw[i].name_len, raw[i].pairing,
+                                            raw[i].position, raw[i].counter, raw[i].object,
+                                            {0}};
         (void)perfbuf_format_value(raw[i].newer.type, &raw[i].newer,
                                    raw[i].has_older ? &raw[i].older : NULL, &raw[i].context, flags,
                                    &items[i].value);
@@ -1032,8 +1441,12 @@ perfbuf_status perfbuf_query_instances(const perfbuf_query *q, const perfbuf_que
         n = 0;
         for (uint32_t i = 0; i < s->count; i++) {
             PB_WORK(1);
-            bool listed = which == PERFBUF_QUERY_EXITED ? claims[i] == 0
-                                                        : raw[i].pairing != PERFBUF_PAIR_MATCHED;
+            /* An instance once, though a counter "*" gives it an item per counter. */
+            bool first = i == 0 || raw[i].position != raw[i - 1u].position ||
+                         raw[i].position == PERFBUF_ITEM_NO_INSTANCE;
+            bool listed = first && raw[i].pairing != PERFBUF_PAIR_UNPAIRED &&
+                          (which == PERFBUF_QUERY_EXITED ? claims[i] == 0
+                                                         : raw[i].pairing != PERFBUF_PAIR_MATCHED);
             if (listed && pass == 1) {
                 names[n] = raw[i].name;
             }
