@@ -145,7 +145,9 @@ endforeach()
 #   a V2 dwTotalSize one past the 464 bytes of the file, and one below the
 #   48-byte PERF_DATA_HEADER;
 #   a counter block's dwSize one past the 416 bytes its parent has;
-#   a V2 identifier's Size 0x3000 in an 89-byte file.
+#   a V2 identifier's Size 0x3000 in an 89-byte file;
+#   a V1 CounterOffset 2 inside the counter block's own ByteLength, and an
+#   instance's NameOffset 20 over its 24-byte header: least values.
 set(numbered
     "fuzz_v1/bad-PERF_DATA_BLOCK.TotalByteLength-beyond-received.bin|v1|(declared 2147483647, received 1064)"
     "fuzz_v1/bad-PERF_INSTANCE_DEFINITION.ByteLength-beyond-object.bin|v1|(declared 400, available 192)"
@@ -154,7 +156,9 @@ set(numbered
     "fuzz_v2_query/bad-PERF_DATA_HEADER.dwTotalSize-beyond-received.bin|v2-query|(declared 465, received 464)"
     "fuzz_v2_query/bad-PERF_DATA_HEADER.dwTotalSize-below-header.bin|v2-query|(declared 47, at least 48)"
     "fuzz_v2_query/bad-PERF_COUNTER_HEADER.dwSize-beyond-total.bin|v2-query|(declared 417, available 416)"
-    "fuzz_v2_meta/bad-PERF_COUNTER_IDENTIFIER.Size-below-header.bin|v2-identifiers|(declared 12288, available 89)")
+    "fuzz_v2_meta/bad-PERF_COUNTER_IDENTIFIER.Size-below-header.bin|v2-identifiers|(declared 12288, available 89)"
+    "fuzz_v1/bad-PERF_COUNTER_DEFINITION.CounterOffset-inside-length.bin|v1|(declared 2, at least 4)"
+    "fuzz_v1/bad-PERF_INSTANCE_DEFINITION.NameOffset-over-header.bin|v1|(declared 20, at least 24)")
 foreach(entry ${numbered})
   string(REPLACE "|" ";" entry "${entry}")
   list(GET entry 0 file)

@@ -137,7 +137,7 @@ execute_process(COMMAND ${DUMP} --format v2-strings --origin block ${DIR}/v2-nam
                 RESULT_VARIABLE rc OUTPUT_QUIET ERROR_VARIABLE err)
 expect("v2-strings read with the other origin" "${rc}" "1")
 expect("v2-strings rejection names dwOffset"
-       "${err}" "${DIR}/v2-names.bin: offset 0xc: PERF_STRING_COUNTER_HEADER.dwOffset: the offset points outside the structure it belongs to\n")
+       "${err}" "${DIR}/v2-names.bin: offset 0xc: PERF_STRING_COUNTER_HEADER.dwOffset: the offset points outside the structure it belongs to (declared 0, at least 256)\n")
 
 if(failed GREATER 0)
   message(FATAL_ERROR "${failed} checks failed")

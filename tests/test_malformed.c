@@ -46,6 +46,8 @@ typedef struct located {
 typedef struct tally {
     unsigned variants, named, accepted, elsewhere, must, truncations;
     unsigned compared; /* rejections that carried the two numbers they compared */
+    unsigned least;    /* of those, the ones whose bound is a least value */
+    unsigned offsets_below; /* offsets set below the least one, rejected naming the field */
 } tally;
 
 typedef perfbuf_status (*parse_fn)(const uint8_t *data, size_t len, perfbuf_error *err);
@@ -114,24 +116,34 @@ static bool compares_sizes(perfbuf_status st)
 
 /*
  * The numbers a rejection carries: none, or two different ones in the
- * order its status says (below the least size, above every other bound)
- * with the bound inside the buffer for a bound of bytes. `written` is the
- * value a mutation put in the field the error names, or NULL: a size or
- * count rejected there must carry it as `declared`.
+ * order its status says (below the least size or the least offset past a
+ * header, above every other bound) with the bound inside the buffer for a
+ * bound of bytes. `written` is the value a mutation put in the field the
+ * error names, or NULL: a size or count rejected there must carry it as
+ * `declared`, and so must an offset below the rule's least one
+ * (`least_offset`, 0 when the field is no such offset or the value is not
+ * below it), with that least value as `limit`.
  */
 static void check_compared(const perfbuf_error *err, perfbuf_status st, size_t len,
-                           const uint32_t *written, tally *t)
+                           const uint32_t *written, uint32_t least_offset, tally *t)
 {
     bool carried = err->declared != 0 || err->limit != 0;
-    bool ordered = st == PERFBUF_E_SIZE_TOO_SMALL ? err->declared < err->limit
-                                                  : err->declared > err->limit;
+    bool below = err->declared < err->limit;
+    /* An offset may break either bound; an overlap carries only a least one. */
+    bool ordered = st == PERFBUF_E_OFFSET_OUT_OF_RANGE ? err->declared != err->limit
+                   : st == PERFBUF_E_SIZE_TOO_SMALL || st == PERFBUF_E_OVERLAP ? below
+                                                                              : !below;
     bool of_bytes = st == PERFBUF_E_SIZE_TOO_LARGE || st == PERFBUF_E_SIZE_EXCEEDS_RECEIVED ||
-                    st == PERFBUF_E_TRUNCATED || st == PERFBUF_E_OFFSET_OUT_OF_RANGE;
+                    st == PERFBUF_E_TRUNCATED || st == PERFBUF_E_OFFSET_OUT_OF_RANGE ||
+                    st == PERFBUF_E_OVERLAP;
     bool may_carry = compares_sizes(st) || st == PERFBUF_E_TRUNCATED ||
-                     st == PERFBUF_E_OFFSET_OUT_OF_RANGE;
+                     st == PERFBUF_E_OFFSET_OUT_OF_RANGE || st == PERFBUF_E_OVERLAP;
     bool ok = !carried || (may_carry && ordered && (!of_bytes || err->limit <= len));
     if (written != NULL && compares_sizes(st)) {
         ok = ok && carried && err->declared == *written;
+    }
+    if (written != NULL && least_offset != 0) {
+        ok = ok && carried && err->declared == *written && err->limit == least_offset;
     }
     if (!ok) {
         fprintf(stderr, "%s.%s: %s carries declared %llu, limit %llu\n", err->structure,
@@ -140,6 +152,7 @@ static void check_compared(const perfbuf_error *err, perfbuf_status st, size_t l
         th.case_failed = true;
     }
     t->compared += carried;
+    t->least += carried && below;
 }
 
 static void mutate(uint8_t *buf, size_t len, const located *loc, parse_fn parse, tally *t)
@@ -166,11 +179,14 @@ static void mutate(uint8_t *buf, size_t len, const located *loc, parse_fn parse,
         t->variants++;
         bool named = st != PERFBUF_OK && strcmp(err.structure, r->structure) == 0 &&
                      strcmp(err.field, r->field) == 0 && err.offset == field_at;
+        bool below_least = (r->kind == OFFSET || r->kind == STRING_OFFSET) && v < r->min;
         if (st != PERFBUF_OK) {
-            check_compared(&err, st, len, named ? &v : NULL, t);
+            check_compared(&err, st, len, named ? &v : NULL, named && below_least ? r->min : 0,
+                           t);
         }
         if (named) {
             t->named++;
+            t->offsets_below += below_least;
         } else if (st == PERFBUF_OK) {
             t->accepted++;
         } else {
@@ -207,7 +223,7 @@ static void truncate_around(const uint8_t *buf, size_t len, size_t boundary, boo
         guard_release(&g);
         t->truncations++;
         if (st != PERFBUF_OK) {
-            check_compared(&err, st, cut, NULL, t);
+            check_compared(&err, st, cut, NULL, 0, t);
         }
         if (st == PERFBUF_OK || err.offset > cut) {
             fprintf(stderr, "truncated at %zu of %zu: %s at %zu\n", cut, len, perfbuf_status_name(st),
@@ -295,15 +311,17 @@ static void v2_every_field(void)
     located list[256];
     size_t n = locate_v2(v.buf.data, v.buf.len, list);
     CHECK(n > 40);
-    tally t = {0, 0, 0, 0, 0, 0, 0};
+    tally t = {0, 0, 0, 0, 0, 0, 0, 0, 0};
     for (size_t i = 0; i < n; i++) {
         mutate(v.buf.data, v.buf.len, &list[i], parse_v2, &t);
         truncate_around(v.buf.data, v.buf.len, list[i].at, false, parse_v2, &t);
     }
     printf("v2: %zu fields, %u variants: %u rejected naming the field (%u had to be), "
            "%u rejected at another field, %u accepted; %u truncations rejected; "
-           "%u rejections carried the numbers compared\n",
-           n, t.variants, t.named, t.must, t.elsewhere, t.accepted, t.truncations, t.compared);
+           "%u rejections carried the numbers compared (%u a least value; %u offsets below "
+           "the least one)\n",
+           n, t.variants, t.named, t.must, t.elsewhere, t.accepted, t.truncations, t.compared,
+           t.least, t.offsets_below);
     CHECK(t.must > 100);
     CHECK(t.compared > 50);
     tb_free(&v.buf);
@@ -371,17 +389,20 @@ static void v1_every_field(void)
     located list[256];
     size_t n = locate_v1(v.buf.data, v.buf.len, list);
     CHECK(n > 60);
-    tally t = {0, 0, 0, 0, 0, 0, 0};
+    tally t = {0, 0, 0, 0, 0, 0, 0, 0, 0};
     for (size_t i = 0; i < n; i++) {
         mutate(v.buf.data, v.buf.len, &list[i], parse_v1, &t);
         truncate_around(v.buf.data, v.buf.len, list[i].at, false, parse_v1, &t);
     }
     printf("v1: %zu fields, %u variants: %u rejected naming the field (%u had to be), "
            "%u rejected at another field, %u accepted; %u truncations rejected; "
-           "%u rejections carried the numbers compared\n",
-           n, t.variants, t.named, t.must, t.elsewhere, t.accepted, t.truncations, t.compared);
+           "%u rejections carried the numbers compared (%u a least value; %u offsets below "
+           "the least one)\n",
+           n, t.variants, t.named, t.must, t.elsewhere, t.accepted, t.truncations, t.compared,
+           t.least, t.offsets_below);
     CHECK(t.must > 150);
     CHECK(t.compared > 50);
+    CHECK(t.offsets_below >= 3);
     tb_free(&v.buf);
 }
 
@@ -432,9 +453,9 @@ static const field_rule meta_rules[] = {
 enum { M_SET = 0, M_COUNTER = 2, M_STRINGS = 3, M_STRING = 5, M_IDENTIFIER = 6, M_INSTANCE = 7 };
 
 static void walk(const char *label, tb_buf *b, const located *list, size_t n, bool is_list,
-                 parse_fn parse, unsigned must_floor)
+                 parse_fn parse, unsigned must_floor, unsigned offsets_below_floor)
 {
-    tally t = {0, 0, 0, 0, 0, 0, 0};
+    tally t = {0, 0, 0, 0, 0, 0, 0, 0, 0};
     guarded g = guard_place(b->data, b->len);
     perfbuf_error err;
     CHECK(parse(g.bytes, b->len, &err) == PERFBUF_OK);
@@ -446,10 +467,12 @@ static void walk(const char *label, tb_buf *b, const located *list, size_t n, bo
     truncate_around(b->data, b->len, b->len, is_list, parse, &t);
     printf("%s: %zu fields, %u variants: %u rejected naming the field (%u had to be), "
            "%u rejected at another field, %u accepted; %u truncations rejected; "
-           "%u rejections carried the numbers compared\n",
+           "%u rejections carried the numbers compared (%u a least value; %u offsets below "
+           "the least one)\n",
            label, n, t.variants, t.named, t.must, t.elsewhere, t.accepted, t.truncations,
-           t.compared);
+           t.compared, t.least, t.offsets_below);
     CHECK(t.must >= must_floor);
+    CHECK(t.offsets_below >= offsets_below_floor);
 }
 
 static void v2_metadata_every_field(void)
@@ -462,7 +485,7 @@ static void v2_metadata_every_field(void)
     for (uint32_t i = 0; i < TB_PROCESSOR_INFORMATION_COUNTERS; i++) {
         n = add(list, n, 32 + 48 * (size_t)i, &meta_rules[M_COUNTER], 1);
     }
-    CALL(walk("v2 registration", &reg, list, n, false, parse_reginfo, 100));
+    CALL(walk("v2 registration", &reg, list, n, false, parse_reginfo, 100, 0));
     tb_free(&reg);
 
     static const tb_reg_row three[3] = {{1, 0, 0, "ab"}, {2, 0, 0, "cd"}, {3, 0, 0, NULL}};
@@ -471,7 +494,7 @@ static void v2_metadata_every_field(void)
     for (size_t i = 0; i < 3; i++) {
         n = add(list, n, 8 + 8 * i, &meta_rules[M_STRING], 1);
     }
-    CALL(walk("v2 string block", &strings, list, n, false, parse_strings, 20));
+    CALL(walk("v2 string block", &strings, list, n, false, parse_strings, 20, 3));
     tb_free(&strings);
 
     tb_buf ids;
@@ -483,7 +506,7 @@ static void v2_metadata_every_field(void)
         tb_v2_identifier(&ids, tb_processor_information_guid, 0, i, PERFBUF_V2_ANY_INSTANCE_ID,
                          i, names[i]);
     }
-    CALL(walk("v2 identifiers", &ids, list, n, true, parse_identifiers, 10));
+    CALL(walk("v2 identifiers", &ids, list, n, true, parse_identifiers, 10, 0));
     tb_free(&ids);
 
     tb_buf instances;
@@ -498,7 +521,7 @@ static void v2_metadata_every_field(void)
         tb_pad8_from(&instances, start);
         tb_patch_u32(&instances, start, (uint32_t)(instances.len - start));
     }
-    CALL(walk("v2 instance list", &instances, list, n, true, parse_instance_list, 10));
+    CALL(walk("v2 instance list", &instances, list, n, true, parse_instance_list, 10, 0));
     tb_free(&instances);
 }
 

@@ -57,9 +57,12 @@ typedef enum perfbuf_status {
  * most items the bytes can hold; LIMIT_EXCEEDED, the caller's limit (where
  * the count is read from a header); TRUNCATED, the bytes that remain,
  * `declared` then being the bytes the structure needs up to the end of
- * the field that is cut. A rejection never compares two equal numbers, so
- * both are 0 when it compared none (any other reason, a check that names
- * no numbers, or a refused call).
+ * the field that is cut. An offset below the least one allowed (into a
+ * header it must not overlap: OFFSET_OUT_OF_RANGE or OVERLAP) carries that
+ * least offset. So `limit` is above `declared` exactly when it is a least
+ * value. A rejection never compares two equal numbers, so both are 0 when
+ * it compared none (any other reason, a check that names no numbers, or a
+ * refused call).
  */
 typedef struct perfbuf_error {
     perfbuf_status status;

@@ -985,9 +985,9 @@ def dumps(doc):
     return "".join(out)
 
 
-# The words perfbuf-dump's rejection line puts before the bound, by status.
+# The words perfbuf-dump's rejection line puts before an upper bound, by
+# status; a bound above the value declared is a least value, "at least".
 _LIMIT_WORDS = {"PERFBUF_E_SIZE_EXCEEDS_RECEIVED": "received",
-                "PERFBUF_E_SIZE_TOO_SMALL": "at least",
                 "PERFBUF_E_COUNT_TOO_LARGE": "room for",
                 "PERFBUF_E_LIMIT_EXCEEDED": "limit"}
 
@@ -998,8 +998,11 @@ def _sizes_compared(err):
     if not (err.declared or err.limit):
         return ""
     declared = "needs" if err.status_name == "PERFBUF_E_TRUNCATED" else "declared"
-    return " (%s %d, %s %d)" % (declared, err.declared,
-                                _LIMIT_WORDS.get(err.status_name, "available"), err.limit)
+    if err.declared < err.limit:
+        limit = "at least"
+    else:
+        limit = _LIMIT_WORDS.get(err.status_name, "available")
+    return " (%s %d, %s %d)" % (declared, err.declared, limit, err.limit)
 
 
 USAGE = """usage: python -m perfbuf [options] FILE   (- reads standard input)

@@ -100,6 +100,17 @@ def test_rejection_carries_where_and_why():
     assert (err.declared, err.limit) == (0x7FFFFFF0, len(data))
 
 
+def test_rejection_below_a_least_value_carries_it():
+    data = bytearray(read(NEWER))
+    struct.pack_into("<II", data, 80, 2, 8)  # a system name inside PERF_DATA_BLOCK itself
+    with pytest.raises(perfbuf.PerfbufError) as e:
+        perfbuf.parse_v1(data)
+    err = e.value
+    assert (err.offset, err.structure, err.field) == (84, "PERF_DATA_BLOCK", "SystemNameOffset")
+    assert err.status_name == "PERFBUF_E_OVERLAP"
+    assert (err.declared, err.limit) == (8, 88)
+
+
 def test_strict_refuses_trailing_bytes_lenient_reports_them():
     data = read(NEWER) + b"\0" * 8
     cap = perfbuf.parse_v1(data)

@@ -95,8 +95,9 @@ perfbuf_status pb_v1_read_counter(pb_ctx *ctx, pb_cursor *defs, perfbuf_v1_count
     }
     /* The first four bytes of a counter block are its ByteLength. */
     if (out->size > 0 && out->counter_offset < PBS_PERF_COUNTER_BLOCK) {
-        return pb_fail(ctx, PERFBUF_E_OFFSET_OUT_OF_RANGE, at,
-                       PBF_PERF_COUNTER_DEFINITION_CounterOffset);
+        return pb_fail_compared(ctx, PERFBUF_E_OFFSET_OUT_OF_RANGE, at,
+                                PBF_PERF_COUNTER_DEFINITION_CounterOffset, out->counter_offset,
+                                PBS_PERF_COUNTER_BLOCK);
     }
     return PERFBUF_OK;
 }
@@ -171,7 +172,9 @@ perfbuf_status pb_v1_read_instance_known(pb_ctx *ctx, pb_cursor *data, uint32_t 
         return PERFBUF_OK;
     }
     if (name_offset < PBS_PERF_INSTANCE_DEFINITION) {
-        return pb_fail(ctx, PERFBUF_E_OVERLAP, at, PBF_PERF_INSTANCE_DEFINITION_NameOffset);
+        return pb_fail_compared(ctx, PERFBUF_E_OVERLAP, at,
+                                PBF_PERF_INSTANCE_DEFINITION_NameOffset, name_offset,
+                                PBS_PERF_INSTANCE_DEFINITION);
     }
     if (name_offset > length) {
         return pb_fail_compared(ctx, PERFBUF_E_OFFSET_OUT_OF_RANGE, at,
@@ -588,7 +591,8 @@ static perfbuf_status read_system_name(pb_ctx *ctx, const pb_cursor *header_regi
         return PERFBUF_OK;
     }
     if (offset < PBS_PERF_DATA_BLOCK) {
-        return pb_fail(ctx, PERFBUF_E_OVERLAP, 0, PBF_PERF_DATA_BLOCK_SystemNameOffset);
+        return pb_fail_compared(ctx, PERFBUF_E_OVERLAP, 0, PBF_PERF_DATA_BLOCK_SystemNameOffset,
+                                offset, PBS_PERF_DATA_BLOCK);
     }
     size_t header_size = pb_cursor_size(header_region);
     if (offset > header_size) {

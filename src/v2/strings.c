@@ -125,7 +125,14 @@ static perfbuf_status locate_string(pb_ctx *ctx, const pb_cursor *block, size_t 
                                 block_size - origin_at);
     }
     size_t at = origin_at + offset;
-    if (at < strings_offset || at >= block_size) {
+    /* An origin never lies past the strings, so a string before them is
+     * an offset below the least one, strings_offset - origin_at. */
+    if (at < strings_offset) {
+        return pb_fail_compared(ctx, PERFBUF_E_OFFSET_OUT_OF_RANGE, header_at,
+                                PBF_PERF_STRING_COUNTER_HEADER_dwOffset, offset,
+                                strings_offset - origin_at);
+    }
+    if (at >= block_size) {
         return pb_fail(ctx, PERFBUF_E_OFFSET_OUT_OF_RANGE, header_at,
                        PBF_PERF_STRING_COUNTER_HEADER_dwOffset);
     }

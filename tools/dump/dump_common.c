@@ -165,15 +165,18 @@ bool dump_compared(const perfbuf_error *err)
 }
 
 /* The words the text line puts before the two numbers: what the bound is
- * for each status that compares two (perfbuf/common.h). */
-static void compared_words(perfbuf_status st, const char **declared, const char **limit)
+ * for each status that compares two (perfbuf/common.h). A bound above the
+ * value declared is the least one allowed, whatever the status (a size
+ * below its structure's, an offset into the header it must not overlap). */
+static void compared_words(perfbuf_status st, const perfbuf_error *err, const char **declared,
+                           const char **limit)
 {
     *declared = st == PERFBUF_E_TRUNCATED ? "needs" : "declared";
-    *limit = st == PERFBUF_E_SIZE_EXCEEDS_RECEIVED ? "received"
-             : st == PERFBUF_E_SIZE_TOO_SMALL      ? "at least"
-             : st == PERFBUF_E_COUNT_TOO_LARGE     ? "room for"
-             : st == PERFBUF_E_LIMIT_EXCEEDED      ? "limit"
-                                                   : "available";
+    *limit = err->declared < err->limit                ? "at least"
+             : st == PERFBUF_E_SIZE_EXCEEDS_RECEIVED ? "received"
+             : st == PERFBUF_E_COUNT_TOO_LARGE       ? "room for"
+             : st == PERFBUF_E_LIMIT_EXCEEDED        ? "limit"
+                                                     : "available";
 }
 
 void dump_print_rejection(FILE *f, perfbuf_status st, const perfbuf_error *err)
@@ -185,7 +188,7 @@ void dump_print_rejection(FILE *f, perfbuf_status st, const perfbuf_error *err)
     if (dump_compared(err)) {
         const char *declared;
         const char *limit;
-        compared_words(st, &declared, &limit);
+        compared_words(st, err, &declared, &limit);
         fprintf(f, " (%s %llu, %s %llu)", declared, (unsigned long long)err->declared, limit,
                 (unsigned long long)err->limit);
     }
