@@ -1500,9 +1500,11 @@ perfbuf_status dump_v1_csv(const dump_input *in, FILE *out, perfbuf_error *err)
             earlier_failed = true;
             break;
         }
+        /* --rate PREVIOUS has no record of its own: only FILE's items are kept. */
+        bool keep = in->previous == NULL || k == earlier;
         for (size_t p = 0; open && p < in->path_count; p++) {
             DUMP_WORK(1);
-            if (added[p]) {
+            if (added[p] && keep) {
                 csv_keep(c, &q, &counters[p], &items, &items_cap);
             }
             c->path_end[p] = c->count;
