@@ -178,6 +178,63 @@ expect("csv series columns" "${columns}"
 expect("csv series first record" "${got_1}" "\" \",\" \",\" \",\" \",\" \",\" \"")
 expect("csv series second record" "${got_2}"
        "\"50.000000\",\"10.000000\",\"40.000000\",\"15.000000\",\" \",\"5.000000\"")
+# --csv numbers instances as PDH does, comparing names without regard to
+# ASCII case: "SVCHOST" between two "svchost" is svchost#1, and each
+# column's rate is its own process's (10, 20 and 30 %), in --rate and in
+# every record of --series.
+execute_process(COMMAND ${DUMP} --names ${DIR}/names.bin --counter "\\Process(*)\\% Processor Time"
+                        --csv --rate ${DIR}/case-0.bin ${DIR}/case-1.bin
+                OUTPUT_VARIABLE csv RESULT_VARIABLE rc)
+expect("csv case exit" "${rc}" "0")
+string(REGEX MATCHALL "Process\\([^)]*\\)" columns "${csv}")
+string(REPLACE ";" "," columns "${columns}")
+expect("csv case columns" "${columns}" "Process(svchost),Process(SVCHOST#1),Process(svchost#2)")
+string(REGEX MATCH "\n[^\n]*" values "${csv}")
+string(REGEX REPLACE "^\n\"[^\"]*\"," "" values "${values}")
+string(STRIP "${values}" values)
+expect("csv case values" "${values}" "\"10.000000\",\"20.000000\",\"30.000000\"")
+execute_process(COMMAND ${DUMP} --names ${DIR}/names.bin --counter "\\Process(*)\\% Processor Time"
+                        --csv --series ${DIR}/case-0.bin ${DIR}/case-0.bin -- ${DIR}/case-1.bin
+                OUTPUT_VARIABLE csv RESULT_VARIABLE rc)
+expect("csv case series exit" "${rc}" "0")
+string(REPLACE "\r" "" csv "${csv}")
+string(REGEX MATCH "\n[^\n]*\n$" last "${csv}")
+string(REGEX REPLACE "^\n\"[^\"]*\"," "" last "${last}")
+string(STRIP "${last}" last)
+expect("csv case series last record" "${last}" "\"10.000000\",\"20.000000\",\"30.000000\"")
+# A path's #N counts the same way: svchost#1 is SVCHOST (ID Process 11).
+execute_process(COMMAND ${DUMP} --names ${DIR}/names.bin --counter "\\Process(svchost#1)\\ID Process"
+                        --csv ${DIR}/case-1.bin
+                OUTPUT_VARIABLE csv RESULT_VARIABLE rc)
+expect("csv case path exit" "${rc}" "0")
+string(REGEX MATCH "\n[^\n]*" values "${csv}")
+string(REGEX REPLACE "^\n\"[^\"]*\"," "" values "${values}")
+string(STRIP "${values}" values)
+expect("csv case path value" "${values}" "\"11.000000\"")
+
+# A title the block repeats, in --series: each record reads the later
+# object's instance in its own capture (ID Process 2 in both), unpaired, so
+# its rate is " " in both records.
+execute_process(COMMAND ${DUMP} --names ${DIR}/names.bin --counter "\\Process(*)\\ID Process"
+                        --counter "\\Process(*)\\% Processor Time"
+                        --csv --series ${DIR}/repeated-0.bin -- ${DIR}/repeated-1.bin
+                OUTPUT_VARIABLE csv RESULT_VARIABLE rc)
+expect("csv repeated series exit" "${rc}" "0")
+string(REPLACE "\r" "" csv "${csv}")
+string(REGEX REPLACE "\n$" "" csv "${csv}")
+string(REPLACE "\n" ";" records "${csv}")
+list(GET records 1 first_record)
+list(GET records 2 second_record)
+foreach(at first second)
+  string(FIND "${${at}_record}" "\"," at_comma)
+  math(EXPR at_comma "${at_comma} + 2")
+  string(SUBSTRING "${${at}_record}" ${at_comma} -1 ${at}_record)
+endforeach()
+expect("csv repeated series first record" "${first_record}"
+       "\"1.000000\",\" \",\"2.000000\",\" \"")
+expect("csv repeated series second record" "${second_record}"
+       "\"1.000000\",\"20.000000\",\"2.000000\",\" \"")
+
 execute_process(COMMAND ${DUMP} --names ${DIR}/names.bin --counter "\\Process(*)\\% Processor Time"
                         --csv --rate ${DIR}/cases-0.bin --series ${DIR}/cases-0.bin --
                         ${DIR}/cases-1.bin

@@ -622,6 +622,8 @@ static void process_object_begin(tb_v1 *v, uint32_t capture)
  *     of Idle in both.
  *   repeated-0.bin, repeated-1.bin: two Process objects, "first" in the
  *     first and "second" in the second (a title the block repeats).
+ *   case-0.bin, case-1.bin: Process with "svchost", "SVCHOST" and
+ *     "svchost" (ids 10, 11, 12): names that differ in ASCII case only.
  *   names.bin: the English Counter table of --synthetic, for --counter.
  */
 static int pairing_files(const char *dir)
@@ -691,6 +693,19 @@ static int pairing_files(const char *dir)
         tb_v1_object_end(&v);
         tb_v1_end(&v);
         snprintf(name, sizeof name, "repeated-%u.bin", k);
+        rc = write_buf(dir, name, &v.buf);
+    }
+    /* Names PDH tells apart by #N without regard to ASCII case: "SVCHOST"
+     * is the second svchost, "svchost#1", of both captures. */
+    for (uint32_t k = 0; k < 2 && rc == 0; k++) {
+        tb_v1 v;
+        process_object_begin(&v, k);
+        process_instance(&v, "svchost", 10, k, 10);
+        process_instance(&v, "SVCHOST", 11, k, 20);
+        process_instance(&v, "svchost", 12, k, 30);
+        tb_v1_object_end(&v);
+        tb_v1_end(&v);
+        snprintf(name, sizeof name, "case-%u.bin", k);
         rc = write_buf(dir, name, &v.buf);
     }
     if (rc == 0) {

@@ -63,6 +63,8 @@ typedef struct dump_input {
     const char *names_path;
     /* --registration, --counter-names, --identifiers, --english-names. */
     const char *const *side_paths;
+    /* The files of the --series captures, as series. */
+    const char *const *series_paths;
 } dump_input;
 
 /* Decodes in->data; on rejection fills *err and returns its status. */
@@ -91,7 +93,8 @@ bool detect_v2_query(const uint8_t *data, size_t size);
 perfbuf_status dump_v1(const dump_input *in, emitter *e, perfbuf_error *err);
 bool detect_v1(const uint8_t *data, size_t size);
 perfbuf_status dump_names(const dump_input *in, emitter *e, perfbuf_error *err);
-/* --csv: typeperf's layout for a V1 block (and its --rate capture). */
+/* --csv: typeperf's layout for a V1 block and its --rate or --series captures,
+ * read through a perfbuf_query. */
 perfbuf_status dump_v1_csv(const dump_input *in, FILE *out, perfbuf_error *err);
 bool detect_names(const uint8_t *data, size_t size);
 

@@ -10,6 +10,7 @@
 #include "perfbuf/collector.h"
 #include "perfbuf/counter_types.h"
 #include "perfbuf/names.h"
+#include "perfbuf/query.h"
 #include "perfbuf/resolve.h"
 #include "perfbuf/v1.h"
 #include "select.h"
@@ -947,230 +948,225 @@ perfbuf_status dump_names(const dump_input *in, emitter *e, perfbuf_error *err)
     return PERFBUF_OK;
 }
 
-/* ---- --csv ---- */
+/* ---- --csv, on the query (perfbuf/query.h) ---- */
 
-/* What one walk over the selected cells writes. */
-typedef enum csv_mode { CSV_HEADER, CSV_VALUES } csv_mode;
+/* One item of one capture, kept until the records are written (the
+ * query's names last only until its next collection). */
+typedef struct csv_cell {
+    uint32_t object;   /* the object's position in its capture */
+    uint32_t position; /* the instance's, or PERFBUF_ITEM_NO_INSTANCE */
+    uint32_t counter;  /* CounterNameTitleIndex */
+    size_t name_at;    /* in the capture's strings */
+    size_t name_len;
+    bool has_value;
+    double value;
+} csv_cell;
 
-typedef struct csv_walk {
-    csv_out *w;
-    csv_mode mode;
-    const perfbuf_v1_block *b;
-    const v1_tables *tables;
-    const perfbuf_v1_instance_index *parents;
-    dump_selection *sel;
-    dump_instance_names *names;
-    dump_text *text;
-    const char *machine;
-} csv_walk;
+/* A capture's items, path after path (each path's in block order). */
+typedef struct csv_capture {
+    perfbuf_systemtime time;
+    csv_cell *cells;
+    size_t count;
+    size_t cap;
+    char *strings;
+    size_t string_bytes;
+    size_t string_cap;
+    size_t *path_end;         /* where each path's items end */
+    uint32_t *object_title;   /* per object position */
+    uint32_t *object_ordinal; /* among the capture's objects of its title */
+    uint32_t object_count;
+} csv_capture;
+
+/* Open addressing over 64-bit hashes; slot values are index + 1, 0 empty. */
+typedef struct csv_map {
+    uint64_t *hashes;
+    size_t *values;
+    size_t mask;
+} csv_map;
+
+static void csv_map_init(csv_map *m, size_t count)
+{
+    size_t slots = 16;
+    while (slots < count * 2u) {
+        DUMP_WORK(1);
+        slots *= 2u;
+    }
+    m->hashes = dump_calloc(slots, sizeof *m->hashes);
+    m->values = dump_calloc(slots, sizeof *m->values);
+    m->mask = slots - 1u;
+}
+
+static void csv_map_free(csv_map *m)
+{
+    free(m->hashes);
+    free(m->values);
+}
+
+static uint64_t csv_mix(uint64_t h, uint64_t v)
+{
+    h ^= v;
+    h *= 0x100000001b3ull;
+    return h ^ (h >> 29);
+}
+
+static uint8_t csv_fold(uint8_t c)
+{
+    return c >= 'A' && c <= 'Z' ? (uint8_t)(c + ('a' - 'A')) : c;
+}
+
+static void csv_capture_free(csv_capture *c)
+{
+    free(c->cells);
+    free(c->strings);
+    free(c->path_end);
+    free(c->object_title);
+    free(c->object_ordinal);
+}
+
+/* Each object's title and its ordinal among the objects of that title. */
+static void csv_objects(csv_capture *c, const perfbuf_v1_block *b)
+{
+    uint32_t n = 0;
+    perfbuf_v1_iter it;
+    perfbuf_v1_object o;
+    perfbuf_v1_objects_begin(b, &it);
+    while (perfbuf_v1_objects_next(b, &it, &o)) {
+        DUMP_WORK(1);
+        n++;
+    }
+    c->object_count = n;
+    c->object_title = dump_calloc(n, sizeof *c->object_title);
+    c->object_ordinal = dump_calloc(n, sizeof *c->object_ordinal);
+    csv_map seen;
+    csv_map_init(&seen, n);
+    uint32_t k = 0;
+    perfbuf_v1_objects_begin(b, &it);
+    while (k < n && perfbuf_v1_objects_next(b, &it, &o)) {
+        DUMP_WORK(1);
+        c->object_title[k] = o.name_title_index;
+        /* The slot of the title holds the position of its last object. */
+        size_t at = (size_t)csv_mix(0xcbf29ce484222325ull, o.name_title_index) & seen.mask;
+        while (seen.values[at] != 0 && seen.hashes[at] != o.name_title_index) {
+            DUMP_WORK(1);
+            at = (at + 1u) & seen.mask;
+        }
+        if (seen.values[at] != 0) {
+            c->object_ordinal[k] = c->object_ordinal[seen.values[at] - 1u] + 1u;
+        }
+        seen.hashes[at] = o.name_title_index;
+        seen.values[at] = (size_t)k + 1u;
+        k++;
+    }
+    csv_map_free(&seen);
+}
+
+/* Appends the counter's items of the last collection to the capture. */
+static void csv_keep(csv_capture *c, const perfbuf_query *q, const perfbuf_query_counter *qc,
+                     perfbuf_formatted_item **items, size_t *items_cap)
+{
+    /* Asked with no room, an array that has items answers OUTPUT_TOO_SMALL;
+     * one without (NOT_FOUND, or empty) has nothing to keep. */
+    size_t count = 0;
+    if (perfbuf_query_formatted_array(q, qc, PERFBUF_FMT_DOUBLE, NULL, &count) !=
+        PERFBUF_E_OUTPUT_TOO_SMALL) {
+        return;
+    }
+    if (count > *items_cap) {
+        free(*items);
+        *items = dump_calloc(count, sizeof **items);
+        *items_cap = count;
+    }
+    if (perfbuf_query_formatted_array(q, qc, PERFBUF_FMT_DOUBLE, *items, &count) != PERFBUF_OK) {
+        return;
+    }
+    for (size_t i = 0; i < count; i++) {
+        DUMP_WORK(1);
+        const perfbuf_formatted_item *it = &(*items)[i];
+        if (c->count == c->cap) {
+            c->cap = c->cap ? c->cap * 2u : 64u;
+            csv_cell *grown = realloc(c->cells, c->cap * sizeof *grown);
+            if (grown == NULL) {
+                fprintf(stderr, "perfbuf-dump: out of memory\n");
+                exit(2);
+            }
+            c->cells = grown;
+        }
+        while (c->string_cap - c->string_bytes < it->name_len + 1u) {
+            DUMP_WORK(1);
+            c->string_cap = c->string_cap ? c->string_cap * 2u : 256u;
+            char *grown = realloc(c->strings, c->string_cap);
+            if (grown == NULL) {
+                fprintf(stderr, "perfbuf-dump: out of memory\n");
+                exit(2);
+            }
+            c->strings = grown;
+        }
+        csv_cell *cell = &c->cells[c->count++];
+        cell->object = it->object;
+        cell->position = it->position;
+        cell->counter = it->counter;
+        cell->name_at = c->string_bytes;
+        cell->name_len = it->name_len;
+        memcpy(c->strings + c->string_bytes, it->name, it->name_len);
+        c->string_bytes += it->name_len;
+        c->strings[c->string_bytes++] = '\0';
+        /* fabs rather than isfinite: mingw-w64's isfinite macro narrows to float under
+         * -Wfloat-conversion. The comparison is false for NaN and both infinities. */
+        cell->has_value = it->value.status == PERFBUF_CSTATUS_VALID_DATA &&
+                          fabs(it->value.as_double) <= DBL_MAX;
+        cell->value = it->value.as_double;
+    }
+}
+
+/* Collects one capture, growing the arena as the query asks. */
+static perfbuf_status csv_collect(perfbuf_query *q, uint8_t **arena, const uint8_t *data,
+                                  size_t size, perfbuf_error *err)
+{
+    /* Before the arena the query asks for its indexes' size, then for the
+     * capture's: a few rounds at most. */
+    for (int round = 0; round < 4; round++) {
+        DUMP_WORK(1);
+        size_t needed = 0;
+        perfbuf_status st = perfbuf_query_collect(q, data, size, &needed, err);
+        if (st != PERFBUF_E_OUTPUT_TOO_SMALL) {
+            return st;
+        }
+        uint8_t *grown = realloc(*arena, needed);
+        if (grown == NULL) {
+            fprintf(stderr, "perfbuf-dump: out of memory\n");
+            exit(2);
+        }
+        *arena = grown;
+        size_t bytes = needed;
+        st = perfbuf_query_arena(q, grown, &bytes);
+        if (st != PERFBUF_OK) {
+            return st;
+        }
+    }
+    return PERFBUF_E_OUTPUT_TOO_SMALL;
+}
 
 /* A title's text in the display language, else English, else its number. */
-static void csv_title(csv_walk *cw, uint32_t title_index)
+static void csv_title(csv_out *w, const v1_tables *tables, dump_text *text, uint32_t title_index)
 {
     const perfbuf_language order[2] = {PERFBUF_LANGUAGE_LOCALIZED, PERFBUF_LANGUAGE_ENGLISH};
     for (size_t k = 0; k < 2; k++) {
         size_t len;
-        perfbuf_status st = perfbuf_title_text_utf8(&cw->tables->tables, order[k], title_index,
-                                                    cw->text->buf, cw->text->cap, &len);
+        perfbuf_status st = perfbuf_title_text_utf8(&tables->tables, order[k], title_index,
+                                                    text->buf, text->cap, &len);
         if (st == PERFBUF_E_OUTPUT_TOO_SMALL) {
-            dump_text_fit(cw->text, len);
-            st = perfbuf_title_text_utf8(&cw->tables->tables, order[k], title_index,
-                                         cw->text->buf, cw->text->cap, &len);
+            dump_text_fit(text, len);
+            st = perfbuf_title_text_utf8(&tables->tables, order[k], title_index, text->buf,
+                                         text->cap, &len);
         }
         if (st == PERFBUF_OK) {
-            csv_field_add(cw->w, cw->text->buf, strlen(cw->text->buf));
+            csv_field_add(w, text->buf, strlen(text->buf));
             return;
         }
     }
     char number[16];
     snprintf(number, sizeof number, "%u", title_index);
-    csv_field_add(cw->w, number, strlen(number));
-}
-
-/* "\\machine\Object(parent/name#N)\Counter", the instance part only for
- * an instance (inst < names->count). */
-static void csv_column(csv_walk *cw, const perfbuf_v1_object *o, const perfbuf_v1_counter *c,
-                       uint32_t inst)
-{
-    csv_out *w = cw->w;
-    csv_field_begin(w);
-    csv_field_add(w, "\\\\", 2);
-    csv_field_add(w, cw->machine, strlen(cw->machine));
-    csv_field_add(w, "\\", 1);
-    csv_title(cw, o->name_title_index);
-    if (inst < cw->names->count) {
-        const dump_instance_names *n = cw->names;
-        csv_field_add(w, "(", 1);
-        if (n->parent_len[inst] > 0) {
-            csv_field_add(w, n->arena + n->parent_at[inst], n->parent_len[inst]);
-            csv_field_add(w, "/", 1);
-        }
-        csv_field_add(w, n->arena + n->name_at[inst], n->name_len[inst]);
-        if (n->ordinal[inst] > 0) {
-            char number[16];
-            snprintf(number, sizeof number, "#%u", n->ordinal[inst]);
-            csv_field_add(w, number, strlen(number));
-        }
-        csv_field_add(w, ")", 1);
-    }
-    csv_field_add(w, "\\", 1);
-    csv_title(cw, c->name_title_index);
-    csv_field_end(w);
-}
-
-/* The samples a record compares: the newer (now; NULL: the dumped block
- * itself) and the older (before; NULL: none), each a capture's view of
- * the current object and instance. */
-typedef struct csv_pair {
-    const v1_peer *now;
-    const perfbuf_v1_counter_block *now_blk;
-    const v1_peer *before;
-    const perfbuf_v1_counter_block *before_blk;
-} csv_pair;
-
-/* The counter's value in `now` against `before` (NULL or without this
- * object: one sample), "%.6f" as typeperf writes it; " " when there is
- * none, as typeperf writes a first sample. blk is the dumped block's. */
-static void csv_value(csv_walk *cw, const perfbuf_v1_object *o, const perfbuf_v1_counter *c,
-                      uint32_t i, const perfbuf_v1_counter_block *blk, const csv_pair *cp)
-{
-    const v1_peer *peer = cp->before;
-    const perfbuf_v1_counter_block *pblk = cp->before_blk;
-    perfbuf_raw_sample s1;
-    perfbuf_raw_sample s0;
-    perfbuf_value_context ctx;
-    perfbuf_value_context pctx;
-    perfbuf_value v;
-    uint32_t st = PERFBUF_PDH_INVALID_ARGUMENT;
-    perfbuf_status now_st = PERFBUF_E_NOT_FOUND;
-    if (cp->now == NULL) {
-        now_st = perfbuf_v1_raw_sample(cw->b, o, c, blk, &s1, &ctx);
-    } else if (cp->now_blk != NULL && cp->now->usable[i]) {
-        now_st = perfbuf_v1_raw_sample(cp->now->block, &cp->now->object, &cp->now->use[i],
-                                       cp->now_blk, &s1, &ctx);
-    }
-    if (now_st == PERFBUF_OK) {
-        bool have_older = peer != NULL && pblk != NULL && peer->usable[i] &&
-                          perfbuf_v1_raw_sample(peer->block, &peer->object, &peer->use[i], pblk,
-                                                &s0, &pctx) == PERFBUF_OK;
-        st = perfbuf_format_value(c->type, &s1, have_older ? &s0 : NULL, &ctx, PERFBUF_FMT_DOUBLE,
-                                  &v);
-    }
-    /* fabs rather than isfinite: mingw-w64's isfinite macro narrows to float under
-     * -Wfloat-conversion. The comparison is false for NaN and both infinities. */
-    if (st == PERFBUF_CSTATUS_VALID_DATA && fabs(v.as_double) <= DBL_MAX) {
-        char text[64];
-        snprintf(text, sizeof text, "%.6f", v.as_double);
-        csv_field(cw->w, text);
-    } else {
-        csv_field(cw->w, " ");
-    }
-}
-
-/* A peer's counter block for the current object (single) or instance. */
-static const perfbuf_v1_counter_block *peer_block(const v1_peer *p, bool single)
-{
-    if (p == NULL) {
-        return NULL;
-    }
-    if (single) {
-        return p->have_block ? &p->object_block : NULL;
-    }
-    return p->have_instance ? &p->instance.counters : NULL;
-}
-
-/*
- * One walk over the cells the paths select, in block order: object,
- * instance (or the single block), counter. CSV_HEADER names each cell;
- * CSV_VALUES writes its value in `now` (NULL: the dumped block) against
- * `before` (NULL: one sample). Both peers pair their instances with the
- * dumped block's by key, so a column is one key in every record.
- */
-static void csv_cells(csv_walk *cw, v1_peer *now, v1_peer *before)
-{
-    const perfbuf_v1_block *b = cw->b;
-    dump_selection *sel = cw->sel;
-    perfbuf_v1_counter *counters = NULL;
-    size_t counters_cap = 0;
-    perfbuf_v1_iter oi;
-    perfbuf_v1_object o;
-    perfbuf_v1_objects_begin(b, &oi);
-    while (perfbuf_v1_objects_next(b, &oi, &o)) {
-        DUMP_WORK(1);
-        if (!select_object(sel, &o)) {
-            continue;
-        }
-        if (o.counter_count > counters_cap) {
-            free(counters);
-            counters = dump_calloc(o.counter_count, sizeof *counters);
-            counters_cap = o.counter_count;
-        }
-        uint32_t count = keep_selected(sel, counters, collect_counters(b, &o, counters));
-        if (before != NULL) {
-            peer_object(before, b, &o, counters, count);
-        }
-        if (now != NULL) {
-            peer_object(now, b, &o, counters, count);
-        }
-        perfbuf_v1_counter_block blk;
-        if (perfbuf_v1_object_counter_block(b, &o, &blk)) {
-            cw->names->count = 0;
-            for (uint32_t i = 0; i < count; i++) {
-                DUMP_WORK(1);
-                for (size_t p = 0; p < sel->count; p++) {
-                    DUMP_WORK(1);
-                    if (!select_block_by(sel, p) || !select_counter_by(sel, p, &counters[i])) {
-                        continue;
-                    }
-                    if (cw->mode == CSV_HEADER) {
-                        csv_column(cw, &o, &counters[i], 0);
-                    } else {
-                        csv_pair cp = {now, peer_block(now, true), before,
-                                       peer_block(before, true)};
-                        csv_value(cw, &o, &counters[i], i, &blk, &cp);
-                    }
-                    break;
-                }
-            }
-            continue;
-        }
-        if (o.num_instances < 0) {
-            continue;
-        }
-        instance_names_collect(cw->names, sel, b, &o, cw->parents);
-        select_mark_instances(sel, cw->names);
-        perfbuf_v1_iter ii;
-        perfbuf_v1_instance inst;
-        perfbuf_v1_instances_begin(&o, &ii);
-        while (perfbuf_v1_instances_next(b, &ii, &inst)) {
-            DUMP_WORK(1);
-            if (before != NULL) {
-                peer_instance(before, &inst);
-            }
-            if (now != NULL) {
-                peer_instance(now, &inst);
-            }
-            for (uint32_t i = 0; i < count; i++) {
-                DUMP_WORK(1);
-                for (size_t p = 0; p < sel->count; p++) {
-                    DUMP_WORK(1);
-                    if (!select_instance_by(sel, p, cw->names, inst.index) ||
-                        !select_counter_by(sel, p, &counters[i])) {
-                        continue;
-                    }
-                    if (cw->mode == CSV_HEADER) {
-                        csv_column(cw, &o, &counters[i], inst.index);
-                    } else {
-                        csv_pair cp = {now, peer_block(now, false), before,
-                                       peer_block(before, false)};
-                        csv_value(cw, &o, &counters[i], i, &inst.counters, &cp);
-                    }
-                    break;
-                }
-            }
-        }
-    }
-    free(counters);
+    csv_field_add(w, number, strlen(number));
 }
 
 /* A capture's SystemTime as typeperf writes its timestamps. */
@@ -1187,6 +1183,253 @@ static csv_stamp_text csv_stamp(const perfbuf_systemtime *t)
     return s;
 }
 
+static void csv_value(csv_out *w, const csv_cell *cell)
+{
+    if (cell != NULL && cell->has_value) {
+        char text[64];
+        snprintf(text, sizeof text, "%.6f", cell->value);
+        csv_field(w, text);
+    } else {
+        csv_field(w, " ");
+    }
+}
+
+/* Each counter's place among its object's displayable definitions, keyed
+ * by (object position, title): the order of a record's counters. */
+static csv_map csv_ranks(const perfbuf_v1_block *b, uint32_t **rank_of)
+{
+    size_t total = 0;
+    perfbuf_v1_iter it;
+    perfbuf_v1_object o;
+    perfbuf_v1_objects_begin(b, &it);
+    while (perfbuf_v1_objects_next(b, &it, &o)) {
+        DUMP_WORK(1);
+        total += o.counter_count;
+    }
+    csv_map m;
+    csv_map_init(&m, total);
+    *rank_of = dump_calloc(total, sizeof **rank_of);
+    size_t used = 0;
+    uint32_t object = 0;
+    perfbuf_v1_objects_begin(b, &it);
+    while (perfbuf_v1_objects_next(b, &it, &o)) {
+        DUMP_WORK(1);
+        uint32_t rank = 0;
+        perfbuf_v1_iter ci;
+        perfbuf_v1_counter c;
+        perfbuf_v1_counters_begin(&o, &ci);
+        for (uint32_t n = 0; n < o.counter_count && used < total &&
+                             perfbuf_v1_counters_next(b, &ci, &c);
+             n++) {
+            DUMP_WORK(1);
+            if (!perfbuf_counter_type_is_displayable(c.type)) {
+                continue;
+            }
+            uint64_t key = (uint64_t)object << 32 | c.name_title_index;
+            size_t at = (size_t)csv_mix(0xcbf29ce484222325ull, key) & m.mask;
+            while (m.values[at] != 0 && m.hashes[at] != key) {
+                DUMP_WORK(1);
+                at = (at + 1u) & m.mask;
+            }
+            if (m.values[at] == 0) {
+                m.hashes[at] = key;
+                (*rank_of)[used] = rank;
+                m.values[at] = ++used;
+            }
+            rank++;
+        }
+        object++;
+    }
+    return m;
+}
+
+static uint32_t csv_rank(const csv_map *m, const uint32_t *rank_of, const csv_cell *cell)
+{
+    uint64_t key = (uint64_t)cell->object << 32 | cell->counter;
+    size_t at = (size_t)csv_mix(0xcbf29ce484222325ull, key) & m->mask;
+    while (m->values[at] != 0) {
+        DUMP_WORK(1);
+        if (m->hashes[at] == key) {
+            return rank_of[m->values[at] - 1u];
+        }
+        at = (at + 1u) & m->mask;
+    }
+    return UINT32_MAX;
+}
+
+/* Block order: object, instance (the single block after none), counter. */
+static bool csv_before(const csv_cell *a, uint32_t rank_a, const csv_cell *b, uint32_t rank_b)
+{
+    if (a->object != b->object) {
+        return a->object < b->object;
+    }
+    if (a->position != b->position) {
+        return a->position < b->position;
+    }
+    return rank_a < rank_b;
+}
+
+/*
+ * The columns: the newest capture's items of every path, merged in block
+ * order. Each path's items are in block order already, so a merge of the
+ * paths' runs costs the items times the paths, as matching them did; a
+ * cell two paths select is the same (object, position, counter) and
+ * comes out once.
+ */
+static size_t csv_columns(const csv_capture *c, size_t paths, const perfbuf_v1_block *b,
+                          size_t **out)
+{
+    uint32_t *rank_of;
+    csv_map ranks = csv_ranks(b, &rank_of);
+    size_t *head = dump_calloc(paths, sizeof *head);
+    uint32_t *head_rank = dump_calloc(paths, sizeof *head_rank);
+    for (size_t p = 0; p < paths; p++) {
+        head[p] = p > 0 ? c->path_end[p - 1] : 0;
+        if (head[p] < c->path_end[p]) {
+            head_rank[p] = csv_rank(&ranks, rank_of, &c->cells[head[p]]);
+        }
+    }
+    size_t *columns = dump_calloc(c->count, sizeof *columns);
+    size_t n = 0;
+    for (;;) {
+        DUMP_WORK(1);
+        size_t best = paths;
+        for (size_t p = 0; p < paths; p++) {
+            DUMP_WORK(1);
+            if (head[p] < c->path_end[p] &&
+                (best == paths || csv_before(&c->cells[head[p]], head_rank[p],
+                                             &c->cells[head[best]], head_rank[best]))) {
+                best = p;
+            }
+        }
+        if (best == paths) {
+            break;
+        }
+        const csv_cell *cell = &c->cells[head[best]];
+        const csv_cell *last = n > 0 ? &c->cells[columns[n - 1]] : NULL;
+        if (last == NULL || last->object != cell->object || last->position != cell->position ||
+            last->counter != cell->counter) {
+            columns[n++] = head[best];
+        }
+        head[best]++;
+        if (head[best] < c->path_end[best]) {
+            head_rank[best] = csv_rank(&ranks, rank_of, &c->cells[head[best]]);
+        }
+    }
+    free(head);
+    free(head_rank);
+    free(rank_of);
+    csv_map_free(&ranks);
+    *out = columns;
+    return n;
+}
+
+/* A column's key in any capture: its object's title and ordinal, its
+ * name (ASCII case folded, as the query pairs names) and its counter. */
+static uint64_t csv_key_hash(const csv_capture *c, const csv_cell *cell)
+{
+    uint64_t h = 0xcbf29ce484222325ull;
+    bool known = cell->object < c->object_count;
+    h = csv_mix(h, known ? c->object_title[cell->object] : UINT32_MAX);
+    h = csv_mix(h, known ? c->object_ordinal[cell->object] : UINT32_MAX);
+    h = csv_mix(h, cell->counter);
+    h = csv_mix(h, cell->position == PERFBUF_ITEM_NO_INSTANCE);
+    const uint8_t *name = (const uint8_t *)c->strings + cell->name_at;
+    for (size_t i = 0; i < cell->name_len; i++) {
+        DUMP_WORK(1);
+        h = csv_mix(h, csv_fold(name[i]));
+    }
+    return h;
+}
+
+static bool csv_same_key(const csv_capture *ca, const csv_cell *a, const csv_capture *cb,
+                         const csv_cell *b)
+{
+    if (a->counter != b->counter || a->name_len != b->name_len ||
+        (a->position == PERFBUF_ITEM_NO_INSTANCE) != (b->position == PERFBUF_ITEM_NO_INSTANCE) ||
+        a->object >= ca->object_count || b->object >= cb->object_count ||
+        ca->object_title[a->object] != cb->object_title[b->object] ||
+        ca->object_ordinal[a->object] != cb->object_ordinal[b->object]) {
+        return false;
+    }
+    const uint8_t *x = (const uint8_t *)ca->strings + a->name_at;
+    const uint8_t *y = (const uint8_t *)cb->strings + b->name_at;
+    for (size_t i = 0; i < a->name_len; i++) {
+        DUMP_WORK(1);
+        if (csv_fold(x[i]) != csv_fold(y[i])) {
+            return false;
+        }
+    }
+    return true;
+}
+
+/* An earlier capture's record: each column's cell of the same key there. */
+static void csv_record_of(csv_out *w, const csv_capture *earlier, const csv_capture *newest,
+                          const size_t *columns, size_t n)
+{
+    csv_map m;
+    csv_map_init(&m, earlier->count);
+    for (size_t i = 0; i < earlier->count; i++) {
+        DUMP_WORK(1);
+        uint64_t h = csv_key_hash(earlier, &earlier->cells[i]);
+        size_t at = (size_t)h & m.mask;
+        while (m.values[at] != 0) {
+            DUMP_WORK(1);
+            at = (at + 1u) & m.mask;
+        }
+        m.hashes[at] = h;
+        m.values[at] = i + 1u;
+    }
+    for (size_t k = 0; k < n; k++) {
+        DUMP_WORK(1);
+        const csv_cell *col = &newest->cells[columns[k]];
+        uint64_t h = csv_key_hash(newest, col);
+        const csv_cell *found = NULL;
+        for (size_t at = (size_t)h & m.mask; m.values[at] != 0; at = (at + 1u) & m.mask) {
+            DUMP_WORK(1);
+            const csv_cell *cand = &earlier->cells[m.values[at] - 1u];
+            if (m.hashes[at] == h && csv_same_key(earlier, cand, newest, col)) {
+                found = cand;
+                break;
+            }
+        }
+        csv_value(w, found);
+    }
+    csv_map_free(&m);
+}
+
+/* The stderr line of a path that matched nothing (docs/cli.md,
+ * "Selecting counters"); true when it fails the run. */
+static bool csv_report_found(const perfbuf_counter_path *path, uint32_t found, const char *file)
+{
+    const char *missing = NULL;
+    switch (found) {
+    case PERFBUF_QUERY_FOUND_NO_OBJECT:
+        missing = "no object of that name";
+        break;
+    case PERFBUF_QUERY_FOUND_NO_COUNTER:
+        missing = "no counter of that name in the object";
+        break;
+    case PERFBUF_QUERY_FOUND_NO_INSTANCE:
+        missing = "no instance of that name";
+        break;
+    case PERFBUF_QUERY_FOUND_UNNAMED:
+        missing = "the object has instances and the path names none";
+        break;
+    case PERFBUF_QUERY_FOUND_EMPTY_OBJECT:
+        fprintf(stderr,
+                "perfbuf-dump: %s: --counter %.*s: the object has no instances; "
+                "only the header is shown\n",
+                file, (int)(path->text_len > 4096 ? 4096 : path->text_len), path->text);
+        return false;
+    default:
+        return false;
+    }
+    fprintf(stderr, "perfbuf-dump: %s: --counter %.*s: %s\n", file,
+            (int)(path->text_len > 4096 ? 4096 : path->text_len), path->text, missing);
+    return true;
+}
+
 perfbuf_status dump_v1_csv(const dump_input *in, FILE *out, perfbuf_error *err)
 {
     perfbuf_v1_block b;
@@ -1196,94 +1439,158 @@ perfbuf_status dump_v1_csv(const dump_input *in, FILE *out, perfbuf_error *err)
     }
     v1_tables tables;
     tables_load(in, &tables);
-    uint64_t *parent_slots = dump_calloc(b.index_slots, sizeof *parent_slots);
-    perfbuf_v1_instance_index parents;
-    const perfbuf_v1_instance_index *have_parents = NULL;
-    if (perfbuf_v1_block_index_build(&b, parent_slots, b.index_slots, &parents) == PERFBUF_OK) {
-        have_parents = &parents;
-    }
-    perfbuf_v1_block previous;
-    v1_peer rate;
-    v1_peer *before = NULL;
-    if (in->previous != NULL) {
-        perfbuf_error perr;
-        if (perfbuf_v1_parse(in->previous, in->previous_size, &in->options, &previous, &perr) !=
-            PERFBUF_OK) {
-            dump_side_rejected("--rate capture", in->previous_path, &perr);
-        } else {
-            peer_init(&rate, &previous);
-            before = &rate;
-        }
-    }
-    dump_text text;
-    dump_text_init(&text);
-    dump_text machine;
-    dump_text_init(&machine);
-    size_t len;
-    st = perfbuf_v1_system_name_utf8(&b, machine.buf, machine.cap, &len);
-    if (st == PERFBUF_E_OUTPUT_TOO_SMALL) {
-        dump_text_fit(&machine, len);
-        st = perfbuf_v1_system_name_utf8(&b, machine.buf, machine.cap, &len);
-    }
-    if (st != PERFBUF_OK) {
-        machine.buf[0] = '\0';
-    }
-    dump_selection sel = {in->paths, in->path_count, &tables.tables, NULL, NULL, NULL, NULL, NULL};
-    select_track(&sel);
-    dump_instance_names names;
-    instance_names_init(&names);
-    csv_out w;
-    csv_init(&w, out);
-    csv_walk cw = {&w, CSV_HEADER, &b, &tables, have_parents, &sel, &names, &text, machine.buf};
-    /* The capture's SystemTime is UTC (docs/v1.md): the header says so. */
-    csv_field(&w, "(PDH-CSV 4.0) (Coordinated Universal Time)(0)");
-    csv_cells(&cw, NULL, NULL);
-    csv_row_end(&w);
-    cw.mode = CSV_VALUES;
-    /* --series: a record per earlier capture, oldest first, each against
-     * the one before it; all are paired with the dumped block by key. */
-    size_t earlier = in->series_count;
-    perfbuf_v1_block *series_blocks = dump_calloc(earlier, sizeof *series_blocks);
-    v1_peer *series = dump_calloc(earlier, sizeof *series);
-    for (size_t k = 0; k < earlier; k++) {
+    /* The query resolves paths in English and the system's language; with
+     * one table, that table is the one it reads. */
+    const perfbuf_name_table *first = tables.tables.english ? tables.tables.english
+                                                            : tables.tables.localized;
+    const perfbuf_name_table *second = tables.tables.english ? tables.tables.localized : NULL;
+    const uint8_t *first_bytes = first == &tables.english ? in->english_names : in->names;
+    size_t first_size = first == &tables.english ? in->english_names_size : in->names_size;
+    perfbuf_query q;
+    bool open = first != NULL &&
+                perfbuf_query_open(&q, first_bytes, first_size, second ? in->names : NULL,
+                                   second ? in->names_size : 0, NULL) == PERFBUF_OK;
+    perfbuf_query_counter *counters = dump_calloc(in->path_count, sizeof *counters);
+    bool *added = dump_calloc(in->path_count, sizeof *added);
+    for (size_t p = 0; open && p < in->path_count; p++) {
         DUMP_WORK(1);
-        /* A rejected capture failed the run before anything was written
-         * (main.c); should one get here, its record is left blank. */
-        bool valid = perfbuf_v1_parse(in->series[k], in->series_sizes[k], &in->options,
-                                      &series_blocks[k], NULL) == PERFBUF_OK;
-        peer_init(&series[k], valid ? &series_blocks[k] : NULL);
-        csv_stamp_text stamp = {" "};
-        if (valid) {
-            stamp = csv_stamp(&series_blocks[k].system_time);
+        /* main parsed every path already, with the same parser. */
+        added[p] = perfbuf_query_add(&q, &counters[p], in->paths[p].text, in->paths[p].text_len,
+                                     NULL) == PERFBUF_OK;
+    }
+    /* Oldest first: --rate PREVIOUS, or the --series captures; then FILE. */
+    size_t earlier = in->previous != NULL ? 1u : in->series_count;
+    size_t total = earlier + 1u;
+    csv_capture *captures = dump_calloc(total, sizeof *captures);
+    bool earlier_failed = false;
+    uint8_t *arena = NULL;
+    perfbuf_formatted_item *items = NULL;
+    size_t items_cap = 0;
+    for (size_t k = 0; k < total; k++) {
+        DUMP_WORK(1);
+        const uint8_t *data = k == earlier ? in->data
+                              : in->previous != NULL ? in->previous
+                                                     : in->series[k];
+        size_t size = k == earlier ? in->size
+                      : in->previous != NULL ? in->previous_size
+                                             : in->series_sizes[k];
+        csv_capture *c = &captures[k];
+        c->path_end = dump_calloc(in->path_count, sizeof *c->path_end);
+        perfbuf_v1_block cb;
+        /* main rejected an earlier capture that does not parse. */
+        if (perfbuf_v1_parse(data, size, &in->options, &cb, NULL) == PERFBUF_OK) {
+            c->time = cb.system_time;
+            csv_objects(c, &cb);
         }
-        csv_field(&w, stamp.text);
-        csv_cells(&cw, &series[k], k > 0 ? &series[k - 1] : NULL);
-        csv_row_end(&w);
+        perfbuf_error cerr;
+        memset(&cerr, 0, sizeof cerr);
+        perfbuf_status cst = open ? csv_collect(&q, &arena, data, size, &cerr) : PERFBUF_OK;
+        if (cst != PERFBUF_OK && k == earlier) {
+            *err = cerr;
+            st = cst;
+            break;
+        }
+        if (cst != PERFBUF_OK) {
+            /* The query reads a capture with the library's default limits,
+             * which options given on the command line may exceed: this
+             * earlier capture fails the run as main's check would. */
+            dump_side_rejected(in->previous != NULL ? "--rate capture" : "--series capture",
+                               in->previous != NULL ? in->previous_path : in->series_paths[k],
+                               &cerr);
+            earlier_failed = true;
+            break;
+        }
+        /* --rate PREVIOUS has no record of its own: only FILE's items are kept. */
+        bool keep = in->previous == NULL || k == earlier;
+        for (size_t p = 0; open && p < in->path_count; p++) {
+            DUMP_WORK(1);
+            if (added[p] && keep) {
+                csv_keep(c, &q, &counters[p], &items, &items_cap);
+            }
+            c->path_end[p] = c->count;
+        }
     }
-    v1_peer *rate_peer = before;
-    if (earlier > 0) {
-        before = &series[earlier - 1];
-    }
-    csv_stamp_text stamp = csv_stamp(&b.system_time);
-    csv_field(&w, stamp.text);
-    csv_cells(&cw, NULL, before);
-    csv_row_end(&w);
-    for (size_t k = 0; k < earlier; k++) {
-        peer_free(&series[k]);
-    }
-    free(series);
-    free(series_blocks);
-    if (rate_peer != NULL) {
-        peer_free(rate_peer);
-    }
-    if (select_report_unmatched(&sel, in->path) && in->unmatched != NULL) {
+    if (earlier_failed && in->unmatched != NULL) {
         *in->unmatched = true;
     }
-    instance_names_free(&names);
-    select_free(&sel);
-    free(parent_slots);
+    if (st == PERFBUF_OK && !earlier_failed) {
+        csv_capture *newest = &captures[earlier];
+        dump_text text;
+        dump_text_init(&text);
+        dump_text machine;
+        dump_text_init(&machine);
+        size_t len;
+        perfbuf_status mst = perfbuf_v1_system_name_utf8(&b, machine.buf, machine.cap, &len);
+        if (mst == PERFBUF_E_OUTPUT_TOO_SMALL) {
+            dump_text_fit(&machine, len);
+            mst = perfbuf_v1_system_name_utf8(&b, machine.buf, machine.cap, &len);
+        }
+        if (mst != PERFBUF_OK) {
+            machine.buf[0] = '\0';
+        }
+        size_t *columns;
+        size_t n = csv_columns(newest, in->path_count, &b, &columns);
+        csv_out w;
+        csv_init(&w, out);
+        /* The capture's SystemTime is UTC (docs/v1.md): the header says so. */
+        csv_field(&w, "(PDH-CSV 4.0) (Coordinated Universal Time)(0)");
+        for (size_t k = 0; k < n; k++) {
+            DUMP_WORK(1);
+            const csv_cell *cell = &newest->cells[columns[k]];
+            csv_field_begin(&w);
+            csv_field_add(&w, "\\\\", 2);
+            csv_field_add(&w, machine.buf, strlen(machine.buf));
+            csv_field_add(&w, "\\", 1);
+            csv_title(&w, &tables, &text,
+                      cell->object < newest->object_count ? newest->object_title[cell->object]
+                                                          : 0);
+            if (cell->position != PERFBUF_ITEM_NO_INSTANCE) {
+                csv_field_add(&w, "(", 1);
+                csv_field_add(&w, newest->strings + cell->name_at, cell->name_len);
+                csv_field_add(&w, ")", 1);
+            }
+            csv_field_add(&w, "\\", 1);
+            csv_title(&w, &tables, &text, cell->counter);
+            csv_field_end(&w);
+        }
+        csv_row_end(&w);
+        /* --rate: PREVIOUS only paired FILE's instances; its own record
+         * is not written. --series: a record per capture, oldest first. */
+        for (size_t k = in->previous != NULL ? 1u : 0u; k < earlier; k++) {
+            DUMP_WORK(1);
+            csv_stamp_text stamp = csv_stamp(&captures[k].time);
+            csv_field(&w, stamp.text);
+            csv_record_of(&w, &captures[k], newest, columns, n);
+            csv_row_end(&w);
+        }
+        csv_stamp_text stamp = csv_stamp(&b.system_time);
+        csv_field(&w, stamp.text);
+        for (size_t k = 0; k < n; k++) {
+            DUMP_WORK(1);
+            csv_value(&w, &newest->cells[columns[k]]);
+        }
+        csv_row_end(&w);
+        bool failed = false;
+        for (size_t p = 0; p < in->path_count; p++) {
+            DUMP_WORK(1);
+            uint32_t found = open && added[p] ? counters[p].found : PERFBUF_QUERY_FOUND_NO_OBJECT;
+            failed |= csv_report_found(&in->paths[p], found, in->path);
+        }
+        if (failed && in->unmatched != NULL) {
+            *in->unmatched = true;
+        }
+        free(columns);
+        dump_text_free(&text);
+        dump_text_free(&machine);
+    }
+    for (size_t k = 0; k < total; k++) {
+        csv_capture_free(&captures[k]);
+    }
+    free(captures);
+    free(items);
+    free(arena);
+    free(added);
+    free(counters);
     tables_free(&tables);
-    dump_text_free(&text);
-    dump_text_free(&machine);
-    return PERFBUF_OK;
+    return st;
 }

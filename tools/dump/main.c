@@ -394,7 +394,7 @@ static int run(int argc, char **argv, perfbuf_counter_path *paths)
                      (const uint8_t *const *)series, series_sizes, series_count,
                      side[0], side_sizes[0], side[1], side_sizes[1], side[2], side_sizes[2],
                      origin, side[3], side_sizes[3], paths, path_count, &unmatched,
-                     previous_path, names_path, side_paths};
+                     previous_path, names_path, side_paths, series_paths};
     perfbuf_error err;
     memset(&err, 0, sizeof err);
     if (csv) {

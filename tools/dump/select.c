@@ -23,6 +23,9 @@ static const char *part_text(const perfbuf_counter_path *p, perfbuf_span sp)
     return p->text + sp.offset;
 }
 
+static bool select_instance_by(const dump_selection *s, size_t p, const dump_instance_names *n,
+                               uint32_t i);
+
 void select_track(dump_selection *s)
 {
     s->object_ok = dump_calloc(s->count, sizeof *s->object_ok);
@@ -111,7 +114,8 @@ bool select_report_unmatched(const dump_selection *s, const char *file)
     return failed;
 }
 
-bool select_counter_by(const dump_selection *s, size_t p, const perfbuf_v1_counter *c)
+/* Whether path p (its object marked) names counter c. */
+static bool select_counter_by(const dump_selection *s, size_t p, const perfbuf_v1_counter *c)
 {
     const perfbuf_counter_path *path = &s->paths[p];
     if (!s->object_ok[p]) {
@@ -148,8 +152,9 @@ bool select_block_by(const dump_selection *s, size_t p)
     return s->object_ok[p] && (s->paths[p].flags & PERFBUF_PATH_HAS_INSTANCE) == 0;
 }
 
-bool select_instance_by(const dump_selection *s, size_t p, const dump_instance_names *n,
-                        uint32_t i)
+/* Whether path p selects instance i of names. */
+static bool select_instance_by(const dump_selection *s, size_t p, const dump_instance_names *n,
+                               uint32_t i)
 {
     if (!s->object_ok[p] || i >= n->count || !n->named[i]) {
         return false;

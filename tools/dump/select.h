@@ -54,15 +54,11 @@ bool select_report_unmatched(const dump_selection *s, const char *file);
 void select_mark_instances(const dump_selection *s, const dump_instance_names *n);
 /* Marks the paths whose object is o; true when any is. */
 bool select_object(dump_selection *s, const perfbuf_v1_object *o);
-/* Whether path p (its object marked) names counter c. */
-bool select_counter_by(const dump_selection *s, size_t p, const perfbuf_v1_counter *c);
 /* Whether any marked path names c. */
 bool select_counter(const dump_selection *s, const perfbuf_v1_counter *c);
 /* Whether path p selects the single counter block (a path without an
- * instance part) or instance i of names. */
+ * instance part). */
 bool select_block_by(const dump_selection *s, size_t p);
-bool select_instance_by(const dump_selection *s, size_t p, const dump_instance_names *n,
-                        uint32_t i);
 bool select_instance(const dump_selection *s, const dump_instance_names *n, uint32_t i);
 
 void instance_names_init(dump_instance_names *n);
