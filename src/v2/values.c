@@ -8,6 +8,15 @@
 #include "core/work.h"
 #include "v2/internal.h"
 
+/* A step of the per-value path the compiler must copy into its caller:
+ * gcc -O2 kept located_value out of line, a call and its frame for each
+ * value read (callgrind: 4 instructions per raw sample). */
+#if defined(__GNUC__) || defined(__clang__)
+#  define PB_ALWAYS_INLINE inline __attribute__((always_inline))
+#else
+#  define PB_ALWAYS_INLINE inline
+#endif
+
 static bool block_has_ids(const perfbuf_v2_block *block)
 {
     return block->kind == PERFBUF_V2_MULTIPLE_COUNTERS || block->kind == PERFBUF_V2_COUNTERSET;
@@ -188,8 +197,8 @@ static located_run locate_run(const perfbuf_v2_query *q, const perfbuf_v2_block 
  * id in order, as the walk meets them), its value read in place. False
  * when a value there is not what the parse proved (the walk answers).
  */
-static inline bool located_value(const located_run *run, uint32_t id, perfbuf_status *st,
-                                 uint64_t *out)
+static PB_ALWAYS_INLINE bool located_value(const located_run *run, uint32_t id,
+                                           perfbuf_status *st, uint64_t *out)
 {
     bool integer = false;
     uint64_t v = 0;
