@@ -211,6 +211,31 @@ string(REGEX MATCH "\n[^\n]*" values "${csv}")
 string(REGEX REPLACE "^\n\"[^\"]*\"," "" values "${values}")
 string(STRIP "${values}" values)
 expect("csv case path value" "${values}" "\"11.000000\"")
+# Text and JSON number #N the same way: the path selects SVCHOST alone.
+execute_process(COMMAND ${DUMP} --json --names ${DIR}/names.bin
+                        --counter "\\Process(svchost#1)\\ID Process" ${DIR}/case-1.bin
+                OUTPUT_VARIABLE json RESULT_VARIABLE rc)
+expect("json case path exit" "${rc}" "0")
+string(JSON count ERROR_VARIABLE json_error LENGTH "${json}" objects 0 instances)
+string(JSON got_name ERROR_VARIABLE json_error GET "${json}" objects 0 instances 0 name)
+string(JSON got_id ERROR_VARIABLE json_error GET "${json}" objects 0 instances 0 values 0)
+expect("json case path instance" "${count}|${got_name}|${got_id}" "1|SVCHOST|11")
+execute_process(COMMAND ${DUMP} --names ${DIR}/names.bin
+                        --counter "\\Process(svchost#1)\\ID Process" ${DIR}/case-1.bin
+                OUTPUT_VARIABLE text RESULT_VARIABLE rc)
+expect("text case path exit" "${rc}" "0")
+count_of(shown "\n *full_name: \"[^\"]*\"\n" "${text}")
+string(REGEX MATCH "\n *full_name: \"([^\"]*)\"\n" name_line "${text}")
+set(got_name "${CMAKE_MATCH_1}")
+string(REGEX MATCH "\n *values:\n *- ([0-9]+)\n" values_line "${text}")
+expect("text case path instance" "${shown}|${got_name}|${CMAKE_MATCH_1}" "1|SVCHOST|11")
+# svchost#2 is the last one (ID Process 12) in every output.
+execute_process(COMMAND ${DUMP} --json --names ${DIR}/names.bin
+                        --counter "\\Process(svchost#2)\\ID Process" ${DIR}/case-1.bin
+                OUTPUT_VARIABLE json RESULT_VARIABLE rc)
+string(JSON count ERROR_VARIABLE json_error LENGTH "${json}" objects 0 instances)
+string(JSON got_id ERROR_VARIABLE json_error GET "${json}" objects 0 instances 0 values 0)
+expect("json case path #2" "${rc}|${count}|${got_id}" "0|1|12")
 
 # A title the block repeats, in --series: each record reads the later
 # object's instance in its own capture (ID Process 2 in both), unpaired, so

@@ -3,8 +3,9 @@
 instances a dump shows, decided as perfbuf-dump decides it. Objects and
 counters are matched by name through the Counter tables (English or
 localized, perfbuf_title_matches); instances by parent, name and #N, the
-position among the instances of the same parent/name that some path could
-select (perfbuf_path_instance_matches)."""
+position among the instances of the same parent/name (ASCII case folded, as
+the query numbers them) that some path could select
+(perfbuf_path_instance_matches)."""
 import ctypes
 
 from . import _native as N
@@ -147,14 +148,17 @@ class Selection:
             if cut or (len(parent) + 1 if has_parent else 0) + len(own) > NAME_MAX_BYTES:
                 own = b""
             names.append((parent, own) if self._could_select(parent, own) else None)
+        # #N counts among equal parent and name with ASCII letters folded,
+        # as the query's keys compare them; bytes.lower folds A-Z alone.
         ordinals = {}
         self.names = []
         for key in names:
             if key is None:
                 self.names.append(None)
                 continue
-            self.names.append(key + (ordinals.get(key, 0),))
-            ordinals[key] = ordinals.get(key, 0) + 1
+            folded = (key[0].lower(), key[1].lower())
+            self.names.append(key + (ordinals.get(folded, 0),))
+            ordinals[folded] = ordinals.get(folded, 0) + 1
         for p in range(len(self.paths)):
             for i in range(len(self.names)):
                 if not self.object_ok[p] or self.instance_found[p]:

@@ -159,3 +159,24 @@ def test_usage_errors_are_perfbuf_dumps(dump_tool):
         mine, theirs = run_python(args), run_tool(dump_tool, args)
         assert mine[0] == theirs[0] == 2, args
         assert mine[1] == theirs[1] == "", args
+
+
+def test_n_counts_names_that_differ_in_ascii_case_only(dump_tool, tmp_path):
+    """#N counts among parent/names equal with ASCII case folded, as the
+    query (and so perfbuf-dump --csv) numbers them: with the first svchost
+    (PID 812) renamed SVCHOST, svchost#1 is PID 1044 and svchost/0#1 its
+    thread (ID Thread 1048), in perfbuf-dump's JSON and in ours alike."""
+    data = S[0].read_bytes()
+    name = "svchost".encode("utf-16-le")
+    at = data.index(name)
+    capture = tmp_path / "case.bin"
+    capture.write_bytes(data[:at] + "SVCHOST".encode("utf-16-le") + data[at + len(name):])
+    args = ["--names", SERIES_NAMES, "--counter", "\\Process(svchost#1)\\ID Process",
+            "--counter", "\\Thread(svchost/0#1)\\ID Thread", capture]
+    mine, theirs = run_python(args), run_tool(dump_tool, args)
+    assert mine[:2] == theirs[:2]
+    assert mine[2] == theirs[2].replace("perfbuf-dump: ", "perfbuf: "), (mine[2], theirs[2])
+    shown = [(o["name"], i["full_name"], i["values"]) for o in json.loads(mine[1])["objects"]
+             for i in o.get("instances", [])]
+    assert mine[0] == 0 and shown == [("Process", "svchost", [1044]),
+                                      ("Thread", "svchost/0", [1048])], shown

@@ -251,24 +251,50 @@ static int by_parent(const void *a, const void *b)
     return ki < kj ? -1 : ki > kj ? 1 : i < j ? -1 : i > j ? 1 : 0;
 }
 
+/* The order of two UTF-8 names with ASCII letters folded and every other
+ * byte compared as it is, a proper prefix first: the query's instance
+ * keys compare names so (only A-Z fold, docs/cli.md), and UTF-8 writes an
+ * ASCII letter as that one byte and never uses its value inside another
+ * character, so folding bytes folds exactly those letters. */
+static int folded_order(const char *a, size_t la, const char *b, size_t lb)
+{
+    size_t shorter = la < lb ? la : lb;
+    for (size_t k = 0; k < shorter; k++) {
+        DUMP_WORK(1);
+        unsigned char x = (unsigned char)a[k], y = (unsigned char)b[k];
+        x = x >= 'A' && x <= 'Z' ? (unsigned char)(x + ('a' - 'A')) : x;
+        y = y >= 'A' && y <= 'Z' ? (unsigned char)(y + ('a' - 'A')) : y;
+        if (x != y) {
+            return x < y ? -1 : 1;
+        }
+    }
+    return la == lb ? 0 : la < lb ? -1 : 1;
+}
+
+/* Orders instances by parent, then name, both ASCII-folded: instances
+ * that #N counts together (equal parent and name) are adjacent, in buffer
+ * order. */
+static int folded_full_name_order(const dump_instance_names *n, uint32_t i, uint32_t j)
+{
+    /* Children of one parent share its text: a long parent is not read
+     * again for every pair of them. */
+    bool shared_parent = n->parent_at[i] == n->parent_at[j] &&
+                         n->parent_len[i] == n->parent_len[j];
+    int c = shared_parent ? 0 : folded_order(n->arena + n->parent_at[i], n->parent_len[i],
+                         n->arena + n->parent_at[j], n->parent_len[j]);
+    if (c == 0) {
+        c = folded_order(n->arena + n->name_at[i], n->name_len[i], n->arena + n->name_at[j],
+                         n->name_len[j]);
+    }
+    return c;
+}
+
 static int by_full_name(const void *a, const void *b)
 {
     DUMP_WORK(1);
     uint32_t i = *(const uint32_t *)a;
     uint32_t j = *(const uint32_t *)b;
-    const dump_instance_names *n = sorting;
-    size_t pi = n->parent_len[i], pj = n->parent_len[j];
-    int c = memcmp(n->arena + n->parent_at[i], n->arena + n->parent_at[j], pi < pj ? pi : pj);
-    if (c == 0 && pi != pj) {
-        c = pi < pj ? -1 : 1;
-    }
-    if (c == 0) {
-        size_t ni = n->name_len[i], nj = n->name_len[j];
-        c = memcmp(n->arena + n->name_at[i], n->arena + n->name_at[j], ni < nj ? ni : nj);
-        if (c == 0 && ni != nj) {
-            c = ni < nj ? -1 : 1;
-        }
-    }
+    int c = folded_full_name_order(sorting, i, j);
     if (c == 0) {
         c = i < j ? -1 : i > j ? 1 : 0;
     }
@@ -323,7 +349,10 @@ static bool could_select(const dump_selection *s, const dump_instance_names *n, 
 }
 
 /*
- * Names the instances of o that some path could select and numbers them.
+ * Names the instances of o that some path could select and numbers them
+ * (#N) among those of the same parent and name, ASCII case folded as the
+ * query's keys fold it: a path's case-insensitive match selects all of
+ * such a group or none of it, so the numbering is the query's.
  * Each parent's name is converted once, for all its children (grouped by
  * the parent's offset), and an instance no path can select keeps no name:
  * converting every child's "parent/name" whole made a long parent shared
@@ -426,12 +455,7 @@ void instance_names_collect(dump_instance_names *n, const dump_selection *s,
         DUMP_WORK(1);
         uint32_t at = order[k];
         uint32_t before = k > 0 ? order[k - 1] : at;
-        bool same = k > 0 && n->parent_len[at] == n->parent_len[before] &&
-                    n->name_len[at] == n->name_len[before] &&
-                    memcmp(n->arena + n->parent_at[at], n->arena + n->parent_at[before],
-                           n->parent_len[at]) == 0 &&
-                    memcmp(n->arena + n->name_at[at], n->arena + n->name_at[before],
-                           n->name_len[at]) == 0;
+        bool same = k > 0 && folded_full_name_order(n, at, before) == 0;
         n->ordinal[at] = same ? n->ordinal[before] + 1 : 0;
     }
     free(order);

@@ -4,7 +4,7 @@
  * (docs/cli.md). Paths are resolved by name through the Counter tables
  * (perfbuf/resolve.h), in English or the localized language; instances
  * are matched by parent, name and #N, the position among instances of the
- * same parent/name.
+ * same parent/name with ASCII case folded, as the query numbers them.
  */
 #ifndef PERFBUF_DUMP_SELECT_H
 #define PERFBUF_DUMP_SELECT_H
@@ -20,7 +20,7 @@ typedef struct dump_instance_names {
     char *arena;             /* every instance's parent and name, UTF-8 */
     size_t arena_used, arena_cap;
     size_t *parent_at, *parent_len, *name_at, *name_len;
-    uint32_t *ordinal;       /* position among instances of the same parent/name */
+    uint32_t *ordinal;       /* position among instances of one parent/name, ASCII folded */
     bool *cut;               /* the parent/name did not fit: no #N is given */
     bool *named;             /* some path could select it: the fields above are set */
     size_t *parent_key;      /* its parent's offset + 1, or 0 */
