@@ -13,7 +13,9 @@
  * follows them, the rest of the table its counter names, the counterset
  * is named "S" (bit 5: has no name, paths name it by GUID alone) and
  * answers in block 0, and the captures are V2 query data. A table that does not parse ends the run; a path that does not
- * parse is not added.
+ * parse is not added. Bit 6 of byte 0 collects strictly, bit 7 with
+ * limits of 2 sections, counters and instances (perfbuf_query_options),
+ * so strict refusals and LIMIT_EXCEEDED reach the collection.
  *
  * Oracles: every call within the work budget of its inputs (fuzz/oracle.h;
  * a collection's inputs are the capture once per counter and once more
@@ -24,7 +26,10 @@
  * with a NUL inside the arena; a raw item with an older sample is MATCHED;
  * the instances listed as appeared or exited are at most the items of
  * their capture; a title's text fits in the room its size answer gave; a
- * V2 open that succeeds leaves *err reporting no failure.
+ * V2 open that succeeds leaves *err reporting no failure; options with an
+ * unknown flag are refused; a capture the reader refuses with the query's
+ * options the collection refuses with the same status, and a capture the
+ * collection accepts the reader accepts with them.
  */
 #include <stdbool.h>
 #include <stdlib.h>
@@ -32,6 +37,7 @@
 
 #include "oracle.h"
 #include "perfbuf/query.h"
+#include "perfbuf/v2_query.h"
 
 #define MAX_ARENA ((size_t)1 << 26)
 
@@ -53,7 +59,23 @@ typedef struct run {
     perfbuf_query_registration reg;
     void *arena;
     size_t arena_bytes;
+    perfbuf_options options; /* the ones given to perfbuf_query_options */
+    bool v2;
 } run;
+
+/* The reader's own answer for a capture with the query's options. */
+static perfbuf_status parsed_alone(const run *r, const uint8_t *capture, size_t len)
+{
+    perfbuf_status st;
+    if (r->v2) {
+        perfbuf_v2_query d;
+        BUDGETED(len, st = perfbuf_v2_query_parse(capture, len, &r->options, &d, NULL));
+    } else {
+        perfbuf_v1_block b;
+        BUDGETED(len, st = perfbuf_v1_parse(capture, len, &r->options, &b, NULL));
+    }
+    return st;
+}
 
 /* Collects one capture, growing the arena once when asked. False when
  * the capture is not collected. */
@@ -64,6 +86,12 @@ static bool collect(run *r, const uint8_t *capture, size_t len)
     perfbuf_error err = {0};
     BUDGETED(len + len + len + r->table_len + r->arena_bytes,
              st = perfbuf_query_collect(&r->q, capture, len, &needed, &err));
+    /* The collection parses with the query's options: the reader refuses
+     * what it refuses, with the same status, and accepts what it accepts. A
+     * V1 buffer given to a V2 query is refused before the parse. */
+    perfbuf_status alone = parsed_alone(r, capture, len);
+    ORACLE(alone == PERFBUF_OK || st == alone || st == PERFBUF_E_BAD_SIGNATURE);
+    ORACLE(st != PERFBUF_OK || alone == PERFBUF_OK);
     if (st != PERFBUF_E_OUTPUT_TOO_SMALL) {
         return st == PERFBUF_OK;
     }
@@ -235,6 +263,16 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
     }
     /* An open that succeeds reports no failure, ids' order deferred or not. */
     ORACLE(!v2 || err.status == PERFBUF_OK);
+    r.v2 = v2;
+    /* A flag the query does not know is refused; bits 6 and 7 choose the
+     * options the captures are parsed with. */
+    const perfbuf_options unknown = {PERFBUF_STRICT << 1, 0, 0, 0};
+    BUDGETED(0, st = perfbuf_query_options(&r.q, &unknown));
+    ORACLE(st == PERFBUF_E_INVALID_ARGUMENT);
+    uint32_t limit = (data[0] & 128u) != 0 ? 2u : 0u;
+    r.options = (perfbuf_options){(data[0] & 64u) != 0 ? PERFBUF_STRICT : 0u, limit, limit, limit};
+    BUDGETED(0, st = perfbuf_query_options(&r.q, &r.options));
+    ORACLE(st == PERFBUF_OK);
     for (int k = 0; k < 2; k++) {
         r.path_len[k] = lens[k];
         BUDGETED(lens[k], st = perfbuf_query_add(&r.q, &r.counters[k], (const char *)parts[k],

@@ -297,6 +297,52 @@ string(REGEX MATCHALL "full_name: \"svchost\"" svchosts "${out}")
 list(LENGTH svchosts n)
 expect("text: svchost without #N is the first only" "${n}" 1 "")
 
+# --csv parses every capture with the options the text output parses with:
+# it accepts and refuses the same captures, with the same reason. A limit
+# raised above its default lets through what the default refuses, a
+# lowered one refuses what the default lets through, and --strict refuses
+# trailing bytes that a lenient parse tolerates.
+set(hostile_names ${DIR}/names-hostile.bin)
+set(wide ${DIR}/v1-many-counters.bin)
+set(trailing ${DIR}/v1-trailing.bin)
+# same_answer(NAME EXPECTED_RC FILE MUST_CONTAIN OPTIONS...): the text
+# output and --csv, each exiting EXPECTED_RC with MUST_CONTAIN in its
+# stdout (rc 0) or stderr (rc 1).
+function(same_answer name want file needle)
+  foreach(format "" --csv)
+    execute_process(COMMAND ${DUMP} --names ${hostile_names} --counter [=[\=Proc(*)\Say "hi"]=]
+                            ${ARGN} ${format} ${file}
+                    RESULT_VARIABLE rc OUTPUT_VARIABLE out ERROR_VARIABLE err TIMEOUT 60)
+    if(want EQUAL 0)
+      expect("${name} ${format}" "${rc}" ${want} "${out}" "${needle}")
+    else()
+      expect("${name} ${format}" "${rc}" ${want} "${err}" "${needle}")
+    endif()
+  endforeach()
+  set(passed ${passed} PARENT_SCOPE)
+  set(failed ${failed} PARENT_SCOPE)
+endfunction()
+same_answer("65537 counters, default limit" 1 ${wide}
+            "NumCounters: the count is above the caller's limit (declared 65537, limit 65536)")
+same_answer("65537 counters, --max-counters 65537" 0 ${wide} "wide" --max-counters 65537)
+same_answer("two instances, default limit" 0 ${trailing} "second")
+same_answer("two instances, --max-instances 1" 1 ${trailing}
+            "NumInstances: the count is above the caller's limit (declared 2, limit 1)"
+            --max-instances 1)
+same_answer("trailing bytes, --strict" 1 ${trailing}
+            "TotalByteLength: bytes are left over where the format allows none" --strict)
+# An earlier capture is held to the same options as FILE.
+execute_process(COMMAND ${DUMP} --names ${hostile_names} --counter [=[\=Proc(*)\Say "hi"]=]
+                        --max-counters 65537 --csv --rate ${wide} ${wide}
+                RESULT_VARIABLE rc OUTPUT_VARIABLE out ERROR_VARIABLE err TIMEOUT 60)
+expect("--csv --rate over the default limit, raised" "${rc}" 0 "${out}"
+       [=["\\HOST\=Proc(wide)\Say ""hi"""]=] [=["7.000000"]=])
+execute_process(COMMAND ${DUMP} --names ${hostile_names} --counter [=[\=Proc(*)\Say "hi"]=]
+                        --max-instances 1 --csv --rate ${trailing} ${wide}
+                RESULT_VARIABLE rc OUTPUT_QUIET ERROR_VARIABLE err TIMEOUT 60)
+expect("--csv --rate, the earlier capture over a lowered limit" "${rc}" 1 "${err}"
+       "the --rate capture is rejected" "(declared 2, limit 1)")
+
 # Usage errors.
 execute_process(COMMAND ${DUMP} --counter [=[\Process(a)\b]=] ${s1}
                 RESULT_VARIABLE rc ERROR_VARIABLE err TIMEOUT 20)

@@ -554,6 +554,42 @@ static int csv_files(const char *dir)
     tb_v1_end(&v);
     v.buf.len -= 8;
     rc = rc ? rc : write_buf(dir, "v1-cut-short.bin", &v.buf);
+    /* One Process instance with 65,537 raw counts, one more than the
+     * default --max-counters (65,536): the first titled 6, the others
+     * 8, 10, ..., so none repeats a title. */
+    enum { OVER_DEFAULT_COUNTERS = 65537 };
+    tb_v1_begin(&v, "HOST");
+    tb_v1_object_begin(&v, TB_V1_PROCESS, 0, 0);
+    for (uint32_t i = 0; i < OVER_DEFAULT_COUNTERS; i++) {
+        tb_v1_counter(&v, 6u + 2u * i, PERF_COUNTER_RAWCOUNT, 4, 4u + 4u * i);
+    }
+    tb_v1_definitions_end(&v);
+    uint8_t *wide = calloc(OVER_DEFAULT_COUNTERS, 4);
+    if (wide == NULL) {
+        return 1;
+    }
+    wide[0] = 7;
+    tb_v1_instance(&v, "wide", 0, 0);
+    tb_v1_counter_block(&v, wide, OVER_DEFAULT_COUNTERS * 4u);
+    free(wide);
+    tb_v1_object_end(&v);
+    tb_v1_end(&v);
+    rc = rc ? rc : write_buf(dir, "v1-many-counters.bin", &v.buf);
+    /* Two instances, then 8 bytes past TotalByteLength: trailing bytes,
+     * which a lenient parse tolerates and a strict one refuses. */
+    tb_v1_begin(&v, "HOST");
+    tb_v1_object_begin(&v, TB_V1_PROCESS, 0, 0);
+    tb_v1_counter(&v, 6, PERF_COUNTER_RAWCOUNT, 4, 4);
+    tb_v1_definitions_end(&v);
+    tb_v1_instance(&v, "first", 0, 0);
+    tb_v1_counter_block(&v, data, sizeof data);
+    tb_v1_instance(&v, "second", 0, 0);
+    tb_v1_counter_block(&v, data, sizeof data);
+    tb_v1_object_end(&v);
+    tb_v1_end(&v);
+    tb_u32(&v.buf, 0);
+    tb_u32(&v.buf, 0);
+    rc = rc ? rc : write_buf(dir, "v1-trailing.bin", &v.buf);
     /* One instance per character that breaks a line for a Unicode reader
      * or reorders what a spreadsheet or terminal shows, each named
      * "uXXXX[<the character>]". */

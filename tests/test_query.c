@@ -837,6 +837,73 @@ static void every_object_of_a_title(void)
     teardown(&f);
 }
 
+/*
+ * The query parses each capture with the options perfbuf_query_options
+ * gave: a capture over a lowered limit is refused with the declared count
+ * and the limit, one with an anomaly only a strict parse refuses is
+ * accepted leniently; the defaults accept both.
+ */
+static void options_apply_to_captures(void)
+{
+    fixture f;
+    CALL(setup(&f, false));
+    perfbuf_query_counter cpu;
+    CHECK(add(&f, &cpu, "\\Process(*)\\% Processor Time") == PERFBUF_OK);
+    CHECK(start(&f) == PERFBUF_OK);
+    const perfbuf_options lowered = {0, 0, 0, 3};
+    const perfbuf_options unknown_flag = {PERFBUF_STRICT << 1, 0, 0, 3};
+    const perfbuf_options strict = {PERFBUF_STRICT, 0, 0, 0};
+    const perfbuf_options defaults = {0, 0, 0, 0};
+    perfbuf_query unopened;
+    memset(&unopened, 0, sizeof unopened);
+    CHECK(perfbuf_query_options(NULL, &lowered) == PERFBUF_E_INVALID_ARGUMENT);
+    CHECK(perfbuf_query_options(&f.q, NULL) == PERFBUF_E_INVALID_ARGUMENT);
+    CHECK(perfbuf_query_options(&unopened, &lowered) == PERFBUF_E_INVALID_ARGUMENT);
+    CHECK(perfbuf_query_options(&f.q, &unknown_flag) == PERFBUF_E_INVALID_ARGUMENT);
+
+    /* Four processes: the refused options left the default limits. */
+    tb_buf c0 = cf_capture(3, NULL, 0, first, 4, 0);
+    CHECK(collect(&f, &c0) == PERFBUF_OK);
+    size_t n = 0;
+    CHECK(perfbuf_query_formatted_array(&f.q, &cpu, PERFBUF_FMT_DOUBLE, NULL, &n) ==
+          PERFBUF_E_OUTPUT_TOO_SMALL);
+    CHECK_EQ_U(n, 4);
+
+    CHECK(perfbuf_query_options(&f.q, &lowered) == PERFBUF_OK);
+    perfbuf_error err = {0};
+    CHECK(perfbuf_query_collect(&f.q, c0.data, c0.len, NULL, &err) == PERFBUF_E_LIMIT_EXCEEDED);
+    CHECK_EQ_U(err.status, PERFBUF_E_LIMIT_EXCEEDED);
+    CHECK_EQ_U(err.declared, 4);
+    CHECK_EQ_U(err.limit, 3);
+    CHECK_STR(err.structure, "PERF_OBJECT_TYPE");
+    CHECK_STR(err.field, "NumInstances");
+    /* The refusal changed nothing: the arrays still hold the first capture. */
+    n = 0;
+    CHECK(perfbuf_query_formatted_array(&f.q, &cpu, PERFBUF_FMT_DOUBLE, NULL, &n) ==
+          PERFBUF_E_OUTPUT_TOO_SMALL);
+    CHECK_EQ_U(n, 4);
+    CHECK(perfbuf_query_options(&f.q, &defaults) == PERFBUF_OK);
+    CHECK(collect(&f, &c0) == PERFBUF_OK);
+
+    /* Eight bytes past TotalByteLength: an anomaly (TRAILING_BYTES) that
+     * only a strict parse refuses. */
+    tb_buf trailing = cf_capture(4, NULL, 0, first, 4, 0);
+    for (int k = 0; k < 4; k++) {
+        tb_u16(&trailing, 0);
+    }
+    CHECK(collect(&f, &trailing) == PERFBUF_OK);
+    CHECK(perfbuf_query_options(&f.q, &strict) == PERFBUF_OK);
+    CHECK(perfbuf_query_collect(&f.q, trailing.data, trailing.len, NULL, &err) ==
+          PERFBUF_E_TRAILING_BYTES);
+    CHECK_EQ_U(err.offset, 20); /* PERF_DATA_BLOCK.TotalByteLength */
+    CHECK_STR(err.field, "TotalByteLength");
+    /* Strict accepts the capture without the trailing bytes. */
+    CHECK(collect(&f, &c0) == PERFBUF_OK);
+    tb_free(&trailing);
+    tb_free(&c0);
+    teardown(&f);
+}
+
 static const th_case cases[] = {
     TH_CASE(first_sample_then_rates), TH_CASE(exit_shifts_ordinals),
     TH_CASE(appeared_and_exited_with_parents), TH_CASE(add_errors),
@@ -844,6 +911,7 @@ static const th_case cases[] = {
     TH_CASE(titles_as_resolved), TH_CASE(found_tells_empty_from_missing),
     TH_CASE(items_carry_positions), TH_CASE(every_counter_of_an_object),
     TH_CASE(every_counter_skips_bases), TH_CASE(every_object_of_a_title),
+    TH_CASE(options_apply_to_captures),
 };
 
 TH_MAIN(cases)

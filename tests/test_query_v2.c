@@ -591,11 +591,38 @@ static void documented_processor_information(void)
     tb_free(&c1);
 }
 
+/* A V2 query parses its query data with the query's options too: a
+ * lowered instance limit refuses what the default accepts. */
+static void options_apply_to_query_data(void)
+{
+    fixture f;
+    CALL(setup(&f));
+    perfbuf_query_counter cpu;
+    CHECK(add(&f, &cpu, "\\Proc(*)\\cpu") == PERFBUF_OK);
+    CHECK(start(&f.q, &f.arena, &f.arena_bytes) == PERFBUF_OK);
+    const cf_v2_instance procs[] = {{1, "a", 0, 0}, {2, "b", 0, 0}, {3, "c", 0, 0}};
+    tb_buf data = cf_v2_capture(1, procs, 3);
+    const perfbuf_options lowered = {0, 0, 0, 2};
+    CHECK(perfbuf_query_options(&f.q, &lowered) == PERFBUF_OK);
+    perfbuf_error err = {0};
+    CHECK(perfbuf_query_collect(&f.q, data.data, data.len, NULL, &err) ==
+          PERFBUF_E_LIMIT_EXCEEDED);
+    CHECK_EQ_U(err.declared, 3);
+    CHECK_EQ_U(err.limit, 2);
+    CHECK_EQ_U(cpu.status, PERFBUF_CSTATUS_ITEM_NOT_VALIDATED);
+    const perfbuf_options defaults = {0, 0, 0, 0};
+    CHECK(perfbuf_query_options(&f.q, &defaults) == PERFBUF_OK);
+    CHECK(collect(&f.q, &f.arena, &f.arena_bytes, &data) == PERFBUF_OK);
+    CHECK_EQ_U(cpu.status, PERFBUF_CSTATUS_VALID_DATA);
+    tb_free(&data);
+    teardown(&f);
+}
+
 static const th_case cases[] = {
     TH_CASE(documented_processor_information),
     TH_CASE(first_sample_rates_and_churn), TH_CASE(paths_and_statuses),
     TH_CASE(formats_and_arguments),       TH_CASE(unordered_ids_in_the_arena),
-    TH_CASE(unique_id_survives_exit),
+    TH_CASE(unique_id_survives_exit), TH_CASE(options_apply_to_query_data),
 };
 
 TH_MAIN(cases)

@@ -142,6 +142,7 @@ typedef struct perfbuf_query {
     bool has_older;         /* two did */
     perfbuf_query_registration *registrations; /* a V2 query's; NULL for V1 */
     uint32_t registration_count;
+    perfbuf_options options; /* what each capture is parsed with (perfbuf_query_options) */
 } perfbuf_query;
 
 /*
@@ -177,6 +178,24 @@ PERFBUF_API PERFBUF_MUST_USE perfbuf_status perfbuf_query_open(perfbuf_query *q,
 PERFBUF_API PERFBUF_MUST_USE perfbuf_status perfbuf_query_open_v2(
     perfbuf_query *q, perfbuf_query_registration *registrations, size_t count,
     perfbuf_error *err);
+
+/*
+ * Sets the options every later capture of the query is parsed with
+ * (perfbuf_query_collect): PERFBUF_STRICT or lenient, and the limits on
+ * sections, counters and instances (0: the library's default), as
+ * perfbuf_v1_parse and perfbuf_v2_query_parse take them. A query opened by
+ * perfbuf_query_open or perfbuf_query_open_v2 starts with the defaults
+ * (lenient, the default limits), as a NULL perfbuf_options gives a reader;
+ * the Counter tables and registrations given to the open are validated
+ * with those defaults. The options are copied into the query; a call may
+ * come at any time after the open and applies from the next collection
+ * (the samples kept are not parsed again). INVALID_ARGUMENT, the query
+ * unchanged, for a NULL q or opts, a query not opened, or flags other
+ * than PERFBUF_STRICT (a flag the query does not know would otherwise be
+ * silently ignored). O(1).
+ */
+PERFBUF_API PERFBUF_MUST_USE perfbuf_status perfbuf_query_options(perfbuf_query *q,
+                                                                  const perfbuf_options *opts);
 
 /*
  * Adds the counter `c` by path, in English or the localized language:
@@ -253,7 +272,8 @@ PERFBUF_API PERFBUF_MUST_USE perfbuf_status perfbuf_query_arena(perfbuf_query *q
 
 /*
  * Collects one capture of the query's format. A V2 query takes V2 query
- * data (perfbuf_v2_query_parse, lenient): each counter's block is the one
+ * data (perfbuf_v2_query_parse, with the query's options: by default
+ * lenient, the default limits, see perfbuf_query_options): each counter's block is the one
  * at its registration's position, its items those perfbuf_v2_raw_array
  * gives (the instance name with #N among instances of one InstanceId and
  * name), paired by InstanceId, name and #N as perfbuf_v2_pair pairs; a
@@ -262,7 +282,8 @@ PERFBUF_API PERFBUF_MUST_USE perfbuf_status perfbuf_query_arena(perfbuf_query *q
  * format is PERFBUF_E_BAD_SIGNATURE at offset 0 naming PERF_DATA_BLOCK's
  * Signature, which V1 blocks begin with and V2 query data cannot.
  *
- * A V1 query takes a V1 capture (perfbuf_v1_parse, lenient): each counter's
+ * A V1 query takes a V1 capture (perfbuf_v1_parse, with the query's
+ * options likewise): each counter's
  * object and counter are resolved through the tables in every object the
  * path names, in block order (a block may repeat a title: each item's
  * `object` says which; instances of a later object of the title are
@@ -279,8 +300,9 @@ PERFBUF_API PERFBUF_MUST_USE perfbuf_status perfbuf_query_arena(perfbuf_query *q
  * arrays are then empty, as they are for a wildcard that selects nothing).
  *
  * *err (may be NULL) holds the status returned and, for a rejected
- * capture, where and why (perfbuf_v1_parse's report); a rejected capture
- * changes nothing. OUTPUT_TOO_SMALL when the arena is too small, with
+ * capture, where and why (the parse's report: a capture over one of the
+ * query's limits is LIMIT_EXCEEDED with the declared count and the
+ * limit); a rejected capture changes nothing. OUTPUT_TOO_SMALL when the arena is too small, with
  * *needed (may be NULL) an arena size that is enough for this capture;
  * collecting again after perfbuf_query_arena gave that arena succeeds.
  * Before the query has an arena, *needed is the least one (the tables'

@@ -134,6 +134,15 @@ perfbuf_status perfbuf_query_open(perfbuf_query *q, const void *english, size_t 
     return PERFBUF_OK;
 }
 
+perfbuf_status perfbuf_query_options(perfbuf_query *q, const perfbuf_options *opts)
+{
+    if (q == NULL || opts == NULL || !opened(q) || (opts->flags & ~PERFBUF_STRICT) != 0) {
+        return PERFBUF_E_INVALID_ARGUMENT;
+    }
+    q->options = *opts;
+    return PERFBUF_OK;
+}
+
 /* Scratch for a buffer whose ids are out of order: one entry per 8 bytes
  * is at least one per counter (a PERF_COUNTER_REG_INFO or a
  * PERF_STRING_COUNTER_HEADER takes more), placed at the arena's start.
@@ -1300,13 +1309,13 @@ static perfbuf_status parse_capture(const perfbuf_query *q, const void *capture,
                                     perfbuf_v1_block *b, perfbuf_v2_query *d, perfbuf_error *err)
 {
     if (q->registrations == NULL) {
-        return perfbuf_v1_parse(capture, len, NULL, b, err);
+        return perfbuf_v1_parse(capture, len, &q->options, b, err);
     }
     if (begins_as_v1(capture, len)) {
         *err = (perfbuf_error){PERFBUF_E_BAD_SIGNATURE, 0, "PERF_DATA_BLOCK", "Signature", 0, 0};
         return PERFBUF_E_BAD_SIGNATURE;
     }
-    return perfbuf_v2_query_parse(capture, len, NULL, d, err);
+    return perfbuf_v2_query_parse(capture, len, &q->options, d, err);
 }
 
 static perfbuf_status collect(perfbuf_query *q, const void *capture, size_t len, size_t *needed,

@@ -1450,6 +1450,10 @@ perfbuf_status dump_v1_csv(const dump_input *in, FILE *out, perfbuf_error *err)
     bool open = first != NULL &&
                 perfbuf_query_open(&q, first_bytes, first_size, second ? in->names : NULL,
                                    second ? in->names_size : 0, NULL) == PERFBUF_OK;
+    /* The query parses each capture with the options the text and JSON
+     * outputs parse with (--strict, --max-*), so --csv accepts and refuses
+     * exactly what they do. main checked them already. */
+    open = open && perfbuf_query_options(&q, &in->options) == PERFBUF_OK;
     perfbuf_query_counter *counters = dump_calloc(in->path_count, sizeof *counters);
     bool *added = dump_calloc(in->path_count, sizeof *added);
     for (size_t p = 0; open && p < in->path_count; p++) {
@@ -1491,9 +1495,9 @@ perfbuf_status dump_v1_csv(const dump_input *in, FILE *out, perfbuf_error *err)
             break;
         }
         if (cst != PERFBUF_OK) {
-            /* The query reads a capture with the library's default limits,
-             * which options given on the command line may exceed: this
-             * earlier capture fails the run as main's check would. */
+            /* main refused an earlier capture that does not parse with the
+             * options; one the query cannot collect otherwise (its arena
+             * cannot grow) fails the run the same way. */
             dump_side_rejected(in->previous != NULL ? "--rate capture" : "--series capture",
                                in->previous != NULL ? in->previous_path : in->series_paths[k],
                                &cerr);
