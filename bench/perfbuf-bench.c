@@ -445,6 +445,57 @@ static uint64_t v2_formatted_raw_prepared(const void *ctx)
     return sum;
 }
 
+/* v2_formatted_raw_prepared with each value's two samples taken in one
+ * perfbuf_v2_raw_sample_pair call: the registration searched once per
+ * value, the older capture's positions tried where the newer found them. */
+static uint64_t v2_formatted_pair_prepared(const void *ctx)
+{
+    const buffer *b = ctx;
+    perfbuf_v2_query newer, older;
+    if (perfbuf_v2_query_parse(b->data, b->len, NULL, &newer, NULL) != PERFBUF_OK ||
+        perfbuf_v2_query_parse(b->older, b->len, NULL, &older, NULL) != PERFBUF_OK) {
+        return 0;
+    }
+    uint32_t ids[V2_MAX_VALUES];
+    perfbuf_prepared_formula formulas[V2_MAX_VALUES];
+    uint32_t counters = 0;
+    perfbuf_v2_counter_reg c;
+    while (counters < V2_MAX_VALUES &&
+           perfbuf_v2_reginfo_counter(&bench_registration, counters, &c)) {
+        ids[counters] = c.id;
+        (void)perfbuf_prepare_formula(c.type, &formulas[counters]);
+        counters++;
+    }
+    uint64_t sum = 0;
+    perfbuf_v2_iter nbi, obi, nii, oii;
+    perfbuf_v2_block nb, ob;
+    perfbuf_v2_instance ni, oi;
+    perfbuf_v2_blocks_begin(&newer, &nbi);
+    perfbuf_v2_blocks_begin(&older, &obi);
+    while (perfbuf_v2_blocks_next(&newer, &nbi, &nb) && perfbuf_v2_blocks_next(&older, &obi, &ob)) {
+        perfbuf_v2_instances_begin(&nb, &nii);
+        perfbuf_v2_instances_begin(&ob, &oii);
+        while (perfbuf_v2_instances_next(&newer, &nb, &nii, &ni) &&
+               perfbuf_v2_instances_next(&older, &ob, &oii, &oi)) {
+            for (uint32_t k = 0; k < counters; k++) {
+                perfbuf_raw_sample s1, s0;
+                perfbuf_value_context c1, c0;
+                perfbuf_status older_status;
+                perfbuf_value v;
+                if (perfbuf_v2_raw_sample_pair(&newer, &nb, &ni, &older, &ob, &oi,
+                                               &bench_registration, ids[k], &s1, &c1, &s0, &c0,
+                                               &older_status) == PERFBUF_OK &&
+                    older_status == PERFBUF_OK &&
+                    perfbuf_format_prepared(&formulas[k], &s1, &s0, &c1, PERFBUF_FMT_DOUBLE,
+                                            &v) == PERFBUF_CSTATUS_VALID_DATA) {
+                    sum += (uint64_t)v.as_double;
+                }
+            }
+        }
+    }
+    return sum;
+}
+
 /* ---- V1 ---- */
 
 /* A Global-like block: Process and Thread objects, 30 counters each (half
@@ -1239,6 +1290,12 @@ int main(void)
         }
         row("  same, counters + formulas prepared once", &b,
             measure(v2_formatted_raw_prepared, &b));
+        if (v2_formatted_pair_prepared(&b) != v2_formatted_raw(&b)) {
+            fprintf(stderr, "perfbuf-bench: the paired per-value read disagrees\n");
+            return 1;
+        }
+        row("  same, one raw_sample_pair per value", &b,
+            measure(v2_formatted_pair_prepared, &b));
         row("unchecked walk, every value (test-only)", &b, unchecked);
         printf("\nvalidate + read every value over the unchecked walk: %.2fx its time\n",
                read_all / unchecked);

@@ -25,8 +25,10 @@
  * query was passed; every status is one the header documents for that
  * call; a counter block of another parse is refused by every value read
  * as v1.h documents (INVALID_ARGUMENT, a value of 0, no bytes), never read
- * with OK; and each call stays within its work budget over the buffers it
- * is given (docs/linear-time.md).
+ * with OK; perfbuf_v2_raw_sample_pair answers as two perfbuf_v2_raw_sample
+ * calls for views of either capture with either query; and each call
+ * stays within its work budget over the buffers it is given
+ * (docs/linear-time.md).
  */
 #include <stdlib.h>
 #include <string.h>
@@ -868,6 +870,75 @@ static void mixed_v2(const capture *x, const capture *y)
     }
 }
 
+/* Two samples and contexts are the same: every field. */
+static bool same_samples(const perfbuf_raw_sample *a, const perfbuf_value_context *ac,
+                         const perfbuf_raw_sample *b, const perfbuf_value_context *bc)
+{
+    return a->status == b->status && a->type == b->type && a->first == b->first &&
+           a->second == b->second && a->multi == b->multi && a->time_stamp == b->time_stamp &&
+           ac->frequency == bc->frequency && ac->scale == bc->scale;
+}
+
+/*
+ * perfbuf_v2_raw_sample_pair against two perfbuf_v2_raw_sample calls from
+ * the same starting contents, for the registration's counters: the same
+ * statuses, samples and contexts, within the budget of both queries and
+ * the registration (searched once for both sides).
+ */
+static void pair_as_two_calls(const perfbuf_v2_query *qn, size_t qn_size,
+                              const perfbuf_v2_block *bn, const perfbuf_v2_instance *in,
+                              const perfbuf_v2_query *qo, size_t qo_size,
+                              const perfbuf_v2_block *bo, const perfbuf_v2_instance *io,
+                              const perfbuf_v2_reginfo *reg)
+{
+    perfbuf_v2_counter_reg c;
+    for (uint32_t i = 0; i < KEEP && perfbuf_v2_reginfo_counter(reg, i, &c); i++) {
+        const perfbuf_raw_sample start = {1, 2, 3, 4, 5, 6};
+        const perfbuf_value_context start_ctx = {7, 8};
+        perfbuf_raw_sample one_n = start, one_o = start, pair_n = start, pair_o = start;
+        perfbuf_value_context one_nc = start_ctx, one_oc = start_ctx, pair_nc = start_ctx,
+                              pair_oc = start_ctx;
+        perfbuf_status st_n = perfbuf_v2_raw_sample(qn, bn, in, reg, c.id, &one_n, &one_nc);
+        perfbuf_status st_o = perfbuf_v2_raw_sample(qo, bo, io, reg, c.id, &one_o, &one_oc);
+        perfbuf_status pair_st_n, pair_st_o = PERFBUF_OK;
+        BUDGETED(qn_size + qo_size + reg->size,
+                 pair_st_n = perfbuf_v2_raw_sample_pair(qn, bn, in, qo, bo, io, reg, c.id, &pair_n,
+                                                        &pair_nc, &pair_o, &pair_oc, &pair_st_o));
+        ORACLE(pair_st_n == st_n && pair_st_o == st_o);
+        ORACLE(same_samples(&one_n, &one_nc, &pair_n, &pair_nc));
+        ORACLE(same_samples(&one_o, &one_oc, &pair_o, &pair_oc));
+    }
+}
+
+/*
+ * Each of X's views (a block alone, or with an instance) sampled with each
+ * of Y's in one pair call: X's views with X's query (two captures of any
+ * two layouts), and X's views with Y's query (a foreign newer side beside
+ * a good older one).
+ */
+static void mixed_pairs(const capture *x, const capture *y, const meta_part *reg_of)
+{
+    const v2_part *px = &x->v2;
+    const v2_part *py = &y->v2;
+    if (!px->ok || !py->ok || !reg_of->reg_ok) {
+        return;
+    }
+    for (uint32_t k = 0; k < px->blocks; k++) {
+        for (uint32_t i = 0; i <= px->instances[k]; i++) {
+            const perfbuf_v2_instance *ix = i == 0 ? NULL : &px->instance[k][i - 1];
+            for (uint32_t m = 0; m < py->blocks; m++) {
+                for (uint32_t j = 0; j <= py->instances[m]; j++) {
+                    const perfbuf_v2_instance *iy = j == 0 ? NULL : &py->instance[m][j - 1];
+                    pair_as_two_calls(&px->q, x->size, &px->block[k], ix, &py->q, y->size,
+                                      &py->block[m], iy, &reg_of->reg);
+                    pair_as_two_calls(&py->q, y->size, &px->block[k], ix, &py->q, y->size,
+                                      &py->block[m], iy, &reg_of->reg);
+                }
+            }
+        }
+    }
+}
+
 /* Y's query against the registrations and identifiers of either capture. */
 static void mixed_crosscheck(const capture *y, const capture *with)
 {
@@ -980,6 +1051,8 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
             const capture *y = &c[1 - i];
             mixed_v1(x, y);
             mixed_v2(x, y);
+            mixed_pairs(x, y, &x->meta);
+            mixed_pairs(x, y, &y->meta);
             mixed_meta(x, y);
             mixed_crosscheck(y, x);
         }

@@ -1041,6 +1041,44 @@ void adv_plan(uint32_t n, tb_v2 *query, tb_buf *registration)
     *registration = adv_reginfo_refs(n, 0);
 }
 
+/* One counterset block over ids first..n-1, 2 instances of 8-byte values. */
+static void shifted_pair_capture(uint32_t n, uint32_t first, uint64_t offset, tb_v2 *query)
+{
+    uint32_t *ids = ascending_ids(n);
+    tb_v2_begin(query, 5000 + (int64_t)offset, 133000000000000000, 10000000);
+    tb_v2_block_begin(query, 0, PERFBUF_V2_COUNTERSET);
+    tb_v2_ids(query, ids + first, n - first);
+    tb_v2_instances_begin(query, 2);
+    for (uint32_t j = 0; j < 2; j++) {
+        tb_v2_instance(query, j, j == 0 ? "a" : "b");
+        for (uint32_t k = first; k < n; k++) {
+            tb_v2_u64(query, offset + 2u * (uint64_t)k + j);
+        }
+    }
+    tb_v2_instances_end(query);
+    tb_v2_block_end(query);
+    tb_v2_end(query);
+    free(ids);
+}
+
+void adv_sample_pair(uint32_t n, tb_v2 *newer, tb_v2 *older, tb_buf *registration)
+{
+    adv_reg_row *rows = must_alloc(sizeof *rows * n);
+    for (uint32_t k = 0; k < n; k++) {
+        adv_reg_row r = {k, PERF_AVERAGE_BULK, n - 1, PERFBUF_V2_NO_ID, PERFBUF_V2_NO_ID,
+                         PERFBUF_V2_NO_ID};
+        if (k == n - 1) {
+            r.type = PERF_AVERAGE_BASE;
+            r.base = PERFBUF_V2_NO_ID;
+        }
+        rows[k] = r;
+    }
+    *registration = adv_reginfo_rows(rows, n, PERFBUF_COUNTERSET_MULTI_INSTANCES, adv_guid);
+    free(rows);
+    shifted_pair_capture(n, 1, (uint64_t)1 << 40, newer);
+    shifted_pair_capture(n, 0, 0, older);
+}
+
 void adv_plan_irregular(uint32_t n, int shape, tb_v2 *query, tb_buf *registration)
 {
     bool repeated = shape != ADV_PLAN_ONE_WIDE;

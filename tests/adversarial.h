@@ -308,6 +308,16 @@ void adv_plan(uint32_t n, tb_v2 *query, tb_buf *registration);
 enum { ADV_PLAN_ONE_WIDE, ADV_PLAN_REPEATED, ADV_PLAN_REPEATED_WIDE };
 void adv_plan_irregular(uint32_t n, int shape, tb_v2 *query, tb_buf *registration);
 
+/* Two captures for sampling in pairs, whose layouts differ at every
+ * position: the registration's n counters (n >= 2; ids 0..n-1, the last a
+ * PERF_AVERAGE_BASE, each other a PERF_AVERAGE_BULK over it); the newer
+ * capture lists ids 1..n-1 and the older 0..n-1, so each id sits one
+ * position later in the older one and no place the newer side found holds
+ * the same id in the older. Both: one counterset block, 2 instances, every
+ * value 8 bytes (a uniform layout); id k of instance j holds 2k + j in the
+ * older and 2^40 + 2k + j in the newer. */
+void adv_sample_pair(uint32_t n, tb_v2 *newer, tb_v2 *older, tb_buf *registration);
+
 /* ---- text ---- */
 
 /* n UTF-16LE units: ASCII, a BMP character, a pair, lone and reversed

@@ -2535,6 +2535,65 @@ static void walk_v2_raw_samples(uint32_t n, run *r)
     crosscheck_free(&x);
 }
 
+/* Every registered counter of both instances sampled in two captures at
+ * once, through perfbuf_v2_raw_sample_pair, where no position the newer
+ * capture gives holds the same id in the older (adv_sample_pair): each
+ * older value is searched for, O(log n), never walked. */
+static void walk_v2_sample_pairs(uint32_t n, run *r)
+{
+    tb_v2 newer_buf, older_buf;
+    tb_buf registration;
+    adv_sample_pair(n, &newer_buf, &older_buf, &registration);
+    r->bytes = newer_buf.buf.len + older_buf.buf.len + registration.len;
+    perfbuf_v2_query newer, older;
+    perfbuf_v2_reginfo reg;
+    EXPECT(perfbuf_v2_query_parse(newer_buf.buf.data, newer_buf.buf.len, NULL, &newer, NULL) ==
+           PERFBUF_OK);
+    EXPECT(perfbuf_v2_query_parse(older_buf.buf.data, older_buf.buf.len, NULL, &older, NULL) ==
+           PERFBUF_OK);
+    EXPECT(perfbuf_v2_reginfo_parse(registration.data, registration.len, NULL, &reg, NULL) ==
+           PERFBUF_OK);
+    perfbuf_v2_iter nbi, obi, nii, oii;
+    perfbuf_v2_block nb, ob;
+    perfbuf_v2_instance ni, oi;
+    uint32_t newer_ok = 0, older_ok = 0;
+    start();
+    perfbuf_v2_blocks_begin(&newer, &nbi);
+    perfbuf_v2_blocks_begin(&older, &obi);
+    EXPECT(perfbuf_v2_blocks_next(&newer, &nbi, &nb) && perfbuf_v2_blocks_next(&older, &obi, &ob));
+    perfbuf_v2_instances_begin(&nb, &nii);
+    perfbuf_v2_instances_begin(&ob, &oii);
+    for (uint64_t j = 0; perfbuf_v2_instances_next(&newer, &nb, &nii, &ni) &&
+                         perfbuf_v2_instances_next(&older, &ob, &oii, &oi);
+         j++) {
+        perfbuf_v2_counter_reg c;
+        for (uint32_t i = 0; perfbuf_v2_reginfo_counter(&reg, i, &c); i++) {
+            perfbuf_raw_sample sn, so;
+            perfbuf_value_context cn, co;
+            perfbuf_status st_o;
+            perfbuf_status st_n = perfbuf_v2_raw_sample_pair(&newer, &nb, &ni, &older, &ob, &oi,
+                                                             &reg, c.id, &sn, &cn, &so, &co,
+                                                             &st_o);
+            if (st_n == PERFBUF_OK) {
+                EXPECT(sn.first == ((uint64_t)1 << 40) + 2u * c.id + j);
+                EXPECT(sn.second == ((uint64_t)1 << 40) + 2u * (n - 1) + j);
+                newer_ok++;
+            }
+            if (st_o == PERFBUF_OK) {
+                EXPECT(so.first == 2u * c.id + j && so.second == 2u * (n - 1) + j);
+                older_ok++;
+            }
+        }
+    }
+    stop(r);
+    /* Newer: ids 1..n-2 (0 is not in it, n-1 is the base); older: 0..n-2. */
+    EXPECT(newer_ok == 2 * (n - 2));
+    EXPECT(older_ok == 2 * (n - 1));
+    tb_free(&newer_buf.buf);
+    tb_free(&older_buf.buf);
+    tb_free(&registration);
+}
+
 static void crosscheck_cases(void)
 {
     GROWTH("crosscheck: n blocks x n identifiers in Index order", call_crosscheck_in_order,
@@ -2555,6 +2614,8 @@ static void crosscheck_cases(void)
     GROWTH("perfbuf_v2_raw_sample: 8 counters of n blocks' instances", walk_v2_raw_samples,
            LINEAR);
     GROWTH("value plan: n counters naming the last four, every sample", walk_v2_plan, N_LOG_N);
+    GROWTH("perfbuf_v2_raw_sample_pair: every counter of 2 instances, positions shifted",
+           walk_v2_sample_pairs, N_LOG_N);
 }
 
 /*

@@ -4,7 +4,9 @@
  * walk's (status, sample and context) and the values the test wrote; ids
  * out of order, repeated ids, blocks without an id list and missing
  * references; an index used with anything but what it was built for, or
- * on scratch changed since, fails as documented.
+ * on scratch changed since, fails as documented. Samples of two captures
+ * at once answer as two single calls, over layouts that match and that do
+ * not, foreign views and missing counters.
  */
 #include "perfbuf/counter_types.h"
 #include "perfbuf/v2_meta.h"
@@ -590,6 +592,270 @@ static void arguments_and_scratch_size(void)
     tb_free(&v.buf);
 }
 
+/* ---- two captures at once ---- */
+
+/*
+ * perfbuf_v2_raw_sample_pair against two perfbuf_v2_raw_sample calls from
+ * the same starting contents: the same statuses, samples and contexts
+ * (even fields a failed call left written). The newer status is returned.
+ */
+static perfbuf_status pair_as_two_calls(const perfbuf_v2_query *qn, const perfbuf_v2_block *bn,
+                                        const perfbuf_v2_instance *in, const perfbuf_v2_query *qo,
+                                        const perfbuf_v2_block *bo, const perfbuf_v2_instance *io,
+                                        const perfbuf_v2_reginfo *reg, uint32_t id)
+{
+    perfbuf_raw_sample start = {0xA5A5A5A5u, 1, 2, 3, 4, 5};
+    perfbuf_value_context start_ctx = {6, 7};
+    perfbuf_raw_sample one_n = start, one_o = start, pair_n = start, pair_o = start;
+    perfbuf_value_context one_nc = start_ctx, one_oc = start_ctx, pair_nc = start_ctx,
+                          pair_oc = start_ctx;
+    perfbuf_status st_n = perfbuf_v2_raw_sample(qn, bn, in, reg, id, &one_n, &one_nc);
+    perfbuf_status st_o = perfbuf_v2_raw_sample(qo, bo, io, reg, id, &one_o, &one_oc);
+    perfbuf_status pair_st_o = PERFBUF_OK;
+    perfbuf_status pair_st_n = perfbuf_v2_raw_sample_pair(qn, bn, in, qo, bo, io, reg, id, &pair_n,
+                                                          &pair_nc, &pair_o, &pair_oc, &pair_st_o);
+    bool same = st_n == pair_st_n && st_o == pair_st_o && same_sample(&one_n, &pair_n) &&
+                same_sample(&one_o, &pair_o) && one_nc.frequency == pair_nc.frequency &&
+                one_nc.scale == pair_nc.scale && one_oc.frequency == pair_oc.frequency &&
+                one_oc.scale == pair_oc.scale;
+    if (!same) {
+        fprintf(stderr, "counter %u: calls %d/%d, pair %d/%d\n", id, (int)st_n, (int)st_o,
+                (int)pair_st_n, (int)pair_st_o);
+    }
+    EXPECT(same);
+    return pair_st_n;
+}
+
+/* One PERF_COUNTERSET block whose every value is 8 bytes (the layout the
+ * parse proves uniform); instance i holds base + (i + 1) * 1000 + id. */
+static tb_v2 uniform_counterset(const uint32_t *ids, uint32_t n, uint32_t count, uint64_t base)
+{
+    tb_v2 v;
+    tb_v2_begin(&v, 25368570629 + (int64_t)base, 134398148561470699, 10000000);
+    tb_v2_block_begin(&v, 0, PERFBUF_V2_COUNTERSET);
+    tb_v2_ids(&v, ids, n);
+    tb_v2_instances_begin(&v, count);
+    for (uint32_t i = 0; i < count; i++) {
+        tb_v2_instance(&v, i, i % 2 ? "odd instance" : "even");
+        for (uint32_t p = 0; p < n; p++) {
+            tb_v2_u64(&v, base + 1000u * (i + 1) + ids[p]);
+        }
+    }
+    tb_v2_instances_end(&v);
+    tb_v2_block_end(&v);
+    tb_v2_end(&v);
+    return v;
+}
+
+/* Blocks without an id list: one single counter, one over two instances. */
+static tb_v2 without_id_lists(void)
+{
+    tb_v2 v;
+    tb_v2_begin(&v, 1, 2, 3);
+    tb_v2_block_begin(&v, 0, PERFBUF_V2_SINGLE_COUNTER);
+    tb_v2_u64(&v, 4242);
+    tb_v2_block_end(&v);
+    tb_v2_block_begin(&v, 0, PERFBUF_V2_MULTIPLE_INSTANCES);
+    tb_v2_instances_begin(&v, 2);
+    tb_v2_instance(&v, 0, "a");
+    tb_v2_u64(&v, 100);
+    tb_v2_instance(&v, 1, "b");
+    tb_v2_u64(&v, 200);
+    tb_v2_instances_end(&v);
+    tb_v2_block_end(&v);
+    tb_v2_end(&v);
+    return v;
+}
+
+#define PAIR_CAPTURES 6u
+#define PAIR_VIEWS 8u
+
+/* A parsed capture and its views: each block alone, and with each of
+ * its instances. */
+typedef struct pair_capture {
+    tb_v2 v;
+    perfbuf_v2_query q;
+    perfbuf_v2_block blocks[2];
+    perfbuf_v2_instance instances[PAIR_VIEWS];
+    uint32_t block_of[PAIR_VIEWS];
+    bool has_instance[PAIR_VIEWS];
+    uint32_t views;
+} pair_capture;
+
+static void pair_capture_read(pair_capture *c)
+{
+    CHECK(perfbuf_v2_query_parse(c->v.buf.data, c->v.buf.len, NULL, &c->q, NULL) == PERFBUF_OK);
+    perfbuf_v2_iter bi;
+    perfbuf_v2_blocks_begin(&c->q, &bi);
+    c->views = 0;
+    for (uint32_t k = 0; k < 2 && perfbuf_v2_blocks_next(&c->q, &bi, &c->blocks[k]); k++) {
+        CHECK(c->views < PAIR_VIEWS);
+        c->block_of[c->views] = k;
+        c->has_instance[c->views++] = false;
+        perfbuf_v2_iter it;
+        perfbuf_v2_instances_begin(&c->blocks[k], &it);
+        while (c->views < PAIR_VIEWS &&
+               perfbuf_v2_instances_next(&c->q, &c->blocks[k], &it, &c->instances[c->views])) {
+            c->block_of[c->views] = k;
+            c->has_instance[c->views++] = true;
+        }
+    }
+}
+
+/*
+ * Every view of every capture against every view of every capture, each
+ * with its own query and each with the other's (a foreign view, refused
+ * on that side alone): the pair answers as two calls do. The captures
+ * have the same layout (A, B), ids at other positions (C: every other id),
+ * ids out of order in values of two sizes (D), the builder's Processor
+ * Information (E) and no id lists (F); the ids asked for include ones no
+ * capture holds and "none".
+ */
+static void a_pair_answers_as_two_calls(void)
+{
+    tb_buf reg_buf = tb_v2_reginfo(tb_processor_information, TB_PROCESSOR_INFORMATION_COUNTERS,
+                                   PERFBUF_COUNTERSET_MULTI_INSTANCES);
+    perfbuf_v2_reginfo reg;
+    CHECK(perfbuf_v2_reginfo_parse(reg_buf.data, reg_buf.len, NULL, &reg, NULL) == PERFBUF_OK);
+    uint32_t ids[TB_PROCESSOR_INFORMATION_COUNTERS], reversed[TB_PROCESSOR_INFORMATION_COUNTERS];
+    uint32_t every_other[TB_PROCESSOR_INFORMATION_COUNTERS];
+    uint32_t halves = 0;
+    for (uint32_t k = 0; k < TB_PROCESSOR_INFORMATION_COUNTERS; k++) {
+        ids[k] = tb_processor_information[k].id;
+        reversed[TB_PROCESSOR_INFORMATION_COUNTERS - 1 - k] = ids[k];
+        if (k % 2 == 1) {
+            every_other[halves++] = ids[k];
+        }
+    }
+    static const char *const names[3] = {"_Total", "0,_Total", "0,0"};
+    static pair_capture c[PAIR_CAPTURES];
+    c[0].v = uniform_counterset(ids, TB_PROCESSOR_INFORMATION_COUNTERS, 3, 0);
+    c[1].v = uniform_counterset(ids, TB_PROCESSOR_INFORMATION_COUNTERS, 2, 500000);
+    c[2].v = uniform_counterset(every_other, halves, 3, 900000);
+    c[3].v = counterset(reversed, TB_PROCESSOR_INFORMATION_COUNTERS, 2, 0);
+    c[4].v = tb_v2_processor_information_query(names, 3);
+    c[5].v = without_id_lists();
+    for (uint32_t x = 0; x < PAIR_CAPTURES; x++) {
+        pair_capture_read(&c[x]);
+    }
+    CHECK((c[0].q.layout & PERFBUF_V2_LAYOUT_UNIFORM_VALUES) != 0);
+    CHECK((c[2].q.layout & PERFBUF_V2_LAYOUT_ASCENDING_IDS) != 0);
+    CHECK((c[3].q.layout & PERFBUF_V2_LAYOUT_ASCENDING_IDS) == 0);
+    uint32_t asked[TB_PROCESSOR_INFORMATION_COUNTERS + 4];
+    uint32_t n_asked = 0;
+    for (uint32_t k = 0; k < TB_PROCESSOR_INFORMATION_COUNTERS; k++) {
+        asked[n_asked++] = ids[k];
+    }
+    asked[n_asked++] = 29;
+    asked[n_asked++] = 32;
+    asked[n_asked++] = 7;  /* the one counter of the blocks without an id list */
+    asked[n_asked++] = PERFBUF_V2_NO_ID;
+    uint32_t both_ok = 0, one_refused = 0;
+    for (uint32_t x = 0; x < PAIR_CAPTURES; x++) {
+        for (uint32_t y = 0; y < PAIR_CAPTURES; y++) {
+            for (uint32_t i = 0; i < c[x].views; i++) {
+                const perfbuf_v2_block *bn = &c[x].blocks[c[x].block_of[i]];
+                const perfbuf_v2_instance *in = c[x].has_instance[i] ? &c[x].instances[i] : NULL;
+                for (uint32_t j = 0; j < c[y].views; j++) {
+                    const perfbuf_v2_block *bo = &c[y].blocks[c[y].block_of[j]];
+                    const perfbuf_v2_instance *io =
+                        c[y].has_instance[j] ? &c[y].instances[j] : NULL;
+                    for (uint32_t k = 0; k < n_asked; k++) {
+                        perfbuf_status own = pair_as_two_calls(&c[x].q, bn, in, &c[y].q, bo, io,
+                                                               &reg, asked[k]);
+                        (void)pair_as_two_calls(&c[y].q, bn, in, &c[y].q, bo, io, &reg, asked[k]);
+                        (void)pair_as_two_calls(&c[x].q, bn, in, &c[x].q, bo, io, &reg, asked[k]);
+                        CHECK(!th.case_failed);
+                        perfbuf_raw_sample sn, so;
+                        perfbuf_value_context cn, co;
+                        perfbuf_status st_o;
+                        perfbuf_status st_n = perfbuf_v2_raw_sample_pair(
+                            &c[y].q, bn, in, &c[y].q, bo, io, &reg, asked[k], &sn, &cn, &so, &co,
+                            &st_o);
+                        both_ok += own == PERFBUF_OK && x != y;
+                        one_refused += x != y && st_n == PERFBUF_E_INVALID_ARGUMENT &&
+                                       st_o == PERFBUF_OK;
+                    }
+                }
+            }
+        }
+    }
+    /* The comparisons covered samples that succeed in two captures and
+     * foreign views refused beside a good older side. */
+    CHECK(both_ok > 0);
+    CHECK(one_refused > 0);
+    for (uint32_t x = 0; x < PAIR_CAPTURES; x++) {
+        tb_free(&c[x].v.buf);
+    }
+    tb_free(&reg_buf);
+}
+
+/* The values a pair reads are each capture's own: instance i of A and of
+ * B under the same counter, with their bases; NULL outputs and views. */
+static void a_pair_reads_each_capture(void)
+{
+    tb_buf reg_buf = tb_v2_reginfo(tb_processor_information, TB_PROCESSOR_INFORMATION_COUNTERS,
+                                   PERFBUF_COUNTERSET_MULTI_INSTANCES);
+    perfbuf_v2_reginfo reg;
+    CHECK(perfbuf_v2_reginfo_parse(reg_buf.data, reg_buf.len, NULL, &reg, NULL) == PERFBUF_OK);
+    uint32_t ids[TB_PROCESSOR_INFORMATION_COUNTERS];
+    for (uint32_t k = 0; k < TB_PROCESSOR_INFORMATION_COUNTERS; k++) {
+        ids[k] = tb_processor_information[k].id;
+    }
+    static pair_capture newer, older;
+    newer.v = uniform_counterset(ids, TB_PROCESSOR_INFORMATION_COUNTERS, 2, 500000);
+    older.v = uniform_counterset(ids, TB_PROCESSOR_INFORMATION_COUNTERS, 2, 0);
+    pair_capture_read(&newer);
+    pair_capture_read(&older);
+    CHECK_EQ_U(newer.views, 3);
+    perfbuf_raw_sample sn, so;
+    perfbuf_value_context cn, co;
+    perfbuf_status st_o;
+    for (uint32_t i = 1; i < 3; i++) {
+        for (uint32_t k = 0; k < TB_PROCESSOR_INFORMATION_COUNTERS; k++) {
+            const tb_reg_row *row = &tb_processor_information[k];
+            perfbuf_status st_n = perfbuf_v2_raw_sample_pair(
+                &newer.q, &newer.blocks[0], &newer.instances[i], &older.q, &older.blocks[0],
+                &older.instances[i], &reg, row->id, &sn, &cn, &so, &co, &st_o);
+            CHECK(st_n == st_o);
+            if (!has_value(row->type)) {
+                CHECK(st_n == PERFBUF_E_INVALID_ARGUMENT);
+                continue;
+            }
+            CHECK(st_n == PERFBUF_OK);
+            CHECK_EQ_U(sn.first, 500000 + 1000u * i + row->id);
+            CHECK_EQ_U(so.first, 1000u * i + row->id);
+            if (row->base != PERFBUF_V2_NO_ID) {
+                CHECK_EQ_U(sn.second, 500000 + 1000u * i + row->base);
+                CHECK_EQ_U(so.second, 1000u * i + row->base);
+            }
+        }
+    }
+    const perfbuf_v2_block *bn = &newer.blocks[0], *bo = &older.blocks[0];
+    const perfbuf_v2_instance *in = &newer.instances[1], *io = &older.instances[1];
+    perfbuf_status bad = PERFBUF_E_INVALID_ARGUMENT;
+    CHECK(perfbuf_v2_raw_sample_pair(&newer.q, bn, in, &older.q, bo, io, &reg, 0, &sn, &cn, &so,
+                                     &co, NULL) == bad);
+    CHECK(perfbuf_v2_raw_sample_pair(&newer.q, bn, in, &older.q, bo, io, NULL, 0, &sn, &cn, &so,
+                                     &co, &st_o) == bad);
+    CHECK(st_o == bad);
+    CHECK(perfbuf_v2_raw_sample_pair(NULL, bn, in, &older.q, bo, io, &reg, 0, &sn, &cn, &so, &co,
+                                     &st_o) == bad);
+    CHECK(st_o == PERFBUF_OK);
+    CHECK(perfbuf_v2_raw_sample_pair(&newer.q, bn, in, &older.q, NULL, io, &reg, 0, &sn, &cn, &so,
+                                     &co, &st_o) == PERFBUF_OK);
+    CHECK(st_o == bad);
+    CHECK(perfbuf_v2_raw_sample_pair(&newer.q, bn, in, &older.q, bo, io, &reg, 0, NULL, &cn, &so,
+                                     &co, &st_o) == bad);
+    CHECK(st_o == PERFBUF_OK);
+    CHECK(perfbuf_v2_raw_sample_pair(&newer.q, bn, in, &older.q, bo, io, &reg, 0, &sn, &cn, &so,
+                                     NULL, &st_o) == PERFBUF_OK);
+    CHECK(st_o == bad);
+    tb_free(&newer.v.buf);
+    tb_free(&older.v.buf);
+    tb_free(&reg_buf);
+}
+
 static const th_case cases[] = {
     TH_CASE(processor_information_both_ways),
     TH_CASE(unordered_ids_are_sorted),
@@ -598,5 +864,7 @@ static const th_case cases[] = {
     TH_CASE(references_to_missing_counters),
     TH_CASE(an_index_answers_only_for_its_own_instance),
     TH_CASE(arguments_and_scratch_size),
+    TH_CASE(a_pair_answers_as_two_calls),
+    TH_CASE(a_pair_reads_each_capture),
 };
 TH_MAIN(cases)

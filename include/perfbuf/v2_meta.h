@@ -415,6 +415,34 @@ PERFBUF_API PERFBUF_MUST_USE perfbuf_status perfbuf_v2_raw_sample(
     perfbuf_value_context *context);
 
 /*
+ * One counter of one instance sampled in two captures at once: what
+ * perfbuf_v2_raw_sample(newer, newer_block, newer_inst, reg, counter_id,
+ * newer_sample, newer_context) returns, and in *older_status what the same
+ * call with the older query, views, sample and context returns, each
+ * sample and context written as that call writes it. Each side's block and
+ * instance must be views of its own query, compared in place with its
+ * bytes as perfbuf_v2_raw_sample compares them: a side whose views its
+ * query does not hold (or whose query, block, sample or context is NULL)
+ * is INVALID_ARGUMENT and reads no value, whatever the other side gives.
+ * The two captures need not share a layout. INVALID_ARGUMENT, with nothing
+ * written, for a NULL older_status.
+ * Cost: that of the two calls, with the registration search and the type
+ * lookup run once. Where both captures' layouts have
+ * PERFBUF_V2_LAYOUT_UNIFORM_VALUES and PERFBUF_V2_LAYOUT_ASCENDING_IDS,
+ * each value the older side reads is first looked for at the position the
+ * newer side found it (one load of the older capture's own id list), and
+ * searched for, as perfbuf_v2_raw_sample does, only where that position
+ * holds another id.
+ */
+PERFBUF_API PERFBUF_MUST_USE perfbuf_status perfbuf_v2_raw_sample_pair(
+    const perfbuf_v2_query *newer, const perfbuf_v2_block *newer_block,
+    const perfbuf_v2_instance *newer_inst, const perfbuf_v2_query *older,
+    const perfbuf_v2_block *older_block, const perfbuf_v2_instance *older_inst,
+    const perfbuf_v2_reginfo *reg, uint32_t counter_id, perfbuf_raw_sample *newer_sample,
+    perfbuf_value_context *newer_context, perfbuf_raw_sample *older_sample,
+    perfbuf_value_context *older_context, perfbuf_status *older_status);
+
+/*
  * Where each value of one instance (or of one block without instances) is,
  * found by counter id in O(log v), or O(1) for an id equal to its position
  * among the ids in order (counters numbered from 0 without gaps). The index lives in caller scratch and

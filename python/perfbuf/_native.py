@@ -395,6 +395,9 @@ v2_pairing_instance = _fn("perfbuf_v2_pairing_instance", c_bool, R(V2Pairing), u
                           R(u32), R(u32))
 v2_raw_sample = _fn("perfbuf_v2_raw_sample", status, R(V2Query), R(V2Block), R(V2Instance),
                     R(V2Reginfo), u32, R(RawSample), R(ValueContext))
+v2_raw_sample_pair = _fn("perfbuf_v2_raw_sample_pair", status, R(V2Query), R(V2Block),
+                         R(V2Instance), R(V2Query), R(V2Block), R(V2Instance), R(V2Reginfo), u32,
+                         R(RawSample), R(ValueContext), R(RawSample), R(ValueContext), R(status))
 counter_type_is_displayable = _fn("perfbuf_counter_type_is_displayable", c_bool, u32)
 v1_pairing_scratch_objects = _fn("perfbuf_v1_pairing_scratch_objects", status, R(V1Object),
                                  R(V1Object), R(c_size_t))

@@ -3,6 +3,7 @@
 captures: tests/make_series.c writes two Processor Information queries one
 second apart and the counterset's registration (its "_Total" idle 2.5 s of
 10 s); every counter of every instance must format to what perfbuf-dump shows."""
+import ctypes
 import json
 import os
 import subprocess
@@ -59,3 +60,68 @@ def test_v2_formatted_arrays_equal_perfbuf_dump(dump_tool, series):
     total = perfbuf.v2_formatted_array(newer, older, registration, 0, 0,
                                        path=r"\Processor Information(_Total)\% Processor Time")
     assert total == {"_Total": (75.0, 0)}
+
+
+def _views(query):
+    """Every (block, instance) of a parsed query: each block alone, then
+    with each of its instances."""
+    qp = ctypes.byref(query._q)
+    it = N.V2Iter()
+    N.v2_blocks_begin(qp, ctypes.byref(it))
+    while True:
+        b = N.V2Block()
+        if not N.v2_blocks_next(qp, ctypes.byref(it), ctypes.byref(b)):
+            return
+        yield b, None
+        ii = N.V2Iter()
+        N.v2_instances_begin(ctypes.byref(b), ctypes.byref(ii))
+        while True:
+            inst = N.V2Instance()
+            if not N.v2_instances_next(qp, ctypes.byref(b), ctypes.byref(ii), ctypes.byref(inst)):
+                break
+            yield b, inst
+
+
+def _fields(sample, context):
+    return (sample.status, sample.type, sample.first, sample.second, sample.multi,
+            sample.time_stamp, context.frequency, context.scale)
+
+
+def _ref(x):
+    return ctypes.byref(x) if x is not None else None
+
+
+def test_v2_raw_sample_pair_equals_two_calls(series):
+    """Both captures' views in one call, and the newer capture's views with
+    the older's query: as two perfbuf_v2_raw_sample calls, for every
+    registered counter, an absent one and "none"."""
+    newer = perfbuf.parse_v2_query((series / "v2-q1.bin").read_bytes())
+    older = perfbuf.parse_v2_query((series / "v2-q0.bin").read_bytes())
+    registration = perfbuf.parse_v2_registration((series / "v2-reginfo.bin").read_bytes())
+    reg = ctypes.byref(registration._reg)
+    ids = []
+    c = N.V2CounterReg()
+    while N.v2_reginfo_counter(reg, len(ids), ctypes.byref(c)):
+        ids.append(c.id)
+    assert len(ids) > 20
+    both_ok = 0
+    for nb, ni in _views(newer):
+        for ob, oi in _views(older):
+            for qn, qo in ((newer, older), (older, older)):
+                for counter_id in ids + [29, 0xFFFFFFFF]:
+                    one = [(N.RawSample(), N.ValueContext()) for _ in range(2)]
+                    st_n = N.v2_raw_sample(ctypes.byref(qn._q), ctypes.byref(nb), _ref(ni), reg,
+                                           counter_id, *map(ctypes.byref, one[0]))
+                    st_o = N.v2_raw_sample(ctypes.byref(qo._q), ctypes.byref(ob), _ref(oi), reg,
+                                           counter_id, *map(ctypes.byref, one[1]))
+                    two = [(N.RawSample(), N.ValueContext()) for _ in range(2)]
+                    pair_o = N.status(0)
+                    pair_n = N.v2_raw_sample_pair(
+                        ctypes.byref(qn._q), ctypes.byref(nb), _ref(ni), ctypes.byref(qo._q),
+                        ctypes.byref(ob), _ref(oi), reg, counter_id,
+                        *map(ctypes.byref, two[0] + two[1]), ctypes.byref(pair_o))
+                    assert (pair_n, pair_o.value) == (st_n, st_o)
+                    assert _fields(*two[0]) == _fields(*one[0])
+                    assert _fields(*two[1]) == _fields(*one[1])
+                    both_ok += st_n == 0 and st_o == 0 and qn is newer
+    assert both_ok > 20

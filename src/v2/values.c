@@ -50,7 +50,8 @@ static bool block_has_instances(const perfbuf_v2_block *block)
  * item are taken from the cursor at once, and returned: the id list lies
  * in them. O(1).
  */
-static const uint8_t *block_in_place(const perfbuf_v2_query *q, const perfbuf_v2_block *block)
+static PB_ALWAYS_INLINE const uint8_t *block_in_place(const perfbuf_v2_query *q,
+                                                      const perfbuf_v2_block *block)
 {
     bool ids = block_has_ids(block);
     bool instances = block_has_instances(block);
@@ -93,8 +94,9 @@ static const uint8_t *block_in_place(const perfbuf_v2_query *q, const perfbuf_v2
 /* The instance view is what the query's bytes hold at its offset, inside
  * the block's instance list: its Size and InstanceId, its values right
  * after it, as many as the block's counters. O(1). */
-static bool instance_in_place(const perfbuf_v2_query *q, const perfbuf_v2_block *block,
-                              const perfbuf_v2_instance *inst)
+static PB_ALWAYS_INLINE bool instance_in_place(const perfbuf_v2_query *q,
+                                               const perfbuf_v2_block *block,
+                                               const perfbuf_v2_instance *inst)
 {
     pb_cursor c = pb_v2_window(q, inst->offset, block->items_end);
     const uint8_t *hdr;
@@ -163,8 +165,9 @@ typedef struct located_run {
     bool ascending;      /* PERFBUF_V2_LAYOUT_ASCENDING_IDS: one position per id at most */
 } located_run;
 
-static located_run locate_run(const perfbuf_v2_query *q, const perfbuf_v2_block *block,
-                              const uint8_t *head, const value_run *run)
+static PB_ALWAYS_INLINE located_run locate_run(const perfbuf_v2_query *q,
+                                               const perfbuf_v2_block *block,
+                                               const uint8_t *head, const value_run *run)
 {
     located_run none = {NULL, NULL, 0, 0, false};
     pb_cursor c = pb_v2_window(q, run->first, run->end);
@@ -196,19 +199,27 @@ static located_run locate_run(const perfbuf_v2_query *q, const perfbuf_v2_block 
  * or binary search when the lists ascend, else each position holding the
  * id in order, as the walk meets them), its value read in place. False
  * when a value there is not what the parse proved (the walk answers).
+ * *position, when it names a place inside the run, is tried first with
+ * one load where the ids ascend: strictly ascending, an id holds one
+ * position at most, so a place that holds it is the search's answer. The
+ * id list read is this run's own; a hint from another capture only saves
+ * the search. *position gets the place found (UINT32_MAX: none).
  */
 static PB_ALWAYS_INLINE bool located_value(const located_run *run, uint32_t id,
-                                           perfbuf_status *st, uint64_t *out)
+                                           uint32_t *position, perfbuf_status *st, uint64_t *out)
 {
     bool integer = false;
     uint64_t v = 0;
     *st = PERFBUF_E_NOT_FOUND;
     if (run->ascending) {
-        uint32_t position;
-        if (!pb_v2_find_in_keys(run->ids, 4, run->count, id, &position)) {
+        uint32_t at = *position;
+        if ((at >= run->count || pb_le32(run->ids + (size_t)at * 4) != id) &&
+            !pb_v2_find_in_keys(run->ids, 4, run->count, id, &at)) {
+            *position = UINT32_MAX;
             return true;
         }
-        if (!integer_in(run->row + (size_t)position * run->stride, run->stride, &integer, &v)) {
+        *position = at;
+        if (!integer_in(run->row + (size_t)at * run->stride, run->stride, &integer, &v)) {
             return false;
         }
         if (integer) {
@@ -533,12 +544,13 @@ PB_NOINLINE static perfbuf_status unlocated_value(const value_source *src, uint3
 }
 
 static inline perfbuf_status source_value(const value_source *src, uint32_t id, bool own,
-                                          uint64_t *out)
+                                          uint32_t *position, uint64_t *out)
 {
     perfbuf_status st;
     /* A located run is a block with an id list: own does not matter, and
      * the reference's "none" is no id. */
-    if (src->run.ids != NULL && id != PERFBUF_V2_NO_ID && located_value(&src->run, id, &st, out)) {
+    if (src->run.ids != NULL && id != PERFBUF_V2_NO_ID &&
+        located_value(&src->run, id, position, &st, out)) {
         return st;
     }
     return unlocated_value(src, id, own, out);
@@ -550,7 +562,8 @@ static inline perfbuf_status source_value(const value_source *src, uint32_t id, 
  * cursor once and searched in place here, inline, since a raw sample runs
  * it for every value; otherwise the public lookup answers.
  */
-static inline bool counter_of(const perfbuf_v2_reginfo *r, uint32_t id, perfbuf_v2_counter_reg *out)
+static PB_ALWAYS_INLINE bool counter_of(const perfbuf_v2_reginfo *r, uint32_t id,
+                                        perfbuf_v2_counter_reg *out)
 {
     if (!r->ids_ascending) {
         return perfbuf_v2_reginfo_find(r, id, out) == PERFBUF_OK;
@@ -582,28 +595,49 @@ static uint64_t positive(int64_t v)
     return v > 0 ? (uint64_t)v : 0;
 }
 
-/* The formula inputs of one counter, wherever its values come from. */
-static inline perfbuf_status sample_from(const value_source *src, const perfbuf_v2_reginfo *reg,
-                                         uint32_t counter_id, perfbuf_raw_sample *sample,
-                                         perfbuf_value_context *context)
-{
-    const perfbuf_v2_query *q = src->q;
+/* The values a sample reads, each with its place in a located run. */
+enum { READ_FIRST, READ_TIME, READ_FREQ, READ_BASE, READ_MULTI, SAMPLE_READS };
+
+/* The registration entry and type of the counter a sample is for. */
+typedef struct sampled_counter {
     perfbuf_v2_counter_reg c;
-    if (!counter_of(reg, counter_id, &c)) {
+    const perfbuf_counter_type_info *info;
+} sampled_counter;
+
+/* NOT_FOUND for a counter not registered, INVALID_ARGUMENT for a type with
+ * no displayable value: what a sample answers once its views are proved. */
+static PB_ALWAYS_INLINE perfbuf_status counter_to_sample(const perfbuf_v2_reginfo *reg,
+                                                         uint32_t counter_id,
+                                                         sampled_counter *out)
+{
+    if (!counter_of(reg, counter_id, &out->c)) {
         return PERFBUF_E_NOT_FOUND;
     }
-    const perfbuf_counter_type_info *info = perfbuf_counter_type_lookup(c.type);
-    if (info == NULL || info->samples == 0) {
+    out->info = perfbuf_counter_type_lookup(out->c.type);
+    if (out->info == NULL || out->info->samples == 0) {
         return PERFBUF_E_INVALID_ARGUMENT;
     }
+    return PERFBUF_OK;
+}
+
+/* The formula inputs of one counter, wherever its values come from.
+ * places[] are the located positions of the values read (see
+ * located_value): hints on entry, the places found on return. */
+static inline perfbuf_status sample_with(const value_source *src, const sampled_counter *counter,
+                                         uint32_t counter_id, uint32_t places[SAMPLE_READS],
+                                         perfbuf_raw_sample *sample, perfbuf_value_context *context)
+{
+    const perfbuf_v2_query *q = src->q;
+    const perfbuf_v2_counter_reg *c = &counter->c;
+    const perfbuf_counter_type_info *info = counter->info;
     sample->status = PERFBUF_CSTATUS_VALID_DATA;
-    sample->type = c.type;
+    sample->type = c->type;
     sample->second = 0;
     sample->multi = 0;
     sample->time_stamp = q->perf_time_100ns;
-    context->scale = c.default_scale;
+    context->scale = c->default_scale;
     context->frequency = 0;
-    perfbuf_status st = source_value(src, counter_id, true, &sample->first);
+    perfbuf_status st = source_value(src, counter_id, true, &places[READ_FIRST], &sample->first);
     if (st != PERFBUF_OK) {
         return st;
     }
@@ -623,9 +657,10 @@ static inline perfbuf_status sample_from(const value_source *src, const perfbuf_
         if (info->needs_base) {
             break;
         }
-        st = source_value(src, c.perf_time_id, false, &sample->second);
+        st = source_value(src, c->perf_time_id, false, &places[READ_TIME], &sample->second);
         if (st == PERFBUF_OK) {
-            st = source_value(src, c.perf_freq_id, false, &context->frequency);
+            st = source_value(src, c->perf_freq_id, false, &places[READ_FREQ],
+                              &context->frequency);
         }
         if (st != PERFBUF_OK) {
             return st;
@@ -636,14 +671,14 @@ static inline perfbuf_status sample_from(const value_source *src, const perfbuf_
         break;
     }
     if (info->needs_base) {
-        st = source_value(src, c.base_id, false, &sample->second);
+        st = source_value(src, c->base_id, false, &places[READ_BASE], &sample->second);
         if (st != PERFBUF_OK) {
             return st;
         }
     }
     if (info->needs_multi) {
         uint64_t v;
-        st = source_value(src, c.multi_id, false, &v);
+        st = source_value(src, c->multi_id, false, &places[READ_MULTI], &v);
         if (st != PERFBUF_OK) {
             return st;
         }
@@ -658,21 +693,92 @@ static inline perfbuf_status sample_from(const value_source *src, const perfbuf_
     return PERFBUF_OK;
 }
 
+/* No place known yet: every located value is searched for. */
+#define NO_PLACES {UINT32_MAX, UINT32_MAX, UINT32_MAX, UINT32_MAX, UINT32_MAX}
+
+/* The views of one capture proved in place (NULL otherwise: the sample is
+ * INVALID_ARGUMENT before any value is read), and its run located. */
+static PB_ALWAYS_INLINE bool source_in_place(const perfbuf_v2_query *q,
+                                             const perfbuf_v2_block *block,
+                                             const perfbuf_v2_instance *inst, value_source *out)
+{
+    if (q == NULL || block == NULL) {
+        return false;
+    }
+    const uint8_t *head = block_in_place(q, block);
+    if (head == NULL || (inst != NULL && !instance_in_place(q, block, inst))) {
+        return false;
+    }
+    value_run run = run_of(block, inst);
+    out->q = q;
+    out->block = block;
+    out->inst = inst;
+    out->index = NULL;
+    out->run = locate_run(q, block, head, &run);
+    return true;
+}
+
 perfbuf_status perfbuf_v2_raw_sample(const perfbuf_v2_query *q, const perfbuf_v2_block *block,
                                      const perfbuf_v2_instance *inst, const perfbuf_v2_reginfo *reg,
                                      uint32_t counter_id, perfbuf_raw_sample *sample,
                                      perfbuf_value_context *context)
 {
-    if (q == NULL || block == NULL || reg == NULL || sample == NULL || context == NULL) {
+    value_source src;
+    if (reg == NULL || sample == NULL || context == NULL ||
+        !source_in_place(q, block, inst, &src)) {
         return PERFBUF_E_INVALID_ARGUMENT;
     }
-    const uint8_t *head = block_in_place(q, block);
-    if (head == NULL || (inst != NULL && !instance_in_place(q, block, inst))) {
+    sampled_counter counter;
+    perfbuf_status st = counter_to_sample(reg, counter_id, &counter);
+    if (st != PERFBUF_OK) {
+        return st;
+    }
+    uint32_t places[SAMPLE_READS] = NO_PLACES;
+    return sample_with(&src, &counter, counter_id, places, sample, context);
+}
+
+/*
+ * Both captures' samples of one counter: each side's views are proved in
+ * its own query, as perfbuf_v2_raw_sample does; the registration search
+ * and the type lookup run once; the older side tries the newer's places
+ * first (one load each where its id list holds the id there).
+ */
+perfbuf_status perfbuf_v2_raw_sample_pair(
+    const perfbuf_v2_query *newer, const perfbuf_v2_block *newer_block,
+    const perfbuf_v2_instance *newer_inst, const perfbuf_v2_query *older,
+    const perfbuf_v2_block *older_block, const perfbuf_v2_instance *older_inst,
+    const perfbuf_v2_reginfo *reg, uint32_t counter_id, perfbuf_raw_sample *newer_sample,
+    perfbuf_value_context *newer_context, perfbuf_raw_sample *older_sample,
+    perfbuf_value_context *older_context, perfbuf_status *older_status)
+{
+    if (older_status == NULL) {
         return PERFBUF_E_INVALID_ARGUMENT;
     }
-    value_run run = run_of(block, inst);
-    value_source src = {q, block, inst, NULL, locate_run(q, block, head, &run)};
-    return sample_from(&src, reg, counter_id, sample, context);
+    value_source newer_src, older_src;
+    bool newer_ok = reg != NULL && newer_sample != NULL && newer_context != NULL &&
+                    source_in_place(newer, newer_block, newer_inst, &newer_src);
+    bool older_ok = reg != NULL && older_sample != NULL && older_context != NULL &&
+                    source_in_place(older, older_block, older_inst, &older_src);
+    if (!newer_ok && !older_ok) {
+        *older_status = PERFBUF_E_INVALID_ARGUMENT;
+        return PERFBUF_E_INVALID_ARGUMENT;
+    }
+    sampled_counter counter;
+    perfbuf_status found = counter_to_sample(reg, counter_id, &counter);
+    uint32_t places[SAMPLE_READS] = NO_PLACES;
+    perfbuf_status newer_st = PERFBUF_E_INVALID_ARGUMENT;
+    *older_status = PERFBUF_E_INVALID_ARGUMENT;
+    if (newer_ok) {
+        newer_st = found == PERFBUF_OK ? sample_with(&newer_src, &counter, counter_id, places,
+                                                     newer_sample, newer_context)
+                                       : found;
+    }
+    if (older_ok) {
+        *older_status = found == PERFBUF_OK ? sample_with(&older_src, &counter, counter_id, places,
+                                                          older_sample, older_context)
+                                            : found;
+    }
+    return newer_st;
 }
 
 perfbuf_status perfbuf_v2_raw_sample_indexed(const perfbuf_v2_query *q,
@@ -687,6 +793,12 @@ perfbuf_status perfbuf_v2_raw_sample_indexed(const perfbuf_v2_query *q,
         context == NULL || !index_belongs(index, q, block, inst)) {
         return PERFBUF_E_INVALID_ARGUMENT;
     }
+    sampled_counter counter;
+    perfbuf_status st = counter_to_sample(reg, counter_id, &counter);
+    if (st != PERFBUF_OK) {
+        return st;
+    }
     value_source src = {q, block, inst, index, {NULL, NULL, 0, 0, false}};
-    return sample_from(&src, reg, counter_id, sample, context);
+    uint32_t places[SAMPLE_READS] = NO_PLACES;
+    return sample_with(&src, &counter, counter_id, places, sample, context);
 }
