@@ -762,6 +762,45 @@ static uint64_t v2_raw_samples(const input *in)
     return sum;
 }
 
+/* Every registered counter of every instance sampled in both captures at
+ * once (data: the newer, data2: the older, data3: the registration), each
+ * id one position later in the older so no hint the newer side finds holds. */
+static uint64_t v2_raw_sample_pairs(const input *in)
+{
+    perfbuf_v2_query newer, older;
+    perfbuf_v2_reginfo r;
+    if (perfbuf_v2_query_parse(in->data, in->len, NULL, &newer, NULL) != PERFBUF_OK ||
+        perfbuf_v2_query_parse(in->data2, in->len2, NULL, &older, NULL) != PERFBUF_OK ||
+        perfbuf_v2_reginfo_parse(in->data3, in->len3, NULL, &r, NULL) != PERFBUF_OK) {
+        return 0;
+    }
+    uint64_t sum = 0;
+    perfbuf_v2_iter nb_it, ob_it, ni_it, oi_it;
+    perfbuf_v2_block nb, ob;
+    perfbuf_v2_instance ni, oi;
+    perfbuf_raw_sample ns, os;
+    perfbuf_value_context nc, oc;
+    perfbuf_status older_status;
+    perfbuf_v2_blocks_begin(&newer, &nb_it);
+    perfbuf_v2_blocks_begin(&older, &ob_it);
+    while (perfbuf_v2_blocks_next(&newer, &nb_it, &nb) &&
+           perfbuf_v2_blocks_next(&older, &ob_it, &ob)) {
+        if (nb.kind != PERFBUF_V2_COUNTERSET || ob.kind != PERFBUF_V2_COUNTERSET) {
+            continue;
+        }
+        perfbuf_v2_instances_begin(&nb, &ni_it);
+        perfbuf_v2_instances_begin(&ob, &oi_it);
+        while (perfbuf_v2_instances_next(&newer, &nb, &ni_it, &ni) &&
+               perfbuf_v2_instances_next(&older, &ob, &oi_it, &oi)) {
+            for (uint32_t k = 0; k < r.counter_count; k++) {
+                sum += perfbuf_v2_raw_sample_pair(&newer, &nb, &ni, &older, &ob, &oi, &r, k, &ns,
+                                                  &nc, &os, &oc, &older_status) == PERFBUF_OK;
+            }
+        }
+    }
+    return sum;
+}
+
 /* Every counter of every instance through a value index built once per
  * instance: the linear way to sample a whole instance. */
 static uint64_t v2_indexed_samples(const input *in)
@@ -1186,6 +1225,17 @@ static void meta_rows(void)
     row("raw_sample_indexed: every counter of n-counter instances", &in, v2_indexed_samples,
         parse_v2);
     tb_free(&wide.buf);
+    tb_free(&registration);
+    tb_v2 pair_newer, pair_older;
+    adv_sample_pair(48000, &pair_newer, &pair_older, &registration);
+    in = of(&pair_newer.buf, 48000);
+    in.data2 = pair_older.buf.data;
+    in.len2 = pair_older.buf.len;
+    in.data3 = registration.data;
+    in.len3 = registration.len;
+    row("raw_sample_pair: every counter, no position shared", &in, v2_raw_sample_pairs, parse_v2);
+    tb_free(&pair_newer.buf);
+    tb_free(&pair_older.buf);
     tb_free(&registration);
     /* 16,384 counters, and the default cap of 65,536 (the repeated shape
      * lists four ids twice, so n + 4 positions fit the cap). */
