@@ -131,6 +131,29 @@ typedef struct value_sizes {
     bool mixed;
 } value_sizes;
 
+/* The common value: its header and up to 8 bytes of data, padded to 8
+ * (PERF_COUNTER_DATA is 8 bytes): every value of 4 or 8 bytes has it. */
+enum { COMMON_VALUE_STRIDE = PBS_PERF_COUNTER_DATA + 8 };
+
+/*
+ * skip_uniform_row's judgement of a row of COMMON_VALUE_STRIDE values,
+ * with the stride known to the compiler, which then vectorises it. The
+ * room after the header is 8, so 32 bits suffice: modulo 2^32, 8 minus a
+ * dwDataSize larger than 8 lies between 9 and 2^32 - 1, never in [0, 8),
+ * as in the 64-bit test of the other strides.
+ */
+static uint32_t common_row_wrong(const uint8_t *row, uint32_t count)
+{
+    uint32_t wrong = 0;
+    for (uint32_t i = 0; i < count; i++) {
+        const uint8_t *value = row + (size_t)i * COMMON_VALUE_STRIDE;
+        uint32_t data_size = pb_le32(value + PBO_PERF_COUNTER_DATA_dwDataSize);
+        wrong |= (pb_le32(value + PBO_PERF_COUNTER_DATA_dwSize) ^ COMMON_VALUE_STRIDE) |
+                 (COMMON_VALUE_STRIDE - PBS_PERF_COUNTER_DATA - data_size) >> 3;
+    }
+    return wrong;
+}
+
 /*
  * The common row: count values that all have one dwSize, the block's (or,
  * for its first row, the first value's). The row's count x size bytes are
@@ -164,14 +187,19 @@ static bool skip_uniform_row(pb_cursor *parent, uint32_t count, value_sizes *siz
         return false;
     }
     PB_WORK(count);
-    /* In 64 bits a dwDataSize larger than the room wraps far past 8. */
-    uint64_t room = (uint64_t)size - PBS_PERF_COUNTER_DATA;
-    uint64_t wrong = 0;
-    for (uint32_t i = 0; i < count; i++) {
-        const uint8_t *value = row + (size_t)i * size;
-        uint64_t data_size = pb_le32(value + PBO_PERF_COUNTER_DATA_dwDataSize);
-        wrong |= (uint64_t)(pb_le32(value + PBO_PERF_COUNTER_DATA_dwSize) ^ size) |
-                 (room - data_size) >> 3;
+    uint64_t wrong;
+    if (size == COMMON_VALUE_STRIDE) {
+        wrong = common_row_wrong(row, count);
+    } else {
+        /* In 64 bits a dwDataSize larger than the room wraps far past 8. */
+        uint64_t room = (uint64_t)size - PBS_PERF_COUNTER_DATA;
+        wrong = 0;
+        for (uint32_t i = 0; i < count; i++) {
+            const uint8_t *value = row + (size_t)i * size;
+            uint64_t data_size = pb_le32(value + PBO_PERF_COUNTER_DATA_dwDataSize);
+            wrong |= (uint64_t)(pb_le32(value + PBO_PERF_COUNTER_DATA_dwSize) ^ size) |
+                     (room - data_size) >> 3;
+        }
     }
     if (wrong != 0) {
         return false;
