@@ -822,6 +822,44 @@ static bool view_instance(const perfbuf_v2_query *q, pb_cursor *region, uint32_t
     return true;
 }
 
+/* read_row_at_stride is copied into its caller with its stride: the
+ * common one a constant, each value's place needs no multiplication. */
+#if defined(__GNUC__) || defined(__clang__)
+#  define ROW_ALWAYS_INLINE inline __attribute__((always_inline))
+#else
+#  define ROW_ALWAYS_INLINE inline
+#endif
+
+/* count values of `stride` bytes (at least the header) at row, bytes the
+ * cursor handed out, into values: the number that are not integers, or
+ * UINT32_MAX at the first whose dwSize is not the stride or whose
+ * dwDataSize exceeds the room after the header. */
+static ROW_ALWAYS_INLINE uint32_t read_row_at_stride(const uint8_t *row, uint32_t count,
+                                                     uint32_t stride, uint64_t *values)
+{
+    uint32_t room = stride - PBS_PERF_COUNTER_DATA;
+    uint32_t others = 0;
+    for (uint32_t i = 0; i < count; i++) {
+        PB_WORK(1);
+        const uint8_t *value = row + (size_t)i * stride;
+        uint32_t data_size = pb_le32(value + PBO_PERF_COUNTER_DATA_dwDataSize);
+        if (pb_le32(value + PBO_PERF_COUNTER_DATA_dwSize) != stride || data_size > room) {
+            return UINT32_MAX;
+        }
+        const uint8_t *body = value + PBS_PERF_COUNTER_DATA;
+        uint64_t v = 0;
+        if (data_size == 8) {
+            v = (uint64_t)pb_le32(body) | (uint64_t)pb_le32(body + 4) << 32;
+        } else if (data_size == 4) {
+            v = pb_le32(body);
+        } else {
+            others++;
+        }
+        values[i] = v;
+    }
+    return others;
+}
+
 /*
  * The common row: every value the same dwSize as the first (a producer
  * writes one PERF_COUNTER_DATA layout per counterset). The row's
@@ -849,25 +887,11 @@ static bool read_uniform_values(pb_cursor *region, uint32_t count, uint64_t *val
         !pb_cursor_take(&c, (size_t)row_bytes, &row)) {
         return false;
     }
-    uint32_t room = stride - PBS_PERF_COUNTER_DATA;
-    uint32_t others = 0;
-    for (uint32_t i = 0; i < count; i++) {
-        PB_WORK(1);
-        const uint8_t *value = row + (size_t)i * stride;
-        uint32_t data_size = pb_le32(value + PBO_PERF_COUNTER_DATA_dwDataSize);
-        if (pb_le32(value + PBO_PERF_COUNTER_DATA_dwSize) != stride || data_size > room) {
-            return false;
-        }
-        const uint8_t *body = value + PBS_PERF_COUNTER_DATA;
-        uint64_t v = 0;
-        if (data_size == 8) {
-            v = (uint64_t)pb_le32(body) | (uint64_t)pb_le32(body + 4) << 32;
-        } else if (data_size == 4) {
-            v = pb_le32(body);
-        } else {
-            others++;
-        }
-        values[i] = v;
+    uint32_t others = stride == COMMON_VALUE_STRIDE
+                          ? read_row_at_stride(row, count, COMMON_VALUE_STRIDE, values)
+                          : read_row_at_stride(row, count, stride, values);
+    if (others == UINT32_MAX) {
+        return false;
     }
     *region = c;
     *non_integers = others;
