@@ -251,8 +251,9 @@ static void odd_value_sizes_are_bytes(void)
 }
 
 /*
- * A row of values of the common size (header + 8) is judged with 32-bit
- * arithmetic; every dwDataSize, at the wrap edges too, must still get the
+ * A row of values of the common size (header + 8) is judged with the two
+ * sizes read as one 64-bit word; every dwDataSize, at the edges of that
+ * subtraction and at the wrap of 32 bits, must still get the
  * answer the per-value judgement gives: 1..8 fit, 0 leaves 8 bytes of
  * padding (an anomaly), anything larger does not fit. The strict
  * rejection of the padding is in every_rejection.

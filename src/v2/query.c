@@ -134,22 +134,25 @@ typedef struct value_sizes {
 /* The common value: its header and up to 8 bytes of data, padded to 8
  * (PERF_COUNTER_DATA is 8 bytes): every value of 4 or 8 bytes has it. */
 enum { COMMON_VALUE_STRIDE = PBS_PERF_COUNTER_DATA + 8 };
+_Static_assert(PBO_PERF_COUNTER_DATA_dwSize == PBO_PERF_COUNTER_DATA_dwDataSize + 4,
+               "common_row_wrong reads dwDataSize and dwSize as one 64-bit word");
 
 /*
  * skip_uniform_row's judgement of a row of COMMON_VALUE_STRIDE values,
- * with the stride known to the compiler, which then vectorises it. The
- * room after the header is 8, so 32 bits suffice: modulo 2^32, 8 minus a
- * dwDataSize larger than 8 lies between 9 and 2^32 - 1, never in [0, 8),
- * as in the 64-bit test of the other strides.
+ * with the stride known to the compiler. A value's dwDataSize and dwSize
+ * read as one little-endian 64-bit word are dwSize << 32 | dwDataSize;
+ * the test "dwSize is 16 and 16 - 8 - dwDataSize lies in [0, 8)" is
+ * "dwDataSize is 1 to 8", so the word is 16 << 32 | 1 to 16 << 32 | 8:
+ * the word minus 16 << 32 | 1 is below 8, one subtraction and a shift
+ * (a dwDataSize of 0 borrows from dwSize and lands far above 8).
  */
-static uint32_t common_row_wrong(const uint8_t *row, uint32_t count)
+static uint64_t common_row_wrong(const uint8_t *row, uint32_t count)
 {
-    uint32_t wrong = 0;
+    const uint64_t lowest = (uint64_t)COMMON_VALUE_STRIDE << 32 | 1u;
+    uint64_t wrong = 0;
     for (uint32_t i = 0; i < count; i++) {
         const uint8_t *value = row + (size_t)i * COMMON_VALUE_STRIDE;
-        uint32_t data_size = pb_le32(value + PBO_PERF_COUNTER_DATA_dwDataSize);
-        wrong |= (pb_le32(value + PBO_PERF_COUNTER_DATA_dwSize) ^ COMMON_VALUE_STRIDE) |
-                 (COMMON_VALUE_STRIDE - PBS_PERF_COUNTER_DATA - data_size) >> 3;
+        wrong |= (pb_le64(value + PBO_PERF_COUNTER_DATA_dwDataSize) - lowest) >> 3;
     }
     return wrong;
 }
