@@ -872,8 +872,8 @@ static ROW_ALWAYS_INLINE uint32_t read_row_at_stride(const uint8_t *row, uint32_
  * still compared with the stride and every dwDataSize with the room after
  * the header, so a row that is not uniform is left to the general walk.
  */
-static bool read_uniform_values(pb_cursor *region, uint32_t count, uint64_t *values,
-                                uint32_t *non_integers)
+static ROW_ALWAYS_INLINE bool read_uniform_values(pb_cursor *region, uint32_t count,
+                                                  uint64_t *values, uint32_t *non_integers)
 {
     pb_cursor c = *region;
     pb_cursor first = c;
@@ -901,6 +901,9 @@ static bool read_uniform_values(pb_cursor *region, uint32_t count, uint64_t *val
     return true;
 }
 
+static bool walk_values(pb_cursor *region, uint32_t count, uint64_t *values, uint32_t *done,
+                        uint32_t *non_integers);
+
 /*
  * count PERF_COUNTER_DATA at the cursor into values[0, count): the
  * integer, or 0 for a value of another size (counted). False, with *done
@@ -913,6 +916,13 @@ static bool read_values(pb_cursor *region, uint32_t count, uint64_t *values, uin
         *done = count;
         return true;
     }
+    return walk_values(region, count, values, done, non_integers);
+}
+
+/* read_values after its uniform row failed: each value by its own dwSize. */
+PB_NOINLINE static bool walk_values(pb_cursor *region, uint32_t count, uint64_t *values,
+                                    uint32_t *done, uint32_t *non_integers)
+{
     pb_cursor c = *region;
     uint32_t others = 0;
     for (uint32_t i = 0; i < count; i++) {
@@ -1121,7 +1131,10 @@ perfbuf_status perfbuf_v2_block_read_all(const perfbuf_v2_query *q, const perfbu
         }
         uint32_t done;
         uint32_t non_integers;
-        if (!read_values(&c, count, values + (size_t)row * count, &done, &non_integers)) {
+        /* read_values, its uniform row copied in: no call per row. */
+        uint64_t *row_values = values + (size_t)row * count;
+        if (!read_uniform_values(&c, count, row_values, &non_integers) &&
+            !walk_values(&c, count, row_values, &done, &non_integers)) {
             return PERFBUF_E_INVALID_ARGUMENT;
         }
     }
