@@ -250,6 +250,70 @@ static void odd_value_sizes_are_bytes(void)
     tb_free(&v.buf);
 }
 
+/*
+ * A row of values of the common size (header + 8) is judged with the two
+ * sizes read as one 64-bit word; every dwDataSize, at the edges of that
+ * subtraction and at the wrap of 32 bits, must still get the
+ * answer the per-value judgement gives: 1..8 fit, 0 leaves 8 bytes of
+ * padding (an anomaly), anything larger does not fit. The strict
+ * rejection of the padding is in every_rejection.
+ */
+static void common_stride_row_judged_per_value(void)
+{
+    static const uint32_t data_sizes[] = {0, 1, 3, 4, 7, 8, 9, 15, 16, 0x7FFFFFFF,
+                                          0x80000000, 0x80000008, 0xFFFFFFF8, 0xFFFFFFFF};
+    tb_v2 v;
+    tb_v2_begin(&v, 0, 0, 1);
+    tb_v2_block_begin(&v, 0, PERFBUF_V2_COUNTERSET);
+    tb_v2_ids(&v, set_ids, 3);
+    tb_v2_instances_begin(&v, 2);
+    for (uint32_t i = 0; i < 2; i++) {
+        tb_v2_instance(&v, i, "x");
+        for (uint32_t k = 0; k < 3; k++) {
+            tb_v2_u64(&v, 10 * i + k);
+        }
+    }
+    tb_v2_instances_end(&v);
+    tb_v2_block_end(&v);
+    tb_v2_end(&v);
+    /* The second instance's middle value, found through the views. */
+    perfbuf_v2_query q;
+    CHECK(perfbuf_v2_query_parse(v.buf.data, v.buf.len, NULL, &q, NULL) == PERFBUF_OK);
+    perfbuf_v2_iter it;
+    perfbuf_v2_block b;
+    perfbuf_v2_instance inst;
+    perfbuf_v2_value val;
+    perfbuf_v2_blocks_begin(&q, &it);
+    CHECK(perfbuf_v2_blocks_next(&q, &it, &b));
+    perfbuf_v2_instances_begin(&b, &it);
+    CHECK(perfbuf_v2_instances_next(&q, &b, &it, &inst));
+    CHECK(perfbuf_v2_instances_next(&q, &b, &it, &inst));
+    perfbuf_v2_instance_values_begin(&inst, &it);
+    CHECK(perfbuf_v2_values_next(&q, &b, &it, &val));
+    CHECK(perfbuf_v2_values_next(&q, &b, &it, &val));
+    CHECK_EQ_U(val.integer, 11);
+    size_t at = val.offset;
+    CHECK_EQ_U(v.buf.data[at + 4], 16 /* an 8-byte header and 8 bytes */);
+    for (size_t n = 0; n < sizeof data_sizes / sizeof data_sizes[0]; n++) {
+        uint32_t d = data_sizes[n];
+        for (int byte = 0; byte < 4; byte++) {
+            v.buf.data[at + (size_t)byte] = (uint8_t)(d >> (8 * byte));
+        }
+        perfbuf_error err;
+        perfbuf_status st = perfbuf_v2_query_parse(v.buf.data, v.buf.len, NULL, &q, &err);
+        if (d <= 8) {
+            /* 0 is padding a lenient parse counts and accepts. */
+            CHECK(st == PERFBUF_OK);
+            CHECK_EQ_U(q.anomalies, (d == 0 ? (uint32_t)PERFBUF_ANOMALY_EXCESS_PADDING : 0u));
+            continue;
+        }
+        CHECK(st == PERFBUF_E_SIZE_TOO_LARGE);
+        CHECK_EQ_U(err.offset, at);
+        CHECK_STR(err.field, "dwDataSize");
+    }
+    tb_free(&v.buf);
+}
+
 static void wine_capture_decodes(void)
 {
     /* corpus/captures/wine-8.0/v2-query-processor-information.bin */
@@ -566,6 +630,7 @@ static const th_case cases[] = {
     TH_CASE(block_views),
     TH_CASE(many_instances_and_names),
     TH_CASE(odd_value_sizes_are_bytes),
+    TH_CASE(common_stride_row_judged_per_value),
     TH_CASE(wine_capture_decodes),
     TH_CASE(null_arguments),
     TH_CASE(layout_is_as_documented),

@@ -131,6 +131,32 @@ typedef struct value_sizes {
     bool mixed;
 } value_sizes;
 
+/* The common value: its header and up to 8 bytes of data, padded to 8
+ * (PERF_COUNTER_DATA is 8 bytes): every value of 4 or 8 bytes has it. */
+enum { COMMON_VALUE_STRIDE = PBS_PERF_COUNTER_DATA + 8 };
+_Static_assert(PBO_PERF_COUNTER_DATA_dwSize == PBO_PERF_COUNTER_DATA_dwDataSize + 4,
+               "common_row_wrong reads dwDataSize and dwSize as one 64-bit word");
+
+/*
+ * skip_uniform_row's judgement of a row of COMMON_VALUE_STRIDE values,
+ * with the stride known to the compiler. A value's dwDataSize and dwSize
+ * read as one little-endian 64-bit word are dwSize << 32 | dwDataSize;
+ * the test "dwSize is 16 and 16 - 8 - dwDataSize lies in [0, 8)" is
+ * "dwDataSize is 1 to 8", so the word is 16 << 32 | 1 to 16 << 32 | 8:
+ * the word minus 16 << 32 | 1 is below 8, one subtraction and a shift
+ * (a dwDataSize of 0 borrows from dwSize and lands far above 8).
+ */
+static uint64_t common_row_wrong(const uint8_t *row, uint32_t count)
+{
+    const uint64_t lowest = (uint64_t)COMMON_VALUE_STRIDE << 32 | 1u;
+    uint64_t wrong = 0;
+    for (uint32_t i = 0; i < count; i++) {
+        const uint8_t *value = row + (size_t)i * COMMON_VALUE_STRIDE;
+        wrong |= (pb_le64(value + PBO_PERF_COUNTER_DATA_dwDataSize) - lowest) >> 3;
+    }
+    return wrong;
+}
+
 /*
  * The common row: count values that all have one dwSize, the block's (or,
  * for its first row, the first value's). The row's count x size bytes are
@@ -164,14 +190,19 @@ static bool skip_uniform_row(pb_cursor *parent, uint32_t count, value_sizes *siz
         return false;
     }
     PB_WORK(count);
-    /* In 64 bits a dwDataSize larger than the room wraps far past 8. */
-    uint64_t room = (uint64_t)size - PBS_PERF_COUNTER_DATA;
-    uint64_t wrong = 0;
-    for (uint32_t i = 0; i < count; i++) {
-        const uint8_t *value = row + (size_t)i * size;
-        uint64_t data_size = pb_le32(value + PBO_PERF_COUNTER_DATA_dwDataSize);
-        wrong |= (uint64_t)(pb_le32(value + PBO_PERF_COUNTER_DATA_dwSize) ^ size) |
-                 (room - data_size) >> 3;
+    uint64_t wrong;
+    if (size == COMMON_VALUE_STRIDE) {
+        wrong = common_row_wrong(row, count);
+    } else {
+        /* In 64 bits a dwDataSize larger than the room wraps far past 8. */
+        uint64_t room = (uint64_t)size - PBS_PERF_COUNTER_DATA;
+        wrong = 0;
+        for (uint32_t i = 0; i < count; i++) {
+            const uint8_t *value = row + (size_t)i * size;
+            uint64_t data_size = pb_le32(value + PBO_PERF_COUNTER_DATA_dwDataSize);
+            wrong |= (uint64_t)(pb_le32(value + PBO_PERF_COUNTER_DATA_dwSize) ^ size) |
+                     (room - data_size) >> 3;
+        }
     }
     if (wrong != 0) {
         return false;
@@ -794,6 +825,49 @@ static bool view_instance(const perfbuf_v2_query *q, pb_cursor *region, uint32_t
     return true;
 }
 
+/* read_row_at_stride is copied into its caller with its stride: the
+ * common one a constant, each value's place needs no multiplication. */
+#if defined(__GNUC__) || defined(__clang__)
+#  define ROW_ALWAYS_INLINE inline __attribute__((always_inline))
+#else
+#  define ROW_ALWAYS_INLINE inline
+#endif
+
+/* count values of `stride` bytes (at least the header) at row, bytes the
+ * cursor handed out, into values: the number that are not integers, or
+ * UINT32_MAX at the first whose dwSize is not the stride or whose
+ * dwDataSize exceeds the room after the header. */
+static ROW_ALWAYS_INLINE uint32_t read_row_at_stride(const uint8_t *row, uint32_t count,
+                                                     uint32_t stride, uint64_t *values)
+{
+    uint32_t room = stride - PBS_PERF_COUNTER_DATA;
+    uint32_t others = 0;
+    /* Four values per iteration: the loop's own count, pointers and branch
+     * were a third of a value's instructions. */
+#if defined(__GNUC__) || defined(__clang__)
+    _Pragma("GCC unroll 4")
+#endif
+    for (uint32_t i = 0; i < count; i++) {
+        PB_WORK(1);
+        const uint8_t *value = row + (size_t)i * stride;
+        uint32_t data_size = pb_le32(value + PBO_PERF_COUNTER_DATA_dwDataSize);
+        if (pb_le32(value + PBO_PERF_COUNTER_DATA_dwSize) != stride || data_size > room) {
+            return UINT32_MAX;
+        }
+        const uint8_t *body = value + PBS_PERF_COUNTER_DATA;
+        uint64_t v = 0;
+        if (data_size == 8) {
+            v = (uint64_t)pb_le32(body) | (uint64_t)pb_le32(body + 4) << 32;
+        } else if (data_size == 4) {
+            v = pb_le32(body);
+        } else {
+            others++;
+        }
+        values[i] = v;
+    }
+    return others;
+}
+
 /*
  * The common row: every value the same dwSize as the first (a producer
  * writes one PERF_COUNTER_DATA layout per counterset). The row's
@@ -803,8 +877,8 @@ static bool view_instance(const perfbuf_v2_query *q, pb_cursor *region, uint32_t
  * still compared with the stride and every dwDataSize with the room after
  * the header, so a row that is not uniform is left to the general walk.
  */
-static bool read_uniform_values(pb_cursor *region, uint32_t count, uint64_t *values,
-                                uint32_t *non_integers)
+static ROW_ALWAYS_INLINE bool read_uniform_values(pb_cursor *region, uint32_t count,
+                                                  uint64_t *values, uint32_t *non_integers)
 {
     pb_cursor c = *region;
     pb_cursor first = c;
@@ -821,30 +895,19 @@ static bool read_uniform_values(pb_cursor *region, uint32_t count, uint64_t *val
         !pb_cursor_take(&c, (size_t)row_bytes, &row)) {
         return false;
     }
-    uint32_t room = stride - PBS_PERF_COUNTER_DATA;
-    uint32_t others = 0;
-    for (uint32_t i = 0; i < count; i++) {
-        PB_WORK(1);
-        const uint8_t *value = row + (size_t)i * stride;
-        uint32_t data_size = pb_le32(value + PBO_PERF_COUNTER_DATA_dwDataSize);
-        if (pb_le32(value + PBO_PERF_COUNTER_DATA_dwSize) != stride || data_size > room) {
-            return false;
-        }
-        const uint8_t *body = value + PBS_PERF_COUNTER_DATA;
-        uint64_t v = 0;
-        if (data_size == 8) {
-            v = (uint64_t)pb_le32(body) | (uint64_t)pb_le32(body + 4) << 32;
-        } else if (data_size == 4) {
-            v = pb_le32(body);
-        } else {
-            others++;
-        }
-        values[i] = v;
+    uint32_t others = stride == COMMON_VALUE_STRIDE
+                          ? read_row_at_stride(row, count, COMMON_VALUE_STRIDE, values)
+                          : read_row_at_stride(row, count, stride, values);
+    if (others == UINT32_MAX) {
+        return false;
     }
     *region = c;
     *non_integers = others;
     return true;
 }
+
+static bool walk_values(pb_cursor *region, uint32_t count, uint64_t *values, uint32_t *done,
+                        uint32_t *non_integers);
 
 /*
  * count PERF_COUNTER_DATA at the cursor into values[0, count): the
@@ -858,6 +921,13 @@ static bool read_values(pb_cursor *region, uint32_t count, uint64_t *values, uin
         *done = count;
         return true;
     }
+    return walk_values(region, count, values, done, non_integers);
+}
+
+/* read_values after its uniform row failed: each value by its own dwSize. */
+PB_NOINLINE static bool walk_values(pb_cursor *region, uint32_t count, uint64_t *values,
+                                    uint32_t *done, uint32_t *non_integers)
+{
     pb_cursor c = *region;
     uint32_t others = 0;
     for (uint32_t i = 0; i < count; i++) {
@@ -1066,7 +1136,10 @@ perfbuf_status perfbuf_v2_block_read_all(const perfbuf_v2_query *q, const perfbu
         }
         uint32_t done;
         uint32_t non_integers;
-        if (!read_values(&c, count, values + (size_t)row * count, &done, &non_integers)) {
+        /* read_values, its uniform row copied in: no call per row. */
+        uint64_t *row_values = values + (size_t)row * count;
+        if (!read_uniform_values(&c, count, row_values, &non_integers) &&
+            !walk_values(&c, count, row_values, &done, &non_integers)) {
             return PERFBUF_E_INVALID_ARGUMENT;
         }
     }
