@@ -26,9 +26,11 @@ static inline pb_cursor pb_v2_window(const perfbuf_v2_query *q, size_t pos, size
 /*
  * The first NUL code unit of the n bytes at p (bytes the cursor handed
  * out), four units per 8-byte load: what pb_utf16le_find_nul answers, the
- * units before it in *units. A unit is 0 exactly where (x - 0x0001...) &
- * ~x has its top bit: a borrow only runs upwards from a zero unit, so the
- * lowest flagged unit is the first zero. A trailing odd byte is no unit.
+ * units before it in *units. A unit's low 15 bits plus 0x7FFF set its top
+ * bit unless they are all 0, and no carry leaves the unit, so the top bits
+ * still clear after or-ing the unit in mark exactly the units that are 0,
+ * with no arithmetic that wraps (the sanitizers' unsigned-overflow check
+ * holds here too). A trailing odd byte is no unit.
  */
 static inline bool pb_v2_find_nul(const uint8_t *p, size_t n, size_t *units)
 {
@@ -36,9 +38,10 @@ static inline bool pb_v2_find_nul(const uint8_t *p, size_t n, size_t *units)
     for (; n - i >= 8; i += 8) {
         PB_WORK(1);
         uint64_t x = pb_le64(p + i);
-        uint64_t zero = (x - 0x0001000100010001u) & ~x & 0x8000800080008000u;
+        uint64_t low = (x & 0x7FFF7FFF7FFF7FFFu) + 0x7FFF7FFF7FFF7FFFu;
+        uint64_t zero = ~(low | x) & 0x8000800080008000u;
         if (zero != 0) {
-            /* Once per name: the lowest flagged unit of the four. */
+            /* Once per name: the first zero unit of the four. */
             size_t lane = (zero & 0x8000u) ? 0 : (zero & 0x80000000u) ? 1
                           : (zero & 0x800000000000u) ? 2 : 3;
             *units = i / 2 + lane;

@@ -142,17 +142,17 @@ _Static_assert(PBO_PERF_COUNTER_DATA_dwSize == PBO_PERF_COUNTER_DATA_dwDataSize 
  * with the stride known to the compiler. A value's dwDataSize and dwSize
  * read as one little-endian 64-bit word are dwSize << 32 | dwDataSize;
  * the test "dwSize is 16 and 16 - 8 - dwDataSize lies in [0, 8)" is
- * "dwDataSize is 1 to 8", so the word is 16 << 32 | 1 to 16 << 32 | 8:
- * the word minus 16 << 32 | 1 is below 8, one subtraction and a shift
- * (a dwDataSize of 0 borrows from dwSize and lands far above 8).
+ * "dwSize is 16 and dwDataSize is 1 to 8", that is dwSize xor 16 is 0 and
+ * (dwDataSize + 7) >> 3 is 1 (a dwDataSize of 0 gives 0). No operation
+ * wraps: the sanitizers' unsigned-overflow check holds here too.
  */
 static uint64_t common_row_wrong(const uint8_t *row, uint32_t count)
 {
-    const uint64_t lowest = (uint64_t)COMMON_VALUE_STRIDE << 32 | 1u;
     uint64_t wrong = 0;
     for (uint32_t i = 0; i < count; i++) {
         const uint8_t *value = row + (size_t)i * COMMON_VALUE_STRIDE;
-        wrong |= (pb_le64(value + PBO_PERF_COUNTER_DATA_dwDataSize) - lowest) >> 3;
+        uint64_t word = pb_le64(value + PBO_PERF_COUNTER_DATA_dwDataSize);
+        wrong |= ((word >> 32) ^ COMMON_VALUE_STRIDE) | (((word & 0xFFFFFFFFu) + 7u) >> 3 ^ 1u);
     }
     return wrong;
 }
@@ -194,14 +194,16 @@ static bool skip_uniform_row(pb_cursor *parent, uint32_t count, value_sizes *siz
     if (size == COMMON_VALUE_STRIDE) {
         wrong = common_row_wrong(row, count);
     } else {
-        /* In 64 bits a dwDataSize larger than the room wraps far past 8. */
+        /* size is a multiple of 8, so the room after the header is too,
+         * and "dwDataSize <= room < dwDataSize + 8" is "dwDataSize
+         * rounded up to 8 is the room", with nothing that wraps. */
         uint64_t room = (uint64_t)size - PBS_PERF_COUNTER_DATA;
         wrong = 0;
         for (uint32_t i = 0; i < count; i++) {
             const uint8_t *value = row + (size_t)i * size;
             uint64_t data_size = pb_le32(value + PBO_PERF_COUNTER_DATA_dwDataSize);
             wrong |= (uint64_t)(pb_le32(value + PBO_PERF_COUNTER_DATA_dwSize) ^ size) |
-                     (room - data_size) >> 3;
+                     (((data_size + 7u) & ~(uint64_t)7) ^ room);
         }
     }
     if (wrong != 0) {
