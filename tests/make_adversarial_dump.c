@@ -27,6 +27,12 @@
  *                       (their #N come from a sort of the names);
  *   v1-series-0.bin, v1-series-1.bin, v1-series.bin
  *                       --series over 500 x SCALE instances;
+ *   v1-collide.bin      a Process (230) object, then 500 x SCALE objects
+ *                       of one counter whose titles a multiply-xorshift
+ *                       hash (FNV's basis and prime, then h ^ h >> 29)
+ *                       sends to one slot of any table of up to 8,192
+ *                       slots: a --csv that looks objects or counters up
+ *                       in such a table probes quadratically;
  *   v2-ids.bin, v2-ids-ids.bin, v2-reginfo.bin
  *                       --identifiers: 500 x SCALE instance blocks tied to
  *                       their counter by identifiers listed in reverse
@@ -329,6 +335,44 @@ static int v1_series(uint32_t scale)
     return rc;
 }
 
+/* The next title after `from` whose mix has its low 13 bits clear. */
+static uint32_t colliding_title(uint32_t from)
+{
+    for (uint32_t t = from + 1;; t++) {
+        uint64_t h = (0xcbf29ce484222325ull ^ t) * 0x100000001b3ull;
+        h ^= h >> 29;
+        if ((h & 0x1FFF) == 0) {
+            return t;
+        }
+    }
+}
+
+static int v1_collide(uint32_t scale)
+{
+    tb_v1 v;
+    tb_v1_begin(&v, "VM");
+    tb_v1_object_begin(&v, 230, 0, 0);
+    tb_v1_counter(&v, 10, PERF_COUNTER_RAWCOUNT, 4, 4);
+    tb_v1_definitions_end(&v);
+    uint8_t data[8] = {0};
+    tb_put32(data, 4, 7);
+    tb_v1_instance(&v, "only", 0, 0);
+    tb_v1_counter_block(&v, data, sizeof data);
+    tb_v1_object_end(&v);
+    uint32_t title = 1000;
+    for (uint32_t k = 0; k < 500 * scale; k++) {
+        title = colliding_title(title);
+        tb_v1_object_begin(&v, title, 0, 0);
+        tb_v1_counter(&v, title, PERF_COUNTER_RAWCOUNT, 4, 4);
+        tb_v1_definitions_end(&v);
+        tb_v1_instance(&v, "only", 0, 0);
+        tb_v1_counter_block(&v, data, sizeof data);
+        tb_v1_object_end(&v);
+    }
+    tb_v1_end(&v);
+    return write_buf("v1-collide.bin", &v.buf);
+}
+
 static int v2_ids(uint32_t scale)
 {
     uint32_t blocks = 500 * scale;
@@ -572,6 +616,7 @@ int main(int argc, char **argv)
     rc = rc ? rc : v1_rate(s);
     rc = rc ? rc : v1_objects(s);
     rc = rc ? rc : v1_series(s);
+    rc = rc ? rc : v1_collide(s);
     rc = rc ? rc : v2_ids(s);
     rc = rc ? rc : v2_rate(s);
     rc = rc ? rc : v2_names(s);

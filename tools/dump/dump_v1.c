@@ -977,37 +977,15 @@ typedef struct csv_capture {
     uint32_t object_count;
 } csv_capture;
 
-/* Open addressing over 64-bit hashes; slot values are index + 1, 0 empty. */
-typedef struct csv_map {
-    uint64_t *hashes;
-    size_t *values;
-    size_t mask;
-} csv_map;
-
-static void csv_map_init(csv_map *m, size_t count)
-{
-    size_t slots = 16;
-    while (slots < count * 2u) {
-        DUMP_WORK(1);
-        slots *= 2u;
-    }
-    m->hashes = dump_calloc(slots, sizeof *m->hashes);
-    m->values = dump_calloc(slots, sizeof *m->values);
-    m->mask = slots - 1u;
-}
-
-static void csv_map_free(csv_map *m)
-{
-    free(m->hashes);
-    free(m->values);
-}
-
-static uint64_t csv_mix(uint64_t h, uint64_t v)
-{
-    h ^= v;
-    h *= 0x100000001b3ull;
-    return h ^ (h >> 29);
-}
+/*
+ * The CSV's look-ups (an object's ordinal among objects of its title, a
+ * counter's rank in its object, a column's cell in an earlier capture) go
+ * through sorted keys and binary search, never through a hash table: the
+ * keys (titles, names) come from the buffers, and a table's probes can be
+ * made to pile up on one slot by keys chosen for it, which would make the
+ * tool's work grow with the square of its input. Sorting costs the same
+ * whatever the keys.
+ */
 
 static uint8_t csv_fold(uint8_t c)
 {
@@ -1037,27 +1015,25 @@ static void csv_objects(csv_capture *c, const perfbuf_v1_block *b)
     c->object_count = n;
     c->object_title = dump_calloc(n, sizeof *c->object_title);
     c->object_ordinal = dump_calloc(n, sizeof *c->object_ordinal);
-    csv_map seen;
-    csv_map_init(&seen, n);
+    /* title << 32 | position, sorted: each title's objects adjacent, in
+     * block order. */
+    uint64_t *keys = dump_calloc(n, sizeof *keys);
     uint32_t k = 0;
     perfbuf_v1_objects_begin(b, &it);
     while (k < n && perfbuf_v1_objects_next(b, &it, &o)) {
         DUMP_WORK(1);
         c->object_title[k] = o.name_title_index;
-        /* The slot of the title holds the position of its last object. */
-        size_t at = (size_t)csv_mix(0xcbf29ce484222325ull, o.name_title_index) & seen.mask;
-        while (seen.values[at] != 0 && seen.hashes[at] != o.name_title_index) {
-            DUMP_WORK(1);
-            at = (at + 1u) & seen.mask;
-        }
-        if (seen.values[at] != 0) {
-            c->object_ordinal[k] = c->object_ordinal[seen.values[at] - 1u] + 1u;
-        }
-        seen.hashes[at] = o.name_title_index;
-        seen.values[at] = (size_t)k + 1u;
+        keys[k] = (uint64_t)o.name_title_index << 32 | k;
         k++;
     }
-    csv_map_free(&seen);
+    dump_sort_u64(keys, k);
+    for (uint32_t i = 0; i < k; i++) {
+        DUMP_WORK(1);
+        uint32_t at = (uint32_t)keys[i];
+        bool same_title = i > 0 && keys[i - 1] >> 32 == keys[i] >> 32;
+        c->object_ordinal[at] = same_title ? c->object_ordinal[(uint32_t)keys[i - 1]] + 1u : 0;
+    }
+    free(keys);
 }
 
 /* Appends the counter's items of the last collection to the capture. */
@@ -1194,9 +1170,30 @@ static void csv_value(csv_out *w, const csv_cell *cell)
     }
 }
 
-/* Each counter's place among its object's displayable definitions, keyed
- * by (object position, title): the order of a record's counters. */
-static csv_map csv_ranks(const perfbuf_v1_block *b, uint32_t **rank_of)
+/* A counter's place among its object's displayable definitions: the
+ * order of a record's counters. */
+typedef struct csv_rank_entry {
+    uint64_t key; /* object position << 32 | CounterNameTitleIndex */
+    uint32_t rank;
+} csv_rank_entry;
+
+typedef struct csv_ranks {
+    csv_rank_entry *entries; /* by key, then rank */
+    size_t count;
+} csv_ranks;
+
+static int csv_rank_entry_order(const void *a, const void *b)
+{
+    DUMP_WORK(1);
+    const csv_rank_entry *x = a;
+    const csv_rank_entry *y = b;
+    if (x->key != y->key) {
+        return x->key < y->key ? -1 : 1;
+    }
+    return x->rank < y->rank ? -1 : x->rank > y->rank ? 1 : 0;
+}
+
+static csv_ranks csv_ranks_build(const perfbuf_v1_block *b)
 {
     size_t total = 0;
     perfbuf_v1_iter it;
@@ -1206,10 +1203,7 @@ static csv_map csv_ranks(const perfbuf_v1_block *b, uint32_t **rank_of)
         DUMP_WORK(1);
         total += o.counter_count;
     }
-    csv_map m;
-    csv_map_init(&m, total);
-    *rank_of = dump_calloc(total, sizeof **rank_of);
-    size_t used = 0;
+    csv_ranks r = {dump_calloc(total, sizeof(csv_rank_entry)), 0};
     uint32_t object = 0;
     perfbuf_v1_objects_begin(b, &it);
     while (perfbuf_v1_objects_next(b, &it, &o)) {
@@ -1218,43 +1212,41 @@ static csv_map csv_ranks(const perfbuf_v1_block *b, uint32_t **rank_of)
         perfbuf_v1_iter ci;
         perfbuf_v1_counter c;
         perfbuf_v1_counters_begin(&o, &ci);
-        for (uint32_t n = 0; n < o.counter_count && used < total &&
+        for (uint32_t n = 0; n < o.counter_count && r.count < total &&
                              perfbuf_v1_counters_next(b, &ci, &c);
              n++) {
             DUMP_WORK(1);
             if (!perfbuf_counter_type_is_displayable(c.type)) {
                 continue;
             }
-            uint64_t key = (uint64_t)object << 32 | c.name_title_index;
-            size_t at = (size_t)csv_mix(0xcbf29ce484222325ull, key) & m.mask;
-            while (m.values[at] != 0 && m.hashes[at] != key) {
-                DUMP_WORK(1);
-                at = (at + 1u) & m.mask;
-            }
-            if (m.values[at] == 0) {
-                m.hashes[at] = key;
-                (*rank_of)[used] = rank;
-                m.values[at] = ++used;
-            }
+            r.entries[r.count].key = (uint64_t)object << 32 | c.name_title_index;
+            r.entries[r.count].rank = rank;
+            r.count++;
             rank++;
         }
         object++;
     }
-    return m;
+    qsort(r.entries, r.count, sizeof *r.entries, csv_rank_entry_order);
+    return r;
 }
 
-static uint32_t csv_rank(const csv_map *m, const uint32_t *rank_of, const csv_cell *cell)
+/* The rank of the first displayable definition of the cell's counter in
+ * its object (the smallest, ranks rising in definition order). */
+static uint32_t csv_rank(const csv_ranks *r, const csv_cell *cell)
 {
     uint64_t key = (uint64_t)cell->object << 32 | cell->counter;
-    size_t at = (size_t)csv_mix(0xcbf29ce484222325ull, key) & m->mask;
-    while (m->values[at] != 0) {
+    size_t lo = 0;
+    size_t hi = r->count;
+    while (lo < hi) {
         DUMP_WORK(1);
-        if (m->hashes[at] == key) {
-            return rank_of[m->values[at] - 1u];
+        size_t mid = lo + (hi - lo) / 2;
+        if (r->entries[mid].key < key) {
+            lo = mid + 1;
+        } else {
+            hi = mid;
         }
-        at = (at + 1u) & m->mask;
     }
-    return UINT32_MAX;
+    return lo < r->count && r->entries[lo].key == key ? r->entries[lo].rank : UINT32_MAX;
 }
 
 /* Block order: object, instance (the single block after none), counter. */
@@ -1279,14 +1271,13 @@ static bool csv_before(const csv_cell *a, uint32_t rank_a, const csv_cell *b, ui
 static size_t csv_columns(const csv_capture *c, size_t paths, const perfbuf_v1_block *b,
                           size_t **out)
 {
-    uint32_t *rank_of;
-    csv_map ranks = csv_ranks(b, &rank_of);
+    csv_ranks ranks = csv_ranks_build(b);
     size_t *head = dump_calloc(paths, sizeof *head);
     uint32_t *head_rank = dump_calloc(paths, sizeof *head_rank);
     for (size_t p = 0; p < paths; p++) {
         head[p] = p > 0 ? c->path_end[p - 1] : 0;
         if (head[p] < c->path_end[p]) {
-            head_rank[p] = csv_rank(&ranks, rank_of, &c->cells[head[p]]);
+            head_rank[p] = csv_rank(&ranks, &c->cells[head[p]]);
         }
     }
     size_t *columns = dump_calloc(c->count, sizeof *columns);
@@ -1313,89 +1304,105 @@ static size_t csv_columns(const csv_capture *c, size_t paths, const perfbuf_v1_b
         }
         head[best]++;
         if (head[best] < c->path_end[best]) {
-            head_rank[best] = csv_rank(&ranks, rank_of, &c->cells[head[best]]);
+            head_rank[best] = csv_rank(&ranks, &c->cells[head[best]]);
         }
     }
     free(head);
     free(head_rank);
-    free(rank_of);
-    csv_map_free(&ranks);
+    free(ranks.entries);
     *out = columns;
     return n;
 }
 
-/* A column's key in any capture: its object's title and ordinal, its
- * name (ASCII case folded, as the query pairs names) and its counter. */
-static uint64_t csv_key_hash(const csv_capture *c, const csv_cell *cell)
-{
-    uint64_t h = 0xcbf29ce484222325ull;
-    bool known = cell->object < c->object_count;
-    h = csv_mix(h, known ? c->object_title[cell->object] : UINT32_MAX);
-    h = csv_mix(h, known ? c->object_ordinal[cell->object] : UINT32_MAX);
-    h = csv_mix(h, cell->counter);
-    h = csv_mix(h, cell->position == PERFBUF_ITEM_NO_INSTANCE);
-    const uint8_t *name = (const uint8_t *)c->strings + cell->name_at;
-    for (size_t i = 0; i < cell->name_len; i++) {
-        DUMP_WORK(1);
-        h = csv_mix(h, csv_fold(name[i]));
-    }
-    return h;
-}
-
-static bool csv_same_key(const csv_capture *ca, const csv_cell *a, const csv_capture *cb,
+/* The order of two cells' keys, each in its own capture: the object's
+ * title and ordinal, the counter, whether it is an instance, then the name
+ * with ASCII letters folded (as the query pairs names), a proper prefix
+ * first. One order serves the sort and the search. */
+static int csv_key_order(const csv_capture *ca, const csv_cell *a, const csv_capture *cb,
                          const csv_cell *b)
 {
-    if (a->counter != b->counter || a->name_len != b->name_len ||
-        (a->position == PERFBUF_ITEM_NO_INSTANCE) != (b->position == PERFBUF_ITEM_NO_INSTANCE) ||
-        a->object >= ca->object_count || b->object >= cb->object_count ||
-        ca->object_title[a->object] != cb->object_title[b->object] ||
-        ca->object_ordinal[a->object] != cb->object_ordinal[b->object]) {
-        return false;
+    DUMP_WORK(1);
+    uint64_t ta = a->object < ca->object_count ? ca->object_title[a->object] : UINT64_MAX;
+    uint64_t tb = b->object < cb->object_count ? cb->object_title[b->object] : UINT64_MAX;
+    uint64_t oa = a->object < ca->object_count ? ca->object_ordinal[a->object] : UINT64_MAX;
+    uint64_t ob = b->object < cb->object_count ? cb->object_ordinal[b->object] : UINT64_MAX;
+    bool ia = a->position != PERFBUF_ITEM_NO_INSTANCE;
+    bool ib = b->position != PERFBUF_ITEM_NO_INSTANCE;
+    if (ta != tb) {
+        return ta < tb ? -1 : 1;
+    }
+    if (oa != ob) {
+        return oa < ob ? -1 : 1;
+    }
+    if (a->counter != b->counter) {
+        return a->counter < b->counter ? -1 : 1;
+    }
+    if (ia != ib) {
+        return ia ? 1 : -1;
     }
     const uint8_t *x = (const uint8_t *)ca->strings + a->name_at;
     const uint8_t *y = (const uint8_t *)cb->strings + b->name_at;
-    for (size_t i = 0; i < a->name_len; i++) {
+    size_t shorter = a->name_len < b->name_len ? a->name_len : b->name_len;
+    for (size_t i = 0; i < shorter; i++) {
         DUMP_WORK(1);
-        if (csv_fold(x[i]) != csv_fold(y[i])) {
-            return false;
+        uint8_t fx = csv_fold(x[i]);
+        uint8_t fy = csv_fold(y[i]);
+        if (fx != fy) {
+            return fx < fy ? -1 : 1;
         }
     }
-    return true;
+    return a->name_len == b->name_len ? 0 : a->name_len < b->name_len ? -1 : 1;
 }
 
-/* An earlier capture's record: each column's cell of the same key there. */
+/* qsort has no context argument, and the tool is single-threaded. */
+static const csv_capture *csv_sorting;
+
+static int csv_cell_order(const void *a, const void *b)
+{
+    const csv_cell *cells = csv_sorting->cells;
+    size_t i = *(const size_t *)a;
+    size_t j = *(const size_t *)b;
+    int order = csv_key_order(csv_sorting, &cells[i], csv_sorting, &cells[j]);
+    /* Equal keys (two paths' items of one cell) in capture order, so the
+     * search finds the first. */
+    return order != 0 ? order : i < j ? -1 : i > j ? 1 : 0;
+}
+
+/* An earlier capture's record: each column's cell of the same key there,
+ * found by binary search over that capture's cells sorted by key. */
 static void csv_record_of(csv_out *w, const csv_capture *earlier, const csv_capture *newest,
                           const size_t *columns, size_t n)
 {
-    csv_map m;
-    csv_map_init(&m, earlier->count);
+    size_t *order = dump_calloc(earlier->count, sizeof *order);
     for (size_t i = 0; i < earlier->count; i++) {
         DUMP_WORK(1);
-        uint64_t h = csv_key_hash(earlier, &earlier->cells[i]);
-        size_t at = (size_t)h & m.mask;
-        while (m.values[at] != 0) {
-            DUMP_WORK(1);
-            at = (at + 1u) & m.mask;
-        }
-        m.hashes[at] = h;
-        m.values[at] = i + 1u;
+        order[i] = i;
     }
+    csv_sorting = earlier;
+    qsort(order, earlier->count, sizeof *order, csv_cell_order);
+    csv_sorting = NULL;
     for (size_t k = 0; k < n; k++) {
         DUMP_WORK(1);
         const csv_cell *col = &newest->cells[columns[k]];
-        uint64_t h = csv_key_hash(newest, col);
-        const csv_cell *found = NULL;
-        for (size_t at = (size_t)h & m.mask; m.values[at] != 0; at = (at + 1u) & m.mask) {
-            DUMP_WORK(1);
-            const csv_cell *cand = &earlier->cells[m.values[at] - 1u];
-            if (m.hashes[at] == h && csv_same_key(earlier, cand, newest, col)) {
-                found = cand;
-                break;
+        size_t lo = 0;
+        size_t hi = earlier->count;
+        while (lo < hi) {
+            size_t mid = lo + (hi - lo) / 2;
+            if (csv_key_order(earlier, &earlier->cells[order[mid]], newest, col) < 0) {
+                lo = mid + 1;
+            } else {
+                hi = mid;
             }
+        }
+        const csv_cell *found = NULL;
+        if (lo < earlier->count && col->object < newest->object_count &&
+            earlier->cells[order[lo]].object < earlier->object_count &&
+            csv_key_order(earlier, &earlier->cells[order[lo]], newest, col) == 0) {
+            found = &earlier->cells[order[lo]];
         }
         csv_value(w, found);
     }
-    csv_map_free(&m);
+    free(order);
 }
 
 /* The stderr line of a path that matched nothing (docs/cli.md,
