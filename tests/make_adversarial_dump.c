@@ -335,11 +335,21 @@ static int v1_series(uint32_t scale)
     return rc;
 }
 
+/* a x b modulo 2^64 in 32-bit halves, so that nothing wraps (the tests
+ * run under clang's -fsanitize=integer too). */
+static uint64_t multiply_low64(uint64_t a, uint64_t b)
+{
+    const uint64_t half = 0xFFFFFFFFu;
+    uint64_t low = (a & half) * (b & half);
+    uint64_t cross = (((a >> 32) * (b & half)) & half) + (((a & half) * (b >> 32)) & half);
+    return (((low >> 32) + cross) & half) << 32 | (low & half);
+}
+
 /* The next title after `from` whose mix has its low 13 bits clear. */
 static uint32_t colliding_title(uint32_t from)
 {
     for (uint32_t t = from + 1;; t++) {
-        uint64_t h = (0xcbf29ce484222325ull ^ t) * 0x100000001b3ull;
+        uint64_t h = multiply_low64(0xcbf29ce484222325ull ^ t, 0x100000001b3ull);
         h ^= h >> 29;
         if ((h & 0x1FFF) == 0) {
             return t;
