@@ -266,6 +266,32 @@ execute_process(COMMAND ${DUMP} --names ${DIR}/names.bin --counter "\\Process(*)
                 RESULT_VARIABLE rc OUTPUT_QUIET ERROR_VARIABLE err)
 expect("csv with --rate and --series" "${rc}" "2")
 
+# A provider that sets UniqueID (uid-*: svchost ids 10, 11, 12; 11 exits):
+# --rate pairs by the id, so the second svchost (12) is paired with 12, not
+# with 11 which held its place; the query behind --csv counts #N among the
+# same UniqueID, names both "svchost" and gives the second no earlier
+# sample (docs/cli.md, CSV).
+execute_process(COMMAND ${DUMP} --json --rate ${DIR}/uid-0.bin ${DIR}/uid-1.bin
+                OUTPUT_VARIABLE json RESULT_VARIABLE rc)
+expect("uid exit" "${rc}" "0")
+string(JSON second_previous ERROR_VARIABLE json_error
+       GET "${json}" objects 0 instances 1 previous_position)
+expect("uid: the second svchost is paired with id 12's instance" "${second_previous}" "2")
+string(JSON second_rate ERROR_VARIABLE json_error
+       GET "${json}" objects 0 instances 1 formatted 1)
+expect("uid: id 12's own rate" "${second_rate}" "24.000000")
+execute_process(COMMAND ${DUMP} --names ${DIR}/names.bin --counter "\\Process(*)\\% Processor Time"
+                        --csv --rate ${DIR}/uid-0.bin ${DIR}/uid-1.bin
+                OUTPUT_VARIABLE csv RESULT_VARIABLE rc)
+expect("uid csv exit" "${rc}" "0")
+string(REGEX MATCHALL "Process\\([^)]*\\)" columns "${csv}")
+string(REPLACE ";" "," columns "${columns}")
+expect("uid csv columns" "${columns}" "Process(svchost),Process(svchost)")
+string(REGEX MATCH "\n[^\n]*" values "${csv}")
+string(REGEX REPLACE "^\n\"[^\"]*\"," "" values "${values}")
+string(STRIP "${values}" values)
+expect("uid csv values" "${values}" "\"20.000000\",\" \"")
+
 message("${passed} passed, ${failed} failed")
 if(failed GREATER 0)
   message(FATAL_ERROR "${failed} checks failed")

@@ -660,6 +660,8 @@ static void process_object_begin(tb_v1 *v, uint32_t capture)
  *     first and "second" in the second (a title the block repeats).
  *   case-0.bin, case-1.bin: Process with "svchost", "SVCHOST" and
  *     "svchost" (ids 10, 11, 12): names that differ in ASCII case only.
+ *   uid-0.bin, uid-1.bin: Process with three "svchost" whose provider sets
+ *     UniqueID to the process id (10, 11, 12); 11 exits before capture 1.
  *   names.bin: the English Counter table of --synthetic, for --counter.
  */
 static int pairing_files(const char *dir)
@@ -742,6 +744,26 @@ static int pairing_files(const char *dir)
         tb_v1_object_end(&v);
         tb_v1_end(&v);
         snprintf(name, sizeof name, "case-%u.bin", k);
+        rc = write_buf(dir, name, &v.buf);
+    }
+    /* UniqueID in place of the name (winperf.h: an identifier usable
+     * instead of the name): --rate pairs each svchost with its own id,
+     * the query behind --csv by PDH's name and #N. */
+    for (uint32_t k = 0; k < 2 && rc == 0; k++) {
+        tb_v1 v;
+        process_object_begin(&v, k);
+        const uint32_t ids[3] = {10, 11, 12};
+        for (uint32_t i = 0; i < 3; i++) {
+            if (k == 1 && ids[i] == 11) {
+                continue;
+            }
+            size_t at = v.buf.len;
+            process_instance(&v, "svchost", ids[i], k, ids[i] * 2u);
+            tb_patch_u32(&v.buf, at + 12, ids[i]); /* PERF_INSTANCE_DEFINITION.UniqueID */
+        }
+        tb_v1_object_end(&v);
+        tb_v1_end(&v);
+        snprintf(name, sizeof name, "uid-%u.bin", k);
         rc = write_buf(dir, name, &v.buf);
     }
     if (rc == 0) {
