@@ -30,7 +30,8 @@ __all__ = ["PerfbufError", "parse_v1", "parse_names", "parse_v2_query", "parse_p
            "parse_v2_countersets", "parse_v2_instances", "parse_v2_strings",
            "parse_v2_identifiers", "crosscheck", "V2Counter", "V2CounterAnswer", "V2String",
            "V2Countersets", "V2InstanceList", "V2ListedInstance", "V2Strings",
-           "V2CounterString", "V2Identifiers", "V2Identifier", "V2Mismatch"]
+           "V2CounterString", "V2Identifiers", "V2Identifier", "V2Mismatch", "Query",
+           "QueryCounter", "QueryItem"]
 
 STRICT = 0x1
 FMT_LONG, FMT_DOUBLE, FMT_LARGE = 0x100, 0x200, 0x400
@@ -1028,3 +1029,4 @@ from ._v2meta import (V2Counter, V2CounterAnswer, V2Countersets, V2CounterString
                       V2String, V2Strings, crosscheck, parse_v2_counter, parse_v2_countersets,
                       parse_v2_identifiers, parse_v2_instances, parse_v2_provider_guid,
                       parse_v2_string, parse_v2_strings)
+from ._query import Query, QueryCounter, QueryItem  # noqa: E402

@@ -232,6 +232,44 @@ FormattedItem = _struct("perfbuf_formatted_item", [
     ("name", c_void_p), ("name_len", c_size_t), ("pairing", u32), ("position", u32),
     ("counter", u32), ("object", u32), ("value", Value)])
 
+RawItem = _struct("perfbuf_raw_item", [
+    ("name", c_void_p), ("name_len", c_size_t), ("pairing", u32), ("position", u32),
+    ("counter", u32), ("object", u32), ("has_older", c_bool), ("older", RawSample),
+    ("newer", RawSample), ("context", ValueContext)])
+
+# query.h: the query and its counters live in memory the package owns; the
+# library links them and points into the arena.
+QuerySamples = _struct("perfbuf_query_samples", [
+    ("valid", c_bool), ("count", u32), ("items", c_size_t), ("keys", c_size_t),
+    ("claims", c_size_t), ("name_offsets", c_size_t), ("key_values", c_size_t),
+    ("strings", c_size_t), ("string_bytes", c_size_t), ("first_object_items", u32)])
+
+
+class QueryCounter(Struct):
+    pass
+
+
+QueryCounter.__name__ = "perfbuf_query_counter"
+QueryCounter._fields_ = [
+    ("next", P(QueryCounter)), ("path", CounterPath), ("status", u32), ("found", u32),
+    ("object_title", u32), ("counter_title", u32), ("by_key", c_bool), ("key", CounterPath),
+    ("older", QuerySamples), ("newer", QuerySamples), ("identity", u32),
+    ("registration", u32), ("counter_id", u32), ("resolution", u32)]
+QueryRegistration = _struct("perfbuf_query_registration", [
+    ("reginfo", c_void_p), ("reginfo_len", c_size_t), ("counter_names", c_void_p),
+    ("counter_names_len", c_size_t), ("counterset_name", c_void_p),
+    ("counterset_name_len", c_size_t), ("block", u32), ("reg", V2Reginfo),
+    ("names", V2Strings), ("name", V2String), ("has_names", c_bool), ("has_name", c_bool),
+    ("reg_order", c_size_t), ("names_order", c_size_t)])
+Query = _struct("perfbuf_query", [
+    ("english", NameTable), ("localized", NameTable), ("has_localized", c_bool),
+    ("english_index", NameIndex), ("localized_index", NameIndex), ("names", TitleTables),
+    ("first", P(QueryCounter)), ("last", P(QueryCounter)), ("counters", u32),
+    ("arena", P(u8)), ("arena_bytes", c_size_t), ("fixed_bytes", c_size_t),
+    ("kept_end", c_size_t), ("has_newer", c_bool), ("has_older", c_bool),
+    ("registrations", P(QueryRegistration)), ("registration_count", u32),
+    ("options", Options)])
+
 # Every mirror with the C name it copies: what the layout test checks.
 MIRRORS = [Error, Options, SystemTime, RawSample, ValueContext, Value, PreparedFormula,
            Statistics, V1Block, V1Object, V1Counter, V1CounterBlock, V1Instance, V1Iter,
@@ -240,7 +278,8 @@ MIRRORS = [Error, Options, SystemTime, RawSample, ValueContext, Value, PreparedF
            V2Block, V2Instance, V2Value, V2Iter, Guid, V2Reginfo, V2CounterReg, V2Countersets,
            V2InstanceList, V2ListedInstance, V2ListIter, V2CounterAnswer, V2String, V2Strings,
            V2CounterString, V2Identifiers, V2Identifier, V2ValueIndex, V2Mismatch, Span, CounterPath, V1Pairing,
-           V2Pairing, FormattedItem]
+           V2Pairing, FormattedItem, RawItem, QuerySamples, QueryCounter, QueryRegistration,
+           Query]
 
 status = ctypes.c_int
 
@@ -424,3 +463,27 @@ v2_value_index_build = _fn("perfbuf_v2_value_index_build", status, R(V2Query), R
 v2_raw_sample_indexed = _fn("perfbuf_v2_raw_sample_indexed", status, R(V2Query), R(V2Block),
                             R(V2Instance), R(V2Reginfo), R(V2ValueIndex), u32, R(RawSample),
                             R(ValueContext))
+
+# The query (query.h).
+query_open = _fn("perfbuf_query_open", status, R(Query), c_void_p, c_size_t, c_void_p, c_size_t,
+                 R(Error))
+query_open_v2 = _fn("perfbuf_query_open_v2", status, R(Query), P(QueryRegistration), c_size_t,
+                    R(Error))
+query_options = _fn("perfbuf_query_options", status, R(Query), R(Options))
+query_add = _fn("perfbuf_query_add", status, R(Query), R(QueryCounter), c_void_p, c_size_t,
+                R(Error))
+query_pair_by = _fn("perfbuf_query_pair_by", status, R(Query), R(QueryCounter), c_void_p,
+                    c_size_t)
+query_pair_by_unique_id = _fn("perfbuf_query_pair_by_unique_id", status, R(Query),
+                              R(QueryCounter))
+query_arena = _fn("perfbuf_query_arena", status, R(Query), c_void_p, R(c_size_t))
+query_collect = _fn("perfbuf_query_collect", status, R(Query), c_void_p, c_size_t, R(c_size_t),
+                    R(Error))
+query_formatted_array = _fn("perfbuf_query_formatted_array", status, R(Query), R(QueryCounter),
+                            u32, P(FormattedItem), R(c_size_t))
+query_raw_array = _fn("perfbuf_query_raw_array", status, R(Query), R(QueryCounter), P(RawItem),
+                      R(c_size_t))
+query_instances = _fn("perfbuf_query_instances", status, R(Query), R(QueryCounter), u32,
+                      P(c_char_p), R(c_size_t))
+query_title = _fn("perfbuf_query_title", status, R(Query), R(QueryCounter), u32, ctypes.c_int,
+                  R(u32), c_void_p, c_size_t, R(c_size_t))

@@ -8,6 +8,8 @@ failure other than PerfbufError is a crash of the test.
 """
 import contextlib
 import io
+import os
+import pathlib
 import random
 import sys
 import time
@@ -57,6 +59,8 @@ def exercise(data):
                 if not strict:
                     _dump.dumps(_dump.document(data, "x", fmt="v1", side={
                         "previous": cap, "series": [cap, None]})[0])
+                if not strict:
+                    exercise_query(data)
             elif isinstance(cap, perfbuf.NameTable):
                 cap.entries
             else:
@@ -65,6 +69,29 @@ def exercise(data):
         _dump.dumps(_dump.document(data, "x", fmt=fmt)[0])
     accepted += exercise_metadata(data)
     return accepted
+
+
+_SERIES_NAMES = pathlib.Path(os.environ.get(
+    "PERFBUF_SOURCE", pathlib.Path(__file__).resolve().parents[2])) / \
+    "corpus/captures/series/v1-names-series-counter-009.bin"
+QUERY_PATHS = (r"\Process(*)\*", r"\Processor(*)\% Processor Time", r"\Thread(*/*)\*",
+               r"\Memory\Available Bytes")
+
+
+def exercise_query(data):
+    """A query over the capture collected twice (its instances paired with
+    themselves): every array read, raw and formatted."""
+    q = perfbuf.Query(_SERIES_NAMES.read_bytes())
+    counters = [q.add(p) for p in QUERY_PATHS]
+    counters[0].pair_by("ID Process")
+    for _ in range(2):
+        q.collect(data)
+        for c in counters:
+            c.status, c.found, c.appeared(), c.exited()
+            try:
+                c.formatted(), c.raw(), c.title("object"), c.title("counter")
+            except perfbuf.PerfbufError as e:
+                assert e.status_name == "PERFBUF_E_NOT_FOUND", e
 
 
 METADATA = (perfbuf.parse_v2_registration, perfbuf.parse_v2_counter, perfbuf.parse_v2_string,

@@ -1,0 +1,283 @@
+# SPDX-License-Identifier: MIT OR Apache-2.0
+"""A query in the manner of PDH's (perfbuf/query.h, docs/collector.md).
+
+    q = perfbuf.Query(english_counter_table)
+    cpu = q.add(r"\\Process(*)\\% Processor Time")
+    q.collect(first_capture)
+    q.collect(second_capture)          # the bytes may be reused after each call
+    for item in cpu.formatted():
+        print(item.name, item.value, item.status)
+    print(cpu.exited())
+
+The query, its counters and its arena are memory this module owns and keeps
+in place for the library; the library allocates nothing. Captures are read
+during collect() only: the query keeps their samples, not their bytes.
+"""
+import ctypes
+
+from . import _native as N
+from ._buffer import Buffer
+
+OK = 0
+
+# PERFBUF_QUERY_FOUND_* (query.h), in perfbuf-dump's words.
+FOUND = {0: "not-yet", 1: "items", 2: "empty-object", 3: "no-instance", 4: "unnamed",
+         5: "no-counter", 6: "no-object"}
+# PERFBUF_PAIR_* (collector.h).
+PAIRING = {0: "matched", 1: "new", 2: "ambiguous", 3: "definition-changed", 4: "unpaired"}
+APPEARED, EXITED = 1, 2
+_TITLE_OBJECT, _TITLE_COUNTER = 1, 2
+_LANGUAGE = {"english": 1, "localized": 2}
+_NO_INSTANCE = 0xFFFFFFFF
+
+
+def _error(status, err=None):
+    from . import PerfbufError  # the package's error type; imported late to avoid a cycle
+    if err is None:
+        return PerfbufError(status)
+    return PerfbufError._from(status, err)
+
+
+def _text(address, length):
+    return ctypes.string_at(address, length).decode("utf-8", "replace") if address else ""
+
+
+class QueryItem:
+    """One element of a counter's array, as PDH's PDH_FMT_COUNTERVALUE_ITEM
+    with what perfbuf adds: how the instance was paired, its position in the
+    capture's object (None for an object without instances), the counter's
+    title index (or V2 id) and the object's position among the capture's."""
+    __slots__ = ("name", "pairing", "position", "counter", "object", "status", "value",
+                 "newer", "older")
+
+    def __repr__(self):
+        return "QueryItem(%r, %r, %s)" % (self.name, self.value, self.pairing)
+
+
+class QueryCounter:
+    """A counter added to a Query by path (like PDH's HCOUNTER)."""
+
+    def __init__(self, query, path):
+        self._query = query
+        raw = path.encode("utf-8") if isinstance(path, str) else bytes(path)
+        # The library keeps pointers into the path text and into this struct:
+        # both live as long as this object, which the query keeps.
+        self._text = ctypes.create_string_buffer(raw, len(raw) + 1)
+        self._key = None
+        self._c = N.QueryCounter()
+        self.path = raw.decode("utf-8", "replace")
+
+    @property
+    def status(self):
+        """The counter's value status after the last collection ("valid-data",
+        "no-object", "no-counter", "no-instance", "item-not-validated")."""
+        from . import cstatus_name
+        return cstatus_name(self._c.status)
+
+    @property
+    def found(self):
+        """What the last collection found for the path: "items", "empty-object"
+        (a wildcard over an object that has no instance now), "no-instance",
+        "unnamed", "no-counter", "no-object", or "not-yet"."""
+        return FOUND.get(self._c.found, "unknown")
+
+    def pair_by(self, key_counter):
+        """Pairs instances by the value of a key counter of the same object
+        ("ID Process", "ID Thread") with their parent and name, not by PDH's #N."""
+        raw = key_counter.encode("utf-8") if isinstance(key_counter, str) else bytes(key_counter)
+        key = ctypes.create_string_buffer(raw, len(raw) + 1)
+        st = N.query_pair_by(ctypes.byref(self._query._q), ctypes.byref(self._c), key, len(raw))
+        if st != OK:
+            raise _error(st)
+        self._key = key
+
+    def pair_by_unique_id(self):
+        """Pairs V1 instances by their UniqueID where the provider sets one."""
+        st = N.query_pair_by_unique_id(ctypes.byref(self._query._q), ctypes.byref(self._c))
+        if st != OK:
+            raise _error(st)
+
+    def _checked(self, fill, item_type):
+        from . import E_OUTPUT_TOO_SMALL, STATUS
+        q = ctypes.byref(self._query._q)
+        count = ctypes.c_size_t(0)
+        st = fill(q, None, ctypes.byref(count))
+        if st == OK:
+            return []
+        if st != E_OUTPUT_TOO_SMALL:
+            if st == STATUS["PERFBUF_E_NOT_FOUND"]:
+                from . import PerfbufError
+                raise PerfbufError(st, 0, "query counter", self.status)
+            raise _error(st)
+        items = (item_type * count.value)()
+        st = fill(q, items, ctypes.byref(count))
+        if st != OK:
+            raise _error(st)
+        return items[:count.value]
+
+    def _item(self, it):
+        item = QueryItem()
+        item.name = _text(it.name, it.name_len)
+        item.pairing = PAIRING.get(it.pairing, "unknown")
+        item.position = None if it.position == _NO_INSTANCE else it.position
+        item.counter = it.counter
+        item.object = it.object
+        return item
+
+    def formatted(self, flags=None):
+        """PdhGetFormattedCounterArray: a QueryItem per instance the path
+        selects in the last capture, in buffer order, each value formatted
+        against the previous capture's sample of the same instance (None, with
+        the status, where there is none: "invalid-data" for a rate's first
+        sample, as PDH gives it). Raises PerfbufError (NOT_FOUND, the field
+        naming the counter's status) when the last capture lacks the object
+        or the counter."""
+        from . import FMT_DOUBLE, _pick, cstatus_name
+        flags = FMT_DOUBLE if flags is None else flags
+        c = ctypes.byref(self._c)
+        out = []
+        for it in self._checked(
+                lambda q, items, count: N.query_formatted_array(q, c, flags, items, count),
+                N.FormattedItem):
+            item = self._item(it)
+            item.status = cstatus_name(it.value.status)
+            item.value = _pick(it.value, flags) if it.value.status == 0 else None
+            item.newer = item.older = None
+            out.append(item)
+        return out
+
+    def raw(self):
+        """PdhGetRawCounterArray: the same items with both raw samples
+        (`newer`, and `older` or None) as (first, second, time_stamp) tuples."""
+        from . import cstatus_name
+        c = ctypes.byref(self._c)
+        out = []
+        for it in self._checked(
+                lambda q, items, count: N.query_raw_array(q, c, items, count), N.RawItem):
+            item = self._item(it)
+            item.status = cstatus_name(it.newer.status)
+            item.value = None
+            item.newer = (it.newer.first, it.newer.second, it.newer.time_stamp)
+            item.older = ((it.older.first, it.older.second, it.older.time_stamp)
+                          if it.has_older else None)
+            out.append(item)
+        return out
+
+    def _instances(self, which):
+        from . import E_OUTPUT_TOO_SMALL
+        q, c = ctypes.byref(self._query._q), ctypes.byref(self._c)
+        count = ctypes.c_size_t(0)
+        st = N.query_instances(q, c, which, None, ctypes.byref(count))
+        if st == OK:
+            return []
+        if st != E_OUTPUT_TOO_SMALL:
+            raise _error(st)
+        names = (ctypes.c_char_p * count.value)()
+        st = N.query_instances(q, c, which, names, ctypes.byref(count))
+        if st != OK:
+            raise _error(st)
+        return [n.decode("utf-8", "replace") for n in names[:count.value]]
+
+    def appeared(self):
+        """Names of the instances in the last capture that the one before lacked."""
+        return self._instances(APPEARED)
+
+    def exited(self):
+        """Names of the instances of the capture before that the last one lacks."""
+        return self._instances(EXITED)
+
+    def title(self, which="counter", language="english"):
+        """(title index, text) of the object or counter the last capture
+        resolved the path to; text None when that language's table lacks it."""
+        from . import STATUS, E_OUTPUT_TOO_SMALL
+        if which not in ("object", "counter") or language not in _LANGUAGE:
+            raise _error(STATUS["PERFBUF_E_INVALID_ARGUMENT"])
+        kind = _TITLE_OBJECT if which == "object" else _TITLE_COUNTER
+        index = ctypes.c_uint32(0)
+        length = ctypes.c_size_t(0)
+        q, c = ctypes.byref(self._query._q), ctypes.byref(self._c)
+        st = N.query_title(q, c, kind, _LANGUAGE[language], ctypes.byref(index), None, 0,
+                           ctypes.byref(length))
+        if st == E_OUTPUT_TOO_SMALL:
+            out = ctypes.create_string_buffer(length.value + 1)
+            st = N.query_title(q, c, kind, _LANGUAGE[language], ctypes.byref(index), out,
+                               length.value + 1, ctypes.byref(length))
+            if st == OK:
+                return index.value, out.value.decode("utf-8", "replace")
+        if st == STATUS["PERFBUF_E_NOT_FOUND"] and index.value != 0:
+            return index.value, None
+        if st == OK:
+            return index.value, ""
+        raise _error(st)
+
+
+class Query:
+    """perfbuf_query over V1 captures: opened on the English Counter table
+    ("009", as the registry returns it) and optionally the system language's,
+    so paths may be written in either. Every capture is parsed with the
+    query's options (lenient by default; strict=True, or the limits)."""
+
+    def __init__(self, english, localized=None, strict=False, max_sections=0, max_counters=0,
+                 max_instances=0):
+        self._q = N.Query()
+        self._tables = [Buffer(english)] + ([Buffer(localized)] if localized is not None else [])
+        self._counters = []
+        self._arena = None
+        err = N.Error()
+        en = self._tables[0]
+        lo = self._tables[1] if localized is not None else None
+        st = N.query_open(ctypes.byref(self._q), en.address, en.size,
+                          lo.address if lo else None, lo.size if lo else 0, ctypes.byref(err))
+        if st != OK:
+            raise _error(st, err)
+        from . import STRICT
+        opts = N.Options(STRICT if strict else 0, max_sections, max_counters, max_instances)
+        st = N.query_options(ctypes.byref(self._q), ctypes.byref(opts))
+        if st != OK:
+            raise _error(st)
+
+    def add(self, path):
+        """Adds a counter by path (docs/paths.md): wildcards, #N, parents, a
+        counter "*". A malformed path raises PerfbufError with the byte offset
+        in the path and the part. Before the first collect()."""
+        counter = QueryCounter(self, path)
+        err = N.Error()
+        st = N.query_add(ctypes.byref(self._q), ctypes.byref(counter._c), counter._text,
+                         len(counter._text.raw) - 1, ctypes.byref(err))
+        if st != OK:
+            raise _error(st, err)
+        self._counters.append(counter)
+        return counter
+
+    def _give_arena(self, needed):
+        # An arena the library may point into: 8-aligned, and holding the
+        # previous arena's bytes at its start, as query.h requires.
+        words = (needed + 7) // 8
+        arena = (ctypes.c_uint64 * max(words, 1))()
+        if self._arena is not None:
+            ctypes.memmove(arena, self._arena, ctypes.sizeof(self._arena))
+        size = ctypes.c_size_t(ctypes.sizeof(arena))
+        st = N.query_arena(ctypes.byref(self._q), arena, ctypes.byref(size))
+        if st != OK:
+            raise _error(st)
+        self._arena = arena
+
+    def collect(self, capture):
+        """Collects one capture (bytes, bytearray or memoryview; read during
+        the call only). A rejected capture raises PerfbufError (offset,
+        structure, field) and changes nothing."""
+        from . import E_OUTPUT_TOO_SMALL
+        buf = Buffer(capture)
+        # Before its arena the query asks for its indexes' size, then for the
+        # capture's: a few rounds at most.
+        for _ in range(4):
+            needed = ctypes.c_size_t(0)
+            err = N.Error()
+            st = N.query_collect(ctypes.byref(self._q), buf.address, buf.size,
+                                 ctypes.byref(needed), ctypes.byref(err))
+            if st != E_OUTPUT_TOO_SMALL:
+                if st != OK:
+                    raise _error(st, err)
+                return
+            self._give_arena(needed.value)
+        raise _error(E_OUTPUT_TOO_SMALL)
