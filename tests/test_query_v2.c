@@ -618,11 +618,58 @@ static void options_apply_to_query_data(void)
     teardown(&f);
 }
 
+/* A counter whose sample cannot be read (here a base type, which has no
+ * formula of its own) keeps the sample's status in the formatted array, as
+ * perfbuf_v2_formatted_array and the V1 arrays give it: PDH's
+ * INVALID_ARGUMENT, not the INVALID_DATA of a sample formatted anyway. */
+static void a_failed_sample_keeps_its_status(void)
+{
+    static const tb_reg_row base_rows[2] = {
+        {CF_V2_CPU, PERF_100NSEC_TIMER, PERFBUF_V2_NO_ID, "cpu"},
+        {CF_V2_COUNT, PERF_RAW_BASE, PERFBUF_V2_NO_ID, "count"}};
+    tb_buf reginfo = tb_v2_reginfo(base_rows, 2, PERFBUF_COUNTERSET_MULTI_INSTANCES);
+    perfbuf_query_registration reg = {.reginfo = reginfo.data, .reginfo_len = reginfo.len};
+    perfbuf_query q;
+    CHECK(perfbuf_query_open_v2(&q, &reg, 1, NULL) == PERFBUF_OK);
+    char guid_text[PERFBUF_GUID_STRING_SIZE];
+    perfbuf_guid_format(&reg.reg.counterset, guid_text);
+    char path[96];
+    snprintf(path, sizeof path, "\\%s(*)\\1", guid_text);
+    perfbuf_query_counter c;
+    CHECK(perfbuf_query_add(&q, &c, path, strlen(path), NULL) == PERFBUF_OK);
+    void *arena = NULL;
+    size_t arena_bytes = 0;
+    CHECK(start(&q, &arena, &arena_bytes) == PERFBUF_OK);
+    const cf_v2_instance procs[2] = {{1, "a", 100, 5}, {2, "b", 200, 6}};
+    tb_buf c0 = cf_v2_capture(0, procs, 2);
+    tb_buf c1 = cf_v2_capture(1, procs, 2);
+    CHECK_EQ_U(collect(&q, &arena, &arena_bytes, &c0), PERFBUF_OK);
+    CHECK_EQ_U(collect(&q, &arena, &arena_bytes, &c1), PERFBUF_OK);
+    perfbuf_formatted_item *items;
+    size_t n;
+    CHECK(formatted(&q, &c, &items, &n) == PERFBUF_OK);
+    CHECK_EQ_U(n, 2);
+    perfbuf_raw_item raw[2];
+    size_t raw_n = 2;
+    CHECK(perfbuf_query_raw_array(&q, &c, raw, &raw_n) == PERFBUF_OK);
+    for (size_t i = 0; i < n && i < raw_n; i++) {
+        CHECK_EQ_U(raw[i].newer.status, PERFBUF_PDH_INVALID_ARGUMENT);
+        CHECK_EQ_U(items[i].value.status, PERFBUF_PDH_INVALID_ARGUMENT);
+        CHECK_EQ_U(items[i].value.format, PERFBUF_FMT_DOUBLE);
+    }
+    free(items);
+    free(arena);
+    tb_free(&c0);
+    tb_free(&c1);
+    tb_free(&reginfo);
+}
+
 static const th_case cases[] = {
     TH_CASE(documented_processor_information),
     TH_CASE(first_sample_rates_and_churn), TH_CASE(paths_and_statuses),
     TH_CASE(formats_and_arguments),       TH_CASE(unordered_ids_in_the_arena),
     TH_CASE(unique_id_survives_exit), TH_CASE(options_apply_to_query_data),
+    TH_CASE(a_failed_sample_keeps_its_status),
 };
 
 TH_MAIN(cases)

@@ -341,7 +341,9 @@ PERFBUF_API PERFBUF_MUST_USE perfbuf_status perfbuf_query_collect(perfbuf_query 
  * capture's sample of the same instance; an instance that has none (the
  * first capture, a new instance, a name whose key collides) is formatted
  * without it, so a two-sample type gives PERFBUF_CSTATUS_INVALID_DATA as
- * PDH does for a first sample. Names point into the arena and stay valid
+ * PDH does for a first sample; a sample that could not be read (a base
+ * counter's type, which has no formula) keeps its own status, as the arrays
+ * of perfbuf/collector.h give it. Names point into the arena and stay valid
  * until the next collection or arena.
  *
  * On entry *count is the capacity of items (0 with NULL to ask); on return

@@ -1399,6 +1399,14 @@ perfbuf_status perfbuf_query_formatted_array(const perfbuf_query *q, const perfb
         items[i] = (perfbuf_formatted_item){raw[i].name, raw[i].name_len, raw[i].pairing,
                                             raw[i].position, raw[i].counter, raw[i].object,
                                             {0}};
+        if (!PERFBUF_CSTATUS_IS_VALID(raw[i].newer.status)) {
+            /* A sample that could not be read keeps its own status (a base
+             * type's PDH_INVALID_ARGUMENT), as the arrays of collector.h
+             * give it: formatting it would say INVALID_DATA instead. */
+            items[i].value.status = raw[i].newer.status;
+            items[i].value.format = flags;
+            continue;
+        }
         (void)perfbuf_format_value(raw[i].newer.type, &raw[i].newer,
                                    raw[i].has_older ? &raw[i].older : NULL, &raw[i].context, flags,
                                    &items[i].value);
