@@ -214,8 +214,9 @@ class QueryCounter:
 class Query:
     """perfbuf_query over V1 captures: opened on the English Counter table
     ("009", as the registry returns it) and optionally the system language's,
-    so paths may be written in either. Every capture is parsed with the
-    query's options (lenient by default; strict=True, or the limits)."""
+    so paths may be written in either; Query.v2 opens one over PerfLib V2
+    registrations. Every capture is parsed with the query's options (lenient
+    by default; strict=True, or the limits)."""
 
     def __init__(self, english, localized=None, strict=False, max_sections=0, max_counters=0,
                  max_instances=0):
@@ -230,6 +231,47 @@ class Query:
                           lo.address if lo else None, lo.size if lo else 0, ctypes.byref(err))
         if st != OK:
             raise _error(st, err)
+        self._set_options(strict, max_sections, max_counters, max_instances)
+
+    @classmethod
+    def v2(cls, registrations, strict=False, max_sections=0, max_counters=0, max_instances=0):
+        """perfbuf_query_open_v2: a query over PerfLib V2 query data. Each
+        registration is a dict: `reginfo` (PerfQueryCounterSetRegistrationInfo's
+        PERF_REG_COUNTERSET_STRUCT answer, required), `counter_names` (its
+        PERF_REG_COUNTER_NAME_STRINGS answer) and `name` (its
+        PERF_REG_COUNTERSET_NAME_STRING answer), both optional, and `block`,
+        the position of its block in every query data buffer. Paths name a
+        counterset by its name or its GUID in braces, a counter by its name
+        or decimal id."""
+        self = cls.__new__(cls)
+        self._q = N.Query()
+        self._counters = []
+        self._arena = None
+        self._tables = []
+        regs = (N.QueryRegistration * max(len(registrations), 1))()
+        for k, given in enumerate(registrations):
+            unknown = set(given) - {"reginfo", "counter_names", "name", "block"}
+            if unknown or "reginfo" not in given:
+                from . import STATUS
+                raise _error(STATUS["PERFBUF_E_INVALID_ARGUMENT"])
+            for field, length, key in (("reginfo", "reginfo_len", "reginfo"),
+                                       ("counter_names", "counter_names_len", "counter_names"),
+                                       ("counterset_name", "counterset_name_len", "name")):
+                if given.get(key) is not None:
+                    buf = Buffer(given[key])
+                    self._tables.append(buf)   # the library reads them until the query goes
+                    setattr(regs[k], field, buf.address)
+                    setattr(regs[k], length, buf.size)
+            regs[k].block = given.get("block", k)
+        self._registrations = regs
+        err = N.Error()
+        st = N.query_open_v2(ctypes.byref(self._q), regs, len(registrations), ctypes.byref(err))
+        if st != OK:
+            raise _error(st, err)
+        self._set_options(strict, max_sections, max_counters, max_instances)
+        return self
+
+    def _set_options(self, strict, max_sections, max_counters, max_instances):
         from . import STRICT
         opts = N.Options(STRICT if strict else 0, max_sections, max_counters, max_instances)
         st = N.query_options(ctypes.byref(self._q), ctypes.byref(opts))

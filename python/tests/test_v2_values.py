@@ -125,3 +125,36 @@ def test_v2_raw_sample_pair_equals_two_calls(series):
                     assert _fields(*two[1]) == _fields(*one[1])
                     both_ok += st_n == 0 and st_o == 0 and qn is newer
     assert both_ok > 20
+
+
+def test_the_v2_query_gives_the_pairing_readers_arrays(series):
+    """perfbuf.Query.v2 over the same two captures: every registered
+    counter's array, by name where the counter names give one and by id
+    otherwise, equals perfbuf.v2_formatted_array's."""
+    read = lambda name: (series / name).read_bytes()  # noqa: E731
+    q = perfbuf.Query.v2([{"reginfo": read("v2-reginfo.bin"), "counter_names": read("v2-names.bin"),
+                           "name": read("v2-name.bin"), "block": 0}])
+    registration = perfbuf.parse_v2_registration(read("v2-reginfo.bin"))
+    names = perfbuf.parse_v2_strings(read("v2-names.bin"))
+    ids = []
+    c = N.V2CounterReg()
+    while N.v2_reginfo_counter(ctypes.byref(registration._reg), len(ids), ctypes.byref(c)):
+        ids.append(c.id)
+    by_id = {k: q.add(r"\Processor Information(*)\%d" % k) for k in ids}
+    by_guid = q.add("\\%s(_Total)\\0" % registration.counterset)
+    named = q.add(r"\Processor Information(*)\% Processor Time")
+    missing = q.add(r"\Processor Information(*)\29")
+    q.collect(read("v2-q0.bin"))
+    q.collect(read("v2-q1.bin"))
+    newer = perfbuf.parse_v2_query(read("v2-q1.bin"))
+    older = perfbuf.parse_v2_query(read("v2-q0.bin"))
+    for k, counter in by_id.items():
+        want = perfbuf.v2_formatted_array(newer, older, registration, k, 0)
+        got = {i.name: (i.value, i.status) for i in counter.formatted()}
+        assert got == {n: (v, perfbuf.cstatus_name(st)) for n, (v, st) in want.items()}, k
+    assert [(i.name, i.value) for i in by_guid.formatted()] == [("_Total", 75.0)]
+    assert [i.value for i in named.formatted()] == [i.value for i in by_id[0].formatted()]
+    assert names.find(0).text == "% Processor Time"  # the name the path above gives
+    assert missing.found == "no-counter"
+    with pytest.raises(perfbuf.PerfbufError):
+        perfbuf.Query.v2([{"counter_names": read("v2-names.bin")}])  # no registration
