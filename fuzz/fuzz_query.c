@@ -172,6 +172,10 @@ static void check_arrays(run *r, const perfbuf_query_counter *c, uint32_t flags)
                items[k - 1].object < items[k].object);
         ORACLE(!raw[k].has_older || raw[k].pairing == PERFBUF_PAIR_MATCHED);
         ORACLE(perfbuf_cstatus_name(items[k].value.status) != NULL);
+        /* A sample that could not be read gives its own status, not the
+         * INVALID_DATA of formatting it anyway. */
+        ORACLE(PERFBUF_CSTATUS_IS_VALID(raw[k].newer.status) ||
+               items[k].value.status == raw[k].newer.status);
     }
     static const uint32_t kinds[2] = {PERFBUF_QUERY_APPEARED, PERFBUF_QUERY_EXITED};
     for (int k = 0; k < 2; k++) {
