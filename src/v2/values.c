@@ -543,7 +543,7 @@ PB_NOINLINE static perfbuf_status unlocated_value(const value_source *src, uint3
     return value_of(src->q, src->block, src->inst, id, own, out);
 }
 
-static inline perfbuf_status source_value(const value_source *src, uint32_t id, bool own,
+static PB_ALWAYS_INLINE perfbuf_status source_value(const value_source *src, uint32_t id, bool own,
                                           uint32_t *position, uint64_t *out)
 {
     perfbuf_status st;
@@ -623,7 +623,7 @@ static PB_ALWAYS_INLINE perfbuf_status counter_to_sample(const perfbuf_v2_reginf
 /* The formula inputs of one counter, wherever its values come from.
  * places[] are the located positions of the values read (see
  * located_value): hints on entry, the places found on return. */
-static inline perfbuf_status sample_with(const value_source *src, const sampled_counter *counter,
+static PB_ALWAYS_INLINE perfbuf_status sample_with(const value_source *src, const sampled_counter *counter,
                                          uint32_t counter_id, uint32_t places[SAMPLE_READS],
                                          perfbuf_raw_sample *sample, perfbuf_value_context *context)
 {
