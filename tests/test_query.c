@@ -925,9 +925,9 @@ static void capture_over_written_memory(void)
     CHECK_EQ_U(perfbuf_query_collect(&f.q, spare, c0.len, &needed, NULL),
                PERFBUF_E_INVALID_ARGUMENT);
     CHECK_EQ_U(needed, 0);
-    /* Its last byte alone in the arena. */
-    uint8_t *straddling = malloc(c0.len);
-    CHECK(straddling != NULL);
+    /* Its first byte alone in the arena (the arena's last). */
+    uint8_t *elsewhere = malloc(c0.len);
+    CHECK(elsewhere != NULL);
     CHECK_EQ_U(perfbuf_query_collect(&f.q, (uint8_t *)f.arena + f.arena_bytes - 1, c0.len, NULL,
                                      NULL),
                PERFBUF_E_INVALID_ARGUMENT);
@@ -938,9 +938,9 @@ static void capture_over_written_memory(void)
     CHECK_EQ_U(f.q.kept_end, kept);
     CHECK_EQ_U(cpu.status, PERFBUF_CSTATUS_VALID_DATA);
     /* The same bytes elsewhere collect. */
-    memcpy(straddling, c0.data, c0.len);
-    CHECK_EQ_U(perfbuf_query_collect(&f.q, straddling, c0.len, NULL, NULL), PERFBUF_OK);
-    free(straddling);
+    memcpy(elsewhere, c0.data, c0.len);
+    CHECK_EQ_U(perfbuf_query_collect(&f.q, elsewhere, c0.len, NULL, NULL), PERFBUF_OK);
+    free(elsewhere);
     tb_free(&c0);
     teardown(&f);
 }
