@@ -685,6 +685,32 @@ static perfbuf_counter_path path_in_first_item(perfbuf_raw_item *items)
     return path;
 }
 
+/* Items of capacity 1, the one after them a canary, and the path in the
+ * first. */
+typedef struct path_in_output {
+    perfbuf_raw_item items[2];
+    perfbuf_raw_item canary;
+    char strings[64];
+    perfbuf_counter_path path;
+} path_in_output;
+
+static void path_in_output_begin(path_in_output *t)
+{
+    memset(t->items, 0x5A, sizeof t->items);
+    memcpy(&t->canary, &t->items[1], sizeof t->canary);
+    t->path = path_in_first_item(t->items);
+}
+
+/* The fill wrote the one item the sizing pass counted (value 5), changed
+ * the path's text, and stopped before the canary. */
+static void path_in_output_filled(const path_in_output *t, size_t count)
+{
+    CHECK_EQ_U(count, 1);
+    CHECK_EQ_U(t->items[0].newer.first, 5);
+    CHECK_EQ_U((unsigned char)t->path.text[t->path.instance.offset], 1);
+    CHECK(memcmp(&t->items[1], &t->canary, sizeof t->canary) == 0);
+}
+
 static void v1_path_changed_by_the_fill(void)
 {
     static const def defs[] = {{CF_COUNT, PERF_COUNTER_RAWCOUNT, 4, 8}};
@@ -693,22 +719,15 @@ static void v1_path_changed_by_the_fill(void)
     obj_spec o = {OBJ, defs, 1, 0, 0, names, 2, 0, NULL, values};
     v1_fixture f;
     CHECK(v1_setup(&f, NULL, &o, NULL, &o, OBJ));
-    perfbuf_raw_item items[2];
-    char strings[64];
-    memset(items, 0x5A, sizeof items);
-    perfbuf_counter_path path = path_in_first_item(items);
+    path_in_output t;
+    path_in_output_begin(&t);
     size_t count = 0, bytes = 0;
-    CHECK(perfbuf_v1_raw_array(&f.p, CF_COUNT, &path, NULL, &count, NULL, &bytes) ==
+    CHECK(perfbuf_v1_raw_array(&f.p, CF_COUNT, &t.path, NULL, &count, NULL, &bytes) ==
           PERFBUF_E_OUTPUT_TOO_SMALL);
     CHECK_EQ_U(count, 1);
-    perfbuf_raw_item canary;
-    memcpy(&canary, &items[1], sizeof canary);
-    CHECK(perfbuf_v1_raw_array(&f.p, CF_COUNT, &path, items, &count, strings, &bytes) ==
+    CHECK(perfbuf_v1_raw_array(&f.p, CF_COUNT, &t.path, t.items, &count, t.strings, &bytes) ==
           PERFBUF_OK);
-    CHECK_EQ_U(count, 1);
-    CHECK_EQ_U(items[0].newer.first, 5);
-    CHECK_EQ_U((unsigned char)path.text[path.instance.offset], 1);
-    CHECK(memcmp(&items[1], &canary, sizeof canary) == 0);
+    CALL(path_in_output_filled(&t, count));
     v1_teardown(&f);
 }
 
@@ -1179,22 +1198,15 @@ static void v2_path_changed_by_the_fill(void)
     const v2_spec s = {PERFBUF_V2_COUNTERSET, ids_a, 1, names, inst_ids, 2, values};
     v2_fixture f;
     CHECK(v2_setup(&f, &s, &s));
-    perfbuf_raw_item items[2];
-    char strings[64];
-    memset(items, 0x5A, sizeof items);
-    perfbuf_counter_path path = path_in_first_item(items);
+    path_in_output t;
+    path_in_output_begin(&t);
     size_t count = 0, bytes = 0;
-    CHECK(perfbuf_v2_raw_array(&f.p, &f.reg, ID_A, &path, NULL, &count, NULL, &bytes) ==
+    CHECK(perfbuf_v2_raw_array(&f.p, &f.reg, ID_A, &t.path, NULL, &count, NULL, &bytes) ==
           PERFBUF_E_OUTPUT_TOO_SMALL);
     CHECK_EQ_U(count, 1);
-    perfbuf_raw_item canary;
-    memcpy(&canary, &items[1], sizeof canary);
-    CHECK(perfbuf_v2_raw_array(&f.p, &f.reg, ID_A, &path, items, &count, strings, &bytes) ==
-          PERFBUF_OK);
-    CHECK_EQ_U(count, 1);
-    CHECK_EQ_U(items[0].newer.first, 5);
-    CHECK_EQ_U((unsigned char)path.text[path.instance.offset], 1);
-    CHECK(memcmp(&items[1], &canary, sizeof canary) == 0);
+    CHECK(perfbuf_v2_raw_array(&f.p, &f.reg, ID_A, &t.path, t.items, &count, t.strings,
+                               &bytes) == PERFBUF_OK);
+    CALL(path_in_output_filled(&t, count));
     v2_teardown(&f);
 }
 
