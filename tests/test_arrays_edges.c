@@ -5,8 +5,8 @@
  * changed between the captures, counters or objects only in the newer
  * capture, types with no displayable value or a missing base, names in a
  * code page perfbuf does not convert, parents that cannot be resolved or
- * read, V2 blocks of every kind, names longer than any path part, and
- * NULL arguments.
+ * read, V2 blocks of every kind, names longer than any path part, a path
+ * whose text the fill overwrites, and NULL arguments.
  */
 #include "collector_fixture.h"
 #include "harness.h"
@@ -666,6 +666,71 @@ static void v1_output_over_scratch(void)
     v1_teardown(&f);
 }
 
+/*
+ * A path whose text lies in the items the fill writes: writing the first
+ * item (its name_len, 1, over the path's instance part "a") makes the text
+ * "\x01", which names the next instance, one the sizing pass did not count.
+ * The fill stops at the room the sizing pass asked for: one item, the one
+ * after it (a canary) untouched.
+ */
+static perfbuf_counter_path path_in_first_item(perfbuf_raw_item *items)
+{
+    static const char text[] = "\\O(a)\\C";
+    char *instance = (char *)items + offsetof(perfbuf_raw_item, name_len);
+    char *at = instance - 3; /* "\\O(" */
+    memcpy(at, text, sizeof text - 1);
+    perfbuf_counter_path path;
+    EXPECT(perfbuf_path_parse(at, sizeof text - 1, &path, NULL) == PERFBUF_OK);
+    EXPECT(path.text + path.instance.offset == instance && path.instance.length == 1);
+    return path;
+}
+
+/* Items of capacity 1, the one after them a canary, and the path in the
+ * first. */
+typedef struct path_in_output {
+    perfbuf_raw_item items[2];
+    perfbuf_raw_item canary;
+    char strings[64];
+    perfbuf_counter_path path;
+} path_in_output;
+
+static void path_in_output_begin(path_in_output *t)
+{
+    memset(t->items, 0x5A, sizeof t->items);
+    memcpy(&t->canary, &t->items[1], sizeof t->canary);
+    t->path = path_in_first_item(t->items);
+}
+
+/* The fill wrote the one item the sizing pass counted (value 5), changed
+ * the path's text, and stopped before the canary. */
+static void path_in_output_filled(const path_in_output *t, size_t count)
+{
+    CHECK_EQ_U(count, 1);
+    CHECK_EQ_U(t->items[0].newer.first, 5);
+    CHECK_EQ_U((unsigned char)t->path.text[t->path.instance.offset], 1);
+    CHECK(memcmp(&t->items[1], &t->canary, sizeof t->canary) == 0);
+}
+
+static void v1_path_changed_by_the_fill(void)
+{
+    static const def defs[] = {{CF_COUNT, PERF_COUNTER_RAWCOUNT, 4, 8}};
+    static const uint64_t values[] = {5, 6};
+    static const char *const names[] = {"a", "\x01"};
+    obj_spec o = {OBJ, defs, 1, 0, 0, names, 2, 0, NULL, values};
+    v1_fixture f;
+    CHECK(v1_setup(&f, NULL, &o, NULL, &o, OBJ));
+    path_in_output t;
+    path_in_output_begin(&t);
+    size_t count = 0, bytes = 0;
+    CHECK(perfbuf_v1_raw_array(&f.p, CF_COUNT, &t.path, NULL, &count, NULL, &bytes) ==
+          PERFBUF_E_OUTPUT_TOO_SMALL);
+    CHECK_EQ_U(count, 1);
+    CHECK(perfbuf_v1_raw_array(&f.p, CF_COUNT, &t.path, t.items, &count, t.strings, &bytes) ==
+          PERFBUF_OK);
+    CALL(path_in_output_filled(&t, count));
+    v1_teardown(&f);
+}
+
 /* ---- V2 ---- */
 
 enum { ID_A = 0, ID_B = 1, ID_BASE = 2, ID_ABSENT = 3 };
@@ -1125,12 +1190,34 @@ static void v2_output_over_scratch(void)
     v2_teardown(&f);
 }
 
+/* The same over V2: the fill stops at the room the sizing pass asked for. */
+static void v2_path_changed_by_the_fill(void)
+{
+    static const uint32_t values[] = {5, 6};
+    static const char *const names[] = {"a", "\x01"};
+    const v2_spec s = {PERFBUF_V2_COUNTERSET, ids_a, 1, names, inst_ids, 2, values};
+    v2_fixture f;
+    CHECK(v2_setup(&f, &s, &s));
+    path_in_output t;
+    path_in_output_begin(&t);
+    size_t count = 0, bytes = 0;
+    CHECK(perfbuf_v2_raw_array(&f.p, &f.reg, ID_A, &t.path, NULL, &count, NULL, &bytes) ==
+          PERFBUF_E_OUTPUT_TOO_SMALL);
+    CHECK_EQ_U(count, 1);
+    CHECK(perfbuf_v2_raw_array(&f.p, &f.reg, ID_A, &t.path, t.items, &count, t.strings,
+                               &bytes) == PERFBUF_OK);
+    CALL(path_in_output_filled(&t, count));
+    v2_teardown(&f);
+}
+
 static const th_case cases[] = {
     TH_CASE(v1_null_arguments),
     TH_CASE(v1_long_parent_cut),
     TH_CASE(v1_alternating_parents),
     TH_CASE(v1_output_over_scratch),
     TH_CASE(v2_output_over_scratch),
+    TH_CASE(v1_path_changed_by_the_fill),
+    TH_CASE(v2_path_changed_by_the_fill),
     TH_CASE(v1_type_changed),
     TH_CASE(v1_size_changed),
     TH_CASE(v1_counter_only_in_newer),

@@ -904,6 +904,123 @@ static void options_apply_to_captures(void)
     teardown(&f);
 }
 
+/*
+ * A capture inside memory the collection writes (the arena, the query,
+ * a counter) would change under the passes that read it again after the
+ * parse: refused before anything is read, the query unchanged.
+ */
+static void capture_over_written_memory(void)
+{
+    fixture f;
+    CALL(setup(&f, false));
+    perfbuf_query_counter cpu;
+    CHECK(add(&f, &cpu, "\\Process(*)\\% Processor Time") == PERFBUF_OK);
+    CHECK(start(&f) == PERFBUF_OK);
+    tb_buf c0 = cf_capture(0, NULL, 0, first, 4, 0);
+    CHECK(collect(&f, &c0) == PERFBUF_OK);
+    size_t kept = f.q.kept_end, needed = 1;
+    CHECK(kept + c0.len <= f.arena_bytes || give_arena(&f, kept + c0.len) == PERFBUF_OK);
+    uint8_t *spare = (uint8_t *)f.arena + f.q.kept_end;
+    memcpy(spare, c0.data, c0.len);
+    CHECK_EQ_U(perfbuf_query_collect(&f.q, spare, c0.len, &needed, NULL),
+               PERFBUF_E_INVALID_ARGUMENT);
+    CHECK_EQ_U(needed, 0);
+    /* Its first byte alone in the arena (the arena's last). */
+    uint8_t *elsewhere = malloc(c0.len);
+    CHECK(elsewhere != NULL);
+    CHECK_EQ_U(perfbuf_query_collect(&f.q, (uint8_t *)f.arena + f.arena_bytes - 1, c0.len, NULL,
+                                     NULL),
+               PERFBUF_E_INVALID_ARGUMENT);
+    CHECK_EQ_U(perfbuf_query_collect(&f.q, &f.q, sizeof f.q, NULL, NULL),
+               PERFBUF_E_INVALID_ARGUMENT);
+    CHECK_EQ_U(perfbuf_query_collect(&f.q, &cpu, sizeof cpu, NULL, NULL),
+               PERFBUF_E_INVALID_ARGUMENT);
+    CHECK_EQ_U(f.q.kept_end, kept);
+    CHECK_EQ_U(cpu.status, PERFBUF_CSTATUS_VALID_DATA);
+    /* The same bytes elsewhere collect. */
+    memcpy(elsewhere, c0.data, c0.len);
+    CHECK_EQ_U(perfbuf_query_collect(&f.q, elsewhere, c0.len, NULL, NULL), PERFBUF_OK);
+    free(elsewhere);
+    tb_free(&c0);
+    teardown(&f);
+}
+
+/*
+ * Where the first collection of `path` (paired by `key` unless NULL) over
+ * c0 writes: c->newer, and the arena size it took. The query lays a
+ * collection out the same way every time for the same tables, counters
+ * and capture.
+ */
+static void layout_of(const char *path, const char *key, const tb_buf *c0,
+                      perfbuf_query_samples *newer, size_t *arena_bytes)
+{
+    fixture f;
+    CALL(setup(&f, false));
+    perfbuf_query_counter c;
+    CHECK(add(&f, &c, path) == PERFBUF_OK);
+    CHECK(key == NULL || perfbuf_query_pair_by(&f.q, &c, key, strlen(key)) == PERFBUF_OK);
+    CHECK(start(&f) == PERFBUF_OK);
+    CHECK(collect(&f, c0) == PERFBUF_OK);
+    CHECK_EQ_U(c.newer.count, 1);
+    *newer = c.newer;
+    *arena_bytes = f.arena_bytes;
+    teardown(&f);
+}
+
+/*
+ * The path's text, which perfbuf_query_add keeps a pointer to, placed in
+ * the memory later given as the arena, its instance part at `instance`
+ * bytes in, where the collection itself writes: *st the collection of c0.
+ */
+static void collect_with_path_in_arena(const char *path, const char *key, const tb_buf *c0,
+                                       size_t instance, size_t arena_bytes, perfbuf_status *st)
+{
+    fixture f;
+    CALL(setup(&f, false));
+    perfbuf_query_counter c;
+    size_t len = strlen(path), before = (size_t)(strchr(path, '(') + 1 - path);
+    f.arena = calloc(1, arena_bytes);
+    f.arena_bytes = arena_bytes;
+    CHECK(f.arena != NULL && instance >= before && instance - before + len <= arena_bytes);
+    char *text = (char *)f.arena + instance - before;
+    memcpy(text, path, len);
+    CHECK(perfbuf_query_add(&f.q, &c, text, len, NULL) == PERFBUF_OK);
+    CHECK(key == NULL || perfbuf_query_pair_by(&f.q, &c, key, strlen(key)) == PERFBUF_OK);
+    CHECK(perfbuf_query_arena(&f.q, f.arena, &f.arena_bytes) == PERFBUF_OK);
+    /* Past the tables' indexes: only the collection writes there. */
+    CHECK(f.q.kept_end <= instance - before);
+    *st = perfbuf_query_collect(&f.q, c0->data, c0->len, NULL, NULL);
+    CHECK(*st == PERFBUF_OK || !c.newer.valid);
+    teardown(&f);
+}
+
+/*
+ * The two passes over a path's instances (the size, then the fill) agree
+ * unless the path's text changed between them. Lying in the arena it
+ * does: zeroed with the key values before the fill, so the fill selects
+ * none of the instances the size counted (fill_samples); or overwritten by
+ * the first item's name_len after the fill, so the key counter's read
+ * selects none (read_key_values). INCONSISTENT, inside the arena (the
+ * sanitizers would see a write past it). The same collection with the
+ * text elsewhere (layout_of) succeeds.
+ */
+static void path_text_changed_under_collection(void)
+{
+    tb_buf c0 = cf_capture(0, NULL, 0, first, 4, 0);
+    perfbuf_query_samples at;
+    size_t bytes = 0;
+    perfbuf_status st = PERFBUF_OK;
+    const char *idle = "\\Process(Idle)\\% Processor Time";
+    CALL(layout_of(idle, NULL, &c0, &at, &bytes));
+    CALL(collect_with_path_in_arena(idle, NULL, &c0, at.key_values, bytes, &st));
+    CHECK_EQ_U(st, PERFBUF_E_INCONSISTENT);
+    CALL(layout_of(idle, "ID Process", &c0, &at, &bytes));
+    CALL(collect_with_path_in_arena(idle, "ID Process", &c0,
+                                    at.items + offsetof(perfbuf_raw_item, name_len), bytes, &st));
+    CHECK_EQ_U(st, PERFBUF_E_INCONSISTENT);
+    tb_free(&c0);
+}
+
 static const th_case cases[] = {
     TH_CASE(first_sample_then_rates), TH_CASE(exit_shifts_ordinals),
     TH_CASE(appeared_and_exited_with_parents), TH_CASE(add_errors),
@@ -911,7 +1028,8 @@ static const th_case cases[] = {
     TH_CASE(titles_as_resolved), TH_CASE(found_tells_empty_from_missing),
     TH_CASE(items_carry_positions), TH_CASE(every_counter_of_an_object),
     TH_CASE(every_counter_skips_bases), TH_CASE(every_object_of_a_title),
-    TH_CASE(options_apply_to_captures),
+    TH_CASE(options_apply_to_captures), TH_CASE(capture_over_written_memory),
+    TH_CASE(path_text_changed_under_collection),
 };
 
 TH_MAIN(cases)

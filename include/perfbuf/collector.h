@@ -186,7 +186,10 @@ typedef struct perfbuf_raw_item {
  * *string_bytes after a fill is the bytes used. Items and strings must not
  * overlap the pairing's scratch (its name area, matches, older counter
  * blocks or block indexes): INVALID_ARGUMENT, checked in O(1), before
- * anything is read or written.
+ * anything is read or written. The fill writes at most the capacities
+ * given, even for a path whose text lies in items or strings (and so
+ * changes as they are written): it then stops early, *item_count the
+ * items written.
  *
  * An item's name is "parent/name#N" (parent/ when the instance has a
  * parent perfbuf converts, #N for N > 0). The parent's part is cut after

@@ -59,7 +59,8 @@ typedef struct perfbuf_query_samples {
 
 /*
  * A counter of a query, in the caller's memory like PDH's HCOUNTER. The
- * path text given to perfbuf_query_add must outlive it. Read `status`
+ * path text given to perfbuf_query_add must outlive it, unchanged, outside
+ * the arena (perfbuf_query_collect). Read `status`
  * and `found`; treat the other fields as private.
  */
 typedef struct perfbuf_query_counter {
@@ -298,6 +299,13 @@ PERFBUF_API PERFBUF_MUST_USE perfbuf_status perfbuf_query_arena(perfbuf_query *q
  * arrays then answer NOT_FOUND), PERFBUF_CSTATUS_NO_INSTANCE when the path
  * names an instance (no wildcard or prefix) that the capture lacks (its
  * arrays are then empty, as they are for a wildcard that selects nothing).
+ *
+ * The capture must not share a byte with memory the collection writes
+ * (the arena, the query, its counters): INVALID_ARGUMENT, checked before
+ * anything is read, O(counters). A path whose text changed during the
+ * collection, as a text that lies in the arena does when the collection
+ * writes over it, makes the passes that read the path disagree:
+ * INCONSISTENT, every write still inside the arena.
  *
  * *err (may be NULL) holds the status returned and, for a rejected
  * capture, where and why (the parse's report: a capture over one of the

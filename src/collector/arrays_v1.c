@@ -390,6 +390,18 @@ static void fill_item(array_call *a, const perfbuf_v1_instance *inst,
     a->item_count++;
 }
 
+/*
+ * Whether the fill has room for one more item and its name. The sizing
+ * pass counted what the fill writes, so it always has, unless the path's
+ * text changed under the call (it lies in the output, which the fill
+ * writes as it walks) and now selects instances the sizing pass did not:
+ * the fill then stops at the room, and the caller sees fewer items.
+ */
+static bool room_for_item(const array_call *a)
+{
+    return a->item_count < a->item_cap && a->string_bytes < a->string_cap;
+}
+
 /* One pass over the selected items: sizes them, or fills them. */
 static bool walk(array_call *a, bool fill)
 {
@@ -427,6 +439,9 @@ static bool walk(array_call *a, bool fill)
         }
         (void)older_index;
         if (selected(a, &inst, i, ordinal)) {
+            if (fill && !room_for_item(a)) {
+                break;
+            }
             if (fill) {
                 bool matched = pairing == PERFBUF_PAIR_MATCHED;
                 perfbuf_v1_counter_block ob = {0, 0, 0};

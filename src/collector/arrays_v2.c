@@ -174,6 +174,18 @@ static void load_older_samples(const v2_array *a)
     }
 }
 
+/*
+ * Whether the fill has room for one more item and its name. The sizing
+ * pass counted what the fill writes, so it always has, unless the path's
+ * text changed under the call (it lies in the output, which the fill
+ * writes as it walks) and now selects instances the sizing pass did not:
+ * the fill then stops at the room, and the caller sees fewer items.
+ */
+static bool room_for_item(const v2_array *a)
+{
+    return a->item_count < a->item_cap && a->string_bytes < a->string_cap;
+}
+
 static bool walk(v2_array *a, bool fill)
 {
     const perfbuf_v2_pairing *p = a->p;
@@ -214,6 +226,9 @@ static bool walk(v2_array *a, bool fill)
             break;
         }
         if (selected(a, &inst, ordinal)) {
+            if (fill && !room_for_item(a)) {
+                break;
+            }
             if (fill) {
                 perfbuf_raw_sample older;
                 bool has_older = pairing == PERFBUF_PAIR_MATCHED &&

@@ -773,6 +773,8 @@ static perfbuf_status read_key_values(perfbuf_query *q, perfbuf_query_counter *c
     perfbuf_raw_item *items = (perfbuf_raw_item *)(void *)(q->arena + at);
     perfbuf_status st = perfbuf_v1_raw_array(self, key.name_title_index, &c->path, items, &count,
                                              (char *)(q->arena + strings), &string_bytes);
+    /* Other instances than the counter's own: the path's text changed
+     * since they were read, as in fill_samples (tests/test_query.c). */
     if (st != PERFBUF_OK || count != s->count) {
         return st != PERFBUF_OK ? st : PERFBUF_E_INCONSISTENT;
     }
@@ -874,13 +876,22 @@ PB_NOINLINE static perfbuf_status expand_counters(const perfbuf_query *q,
         uint64_t value = values[base + j];
         perfbuf_v1_counter_block block;
         if (read.position == PERFBUF_ITEM_NO_INSTANCE) {
+            /* The raw array gives this position only for an object of
+             * PERF_NO_INSTANCES whose counter block this same call read
+             * from the same b and o (arrays_v1.c, walk); the capture is
+             * not written during the call (capture_overlaps_query). */
             if (!perfbuf_v1_object_counter_block(b, o, &block)) {
+                PB_UNREACHABLE();
                 return PERFBUF_E_INCONSISTENT;
             }
         } else {
+            /* The positions are those of o's instances the raw array
+             * walked in this call, increasing and below instance_count, so
+             * this walk of the same unchanged bytes reaches each. */
             while (!walking || inst.index < read.position) {
                 PB_WORK(1);
                 if (!perfbuf_v1_instances_next(b, &instances, &inst)) {
+                    PB_UNREACHABLE();
                     return PERFBUF_E_INCONSISTENT;
                 }
                 walking = true;
@@ -909,7 +920,12 @@ PB_NOINLINE static perfbuf_status expand_counters(const perfbuf_query *q,
             values[j * per + k] = value;
             k++;
         }
+        /* per is what object_counter counted in this call: the same
+         * resolution over the same definitions of the unchanged capture,
+         * with the same path flags (a counter "*" matches by type alone,
+         * never by the path's text or the tables). */
         if (k != per) {
+            PB_UNREACHABLE();
             return PERFBUF_E_INCONSISTENT;
         }
     }
@@ -971,6 +987,10 @@ static perfbuf_status fill_samples(perfbuf_query *q, perfbuf_query_counter *c,
     if (count > 0) {
         st = read_items(c, src, items + base, &count, (char *)(q->arena + s.strings),
                         &string_bytes, values + base);
+        /* Fewer than the sizing pass selected: the path's text changed
+         * between the passes. It is the caller's memory (perfbuf_query_add
+         * keeps a pointer to it), and when it lies in the arena the
+         * collection itself writes over it (tests/test_query.c). */
         if (st != PERFBUF_OK || count != selected) {
             return st != PERFBUF_OK ? st : PERFBUF_E_INCONSISTENT;
         }
@@ -1318,13 +1338,37 @@ static perfbuf_status parse_capture(const perfbuf_query *q, const void *capture,
     return perfbuf_v2_query_parse(capture, len, &q->options, d, err);
 }
 
+/*
+ * Whether the capture shares a byte with memory a collection writes: the
+ * arena, the query or one of its counters. Every pass after the parse
+ * (each counter's objects, the sizing and the filling of its items, a
+ * counter "*" spread per instance) reads the capture again through its
+ * views and relies on the bytes the parse proved; a capture the
+ * collection wrote into would change under them. O(counters).
+ */
+static bool capture_overlaps_query(const perfbuf_query *q, const void *capture, size_t len)
+{
+    pb_region bytes = {capture, len};
+    if (pb_regions_overlap(bytes, (pb_region){q->arena, q->arena_bytes}) ||
+        pb_regions_overlap(bytes, (pb_region){q, sizeof *q})) {
+        return true;
+    }
+    for (const perfbuf_query_counter *c = q->first; c != NULL; c = c->next) {
+        PB_WORK(1);
+        if (pb_regions_overlap(bytes, (pb_region){c, sizeof *c})) {
+            return true;
+        }
+    }
+    return false;
+}
+
 static perfbuf_status collect(perfbuf_query *q, const void *capture, size_t len, size_t *needed,
                               perfbuf_error *err)
 {
     if (needed != NULL) {
         *needed = 0;
     }
-    if (q == NULL || capture == NULL || !opened(q)) {
+    if (q == NULL || capture == NULL || !opened(q) || capture_overlaps_query(q, capture, len)) {
         return PERFBUF_E_INVALID_ARGUMENT;
     }
     perfbuf_v1_block b;

@@ -967,52 +967,32 @@ bool pb_v1_view_instance(pb_cursor *data, uint64_t parse_id, uint32_t code_page,
                          const size_t *known_name_bytes, perfbuf_v1_instance *out)
 {
     size_t at = data->pos;
-    /* The header through one bounds check, its fields decoded in place:
-     * every instance walk (iterators, the block index, names) reads it. */
-    pb_cursor peek = *data;
-    const uint8_t *head;
-    if (!pb_cursor_take(&peek, PBS_PERF_INSTANCE_DEFINITION, &head)) {
+    pb_v1_instance_step step;
+    if (!pb_v1_step_instance(data, code_page, &step)) {
         return false;
     }
-    uint32_t length = pb_le32(head + PBO_PERF_INSTANCE_DEFINITION_ByteLength);
-    uint32_t name_offset = pb_le32(head + PBO_PERF_INSTANCE_DEFINITION_NameOffset);
-    uint32_t name_length = pb_le32(head + PBO_PERF_INSTANCE_DEFINITION_NameLength);
-    pb_cursor inst;
-    peek = *data;
-    if (length < PBS_PERF_INSTANCE_DEFINITION || !pb_cursor_sub(&peek, length, &inst)) {
-        return false;
-    }
+    const uint8_t *head = step.head;
     out->offset = at;
-    out->byte_length = length;
+    out->byte_length = step.byte_length;
     out->parent_title_index = pb_le32(head + PBO_PERF_INSTANCE_DEFINITION_ParentObjectTitleIndex);
     out->parent_instance = pb_le32(head + PBO_PERF_INSTANCE_DEFINITION_ParentObjectInstance);
     out->unique_id = pb_i32(pb_le32(head + PBO_PERF_INSTANCE_DEFINITION_UniqueID));
     out->code_page = code_page;
-    out->name_offset = at + PBS_PERF_INSTANCE_DEFINITION;
+    out->name_offset = step.name.start;
     out->name_bytes = 0;
+    size_t name_length = pb_cursor_remaining(&step.name);
     if (name_length != 0) {
-        /* The name stays inside its instance and after its header, and is
-         * whole UTF-16 units, whichever buffer this is. */
-        pb_cursor name;
-        if (name_offset < PBS_PERF_INSTANCE_DEFINITION || (code_page == 0 && name_length % 2 != 0) ||
-            !pb_cursor_slice(&inst, name_offset, name_length, &name)) {
-            return false;
-        }
-        out->name_offset = name.start;
         size_t text_bytes;
         if (known_name_bytes != NULL && *known_name_bytes <= name_length) {
             text_bytes = *known_name_bytes;
-        } else if (code_page == 0 ? !pb_v1_utf16_name_bytes(&name, &text_bytes)
-                                  : !pb_text_find_terminator(code_page, &name, &text_bytes)) {
+        } else if (code_page == 0 ? !pb_v1_utf16_name_bytes(&step.name, &text_bytes)
+                                  : !pb_text_find_terminator(code_page, &step.name, &text_bytes)) {
             /* A lenient parse let an unterminated name by: its whole span. */
             text_bytes = name_length;
         }
         out->name_bytes = text_bytes;
     }
-    if (!pb_v1_view_counter_block(&peek, parse_id, &out->counters)) {
-        return false;
-    }
-    *data = peek;
+    out->counters = (perfbuf_v1_counter_block){step.counters, step.counters_bytes, parse_id};
     return true;
 }
 

@@ -113,45 +113,19 @@ typedef struct named_instance {
 
 /*
  * The next instance of a validated object, walked by its two ByteLengths
- * with no instance view: the header through one bounds check and its
- * fields decoded in place, the counter block by its ByteLength alone. The
- * checks are the view's (pb_v1_view_instance), which keep a walk over
- * other bytes inside them: false there.
+ * with no instance view (pb_v1_step_instance): false where the view's
+ * checks stop a walk over other bytes.
  */
 static bool next_named_instance(pb_cursor *walk, uint32_t code_page, named_instance *out)
 {
-    pb_cursor peek = *walk;
-    const uint8_t *head;
-    if (!pb_cursor_take(&peek, PBS_PERF_INSTANCE_DEFINITION, &head)) {
+    pb_v1_instance_step step;
+    if (!pb_v1_step_instance(walk, code_page, &step)) {
         return false;
     }
-    uint32_t length = pb_le32(head + PBO_PERF_INSTANCE_DEFINITION_ByteLength);
-    uint32_t name_offset = pb_le32(head + PBO_PERF_INSTANCE_DEFINITION_NameOffset);
-    uint32_t name_length = pb_le32(head + PBO_PERF_INSTANCE_DEFINITION_NameLength);
-    pb_cursor inst;
-    peek = *walk;
-    if (length < PBS_PERF_INSTANCE_DEFINITION || !pb_cursor_sub(&peek, length, &inst)) {
-        return false;
-    }
-    if (name_length == 0) {
-        (void)pb_cursor_slice(&inst, PBS_PERF_INSTANCE_DEFINITION, 0, &out->name);
-    } else if (name_offset < PBS_PERF_INSTANCE_DEFINITION ||
-               (code_page == 0 && name_length % 2 != 0) ||
-               !pb_cursor_slice(&inst, name_offset, name_length, &out->name)) {
-        return false;
-    }
-    pb_cursor block = peek;
-    const uint8_t *block_head;
-    if (!pb_cursor_take(&block, PBS_PERF_COUNTER_BLOCK, &block_head)) {
-        return false;
-    }
-    uint32_t block_length = pb_le32(block_head + PBO_PERF_COUNTER_BLOCK_ByteLength);
-    if (block_length < PBS_PERF_COUNTER_BLOCK || !pb_cursor_skip(&peek, block_length)) {
-        return false;
-    }
-    out->parent_title_index = pb_le32(head + PBO_PERF_INSTANCE_DEFINITION_ParentObjectTitleIndex);
-    out->parent_instance = pb_le32(head + PBO_PERF_INSTANCE_DEFINITION_ParentObjectInstance);
-    *walk = peek;
+    out->name = step.name;
+    out->parent_title_index =
+        pb_le32(step.head + PBO_PERF_INSTANCE_DEFINITION_ParentObjectTitleIndex);
+    out->parent_instance = pb_le32(step.head + PBO_PERF_INSTANCE_DEFINITION_ParentObjectInstance);
     return true;
 }
 
