@@ -4,6 +4,7 @@
 #include "perfbuf/counter_types.h"
 #include "perfbuf/v1.h"
 
+#include "core/formula.h"
 #include "core/le_load.h"
 #include "core/mix.h"
 #include "v1/internal.h"
@@ -924,6 +925,232 @@ perfbuf_status perfbuf_v1_plan_format_object(
                                        older_row, k, false, flags, &out[k]);
             }
         }
+    }
+    return PERFBUF_OK;
+}
+
+/* ---- a whole object per call, as doubles ---- */
+
+/*
+ * Rows taken at once by perfbuf_v1_plan_format_object_doubles: their
+ * blocks are found first, then each column is formatted down them with
+ * its formula chosen once, so per value only the formula's arithmetic
+ * is left. 16 keeps the two lists of rows at 256 bytes of the frame.
+ */
+#define FORMAT_ROWS 16u
+
+/* What a column of VALUE entries shares: every sample but its first
+ * value, and the newer capture's context. */
+typedef struct fast_column {
+    uint32_t type;
+    uint32_t offset1, size1; /* the newer entry's value */
+    uint32_t offset0, size0; /* the older's */
+    uint64_t clock1, clock0;
+    uint64_t frequency;
+    int32_t scale;
+} fast_column;
+
+/*
+ * The formula of column k when every value of it can take format_double:
+ * what plan_format_from would find for every row is then known from the
+ * entries alone (the columns pair, both entries take their value alone,
+ * the formula is one, of the entries' type, the scale in range) and the
+ * flags ask for a double. Otherwise F_NONE: the column goes value by value
+ * through plan_format_from, whatever the plans hold.
+ */
+static formula fast_formula(const perfbuf_v1_plan *newer, const perfbuf_v1_plan *older, uint32_t k,
+                            uint32_t flags, fast_column *c)
+{
+    if (!one_format(flags) || (flags & PERFBUF_FMT_DOUBLE) == 0 ||
+        !column_pairs(newer, older, k)) {
+        return F_NONE;
+    }
+    const perfbuf_v1_plan_entry *e1 = &newer->entries[k];
+    const perfbuf_v1_plan_entry *e0 = &older->entries[k];
+    formula f = prepared_formula_of(&e1->formula);
+    if (e1->pairing != PERFBUF_V1_PLAN_VALUE || e0->pairing != PERFBUF_V1_PLAN_VALUE ||
+        f == F_NONE || e1->formula.type != e1->type || !scale_in_range(e1->scale)) {
+        return F_NONE;
+    }
+    /* time_base is the caller's memory: bounded as plan_sample_from does. */
+    size_t clock1 = e1->time_base <= PERFBUF_TIME_OBJECT ? e1->time_base : PERFBUF_TIME_NONE;
+    size_t clock0 = e0->time_base <= PERFBUF_TIME_OBJECT ? e0->time_base : PERFBUF_TIME_NONE;
+    c->type = e1->type;
+    c->offset1 = e1->offset;
+    c->size1 = e1->size;
+    c->offset0 = e0->offset;
+    c->size0 = e0->size;
+    c->clock1 = newer->clock[clock1];
+    c->clock0 = older->clock[clock0];
+    c->frequency = newer->frequency[clock1];
+    c->scale = e1->scale;
+    return f;
+}
+
+/*
+ * A column down n rows with formula f a constant: the samples
+ * plan_sample_from fills for a VALUE entry, through format_double. width
+ * is both entries' size when they share 4 or 8 (0: row_value tests each),
+ * and plain says no scale and no x1000 apply (the flags then passed are
+ * the constant that asks adjust() for the same steps: the cap alone), so
+ * each instance compiles to the formula's arithmetic alone: a 4-byte
+ * value is known to fit 32 bits, and its conversion to a double is one
+ * instruction. False when a value was not finite (nothing written can be
+ * used then).
+ */
+HOT_PATH bool format_column_as(formula f, uint32_t width, bool plain, const fast_column *c,
+                               const uint8_t *const *rows1, const uint8_t *const *rows0,
+                               uint32_t n, uint32_t flags, double *values, uint8_t *codes,
+                               size_t stride)
+{
+    /* The column in locals: the codes are bytes, whose stores may alias
+     * anything, and would make every field be loaded again per value. */
+    const uint32_t size1 = width != 0 ? width : c->size1;
+    const uint32_t size0 = width != 0 ? width : c->size0;
+    const uint32_t offset1 = c->offset1;
+    const uint32_t offset0 = c->offset0;
+    const uint32_t type = c->type;
+    const uint64_t clock1 = c->clock1;
+    const uint64_t clock0 = c->clock0;
+    const uint64_t frequency = c->frequency;
+    const int32_t scale = c->scale;
+    const uint32_t used_flags =
+        plain ? PERFBUF_FMT_DOUBLE | PERFBUF_FMT_NOSCALE | (flags & PERFBUF_FMT_NOCAP100) : flags;
+    /* Every value's finite test ORed into one word: no formula's value
+     * leaves the finite doubles (evaluate's bound, below 2^128, scaled by
+     * at most 10^13), so false, and the column taken again value by
+     * value through plan_format_from, only if one ever did. */
+    uint64_t not_finite = 0;
+    for (uint32_t j = 0; j < n; j++) {
+        perfbuf_raw_sample s1 = {PERFBUF_CSTATUS_VALID_DATA, type,
+                                 row_value(rows1[j], offset1, size1), clock1, 0, 0};
+        perfbuf_raw_sample s0 = {PERFBUF_CSTATUS_VALID_DATA, type,
+                                 row_value(rows0[j], offset0, size0), clock0, 0, 0};
+        double v;
+        uint32_t st = format_double_untested(f, &s1, &s0, frequency, scale, used_flags, &v);
+        not_finite |= finite_bits(v);
+        values[j * stride] = v;
+        codes[j * stride] = compact_of(st);
+    }
+    return not_finite == 0;
+}
+
+/* format_column_as with the width and plain constants chosen at run time:
+ * one function per formula. */
+HOT_PATH bool format_column_formula(formula f, const fast_column *c, const uint8_t *const *rows1,
+                                    const uint8_t *const *rows0, uint32_t n, uint32_t flags,
+                                    double *values, uint8_t *codes, size_t stride)
+{
+    bool plain = ((flags & PERFBUF_FMT_NOSCALE) != 0 || c->scale == 0) &&
+                 (flags & PERFBUF_FMT_1000) == 0;
+    uint32_t width = c->size1 == c->size0 && (c->size1 == 4 || c->size1 == 8) ? c->size1 : 0;
+    if (plain && width == 8) {
+        return format_column_as(f, 8, true, c, rows1, rows0, n, flags, values, codes, stride);
+    }
+    if (plain && width == 4) {
+        return format_column_as(f, 4, true, c, rows1, rows0, n, flags, values, codes, stride);
+    }
+    return format_column_as(f, 0, false, c, rows1, rows0, n, flags, values, codes, stride);
+}
+
+/* Column k down n rows whose blocks the sealed plans' reaches cover. */
+static void format_column(const perfbuf_v1_plan *newer, const perfbuf_v1_plan *older, uint32_t k,
+                          const uint8_t *const *rows1, const uint8_t *const *rows0, uint32_t n,
+                          uint32_t flags, double *values, uint8_t *codes, size_t stride)
+{
+    fast_column c;
+    switch (fast_formula(newer, older, k, flags, &c)) {
+#define FORMAT_AS(f)                                                                    \
+    case f:                                                                             \
+        if (format_column_formula(f, &c, rows1, rows0, n, flags, values, codes, stride)) \
+            return;                                                                     \
+        break
+        FORMAT_AS(F_RATE);
+        FORMAT_AS(F_QUEUE);
+        FORMAT_AS(F_TIMER);
+        FORMAT_AS(F_TIMER_INV);
+        FORMAT_AS(F_MULTI_TIMER);
+        FORMAT_AS(F_MULTI_TIMER_INV);
+        FORMAT_AS(F_DELTA_FRACTION);
+        FORMAT_AS(F_RAW_FRACTION);
+        FORMAT_AS(F_AVERAGE_TIMER);
+        FORMAT_AS(F_AVERAGE_BULK);
+        FORMAT_AS(F_RAW);
+        FORMAT_AS(F_DELTA);
+        FORMAT_AS(F_ELAPSED);
+#undef FORMAT_AS
+    case F_NONE:
+    default:
+        break;
+    }
+    /* Value by value, as perfbuf_v1_plan_format_object: the rows are
+     * given, so the windows are never read. */
+    pb_cursor unused = pb_cursor_make(NULL, 0);
+    for (uint32_t j = 0; j < n; j++) {
+        perfbuf_value value;
+        (void)plan_format_from(newer, &unused, rows1[j], older, &unused, rows0[j], k, false, flags,
+                               &value);
+        values[j * stride] = value.as_double;
+        codes[j * stride] = compact_of(value.status);
+    }
+}
+
+perfbuf_status perfbuf_v1_plan_format_object_doubles(
+    const perfbuf_v1_plan *newer, const perfbuf_v1_block *newer_b,
+    const perfbuf_v1_object *newer_o, const perfbuf_v1_plan *older,
+    const perfbuf_v1_block *older_b, const perfbuf_v1_object *older_o, uint32_t flags,
+    double *values, uint8_t *statuses, size_t cap, size_t *needed)
+{
+    if (newer == NULL || newer_b == NULL || newer_o == NULL || older == NULL ||
+        older_b == NULL || older_o == NULL || needed == NULL ||
+        ((values == NULL || statuses == NULL) && cap != 0)) {
+        return PERFBUF_E_INVALID_ARGUMENT;
+    }
+    *needed = 0;
+    if (!plan_of_object(newer, newer_b, newer_o) || !plan_of_object(older, older_b, older_o)) {
+        return PERFBUF_E_INVALID_ARGUMENT;
+    }
+    if (newer_o->num_instances != older_o->num_instances) {
+        return PERFBUF_E_INCONSISTENT;
+    }
+    uint32_t rows;
+    if (!matrix_fits(newer_o, newer->count, cap, &rows, needed)) {
+        return PERFBUF_E_OUTPUT_TOO_SMALL;
+    }
+    uint32_t count = newer->count;
+    if (count == 0) {
+        return PERFBUF_OK;
+    }
+    bool has_instances = newer_o->num_instances != PERFBUF_V1_NO_INSTANCES;
+    pb_cursor newer_data =
+        pb_v1_view_window(newer_b, newer_o->data_offset, newer_o->offset + newer_o->total_length);
+    pb_cursor older_data =
+        pb_v1_view_window(older_b, older_o->data_offset, older_o->offset + older_o->total_length);
+    const uint8_t *rows1[FORMAT_ROWS];
+    const uint8_t *rows0[FORMAT_ROWS];
+    for (uint32_t first = 0; first < rows;) {
+        uint32_t n = rows - first < FORMAT_ROWS ? rows - first : FORMAT_ROWS;
+        /* The chunk's columns are set up once each: count steps. */
+        PB_WORK(count);
+        for (uint32_t j = 0; j < n; j++) {
+            PB_WORK(1u + count);
+            pb_cursor newer_block;
+            pb_cursor older_block;
+            /* Both plans sealed: the rows are read unchecked from blocks
+             * the reach covers, as in perfbuf_v1_plan_format_object. */
+            if (!next_block(&newer_data, has_instances, newer->reach, &newer_block) ||
+                !next_block(&older_data, has_instances, older->reach, &older_block) ||
+                !pb_cursor_take(&newer_block, pb_cursor_remaining(&newer_block), &rows1[j]) ||
+                !pb_cursor_take(&older_block, pb_cursor_remaining(&older_block), &rows0[j])) {
+                return PERFBUF_E_INVALID_ARGUMENT;
+            }
+        }
+        size_t at = (size_t)first * count;
+        for (uint32_t k = 0; k < count; k++) {
+            format_column(newer, older, k, rows1, rows0, n, flags, values + at + k,
+                          statuses + at + k, count);
+        }
+        first += n;
     }
     return PERFBUF_OK;
 }
