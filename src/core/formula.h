@@ -9,6 +9,7 @@
 #define PERFBUF_CORE_FORMULA_H
 
 #include <float.h>
+#include <math.h>
 #include <stdbool.h>
 #include <stdint.h>
 #include <string.h>
@@ -370,6 +371,58 @@ HOT_PATH uint32_t format_double_untested(formula f, const perfbuf_raw_sample *s1
         st = evaluate(f, &used, frequency, &v);
     }
     *out = st == PERFBUF_CSTATUS_VALID_DATA ? adjust(shapes[f].percent, v, scale, flags) : 0.0;
+    return st;
+}
+
+/*
+ * adjust() as four numbers, for a loop that applies one column's flags
+ * and scale to many values without a branch: ((v * up) / down) *
+ * thousand, then at most limit. Each factor a step does not take is 1.0,
+ * and multiplying or dividing by 1.0 gives the number itself (IEEE 754),
+ * and no v is above an infinite limit: so for every v the result is the
+ * one adjust() gives, operation for operation.
+ */
+typedef struct adjustment {
+    double up, down, thousand, limit;
+} adjustment;
+
+static inline adjustment adjustment_of(bool percent, int32_t scale, uint32_t flags)
+{
+    adjustment a = {1.0, 1.0, 1.0, (double)INFINITY};
+    if ((flags & PERFBUF_FMT_NOSCALE) == 0 && scale != 0 && scale_in_range(scale)) {
+        if (scale >= 0) {
+            a.up = powers_of_ten[scale];
+        } else {
+            a.down = powers_of_ten[-scale];
+        }
+    }
+    if ((flags & PERFBUF_FMT_1000) != 0) {
+        a.thousand = 1000.0;
+    }
+    if (percent && (flags & PERFBUF_FMT_NOCAP100) == 0) {
+        a.limit = 100.0;
+    }
+    return a;
+}
+
+HOT_PATH double adjust_by(const adjustment *a, double v)
+{
+    v = ((v * a->up) / a->down) * a->thousand;
+    return v > a->limit ? a->limit : v;
+}
+
+/* format_double_untested with adjust_by in place of adjust. */
+HOT_PATH uint32_t format_double_adjusted(formula f, const perfbuf_raw_sample *s1,
+                                         const perfbuf_raw_sample *s0, uint64_t frequency,
+                                         const adjustment *a, double *out)
+{
+    inputs used;
+    uint32_t st = gather(f, s1, shapes[f].samples == 2 ? s0 : NULL, &used);
+    double v = 0.0;
+    if (st == PERFBUF_CSTATUS_VALID_DATA) {
+        st = evaluate(f, &used, frequency, &v);
+    }
+    *out = st == PERFBUF_CSTATUS_VALID_DATA ? adjust_by(a, v) : 0.0;
     return st;
 }
 
