@@ -88,10 +88,16 @@ static const column_def columns[] = {
 };
 enum { COLUMNS = sizeof columns / sizeof columns[0], MAX_ROWS = 40 };
 
+/* xorshift64, each left shift masked first so that no bit is shifted out:
+ * the tests run under clang's -fsanitize=integer, which refuses a wrap. */
 static uint64_t next_random(uint64_t *state)
 {
-    *state = *state * 6364136223846793005u + 1442695040888963407u;
-    return *state ^ (*state >> 29);
+    uint64_t x = *state;
+    x ^= (x & (UINT64_MAX >> 13)) << 13;
+    x ^= x >> 7;
+    x ^= (x & (UINT64_MAX >> 17)) << 17;
+    *state = x;
+    return x;
 }
 
 /* A value for row i, column k of a capture: small steps forward, and now
