@@ -405,10 +405,12 @@ static inline adjustment adjustment_of(bool percent, int32_t scale, uint32_t fla
     return a;
 }
 
-HOT_PATH double adjust_by(const adjustment *a, double v)
+/* percent: the formula's (a constant where the caller knows it), so a
+ * formula that is not a percentage has no cap to test. */
+HOT_PATH double adjust_by(bool percent, const adjustment *a, double v)
 {
     v = ((v * a->up) / a->down) * a->thousand;
-    return v > a->limit ? a->limit : v;
+    return percent && v > a->limit ? a->limit : v;
 }
 
 /* format_double_untested with adjust_by in place of adjust. */
@@ -422,7 +424,7 @@ HOT_PATH uint32_t format_double_adjusted(formula f, const perfbuf_raw_sample *s1
     if (st == PERFBUF_CSTATUS_VALID_DATA) {
         st = evaluate(f, &used, frequency, &v);
     }
-    *out = st == PERFBUF_CSTATUS_VALID_DATA ? adjust_by(a, v) : 0.0;
+    *out = st == PERFBUF_CSTATUS_VALID_DATA ? adjust_by(shapes[f].percent, a, v) : 0.0;
     return st;
 }
 

@@ -1039,13 +1039,23 @@ static void format_stalled_column(formula f, const fast_column *c, const row_set
     double unused;
     uint8_t stalled = compact_of(
         format_double_untested(f, &s1, &s0, c->frequency, c->scale, flags, &unused));
-    bool ordered = shapes[f].samples == 2;
+    /* In locals, as in format_column_as: the byte stores may alias them. */
+    const uint8_t *newer = rows->newer + c->offset1;
+    const uint8_t *older = rows->older + c->offset0;
+    const uint32_t size1 = c->size1;
+    const uint32_t size0 = c->size0;
+    if (shapes[f].samples != 2) {
+        for (uint32_t j = 0; j < n; j++) {
+            values[j * stride] = 0.0;
+            codes[j * stride] = stalled;
+        }
+        return;
+    }
     for (uint32_t j = 0; j < n; j++) {
-        uint64_t n1 = row_value(rows->newer + rows->newer_at[j], c->offset1, c->size1);
-        uint64_t n0 = row_value(rows->older + rows->older_at[j], c->offset0, c->size0);
+        uint64_t n1 = row_value(newer + rows->newer_at[j], 0, size1);
+        uint64_t n0 = row_value(older + rows->older_at[j], 0, size0);
         values[j * stride] = 0.0;
-        codes[j * stride] =
-            ordered && n1 < n0 ? (uint8_t)PERFBUF_COMPACT_CALC_NEGATIVE_VALUE : stalled;
+        codes[j * stride] = n1 < n0 ? (uint8_t)PERFBUF_COMPACT_CALC_NEGATIVE_VALUE : stalled;
     }
 }
 
