@@ -1041,7 +1041,7 @@ static void v1_rows(void)
     in = of(&b, 60000);
     in.data2 = older.data;
     in.len2 = older.len;
-    row("perfbuf_v1_plan_format_object_doubles: objects of 17, two captures", &in, v1_doubles,
+    row("perfbuf_v1_plan_format_object_doubles: objects of 33, two captures", &in, v1_doubles,
         parse_v1);
     tb_free(&older);
     tb_free(&b);

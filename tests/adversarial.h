@@ -43,8 +43,8 @@ tb_buf adv_v1_many_objects(uint32_t n);
 tb_buf adv_v1_many_instances(uint32_t n);
 
 /*
- * The worst case of perfbuf_v1_plan_format_object_doubles: objects of 17
- * instances (one 16-row step and a step of one row, so each column's
+ * The worst case of perfbuf_v1_plan_format_object_doubles: objects of 33
+ * instances (one 32-row step and a step of one row, so each column's
  * setup is paid for a single row), n instances in all, each of 16
  * counters of which most leave its plain column loops for the
  * value-by-value path or the general one: raw fractions with their bases
@@ -52,7 +52,7 @@ tb_buf adv_v1_many_instances(uint32_t n);
  * (neither width) and a multi timer with its multi base. Two captures:
  * `tick` moves every value and clock.
  */
-#define ADV_V1_DOUBLES_ROWS 17u
+#define ADV_V1_DOUBLES_ROWS 33u
 tb_buf adv_v1_doubles_worst(uint32_t n, uint32_t tick);
 
 /* One object with n counter definitions (raw counts, 4 bytes each, value

@@ -5,7 +5,7 @@
  * that cell, for every flags, on objects of every formula, both widths,
  * scales in and out of range, counters that go backwards, clocks that
  * stand still or go back, a frequency of 0, columns that do not pair,
- * and row counts on both sides of the call's 16-row steps. Every buffer
+ * and row counts on both sides of the call's 32-row steps. Every buffer
  * is parsed in front of a guard page.
  */
 #include <stddef.h>
@@ -86,7 +86,7 @@ static const column_def columns[] = {
     {PERF_COUNTER_RAWCOUNT, 4},
     {PERF_COUNTER_LARGE_RAWCOUNT, 8},
 };
-enum { COLUMNS = sizeof columns / sizeof columns[0], MAX_ROWS = 40 };
+enum { COLUMNS = sizeof columns / sizeof columns[0], MAX_ROWS = 70 };
 
 /* xorshift64, each left shift masked first so that no bit is shifted out:
  * the tests run under clang's -fsanitize=integer, which refuses a wrap. */
@@ -301,7 +301,7 @@ static void test_doubles_equal_format_object(void)
     clocks same = older;
     clocks back = {999, 10000000, 134398148561470000ull};
     clocks no_freq = {1000000 + 10000000, 0, 134398148561470699ull + 10000000};
-    static const uint32_t row_counts[] = {0, 1, 15, 16, 17, 33, MAX_ROWS};
+    static const uint32_t row_counts[] = {0, 1, 17, 31, 32, 33, 65, MAX_ROWS};
     size_t valid = 0;
     for (size_t r = 0; r < sizeof row_counts / sizeof row_counts[0]; r++) {
         uint32_t rows = row_counts[r];

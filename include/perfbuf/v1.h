@@ -563,7 +563,7 @@ PERFBUF_API PERFBUF_MUST_USE perfbuf_status perfbuf_v1_plan_format_object(
  * PERFBUF_FMT_LARGE the integer is not kept (take
  * perfbuf_v1_plan_format_object for it). Each column is one counter of
  * one type in every row, so its formula, clocks, frequency and scale are
- * taken once per 16 rows rather than per value. cap counts cells of
+ * taken once per 32 rows rather than per value. cap counts cells of
  * each matrix; *needed, OUTPUT_TOO_SMALL, INCONSISTENT and
  * INVALID_ARGUMENT as for perfbuf_v1_plan_format_object (values and
  * statuses unspecified then). No heap; O(both objects' counters +

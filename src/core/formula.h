@@ -22,41 +22,6 @@
 #  define HOT_PATH static inline __attribute__((always_inline))
 #else
 #  define HOT_PATH static inline
-/* The prepared formula, or F_NONE for one no perfbuf_prepare_formula made
- * (the struct is the caller's memory, and an index comes from it). */
-static inline formula prepared_formula_of(const perfbuf_prepared_formula *prepared)
-{
-    return prepared->formula < F_COUNT ? (formula)prepared->formula : F_NONE;
-}
-
-/* The compact code of a formatted value's status (PERFBUF_COMPACT_*):
- * every status perfbuf_format_prepared and the plans' formatting write has
- * one; the tests compare perfbuf_compact_cstatus of each code written with
- * the status itself, so another status cannot go unnoticed as
- * PDH_INVALID_ARGUMENT. */
-static inline uint8_t compact_of(uint32_t status)
-{
-    switch (status) {
-    case PERFBUF_CSTATUS_VALID_DATA:
-        return PERFBUF_COMPACT_VALID_DATA;
-    case PERFBUF_CSTATUS_INVALID_DATA:
-        return PERFBUF_COMPACT_INVALID_DATA;
-    case PERFBUF_PDH_INVALID_DATA:
-        return PERFBUF_COMPACT_PDH_INVALID_DATA;
-    case PERFBUF_PDH_CALC_NEGATIVE_DENOMINATOR:
-        return PERFBUF_COMPACT_CALC_NEGATIVE_DENOMINATOR;
-    case PERFBUF_PDH_CALC_NEGATIVE_TIMEBASE:
-        return PERFBUF_COMPACT_CALC_NEGATIVE_TIMEBASE;
-    case PERFBUF_PDH_CALC_NEGATIVE_VALUE:
-        return PERFBUF_COMPACT_CALC_NEGATIVE_VALUE;
-    case PERFBUF_CSTATUS_NO_COUNTER:
-        return PERFBUF_COMPACT_NO_COUNTER;
-    case PERFBUF_PDH_INVALID_ARGUMENT:
-    default:
-        return PERFBUF_COMPACT_PDH_INVALID_ARGUMENT;
-    }
-}
-
 #endif
 
 typedef enum formula {
@@ -339,26 +304,15 @@ HOT_PATH uint32_t present(bool percent, bool integral, uint64_t exact, double v,
     return store(adjust(percent, v, scale, flags), flags, out);
 }
 
-/* The number alone, for a format whose kind is PERFBUF_FMT_DOUBLE: what
- * present() leaves in out->as_double for such flags (every other field it
- * leaves 0), *v 0 where the status is not valid, as a cleared
- * perfbuf_value holds it. */
-HOT_PATH uint32_t present_double(bool percent, double v, int32_t scale, uint32_t flags, double *out)
-{
-    v = adjust(percent, v, scale, flags);
-    /* Finite, as store() asks (v >= -DBL_MAX && v <= DBL_MAX): v - v is 0
-     * for every finite v and NaN for infinities and NaN; one subtraction
-     * and one compare instead of two compares. */
-    bool finite = v - v == 0.0;
-    *out = finite ? v : 0.0;
-    return finite ? PERFBUF_CSTATUS_VALID_DATA : PERFBUF_PDH_INVALID_DATA;
-}
-
 /*
- * format_double without its last step, the finite test: *out is the
- * number present_double tests (0 where the status is not valid). A
- * caller formatting many values tests them together (finite_bits) and
- * takes format_double for them all when one is not finite.
+ * One value of a formula whose checks of the arguments passed
+ * (perfbuf_format_prepared's: a formula, one format of kind DOUBLE, a
+ * scale in range, usable samples of its type): gather, evaluate and
+ * adjust, the steps compute() takes, so *out is the number present()
+ * would test for finiteness and store in as_double, bit for bit (0 where
+ * the status is not valid, as a cleared perfbuf_value holds it). The
+ * finite test itself is the caller's: a column tests its values together
+ * (finite_bits). Inlined with f a constant, the formula's switch is gone.
  */
 HOT_PATH uint32_t format_double_untested(formula f, const perfbuf_raw_sample *s1,
                                          const perfbuf_raw_sample *s0, uint64_t frequency,
@@ -436,31 +390,6 @@ static inline uint64_t finite_bits(double v)
     uint64_t bits;
     memcpy(&bits, &d, sizeof bits);
     return bits;
-}
-
-/*
- * One value of a formula whose checks of the arguments passed
- * (perfbuf_format_prepared's: a formula, one format of kind DOUBLE, a
- * scale in range, usable samples of its type): gather, evaluate and
- * present_double, the steps compute() takes, so the number is the one
- * perfbuf_format_prepared writes to as_double, bit for bit. Inlined with
- * f a constant, the formula's switch is gone.
- */
-HOT_PATH uint32_t format_double(formula f, const perfbuf_raw_sample *s1,
-                                const perfbuf_raw_sample *s0, uint64_t frequency, int32_t scale,
-                                uint32_t flags, double *out)
-{
-    inputs used;
-    uint32_t st = gather(f, s1, shapes[f].samples == 2 ? s0 : NULL, &used);
-    double v = 0.0;
-    if (st == PERFBUF_CSTATUS_VALID_DATA) {
-        st = evaluate(f, &used, frequency, &v);
-    }
-    if (st != PERFBUF_CSTATUS_VALID_DATA) {
-        *out = 0.0;
-        return st;
-    }
-    return present_double(shapes[f].percent, v, scale, flags, out);
 }
 
 /* The prepared formula, or F_NONE for one no perfbuf_prepare_formula made

@@ -974,7 +974,8 @@ static inline bool divides_by_frequency(formula f)
 }
 
 /*
- * The formula of column k when every value of it can take format_double:
+ * The formula of column k when every value of it can take the column
+ * loops (format_column_as):
  * what plan_format_from would find for every row is then known from the
  * entries alone (the columns pair, both entries take their value alone,
  * the formula is one, of the entries' type, the scale in range) and the
@@ -1071,7 +1072,7 @@ static void format_stalled_column(formula f, const fast_column *c, const row_set
 /*
  * A column down n rows with formula f a constant: the samples
  * plan_sample_from fills for a VALUE entry, through the steps of
- * format_double. width is both entries' size, 4 or 8, so a 4-byte value is
+ * format_double_adjusted. width is both entries' size, 4 or 8, so a 4-byte value is
  * known to fit 32 bits (its conversion to a double one instruction); plain
  * says no scale and no x1000 apply, so the adjustment is the cap alone.
  * The column's flags and scale are an adjustment (adjust_by), so the loop
