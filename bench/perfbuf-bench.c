@@ -1080,6 +1080,48 @@ static uint64_t v1_object_formatted(const void *ctx)
     return sum;
 }
 
+/* The doubles and compact statuses perfbuf_v1_plan_format_object_doubles
+ * fills, as large as object_matrix. */
+static double *formatted_doubles;
+static uint8_t *formatted_codes;
+
+/* v1_object_formatted through perfbuf_v1_plan_format_object_doubles: the
+ * same values, 9 bytes each instead of a 32-byte perfbuf_value, summed
+ * the same way. */
+static uint64_t v1_object_formatted_doubles(const void *ctx)
+{
+    const buffer *b = ctx;
+    perfbuf_v1_block b1, b0;
+    if (perfbuf_v1_parse(b->data, b->len, NULL, &b1, NULL) != PERFBUF_OK ||
+        perfbuf_v1_parse(b->older, b->len, NULL, &b0, NULL) != PERFBUF_OK) {
+        return 0;
+    }
+    uint64_t sum = 0;
+    perfbuf_v1_iter oi0, oi1;
+    perfbuf_v1_object o0, o1;
+    perfbuf_v1_plan_entry e0[BENCH_COUNTERS], e1[BENCH_COUNTERS];
+    perfbuf_v1_plan p0, p1;
+    perfbuf_v1_objects_begin(&b0, &oi0);
+    perfbuf_v1_objects_begin(&b1, &oi1);
+    while (perfbuf_v1_objects_next(&b0, &oi0, &o0) && perfbuf_v1_objects_next(&b1, &oi1, &o1)) {
+        size_t cells;
+        if (perfbuf_v1_plan_build(&b0, &o0, e0, BENCH_COUNTERS, &p0) != PERFBUF_OK ||
+            perfbuf_v1_plan_build(&b1, &o1, e1, BENCH_COUNTERS, &p1) != PERFBUF_OK ||
+            perfbuf_v1_plan_format_object_doubles(&p1, &b1, &o1, &p0, &b0, &o0,
+                                                  PERFBUF_FMT_DOUBLE, formatted_doubles,
+                                                  formatted_codes, object_matrix_cells,
+                                                  &cells) != PERFBUF_OK) {
+            return 0;
+        }
+        for (size_t c = 0; c < cells; c++) {
+            if (formatted_codes[c] == PERFBUF_COMPACT_VALID_DATA) {
+                sum += (uint64_t)formatted_doubles[c];
+            }
+        }
+    }
+    return sum;
+}
+
 /* The same values with nothing checked (bench/unchecked_walk.c). */
 static uint64_t v1_unchecked_values(const void *ctx)
 {
@@ -1112,6 +1154,7 @@ enum {
     T_NAMES,
     T_FORMATTED,
     T_FORMATTED_OBJECT,
+    T_FORMATTED_DOUBLES,
     T_UNCHECKED,
     T_OBJECT_UNCHECKED,
     T_WALK_SHARE,     /* the unchecked walk itself, as a share of the summing read */
@@ -1173,13 +1216,14 @@ static void print_targets(void)
         "+ every instance name (V1: full parent/name) in UTF-8",
         "two captures -> every formatted value",
         "two captures -> every formatted value (V1 object/call)",
+        "two captures -> every value as doubles (V1 object/call)",
         "validate + read-all (per block) over the unchecked walk",
         "validate + read-all (object/block) over unchecked walk",
         "unchecked walk, read every value (test-only)",
         "two captures, per value (raw_sample + format_value)",
         "two captures, per value (V2 raw_sample_pair + format)"};
-    static const double floor_v1[T_ROWS] = {0.80, 0.25, 0.25, 0.12, 0.08, 0.08, 1.5, 1.5, 0, 40, 40};
-    static const double floor_v2[T_ROWS] = {0.30, 0.20, 0.20, 0.10, 0.05, 0.05, 1.5, 1.5, 0, 40, 40};
+    static const double floor_v1[T_ROWS] = {0.80, 0.25, 0.25, 0.12, 0.08, 0.08, 0.08, 1.5, 1.5, 0, 40, 40};
+    static const double floor_v2[T_ROWS] = {0.30, 0.20, 0.20, 0.10, 0.05, 0.05, 0.05, 1.5, 1.5, 0, 40, 40};
     if (!target_v1.filled || !target_v2.filled) {
         return;
     }
@@ -1304,7 +1348,7 @@ int main(void)
         row("two captures, every value formatted (plan)", &b, formatted);
         if (instances == 1024) {
             target_v2 = (target_run){floor_ns,
-                                     {validate, read_all, read_block, names, formatted, 0,
+                                     {validate, read_all, read_block, names, formatted, 0, 0,
                                       unchecked, unchecked, unchecked, 0, 0},
                                      true, (double)instances * 32, vector_floor_ns};
         }
@@ -1364,7 +1408,12 @@ int main(void)
         object_matrix = malloc(sizeof *object_matrix * (object_matrix_cells ? object_matrix_cells : 1));
         formatted_matrix =
             malloc(sizeof *formatted_matrix * (object_matrix_cells ? object_matrix_cells : 1));
-        if (formatted_matrix == NULL || v1_object_formatted(&b) != v1_plan_formatted(&b)) {
+        size_t doubles_cells = object_matrix_cells ? object_matrix_cells : 1;
+        formatted_doubles = malloc(sizeof *formatted_doubles * doubles_cells);
+        formatted_codes = malloc(doubles_cells);
+        if (formatted_matrix == NULL || formatted_doubles == NULL || formatted_codes == NULL ||
+            v1_object_formatted(&b) != v1_plan_formatted(&b) ||
+            v1_object_formatted_doubles(&b) != v1_plan_formatted(&b)) {
             fprintf(stderr, "perfbuf-bench: the whole-object and per-block formatting disagree\n");
             return 1;
         }
@@ -1404,13 +1453,15 @@ int main(void)
         row("two captures, every value formatted (plan)", &b, formatted);
         double formatted_object = measure(v1_object_formatted, &b);
         row("two captures, every value formatted (whole object)", &b, formatted_object);
+        double formatted_doubles_ns = measure(v1_object_formatted_doubles, &b);
+        row("two captures, formatted (whole object, doubles)", &b, formatted_doubles_ns);
         double formatted_raw = measure(v1_formatted, &b);
         row("two captures, every value formatted (raw_sample)", &b, formatted_raw);
         double unchecked = measure(v1_unchecked_values, &b);
         if (p == 1000) {
             target_v1 = (target_run){floor_ns,
                                      {validate, with_plan, whole_object, full_names, formatted,
-                                      formatted_object, unchecked, unchecked, unchecked,
+                                      formatted_object, formatted_doubles_ns, unchecked, unchecked, unchecked,
                                       formatted_raw},
                                      true, (double)b.instances * 30, vector_floor_ns};
         }
@@ -1422,6 +1473,8 @@ int main(void)
                whole_object / unchecked, whole_object / with_plan);
         free(object_matrix);
         free(formatted_matrix);
+        free(formatted_doubles);
+        free(formatted_codes);
         full_names_release();
         free(block_slots);
         tb_free(&v0.buf);

@@ -245,6 +245,41 @@ static uint64_t v1_walk_with(const input *in, bool parents)
     return sum;
 }
 
+/* Two captures (data2 the older), every object formatted as doubles in
+ * one call each (perfbuf_v1_plan_format_object_doubles), plans included. */
+static uint64_t v1_doubles(const input *in)
+{
+    perfbuf_v1_block b1, b0;
+    if (!v1_open(in, &b1) ||
+        perfbuf_v1_parse(in->data2, in->len2, NULL, &b0, NULL) != PERFBUF_OK) {
+        return 0;
+    }
+    enum { MOST_CELLS = ADV_V1_DOUBLES_ROWS * 16 };
+    perfbuf_v1_plan_entry e0[16], e1[16];
+    perfbuf_v1_plan p0, p1;
+    double values[MOST_CELLS];
+    uint8_t codes[MOST_CELLS];
+    uint64_t sum = 0;
+    perfbuf_v1_iter oi0, oi1;
+    perfbuf_v1_object o0, o1;
+    perfbuf_v1_objects_begin(&b0, &oi0);
+    perfbuf_v1_objects_begin(&b1, &oi1);
+    while (perfbuf_v1_objects_next(&b0, &oi0, &o0) && perfbuf_v1_objects_next(&b1, &oi1, &o1)) {
+        size_t cells;
+        if (perfbuf_v1_plan_build(&b0, &o0, e0, 16, &p0) != PERFBUF_OK ||
+            perfbuf_v1_plan_build(&b1, &o1, e1, 16, &p1) != PERFBUF_OK ||
+            perfbuf_v1_plan_format_object_doubles(&p1, &b1, &o1, &p0, &b0, &o0,
+                                                  PERFBUF_FMT_DOUBLE, values, codes, MOST_CELLS,
+                                                  &cells) != PERFBUF_OK) {
+            return 0;
+        }
+        for (size_t c = 0; c < cells; c++) {
+            sum += codes[c];
+        }
+    }
+    return sum;
+}
+
 static uint64_t v1_walk(const input *in) { return v1_walk_with(in, true); }
 static uint64_t v1_walk_no_parents(const input *in) { return v1_walk_with(in, false); }
 
@@ -999,6 +1034,16 @@ static void v1_rows(void)
         v1_raw_sample_other_capture, parse_v1);
     tb_free(&same);
     tb_free(&moved);
+    tb_free(&b);
+
+    b = adv_v1_doubles_worst(60000, 1);
+    tb_buf older = adv_v1_doubles_worst(60000, 0);
+    in = of(&b, 60000);
+    in.data2 = older.data;
+    in.len2 = older.len;
+    row("perfbuf_v1_plan_format_object_doubles: objects of 33, two captures", &in, v1_doubles,
+        parse_v1);
+    tb_free(&older);
     tb_free(&b);
 
     b = adv_v1_long_parent(30000);

@@ -286,6 +286,41 @@ static void views_check_object(const perfbuf_v1_block *b, const perfbuf_v1_objec
             ORACLE(cell->status == one_row[k].status && cell->as_large == one_row[k].as_large);
         }
     }
+    /* The same object as doubles and compact codes
+     * (perfbuf_v1_plan_format_object_doubles): every cell the as_double
+     * and the code of the status the perfbuf_value call wrote, for a
+     * double format with each of its modifiers and an integer one. */
+    static const uint32_t doubles_flags[] = {
+        PERFBUF_FMT_DOUBLE, PERFBUF_FMT_DOUBLE | PERFBUF_FMT_1000 | PERFBUF_FMT_NOCAP100,
+        PERFBUF_FMT_DOUBLE | PERFBUF_FMT_NOSCALE, PERFBUF_FMT_LARGE};
+    double *as_doubles = malloc(sizeof *as_doubles * (cells ? cells : 1));
+    uint8_t *codes = malloc(cells ? cells : 1);
+    ORACLE(as_doubles != NULL && codes != NULL);
+    for (size_t f = 0; f < sizeof doubles_flags / sizeof doubles_flags[0]; f++) {
+        BUDGETED_APART(size, st = perfbuf_v1_plan_format_object(plan, b, o, plan, b, o,
+                                                                doubles_flags[f], formatted,
+                                                                cells, &needed));
+        ORACLE(st == PERFBUF_OK);
+        size_t doubles_needed = 0;
+        BUDGETED_APART(size, st = perfbuf_v1_plan_format_object_doubles(
+                                 plan, b, o, plan, b, o, doubles_flags[f], as_doubles, codes,
+                                 cells, &doubles_needed));
+        ORACLE(st == PERFBUF_OK && doubles_needed == cells);
+        for (size_t c = 0; c < cells; c++) {
+            uint32_t status;
+            BUDGETED_APART(size, status = perfbuf_compact_cstatus(codes[c]));
+            ORACLE(codes[c] < PERFBUF_COMPACT_COUNT && status == formatted[c].status);
+            ORACLE(memcmp(&as_doubles[c], &formatted[c].as_double, sizeof as_doubles[c]) == 0);
+        }
+        if (cells > 0) {
+            BUDGETED_APART(size, st = perfbuf_v1_plan_format_object_doubles(
+                                     plan, b, o, plan, b, o, doubles_flags[f], as_doubles, codes,
+                                     cells - 1u, &doubles_needed));
+            ORACLE(st == PERFBUF_E_OUTPUT_TOO_SMALL && doubles_needed == cells);
+        }
+    }
+    free(as_doubles);
+    free(codes);
     free(formatted);
     free(one_row);
     /* The entries are the caller's: one moved to end a byte past the

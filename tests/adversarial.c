@@ -7,6 +7,7 @@
 
 #include "collector_fixture.h"
 #include "perfbuf/counter_types.h"
+#include "perfbuf/v1.h"
 #include "perfbuf/v2_query.h"
 
 static void *must_alloc(size_t n)
@@ -180,6 +181,81 @@ tb_buf adv_v1_dense_zero(uint32_t instances)
     }
     tb_v1_object_end(&v);
     tb_v1_end(&v);
+    return v.buf;
+}
+
+tb_buf adv_v1_doubles_worst(uint32_t n, uint32_t tick)
+{
+    /* type, size: the pairs take the definition after them. */
+    static const struct {
+        uint32_t type, size;
+    } counters[16] = {
+        {PERF_RAW_FRACTION, 4},        {PERF_RAW_BASE, 4},
+        {PERF_COUNTER_COUNTER, 4},     {PERF_COUNTER_BULK_COUNT, 8},
+        {PERF_AVERAGE_TIMER, 4},       {PERF_AVERAGE_BASE, 4},
+        {PERF_COUNTER_RAWCOUNT, 12},   {PERF_COUNTER_LARGE_RAWCOUNT, 8},
+        {PERF_100NSEC_MULTI_TIMER, 8}, {PERF_COUNTER_MULTI_BASE, 8},
+        {PERF_SAMPLE_FRACTION, 4},     {PERF_SAMPLE_BASE, 4},
+        {PERF_COUNTER_TIMER, 8},       {PERF_100NSEC_TIMER_INV, 8},
+        {PERF_LARGE_RAW_FRACTION, 8},  {PERF_LARGE_RAW_BASE, 8},
+    };
+    tb_v1 v;
+    tb_v1_begin(&v, "HOST");
+    uint32_t objects = (n + ADV_V1_DOUBLES_ROWS - 1u) / ADV_V1_DOUBLES_ROWS;
+    uint32_t offsets[16];
+    uint8_t data[8 + 16 * 12];
+    char name[32];
+    for (uint32_t object = 0; object < objects; object++) {
+        tb_v1_object_begin(&v, ADV_V1_TITLE(object), 0, 0);
+        uint32_t at = 8;
+        for (uint32_t k = 0; k < 16; k++) {
+            offsets[k] = at;
+            tb_v1_counter(&v, 2 * k + 2, counters[k].type, counters[k].size, at);
+            at += counters[k].size;
+        }
+        tb_v1_definitions_end(&v);
+        uint32_t block = (at + 7u) & ~7u;
+        for (uint32_t i = 0; i < ADV_V1_DOUBLES_ROWS; i++) {
+            memset(data, 0, sizeof data);
+            for (uint32_t k = 0; k < 16; k++) {
+                uint64_t value = adv_v1_value(object, i, k) + (uint64_t)tick * (k + 1u);
+                if (counters[k].size == 8) {
+                    tb_put64(data, offsets[k], value);
+                } else {
+                    tb_put32(data, offsets[k], (uint32_t)value);
+                }
+            }
+            snprintf(name, sizeof name, "d%u", i);
+            tb_v1_instance(&v, name, 0, 0);
+            tb_v1_counter_block(&v, data, block);
+        }
+        tb_v1_object_end(&v);
+    }
+    tb_v1_end(&v);
+    /* Both captures' clocks apart by `tick` seconds, and every rate scaled
+     * by 10^3 (DefaultScale, the sixth DWORD of PERF_COUNTER_DEFINITION). */
+    uint64_t t = 123456789u + (uint64_t)tick * 10000000u;
+    uint64_t t100 = 134398148561470699ull + (uint64_t)tick * 10000000u;
+    for (int i = 0; i < 8; i++) {
+        v.buf.data[56 + i] = (uint8_t)(t >> (8 * i));
+        v.buf.data[72 + i] = (uint8_t)(t100 >> (8 * i));
+    }
+    perfbuf_v1_block b;
+    perfbuf_v1_iter oi;
+    perfbuf_v1_iter ci;
+    perfbuf_v1_object o;
+    perfbuf_v1_counter c;
+    if (perfbuf_v1_parse(v.buf.data, v.buf.len, NULL, &b, NULL) == PERFBUF_OK) {
+        perfbuf_v1_objects_begin(&b, &oi);
+        while (perfbuf_v1_objects_next(&b, &oi, &o)) {
+            perfbuf_v1_counters_begin(&o, &ci);
+            while (perfbuf_v1_counters_next(&b, &ci, &c)) {
+                if (c.type == PERF_COUNTER_COUNTER || c.type == PERF_COUNTER_BULK_COUNT) {
+                    v.buf.data[c.offset + 20u] = 3;
+                }
+            }
+        }
+    }
     return v.buf;
 }
 

@@ -42,6 +42,19 @@ tb_buf adv_v1_many_objects(uint32_t n);
  * parent is parent n - 1 - i (the far end first). */
 tb_buf adv_v1_many_instances(uint32_t n);
 
+/*
+ * The worst case of perfbuf_v1_plan_format_object_doubles: objects of 33
+ * instances (one 32-row step and a step of one row, so each column's
+ * setup is paid for a single row), n instances in all, each of 16
+ * counters of which most leave its plain column loops for the
+ * value-by-value path or the general one: raw fractions with their bases
+ * (a base pairing), rates scaled by 10^3 (not plain), a 12-byte counter
+ * (neither width) and a multi timer with its multi base. Two captures:
+ * `tick` moves every value and clock.
+ */
+#define ADV_V1_DOUBLES_ROWS 33u
+tb_buf adv_v1_doubles_worst(uint32_t n, uint32_t tick);
+
 /* One object with n counter definitions (raw counts, 4 bytes each, value
  * of counter k is 3 * k + 1) and one counter block (NumInstances -1).
  * `reversed` lays the definitions out in the opposite order (same title

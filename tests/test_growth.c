@@ -461,6 +461,17 @@ static void v1_object_walk(const tb_buf *buf, run *r)
                                            formatted, needed, &needed);
         stop(r);
         EXPECT(st == PERFBUF_OK);
+        double *doubles = malloc(sizeof *doubles * (needed ? needed : 1));
+        uint8_t *codes = malloc(needed ? needed : 1);
+        EXPECT(doubles != NULL && codes != NULL);
+        start();
+        st = perfbuf_v1_plan_format_object_doubles(&plan, &b, &o, &plan, &b, &o,
+                                                   PERFBUF_FMT_DOUBLE, doubles, codes, needed,
+                                                   &needed);
+        stop(r);
+        EXPECT(st == PERFBUF_OK);
+        free(doubles);
+        free(codes);
         free(formatted);
         uint64_t *row = malloc(sizeof *row * cap);
         EXPECT(row != NULL);
@@ -485,6 +496,57 @@ static void v1_object_walk(const tb_buf *buf, run *r)
         free(matrix);
         free(entries);
     }
+}
+
+/*
+ * Two captures of adv_v1_doubles_worst formatted as doubles, an object
+ * per call: every column leaves the call's column loops, and every object
+ * ends in a step of one row, so each column's setup is paid per row. Each
+ * cell is compared with perfbuf_v1_plan_format_object's, outside the
+ * count.
+ */
+static void doubles_v1_worst(uint32_t n, run *r)
+{
+    tb_buf older = adv_v1_doubles_worst(n, 0);
+    tb_buf newer = adv_v1_doubles_worst(n, 1);
+    perfbuf_v1_block b0, b1;
+    EXPECT(perfbuf_v1_parse(older.data, older.len, NULL, &b0, NULL) == PERFBUF_OK);
+    if (!v1_parsed(&newer, &b1, r)) {
+        tb_free(&older);
+        tb_free(&newer);
+        return;
+    }
+    perfbuf_v1_iter oi0, oi1;
+    perfbuf_v1_object o0, o1;
+    perfbuf_v1_plan_entry e0[16], e1[16];
+    perfbuf_v1_plan p0, p1;
+    enum { CELLS = ADV_V1_DOUBLES_ROWS * 16 };
+    double doubles[CELLS];
+    uint8_t codes[CELLS];
+    perfbuf_value values[CELLS];
+    size_t valid = 0;
+    perfbuf_v1_objects_begin(&b0, &oi0);
+    perfbuf_v1_objects_begin(&b1, &oi1);
+    while (perfbuf_v1_objects_next(&b0, &oi0, &o0) && perfbuf_v1_objects_next(&b1, &oi1, &o1)) {
+        EXPECT(perfbuf_v1_plan_build(&b0, &o0, e0, 16, &p0) == PERFBUF_OK);
+        EXPECT(perfbuf_v1_plan_build(&b1, &o1, e1, 16, &p1) == PERFBUF_OK);
+        size_t needed = 0;
+        start();
+        perfbuf_status st = perfbuf_v1_plan_format_object_doubles(
+            &p1, &b1, &o1, &p0, &b0, &o0, PERFBUF_FMT_DOUBLE, doubles, codes, CELLS, &needed);
+        stop(r);
+        EXPECT(st == PERFBUF_OK && needed == CELLS);
+        EXPECT(perfbuf_v1_plan_format_object(&p1, &b1, &o1, &p0, &b0, &o0, PERFBUF_FMT_DOUBLE,
+                                             values, CELLS, &needed) == PERFBUF_OK);
+        for (size_t c = 0; c < CELLS; c++) {
+            EXPECT(perfbuf_compact_cstatus(codes[c]) == values[c].status &&
+                   memcmp(&doubles[c], &values[c].as_double, sizeof doubles[c]) == 0);
+            valid += values[c].status == PERFBUF_CSTATUS_VALID_DATA;
+        }
+    }
+    EXPECT(valid > 0);
+    tb_free(&older);
+    tb_free(&newer);
 }
 
 static void objects_v1_many_instances(uint32_t n, run *r)
@@ -602,6 +664,8 @@ static void v1_plan_walks(void)
     GROWTH("V1 whole object: 64 definitions at one offset, n instances",
            objects_v1_shared_instances, LINEAR);
     GROWTH("V1 whole object: n children of one n-char parent", objects_v1_long_parent, LINEAR);
+    GROWTH("V1 whole object as doubles: n instances, 33 per object, mixed columns",
+           doubles_v1_worst, LINEAR);
 }
 
 static void call_v1_parse(uint32_t n, run *r)

@@ -552,6 +552,29 @@ PERFBUF_API PERFBUF_MUST_USE perfbuf_status perfbuf_v1_plan_format_object(
     const perfbuf_v1_block *older_b, const perfbuf_v1_object *older_o, uint32_t flags,
     perfbuf_value *values, size_t cap, size_t *needed);
 
+/*
+ * perfbuf_v1_plan_format_object in the form a collector stores: for each
+ * cell c = i * newer->count + k, values[c] is the as_double and
+ * statuses[c] the compact code (PERFBUF_COMPACT_*, perfbuf/values.h) of
+ * the status that perfbuf_v1_plan_format_object writes in its cell c,
+ * for every flags: 9 bytes per value instead of a 32-byte perfbuf_value.
+ * With a format of kind PERFBUF_FMT_DOUBLE that is the whole value (a
+ * value whose status is not valid holds 0); with PERFBUF_FMT_LONG or
+ * PERFBUF_FMT_LARGE the integer is not kept (take
+ * perfbuf_v1_plan_format_object for it). Each column is one counter of
+ * one type in every row, so its formula, clocks, frequency and scale are
+ * taken once per 32 rows rather than per value. cap counts cells of
+ * each matrix; *needed, OUTPUT_TOO_SMALL, INCONSISTENT and
+ * INVALID_ARGUMENT as for perfbuf_v1_plan_format_object (values and
+ * statuses unspecified then). No heap; O(both objects' counters +
+ * instances x counters).
+ */
+PERFBUF_API PERFBUF_MUST_USE perfbuf_status perfbuf_v1_plan_format_object_doubles(
+    const perfbuf_v1_plan *newer, const perfbuf_v1_block *newer_b,
+    const perfbuf_v1_object *newer_o, const perfbuf_v1_plan *older,
+    const perfbuf_v1_block *older_b, const perfbuf_v1_object *older_o, uint32_t flags,
+    double *values, uint8_t *statuses, size_t cap, size_t *needed);
+
 #ifdef __cplusplus
 }
 #endif

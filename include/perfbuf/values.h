@@ -65,6 +65,30 @@ PERFBUF_API const char *perfbuf_cstatus_string(uint32_t status);
 /* True for the two statuses of a usable sample or value. */
 #define PERFBUF_CSTATUS_IS_VALID(s) ((s) == PERFBUF_CSTATUS_VALID_DATA || (s) == PERFBUF_CSTATUS_NEW_DATA)
 
+/*
+ * Compact value statuses: one byte per value, for the calls that write a
+ * matrix of doubles and a matrix of these beside it
+ * (perfbuf_v1_plan_format_object_doubles) instead of a 32-byte
+ * perfbuf_value per value. Each names one status a formatted value can
+ * have; perfbuf_compact_cstatus gives the status back.
+ */
+#define PERFBUF_COMPACT_VALID_DATA                 0u /* PERFBUF_CSTATUS_VALID_DATA */
+#define PERFBUF_COMPACT_INVALID_DATA               1u /* PERFBUF_CSTATUS_INVALID_DATA */
+#define PERFBUF_COMPACT_PDH_INVALID_ARGUMENT       2u /* PERFBUF_PDH_INVALID_ARGUMENT */
+#define PERFBUF_COMPACT_PDH_INVALID_DATA           3u /* PERFBUF_PDH_INVALID_DATA */
+#define PERFBUF_COMPACT_CALC_NEGATIVE_DENOMINATOR  4u /* PERFBUF_PDH_CALC_NEGATIVE_DENOMINATOR */
+#define PERFBUF_COMPACT_CALC_NEGATIVE_TIMEBASE     5u /* PERFBUF_PDH_CALC_NEGATIVE_TIMEBASE */
+#define PERFBUF_COMPACT_CALC_NEGATIVE_VALUE        6u /* PERFBUF_PDH_CALC_NEGATIVE_VALUE */
+#define PERFBUF_COMPACT_NO_COUNTER                 7u /* PERFBUF_CSTATUS_NO_COUNTER */
+#define PERFBUF_COMPACT_COUNT                      8u
+
+/*
+ * The status a compact code stands for (the comments above); for a byte
+ * no call writes (PERFBUF_COMPACT_COUNT and above),
+ * PERFBUF_PDH_INVALID_ARGUMENT. O(1).
+ */
+PERFBUF_API uint32_t perfbuf_compact_cstatus(uint8_t code);
+
 /* Format flags: PDH's values (pdh.h). Exactly one of LONG, DOUBLE, LARGE;
  * other bits (PDH_FMT_RAW, _ANSI, _UNICODE, _NODATA) are ignored. */
 #define PERFBUF_FMT_LONG     0x00000100u

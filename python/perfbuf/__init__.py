@@ -25,7 +25,7 @@ from ._buffer import Buffer
 __all__ = ["PerfbufError", "parse_v1", "parse_names", "parse_v2_query", "parse_path",
            "parse_v2_registration", "V2Registration", "v2_formatted_array",
            "V1Capture", "V1Object", "V1Counter", "V1Instance", "NameTable", "V2Query",
-           "format_v1", "formatted_array", "counter_values", "statistics", "version",
+           "format_v1", "format_v1_object", "formatted_array", "counter_values", "statistics", "version",
            "parse_v2_counter", "parse_v2_string", "parse_v2_provider_guid",
            "parse_v2_countersets", "parse_v2_instances", "parse_v2_strings",
            "parse_v2_identifiers", "crosscheck", "V2Counter", "V2CounterAnswer", "V2String",
@@ -66,6 +66,10 @@ CSTATUS = {0x00000000: "valid-data", 0x00000001: "new-data", 0x800007D0: "no-mac
            0xC0000BBA: "invalid-data", 0xC0000BBD: "not-displayable",
            0xC0000BBF: "no-countername", 0xC0000BC0: "bad-countername",
            0xC0000BC6: "out-of-range"}
+
+# The compact codes (PERFBUF_COMPACT_* in values.h): code -> counter status.
+COMPACT = [0x00000000, 0xC0000BBA, 0xC0000BBD, 0xC0000BC6, 0x800007D6, 0x800007D7,
+           0x800007D8, 0xC0000BB9]
 
 
 def version():
@@ -582,6 +586,40 @@ def format_v1(newer, older, instance=None, older_instance=None, flags=FMT_DOUBLE
         raise PerfbufError(st, nblk.offset, "PERF_COUNTER_BLOCK", "ByteLength")
     return [(_pick(v, flags) if v.status == 0 else None, v.status)
             for v in values[:np_.count]]
+
+
+def format_v1_object(newer, older, flags=FMT_DOUBLE):
+    """Every counter of every instance of V1 object `newer` formatted against the
+    same object of an earlier capture `older`, the instances paired by position
+    (both captures must hold as many, the same ones, as for an object whose
+    instances do not come and go): a list of rows, one per instance (one for an
+    object without instances), each a list of (value, status) as format_v1
+    gives them. One library call (perfbuf_v1_plan_format_object_doubles) writes
+    a double and a one-byte status per value; with FMT_LONG or FMT_LARGE the
+    value is the double the integer came from (format_v1 gives the integer)."""
+    if not isinstance(newer, V1Object) or not isinstance(older, V1Object):
+        raise TypeError("format_v1_object takes two V1Object")
+    np_, op_ = newer._plan_c(), older._plan_c()
+    rows = 1 if newer._c.num_instances == -1 else max(newer.instance_count, 0)
+    cells = rows * np_.count
+    values = array.array("d", [0.0]) * max(cells, 1)
+    codes = array.array("B", [0]) * max(cells, 1)
+    needed = ctypes.c_size_t()
+    st = N.v1_plan_format_object_doubles(
+        ctypes.byref(np_), ctypes.byref(newer.capture._block), ctypes.byref(newer._c),
+        ctypes.byref(op_), ctypes.byref(older.capture._block), ctypes.byref(older._c), flags,
+        values.buffer_info()[0], codes.buffer_info()[0], cells, ctypes.byref(needed))
+    if st != OK:
+        raise PerfbufError(st, newer._c.offset, "PERF_OBJECT_TYPE", "NumInstances")
+    count = np_.count
+    out = []
+    for i in range(rows):
+        row = []
+        for c in range(i * count, (i + 1) * count):
+            status = COMPACT[codes[c]] if codes[c] < len(COMPACT) else N.compact_cstatus(codes[c])
+            row.append((values[c] if status == 0 else None, status))
+        out.append(row)
+    return out
 
 
 def statistics(counter_type, samples, context, flags=FMT_DOUBLE):

@@ -333,6 +333,10 @@ v1_plan_read_object = _fn("perfbuf_v1_plan_read_object", status, R(V1Plan), R(V1
 v1_plan_format_all = _fn("perfbuf_v1_plan_format_all", status, R(V1Plan), R(V1Block),
                          R(V1CounterBlock), R(V1Plan), R(V1Block), R(V1CounterBlock), u32,
                          P(Value), c_size_t)
+v1_plan_format_object_doubles = _fn("perfbuf_v1_plan_format_object_doubles", status, R(V1Plan),
+                                    R(V1Block), R(V1Object), R(V1Plan), R(V1Block), R(V1Object),
+                                    u32, c_void_p, c_void_p, c_size_t, R(c_size_t))
+compact_cstatus = _fn("perfbuf_compact_cstatus", u32, u8)
 format_value = _fn("perfbuf_format_value", u32, u32, R(RawSample), R(RawSample),
                    R(ValueContext), u32, R(Value))
 compute_statistics = _fn("perfbuf_compute_statistics", u32, u32, R(ValueContext), u32, c_size_t,

@@ -143,6 +143,21 @@ def test_formatted_values_from_two_captures(pair):
     assert first[0][1] != 0  # no time passed: PDH reports no value
 
 
+def test_formatted_object_is_every_instances_formatted_values(pair):
+    newer, older = pair
+    for o_new, o_old in zip(newer.objects, older.objects):
+        if o_new.instance_count != o_old.instance_count:
+            continue
+        rows = perfbuf.format_v1_object(o_new, o_old)
+        if o_new.instance_count > 0:
+            want = [perfbuf.format_v1(o_new, o_old, a, b)
+                    for a, b in zip(o_new.instances, o_old.instances)]
+        else:
+            want = [perfbuf.format_v1(o_new, o_old)]
+        assert rows == want
+    assert perfbuf.format_v1_object(newer.objects[0], older.objects[0])[0][0] == (75.0, 0)
+
+
 def test_raw_samples_format_and_statistics(pair):
     newer, older = pair
     o_new, o_old = newer.objects[0], older.objects[0]

@@ -44,3 +44,14 @@ def test_format_and_path_flags():
 def test_status_names_are_the_error_table():
     rows = re.findall(r"^PERFBUF_ERROR\((\w+),", (INCLUDE / "errors.def").read_text(), re.M)
     assert perfbuf.STATUS_NAMES == ["PERFBUF_E_" + r for r in rows]
+
+
+def test_compact_codes_are_the_headers():
+    values = _defines("values.h")
+    codes = {k[len("COMPACT_"):]: v for k, v in values.items()
+             if k.startswith("COMPACT_") and k != "COMPACT_COUNT"}
+    assert len(perfbuf.COMPACT) == values["COMPACT_COUNT"] == len(codes)
+    for name, code in codes.items():
+        status = name if name.startswith("PDH_") else (
+            "PDH_" + name if name.startswith("CALC_") else "CSTATUS_" + name)
+        assert perfbuf.COMPACT[code] == values[status], name

@@ -7,64 +7,9 @@
  */
 #include "perfbuf/values.h"
 
-#include <float.h>
-
 #include "perfbuf/counter_types.h"
+#include "core/formula.h"
 #include "core/work.h"
-
-/* The formatting path in one function: every value goes through gather,
- * evaluate and present, and calls between them cost as much as a formula. */
-#if defined(__GNUC__) || defined(__clang__)
-#  define HOT_PATH static inline __attribute__((always_inline))
-#else
-#  define HOT_PATH static inline
-#endif
-
-typedef enum formula {
-    F_NONE,
-    F_RATE,            /* dN / (dT / F) */
-    F_QUEUE,           /* dN / dT */
-    F_TIMER,           /* 100 dN / dT */
-    F_TIMER_INV,       /* 100 (1 - dN / dT) */
-    F_MULTI_TIMER,     /* 100 (dN / dT) / M */
-    F_MULTI_TIMER_INV, /* 100 (M - dN / dT) / M */
-    F_DELTA_FRACTION,  /* 100 dN / dB: sample fraction, precision timers */
-    F_RAW_FRACTION,    /* 100 N / B */
-    F_AVERAGE_TIMER,   /* (dN / F) / dB */
-    F_AVERAGE_BULK,    /* dN / dB */
-    F_RAW,             /* N */
-    F_DELTA,           /* dN */
-    F_ELAPSED          /* (T - N) / F */
-} formula;
-#define F_COUNT ((unsigned)F_ELAPSED + 1u)
-
-/* What follows from the formula alone: the samples it takes, whether its
- * types are PERF_DISPLAY_PERCENT (capped at 100), and whether its value is
- * an integer that can reach the integer formats without a double. Every
- * type of a formula shares these (src/core/counter_types.c agrees, and the
- * tests compare every type). */
-typedef struct formula_shape {
-    uint8_t samples;
-    bool percent;
-    bool integral;
-} formula_shape;
-
-static const formula_shape shapes[F_COUNT] = {
-    [F_NONE] = {0, false, false},
-    [F_RATE] = {2, false, false},
-    [F_QUEUE] = {2, false, false},
-    [F_TIMER] = {2, true, false},
-    [F_TIMER_INV] = {2, true, false},
-    [F_MULTI_TIMER] = {2, true, false},
-    [F_MULTI_TIMER_INV] = {2, true, false},
-    [F_DELTA_FRACTION] = {2, true, false},
-    [F_RAW_FRACTION] = {1, true, false},
-    [F_AVERAGE_TIMER] = {2, false, false},
-    [F_AVERAGE_BULK] = {2, false, false},
-    [F_RAW] = {1, false, true},
-    [F_DELTA] = {2, false, true},
-    [F_ELAPSED] = {1, false, false},
-};
 
 static formula formula_of(uint32_t type)
 {
@@ -118,233 +63,6 @@ static formula formula_of(uint32_t type)
     }
 }
 
-/*
- * What a formula reads. Two-sample formulas: n = dN, d = dT or dB (0 for
- * the deltas, which have no second value). One-sample formulas: n = N,
- * d = B or T. m is the newer sample's multi count.
- */
-typedef struct inputs {
-    uint64_t n;
-    uint64_t d;
-    uint32_t m;
-} inputs;
-
-HOT_PATH uint32_t gather(formula f, const perfbuf_raw_sample *s1, const perfbuf_raw_sample *s0,
-                       inputs *in)
-{
-    in->m = s1->multi;
-    if (s0 == NULL) {
-        in->n = s1->first;
-        in->d = s1->second;
-        return PERFBUF_CSTATUS_VALID_DATA;
-    }
-    if (s1->first < s0->first) {
-        return PERFBUF_PDH_CALC_NEGATIVE_VALUE;
-    }
-    in->n = s1->first - s0->first;
-    in->d = 0;
-    /* Deltas carry nothing in their second value: whatever is there is
-     * not a clock and must not make the value fail. */
-    if (f == F_DELTA) {
-        return PERFBUF_CSTATUS_VALID_DATA;
-    }
-    if (s1->second < s0->second) {
-        return PERFBUF_PDH_CALC_NEGATIVE_DENOMINATOR;
-    }
-    in->d = s1->second - s0->second;
-    return PERFBUF_CSTATUS_VALID_DATA;
-}
-
-static double as_double(uint64_t v)
-{
-    return (double)v;
-}
-
-/*
- * The formula's value before scale, x1000 and cap; or a status. The
- * operands are at most 2^64, frequencies too, so no intermediate leaves
- * the finite doubles (the largest, F * dN / dT, is below 2^128).
- */
-HOT_PATH uint32_t evaluate(formula f, const inputs *in, uint64_t frequency, double *out)
-{
-    /* Each case converts what it uses, so that a formula pays only for
-     * its own conversions (a u64 to double is several instructions). */
-    switch (f) {
-    case F_RATE:
-        if (frequency == 0) {
-            return PERFBUF_PDH_CALC_NEGATIVE_TIMEBASE;
-        }
-        if (in->d == 0) {
-            return PERFBUF_PDH_CALC_NEGATIVE_DENOMINATOR;
-        }
-        *out = as_double(in->n) * (as_double(frequency) / as_double(in->d));
-        return PERFBUF_CSTATUS_VALID_DATA;
-    case F_QUEUE:
-    case F_AVERAGE_BULK:
-        if (in->d == 0) {
-            return PERFBUF_PDH_CALC_NEGATIVE_DENOMINATOR;
-        }
-        *out = as_double(in->n) / as_double(in->d);
-        return PERFBUF_CSTATUS_VALID_DATA;
-    case F_TIMER:
-    case F_DELTA_FRACTION:
-    case F_RAW_FRACTION:
-        if (in->d == 0) {
-            return PERFBUF_PDH_CALC_NEGATIVE_DENOMINATOR;
-        }
-        *out = 100.0 * (as_double(in->n) / as_double(in->d));
-        return PERFBUF_CSTATUS_VALID_DATA;
-    case F_TIMER_INV:
-        if (in->d == 0) {
-            return PERFBUF_PDH_CALC_NEGATIVE_DENOMINATOR;
-        }
-        /* Exact: a busy time longer than the interval is negative idle. */
-        if (in->n > in->d) {
-            return PERFBUF_PDH_CALC_NEGATIVE_VALUE;
-        }
-        /* The idle part dT - dN is taken exactly, before any rounding:
-         * 1 - dN / dT in doubles cancels when dN is close to dT, and on
-         * 2^62-scale clocks loses nine digits of a value near 0 %. */
-        *out = 100.0 * (as_double(in->d - in->n) / as_double(in->d));
-        return PERFBUF_CSTATUS_VALID_DATA;
-    case F_MULTI_TIMER:
-    case F_MULTI_TIMER_INV: {
-        if (in->d == 0 || in->m == 0) {
-            return PERFBUF_PDH_CALC_NEGATIVE_DENOMINATOR;
-        }
-        double m = (double)in->m;
-        double ratio = as_double(in->n) / as_double(in->d);
-        if (f == F_MULTI_TIMER) {
-            *out = 100.0 * ratio / m;
-            return PERFBUF_CSTATUS_VALID_DATA;
-        }
-        /* dN / dT > M exactly when dN > M * dT; M * dT may need 96 bits,
-         * so compare the quotient and remainder instead of multiplying. */
-        uint64_t whole = in->n / in->d;
-        if (whole > in->m || (whole == in->m && in->n % in->d != 0)) {
-            return PERFBUF_PDH_CALC_NEGATIVE_VALUE;
-        }
-        /* M - dN / dT as (M - q - 1) + (dT - r) / dT, with q and r the
-         * exact quotient and remainder: two parts that are never negative,
-         * so nothing cancels when dN / dT is close to M. */
-        uint64_t rest = in->n % in->d;
-        double idle = rest == 0 ? (double)(in->m - whole)
-                                : (double)(in->m - whole - 1u) +
-                                      as_double(in->d - rest) / as_double(in->d);
-        *out = 100.0 * idle / m;
-        return PERFBUF_CSTATUS_VALID_DATA;
-    }
-    case F_AVERAGE_TIMER:
-        if (frequency == 0) {
-            return PERFBUF_PDH_CALC_NEGATIVE_TIMEBASE;
-        }
-        if (in->d == 0) {
-            return PERFBUF_PDH_CALC_NEGATIVE_DENOMINATOR;
-        }
-        *out = (as_double(in->n) / as_double(frequency)) / as_double(in->d);
-        return PERFBUF_CSTATUS_VALID_DATA;
-    case F_RAW:
-    case F_DELTA:
-        *out = as_double(in->n);
-        return PERFBUF_CSTATUS_VALID_DATA;
-    case F_ELAPSED:
-        if (frequency == 0) {
-            return PERFBUF_PDH_CALC_NEGATIVE_TIMEBASE;
-        }
-        if (in->d < in->n) {
-            return PERFBUF_PDH_CALC_NEGATIVE_VALUE;
-        }
-        *out = as_double(in->d - in->n) / as_double(frequency);
-        return PERFBUF_CSTATUS_VALID_DATA;
-    case F_NONE:
-    default:
-        return PERFBUF_PDH_INVALID_ARGUMENT;
-    }
-}
-
-static bool one_format(uint32_t flags)
-{
-    uint32_t kinds = flags & (PERFBUF_FMT_LONG | PERFBUF_FMT_DOUBLE | PERFBUF_FMT_LARGE);
-    return kinds == PERFBUF_FMT_LONG || kinds == PERFBUF_FMT_DOUBLE || kinds == PERFBUF_FMT_LARGE;
-}
-
-static bool scale_in_range(int32_t scale)
-{
-    return scale >= PERFBUF_MIN_SCALE && scale <= PERFBUF_MAX_SCALE;
-}
-
-/* Finite, and inside [lo, hi): false for NaN and infinities too. The
- * bounds are powers of two, exact in a double. */
-static bool in_range(double v, double lo, double hi)
-{
-    return v >= lo && v < hi;
-}
-
-/* Stores v in the requested format, truncating toward zero for integers. */
-HOT_PATH uint32_t store(double v, uint32_t flags, perfbuf_value *out)
-{
-    if (!(v >= -DBL_MAX && v <= DBL_MAX)) {
-        return PERFBUF_PDH_INVALID_DATA;
-    }
-    out->as_double = v;
-    if (flags & PERFBUF_FMT_LARGE) {
-        if (!in_range(v, -9223372036854775808.0, 9223372036854775808.0)) {
-            return PERFBUF_PDH_INVALID_DATA;
-        }
-        out->as_large = (int64_t)v;
-    } else if (flags & PERFBUF_FMT_LONG) {
-        if (!in_range(v, -2147483648.0, 2147483648.0)) {
-            return PERFBUF_PDH_INVALID_DATA;
-        }
-        out->as_long = (int32_t)v;
-        out->as_large = out->as_long;
-    }
-    return PERFBUF_CSTATUS_VALID_DATA;
-}
-
-/* 10^0 .. 10^10, each exact in a double; negative scales divide, so
- * 10^-k is applied with one correctly rounded operation. */
-static const double powers_of_ten[PERFBUF_MAX_SCALE + 1] = {
-    1e0, 1e1, 1e2, 1e3, 1e4, 1e5, 1e6, 1e7, 1e8, 1e9, 1e10,
-};
-
-static double apply_scale(double v, int32_t scale)
-{
-    return scale >= 0 ? v * powers_of_ten[scale] : v / powers_of_ten[-scale];
-}
-
-/*
- * Scale, x1000 and cap, then the requested format. `exact` is the
- * integer value of raw counts and deltas: when nothing scales it, the
- * integer formats get it without a trip through a double.
- */
-HOT_PATH uint32_t present(bool percent, bool integral, uint64_t exact, double v,
-                        int32_t scale, uint32_t flags, perfbuf_value *out)
-{
-    bool scaled = (flags & PERFBUF_FMT_NOSCALE) == 0 && scale != 0;
-    bool times_1000 = (flags & PERFBUF_FMT_1000) != 0;
-    if (integral && !scaled && !times_1000 && (flags & PERFBUF_FMT_DOUBLE) == 0) {
-        uint64_t limit = (flags & PERFBUF_FMT_LONG) ? (uint64_t)INT32_MAX : (uint64_t)INT64_MAX;
-        if (exact > limit) {
-            return PERFBUF_PDH_INVALID_DATA;
-        }
-        out->as_double = as_double(exact);
-        out->as_large = (int64_t)exact;
-        out->as_long = (flags & PERFBUF_FMT_LONG) ? (int32_t)exact : 0;
-        return PERFBUF_CSTATUS_VALID_DATA;
-    }
-    if (scaled) {
-        v = apply_scale(v, scale);
-    }
-    if (times_1000) {
-        v *= 1000.0;
-    }
-    if (percent && (flags & PERFBUF_FMT_NOCAP100) == 0 && v > 100.0) {
-        v = 100.0;
-    }
-    return store(v, flags, out);
-}
-
 static void clear_value(perfbuf_value *v, uint32_t flags)
 {
     perfbuf_value zero = {0, 0, 0.0, 0, 0};
@@ -386,13 +104,6 @@ uint32_t perfbuf_prepare_formula(uint32_t type, perfbuf_prepared_formula *out)
     return out->formula != F_NONE ? PERFBUF_CSTATUS_VALID_DATA : PERFBUF_PDH_INVALID_ARGUMENT;
 }
 
-/* The prepared formula, or F_NONE for one no perfbuf_prepare_formula made
- * (the struct is the caller's memory, and an index comes from it). */
-static formula prepared_formula(const perfbuf_prepared_formula *prepared)
-{
-    return prepared->formula < F_COUNT ? (formula)prepared->formula : F_NONE;
-}
-
 uint32_t perfbuf_format_prepared(const perfbuf_prepared_formula *prepared,
                                  const perfbuf_raw_sample *newer, const perfbuf_raw_sample *older,
                                  const perfbuf_value_context *context, uint32_t flags,
@@ -402,7 +113,7 @@ uint32_t perfbuf_format_prepared(const perfbuf_prepared_formula *prepared,
         return PERFBUF_PDH_INVALID_ARGUMENT;
     }
     clear_value(out, flags);
-    formula f = prepared != NULL ? prepared_formula(prepared) : F_NONE;
+    formula f = prepared != NULL ? prepared_formula_of(prepared) : F_NONE;
     if (newer == NULL || context == NULL || f == F_NONE || !one_format(flags) ||
         !scale_in_range(context->scale)) {
         out->status = PERFBUF_PDH_INVALID_ARGUMENT;
@@ -424,6 +135,21 @@ uint32_t perfbuf_format_value(uint32_t type, const perfbuf_raw_sample *newer,
     perfbuf_prepared_formula prepared;
     (void)perfbuf_prepare_formula(type, &prepared);
     return perfbuf_format_prepared(&prepared, newer, older, context, flags, out);
+}
+
+uint32_t perfbuf_compact_cstatus(uint8_t code)
+{
+    static const uint32_t statuses[PERFBUF_COMPACT_COUNT] = {
+        [PERFBUF_COMPACT_VALID_DATA] = PERFBUF_CSTATUS_VALID_DATA,
+        [PERFBUF_COMPACT_INVALID_DATA] = PERFBUF_CSTATUS_INVALID_DATA,
+        [PERFBUF_COMPACT_PDH_INVALID_ARGUMENT] = PERFBUF_PDH_INVALID_ARGUMENT,
+        [PERFBUF_COMPACT_PDH_INVALID_DATA] = PERFBUF_PDH_INVALID_DATA,
+        [PERFBUF_COMPACT_CALC_NEGATIVE_DENOMINATOR] = PERFBUF_PDH_CALC_NEGATIVE_DENOMINATOR,
+        [PERFBUF_COMPACT_CALC_NEGATIVE_TIMEBASE] = PERFBUF_PDH_CALC_NEGATIVE_TIMEBASE,
+        [PERFBUF_COMPACT_CALC_NEGATIVE_VALUE] = PERFBUF_PDH_CALC_NEGATIVE_VALUE,
+        [PERFBUF_COMPACT_NO_COUNTER] = PERFBUF_CSTATUS_NO_COUNTER,
+    };
+    return code < PERFBUF_COMPACT_COUNT ? statuses[code] : PERFBUF_PDH_INVALID_ARGUMENT;
 }
 
 /* ---- statistics ---- */

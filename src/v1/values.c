@@ -4,6 +4,7 @@
 #include "perfbuf/counter_types.h"
 #include "perfbuf/v1.h"
 
+#include "core/formula.h"
 #include "core/le_load.h"
 #include "core/mix.h"
 #include "v1/internal.h"
@@ -924,6 +925,377 @@ perfbuf_status perfbuf_v1_plan_format_object(
                                        older_row, k, false, flags, &out[k]);
             }
         }
+    }
+    return PERFBUF_OK;
+}
+
+/* ---- a whole object per call, as doubles ---- */
+
+/*
+ * Rows taken at once by perfbuf_v1_plan_format_object_doubles: their
+ * blocks are found first, then each column is formatted down them with
+ * its formula chosen once, so per value only the formula's arithmetic
+ * is left. Each row is its block's offset in its capture, 32 bits (a V1
+ * block's TotalByteLength is a DWORD), so 32 rows of two captures take
+ * 256 bytes of the frame.
+ */
+#define FORMAT_ROWS 32u
+
+typedef struct row_set {
+    const uint8_t *newer;          /* the newer capture's bytes */
+    const uint8_t *older;
+    uint32_t newer_at[FORMAT_ROWS]; /* each row's counter block, from newer */
+    uint32_t older_at[FORMAT_ROWS];
+} row_set;
+
+/* What a column of VALUE entries shares: every sample but its first
+ * value, and the newer capture's context. */
+typedef struct fast_column {
+    uint32_t type;
+    uint32_t offset1, size1; /* the newer entry's value */
+    uint32_t offset0, size0; /* the older's */
+    uint64_t clock1, clock0;
+    uint64_t frequency;
+    int32_t scale;
+    bool stalled; /* the clocks did not move forward, or the frequency is 0,
+                     and the formula divides by them */
+} fast_column;
+
+/* Formulas that divide by the interval between the two captures' clocks,
+ * and those that divide by the clock's frequency. */
+static inline bool divides_by_interval(formula f)
+{
+    return f == F_RATE || f == F_QUEUE || f == F_TIMER || f == F_TIMER_INV;
+}
+
+static inline bool divides_by_frequency(formula f)
+{
+    return f == F_RATE || f == F_ELAPSED;
+}
+
+/*
+ * The formula of column k when every value of it can take the column
+ * loops (format_column_as):
+ * what plan_format_from would find for every row is then known from the
+ * entries alone (the columns pair, both entries take their value alone,
+ * the formula is one, of the entries' type, the scale in range) and the
+ * flags ask for a double. Only the formulas of types that take their
+ * value alone (the others need a base or multi counter, a pairing other
+ * than VALUE). c->stalled when the clocks did not move forward or the
+ * frequency is 0 where the formula divides by them (two captures of one
+ * moment, a repeated capture): format_stalled_column answers it.
+ * Otherwise F_NONE: the column goes value by value through
+ * plan_format_from, whatever the plans hold.
+ */
+static formula fast_formula(const perfbuf_v1_plan *newer, const perfbuf_v1_plan *older, uint32_t k,
+                            uint32_t flags, fast_column *c)
+{
+    if (!one_format(flags) || (flags & PERFBUF_FMT_DOUBLE) == 0 ||
+        !column_pairs(newer, older, k)) {
+        return F_NONE;
+    }
+    const perfbuf_v1_plan_entry *e1 = &newer->entries[k];
+    const perfbuf_v1_plan_entry *e0 = &older->entries[k];
+    formula f = prepared_formula_of(&e1->formula);
+    if (e1->pairing != PERFBUF_V1_PLAN_VALUE || e0->pairing != PERFBUF_V1_PLAN_VALUE ||
+        f == F_NONE || e1->formula.type != e1->type || !scale_in_range(e1->scale)) {
+        return F_NONE;
+    }
+    /* time_base is the caller's memory: bounded as plan_sample_from does. */
+    size_t clock1 = e1->time_base <= PERFBUF_TIME_OBJECT ? e1->time_base : PERFBUF_TIME_NONE;
+    size_t clock0 = e0->time_base <= PERFBUF_TIME_OBJECT ? e0->time_base : PERFBUF_TIME_NONE;
+    c->type = e1->type;
+    c->offset1 = e1->offset;
+    c->size1 = e1->size;
+    c->offset0 = e0->offset;
+    c->size0 = e0->size;
+    c->clock1 = newer->clock[clock1];
+    c->clock0 = older->clock[clock0];
+    c->frequency = newer->frequency[clock1];
+    c->scale = e1->scale;
+    bool value_alone = f == F_RATE || f == F_QUEUE || f == F_TIMER || f == F_TIMER_INV ||
+                       f == F_RAW || f == F_DELTA || f == F_ELAPSED;
+    if (!value_alone) {
+        return F_NONE;
+    }
+    c->stalled = (divides_by_interval(f) && c->clock1 <= c->clock0) ||
+                 (divides_by_frequency(f) && c->frequency == 0);
+    return f;
+}
+
+/*
+ * A stalled column (fast_formula): no row has a value. gather compares the
+ * counter's two values first (NEGATIVE_VALUE where it went back, for a
+ * formula of two samples), then the clocks, and evaluate the frequency
+ * and the interval, none of which depends on the counter's values: so
+ * every other row has the status the formula gives a pair of equal values
+ * of the column, found once, and 0.
+ */
+static void format_stalled_column(formula f, const fast_column *c, const row_set *rows,
+                                  uint32_t n, uint32_t flags, double *values, uint8_t *codes,
+                                  size_t stride)
+{
+    perfbuf_raw_sample s1 = {PERFBUF_CSTATUS_VALID_DATA, c->type, 0, c->clock1, 0, 0};
+    perfbuf_raw_sample s0 = {PERFBUF_CSTATUS_VALID_DATA, c->type, 0, c->clock0, 0, 0};
+    double unused;
+    uint8_t stalled = compact_of(
+        format_double_untested(f, &s1, &s0, c->frequency, c->scale, flags, &unused));
+    /* In locals, as in format_column_as: the byte stores may alias them. */
+    const uint8_t *newer = rows->newer + c->offset1;
+    const uint8_t *older = rows->older + c->offset0;
+    const uint32_t size1 = c->size1;
+    const uint32_t size0 = c->size0;
+    if (shapes[f].samples != 2) {
+        for (uint32_t j = 0; j < n; j++) {
+            values[j * stride] = 0.0;
+            codes[j * stride] = stalled;
+        }
+        return;
+    }
+    for (uint32_t j = 0; j < n; j++) {
+        uint64_t n1 = row_value(newer + rows->newer_at[j], 0, size1);
+        uint64_t n0 = row_value(older + rows->older_at[j], 0, size0);
+        values[j * stride] = 0.0;
+        codes[j * stride] = n1 < n0 ? (uint8_t)PERFBUF_COMPACT_CALC_NEGATIVE_VALUE : stalled;
+    }
+}
+
+/* An unrolled loop, where the compiler takes the hint: a column's values
+ * are independent, and a step of 32 rows fully unrolled would be a copy
+ * of the formula per row. */
+#if defined(__GNUC__) || defined(__clang__)
+#  define UNROLL_BY_4 _Pragma("GCC unroll 4")
+#else
+#  define UNROLL_BY_4
+#endif
+
+/*
+ * A column down n rows with formula f a constant: the samples
+ * plan_sample_from fills for a VALUE entry, through the steps of
+ * format_double_adjusted. width is both entries' size, 4 or 8, so a 4-byte value is
+ * known to fit 32 bits (its conversion to a double one instruction); plain
+ * says no scale and no x1000 apply, so the adjustment is the cap alone.
+ * The column's flags and scale are an adjustment (adjust_by), so the loop
+ * has no branch the compiler would copy the loop for. False when a value
+ * was not finite (nothing written can be used then).
+ */
+HOT_PATH bool format_column_as(formula f, uint32_t width, bool plain, const fast_column *c,
+                               const row_set *rows, uint32_t n, uint32_t flags, double *values,
+                               uint8_t *codes, size_t stride)
+{
+    /* The column in locals: the codes are bytes, whose stores may alias
+     * anything, and would make every field be loaded again per value. */
+    const uint8_t *newer = rows->newer + c->offset1;
+    const uint8_t *older = rows->older + c->offset0;
+    const uint32_t type = c->type;
+    const uint64_t clock1 = c->clock1;
+    /* fast_formula took the column only with the clocks forward and the
+     * frequency not 0 where f divides by them (c->stalled otherwise): the
+     * same numbers, written so that the compiler sees those tests of
+     * gather and evaluate always pass and leaves them out of the loop. */
+    const uint64_t clock0 =
+        divides_by_interval(f) && c->clock0 >= clock1 ? clock1 - 1u : c->clock0;
+    const uint64_t frequency = divides_by_frequency(f) && c->frequency == 0 ? 1u : c->frequency;
+    adjustment a = adjustment_of(shapes[f].percent, c->scale, flags);
+    if (plain) {
+        a.up = 1.0;
+        a.down = 1.0;
+        a.thousand = 1.0;
+    }
+    /* Every value's finite test ORed into one word: no formula's value
+     * leaves the finite doubles (evaluate's bound, below 2^128, scaled by
+     * at most 10^13), so false, and the column taken again value by value
+     * through plan_format_from, only if one ever did. A raw count or delta
+     * that nothing scales is a 64-bit integer converted, finite whatever
+     * its value, and not tested. */
+    const bool tested = !(plain && shapes[f].integral);
+    uint64_t not_finite = 0;
+    UNROLL_BY_4
+    for (uint32_t j = 0; j < n; j++) {
+        perfbuf_raw_sample s1 = {PERFBUF_CSTATUS_VALID_DATA, type,
+                                 row_value(newer + rows->newer_at[j], 0, width), clock1, 0, 0};
+        perfbuf_raw_sample s0 = {PERFBUF_CSTATUS_VALID_DATA, type,
+                                 row_value(older + rows->older_at[j], 0, width), clock0, 0, 0};
+        double v;
+        uint32_t st = format_double_adjusted(f, &s1, &s0, frequency, &a, &v);
+        if (tested) {
+            not_finite |= finite_bits(v);
+        }
+        values[j * stride] = v;
+        codes[j * stride] = compact_of(st);
+    }
+    return not_finite == 0;
+}
+
+/* format_column_as with the width and plain constants chosen at run time:
+ * one function per formula. False also for entries of two sizes or a
+ * size other than 4 and 8, which go value by value. */
+HOT_PATH bool format_column_formula(formula f, const fast_column *c, const row_set *rows,
+                                    uint32_t n, uint32_t flags, double *values, uint8_t *codes,
+                                    size_t stride)
+{
+    bool plain = ((flags & PERFBUF_FMT_NOSCALE) != 0 || c->scale == 0) &&
+                 (flags & PERFBUF_FMT_1000) == 0;
+    uint32_t width = c->size1 == c->size0 && (c->size1 == 4 || c->size1 == 8) ? c->size1 : 0;
+    if (width == 8) {
+        return plain ? format_column_as(f, 8, true, c, rows, n, flags, values, codes, stride)
+                     : format_column_as(f, 8, false, c, rows, n, flags, values, codes, stride);
+    }
+    if (width == 4) {
+        return plain ? format_column_as(f, 4, true, c, rows, n, flags, values, codes, stride)
+                     : format_column_as(f, 4, false, c, rows, n, flags, values, codes, stride);
+    }
+    return false;
+}
+
+/* One function per formula, each a loop of its own: inlined into one
+ * dispatch they would share its registers, and spill them per value. */
+#if defined(__GNUC__) || defined(__clang__)
+#  define COLUMN_LOOP static __attribute__((noinline)) bool
+#else
+#  define COLUMN_LOOP static bool
+#endif
+#define COLUMN_FOR(f, name)                                                                   \
+    COLUMN_LOOP name(const fast_column *c, const row_set *rows, uint32_t n, uint32_t flags,   \
+                     double *values, uint8_t *codes, size_t stride)                           \
+    {                                                                                         \
+        return format_column_formula(f, c, rows, n, flags, values, codes, stride);            \
+    }
+COLUMN_FOR(F_RATE, column_rate)
+COLUMN_FOR(F_QUEUE, column_queue)
+COLUMN_FOR(F_TIMER, column_timer)
+COLUMN_FOR(F_TIMER_INV, column_timer_inv)
+COLUMN_FOR(F_RAW, column_raw)
+COLUMN_FOR(F_DELTA, column_delta)
+COLUMN_FOR(F_ELAPSED, column_elapsed)
+#undef COLUMN_FOR
+
+/* Column k down n rows whose blocks the sealed plans' reaches cover. Out
+ * of line: its frame (a column, a perfbuf_value) is not added to the
+ * caller's, which holds the rows. */
+#if defined(__GNUC__) || defined(__clang__)
+__attribute__((noinline))
+#endif
+static void format_column(const perfbuf_v1_plan *newer, const perfbuf_v1_plan *older, uint32_t k,
+                          const row_set *rows, uint32_t n, uint32_t flags, double *values,
+                          uint8_t *codes, size_t stride)
+{
+    fast_column c;
+    bool done = false;
+    formula f = fast_formula(newer, older, k, flags, &c);
+    if (f != F_NONE && c.stalled) {
+        format_stalled_column(f, &c, rows, n, flags, values, codes, stride);
+        return;
+    }
+    switch (f) {
+#define FORMAT_AS(f, name)                                                  \
+    case f:                                                                 \
+        done = name(&c, rows, n, flags, values, codes, stride);             \
+        break
+        FORMAT_AS(F_RATE, column_rate);
+        FORMAT_AS(F_QUEUE, column_queue);
+        FORMAT_AS(F_TIMER, column_timer);
+        FORMAT_AS(F_TIMER_INV, column_timer_inv);
+        FORMAT_AS(F_RAW, column_raw);
+        FORMAT_AS(F_DELTA, column_delta);
+        FORMAT_AS(F_ELAPSED, column_elapsed);
+#undef FORMAT_AS
+    /* A base or multi counter's formulas: fast_formula never answers them. */
+    case F_MULTI_TIMER:
+    case F_MULTI_TIMER_INV:
+    case F_DELTA_FRACTION:
+    case F_RAW_FRACTION:
+    case F_AVERAGE_TIMER:
+    case F_AVERAGE_BULK:
+    case F_NONE:
+    default:
+        break;
+    }
+    if (done) {
+        return;
+    }
+    /* Value by value, as perfbuf_v1_plan_format_object: the rows are
+     * given, so the windows are never read. */
+    pb_cursor unused = pb_cursor_make(NULL, 0);
+    for (uint32_t j = 0; j < n; j++) {
+        perfbuf_value value;
+        (void)plan_format_from(newer, &unused, rows->newer + rows->newer_at[j], older, &unused,
+                               rows->older + rows->older_at[j], k, false, flags, &value);
+        values[j * stride] = value.as_double;
+        codes[j * stride] = compact_of(value.status);
+    }
+}
+
+/* The block's offset in its capture's bytes, which a DWORD TotalByteLength
+ * keeps within 32 bits: false for a block past them. */
+static inline bool row_at(const perfbuf_v1_block *b, const uint8_t *row, uint32_t *at)
+{
+    size_t offset = (size_t)(row - b->data);
+    *at = (uint32_t)offset;
+    return offset <= UINT32_MAX;
+}
+
+perfbuf_status perfbuf_v1_plan_format_object_doubles(
+    const perfbuf_v1_plan *newer, const perfbuf_v1_block *newer_b,
+    const perfbuf_v1_object *newer_o, const perfbuf_v1_plan *older,
+    const perfbuf_v1_block *older_b, const perfbuf_v1_object *older_o, uint32_t flags,
+    double *values, uint8_t *statuses, size_t cap, size_t *needed)
+{
+    if (newer == NULL || newer_b == NULL || newer_o == NULL || older == NULL ||
+        older_b == NULL || older_o == NULL || needed == NULL ||
+        ((values == NULL || statuses == NULL) && cap != 0)) {
+        return PERFBUF_E_INVALID_ARGUMENT;
+    }
+    *needed = 0;
+    if (!plan_of_object(newer, newer_b, newer_o) || !plan_of_object(older, older_b, older_o)) {
+        return PERFBUF_E_INVALID_ARGUMENT;
+    }
+    if (newer_o->num_instances != older_o->num_instances) {
+        return PERFBUF_E_INCONSISTENT;
+    }
+    uint32_t rows;
+    if (!matrix_fits(newer_o, newer->count, cap, &rows, needed)) {
+        return PERFBUF_E_OUTPUT_TOO_SMALL;
+    }
+    uint32_t count = newer->count;
+    if (count == 0) {
+        return PERFBUF_OK;
+    }
+    bool has_instances = newer_o->num_instances != PERFBUF_V1_NO_INSTANCES;
+    pb_cursor newer_data =
+        pb_v1_view_window(newer_b, newer_o->data_offset, newer_o->offset + newer_o->total_length);
+    pb_cursor older_data =
+        pb_v1_view_window(older_b, older_o->data_offset, older_o->offset + older_o->total_length);
+    row_set rows_at;
+    rows_at.newer = newer_b->data;
+    rows_at.older = older_b->data;
+    for (uint32_t first = 0; first < rows;) {
+        uint32_t n = rows - first < FORMAT_ROWS ? rows - first : FORMAT_ROWS;
+        /* The step's columns are set up once each: count steps. */
+        PB_WORK(count);
+        for (uint32_t j = 0; j < n; j++) {
+            PB_WORK(1u + count);
+            pb_cursor newer_block;
+            pb_cursor older_block;
+            const uint8_t *newer_row;
+            const uint8_t *older_row;
+            /* Both plans sealed: the rows are read unchecked from blocks
+             * the reach covers, as in perfbuf_v1_plan_format_object. */
+            if (!next_block(&newer_data, has_instances, newer->reach, &newer_block) ||
+                !next_block(&older_data, has_instances, older->reach, &older_block) ||
+                !pb_cursor_take(&newer_block, pb_cursor_remaining(&newer_block), &newer_row) ||
+                !pb_cursor_take(&older_block, pb_cursor_remaining(&older_block), &older_row) ||
+                !row_at(newer_b, newer_row, &rows_at.newer_at[j]) ||
+                !row_at(older_b, older_row, &rows_at.older_at[j])) {
+                return PERFBUF_E_INVALID_ARGUMENT;
+            }
+        }
+        size_t at = (size_t)first * count;
+        for (uint32_t k = 0; k < count; k++) {
+            format_column(newer, older, k, &rows_at, n, flags, values + at + k, statuses + at + k,
+                          count);
+        }
+        first += n;
     }
     return PERFBUF_OK;
 }
