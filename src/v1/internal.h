@@ -248,14 +248,22 @@ static inline bool pb_v1_counter_block_of(const perfbuf_v1_block *b,
  * instance iterator, a whole-object read) will reach a few instances on. The walk is a chain (each instance's place comes from the
  * lengths before it), so on a block larger than the caches every step
  * would otherwise wait for memory; the summing read it is measured against
- * streams. A hint only: nothing is read through it, and the address is
- * formed only inside the window.
+ * streams. Four lines a step, as many as a Process or Thread instance
+ * spans (about 230 bytes): one line a step left the others to the
+ * hardware, and validation of a 1M-instance block took 1.54x the time of
+ * a vectorised read of the same bytes, 1.04x with four (perfbuf-bench's
+ * scaling table). A hint only: nothing is read through it, and the
+ * address is formed only inside the window.
  */
 static inline void pb_v1_prefetch_ahead(const pb_cursor *c, size_t ahead)
 {
 #if defined(__GNUC__) || defined(__clang__)
-    if (pb_cursor_remaining(c) > ahead) {
-        __builtin_prefetch(c->bytes + c->pos + ahead);
+    if (pb_cursor_remaining(c) > ahead + 192u) {
+        const uint8_t *at = c->bytes + c->pos + ahead;
+        __builtin_prefetch(at);
+        __builtin_prefetch(at + 64);
+        __builtin_prefetch(at + 128);
+        __builtin_prefetch(at + 192);
     }
 #else
     (void)c;
