@@ -1245,7 +1245,7 @@ static void print_targets(void)
            "V1, %.2fx on V2):",
            target_v1.floor_ns / target_v1.vector_floor_ns,
            target_v2.floor_ns / target_v2.vector_floor_ns);
-    for (int k = T_VALIDATE; k <= T_FORMATTED_OBJECT; k++) {
+    for (int k = T_VALIDATE; k <= T_FORMATTED_DOUBLES; k++) {
         double v1 = target_v1.ns[k] > 0 ? target_v1.vector_floor_ns / target_v1.ns[k] : 0;
         double v2 = target_v2.ns[k] > 0 ? target_v2.vector_floor_ns / target_v2.ns[k] : 0;
         printf("%s %s %.3fx / %.3fx", k == T_VALIDATE ? "" : ";", work[k], v1, v2);
