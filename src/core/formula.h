@@ -360,10 +360,16 @@ static inline adjustment adjustment_of(bool percent, int32_t scale, uint32_t fla
 }
 
 /* percent: the formula's (a constant where the caller knows it), so a
- * formula that is not a percentage has no cap to test. */
+ * formula that is not a percentage has no cap to test. One assignment a
+ * step, as adjust() takes them: where doubles are evaluated in a wider
+ * format (FLT_EVAL_METHOD 2, the x87 of a 32-bit x86 build), C11 rounds
+ * each assignment to double, and a single expression would round only
+ * once, one unit in the last place away from adjust()'s result. */
 HOT_PATH double adjust_by(bool percent, const adjustment *a, double v)
 {
-    v = ((v * a->up) / a->down) * a->thousand;
+    v = v * a->up;
+    v = v / a->down;
+    v = v * a->thousand;
     return percent && v > a->limit ? a->limit : v;
 }
 
