@@ -668,15 +668,21 @@ static void v1_output_over_scratch(void)
 
 /*
  * A path whose text lies in the items the fill writes: writing the first
- * item (its name_len, 1, over the path's instance part "a") makes the text
- * "\x01", which names the next instance, one the sizing pass did not count.
- * The fill stops at the room the sizing pass asked for: one item, the one
- * after it (a canary) untouched.
+ * item (its name_len, 1, whose low byte lies over the path's instance part
+ * "a") makes the text "\x01", which names the next instance, one the
+ * sizing pass did not count. The fill stops at the room the sizing pass
+ * asked for: one item, the one after it (a canary) untouched.
  */
 static perfbuf_counter_path path_in_first_item(perfbuf_raw_item *items)
 {
     static const char text[] = "\\O(a)\\C";
-    char *instance = (char *)items + offsetof(perfbuf_raw_item, name_len);
+    /* The byte of name_len that holds a 1: its first on a little-endian
+     * machine, its last on a big-endian one. */
+    size_t one = 1;
+    unsigned char first;
+    memcpy(&first, &one, 1);
+    size_t low_byte = first == 1 ? 0 : sizeof one - 1;
+    char *instance = (char *)items + offsetof(perfbuf_raw_item, name_len) + low_byte;
     char *at = instance - 3; /* "\\O(" */
     memcpy(at, text, sizeof text - 1);
     perfbuf_counter_path path;
