@@ -364,6 +364,51 @@ static uint64_t v2_formatted(const void *ctx)
     return sum;
 }
 
+/* The doubles, compact statuses and scratch of
+ * perfbuf_v2_plan_format_block_doubles, as large as v2_matrix. */
+static double *v2_doubles;
+static uint8_t *v2_codes;
+static uint64_t v2_doubles_scratch[PERFBUF_V2_FORMAT_SCRATCH(V2_MAX_VALUES)];
+
+/* v2_formatted through perfbuf_v2_plan_format_block_doubles: a block per
+ * call, each column's formula chosen once per 32 rows; the same values,
+ * summed the same way. */
+static uint64_t v2_formatted_doubles(const void *ctx)
+{
+    const buffer *b = ctx;
+    perfbuf_v2_query newer, older;
+    if (perfbuf_v2_query_parse(b->data, b->len, NULL, &newer, NULL) != PERFBUF_OK ||
+        perfbuf_v2_query_parse(b->older, b->len, NULL, &older, NULL) != PERFBUF_OK) {
+        return 0;
+    }
+    uint64_t sum = 0;
+    perfbuf_v2_plan_entry entries[V2_MAX_VALUES];
+    uint32_t scratch[V2_MAX_VALUES];
+    perfbuf_v2_plan plan;
+    perfbuf_v2_iter nbi, obi;
+    perfbuf_v2_block nb, ob;
+    perfbuf_v2_blocks_begin(&newer, &nbi);
+    perfbuf_v2_blocks_begin(&older, &obi);
+    while (perfbuf_v2_blocks_next(&newer, &nbi, &nb) && perfbuf_v2_blocks_next(&older, &obi, &ob)) {
+        size_t cells;
+        if (perfbuf_v2_plan_build(&newer, &nb, &bench_registration, entries, V2_MAX_VALUES,
+                                  scratch, V2_MAX_VALUES, &plan) != PERFBUF_OK ||
+            perfbuf_v2_plan_format_block_doubles(&newer, &nb, &older, &ob, &plan,
+                                                 PERFBUF_FMT_DOUBLE, v2_doubles_scratch,
+                                                 PERFBUF_V2_FORMAT_SCRATCH(V2_MAX_VALUES),
+                                                 v2_doubles, v2_codes, v2_matrix_cells,
+                                                 &cells) != PERFBUF_OK) {
+            continue;
+        }
+        for (size_t c = 0; c < cells; c++) {
+            if (v2_codes[c] == PERFBUF_COMPACT_VALID_DATA) {
+                sum += (uint64_t)v2_doubles[c];
+            }
+        }
+    }
+    return sum;
+}
+
 /* Every value formatted through perfbuf_v2_raw_sample, which looks the
  * registration up and walks the instance's values for each one. */
 static uint64_t v2_formatted_raw(const void *ctx)
@@ -1216,7 +1261,7 @@ static void print_targets(void)
         "+ every instance name (V1: full parent/name) in UTF-8",
         "two captures -> every formatted value",
         "two captures -> every formatted value (V1 object/call)",
-        "two captures -> every value as doubles (V1 object/call)",
+        "two captures -> every value as doubles (object/block)",
         "validate + read-all (per block) over the unchecked walk",
         "validate + read-all (object/block) over unchecked walk",
         "unchecked walk, read every value (test-only)",
@@ -1346,9 +1391,20 @@ int main(void)
         row("validate, cross-check against the registration", &b, measure(v2_crosscheck, &b));
         double formatted = measure(v2_formatted, &b);
         row("two captures, every value formatted (plan)", &b, formatted);
+        v2_doubles = malloc(sizeof *v2_doubles * v2_matrix_cells);
+        v2_codes = malloc(v2_matrix_cells);
+        if (v2_doubles == NULL || v2_codes == NULL ||
+            v2_formatted_doubles(&b) != v2_formatted(&b)) {
+            fprintf(stderr, "perfbuf-bench: the V2 whole-block doubles and the plan's values "
+                            "disagree\n");
+            return 1;
+        }
+        double formatted_doubles = measure(v2_formatted_doubles, &b);
+        row("two captures, formatted (whole block, doubles)", &b, formatted_doubles);
         if (instances == 1024) {
             target_v2 = (target_run){floor_ns,
-                                     {validate, read_all, read_block, names, formatted, 0, 0,
+                                     {validate, read_all, read_block, names, formatted, 0,
+                                      formatted_doubles,
                                       unchecked, unchecked, unchecked, 0, 0},
                                      true, (double)instances * 32, vector_floor_ns};
         }
@@ -1379,6 +1435,8 @@ int main(void)
                "time, %.2fx the per-instance read's\n",
                read_block / unchecked, read_block / read_all);
         free(v2_matrix);
+        free(v2_doubles);
+        free(v2_codes);
         tb_free(&v.buf);
         tb_free(&v0.buf);
         if (n == 512) {

@@ -836,6 +836,48 @@ static uint64_t v2_raw_sample_pairs(const input *in)
     return sum;
 }
 
+/* Two captures of adv_v2_doubles_worst (data the newer, data2 the older,
+ * data3 the registration), every block formatted as doubles in one call
+ * each (perfbuf_v2_plan_format_block_doubles), plans included. */
+static uint64_t v2_doubles(const input *in)
+{
+    perfbuf_v2_query newer, older;
+    perfbuf_v2_reginfo r;
+    if (perfbuf_v2_query_parse(in->data, in->len, NULL, &newer, NULL) != PERFBUF_OK ||
+        perfbuf_v2_query_parse(in->data2, in->len2, NULL, &older, NULL) != PERFBUF_OK ||
+        perfbuf_v2_reginfo_parse(in->data3, in->len3, NULL, &r, NULL) != PERFBUF_OK) {
+        return 0;
+    }
+    enum { COUNT = ADV_V2_DOUBLES_COUNTERS, MOST_CELLS = ADV_V2_DOUBLES_ROWS * COUNT };
+    perfbuf_v2_plan_entry entries[COUNT];
+    uint32_t plan_scratch[COUNT];
+    static uint64_t rows[PERFBUF_V2_FORMAT_SCRATCH(COUNT)];
+    perfbuf_v2_plan plan;
+    double values[MOST_CELLS];
+    uint8_t codes[MOST_CELLS];
+    uint64_t sum = 0;
+    perfbuf_v2_iter nb_it, ob_it;
+    perfbuf_v2_block nb, ob;
+    perfbuf_v2_blocks_begin(&newer, &nb_it);
+    perfbuf_v2_blocks_begin(&older, &ob_it);
+    while (perfbuf_v2_blocks_next(&newer, &nb_it, &nb) &&
+           perfbuf_v2_blocks_next(&older, &ob_it, &ob)) {
+        size_t cells;
+        if (perfbuf_v2_plan_build(&newer, &nb, &r, entries, COUNT, plan_scratch, COUNT, &plan) !=
+                PERFBUF_OK ||
+            perfbuf_v2_plan_format_block_doubles(&newer, &nb, &older, &ob, &plan,
+                                                 PERFBUF_FMT_DOUBLE, rows,
+                                                 PERFBUF_V2_FORMAT_SCRATCH(COUNT), values, codes,
+                                                 MOST_CELLS, &cells) != PERFBUF_OK) {
+            return 0;
+        }
+        for (size_t c = 0; c < cells; c++) {
+            sum += codes[c];
+        }
+    }
+    return sum;
+}
+
 /* Every counter of every instance through a value index built once per
  * instance: the linear way to sample a whole instance. */
 static uint64_t v2_indexed_samples(const input *in)
@@ -1228,6 +1270,22 @@ static void meta_rows(void)
     in = of(&b, 1000000);
     row("string answer: parse + utf8 of 1M units", &in, string_answer_utf8, parse_string_answer);
     tb_free(&b);
+
+    {
+        tb_v2 newer = adv_v2_doubles_worst(60000, 1);
+        tb_v2 older = adv_v2_doubles_worst(60000, 0);
+        tb_buf doubles_registration = adv_v2_doubles_registration();
+        in = of(&newer.buf, 60000);
+        in.data2 = older.buf.data;
+        in.len2 = older.buf.len;
+        in.data3 = doubles_registration.data;
+        in.len3 = doubles_registration.len;
+        row("perfbuf_v2_plan_format_block_doubles: blocks of 33, two captures", &in, v2_doubles,
+            parse_v2);
+        tb_free(&doubles_registration);
+        tb_free(&older.buf);
+        tb_free(&newer.buf);
+    }
 
     tb_buf registration = adv_crosscheck_registration();
     static const char *const ids_shapes[4] = {"identifiers in Index order", "one swapped pair",

@@ -13,13 +13,15 @@
  * scratch (the _indexed calls) rather than dropped. The accepted
  * registration and identifiers equal an independent decoding of their
  * bytes (oracle_v2_meta.h), as the cross-check reads them through the
- * views. Every call stays within
+ * views. A block formatted whole as doubles equals the same formatted
+ * value by value (oracle_v2_doubles.h). Every call stays within
  * its work budget over the buffers it is given (docs/linear-time.md).
  */
 #include <stdlib.h>
 #include <string.h>
 
 #include "oracle.h"
+#include "oracle_v2_doubles.h"
 #include "oracle_v2_meta.h"
 #include "perfbuf/v2_meta.h"
 #include "perfbuf/values.h"
@@ -159,6 +161,52 @@ static void plan_sample_equals(perfbuf_status st_plan, const perfbuf_raw_sample 
 }
 
 /*
+ * The block formatted whole as doubles (perfbuf_v2_plan_format_block_doubles)
+ * with the query as both captures, for a double format with each of its
+ * modifiers and an integer one: within the standard budget of the bytes,
+ * and the status and every cell those of the value-by-value reference
+ * (oracle_v2_doubles.h). A block the walk decides answers DUPLICATE_ID or
+ * UNKNOWN_VALUE, as the reference finds.
+ */
+static void block_doubles(const perfbuf_v2_query *q, const perfbuf_v2_block *b,
+                          const perfbuf_v2_reginfo *reg, const perfbuf_v2_plan *plan,
+                          size_t bytes)
+{
+    static const uint32_t flags[] = {
+        PERFBUF_FMT_DOUBLE, PERFBUF_FMT_DOUBLE | PERFBUF_FMT_1000 | PERFBUF_FMT_NOCAP100,
+        PERFBUF_FMT_DOUBLE | PERFBUF_FMT_NOSCALE, PERFBUF_FMT_LARGE};
+    uint32_t rows = b->kind == PERFBUF_V2_COUNTERSET ? b->instance_count : 1u;
+    size_t cells = (size_t)rows * plan->count + 1u;
+    size_t scratch_cap = PERFBUF_V2_FORMAT_SCRATCH(plan->count);
+    double *values = malloc(sizeof *values * cells);
+    double *ref = malloc(sizeof *ref * cells);
+    uint8_t *codes = malloc(cells);
+    uint32_t *ref_status = malloc(sizeof *ref_status * cells);
+    uint64_t *scratch = malloc(sizeof *scratch * (scratch_cap + 1u));
+    if (values != NULL && ref != NULL && codes != NULL && ref_status != NULL && scratch != NULL) {
+        for (size_t f = 0; f < sizeof flags / sizeof flags[0]; f++) {
+            perfbuf_status st;
+            size_t needed = 0;
+            BUDGETED_APART(bytes, st = perfbuf_v2_plan_format_block_doubles(
+                                      q, b, q, b, plan, flags[f], scratch, scratch_cap, values,
+                                      codes, cells, &needed));
+            perfbuf_status expected = PERFBUF_E_INVALID_ARGUMENT;
+            ORACLE(v2_doubles_reference(q, b, q, b, reg, plan, flags[f], ref, ref_status, cells,
+                                        &expected));
+            ORACLE(st == expected && needed == cells - 1u);
+            for (size_t c = 0; st == PERFBUF_OK && c + 1u < cells; c++) {
+                ORACLE(v2_doubles_cell_equal(values[c], codes[c], ref[c], ref_status[c]));
+            }
+        }
+    }
+    free(values);
+    free(ref);
+    free(codes);
+    free(ref_status);
+    free(scratch);
+}
+
+/*
  * Every block with an id list through a value plan: the build stays within
  * the budget of the query and registration bytes, the bulk read within the
  * query's, and every plan sample equals perfbuf_v2_raw_sample of the id at
@@ -207,6 +255,9 @@ static void planned_samples(const perfbuf_v2_query *q, const perfbuf_v2_reginfo 
                                                       scratch_count, &plan));
         bool has_ids = b.kind == PERFBUF_V2_MULTIPLE_COUNTERS || b.kind == PERFBUF_V2_COUNTERSET;
         ORACLE(built == (has_ids ? PERFBUF_OK : PERFBUF_E_NOT_FOUND));
+        if (built == PERFBUF_OK) {
+            block_doubles(q, &b, reg, &plan, bytes);
+        }
         perfbuf_v2_iter ii;
         perfbuf_v2_instance inst;
         perfbuf_v2_instances_begin(&b, &ii);

@@ -5,6 +5,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "builder_v2meta.h"
 #include "collector_fixture.h"
 #include "perfbuf/counter_types.h"
 #include "perfbuf/v1.h"
@@ -800,6 +801,84 @@ tb_v2 adv_v2_many_instances(uint32_t n)
     }
     tb_v2_instances_end(&v);
     tb_v2_block_end(&v);
+    tb_v2_end(&v);
+    return v;
+}
+
+/* adv_v2_doubles_worst's counters: type, and the ids of the base, time,
+ * frequency and multi counters each refers to. */
+static const struct {
+    uint32_t type, base, time, frequency, multi;
+} doubles_counters[ADV_V2_DOUBLES_COUNTERS] = {
+    {PERF_RAW_FRACTION, 1, PERFBUF_V2_NO_ID, PERFBUF_V2_NO_ID, PERFBUF_V2_NO_ID},
+    {PERF_RAW_BASE, PERFBUF_V2_NO_ID, PERFBUF_V2_NO_ID, PERFBUF_V2_NO_ID, PERFBUF_V2_NO_ID},
+    {PERF_COUNTER_COUNTER, PERFBUF_V2_NO_ID, PERFBUF_V2_NO_ID, PERFBUF_V2_NO_ID, PERFBUF_V2_NO_ID},
+    {PERF_AVERAGE_BULK, 4, PERFBUF_V2_NO_ID, PERFBUF_V2_NO_ID, PERFBUF_V2_NO_ID},
+    {PERF_AVERAGE_BASE, PERFBUF_V2_NO_ID, PERFBUF_V2_NO_ID, PERFBUF_V2_NO_ID, PERFBUF_V2_NO_ID},
+    {PERF_OBJ_TIME_TIMER, PERFBUF_V2_NO_ID, 6, 7, PERFBUF_V2_NO_ID},
+    {PERF_COUNTER_LARGE_RAWCOUNT, PERFBUF_V2_NO_ID, PERFBUF_V2_NO_ID, PERFBUF_V2_NO_ID, PERFBUF_V2_NO_ID},
+    {PERF_COUNTER_LARGE_RAWCOUNT, PERFBUF_V2_NO_ID, PERFBUF_V2_NO_ID, PERFBUF_V2_NO_ID, PERFBUF_V2_NO_ID},
+    {PERF_100NSEC_MULTI_TIMER, PERFBUF_V2_NO_ID, PERFBUF_V2_NO_ID, PERFBUF_V2_NO_ID, 9},
+    {PERF_COUNTER_RAWCOUNT, PERFBUF_V2_NO_ID, PERFBUF_V2_NO_ID, PERFBUF_V2_NO_ID, PERFBUF_V2_NO_ID},
+    {PERF_SAMPLE_FRACTION, 11, PERFBUF_V2_NO_ID, PERFBUF_V2_NO_ID, PERFBUF_V2_NO_ID},
+    {PERF_SAMPLE_BASE, PERFBUF_V2_NO_ID, PERFBUF_V2_NO_ID, PERFBUF_V2_NO_ID, PERFBUF_V2_NO_ID},
+    {PERF_COUNTER_TIMER, PERFBUF_V2_NO_ID, PERFBUF_V2_NO_ID, PERFBUF_V2_NO_ID, PERFBUF_V2_NO_ID},
+    {PERF_100NSEC_TIMER_INV, PERFBUF_V2_NO_ID, PERFBUF_V2_NO_ID, PERFBUF_V2_NO_ID, PERFBUF_V2_NO_ID},
+    {PERF_ELAPSED_TIME, PERFBUF_V2_NO_ID, PERFBUF_V2_NO_ID, PERFBUF_V2_NO_ID, PERFBUF_V2_NO_ID},
+    {PERF_AVERAGE_TIMER, 4, PERFBUF_V2_NO_ID, PERFBUF_V2_NO_ID, PERFBUF_V2_NO_ID},
+};
+
+tb_buf adv_v2_doubles_registration(void)
+{
+    tb_reg_row rows[ADV_V2_DOUBLES_COUNTERS];
+    for (uint32_t k = 0; k < ADV_V2_DOUBLES_COUNTERS; k++) {
+        rows[k].id = k;
+        rows[k].type = doubles_counters[k].type;
+        rows[k].base = doubles_counters[k].base;
+        rows[k].name = NULL;
+    }
+    tb_buf reg = tb_v2_reginfo(rows, ADV_V2_DOUBLES_COUNTERS, PERFBUF_COUNTERSET_MULTI_INSTANCES);
+    /* Each 48-byte PERF_COUNTER_REG after the 32-byte PERF_COUNTERSET_REG:
+     * DefaultScale at 20, PerfTimeId at 28, PerfFreqId at 32, MultiId at 36. */
+    for (uint32_t k = 0; k < ADV_V2_DOUBLES_COUNTERS; k++) {
+        size_t at = 32u + 48u * k;
+        tb_patch_u32(&reg, at + 28, doubles_counters[k].time);
+        tb_patch_u32(&reg, at + 32, doubles_counters[k].frequency);
+        tb_patch_u32(&reg, at + 36, doubles_counters[k].multi);
+    }
+    tb_patch_u32(&reg, 32u + 48u * 2 + 20, 3);
+    return reg;
+}
+
+tb_v2 adv_v2_doubles_worst(uint32_t n, uint32_t tick)
+{
+    static const uint32_t ids[ADV_V2_DOUBLES_COUNTERS] = {0, 1, 2,  3,  4,  5,  6,  7,
+                                                          8, 9, 10, 11, 12, 13, 14, 15};
+    tb_v2 v;
+    tb_v2_begin(&v, 5000000 + (int64_t)tick * 10000000, 133000000000000000 + (int64_t)tick * 10000000,
+                10000000);
+    uint32_t blocks = (n + ADV_V2_DOUBLES_ROWS - 1u) / ADV_V2_DOUBLES_ROWS;
+    char name[32];
+    for (uint32_t b = 0; b < blocks; b++) {
+        tb_v2_block_begin(&v, 0, PERFBUF_V2_COUNTERSET);
+        tb_v2_ids(&v, ids, ADV_V2_DOUBLES_COUNTERS);
+        tb_v2_instances_begin(&v, ADV_V2_DOUBLES_ROWS);
+        for (uint32_t j = 0; j < ADV_V2_DOUBLES_ROWS; j++) {
+            snprintf(name, sizeof name, "d%u", j);
+            tb_v2_instance(&v, j, name);
+            for (uint32_t k = 0; k < ADV_V2_DOUBLES_COUNTERS; k++) {
+                uint64_t value = 1000u * ((uint64_t)ADV_V2_DOUBLES_ROWS * b + j) + 7u * k + 1u +
+                                 (uint64_t)tick * (k + 1u);
+                if (perfbuf_counter_type_size(doubles_counters[k].type) == 8) {
+                    tb_v2_u64(&v, value);
+                } else {
+                    tb_v2_u32(&v, (uint32_t)value);
+                }
+            }
+        }
+        tb_v2_instances_end(&v);
+        tb_v2_block_end(&v);
+    }
     tb_v2_end(&v);
     return v;
 }

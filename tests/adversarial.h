@@ -236,6 +236,24 @@ tb_v2 adv_v2_many_instances(uint32_t n);
  * characters, every fourth a lone high surrogate. */
 tb_v2 adv_v2_long_name(uint32_t n);
 
+/*
+ * The worst case of perfbuf_v2_plan_format_block_doubles: counterset
+ * blocks of ADV_V2_DOUBLES_ROWS instances (one 32-row step and a step of
+ * one row, so each column's setup is paid for a single row), n instances
+ * in all, each of the 16 counters of adv_v2_doubles_registration, most of
+ * which leave the call's clocked column loops for the value-by-value
+ * path: fractions and averages with their bases, an object timer with its
+ * time and frequency counters, a multi timer with its multi counter, a
+ * rate scaled by 10^3. Two captures: `tick` moves every value and clock
+ * (value of counter k of instance j of block b: 1000 * (33 * b + j) + 7 *
+ * k + 1 + tick * (k + 1), bases and the multi count included).
+ */
+#define ADV_V2_DOUBLES_ROWS 33u
+#define ADV_V2_DOUBLES_COUNTERS 16u
+tb_v2 adv_v2_doubles_worst(uint32_t n, uint32_t tick);
+/* The registration of adv_v2_doubles_worst's counters (ids 0..15). */
+tb_buf adv_v2_doubles_registration(void);
+
 /* ---- V2 metadata ---- */
 
 /* A registration row with every reference field. */

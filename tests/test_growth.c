@@ -39,6 +39,7 @@
 #include "adversarial.h"
 #include "harness.h"
 #include "oracle.h"
+#include "oracle_v2_doubles.h"
 #include "collector_fixture.h"
 #include "perfbuf/collector.h"
 #include "perfbuf/counter_types.h"
@@ -2100,11 +2101,71 @@ static void call_v2_long_name_utf8(uint32_t n, run *r)
     tb_free(&v.buf);
 }
 
+/*
+ * Two captures of adv_v2_doubles_worst formatted as doubles, a block per
+ * call: most columns leave the call's clocked loops, and every block ends
+ * in a step of one row, so each column's setup is paid per row. Each cell
+ * is compared with the value-by-value reference (oracle_v2_doubles.h),
+ * outside the count.
+ */
+static void doubles_v2_worst(uint32_t n, run *r)
+{
+    tb_v2 older = adv_v2_doubles_worst(n, 0);
+    tb_v2 newer = adv_v2_doubles_worst(n, 1);
+    tb_buf reg_buf = adv_v2_doubles_registration();
+    perfbuf_v2_reginfo reg;
+    perfbuf_v2_query q1, q0;
+    r->bytes = newer.buf.len;
+    EXPECT(perfbuf_v2_reginfo_parse(reg_buf.data, reg_buf.len, NULL, &reg, NULL) == PERFBUF_OK);
+    EXPECT(perfbuf_v2_query_parse(newer.buf.data, newer.buf.len, NULL, &q1, NULL) == PERFBUF_OK);
+    EXPECT(perfbuf_v2_query_parse(older.buf.data, older.buf.len, NULL, &q0, NULL) == PERFBUF_OK);
+    enum { COUNT = ADV_V2_DOUBLES_COUNTERS, CELLS = ADV_V2_DOUBLES_ROWS * COUNT };
+    perfbuf_v2_plan_entry entries[COUNT];
+    uint32_t plan_scratch[COUNT];
+    static uint64_t scratch[PERFBUF_V2_FORMAT_SCRATCH(COUNT)];
+    double doubles[CELLS], ref[CELLS];
+    uint8_t codes[CELLS];
+    uint32_t ref_status[CELLS];
+    size_t valid = 0, blocks = 0;
+    perfbuf_v2_iter bi1, bi0;
+    perfbuf_v2_block b1, b0;
+    perfbuf_v2_blocks_begin(&q1, &bi1);
+    perfbuf_v2_blocks_begin(&q0, &bi0);
+    while (perfbuf_v2_blocks_next(&q1, &bi1, &b1) && perfbuf_v2_blocks_next(&q0, &bi0, &b0)) {
+        perfbuf_v2_plan plan;
+        EXPECT(perfbuf_v2_plan_build(&q1, &b1, &reg, entries, COUNT, plan_scratch, COUNT,
+                                     &plan) == PERFBUF_OK);
+        size_t needed = 0;
+        start();
+        perfbuf_status st = perfbuf_v2_plan_format_block_doubles(
+            &q1, &b1, &q0, &b0, &plan, PERFBUF_FMT_DOUBLE, scratch,
+            sizeof scratch / sizeof scratch[0], doubles, codes, CELLS, &needed);
+        stop(r);
+        EXPECT(st == PERFBUF_OK && needed == CELLS);
+        perfbuf_status expected = PERFBUF_E_INVALID_ARGUMENT;
+        EXPECT(v2_doubles_reference(&q1, &b1, &q0, &b0, &reg, &plan, PERFBUF_FMT_DOUBLE, ref,
+                                    ref_status, CELLS, &expected));
+        EXPECT(expected == PERFBUF_OK);
+        for (size_t c = 0; c < CELLS; c++) {
+            EXPECT(v2_doubles_cell_equal(doubles[c], codes[c], ref[c], ref_status[c]));
+            valid += ref_status[c] == PERFBUF_CSTATUS_VALID_DATA;
+        }
+        blocks++;
+    }
+    EXPECT(blocks == (n + ADV_V2_DOUBLES_ROWS - 1u) / ADV_V2_DOUBLES_ROWS);
+    EXPECT(valid > 0);
+    tb_free(&reg_buf);
+    tb_free(&older.buf);
+    tb_free(&newer.buf);
+}
+
 static void v2_query_cases(void)
 {
     GROWTH("V2 walk: n blocks of all five kinds", walk_v2_many_blocks, LINEAR);
     GROWTH("V2 walk: n counters in two blocks", walk_v2_wide, LINEAR);
     GROWTH("V2 walk: n instances", walk_v2_many_instances, LINEAR);
+    GROWTH("V2 whole block as doubles: n instances, 33 per block, mixed columns",
+           doubles_v2_worst, LINEAR);
     GROWTH("V2 walk: one n-unit instance name", walk_v2_long_name, LINEAR);
     GROWTH("perfbuf_v2_instance_name_utf8: n units, whole", call_v2_long_name_utf8, LINEAR);
 }

@@ -599,6 +599,61 @@ PERFBUF_API PERFBUF_MUST_USE perfbuf_status perfbuf_v2_plan_samples(
 PERFBUF_API const perfbuf_prepared_formula *perfbuf_v2_plan_formula(const perfbuf_v2_plan *plan,
                                                                     uint32_t position);
 
+/*
+ * Rows perfbuf_v2_plan_format_block_doubles reads before it formats them
+ * column by column, and the uint64_t scratch entries it needs for a plan
+ * of `count` positions: each row's values in both captures.
+ */
+#define PERFBUF_V2_FORMAT_ROWS 32u
+#define PERFBUF_V2_FORMAT_SCRATCH(count) ((size_t)2u * PERFBUF_V2_FORMAT_ROWS * (size_t)(count))
+
+/*
+ * Every counter of every instance of a block (of a block without
+ * instances, its one row) formatted from two captures in one call, the
+ * instances paired by position (the registration is the plan's, so none is
+ * passed), into a matrix of doubles and one-byte
+ * compact statuses (PERFBUF_COMPACT_*, perfbuf/values.h). plan is built
+ * on newer_block (perfbuf_v2_plan_build) and serves both captures, as for
+ * perfbuf_v2_plan_samples. Cell c = i * plan->count + k is what this
+ * gives for the i-th instance of each capture (the values from
+ * perfbuf_v2_instances_next_values; perfbuf_v2_values_read for a block
+ * without instances): perfbuf_v2_plan_samples on each side, then
+ *   - where both sides' status at k is OK, perfbuf_format_prepared(
+ *     perfbuf_v2_plan_formula(plan, k), newer sample, older sample, newer
+ *     context, flags): values[c] its as_double, statuses[c] the code of
+ *     its status;
+ *   - otherwise the sample failed and no formula runs: values[c] 0 and
+ *     statuses[c] PERFBUF_COMPACT_NO_COUNTER for NOT_FOUND (the counter
+ *     or one it refers to is not in the block), PERFBUF_COMPACT_PDH_
+ *     INVALID_ARGUMENT for any other status (a type without a displayable
+ *     value), the newer side's status first.
+ * With a format of kind PERFBUF_FMT_LONG or PERFBUF_FMT_LARGE the integer
+ * is not kept. Each column is one counter of one type in every row, so
+ * for a counter whose formula takes its value alone (rates, timers,
+ * queues, raw counts and deltas on the system or 100-ns clock) with a double asked, the formula, clocks, frequency and scale
+ * are taken once per PERFBUF_V2_FORMAT_ROWS rows, not per value.
+ * Where perfbuf_v2_plan_samples lets the walk of the values decide which
+ * value of an id counts, the call formats nothing and the caller formats
+ * that block per value (perfbuf_v2_plan_samples, perfbuf_format_prepared):
+ * DUPLICATE_ID when the plan's id list repeats an id (before any value is
+ * read), UNKNOWN_VALUE when a row of either capture holds a value that is
+ * not 4 or 8 bytes long (values and statuses unspecified then).
+ * *needed is the cells of each matrix (rows x plan->count); OUTPUT_TOO_SMALL
+ * when cap is less, or scratch_cap less than
+ * PERFBUF_V2_FORMAT_SCRATCH(plan->count). INCONSISTENT when the two blocks
+ * differ in whether they hold instances or in how many. INVALID_ARGUMENT
+ * for NULL arguments, or where perfbuf_v2_plan_samples would refuse either
+ * side (a block of another offset or counter count than the plan's, or
+ * without an id list), or a block of another buffer.
+ * No heap; O(plan->count + both blocks' bytes): one pass over each
+ * capture's values and O(1) per cell.
+ */
+PERFBUF_API PERFBUF_MUST_USE perfbuf_status perfbuf_v2_plan_format_block_doubles(
+    const perfbuf_v2_query *newer, const perfbuf_v2_block *newer_block,
+    const perfbuf_v2_query *older, const perfbuf_v2_block *older_block,
+    const perfbuf_v2_plan *plan, uint32_t flags, uint64_t *scratch, size_t scratch_cap, double *values, uint8_t *statuses, size_t cap,
+    size_t *needed);
+
 #ifdef __cplusplus
 }
 #endif

@@ -68,7 +68,8 @@ PERFBUF_API const char *perfbuf_cstatus_string(uint32_t status);
 /*
  * Compact value statuses: one byte per value, for the calls that write a
  * matrix of doubles and a matrix of these beside it
- * (perfbuf_v1_plan_format_object_doubles) instead of a 32-byte
+ * (perfbuf_v1_plan_format_object_doubles,
+ * perfbuf_v2_plan_format_block_doubles) instead of a 32-byte
  * perfbuf_value per value. Each names one status a formatted value can
  * have; perfbuf_compact_cstatus gives the status back.
  */

@@ -25,7 +25,7 @@ from ._buffer import Buffer
 __all__ = ["PerfbufError", "parse_v1", "parse_names", "parse_v2_query", "parse_path",
            "parse_v2_registration", "V2Registration", "v2_formatted_array",
            "V1Capture", "V1Object", "V1Counter", "V1Instance", "NameTable", "V2Query",
-           "format_v1", "format_v1_object", "formatted_array", "counter_values", "statistics", "version",
+           "format_v1", "format_v1_object", "format_v2_block", "formatted_array", "counter_values", "statistics", "version",
            "parse_v2_counter", "parse_v2_string", "parse_v2_provider_guid",
            "parse_v2_countersets", "parse_v2_instances", "parse_v2_strings",
            "parse_v2_identifiers", "crosscheck", "V2Counter", "V2CounterAnswer", "V2String",
@@ -929,6 +929,58 @@ def v2_formatted_array(newer, older, registration, counter_id, block=0, path=Non
         status = item.value.status
         out[name] = (_pick(item.value, flags) if status == 0 else None, status)
     del scratch, pairing
+    return out
+
+
+def format_v2_block(newer, older, registration, block=0, flags=FMT_DOUBLE):
+    """Every counter of every instance of the counter block at position `block`
+    of V2 query capture `newer` formatted against the same block of an earlier
+    capture `older`, typed by the counterset's registration, the instances
+    paired by position (both captures must hold as many, the same ones): a list
+    of rows, one per instance (one for a block without instances), each a list
+    of (value, status) in the block's counter-id order; value is None unless
+    the status is valid-data. One library call
+    (perfbuf_v2_plan_format_block_doubles) writes a double and a one-byte status
+    per value; with FMT_LONG or FMT_LARGE the value is the double the integer
+    came from. A block whose id list repeats an id, or with a value that is not
+    4 or 8 bytes long, raises PerfbufError (DUPLICATE_ID, UNKNOWN_VALUE): the
+    library formats such a block only value by value."""
+    for view in (newer, older):
+        if not isinstance(view, V2Query):
+            raise TypeError("format_v2_block takes two V2Query")
+    if not isinstance(registration, V2Registration):
+        raise TypeError("format_v2_block takes a V2Registration")
+    nb, ob = _v2_block(newer, block), _v2_block(older, block)
+    if nb is None or ob is None:
+        raise PerfbufError(STATUS["PERFBUF_E_NOT_FOUND"], 0, "PERF_COUNTER_HEADER", "dwSize")
+    count = max(nb.counter_count, 1)
+    entries = (N.V2PlanEntry * count)()
+    plan_scratch = (N.u32 * max(registration._reg.counter_count, 1))()
+    plan = N.V2Plan()
+    st = N.v2_plan_build(ctypes.byref(newer._q), ctypes.byref(nb), ctypes.byref(registration._reg),
+                         entries, count, plan_scratch, len(plan_scratch), ctypes.byref(plan))
+    if st != OK:
+        raise PerfbufError(st, nb.offset, "PERF_COUNTER_HEADER", "dwType")
+    rows = nb.instance_count if nb.kind == 6 else 1
+    cells = rows * plan.count
+    values = array.array("d", [0.0]) * max(cells, 1)
+    codes = array.array("B", [0]) * max(cells, 1)
+    scratch = (N.u64 * max(2 * 32 * plan.count, 1))()
+    needed = ctypes.c_size_t()
+    st = N.v2_plan_format_block_doubles(
+        ctypes.byref(newer._q), ctypes.byref(nb), ctypes.byref(older._q), ctypes.byref(ob),
+        ctypes.byref(plan), flags, scratch, len(scratch), values.buffer_info()[0],
+        codes.buffer_info()[0], cells, ctypes.byref(needed))
+    if st != OK:
+        raise PerfbufError(st, nb.offset, "PERF_COUNTER_HEADER", "dwType")
+    out = []
+    for i in range(rows):
+        row = []
+        for c in range(i * plan.count, (i + 1) * plan.count):
+            status = COMPACT[codes[c]] if codes[c] < len(COMPACT) else N.compact_cstatus(codes[c])
+            row.append((values[c] if status == 0 else None, status))
+        out.append(row)
+    del entries
     return out
 
 

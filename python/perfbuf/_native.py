@@ -206,6 +206,13 @@ V2ValueIndex = _struct("perfbuf_v2_value_index", [
     ("query_time_stamp", i64), ("query_time_100ns", i64), ("block_offset", c_size_t),
     ("instance_offset", c_size_t), ("values_offset", c_size_t), ("value_count", u32),
     ("key_count", u32)])
+V2PlanEntry = _struct("perfbuf_v2_plan_entry", [
+    ("counter_id", u32), ("type", u32), ("scale", i32), ("status", ctypes.c_int),
+    ("first", u32), ("second", u32), ("frequency", u32), ("multi", u32),
+    ("second_source", u8), ("frequency_source", u8), ("formula", PreparedFormula)])
+V2Plan = _struct("perfbuf_v2_plan", [
+    ("entries", P(V2PlanEntry)), ("count", u32), ("scratch_needed", c_size_t),
+    ("block_offset", c_size_t), ("repeated_ids", c_bool)])
 V2Mismatch = _struct("perfbuf_v2_mismatch", [
     ("kind", ctypes.c_int), ("block_index", u32), ("counter_id", u32), ("in_query", Error),
     ("in_registration", Error), ("in_identifiers", Error)])
@@ -277,7 +284,8 @@ MIRRORS = [Error, Options, SystemTime, RawSample, ValueContext, Value, PreparedF
            NameIndex, TitleTables, V2Query,
            V2Block, V2Instance, V2Value, V2Iter, Guid, V2Reginfo, V2CounterReg, V2Countersets,
            V2InstanceList, V2ListedInstance, V2ListIter, V2CounterAnswer, V2String, V2Strings,
-           V2CounterString, V2Identifiers, V2Identifier, V2ValueIndex, V2Mismatch, Span, CounterPath, V1Pairing,
+           V2CounterString, V2Identifiers, V2Identifier, V2ValueIndex, V2PlanEntry, V2Plan,
+           V2Mismatch, Span, CounterPath, V1Pairing,
            V2Pairing, FormattedItem, RawItem, QuerySamples, QueryCounter, QueryRegistration,
            Query]
 
@@ -387,6 +395,12 @@ v2_pair = _fn("perfbuf_v2_pair", status, R(V2Query), R(V2Block), R(V2Query), R(V
 v2_formatted_array = _fn("perfbuf_v2_formatted_array", status, R(V2Pairing), R(V2Reginfo), u32,
                          R(CounterPath), u32, P(FormattedItem), R(c_size_t), c_void_p,
                          R(c_size_t))
+v2_plan_build = _fn("perfbuf_v2_plan_build", status, R(V2Query), R(V2Block), R(V2Reginfo),
+                    P(V2PlanEntry), c_size_t, P(u32), c_size_t, R(V2Plan))
+v2_plan_format_block_doubles = _fn("perfbuf_v2_plan_format_block_doubles", status, R(V2Query),
+                                   R(V2Block), R(V2Query), R(V2Block), R(V2Plan), u32,
+                                   P(u64), c_size_t, c_void_p, c_void_p, c_size_t,
+                                   R(c_size_t))
 guid_format = _fn("perfbuf_guid_format", None, c_void_p, c_void_p)
 
 # The V2 metadata readers (v2_meta.h) besides the registration.

@@ -158,3 +158,29 @@ def test_the_v2_query_gives_the_pairing_readers_arrays(series):
     assert missing.found == "no-counter"
     with pytest.raises(perfbuf.PerfbufError):
         perfbuf.Query.v2([{"counter_names": read("v2-names.bin")}])  # no registration
+
+
+def test_format_v2_block_equals_the_per_counter_arrays(series):
+    """perfbuf.format_v2_block over the two captures: row i, column k is what
+    perfbuf.v2_formatted_array gives the i-th instance for the k-th id of the
+    block, value and status (the instances are the same in both captures)."""
+    read = lambda name: (series / name).read_bytes()  # noqa: E731
+    registration = perfbuf.parse_v2_registration(read("v2-reginfo.bin"))
+    newer = perfbuf.parse_v2_query(read("v2-q1.bin"))
+    older = perfbuf.parse_v2_query(read("v2-q0.bin"))
+    block = next(iter(newer.blocks()))
+    names = [inst["name"] for inst in block["instances"]]
+    ids = block["counter_ids"]
+    for flags in (perfbuf.FMT_DOUBLE, perfbuf.FMT_DOUBLE | perfbuf.FMT_1000):
+        rows = perfbuf.format_v2_block(newer, older, registration, 0, flags)
+        assert len(rows) == len(names) and all(len(r) == len(ids) for r in rows)
+        valid = 0
+        for k, counter_id in enumerate(ids):
+            want = perfbuf.v2_formatted_array(newer, older, registration, counter_id, 0,
+                                              flags=flags)
+            for i, name in enumerate(names):
+                assert rows[i][k] == want[name], (name, counter_id)
+                valid += want[name][1] == 0
+        assert valid > 0
+    with pytest.raises(TypeError):
+        perfbuf.format_v2_block(newer, older, None)

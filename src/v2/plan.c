@@ -11,6 +11,7 @@
 #include "perfbuf/v2_meta.h"
 
 #include "core/check.h"
+#include "core/formula.h"
 #include "core/work.h"
 
 enum { SOURCE_NONE, SOURCE_VALUE, SOURCE_SYSTEM, SOURCE_100NS };
@@ -425,4 +426,300 @@ const perfbuf_prepared_formula *perfbuf_v2_plan_formula(const perfbuf_v2_plan *p
         return NULL;
     }
     return &plan->entries[position].formula;
+}
+
+/* ---- a whole block per call, as doubles ---- */
+
+/* The status of a sample that failed, as the cell reports it. */
+static uint8_t failed_sample_code(perfbuf_status st)
+{
+    return st == PERFBUF_E_NOT_FOUND ? (uint8_t)PERFBUF_COMPACT_NO_COUNTER
+                                     : (uint8_t)PERFBUF_COMPACT_PDH_INVALID_ARGUMENT;
+}
+
+/* The rows of one step: each row's values in both captures, count apart. */
+typedef struct step_rows {
+    const uint64_t *newer;
+    const uint64_t *older;
+    uint32_t count;
+    uint32_t n;
+} step_rows;
+
+/* Column k down the step's rows value by value: fill_sample on each side
+ * and perfbuf_format_prepared, as perfbuf_v2_plan_samples and the
+ * caller's loop do. */
+static void format_column_each(const clocks *k1, const clocks *k0, const perfbuf_v2_plan_entry *e,
+                               const step_rows *rows, uint32_t flags, double *values,
+                               uint8_t *codes)
+{
+    for (uint32_t j = 0; j < rows->n; j++) {
+        const size_t at = (size_t)j * rows->count;
+        perfbuf_raw_sample s1, s0;
+        perfbuf_value_context c1, c0;
+        perfbuf_status st = fill_sample(k1, rows->newer + at, rows->count, e, &s1, &c1);
+        if (st == PERFBUF_OK) {
+            st = fill_sample(k0, rows->older + at, rows->count, e, &s0, &c0);
+        }
+        if (st != PERFBUF_OK) {
+            values[at] = 0.0;
+            codes[at] = failed_sample_code(st);
+            continue;
+        }
+        perfbuf_value v;
+        uint32_t status = perfbuf_format_prepared(&e->formula, &s1, &s0, &c1, flags, &v);
+        values[at] = v.as_double;
+        codes[at] = compact_of(status);
+    }
+}
+
+/* What a column whose formula takes its value alone shares in every row. */
+typedef struct clock_column {
+    uint32_t type;
+    uint32_t first;
+    uint64_t clock1, clock0;
+    int64_t stamp1, stamp0;
+    uint64_t frequency;
+    adjustment adjust;
+} clock_column;
+
+/*
+ * A column down the step's rows with formula f a constant: the samples
+ * fill_sample writes for an entry whose second value and frequency come
+ * from the clocks, through the steps of perfbuf_format_prepared
+ * (format_double_adjusted). False when a value was not finite: the
+ * column is then taken again value by value, where present() reports it.
+ */
+HOT_PATH bool format_column_clocked(formula f, const clock_column *c, const step_rows *rows,
+                                    double *values, uint8_t *codes)
+{
+    const uint64_t *newer = rows->newer + c->first;
+    const uint64_t *older = rows->older + c->first;
+    const uint32_t count = rows->count;
+    const adjustment a = c->adjust;
+    uint64_t not_finite = 0;
+    for (uint32_t j = 0; j < rows->n; j++) {
+        const size_t at = (size_t)j * count;
+        perfbuf_raw_sample s1 = {PERFBUF_CSTATUS_VALID_DATA, c->type, newer[at], c->clock1, 0,
+                                 c->stamp1};
+        perfbuf_raw_sample s0 = {PERFBUF_CSTATUS_VALID_DATA, c->type, older[at], c->clock0, 0,
+                                 c->stamp0};
+        double v;
+        uint32_t st = format_double_adjusted(f, &s1, &s0, c->frequency, &a, &v);
+        not_finite |= finite_bits(v);
+        values[at] = v;
+        codes[at] = compact_of(st);
+    }
+    return not_finite == 0;
+}
+
+/* One function per formula, each a loop of its own (inlined into one
+ * dispatch they would share its registers, and spill them per value). */
+#if defined(__GNUC__) || defined(__clang__)
+#  define CLOCKED_LOOP static __attribute__((noinline)) bool
+#else
+#  define CLOCKED_LOOP static bool
+#endif
+#define CLOCKED_FOR(f, name)                                                                  \
+    CLOCKED_LOOP name(const clock_column *c, const step_rows *rows, double *values,           \
+                      uint8_t *codes)                                                         \
+    {                                                                                         \
+        return format_column_clocked(f, c, rows, values, codes);                              \
+    }
+CLOCKED_FOR(F_RATE, clocked_rate)
+CLOCKED_FOR(F_QUEUE, clocked_queue)
+CLOCKED_FOR(F_TIMER, clocked_timer)
+CLOCKED_FOR(F_TIMER_INV, clocked_timer_inv)
+CLOCKED_FOR(F_RAW, clocked_raw)
+CLOCKED_FOR(F_DELTA, clocked_delta)
+#undef CLOCKED_FOR
+
+/*
+ * The formula of an entry whose every row can take the clocked loops:
+ * the entry's sample is OK with the values in range, its second value and
+ * frequency come from the clocks (no base, time, frequency or multi
+ * counter), its formula is of its type and takes its value alone, its
+ * scale is in range and the flags ask for one format, a double. Then
+ * every row's samples differ only in their first values, and
+ * perfbuf_format_prepared's argument checks pass for every row.
+ * Otherwise F_NONE: the column goes value by value.
+ */
+static formula clocked_formula(const clocks *k1, const clocks *k0, const perfbuf_v2_plan_entry *e,
+                               uint32_t count, uint32_t flags, clock_column *c)
+{
+    if (!one_format(flags) || (flags & PERFBUF_FMT_DOUBLE) == 0 || e->status != PERFBUF_OK ||
+        e->first >= count || e->second_source == SOURCE_VALUE || e->second_source > 3 ||
+        e->frequency_source == SOURCE_VALUE || e->frequency_source > 3 ||
+        e->multi != PERFBUF_V2_PLAN_NONE || e->formula.type != e->type ||
+        !scale_in_range(e->scale)) {
+        return F_NONE;
+    }
+    formula f = prepared_formula_of(&e->formula);
+    /* Elapsed times take their value alone too, but their types are
+     * object timers, whose clock is a counter of the block. */
+    bool value_alone = f == F_RATE || f == F_QUEUE || f == F_TIMER || f == F_TIMER_INV ||
+                       f == F_RAW || f == F_DELTA;
+    if (!value_alone) {
+        return F_NONE;
+    }
+    c->type = e->type;
+    c->first = e->first;
+    c->clock1 = k1->second[e->second_source];
+    c->clock0 = k0->second[e->second_source];
+    c->stamp1 = k1->time_stamp;
+    c->stamp0 = k0->time_stamp;
+    c->frequency = k1->frequency[e->frequency_source];
+    c->adjust = adjustment_of(shapes[f].percent, e->scale, flags);
+    return f;
+}
+
+/* Column k down the step's rows. Out of line: its frame is not added to
+ * the caller's. */
+#if defined(__GNUC__) || defined(__clang__)
+__attribute__((noinline))
+#endif
+static void format_block_column(const clocks *k1, const clocks *k0, const perfbuf_v2_plan_entry *e,
+                                const step_rows *rows, uint32_t flags, double *values,
+                                uint8_t *codes)
+{
+    clock_column c;
+    bool done = false;
+    switch (clocked_formula(k1, k0, e, rows->count, flags, &c)) {
+    case F_RATE:
+        done = clocked_rate(&c, rows, values, codes);
+        break;
+    case F_QUEUE:
+        done = clocked_queue(&c, rows, values, codes);
+        break;
+    case F_TIMER:
+        done = clocked_timer(&c, rows, values, codes);
+        break;
+    case F_TIMER_INV:
+        done = clocked_timer_inv(&c, rows, values, codes);
+        break;
+    case F_RAW:
+        done = clocked_raw(&c, rows, values, codes);
+        break;
+    case F_DELTA:
+        done = clocked_delta(&c, rows, values, codes);
+        break;
+    /* Formulas of a base, multi or object time counter: clocked_formula
+     * never answers them. */
+    case F_ELAPSED:
+    case F_MULTI_TIMER:
+    case F_MULTI_TIMER_INV:
+    case F_DELTA_FRACTION:
+    case F_RAW_FRACTION:
+    case F_AVERAGE_TIMER:
+    case F_AVERAGE_BULK:
+    case F_NONE:
+    default:
+        break;
+    }
+    if (!done) {
+        format_column_each(k1, k0, e, rows, flags, values, codes);
+    }
+}
+
+/* The block fits the plan as perfbuf_v2_plan_samples requires. */
+static bool plan_fits(const perfbuf_v2_block *block, const perfbuf_v2_plan *plan)
+{
+    return plan->entries != NULL && plan->block_offset == block->offset &&
+           block->counter_count == plan->count && block_has_ids(block);
+}
+
+/* One row's values: the next instance's, or a block's own. OK, or the
+ * status that ends the call: UNKNOWN_VALUE where the walk would decide. */
+static perfbuf_status read_row(const perfbuf_v2_query *q, const perfbuf_v2_block *block,
+                               perfbuf_v2_iter *it, uint64_t *row, uint32_t count)
+{
+    perfbuf_v2_values_read_result read;
+    perfbuf_status st;
+    if (block->kind == PERFBUF_V2_COUNTERSET) {
+        perfbuf_v2_instance inst;
+        st = perfbuf_v2_instances_next_values(q, block, it, &inst, row, count, &read);
+    } else {
+        st = perfbuf_v2_values_read(q, block, NULL, row, count, &read);
+    }
+    if (st != PERFBUF_OK || read.count != count) {
+        return PERFBUF_E_INVALID_ARGUMENT;
+    }
+    return read.non_integers != 0 ? PERFBUF_E_UNKNOWN_VALUE : PERFBUF_OK;
+}
+
+perfbuf_status perfbuf_v2_plan_format_block_doubles(
+    const perfbuf_v2_query *newer, const perfbuf_v2_block *newer_block,
+    const perfbuf_v2_query *older, const perfbuf_v2_block *older_block,
+    const perfbuf_v2_plan *plan, uint32_t flags, uint64_t *scratch, size_t scratch_cap,
+    double *values, uint8_t *statuses, size_t cap, size_t *needed)
+{
+    if (newer == NULL || newer_block == NULL || older == NULL || older_block == NULL ||
+        plan == NULL || needed == NULL || (scratch == NULL && scratch_cap != 0) ||
+        ((values == NULL || statuses == NULL) && cap != 0)) {
+        return PERFBUF_E_INVALID_ARGUMENT;
+    }
+    *needed = 0;
+    if (!plan_fits(newer_block, plan) || !plan_fits(older_block, plan)) {
+        return PERFBUF_E_INVALID_ARGUMENT;
+    }
+    bool has_instances = newer_block->kind == PERFBUF_V2_COUNTERSET;
+    if (has_instances != (older_block->kind == PERFBUF_V2_COUNTERSET) ||
+        (has_instances && newer_block->instance_count != older_block->instance_count)) {
+        return PERFBUF_E_INCONSISTENT;
+    }
+    uint32_t rows = has_instances ? newer_block->instance_count : 1u;
+    uint32_t count = plan->count;
+    if (count != 0 && rows > SIZE_MAX / count) {
+        return PERFBUF_E_OUTPUT_TOO_SMALL;
+    }
+    *needed = (size_t)rows * count;
+    if (plan->repeated_ids) {
+        return PERFBUF_E_DUPLICATE_ID;
+    }
+#if SIZE_MAX / (2u * PERFBUF_V2_FORMAT_ROWS) < UINT32_MAX
+    /* A size_t narrower than 38 bits: a scratch this large cannot exist. */
+    if (count > SIZE_MAX / (2u * PERFBUF_V2_FORMAT_ROWS)) {
+        return PERFBUF_E_OUTPUT_TOO_SMALL;
+    }
+#endif
+    if (cap < *needed || scratch_cap < PERFBUF_V2_FORMAT_SCRATCH(count)) {
+        return PERFBUF_E_OUTPUT_TOO_SMALL;
+    }
+    if (count == 0) {
+        return PERFBUF_OK;
+    }
+    clocks k1, k0;
+    clocks_of(newer, &k1);
+    clocks_of(older, &k0);
+    perfbuf_v2_iter newer_it, older_it;
+    perfbuf_v2_instances_begin(newer_block, &newer_it);
+    perfbuf_v2_instances_begin(older_block, &older_it);
+    step_rows step;
+    step.newer = scratch;
+    step.older = scratch + (size_t)PERFBUF_V2_FORMAT_ROWS * count;
+    step.count = count;
+    for (uint32_t first = 0; first < rows;) {
+        uint32_t n = rows - first < PERFBUF_V2_FORMAT_ROWS ? rows - first : PERFBUF_V2_FORMAT_ROWS;
+        /* The step's columns are set up once each: count steps. */
+        PB_WORK(count);
+        for (uint32_t j = 0; j < n; j++) {
+            PB_WORK(1u + count);
+            size_t at = (size_t)j * count;
+            perfbuf_status st = read_row(newer, newer_block, &newer_it, scratch + at, count);
+            if (st == PERFBUF_OK) {
+                st = read_row(older, older_block, &older_it,
+                              scratch + (size_t)PERFBUF_V2_FORMAT_ROWS * count + at, count);
+            }
+            if (st != PERFBUF_OK) {
+                return st;
+            }
+        }
+        step.n = n;
+        size_t at = (size_t)first * count;
+        for (uint32_t k = 0; k < count; k++) {
+            format_block_column(&k1, &k0, &plan->entries[k], &step, flags, values + at + k,
+                                statuses + at + k);
+        }
+        first += n;
+    }
+    return PERFBUF_OK;
 }
