@@ -24,3 +24,23 @@ uint64_t summing_read_scalar(const uint8_t *data, size_t len)
     }
     return sum;
 }
+
+/*
+ * Beside the floor, the least a walk over instances must do: one load per
+ * instance, at the instances' mean stride. Out of cache the hardware
+ * prefetcher still streams every line between the loads, so this shows
+ * what fetching the instances' bytes costs whatever the instructions.
+ */
+uint64_t one_load_per_stride(const uint8_t *data, size_t len, size_t stride)
+{
+    uint64_t sum = 0;
+    if (stride < 8) {
+        stride = 8;
+    }
+    for (size_t at = 0; len >= 8 && at <= len - 8; at += stride) {
+        uint64_t w;
+        memcpy(&w, data + at, 8);
+        sum += w;
+    }
+    return sum;
+}
