@@ -291,6 +291,27 @@ string(REGEX MATCH "\n[^\n]*" values "${csv}")
 string(REGEX REPLACE "^\n\"[^\"]*\"," "" values "${values}")
 string(STRIP "${values}" values)
 expect("uid csv values" "${values}" "\"20.000000\",\" \"")
+# The text and JSON --counter select what the query behind --csv selects:
+# in uid-0 the three svchost (ids 10, 11, 12) are each "svchost" (#N counts
+# among one UniqueID), so "svchost" selects all three and "svchost#1" none.
+execute_process(COMMAND ${DUMP} --json --names ${DIR}/names.bin
+                        --counter "\\Process(svchost)\\% Processor Time" ${DIR}/uid-0.bin
+                OUTPUT_VARIABLE json RESULT_VARIABLE rc)
+expect("uid select exit" "${rc}" "0")
+string(JSON shown ERROR_VARIABLE json_error LENGTH "${json}" objects 0 instances)
+expect("uid: svchost selects every id's svchost, as the CSV columns" "${shown}" "3")
+execute_process(COMMAND ${DUMP} --json --names ${DIR}/names.bin
+                        --counter "\\Process(svchost#1)\\% Processor Time" ${DIR}/uid-0.bin
+                OUTPUT_VARIABLE json ERROR_VARIABLE err RESULT_VARIABLE rc)
+expect("uid select #1 exit" "${rc}" "1")
+string(REGEX MATCH "uid-0\\.bin: --counter [^\n]*svchost#1[^\n]*: no instance of that name"
+       said "${err}")
+if(said STREQUAL "")
+  message("FAIL uid: svchost#1 is not reported as naming no instance: ${err}")
+  math(EXPR failed "${failed} + 1")
+else()
+  math(EXPR passed "${passed} + 1")
+endif()
 
 message("${passed} passed, ${failed} failed")
 if(failed GREATER 0)

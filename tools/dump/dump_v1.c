@@ -96,6 +96,64 @@ static void tables_free(v1_tables *t)
     free(t->english_slots);
 }
 
+/* Collects one capture, growing the arena as the query asks. */
+static perfbuf_status query_collect(perfbuf_query *q, uint8_t **arena, const uint8_t *data,
+                                    size_t size, perfbuf_error *err)
+{
+    /* Before the arena the query asks for its indexes' size, then for the
+     * capture's: a few rounds at most. */
+    for (int round = 0; round < 4; round++) {
+        DUMP_WORK(1);
+        size_t needed = 0;
+        perfbuf_status st = perfbuf_query_collect(q, data, size, &needed, err);
+        if (st != PERFBUF_E_OUTPUT_TOO_SMALL) {
+            return st;
+        }
+        uint8_t *grown = realloc(*arena, needed);
+        if (grown == NULL) {
+            fprintf(stderr, "perfbuf-dump: out of memory\n");
+            exit(2);
+        }
+        *arena = grown;
+        size_t bytes = needed;
+        st = perfbuf_query_arena(q, grown, &bytes);
+        if (st != PERFBUF_OK) {
+            return st;
+        }
+    }
+    return PERFBUF_E_OUTPUT_TOO_SMALL;
+}
+
+
+/*
+ * The library's query over the tables, as --csv and the text and JSON
+ * --counter read it: paths resolve in English and the system's language;
+ * with one table, that table is the one it reads. Each capture is parsed
+ * with the options the text and JSON outputs parse with (--strict,
+ * --max-*), so every output accepts and refuses exactly what the others
+ * do. Adds every path; added[p] says which the query took (main parsed
+ * them already, with the same parser). False when no table opens it.
+ */
+static bool query_open_on(const dump_input *in, const v1_tables *tables, perfbuf_query *q,
+                          perfbuf_query_counter *counters, bool *added)
+{
+    const perfbuf_name_table *first = tables->tables.english ? tables->tables.english
+                                                             : tables->tables.localized;
+    const perfbuf_name_table *second = tables->tables.english ? tables->tables.localized : NULL;
+    const uint8_t *first_bytes = first == &tables->english ? in->english_names : in->names;
+    size_t first_size = first == &tables->english ? in->english_names_size : in->names_size;
+    bool open = first != NULL &&
+                perfbuf_query_open(q, first_bytes, first_size, second ? in->names : NULL,
+                                   second ? in->names_size : 0, NULL) == PERFBUF_OK;
+    open = open && perfbuf_query_options(q, &in->options) == PERFBUF_OK;
+    for (size_t p = 0; open && p < in->path_count; p++) {
+        DUMP_WORK(1);
+        added[p] = perfbuf_query_add(q, &counters[p], in->paths[p].text, in->paths[p].text_len,
+                                     NULL) == PERFBUF_OK;
+    }
+    return open;
+}
+
 /* A V1 instance's name as UTF-8 in t, whole. */
 static perfbuf_status instance_name(const perfbuf_v1_block *b, const perfbuf_v1_instance *inst,
                                     dump_text *t)
@@ -692,18 +750,6 @@ static uint32_t keep_selected(const dump_selection *sel, perfbuf_v1_counter *cou
     return kept;
 }
 
-/* Whether a path without an instance part names the current object. */
-static bool block_selected(const dump_selection *sel)
-{
-    for (size_t p = 0; p < sel->count; p++) {
-        DUMP_WORK(1);
-        if (select_block_by(sel, p)) {
-            return true;
-        }
-    }
-    return false;
-}
-
 perfbuf_status dump_v1(const dump_input *in, emitter *e, perfbuf_error *err)
 {
     perfbuf_v1_block b;
@@ -715,10 +761,20 @@ perfbuf_status dump_v1(const dump_input *in, emitter *e, perfbuf_error *err)
     tables_load(in, &tables);
     const perfbuf_name_table *have_names = tables.display;
     const perfbuf_name_index *index = tables.display_index;
-    dump_selection sel = {in->paths, in->path_count, &tables.tables, NULL, NULL, NULL, NULL, NULL};
-    select_track(&sel);
-    dump_instance_names inames;
-    instance_names_init(&inames);
+    dump_selection sel = {in->paths, in->path_count, &tables.tables, NULL, NULL, 0, NULL};
+    if (in->path_count > 0) {
+        /* FILE alone: the instances each path selects, and what it found. */
+        perfbuf_query q;
+        perfbuf_query_counter *qcounters = dump_calloc(in->path_count, sizeof *qcounters);
+        bool *added = dump_calloc(in->path_count, sizeof *added);
+        uint8_t *arena = NULL;
+        bool collected = query_open_on(in, &tables, &q, qcounters, added) &&
+                         query_collect(&q, &arena, in->data, in->size, NULL) == PERFBUF_OK;
+        select_take_query(&sel, &q, qcounters, added, collected);
+        free(arena);
+        free(added);
+        free(qcounters);
+    }
     /* Parents through the block-wide index: every instance's parent in
      * O(log objects), whichever objects the parents are in. */
     uint64_t *parent_slots = dump_calloc(b.index_slots, sizeof *parent_slots);
@@ -849,7 +905,8 @@ perfbuf_status dump_v1(const dump_input *in, emitter *e, perfbuf_error *err)
         }
         emit_list_end(e);
         perfbuf_v1_counter_block blk;
-        if (perfbuf_v1_object_counter_block(&b, &o, &blk) && (!selecting || block_selected(&sel))) {
+        if (perfbuf_v1_object_counter_block(&b, &o, &blk) &&
+            (!selecting || select_block(&sel, o.index))) {
             emit_counter_block(e, &blk);
             emit_values(e, &cur, &blk);
             if (peers.rate != NULL) {
@@ -864,15 +921,11 @@ perfbuf_status dump_v1(const dump_input *in, emitter *e, perfbuf_error *err)
             emit_list_begin(e, "instances");
             perfbuf_v1_iter ii;
             perfbuf_v1_instance inst;
-            if (selecting) {
-                instance_names_collect(&inames, &sel, &b, &o, have_parents);
-                select_mark_instances(&sel, &inames);
-            }
             perfbuf_v1_instances_begin(&o, &ii);
             while (perfbuf_v1_instances_next(&b, &ii, &inst)) {
                 DUMP_WORK(1);
                 peers_instance(&peers, &inst);
-                if (!selecting || select_instance(&sel, &inames, inst.index)) {
+                if (!selecting || select_instance(&sel, o.index, inst.index)) {
                     emit_instance(e, &cur, &inst, have_parents, &peers);
                 }
             }
@@ -892,12 +945,12 @@ perfbuf_status dump_v1(const dump_input *in, emitter *e, perfbuf_error *err)
     free(peers.ring);
     free(series_blocks);
     free(parent_slots);
-    if (select_report_unmatched(&sel, in->path) && in->unmatched != NULL) {
+    if (select_active(&sel) && select_report_unmatched(&sel, in->path) &&
+        in->unmatched != NULL) {
         *in->unmatched = true;
     }
     tables_free(&tables);
     select_free(&sel);
-    instance_names_free(&inames);
     dump_text_free(&text);
     return PERFBUF_OK;
 }
@@ -1092,34 +1145,6 @@ static void csv_keep(csv_capture *c, const perfbuf_query *q, const perfbuf_query
                           fabs(it->value.as_double) <= DBL_MAX;
         cell->value = it->value.as_double;
     }
-}
-
-/* Collects one capture, growing the arena as the query asks. */
-static perfbuf_status csv_collect(perfbuf_query *q, uint8_t **arena, const uint8_t *data,
-                                  size_t size, perfbuf_error *err)
-{
-    /* Before the arena the query asks for its indexes' size, then for the
-     * capture's: a few rounds at most. */
-    for (int round = 0; round < 4; round++) {
-        DUMP_WORK(1);
-        size_t needed = 0;
-        perfbuf_status st = perfbuf_query_collect(q, data, size, &needed, err);
-        if (st != PERFBUF_E_OUTPUT_TOO_SMALL) {
-            return st;
-        }
-        uint8_t *grown = realloc(*arena, needed);
-        if (grown == NULL) {
-            fprintf(stderr, "perfbuf-dump: out of memory\n");
-            exit(2);
-        }
-        *arena = grown;
-        size_t bytes = needed;
-        st = perfbuf_query_arena(q, grown, &bytes);
-        if (st != PERFBUF_OK) {
-            return st;
-        }
-    }
-    return PERFBUF_E_OUTPUT_TOO_SMALL;
 }
 
 /* A title's text in the display language, else English, else its number. */
@@ -1405,38 +1430,6 @@ static void csv_record_of(csv_out *w, const csv_capture *earlier, const csv_capt
     free(order);
 }
 
-/* The stderr line of a path that matched nothing (docs/cli.md,
- * "Selecting counters"); true when it fails the run. */
-static bool csv_report_found(const perfbuf_counter_path *path, uint32_t found, const char *file)
-{
-    const char *missing = NULL;
-    switch (found) {
-    case PERFBUF_QUERY_FOUND_NO_OBJECT:
-        missing = "no object of that name";
-        break;
-    case PERFBUF_QUERY_FOUND_NO_COUNTER:
-        missing = "no counter of that name in the object";
-        break;
-    case PERFBUF_QUERY_FOUND_NO_INSTANCE:
-        missing = "no instance of that name";
-        break;
-    case PERFBUF_QUERY_FOUND_UNNAMED:
-        missing = "the object has instances and the path names none";
-        break;
-    case PERFBUF_QUERY_FOUND_EMPTY_OBJECT:
-        fprintf(stderr,
-                "perfbuf-dump: %s: --counter %.*s: the object has no instances; "
-                "only the header is shown\n",
-                file, (int)(path->text_len > 4096 ? 4096 : path->text_len), path->text);
-        return false;
-    default:
-        return false;
-    }
-    fprintf(stderr, "perfbuf-dump: %s: --counter %.*s: %s\n", file,
-            (int)(path->text_len > 4096 ? 4096 : path->text_len), path->text, missing);
-    return true;
-}
-
 perfbuf_status dump_v1_csv(const dump_input *in, FILE *out, perfbuf_error *err)
 {
     perfbuf_v1_block b;
@@ -1446,29 +1439,10 @@ perfbuf_status dump_v1_csv(const dump_input *in, FILE *out, perfbuf_error *err)
     }
     v1_tables tables;
     tables_load(in, &tables);
-    /* The query resolves paths in English and the system's language; with
-     * one table, that table is the one it reads. */
-    const perfbuf_name_table *first = tables.tables.english ? tables.tables.english
-                                                            : tables.tables.localized;
-    const perfbuf_name_table *second = tables.tables.english ? tables.tables.localized : NULL;
-    const uint8_t *first_bytes = first == &tables.english ? in->english_names : in->names;
-    size_t first_size = first == &tables.english ? in->english_names_size : in->names_size;
     perfbuf_query q;
-    bool open = first != NULL &&
-                perfbuf_query_open(&q, first_bytes, first_size, second ? in->names : NULL,
-                                   second ? in->names_size : 0, NULL) == PERFBUF_OK;
-    /* The query parses each capture with the options the text and JSON
-     * outputs parse with (--strict, --max-*), so --csv accepts and refuses
-     * exactly what they do. main checked them already. */
-    open = open && perfbuf_query_options(&q, &in->options) == PERFBUF_OK;
     perfbuf_query_counter *counters = dump_calloc(in->path_count, sizeof *counters);
     bool *added = dump_calloc(in->path_count, sizeof *added);
-    for (size_t p = 0; open && p < in->path_count; p++) {
-        DUMP_WORK(1);
-        /* main parsed every path already, with the same parser. */
-        added[p] = perfbuf_query_add(&q, &counters[p], in->paths[p].text, in->paths[p].text_len,
-                                     NULL) == PERFBUF_OK;
-    }
+    bool open = query_open_on(in, &tables, &q, counters, added);
     /* Oldest first: --rate PREVIOUS, or the --series captures; then FILE. */
     size_t earlier = in->previous != NULL ? 1u : in->series_count;
     size_t total = earlier + 1u;
@@ -1495,7 +1469,7 @@ perfbuf_status dump_v1_csv(const dump_input *in, FILE *out, perfbuf_error *err)
         }
         perfbuf_error cerr;
         memset(&cerr, 0, sizeof cerr);
-        perfbuf_status cst = open ? csv_collect(&q, &arena, data, size, &cerr) : PERFBUF_OK;
+        perfbuf_status cst = open ? query_collect(&q, &arena, data, size, &cerr) : PERFBUF_OK;
         if (cst != PERFBUF_OK && k == earlier) {
             *err = cerr;
             st = cst;
@@ -1585,7 +1559,7 @@ perfbuf_status dump_v1_csv(const dump_input *in, FILE *out, perfbuf_error *err)
         for (size_t p = 0; p < in->path_count; p++) {
             DUMP_WORK(1);
             uint32_t found = open && added[p] ? counters[p].found : PERFBUF_QUERY_FOUND_NO_OBJECT;
-            failed |= csv_report_found(&in->paths[p], found, in->path);
+            failed |= select_report_found(&in->paths[p], found, in->path);
         }
         if (failed && in->unmatched != NULL) {
             *in->unmatched = true;
