@@ -315,6 +315,7 @@ def _title(d, titles, index):
 
 
 def dump_v1(cap, side=None):
+    options = (side or {}).get("options", {})
     side = _side_views(side, (("names", "--names table", _table),
                               ("english_names", "--english-names table", _table)))
     # Titles from --names, else from --english-names.
@@ -324,7 +325,8 @@ def dump_v1(cap, side=None):
     if side.get("counters"):
         from ._select import Selection, TitleTables
         selection = Selection(side["counters"], TitleTables(side.get("names"),
-                                                            side.get("english_names")))
+                                                            side.get("english_names")),
+                              cap, side.get("english_names"), side.get("names"), options)
     rate = _V1Peer(side["previous"]) if side.get("previous") is not None else None
     series = None
     if "series" in side:
@@ -377,7 +379,7 @@ def dump_v1(cap, side=None):
         for peer in peers:
             peer.enter_object(cap, o, counters)
         single = o._counter_block_c()
-        if single is not None and (selection is None or selection.block_selected()):
+        if single is not None and (selection is None or selection.block_selected(o.position)):
             od["counter_block"] = {"offset": single.offset, "byte_length": single.byte_length}
             od["values"] = _values(o, counters, single)
             if rate is not None:
@@ -386,12 +388,10 @@ def dump_v1(cap, side=None):
                 od["statistics"] = _v1_statistics(counters, series, False, ring)
         if o.num_instances >= 0:
             insts = []
-            if selection is not None:
-                selection.collect_instances(cap, o)
             for inst in o.instances:
                 for peer in peers:
                     peer.enter_instance(inst._c)
-                if selection is not None and not selection.instance(inst.position):
+                if selection is not None and not selection.instance(o.position, inst.position):
                     continue
                 name_length = _le32(buf, inst.offset + 20)
                 idd = {"position": inst.position, "offset": inst.offset,

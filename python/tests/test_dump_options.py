@@ -180,3 +180,31 @@ def test_n_counts_names_that_differ_in_ascii_case_only(dump_tool, tmp_path):
              for i in o.get("instances", [])]
     assert mine[0] == 0 and shown == [("Process", "svchost", [1044]),
                                       ("Thread", "svchost/0", [1048])], shown
+
+
+def test_unique_ids_number_instances_as_the_query_does(dump_tool, tmp_path):
+    """In an object whose provider sets UniqueIDs, #N counts among instances
+    of the same UniqueID, as the query's key does (docs/collector.md): with
+    every process given its own id, "svchost" selects both svchost and
+    "svchost#1" none, in perfbuf-dump's JSON and in ours alike."""
+    import perfbuf
+    data = bytearray(S[0].read_bytes())
+    table = perfbuf.parse_names(SERIES_NAMES.read_bytes())
+    cap = perfbuf.parse_v1(bytes(data))
+    process = [o for o in cap.objects if table.title(o.name_title_index) == "Process"][0]
+    for inst in process.instances:
+        # PERF_INSTANCE_DEFINITION.UniqueID, at offset 12 (winperf.h).
+        data[inst.offset + 12:inst.offset + 16] = (1000 + inst.position).to_bytes(4, "little")
+    capture = tmp_path / "uid.bin"
+    capture.write_bytes(bytes(data))
+    every = ["--names", SERIES_NAMES, "--counter", "\\Process(svchost)\\ID Process", capture]
+    second = ["--names", SERIES_NAMES, "--counter", "\\Process(svchost#1)\\ID Process", capture]
+    for args in (every, second):
+        mine, theirs = run_python(args), run_tool(dump_tool, args)
+        assert mine[:2] == theirs[:2]
+        assert mine[2] == theirs[2].replace("perfbuf-dump: ", "perfbuf: "), (mine[2], theirs[2])
+    mine = run_python(every)
+    shown = [i["values"] for o in json.loads(mine[1])["objects"] for i in o.get("instances", [])]
+    assert mine[0] == 0 and shown == [[812], [1044]], shown
+    mine = run_python(second)
+    assert mine[0] == 1 and "svchost#1)\\ID Process: no instance of that name" in mine[2]
