@@ -526,7 +526,7 @@ static void put_le32(uint8_t *at, uint32_t v)
 
 /* The bytes changed after the parse, under a plan sealed on them: an
  * instance's ByteLength below its header or past the object, a counter
- * block's below the plan's reach. Refused, never read past a block. */
+ * block's below its header, below the plan's reach or past the object. Refused, never read past a block. */
 static void test_bytes_changed_after_parse(void)
 {
     int32_t scales[COLUMNS] = {0};
@@ -536,7 +536,7 @@ static void test_bytes_changed_after_parse(void)
     static perfbuf_value formatted[CELLS];
     static uint64_t raw[CELLS];
     const uint32_t f = PERFBUF_FMT_DOUBLE;
-    for (int kind = 0; kind < 4; kind++) {
+    for (int kind = 0; kind < 5; kind++) {
         for (int side = 0; side < 2; side++) {
             capture c0 = {make_capture(ROWS, 1000, 10000000, 5000, scales, COLUMNS, 1), {0}, {0}};
             capture c1 = {make_capture(ROWS, 2000, 10000000, 6000, scales, COLUMNS, 2), {0}, {0}};
@@ -567,8 +567,11 @@ static void test_bytes_changed_after_parse(void)
             case 1: /* instance ByteLength past the object */
                 put_le32(bytes + inst.offset, 0x7FFFFFF0u);
                 break;
-            case 2: /* counter block ByteLength below PERF_COUNTER_BLOCK's 8 */
-                put_le32(bytes + inst.counters.offset, 4);
+            case 2: /* counter block ByteLength below PERF_COUNTER_BLOCK's 4 */
+                put_le32(bytes + inst.counters.offset, 3);
+                break;
+            case 3: /* counter block ByteLength past the object */
+                put_le32(bytes + inst.counters.offset, 0x7FFFFFF0u);
                 break;
             default: /* counter block ByteLength below the reach */
                 CHECK(p1.reach > 16);

@@ -589,6 +589,7 @@ enum {
     CHANGED_FORMULA = CHANGED_OUT_OF_RANGE, /* another type's formula */
     CHANGED_SCALE,          /* a DefaultScale past PERFBUF_MAX_SCALE */
     CHANGED_TYPE,           /* type and formula of a raw fraction, its clocks kept */
+    CHANGED_ELAPSED,        /* of an elapsed time, its clocks kept */
     CHANGED_KINDS
 };
 
@@ -621,9 +622,13 @@ static void change_entry(perfbuf_v2_plan_entry *e, int kind, uint32_t count)
     case CHANGED_SCALE:
         e->scale = PERFBUF_MAX_SCALE + 1;
         break;
-    default:
+    case CHANGED_TYPE:
         e->type = PERF_RAW_FRACTION;
         EXPECT(perfbuf_prepare_formula(PERF_RAW_FRACTION, &e->formula) == PERFBUF_OK);
+        break;
+    default:
+        e->type = PERF_ELAPSED_TIME;
+        EXPECT(perfbuf_prepare_formula(PERF_ELAPSED_TIME, &e->formula) == PERFBUF_OK);
         break;
     }
 }
