@@ -387,7 +387,7 @@ static void test_doubles_arguments(void)
 }
 
 /* Each pointer argument NULL, of the doubles call and of the two calls
- * whose checks it shares: INVALID_ARGUMENT, and *needed 0 where given. */
+ * whose checks it shares: INVALID_ARGUMENT before *needed is written. */
 static void test_null_arguments(void)
 {
     int32_t scales[COLUMNS] = {0};
