@@ -1021,9 +1021,59 @@ static void path_text_changed_under_collection(void)
     tb_free(&c0);
 }
 
+/* The arguments add, pair_by and arena refuse before anything changes:
+ * NULL pointers, a query never opened, an empty or over-long key name, an
+ * arena not aligned to 8. The query then goes on as if none was made. */
+static void refused_arguments(void)
+{
+    fixture f;
+    CALL(setup(&f, false));
+    perfbuf_query_counter c;
+    perfbuf_error err = {0};
+    const char *path = "\\Process(*)\\% Processor Time";
+    const perfbuf_status bad = PERFBUF_E_INVALID_ARGUMENT;
+    CHECK_EQ_U(perfbuf_query_add(NULL, &c, path, strlen(path), &err), bad);
+    CHECK_EQ_U(perfbuf_query_add(&f.q, NULL, path, strlen(path), &err), bad);
+    CHECK_EQ_U(perfbuf_query_add(&f.q, &c, NULL, strlen(path), &err), bad);
+    perfbuf_query never_opened;
+    memset(&never_opened, 0, sizeof never_opened);
+    CHECK_EQ_U(perfbuf_query_add(&never_opened, &c, path, strlen(path), &err), bad);
+    CHECK(add(&f, &c, path) == PERFBUF_OK);
+    CHECK_EQ_U(perfbuf_query_pair_by(&f.q, &c, NULL, 10), bad);
+    CHECK_EQ_U(perfbuf_query_pair_by(&f.q, &c, "ID Process", 0), bad);
+    /* One byte past three bytes of UTF-8 per character of the longest name. */
+    size_t long_len = PERFBUF_PATH_MAX_NAME * 3u + 1u;
+    char *long_key = malloc(long_len);
+    CHECK(long_key != NULL);
+    memset(long_key, 'k', long_len);
+    CHECK_EQ_U(perfbuf_query_pair_by(&f.q, &c, long_key, long_len), bad);
+    free(long_key);
+    size_t bytes = 0;
+    CHECK_EQ_U(perfbuf_query_arena(NULL, NULL, &bytes), bad);
+    CHECK_EQ_U(perfbuf_query_arena(&f.q, NULL, NULL), bad);
+    CHECK_EQ_U(perfbuf_query_arena(&never_opened, NULL, &bytes), bad);
+    CHECK_EQ_U(bytes, 0);
+    CHECK_EQ_U(perfbuf_query_arena(&f.q, NULL, &bytes), PERFBUF_E_OUTPUT_TOO_SMALL);
+    CHECK(bytes > 0);
+    /* Room enough, one byte off the alignment. */
+    uint64_t *room = malloc(bytes + 8u);
+    CHECK(room != NULL);
+    size_t given = bytes;
+    CHECK_EQ_U(perfbuf_query_arena(&f.q, (uint8_t *)room + 1, &given), bad);
+    CHECK_EQ_U(given, bytes);
+    free(room);
+    /* None of it changed the query: the counter collects. */
+    CHECK(start(&f) == PERFBUF_OK);
+    tb_buf c0 = cf_capture(0, NULL, 0, first, 4, 0);
+    CHECK(collect(&f, &c0) == PERFBUF_OK);
+    CHECK_EQ_U(c.status, PERFBUF_CSTATUS_VALID_DATA);
+    tb_free(&c0);
+    teardown(&f);
+}
+
 static const th_case cases[] = {
     TH_CASE(first_sample_then_rates), TH_CASE(exit_shifts_ordinals),
-    TH_CASE(appeared_and_exited_with_parents), TH_CASE(add_errors),
+    TH_CASE(appeared_and_exited_with_parents), TH_CASE(add_errors), TH_CASE(refused_arguments),
     TH_CASE(missing_and_rejected), TH_CASE(arena_moves), TH_CASE(identity_pairing_survives_exit),
     TH_CASE(titles_as_resolved), TH_CASE(found_tells_empty_from_missing),
     TH_CASE(items_carry_positions), TH_CASE(every_counter_of_an_object),

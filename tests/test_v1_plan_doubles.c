@@ -386,6 +386,254 @@ static void test_doubles_arguments(void)
     capture_free(&c2);
 }
 
+/* Each pointer argument NULL, of the doubles call and of the two calls
+ * whose checks it shares: INVALID_ARGUMENT before *needed is written. */
+static void test_null_arguments(void)
+{
+    int32_t scales[COLUMNS] = {0};
+    capture c0 = {make_capture(3, 1000, 10000000, 5000, scales, COLUMNS, 1), {0}, {0}};
+    capture c1 = {make_capture(3, 2000, 10000000, 6000, scales, COLUMNS, 2), {0}, {0}};
+    CHECK(capture_parse(&c0) && capture_parse(&c1));
+    perfbuf_v1_object o0, o1;
+    CHECK(perfbuf_v1_find_object(&c0.b, 700, &o0) == PERFBUF_OK);
+    CHECK(perfbuf_v1_find_object(&c1.b, 700, &o1) == PERFBUF_OK);
+    perfbuf_v1_plan_entry e0[COLUMNS], e1[COLUMNS];
+    perfbuf_v1_plan p0, p1;
+    CHECK(perfbuf_v1_plan_build(&c0.b, &o0, e0, COLUMNS, &p0) == PERFBUF_OK);
+    CHECK(perfbuf_v1_plan_build(&c1.b, &o1, e1, COLUMNS, &p1) == PERFBUF_OK);
+    enum { CELLS = 3 * COLUMNS };
+    static double values[CELLS];
+    static uint8_t codes[CELLS];
+    static perfbuf_value formatted[CELLS];
+    static uint64_t raw[CELLS];
+    const uint32_t f = PERFBUF_FMT_DOUBLE;
+    /* Which of the six plan, block and object arguments is NULL. */
+    for (int which = 0; which < 6; which++) {
+        const perfbuf_v1_plan *np = which == 0 ? NULL : &p1;
+        const perfbuf_v1_block *nb = which == 1 ? NULL : &c1.b;
+        const perfbuf_v1_object *no = which == 2 ? NULL : &o1;
+        const perfbuf_v1_plan *op = which == 3 ? NULL : &p0;
+        const perfbuf_v1_block *ob = which == 4 ? NULL : &c0.b;
+        const perfbuf_v1_object *oo = which == 5 ? NULL : &o0;
+        size_t needed = 99;
+        CHECK_EQ_U(perfbuf_v1_plan_format_object_doubles(np, nb, no, op, ob, oo, f, values, codes,
+                                                         CELLS, &needed),
+                   PERFBUF_E_INVALID_ARGUMENT);
+        CHECK_EQ_U(needed, 99);
+        CHECK_EQ_U(perfbuf_v1_plan_format_object(np, nb, no, op, ob, oo, f, formatted, CELLS,
+                                                 &needed),
+                   PERFBUF_E_INVALID_ARGUMENT);
+        CHECK_EQ_U(needed, 99);
+        if (which < 3) {
+            CHECK_EQ_U(perfbuf_v1_plan_read_object(np, nb, no, raw, CELLS, &needed),
+                       PERFBUF_E_INVALID_ARGUMENT);
+            CHECK_EQ_U(needed, 99);
+        }
+    }
+    size_t needed = 99;
+    CHECK_EQ_U(perfbuf_v1_plan_format_object(&p1, &c1.b, &o1, &p0, &c0.b, &o0, f, formatted,
+                                             CELLS, NULL),
+               PERFBUF_E_INVALID_ARGUMENT);
+    CHECK_EQ_U(perfbuf_v1_plan_format_object(&p1, &c1.b, &o1, &p0, &c0.b, &o0, f, NULL, CELLS,
+                                             &needed),
+               PERFBUF_E_INVALID_ARGUMENT);
+    CHECK_EQ_U(needed, 99);
+    /* No output and no room: the size asked for. */
+    CHECK_EQ_U(perfbuf_v1_plan_format_object(&p1, &c1.b, &o1, &p0, &c0.b, &o0, f, NULL, 0,
+                                             &needed),
+               PERFBUF_E_OUTPUT_TOO_SMALL);
+    CHECK_EQ_U(needed, CELLS);
+    CHECK_EQ_U(perfbuf_v1_plan_read_object(&p1, &c1.b, &o1, raw, CELLS, NULL),
+               PERFBUF_E_INVALID_ARGUMENT);
+    needed = 99;
+    CHECK_EQ_U(perfbuf_v1_plan_read_object(&p1, &c1.b, &o1, NULL, CELLS, &needed),
+               PERFBUF_E_INVALID_ARGUMENT);
+    CHECK_EQ_U(needed, 99);
+    capture_free(&c0);
+    capture_free(&c1);
+}
+
+/* A plan or object view changed in one field since the build: refused by
+ * the three whole-object calls before anything is read (plan_of_object),
+ * and accepted again once restored. */
+static void test_changed_plan_or_object(void)
+{
+    int32_t scales[COLUMNS] = {0};
+    capture c0 = {make_capture(3, 1000, 10000000, 5000, scales, COLUMNS, 1), {0}, {0}};
+    capture c1 = {make_capture(3, 2000, 10000000, 6000, scales, COLUMNS, 2), {0}, {0}};
+    CHECK(capture_parse(&c0) && capture_parse(&c1));
+    perfbuf_v1_object o0, o1;
+    CHECK(perfbuf_v1_find_object(&c0.b, 700, &o0) == PERFBUF_OK);
+    CHECK(perfbuf_v1_find_object(&c1.b, 700, &o1) == PERFBUF_OK);
+    perfbuf_v1_plan_entry e0[COLUMNS], e1[COLUMNS];
+    perfbuf_v1_plan p0, p1;
+    CHECK(perfbuf_v1_plan_build(&c0.b, &o0, e0, COLUMNS, &p0) == PERFBUF_OK);
+    CHECK(perfbuf_v1_plan_build(&c1.b, &o1, e1, COLUMNS, &p1) == PERFBUF_OK);
+    enum { CELLS = 3 * COLUMNS, KINDS = 10 };
+    static double values[CELLS];
+    static uint8_t codes[CELLS];
+    static perfbuf_value formatted[CELLS];
+    static uint64_t raw[CELLS];
+    const uint32_t f = PERFBUF_FMT_DOUBLE;
+    for (int kind = 0; kind < KINDS; kind++) {
+        perfbuf_v1_plan p = p1;
+        perfbuf_v1_object o = o1;
+        switch (kind) {
+        case 0: p.data = c0.b.data; break;           /* another capture's bytes */
+        case 1: p.size -= 1; break;
+        case 2: p.perf_time += 1; break;
+        case 3: p.perf_time_100ns += 1; break;
+        case 4: p.data_offset += 8; break;
+        case 5: p.data_end -= 8; break;
+        case 6: p.count -= 1; break;
+        case 7: p.entries = NULL; break;
+        case 8: o.definitions_offset += 4; break;   /* not where the header ends */
+        default: o.instance_count += 1; break;      /* not NumInstances */
+        }
+        size_t needed = 99;
+        CHECK_EQ_U(perfbuf_v1_plan_format_object_doubles(&p, &c1.b, &o, &p0, &c0.b, &o0, f, values,
+                                                         codes, CELLS, &needed),
+                   PERFBUF_E_INVALID_ARGUMENT);
+        CHECK_EQ_U(needed, 0);
+        /* On the older side as well. */
+        CHECK_EQ_U(perfbuf_v1_plan_format_object_doubles(&p0, &c0.b, &o0, &p, &c1.b, &o, f, values,
+                                                         codes, CELLS, &needed),
+                   PERFBUF_E_INVALID_ARGUMENT);
+        CHECK_EQ_U(perfbuf_v1_plan_format_object(&p, &c1.b, &o, &p0, &c0.b, &o0, f, formatted,
+                                                 CELLS, &needed),
+                   PERFBUF_E_INVALID_ARGUMENT);
+        CHECK_EQ_U(perfbuf_v1_plan_read_object(&p, &c1.b, &o, raw, CELLS, &needed),
+                   PERFBUF_E_INVALID_ARGUMENT);
+        CHECK_EQ_U(needed, 0);
+    }
+    size_t needed = 0;
+    CHECK_EQ_U(perfbuf_v1_plan_format_object_doubles(&p1, &c1.b, &o1, &p0, &c0.b, &o0, f, values,
+                                                     codes, CELLS, &needed),
+               PERFBUF_OK);
+    CHECK_EQ_U(needed, CELLS);
+    capture_free(&c0);
+    capture_free(&c1);
+}
+
+/* A ByteLength (the first DWORD of PERF_INSTANCE_DEFINITION and of
+ * PERF_COUNTER_BLOCK) written over. */
+static void put_le32(uint8_t *at, uint32_t v)
+{
+    for (int i = 0; i < 4; i++) {
+        at[i] = (uint8_t)(v >> (8 * i));
+    }
+}
+
+/* The bytes changed after the parse, under a plan sealed on them: an
+ * instance's ByteLength below its header or past the object, a counter
+ * block's below its header, below the plan's reach or past the object. Refused, never read past a block. */
+static void test_bytes_changed_after_parse(void)
+{
+    int32_t scales[COLUMNS] = {0};
+    enum { ROWS = 3, CELLS = ROWS * COLUMNS };
+    static double values[CELLS];
+    static uint8_t codes[CELLS];
+    static perfbuf_value formatted[CELLS];
+    static uint64_t raw[CELLS];
+    const uint32_t f = PERFBUF_FMT_DOUBLE;
+    for (int kind = 0; kind < 5; kind++) {
+        for (int side = 0; side < 2; side++) {
+            capture c0 = {make_capture(ROWS, 1000, 10000000, 5000, scales, COLUMNS, 1), {0}, {0}};
+            capture c1 = {make_capture(ROWS, 2000, 10000000, 6000, scales, COLUMNS, 2), {0}, {0}};
+            CHECK(capture_parse(&c0) && capture_parse(&c1));
+            perfbuf_v1_object o0, o1;
+            CHECK(perfbuf_v1_find_object(&c0.b, 700, &o0) == PERFBUF_OK);
+            CHECK(perfbuf_v1_find_object(&c1.b, 700, &o1) == PERFBUF_OK);
+            perfbuf_v1_plan_entry e0[COLUMNS], e1[COLUMNS];
+            perfbuf_v1_plan p0, p1;
+            CHECK(perfbuf_v1_plan_build(&c0.b, &o0, e0, COLUMNS, &p0) == PERFBUF_OK);
+            CHECK(perfbuf_v1_plan_build(&c1.b, &o1, e1, COLUMNS, &p1) == PERFBUF_OK);
+            capture *changed = side == 0 ? &c1 : &c0;
+            const perfbuf_v1_object *o = side == 0 ? &o1 : &o0;
+            /* The last instance: the rows before it are read first. */
+            perfbuf_v1_iter it;
+            perfbuf_v1_instance inst;
+            perfbuf_v1_instances_begin(o, &it);
+            uint32_t seen_rows = 0;
+            while (seen_rows < ROWS && perfbuf_v1_instances_next(&changed->b, &it, &inst)) {
+                seen_rows++;
+            }
+            CHECK_EQ_U(seen_rows, ROWS);
+            uint8_t *bytes = changed->g.bytes;
+            switch (kind) {
+            case 0: /* instance ByteLength below PERF_INSTANCE_DEFINITION's 24 */
+                put_le32(bytes + inst.offset, 8);
+                break;
+            case 1: /* instance ByteLength past the object */
+                put_le32(bytes + inst.offset, 0x7FFFFFF0u);
+                break;
+            case 2: /* counter block ByteLength below PERF_COUNTER_BLOCK's 4 */
+                put_le32(bytes + inst.counters.offset, 3);
+                break;
+            case 3: /* counter block ByteLength past the object */
+                put_le32(bytes + inst.counters.offset, 0x7FFFFFF0u);
+                break;
+            default: /* counter block ByteLength below the reach */
+                CHECK(p1.reach > 16);
+                put_le32(bytes + inst.counters.offset, 16);
+                break;
+            }
+            size_t needed = 0;
+            CHECK_EQ_U(perfbuf_v1_plan_format_object_doubles(&p1, &c1.b, &o1, &p0, &c0.b, &o0, f,
+                                                             values, codes, CELLS, &needed),
+                       PERFBUF_E_INVALID_ARGUMENT);
+            CHECK_EQ_U(perfbuf_v1_plan_format_object(&p1, &c1.b, &o1, &p0, &c0.b, &o0, f,
+                                                     formatted, CELLS, &needed),
+                       PERFBUF_E_INVALID_ARGUMENT);
+            const perfbuf_v1_plan *p = side == 0 ? &p1 : &p0;
+            CHECK_EQ_U(perfbuf_v1_plan_read_object(p, &changed->b, o, raw, CELLS, &needed),
+                       PERFBUF_E_INVALID_ARGUMENT);
+            capture_free(&c0);
+            capture_free(&c1);
+        }
+    }
+}
+
+/* An object whose PerfFreq is 0: its elapsed-time column (a one-sample
+ * formula divided by that frequency) stands still in every row, as
+ * perfbuf_v1_plan_format_object says cell for cell. */
+static void test_object_frequency_zero(void)
+{
+    int32_t scales[COLUMNS] = {0};
+    clocks older = {1000000, 10000000, 134398148561470699ull};
+    clocks later = {1000000 + 10000000, 10000000, 134398148561470699ull + 10000000};
+    capture c[2] = {
+        {make_capture(33, older.time, older.freq, older.t100, scales, COLUMNS, 5), {0}, {0}},
+        {make_capture(33, later.time, later.freq, later.t100, scales, COLUMNS, 6), {0}, {0}},
+    };
+    perfbuf_v1_object o[2];
+    perfbuf_v1_plan_entry e[2][COLUMNS];
+    perfbuf_v1_plan p[2];
+    for (int s = 0; s < 2; s++) {
+        /* The object's PerfFreq (PERF_OBJECT_TYPE, bytes 56..63), before
+         * the parse. */
+        perfbuf_v1_block unparsed;
+        perfbuf_v1_object found;
+        CHECK(perfbuf_v1_parse(c[s].v.buf.data, c[s].v.buf.len, NULL, &unparsed, NULL) ==
+              PERFBUF_OK);
+        CHECK(perfbuf_v1_find_object(&unparsed, 700, &found) == PERFBUF_OK);
+        CHECK_EQ_U(found.perf_freq, 1000);
+        memset(c[s].v.buf.data + found.offset + 56, 0, 8);
+        CHECK(capture_parse(&c[s]));
+        CHECK(perfbuf_v1_find_object(&c[s].b, 700, &o[s]) == PERFBUF_OK);
+        CHECK_EQ_U(o[s].perf_freq, 0);
+        CHECK(perfbuf_v1_plan_build(&c[s].b, &o[s], e[s], COLUMNS, &p[s]) == PERFBUF_OK);
+    }
+    size_t before = seen[PERFBUF_COMPACT_CALC_NEGATIVE_TIMEBASE];
+    for (size_t f = 0; f < sizeof all_flags / sizeof all_flags[0]; f++) {
+        CALL((void)compare_object(&p[1], &c[1].b, &o[1], &p[0], &c[0].b, &o[0], all_flags[f]));
+    }
+    /* The elapsed column of each row, under each double flags at least. */
+    CHECK(seen[PERFBUF_COMPACT_CALC_NEGATIVE_TIMEBASE] - before >= 33u * 5u);
+    capture_free(&c[0]);
+    capture_free(&c[1]);
+}
+
 /* Every code names its status, and a byte no call writes the documented
  * fallback. */
 static void test_compact_codes(void)
@@ -407,6 +655,10 @@ static void test_compact_codes(void)
 static const th_case cases[] = {
     TH_CASE(test_doubles_equal_format_object),
     TH_CASE(test_doubles_arguments),
+    TH_CASE(test_null_arguments),
+    TH_CASE(test_changed_plan_or_object),
+    TH_CASE(test_bytes_changed_after_parse),
+    TH_CASE(test_object_frequency_zero),
     TH_CASE(test_compact_codes),
 };
 

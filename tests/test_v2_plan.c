@@ -473,7 +473,19 @@ static void sizes_and_arguments(void)
     CHECK(perfbuf_v2_plan_build(&q, &b, &reg, NULL, CAP, scratch, CAP, &plan) == bad);
     CHECK(perfbuf_v2_plan_build(&q, &b, &reg, entries, CAP, NULL, CAP, &plan) == bad);
     CHECK(perfbuf_v2_plan_build(&q, &b, &reg, entries, CAP, scratch, CAP, NULL) == bad);
+    /* No entries or no scratch, with no room: the sizes all the same. */
+    plan.count = 0;
+    CHECK(perfbuf_v2_plan_build(&q, &b, &reg, NULL, 0, scratch, CAP, &plan) ==
+          PERFBUF_E_OUTPUT_TOO_SMALL);
+    CHECK_EQ_U(plan.count, 31);
+    plan.scratch_needed = 0;
+    CHECK(perfbuf_v2_plan_build(&q, &b, &reg, entries, CAP, NULL, 0, &plan) ==
+          PERFBUF_E_OUTPUT_TOO_SMALL);
+    CHECK_EQ_U(plan.scratch_needed, 31);
+    CHECK(perfbuf_v2_plan_formula(&plan, 0) == NULL); /* no entries */
     CHECK(perfbuf_v2_plan_build(&q, &b, &reg, entries, 31, scratch, 31, &plan) == PERFBUF_OK);
+    CHECK(perfbuf_v2_plan_formula(&plan, 0) == &entries[0].formula);
+    CHECK(perfbuf_v2_plan_formula(&plan, 31) == NULL);
     CHECK(perfbuf_v2_values_read(&q, &b, &inst, values, CAP, &read) == PERFBUF_OK);
     perfbuf_raw_sample s;
     perfbuf_value_context ctx;
@@ -684,6 +696,209 @@ static void block_read_all_without_values(void)
     CHECK_EQ_U(needed, 0);
 }
 
+/* The registration of walked_references: an object timer (time 1,
+ * frequency 2), a multi timer (multi 4), an average with its base (6). */
+static tb_buf walked_registration(void)
+{
+    static const struct {
+        uint32_t id, type, base, time, freq, multi;
+    } set[7] = {
+        {0, PERF_OBJ_TIME_TIMER, PERFBUF_V2_NO_ID, 1, 2, PERFBUF_V2_NO_ID},
+        {1, PERF_COUNTER_LARGE_RAWCOUNT, PERFBUF_V2_NO_ID, PERFBUF_V2_NO_ID, PERFBUF_V2_NO_ID, PERFBUF_V2_NO_ID},
+        {2, PERF_COUNTER_LARGE_RAWCOUNT, PERFBUF_V2_NO_ID, PERFBUF_V2_NO_ID, PERFBUF_V2_NO_ID, PERFBUF_V2_NO_ID},
+        {3, PERF_100NSEC_MULTI_TIMER, PERFBUF_V2_NO_ID, PERFBUF_V2_NO_ID, PERFBUF_V2_NO_ID, 4},
+        {4, PERF_COUNTER_RAWCOUNT, PERFBUF_V2_NO_ID, PERFBUF_V2_NO_ID, PERFBUF_V2_NO_ID, PERFBUF_V2_NO_ID},
+        {5, PERF_AVERAGE_BULK, 6, PERFBUF_V2_NO_ID, PERFBUF_V2_NO_ID, PERFBUF_V2_NO_ID},
+        {6, PERF_AVERAGE_BASE, PERFBUF_V2_NO_ID, PERFBUF_V2_NO_ID, PERFBUF_V2_NO_ID, PERFBUF_V2_NO_ID},
+    };
+    tb_reg_row rows[7];
+    for (int i = 0; i < 7; i++) {
+        rows[i].id = set[i].id;
+        rows[i].type = set[i].type;
+        rows[i].base = set[i].base;
+        rows[i].name = NULL;
+    }
+    tb_buf reg_buf = tb_v2_reginfo(rows, 7, PERFBUF_COUNTERSET_SINGLE_INSTANCE);
+    for (uint32_t i = 0; i < 7; i++) {
+        tb_patch_u32(&reg_buf, 32 + 48 * i + 28, set[i].time);
+        tb_patch_u32(&reg_buf, 32 + 48 * i + 32, set[i].freq);
+        tb_patch_u32(&reg_buf, 32 + 48 * i + 36, set[i].multi);
+    }
+    return reg_buf;
+}
+
+/* Ids in the order of walked_block; 50 is registered by nothing. */
+static const uint32_t walked_ids[8] = {6, 5, 4, 3, 2, 1, 0, 50};
+#define WALKED_IDS 8u
+#define WALKED_TIMER 6u /* the position of id 0, the object timer */
+#define WALKED_MULTI_TIMER 3u
+
+/* One block of walked_ids: the value of id `wide` 16 bytes long (none
+ * when it is no id of the list), the multi count (id 4) past 32 bits
+ * when big_multi, every other value 10 (id + 1). */
+static tb_v2 walked_block(uint32_t wide, bool big_multi)
+{
+    tb_v2 v;
+    tb_v2_begin(&v, 1, 2, 3);
+    tb_v2_block_begin(&v, 0, PERFBUF_V2_MULTIPLE_COUNTERS);
+    tb_v2_ids(&v, walked_ids, WALKED_IDS);
+    for (uint32_t p = 0; p < WALKED_IDS; p++) {
+        if (walked_ids[p] == wide) {
+            static const uint8_t bytes[16] = {9};
+            tb_v2_value(&v, bytes, sizeof bytes);
+        } else if (walked_ids[p] == 4 && big_multi) {
+            tb_v2_u64(&v, (uint64_t)UINT32_MAX + 5u);
+        } else {
+            tb_v2_u64(&v, 10u * (walked_ids[p] + 1u));
+        }
+    }
+    tb_v2_block_end(&v);
+    tb_v2_end(&v);
+    return v;
+}
+
+/* When a value is not an integer the walk decides, and one walk answers
+ * every position (walked_samples): the references of each type (time,
+ * frequency, multi, base) found there, missing because their one value
+ * is not an integer, and a multi count past 32 bits. Each position as
+ * perfbuf_v2_raw_sample says. */
+static void walked_references(void)
+{
+    tb_buf reg_buf = walked_registration();
+    perfbuf_v2_reginfo reg = parse_reg(&reg_buf);
+    static const struct {
+        uint32_t wide;
+        bool big_multi;
+        uint32_t ok; /* positions that answer OK */
+    } shapes[6] = {
+        /* Everything but the base 6 and id 50. */
+        {50, false, 6},
+        {50, true, 6},
+        /* The timer's time (1) or frequency (2) lost, with the counter. */
+        {1, false, 4},
+        {2, false, 4},
+        /* The multi timer's multi count (4) lost, with the counter. */
+        {4, false, 4},
+        /* The average's base lost: the base had no sample anyway. */
+        {6, false, 5},
+    };
+    for (int k = 0; k < 6; k++) {
+        tb_v2 v = walked_block(shapes[k].wide, shapes[k].big_multi);
+        perfbuf_v2_query q;
+        perfbuf_v2_block b;
+        CHECK(perfbuf_v2_query_parse(v.buf.data, v.buf.len, NULL, &q, NULL) == PERFBUF_OK);
+        CHECK(first_block(&q, &b));
+        uint32_t ok = plan_equals_raw_samples(&q, &b, NULL, &reg);
+        CHECK(!th.case_failed);
+        CHECK_EQ_U(ok, shapes[k].ok);
+        /* The walk found the multi count and told one past 32 bits. */
+        perfbuf_v2_plan_entry entries[CAP];
+        uint32_t scratch[CAP];
+        perfbuf_v2_plan plan;
+        CHECK(perfbuf_v2_plan_build(&q, &b, &reg, entries, CAP, scratch, CAP, &plan) ==
+              PERFBUF_OK);
+        uint64_t values[CAP];
+        perfbuf_v2_values_read_result read;
+        CHECK(perfbuf_v2_values_read(&q, &b, NULL, values, CAP, &read) == PERFBUF_OK);
+        CHECK_EQ_U(read.non_integers, 1);
+        perfbuf_raw_sample samples[CAP];
+        perfbuf_value_context contexts[CAP];
+        perfbuf_status statuses[CAP];
+        CHECK(perfbuf_v2_plan_samples(&q, &b, NULL, &reg, &plan, values, &read, samples, contexts,
+                                      statuses, CAP) == PERFBUF_OK);
+        if (shapes[k].wide == 50) {
+            CHECK_EQ_U(statuses[WALKED_MULTI_TIMER], PERFBUF_OK);
+            CHECK_EQ_U(samples[WALKED_MULTI_TIMER].status, shapes[k].big_multi
+                                                               ? PERFBUF_CSTATUS_INVALID_DATA
+                                                               : PERFBUF_CSTATUS_VALID_DATA);
+            CHECK_EQ_U(samples[WALKED_MULTI_TIMER].multi, shapes[k].big_multi ? 0u : 50u);
+            CHECK_EQ_U(statuses[WALKED_TIMER], PERFBUF_OK);
+            CHECK_EQ_U(samples[WALKED_TIMER].first, 10);
+            CHECK_EQ_U(samples[WALKED_TIMER].second, 20);
+            CHECK_EQ_U(contexts[WALKED_TIMER].frequency, 30);
+        }
+        tb_free(&v.buf);
+    }
+    tb_free(&reg_buf);
+}
+
+/* The object timer's entry changed since the build so that it would read
+ * past the values, or take a clock past the four: refused with
+ * INVALID_ARGUMENT, by the direct path (every value an integer) and by
+ * the walk, and every other position answers as before. */
+static void changed_entries_refused(void)
+{
+    tb_buf reg_buf = walked_registration();
+    perfbuf_v2_reginfo reg = parse_reg(&reg_buf);
+    /* No value 16 bytes long (id 99 is not listed), then one (id 50). */
+    static const uint32_t wide[2] = {99, 50};
+    for (int walk = 0; walk < 2; walk++) {
+        tb_v2 v = walked_block(wide[walk], false);
+        perfbuf_v2_query q;
+        perfbuf_v2_block b;
+        CHECK(perfbuf_v2_query_parse(v.buf.data, v.buf.len, NULL, &q, NULL) == PERFBUF_OK);
+        CHECK(first_block(&q, &b));
+        perfbuf_v2_plan_entry built[CAP];
+        uint32_t scratch[CAP];
+        perfbuf_v2_plan plan;
+        CHECK(perfbuf_v2_plan_build(&q, &b, &reg, built, CAP, scratch, CAP, &plan) == PERFBUF_OK);
+        uint64_t values[CAP];
+        perfbuf_v2_values_read_result read;
+        CHECK(perfbuf_v2_values_read(&q, &b, NULL, values, CAP, &read) == PERFBUF_OK);
+        CHECK_EQ_U(read.non_integers, (uint32_t)walk);
+        perfbuf_raw_sample as_built[CAP];
+        perfbuf_value_context as_built_ctx[CAP];
+        perfbuf_status as_built_st[CAP];
+        CHECK(perfbuf_v2_plan_samples(&q, &b, NULL, &reg, &plan, values, &read, as_built,
+                                      as_built_ctx, as_built_st, CAP) == PERFBUF_OK);
+        CHECK_EQ_U(as_built_st[WALKED_TIMER], PERFBUF_OK);
+        for (int kind = 0; kind < 6; kind++) {
+            perfbuf_v2_plan_entry entries[CAP];
+            memcpy(entries, built, sizeof entries);
+            perfbuf_v2_plan_entry *e = &entries[WALKED_TIMER];
+            switch (kind) {
+            case 0: e->first = WALKED_IDS; break;
+            case 1: e->second = WALKED_IDS; break;
+            case 2: e->frequency = WALKED_IDS; break;
+            case 3: e->multi = WALKED_IDS; break;
+            case 4: e->second_source = 4; break;
+            default: e->frequency_source = 4; break;
+            }
+            perfbuf_v2_plan changed = plan;
+            changed.entries = entries;
+            perfbuf_raw_sample s;
+            perfbuf_value_context ctx;
+            if (walk == 0) {
+                /* The walk does not decide: the plan's own path. */
+                CHECK_EQ_U(perfbuf_v2_plan_sample(&q, &b, NULL, &reg, &changed, values, &read,
+                                                  WALKED_TIMER, &s, &ctx),
+                           PERFBUF_E_INVALID_ARGUMENT);
+            }
+            perfbuf_raw_sample samples[CAP];
+            perfbuf_value_context contexts[CAP];
+            perfbuf_status statuses[CAP];
+            CHECK(perfbuf_v2_plan_samples(&q, &b, NULL, &reg, &changed, values, &read, samples,
+                                          contexts, statuses, CAP) == PERFBUF_OK);
+            for (uint32_t p = 0; p < WALKED_IDS; p++) {
+                if (p == WALKED_TIMER) {
+                    CHECK_EQ_U(statuses[p], PERFBUF_E_INVALID_ARGUMENT);
+                    continue;
+                }
+                CHECK_EQ_U(statuses[p], as_built_st[p]);
+                if (statuses[p] == PERFBUF_OK) {
+                    CHECK_EQ_U(samples[p].first, as_built[p].first);
+                    CHECK_EQ_U(samples[p].second, as_built[p].second);
+                    CHECK_EQ_U(samples[p].multi, as_built[p].multi);
+                    CHECK_EQ_U(samples[p].status, as_built[p].status);
+                    CHECK_EQ_U(contexts[p].frequency, as_built_ctx[p].frequency);
+                }
+            }
+        }
+        tb_free(&v.buf);
+    }
+    tb_free(&reg_buf);
+}
+
 static const th_case cases[] = {
     TH_CASE(instances_with_values),
     TH_CASE(block_read_all),
@@ -694,5 +909,7 @@ static const th_case cases[] = {
     TH_CASE(irregular_at_scale),
     TH_CASE(two_captures_formatted),
     TH_CASE(sizes_and_arguments),
+    TH_CASE(walked_references),
+    TH_CASE(changed_entries_refused),
 };
 TH_MAIN(cases)

@@ -451,9 +451,259 @@ static void walk_decides(void)
     tb_free(&reg_buf);
 }
 
+/* One query of one block: its parse and the block, kept together. */
+typedef struct parsed_capture {
+    tb_v2 v;
+    perfbuf_v2_query q;
+    perfbuf_v2_block b;
+} parsed_capture;
+
+static bool parse_capture(parsed_capture *c)
+{
+    return perfbuf_v2_query_parse(c->v.buf.data, c->v.buf.len, NULL, &c->q, NULL) ==
+               PERFBUF_OK &&
+           first_block(&c->q, &c->b);
+}
+
+/* The arguments not met above: each query and block NULL, outputs NULL
+ * with no room (the size is still answered), a plan without entries or
+ * of another block offset, an older block without an id list, and block
+ * views that claim one instance more than their buffers hold. */
+static void arguments_and_views(void)
+{
+    tb_buf reg_buf = registration();
+    perfbuf_v2_reginfo reg = parsed_registration(&reg_buf);
+    const clock_set clk = {1000000000, 133000000000000000, 10000000};
+    parsed_capture c5 = {capture(5, 1, clk), {0}, {0}};
+    CHECK(parse_capture(&c5));
+    perfbuf_v2_plan_entry entries[CAP];
+    uint32_t plan_scratch[CAP];
+    perfbuf_v2_plan plan;
+    CHECK(perfbuf_v2_plan_build(&c5.q, &c5.b, &reg, entries, CAP, plan_scratch, CAP, &plan) ==
+          PERFBUF_OK);
+    enum { SCRATCH = 2 * 32 * LISTED, CELLS = 5 * LISTED };
+    static uint64_t scratch[SCRATCH];
+    static double values[CELLS];
+    static uint8_t codes[CELLS];
+    const uint32_t F = PERFBUF_FMT_DOUBLE;
+    const perfbuf_v2_query *q = &c5.q;
+    const perfbuf_v2_block *b = &c5.b;
+    size_t needed = 99;
+    CHECK_EQ_U(perfbuf_v2_plan_format_block_doubles(q, NULL, q, b, &plan, F, scratch, SCRATCH,
+                                                    values, codes, CELLS, &needed),
+               PERFBUF_E_INVALID_ARGUMENT);
+    CHECK_EQ_U(perfbuf_v2_plan_format_block_doubles(q, b, NULL, b, &plan, F, scratch, SCRATCH,
+                                                    values, codes, CELLS, &needed),
+               PERFBUF_E_INVALID_ARGUMENT);
+    CHECK_EQ_U(perfbuf_v2_plan_format_block_doubles(q, b, q, NULL, &plan, F, scratch, SCRATCH,
+                                                    values, codes, CELLS, &needed),
+               PERFBUF_E_INVALID_ARGUMENT);
+    CHECK_EQ_U(perfbuf_v2_plan_format_block_doubles(q, b, q, b, &plan, F, scratch, SCRATCH, NULL,
+                                                    codes, CELLS, &needed),
+               PERFBUF_E_INVALID_ARGUMENT);
+    CHECK_EQ_U(needed, 99);
+    /* No outputs and no room, no scratch and no room: the sizes. */
+    CHECK_EQ_U(perfbuf_v2_plan_format_block_doubles(q, b, q, b, &plan, F, scratch, SCRATCH, NULL,
+                                                    NULL, 0, &needed),
+               PERFBUF_E_OUTPUT_TOO_SMALL);
+    CHECK_EQ_U(needed, CELLS);
+    needed = 99;
+    CHECK_EQ_U(perfbuf_v2_plan_format_block_doubles(q, b, q, b, &plan, F, NULL, 0, values, codes,
+                                                    CELLS, &needed),
+               PERFBUF_E_OUTPUT_TOO_SMALL);
+    CHECK_EQ_U(needed, CELLS);
+    /* A plan without entries, and one of another block offset. */
+    perfbuf_v2_plan changed = plan;
+    changed.entries = NULL;
+    CHECK_EQ_U(perfbuf_v2_plan_format_block_doubles(q, b, q, b, &changed, F, scratch, SCRATCH,
+                                                    values, codes, CELLS, &needed),
+               PERFBUF_E_INVALID_ARGUMENT);
+    CHECK_EQ_U(needed, 0);
+    changed = plan;
+    changed.block_offset += 8;
+    CHECK_EQ_U(perfbuf_v2_plan_format_block_doubles(q, b, q, b, &changed, F, scratch, SCRATCH,
+                                                    values, codes, CELLS, &needed),
+               PERFBUF_E_INVALID_ARGUMENT);
+    /* Views that claim a sixth instance: the rows run out, refused. */
+    perfbuf_v2_block more = c5.b;
+    more.instance_count += 1;
+    CHECK_EQ_U(perfbuf_v2_plan_format_block_doubles(q, &more, q, &more, &plan, F, scratch, SCRATCH,
+                                                    values, codes, CELLS + LISTED, &needed),
+               PERFBUF_E_INVALID_ARGUMENT);
+    CHECK_EQ_U(needed, CELLS + LISTED);
+    CHECK_EQ_U(perfbuf_v2_plan_format_block_doubles(q, b, q, b, &plan, F, scratch, SCRATCH, values,
+                                                    codes, CELLS, &needed),
+               PERFBUF_OK);
+    /* A plan of a one-id list at the offset of an older block without an
+     * id list (one value, no ids): refused as perfbuf_v2_plan_samples
+     * refuses it. */
+    static const uint32_t one_id[1] = {5};
+    parsed_capture listed, single;
+    memset(&listed, 0, sizeof listed);
+    memset(&single, 0, sizeof single);
+    tb_v2_begin(&listed.v, clk.stamp, clk.time_100ns, clk.freq);
+    tb_v2_block_begin(&listed.v, 0, PERFBUF_V2_MULTIPLE_COUNTERS);
+    tb_v2_ids(&listed.v, one_id, 1);
+    tb_v2_u32(&listed.v, 7);
+    tb_v2_block_end(&listed.v);
+    tb_v2_end(&listed.v);
+    tb_v2_begin(&single.v, clk.stamp, clk.time_100ns, clk.freq);
+    tb_v2_block_begin(&single.v, 0, PERFBUF_V2_SINGLE_COUNTER);
+    tb_v2_u32(&single.v, 7);
+    tb_v2_block_end(&single.v);
+    tb_v2_end(&single.v);
+    CHECK(parse_capture(&listed) && parse_capture(&single));
+    perfbuf_v2_plan one;
+    CHECK(perfbuf_v2_plan_build(&listed.q, &listed.b, &reg, entries, CAP, plan_scratch, CAP,
+                                &one) == PERFBUF_OK);
+    CHECK_EQ_U(one.count, 1);
+    CHECK_EQ_U(single.b.counter_count, 1);
+    CHECK_EQ_U(single.b.offset, listed.b.offset);
+    CHECK_EQ_U(perfbuf_v2_plan_format_block_doubles(&listed.q, &listed.b, &single.q, &single.b,
+                                                    &one, F, scratch, SCRATCH, values, codes,
+                                                    CELLS, &needed),
+               PERFBUF_E_INVALID_ARGUMENT);
+    CHECK_EQ_U(perfbuf_v2_plan_format_block_doubles(&listed.q, &listed.b, &listed.q, &listed.b,
+                                                    &one, F, scratch, SCRATCH, values, codes,
+                                                    CELLS, &needed),
+               PERFBUF_OK);
+    CHECK_EQ_U(needed, 1);
+    CHECK_EQ_U(codes[0], PERFBUF_COMPACT_VALID_DATA);
+    CHECK(values[0] == 700.0); /* id 5: a raw count of DefaultScale 2 */
+    tb_free(&listed.v.buf);
+    tb_free(&single.v.buf);
+    tb_free(&c5.v.buf);
+    tb_free(&reg_buf);
+}
+
+/* A plan whose entry at position 0 (a rate on the system clock, which
+ * the column loops take) the caller changed since the build. */
+enum {
+    CHANGED_FIRST,          /* a position past the values */
+    CHANGED_SECOND,         /* a second value read from past them */
+    CHANGED_FREQUENCY,      /* a frequency read from past them */
+    CHANGED_MULTI,          /* a multi count read from past them */
+    CHANGED_SECOND_SOURCE,  /* a source past the four clocks */
+    CHANGED_FREQUENCY_SOURCE,
+    CHANGED_OUT_OF_RANGE,   /* the kinds above: the sample is refused */
+    CHANGED_FORMULA = CHANGED_OUT_OF_RANGE, /* another type's formula */
+    CHANGED_SCALE,          /* a DefaultScale past PERFBUF_MAX_SCALE */
+    CHANGED_TYPE,           /* type and formula of a raw fraction, its clocks kept */
+    CHANGED_ELAPSED,        /* of an elapsed time, its clocks kept */
+    CHANGED_KINDS
+};
+
+static void change_entry(perfbuf_v2_plan_entry *e, int kind, uint32_t count)
+{
+    switch (kind) {
+    case CHANGED_FIRST:
+        e->first = count;
+        break;
+    case CHANGED_SECOND:
+        e->second_source = 1; /* read from the values */
+        e->second = count;
+        break;
+    case CHANGED_FREQUENCY:
+        e->frequency_source = 1;
+        e->frequency = count;
+        break;
+    case CHANGED_MULTI:
+        e->multi = count;
+        break;
+    case CHANGED_SECOND_SOURCE:
+        e->second_source = 4;
+        break;
+    case CHANGED_FREQUENCY_SOURCE:
+        e->frequency_source = 4;
+        break;
+    case CHANGED_FORMULA:
+        EXPECT(perfbuf_prepare_formula(PERF_COUNTER_RAWCOUNT, &e->formula) == PERFBUF_OK);
+        break;
+    case CHANGED_SCALE:
+        e->scale = PERFBUF_MAX_SCALE + 1;
+        break;
+    case CHANGED_TYPE:
+        e->type = PERF_RAW_FRACTION;
+        EXPECT(perfbuf_prepare_formula(PERF_RAW_FRACTION, &e->formula) == PERFBUF_OK);
+        break;
+    default:
+        e->type = PERF_ELAPSED_TIME;
+        EXPECT(perfbuf_prepare_formula(PERF_ELAPSED_TIME, &e->formula) == PERFBUF_OK);
+        break;
+    }
+}
+
+/* Every changed entry: the cells are what the reference gives with the
+ * same plan (perfbuf_v2_plan_samples, perfbuf_format_prepared), and for
+ * the positions and sources out of range the column is refused in every
+ * row (PDH_INVALID_ARGUMENT, 0) while the other columns are untouched. */
+static void changed_entries(void)
+{
+    tb_buf reg_buf = registration();
+    perfbuf_v2_reginfo reg = parsed_registration(&reg_buf);
+    const clock_set older = {1000000000, 133000000000000000, 10000000};
+    const clock_set newer = {1010000000, 133000000010000000, 10000000};
+    enum { ROWS = 33, CELLS = ROWS * LISTED };
+    parsed_capture c0 = {capture(ROWS, 0, older), {0}, {0}};
+    parsed_capture c1 = {capture(ROWS, 1, newer), {0}, {0}};
+    CHECK(parse_capture(&c0) && parse_capture(&c1));
+    perfbuf_v2_plan_entry built[CAP], entries[CAP];
+    uint32_t plan_scratch[CAP];
+    perfbuf_v2_plan plan;
+    CHECK(perfbuf_v2_plan_build(&c1.q, &c1.b, &reg, built, CAP, plan_scratch, CAP, &plan) ==
+          PERFBUF_OK);
+    CHECK_EQ_U(built[0].type, PERF_COUNTER_COUNTER);
+    CHECK_EQ_U(built[0].status, PERFBUF_OK);
+    static uint64_t scratch[2 * 32 * LISTED];
+    static double unchanged[CELLS], got[CELLS], ref[CELLS];
+    static uint8_t unchanged_codes[CELLS], codes[CELLS];
+    static uint32_t ref_status[CELLS];
+    size_t needed = 0;
+    const uint32_t F = PERFBUF_FMT_DOUBLE;
+    CHECK_EQ_U(perfbuf_v2_plan_format_block_doubles(&c1.q, &c1.b, &c0.q, &c0.b, &plan, F, scratch,
+                                                    2 * 32 * LISTED, unchanged, unchanged_codes,
+                                                    CELLS, &needed),
+               PERFBUF_OK);
+    /* The column as built: valid values, so a refusal below is the change's. */
+    CHECK_EQ_U(unchanged_codes[0], PERFBUF_COMPACT_VALID_DATA);
+    for (int kind = 0; kind < CHANGED_KINDS; kind++) {
+        memcpy(entries, built, sizeof entries);
+        CALL(change_entry(&entries[0], kind, LISTED));
+        perfbuf_v2_plan changed = plan;
+        changed.entries = entries;
+        CHECK_EQ_U(perfbuf_v2_plan_format_block_doubles(&c1.q, &c1.b, &c0.q, &c0.b, &changed, F,
+                                                        scratch, 2 * 32 * LISTED, got, codes,
+                                                        CELLS, &needed),
+                   PERFBUF_OK);
+        perfbuf_status expected = PERFBUF_E_INVALID_ARGUMENT;
+        CHECK(v2_doubles_reference(&c1.q, &c1.b, &c0.q, &c0.b, &reg, &changed, F, ref, ref_status,
+                                   CELLS, &expected));
+        CHECK_EQ_U(expected, PERFBUF_OK);
+        for (size_t c = 0; c < CELLS; c++) {
+            if (!v2_doubles_cell_equal(got[c], codes[c], ref[c], ref_status[c])) {
+                fprintf(stderr, "change %d cell %zu: %.17g code %u, reference %.17g status %#x\n",
+                        kind, c, got[c], (unsigned)codes[c], ref[c], (unsigned)ref_status[c]);
+            }
+            CHECK(v2_doubles_cell_equal(got[c], codes[c], ref[c], ref_status[c]));
+            if (c % LISTED == 0 && kind < CHANGED_OUT_OF_RANGE) {
+                CHECK_EQ_U(codes[c], PERFBUF_COMPACT_PDH_INVALID_ARGUMENT);
+                CHECK(got[c] == 0.0);
+            } else if (c % LISTED != 0) {
+                CHECK_EQ_U(codes[c], unchanged_codes[c]);
+                CHECK(memcmp(&got[c], &unchanged[c], sizeof got[c]) == 0);
+            }
+        }
+    }
+    tb_free(&c0.v.buf);
+    tb_free(&c1.v.buf);
+    tb_free(&reg_buf);
+}
+
 static const th_case cases[] = {
     TH_CASE(equals_value_by_value),
     TH_CASE(statuses),
     TH_CASE(walk_decides),
+    TH_CASE(arguments_and_views),
+    TH_CASE(changed_entries),
 };
 TH_MAIN(cases)

@@ -405,6 +405,19 @@ static inline formula prepared_formula_of(const perfbuf_prepared_formula *prepar
     return prepared->formula < F_COUNT ? (formula)prepared->formula : F_NONE;
 }
 
+/*
+ * The formulas a column of one counter can be formatted with by a loop of
+ * its own, the formula a constant (the doubles calls of the V1 and V2
+ * plans): those that take the counter's value alone, so that every row's
+ * samples differ only in their first values. The others read a base or
+ * multi counter in every row and go value by value.
+ */
+static inline bool formula_has_column_loop(formula f)
+{
+    return f == F_RATE || f == F_QUEUE || f == F_TIMER || f == F_TIMER_INV || f == F_RAW ||
+           f == F_DELTA || f == F_ELAPSED;
+}
+
 /* The compact code of a formatted value's status (PERFBUF_COMPACT_*):
  * every status perfbuf_format_prepared and the plans' formatting write has
  * one; the tests compare perfbuf_compact_cstatus of each code written with

@@ -862,14 +862,21 @@ perfbuf_status perfbuf_v1_plan_read_object(const perfbuf_v1_plan *plan, const pe
     return PERFBUF_OK;
 }
 
-perfbuf_status perfbuf_v1_plan_format_object(
-    const perfbuf_v1_plan *newer, const perfbuf_v1_block *newer_b,
-    const perfbuf_v1_object *newer_o, const perfbuf_v1_plan *older,
-    const perfbuf_v1_block *older_b, const perfbuf_v1_object *older_o, uint32_t flags,
-    perfbuf_value *values, size_t cap, size_t *needed)
+/*
+ * The checks of perfbuf_v1_plan_format_object and of its doubles form, in
+ * their order: NULL arguments (the outputs, given when outputs_given, may
+ * be missing only with cap 0), both plans sealed on their objects, as many
+ * instances on both sides, and the matrix within cap. OK with *rows and
+ * *needed set; otherwise the status the call returns. Inline: out of
+ * line, gcc gives each caller a larger frame.
+ */
+static inline perfbuf_status objects_formattable(
+    const perfbuf_v1_plan *newer, const perfbuf_v1_block *newer_b, const perfbuf_v1_object *newer_o,
+    const perfbuf_v1_plan *older, const perfbuf_v1_block *older_b, const perfbuf_v1_object *older_o,
+    bool outputs_given, size_t cap, uint32_t *rows, size_t *needed)
 {
     if (newer == NULL || newer_b == NULL || newer_o == NULL || older == NULL ||
-        older_b == NULL || older_o == NULL || needed == NULL || (values == NULL && cap != 0)) {
+        older_b == NULL || older_o == NULL || needed == NULL || (!outputs_given && cap != 0)) {
         return PERFBUF_E_INVALID_ARGUMENT;
     }
     *needed = 0;
@@ -881,9 +888,21 @@ perfbuf_status perfbuf_v1_plan_format_object(
     if (newer_o->num_instances != older_o->num_instances) {
         return PERFBUF_E_INCONSISTENT;
     }
+    return matrix_fits(newer_o, newer->count, cap, rows, needed) ? PERFBUF_OK
+                                                                 : PERFBUF_E_OUTPUT_TOO_SMALL;
+}
+
+perfbuf_status perfbuf_v1_plan_format_object(
+    const perfbuf_v1_plan *newer, const perfbuf_v1_block *newer_b,
+    const perfbuf_v1_object *newer_o, const perfbuf_v1_plan *older,
+    const perfbuf_v1_block *older_b, const perfbuf_v1_object *older_o, uint32_t flags,
+    perfbuf_value *values, size_t cap, size_t *needed)
+{
     uint32_t rows;
-    if (!matrix_fits(newer_o, newer->count, cap, &rows, needed)) {
-        return PERFBUF_E_OUTPUT_TOO_SMALL;
+    perfbuf_status st = objects_formattable(newer, newer_b, newer_o, older, older_b, older_o,
+                                            values != NULL, cap, &rows, needed);
+    if (st != PERFBUF_OK) {
+        return st;
     }
     if (newer->count == 0) {
         return PERFBUF_OK;
@@ -1013,9 +1032,7 @@ static formula fast_formula(const perfbuf_v1_plan *newer, const perfbuf_v1_plan 
     c->clock0 = older->clock[clock0];
     c->frequency = newer->frequency[clock1];
     c->scale = e1->scale;
-    bool value_alone = f == F_RATE || f == F_QUEUE || f == F_TIMER || f == F_TIMER_INV ||
-                       f == F_RAW || f == F_DELTA || f == F_ELAPSED;
-    if (!value_alone) {
+    if (!formula_has_column_loop(f)) {
         return F_NONE;
     }
     c->stalled = (divides_by_interval(f) && c->clock1 <= c->clock0) ||
@@ -1170,6 +1187,15 @@ COLUMN_FOR(F_DELTA, column_delta)
 COLUMN_FOR(F_ELAPSED, column_elapsed)
 #undef COLUMN_FOR
 
+/* Each formula's loop: those of formula_has_column_loop. */
+typedef bool column_loop(const fast_column *c, const row_set *rows, uint32_t n, uint32_t flags,
+                         double *values, uint8_t *codes, size_t stride);
+static column_loop *const column_loops[F_COUNT] = {
+    [F_RATE] = column_rate,         [F_QUEUE] = column_queue, [F_TIMER] = column_timer,
+    [F_TIMER_INV] = column_timer_inv, [F_RAW] = column_raw,   [F_DELTA] = column_delta,
+    [F_ELAPSED] = column_elapsed,
+};
+
 /* Column k down n rows whose blocks the sealed plans' reaches cover. Out
  * of line: its frame (a column, a perfbuf_value) is not added to the
  * caller's, which holds the rows. */
@@ -1181,37 +1207,13 @@ static void format_column(const perfbuf_v1_plan *newer, const perfbuf_v1_plan *o
                           uint8_t *codes, size_t stride)
 {
     fast_column c;
-    bool done = false;
     formula f = fast_formula(newer, older, k, flags, &c);
     if (f != F_NONE && c.stalled) {
         format_stalled_column(f, &c, rows, n, flags, values, codes, stride);
         return;
     }
-    switch (f) {
-#define FORMAT_AS(f, name)                                                  \
-    case f:                                                                 \
-        done = name(&c, rows, n, flags, values, codes, stride);             \
-        break
-        FORMAT_AS(F_RATE, column_rate);
-        FORMAT_AS(F_QUEUE, column_queue);
-        FORMAT_AS(F_TIMER, column_timer);
-        FORMAT_AS(F_TIMER_INV, column_timer_inv);
-        FORMAT_AS(F_RAW, column_raw);
-        FORMAT_AS(F_DELTA, column_delta);
-        FORMAT_AS(F_ELAPSED, column_elapsed);
-#undef FORMAT_AS
-    /* A base or multi counter's formulas: fast_formula never answers them. */
-    case F_MULTI_TIMER:
-    case F_MULTI_TIMER_INV:
-    case F_DELTA_FRACTION:
-    case F_RAW_FRACTION:
-    case F_AVERAGE_TIMER:
-    case F_AVERAGE_BULK:
-    case F_NONE:
-    default:
-        break;
-    }
-    if (done) {
+    column_loop *loop = column_loops[f];
+    if (loop != NULL && loop(&c, rows, n, flags, values, codes, stride)) {
         return;
     }
     /* Value by value, as perfbuf_v1_plan_format_object: the rows are
@@ -1241,21 +1243,12 @@ perfbuf_status perfbuf_v1_plan_format_object_doubles(
     const perfbuf_v1_block *older_b, const perfbuf_v1_object *older_o, uint32_t flags,
     double *values, uint8_t *statuses, size_t cap, size_t *needed)
 {
-    if (newer == NULL || newer_b == NULL || newer_o == NULL || older == NULL ||
-        older_b == NULL || older_o == NULL || needed == NULL ||
-        ((values == NULL || statuses == NULL) && cap != 0)) {
-        return PERFBUF_E_INVALID_ARGUMENT;
-    }
-    *needed = 0;
-    if (!plan_of_object(newer, newer_b, newer_o) || !plan_of_object(older, older_b, older_o)) {
-        return PERFBUF_E_INVALID_ARGUMENT;
-    }
-    if (newer_o->num_instances != older_o->num_instances) {
-        return PERFBUF_E_INCONSISTENT;
-    }
     uint32_t rows;
-    if (!matrix_fits(newer_o, newer->count, cap, &rows, needed)) {
-        return PERFBUF_E_OUTPUT_TOO_SMALL;
+    perfbuf_status st = objects_formattable(newer, newer_b, newer_o, older, older_b, older_o,
+                                            values != NULL && statuses != NULL, cap, &rows,
+                                            needed);
+    if (st != PERFBUF_OK) {
+        return st;
     }
     uint32_t count = newer->count;
     if (count == 0) {

@@ -533,6 +533,14 @@ CLOCKED_FOR(F_RAW, clocked_raw)
 CLOCKED_FOR(F_DELTA, clocked_delta)
 #undef CLOCKED_FOR
 
+/* Each formula's loop, where clocked_formula answers the formula. */
+typedef bool clocked_loop(const clock_column *c, const step_rows *rows, double *values,
+                          uint8_t *codes);
+static clocked_loop *const clocked_loops[F_COUNT] = {
+    [F_RATE] = clocked_rate, [F_QUEUE] = clocked_queue, [F_TIMER] = clocked_timer,
+    [F_TIMER_INV] = clocked_timer_inv, [F_RAW] = clocked_raw, [F_DELTA] = clocked_delta,
+};
+
 /*
  * The formula of an entry whose every row can take the clocked loops:
  * the entry's sample is OK with the values in range, its second value and
@@ -556,9 +564,7 @@ static formula clocked_formula(const clocks *k1, const clocks *k0, const perfbuf
     formula f = prepared_formula_of(&e->formula);
     /* Elapsed times take their value alone too, but their types are
      * object timers, whose clock is a counter of the block. */
-    bool value_alone = f == F_RATE || f == F_QUEUE || f == F_TIMER || f == F_TIMER_INV ||
-                       f == F_RAW || f == F_DELTA;
-    if (!value_alone) {
+    if (!formula_has_column_loop(f) || f == F_ELAPSED) {
         return F_NONE;
     }
     c->type = e->type;
@@ -582,40 +588,9 @@ static void format_block_column(const clocks *k1, const clocks *k0, const perfbu
                                 uint8_t *codes)
 {
     clock_column c;
-    bool done = false;
-    switch (clocked_formula(k1, k0, e, rows->count, flags, &c)) {
-    case F_RATE:
-        done = clocked_rate(&c, rows, values, codes);
-        break;
-    case F_QUEUE:
-        done = clocked_queue(&c, rows, values, codes);
-        break;
-    case F_TIMER:
-        done = clocked_timer(&c, rows, values, codes);
-        break;
-    case F_TIMER_INV:
-        done = clocked_timer_inv(&c, rows, values, codes);
-        break;
-    case F_RAW:
-        done = clocked_raw(&c, rows, values, codes);
-        break;
-    case F_DELTA:
-        done = clocked_delta(&c, rows, values, codes);
-        break;
-    /* Formulas of a base, multi or object time counter: clocked_formula
-     * never answers them. */
-    case F_ELAPSED:
-    case F_MULTI_TIMER:
-    case F_MULTI_TIMER_INV:
-    case F_DELTA_FRACTION:
-    case F_RAW_FRACTION:
-    case F_AVERAGE_TIMER:
-    case F_AVERAGE_BULK:
-    case F_NONE:
-    default:
-        break;
-    }
-    if (!done) {
+    formula f = clocked_formula(k1, k0, e, rows->count, flags, &c);
+    clocked_loop *loop = clocked_loops[f];
+    if (loop == NULL || !loop(&c, rows, values, codes)) {
         format_column_each(k1, k0, e, rows, flags, values, codes);
     }
 }
