@@ -406,6 +406,35 @@ class V1Object:
             self._row = struct.Struct("=%dQ" % count)
         return list(self._row.iter_unpack(matrix))
 
+    def read_all_array(self):
+        """Every instance's raw values as one flat array: (values, columns),
+        values an array.array("Q") of instance_count x columns unsigned
+        64-bit values, row by row in instance order, each row what read_all
+        gives that instance (so values == [v for row in read_all() for v
+        in row]). No Python int is made for a value until one is read, and
+        the array's buffer is what numpy.frombuffer(values, "<u8" or "=u8")
+        .reshape(-1, columns) takes without a copy: the path for a caller that
+        does arithmetic over every value. The same library call as read_all
+        (perfbuf_v1_plan_read_object). An object without instances gives an
+        empty array."""
+        plan = self._plan_c()
+        n = self.instance_count
+        count = plan.count
+        if n <= 0 or count == 0:
+            rows = self._read_all_through_library()
+            return array.array("Q", [v for row in rows for v in row]), count
+        matrix = array.array("Q", bytes(8 * n * count))
+        address, _ = matrix.buffer_info()
+        needed = ctypes.c_size_t()
+        st = N.v1_plan_read_object(ctypes.byref(plan), ctypes.byref(self.capture._block),
+                                   ctypes.byref(self._c), address, n * count,
+                                   ctypes.byref(needed))
+        if st != OK or needed.value != n * count:
+            # The per-block read reports the block it cannot read.
+            rows = self._read_all_through_library()
+            return array.array("Q", [v for row in rows for v in row]), count
+        return matrix, count
+
     def _read_all_through_library(self):
         plan = self._plan_c()
         block = ctypes.byref(self.capture._block)

@@ -41,7 +41,10 @@ def exercise(data):
                             o.counter_bytes(c)
                     o.values
                     # The one-struct read agrees with the library's plan read.
-                    assert o.read_all() == o._read_all_through_library()
+                    rows = o.read_all()
+                    assert rows == o._read_all_through_library()
+                    flat, _ = o.read_all_array()
+                    assert list(flat) == [v for row in rows for v in row]
                     for inst in o.instances:
                         inst.name, inst.name_bytes, inst.full_name_status(), inst.values
                         for c in o.counters:

@@ -213,6 +213,33 @@ def test_read_all_equals_per_instance_values(pair):
         assert obj._read_all_through_library() == obj.read_all()
 
 
+def test_read_all_array_is_read_all_flattened(pair):
+    """Every object of both captures, with instances and without: the flat
+    array holds read_all's rows in order, `columns` values each."""
+    import array as array_module
+    for cap in pair:
+        for obj in cap.objects:
+            values, columns = obj.read_all_array()
+            rows = obj.read_all()
+            assert isinstance(values, array_module.array) and values.typecode == "Q"
+            assert list(values) == [v for row in rows for v in row]
+            assert all(len(row) == columns for row in rows)
+            assert len(values) == columns * len(rows)
+
+
+def test_read_all_array_of_counters_laid_out_backwards():
+    data = bytearray(read(NEWER))
+    cap = perfbuf.parse_v1(data)
+    first, second = cap.objects[1].counters
+    struct.pack_into("<I", data, first.offset + 36, second.counter_offset)
+    struct.pack_into("<I", data, second.offset + 36, first.counter_offset)
+    obj = perfbuf.parse_v1(bytes(data)).objects[1]
+    values, columns = obj.read_all_array()
+    assert columns == 2
+    assert [tuple(values[k:k + columns]) for k in range(0, len(values), columns)] == \
+        [tuple(i.values) for i in obj.instances]
+
+
 def test_read_all_reorders_counters_laid_out_backwards():
     """Counters whose offsets run against definition order: the one-struct
     read puts them back in definition order."""
