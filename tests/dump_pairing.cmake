@@ -268,9 +268,10 @@ expect("csv with --rate and --series" "${rc}" "2")
 
 # A provider that sets UniqueID (uid-*: svchost ids 10, 11, 12; 11 exits):
 # --rate pairs by the id, so the second svchost (12) is paired with 12, not
-# with 11 which held its place; the query behind --csv counts #N among the
-# same UniqueID, names both "svchost" and gives the second no earlier
-# sample (docs/cli.md, CSV).
+# with 11 which held its place; the query behind --csv pairs by the id too
+# (perfbuf_query_pair_by_unique_id), so the CSV gives 12 the same rate; it
+# counts #N among the same UniqueID, so both columns are "svchost"
+# (docs/cli.md, CSV).
 execute_process(COMMAND ${DUMP} --json --rate ${DIR}/uid-0.bin ${DIR}/uid-1.bin
                 OUTPUT_VARIABLE json RESULT_VARIABLE rc)
 expect("uid exit" "${rc}" "0")
@@ -290,7 +291,7 @@ expect("uid csv columns" "${columns}" "Process(svchost),Process(svchost)")
 string(REGEX MATCH "\n[^\n]*" values "${csv}")
 string(REGEX REPLACE "^\n\"[^\"]*\"," "" values "${values}")
 string(STRIP "${values}" values)
-expect("uid csv values" "${values}" "\"20.000000\",\" \"")
+expect("uid csv values, each id's own rate as in the JSON" "${values}" "\"20.000000\",\"24.000000\"")
 # The text and JSON --counter select what the query behind --csv selects:
 # in uid-0 the three svchost (ids 10, 11, 12) are each "svchost" (#N counts
 # among one UniqueID), so "svchost" selects all three and "svchost#1" none.

@@ -148,8 +148,12 @@ static bool query_open_on(const dump_input *in, const v1_tables *tables, perfbuf
     open = open && perfbuf_query_options(q, &in->options) == PERFBUF_OK;
     for (size_t p = 0; open && p < in->path_count; p++) {
         DUMP_WORK(1);
+        /* Instances whose provider sets a UniqueID pair by it, as --rate's
+         * text and JSON pair them (perfbuf_v1_pair), so every output gives
+         * such an instance its own earlier sample; the others by PDH's key. */
         added[p] = perfbuf_query_add(q, &counters[p], in->paths[p].text, in->paths[p].text_len,
-                                     NULL) == PERFBUF_OK;
+                                     NULL) == PERFBUF_OK &&
+                   perfbuf_query_pair_by_unique_id(q, &counters[p]) == PERFBUF_OK;
     }
     return open;
 }
