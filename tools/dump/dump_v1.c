@@ -124,7 +124,6 @@ static perfbuf_status query_collect(perfbuf_query *q, uint8_t **arena, const uin
     return PERFBUF_E_OUTPUT_TOO_SMALL;
 }
 
-
 /*
  * The library's query over the tables, as --csv and the text and JSON
  * --counter read it: paths resolve in English and the system's language;
