@@ -388,41 +388,23 @@ class V1Object:
         tuples of ints, with no list of the values in between. An
         object without instances (NumInstances -1 included, whose single
         block `values` reads) gives no rows, as its instances list has none."""
-        plan = self._plan_c()
-        n = self.instance_count
-        count = plan.count
-        if n <= 0 or count == 0:
-            return self._read_all_through_library()
-        matrix = array.array("Q", [0]) * (n * count)
-        address, _ = matrix.buffer_info()
-        needed = ctypes.c_size_t()
-        st = N.v1_plan_read_object(ctypes.byref(plan), ctypes.byref(self.capture._block),
-                                   ctypes.byref(self._c), address, n * count,
-                                   ctypes.byref(needed))
-        if st != OK or needed.value != n * count:
-            # The per-block read reports the block it cannot read.
+        matrix, count = self._read_matrix()
+        if matrix is None:
             return self._read_all_through_library()
         if self._row is None or self._row.size != 8 * count:
             self._row = struct.Struct("=%dQ" % count)
         return list(self._row.iter_unpack(matrix))
 
-    def read_all_array(self):
-        """Every instance's raw values as one flat array: (values, columns),
-        values an array.array("Q") of instance_count x columns unsigned
-        64-bit values, row by row in instance order, each row what read_all
-        gives that instance (so values == [v for row in read_all() for v
-        in row]). No Python int is made for a value until one is read, and
-        the array's buffer is what numpy.frombuffer(values, "<u8" or "=u8")
-        .reshape(-1, columns) takes without a copy: the path for a caller that
-        does arithmetic over every value. The same library call as read_all
-        (perfbuf_v1_plan_read_object). An object without instances gives an
-        empty array."""
+    def _read_matrix(self):
+        """(every instance's values row by row in an array("Q"), values per
+        row) through perfbuf_v1_plan_read_object, or (None, values per row)
+        where that call does not apply (no instances, no counters) or fails
+        (the per-block read then reports the block it cannot read)."""
         plan = self._plan_c()
         n = self.instance_count
         count = plan.count
         if n <= 0 or count == 0:
-            rows = self._read_all_through_library()
-            return array.array("Q", [v for row in rows for v in row]), count
+            return None, count
         matrix = array.array("Q", bytes(8 * n * count))
         address, _ = matrix.buffer_info()
         needed = ctypes.c_size_t()
@@ -430,7 +412,22 @@ class V1Object:
                                    ctypes.byref(self._c), address, n * count,
                                    ctypes.byref(needed))
         if st != OK or needed.value != n * count:
-            # The per-block read reports the block it cannot read.
+            return None, count
+        return matrix, count
+
+    def read_all_array(self):
+        """Every instance's raw values as one flat array: (values, columns),
+        values an array.array("Q") of instance_count x columns unsigned
+        64-bit values, row by row in instance order, each row what read_all
+        gives that instance (so values == [v for row in read_all() for v
+        in row]). No Python int is made for a value until one is read, and
+        the array's buffer (native byte order) is what numpy.frombuffer(values,
+        "=u8").reshape(-1, columns) takes without a copy: the path for a caller that
+        does arithmetic over every value. The same library call as read_all
+        (perfbuf_v1_plan_read_object). An object without instances gives an
+        empty array."""
+        matrix, count = self._read_matrix()
+        if matrix is None:
             rows = self._read_all_through_library()
             return array.array("Q", [v for row in rows for v in row]), count
         return matrix, count
