@@ -1,7 +1,8 @@
 /* SPDX-License-Identifier: MIT OR Apache-2.0 */
 /*
  * The query (perfbuf/query.h) from one input: a Counter table (or a V2
- * registration), two hostile paths and two hostile captures.
+ * registration), two hostile paths and two hostile captures; a V1 query
+ * also holds a counter of every definition (perfbuf_query_add_definitions).
  *
  * Input: byte 0 selects the format flags (bits 0-1); bytes 1-2 and 3-4
  * (little-endian) are the paths' lengths, bytes 5-8 the table's, bytes
@@ -29,7 +30,11 @@
  * V2 open that succeeds leaves *err reporting no failure; options with an
  * unknown flag are refused; a capture the reader refuses with the query's
  * options the collection refuses with the same status, and a capture the
- * collection accepts the reader accepts with them.
+ * collection accepts the reader accepts with them. The counter of every
+ * definition gives, per object that has definitions, its definitions
+ * times its instances (or its one counter block), as the reader counts
+ * them; a paired item (MATCHED or DEFINITION_CHANGED) alone names an
+ * older instance, and only that counter's items change definition.
  */
 #include <stdbool.h>
 #include <stdlib.h>
@@ -52,8 +57,8 @@ static uint32_t read_le(const uint8_t *p, unsigned n)
 
 typedef struct run {
     perfbuf_query q;
-    perfbuf_query_counter counters[2];
-    bool added[2];
+    perfbuf_query_counter counters[3]; /* the two paths, every definition */
+    bool added[3];
     size_t path_len[2];
     size_t table_len;
     perfbuf_query_registration reg;
@@ -84,7 +89,7 @@ static bool collect(run *r, const uint8_t *capture, size_t len)
     size_t needed = 0;
     perfbuf_status st;
     perfbuf_error err = {0};
-    BUDGETED(len + len + len + r->table_len + r->arena_bytes,
+    BUDGETED(len + len + len + len + r->table_len + r->arena_bytes,
              st = perfbuf_query_collect(&r->q, capture, len, &needed, &err));
     /* The collection parses with the query's options: the reader refuses
      * what it refuses, with the same status, and accepts what it accepts. A
@@ -110,7 +115,7 @@ static bool collect(run *r, const uint8_t *capture, size_t len)
     free(r->arena);
     r->arena = bigger;
     r->arena_bytes = bytes;
-    BUDGETED(len + len + len + r->table_len + r->arena_bytes,
+    BUDGETED(len + len + len + len + r->table_len + r->arena_bytes,
              st = perfbuf_query_collect(&r->q, capture, len, &needed, &err));
     ORACLE(st == PERFBUF_OK);
     return true;
@@ -122,7 +127,27 @@ static bool name_in_arena(const run *r, const char *name, size_t len)
            name[len] == '\0';
 }
 
-static void check_arrays(run *r, const perfbuf_query_counter *c, uint32_t flags)
+/* The items a counter of every definition gives for capture b: each
+ * object's definitions times its instances, or times its one counter
+ * block, as the reader counts them. */
+static size_t definition_items(const perfbuf_v1_block *b)
+{
+    size_t total = 0;
+    perfbuf_v1_iter it;
+    perfbuf_v1_object o;
+    perfbuf_v1_counter_block blk;
+    perfbuf_v1_objects_begin(b, &it);
+    while (perfbuf_v1_objects_next(b, &it, &o)) {
+        size_t blocks = o.num_instances == PERFBUF_V1_NO_INSTANCES
+                            ? (perfbuf_v1_object_counter_block(b, &o, &blk) ? 1u : 0u)
+                            : o.instance_count;
+        total += blocks * o.counter_count;
+    }
+    return total;
+}
+
+static void check_arrays(run *r, const perfbuf_query_counter *c, uint32_t flags,
+                         const uint8_t *capture, size_t len)
 {
     size_t count = 0;
     perfbuf_status st;
@@ -138,6 +163,11 @@ static void check_arrays(run *r, const perfbuf_query_counter *c, uint32_t flags)
     ORACLE(c->found >= PERFBUF_QUERY_FOUND_ITEMS && c->found <= PERFBUF_QUERY_FOUND_UNNAMED);
     ORACLE(c->status != PERFBUF_CSTATUS_NO_INSTANCE ||
            c->found == PERFBUF_QUERY_FOUND_NO_INSTANCE);
+    if (c->every_definition) {
+        perfbuf_v1_block b;
+        ORACLE(perfbuf_v1_parse(capture, len, &r->options, &b, NULL) == PERFBUF_OK);
+        ORACLE(count == definition_items(&b));
+    }
     perfbuf_formatted_item *items = malloc(sizeof *items * (count + 1u));
     perfbuf_raw_item *raw = malloc(sizeof *raw * (count + 1u));
     size_t want = count;
@@ -151,7 +181,8 @@ static void check_arrays(run *r, const perfbuf_query_counter *c, uint32_t flags)
         /* Buffer order: positions ascend, one item per instance (an
          * object's one counter block: PERFBUF_ITEM_NO_INSTANCE, the
          * greatest), or for a counter "*" one per instance and counter. */
-        bool every = (c->path.flags & PERFBUF_PATH_COUNTER_WILDCARD) != 0;
+        bool every =
+            c->every_definition || (c->path.flags & PERFBUF_PATH_COUNTER_WILDCARD) != 0;
         ORACLE(items[k].position == raw[k].position && items[k].counter == raw[k].counter);
         ORACLE(items[k].object == raw[k].object);
         bool same_object = k > 0 && items[k - 1].object == items[k].object;
@@ -166,11 +197,17 @@ static void check_arrays(run *r, const perfbuf_query_counter *c, uint32_t flags)
          * first, those of later objects of its title after them. */
         bool unpaired = items[k].pairing == PERFBUF_PAIR_UNPAIRED;
         bool previous_unpaired = k > 0 && items[k - 1].pairing == PERFBUF_PAIR_UNPAIRED;
-        ORACLE(items[k].pairing <= PERFBUF_PAIR_AMBIGUOUS || unpaired);
-        ORACLE(!previous_unpaired || unpaired);
-        ORACLE(k == 0 || !unpaired || previous_unpaired ||
+        bool changed = items[k].pairing == PERFBUF_PAIR_DEFINITION_CHANGED;
+        ORACLE(items[k].pairing <= PERFBUF_PAIR_AMBIGUOUS || unpaired ||
+               (changed && c->every_definition));
+        /* A counter of every definition walks every object: a later
+         * object of a title may come before another title's first. */
+        ORACLE(c->every_definition || !previous_unpaired || unpaired);
+        ORACLE(c->every_definition || k == 0 || !unpaired || previous_unpaired ||
                items[k - 1].object < items[k].object);
         ORACLE(!raw[k].has_older || raw[k].pairing == PERFBUF_PAIR_MATCHED);
+        ORACLE(raw[k].pairing == PERFBUF_PAIR_MATCHED || changed ||
+               raw[k].older_position == PERFBUF_ITEM_NO_INSTANCE);
         ORACLE(perfbuf_cstatus_name(items[k].value.status) != NULL);
         /* A sample that could not be read gives its own status, not the
          * INVALID_DATA of formatting it anyway. */
@@ -199,21 +236,22 @@ static void check_arrays(run *r, const perfbuf_query_counter *c, uint32_t flags)
     static const uint32_t which[2] = {PERFBUF_QUERY_TITLE_OBJECT, PERFBUF_QUERY_TITLE_COUNTER};
     for (int k = 0; k < 2; k++) {
         uint32_t title = 0;
-        size_t len = 0;
+        size_t title_len = 0;
         BUDGETED(r->table_len, st = perfbuf_query_title(&r->q, c, which[k],
                                                         PERFBUF_LANGUAGE_ENGLISH, &title, NULL,
-                                                        0, &len));
+                                                        0, &title_len));
         /* A V2 query has no Counter tables to name its titles from. */
         ORACLE(r->q.registrations != NULL ? st == PERFBUF_E_INVALID_ARGUMENT
                                           : st == PERFBUF_E_OUTPUT_TOO_SMALL ||
                                                 st == PERFBUF_E_NOT_FOUND);
-        ORACLE(len <= 3u * r->table_len);
-        char *text = malloc(len + 1u);
-        size_t room = len + 1u;
+        ORACLE(title_len <= 3u * r->table_len);
+        char *text = malloc(title_len + 1u);
+        size_t room = title_len + 1u;
         BUDGETED(r->table_len, st = perfbuf_query_title(&r->q, c, which[k],
                                                         PERFBUF_LANGUAGE_ENGLISH, &title, text,
-                                                        room, &len));
-        ORACLE(st != PERFBUF_E_OUTPUT_TOO_SMALL && (st != PERFBUF_OK || text[len] == '\0'));
+                                                        room, &title_len));
+        ORACLE(st != PERFBUF_E_OUTPUT_TOO_SMALL &&
+               (st != PERFBUF_OK || text[title_len] == '\0'));
         free(text);
     }
     free(raw);
@@ -300,7 +338,13 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
         BUDGETED(0, st = perfbuf_query_pair_by_unique_id(&r.q, &r.counters[0]));
         ORACLE(st == PERFBUF_OK ? r.added[0] && !v2 : !r.added[0] || v2);
     }
+    /* A counter of every definition: a V1 query's alone. */
+    BUDGETED(0, st = perfbuf_query_add_definitions(&r.q, &r.counters[2]));
+    r.added[2] = st == PERFBUF_OK;
+    ORACLE(r.added[2] == !v2);
     size_t bytes = 0;
+    BUDGETED(0, st = perfbuf_query_add_definitions(&r.q, &r.counters[2]));
+    ORACLE(st == PERFBUF_E_INVALID_ARGUMENT);
     BUDGETED(0, st = perfbuf_query_arena(&r.q, NULL, &bytes));
     ORACLE(st == PERFBUF_E_OUTPUT_TOO_SMALL);
     r.arena = malloc(bytes + 1u);
@@ -312,12 +356,14 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
     if (st == PERFBUF_OK) {
         const uint8_t *newer = at;
         for (int round = 0; round < 2; round++) {
-            if (!collect(&r, round == 0 ? parts[3] : newer, round == 0 ? lens[3] : rest)) {
+            const uint8_t *capture = round == 0 ? parts[3] : newer;
+            size_t len = round == 0 ? lens[3] : rest;
+            if (!collect(&r, capture, len)) {
                 continue;
             }
-            for (int k = 0; k < 2; k++) {
+            for (int k = 0; k < 3; k++) {
                 if (r.added[k]) {
-                    check_arrays(&r, &r.counters[k], flags);
+                    check_arrays(&r, &r.counters[k], flags, capture, len);
                 }
             }
         }

@@ -528,14 +528,15 @@ void adv_pair_unique_id(uint32_t n, tb_buf *older, tb_buf *newer)
     free(procs);
 }
 
-static tb_buf every_counter_capture(uint32_t n, uint32_t first)
+static tb_buf every_counter_capture(uint32_t n, uint32_t first, bool one_title)
 {
     uint32_t counters = n / 8u + 1u, name_units = n / 8u + 1u;
     tb_v1 v;
     tb_v1_begin(&v, "HOST");
     tb_v1_object_begin(&v, CF_PROCESS, 0, 0);
     for (uint32_t k = 0; k < counters; k++) {
-        tb_v1_counter(&v, 1000u + 2u * k, PERF_COUNTER_RAWCOUNT, 4, 8u + 4u * k);
+        tb_v1_counter(&v, one_title ? 1000u : 1000u + 2u * k, PERF_COUNTER_RAWCOUNT, 4,
+                      8u + 4u * k);
     }
     tb_v1_definitions_end(&v);
     char *name = must_alloc((size_t)name_units + 16u);
@@ -587,8 +588,14 @@ void adv_repeated_title(uint32_t n, tb_buf *older, tb_buf *newer)
 
 void adv_every_counter(uint32_t n, tb_buf *older, tb_buf *newer)
 {
-    *older = every_counter_capture(n, 0);
-    *newer = every_counter_capture(n, 1);
+    *older = every_counter_capture(n, 0, false);
+    *newer = every_counter_capture(n, 1, false);
+}
+
+void adv_one_title_definitions(uint32_t n, tb_buf *older, tb_buf *newer)
+{
+    *older = every_counter_capture(n, 0, true);
+    *newer = every_counter_capture(n, 1, true);
 }
 
 /* ---- V1 name tables ---- */

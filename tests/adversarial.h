@@ -181,6 +181,10 @@ void adv_repeated_title(uint32_t n, tb_buf *older, tb_buf *newer);
 
 #define ADV_EVERY_INSTANCES 16u
 void adv_every_counter(uint32_t n, tb_buf *older, tb_buf *newer);
+/* adv_every_counter's shape with every definition of one title: a counter
+ * of every definition pairs the k-th with the k-th of n / 8 + 1 of one
+ * key in each instance. */
+void adv_one_title_definitions(uint32_t n, tb_buf *older, tb_buf *newer);
 
 /* Two V2 query buffers of cf_v2_capture (tests/collector_fixture.h) with
  * n instances: shape 0: ids k and names "i<k>", the newer lacking every

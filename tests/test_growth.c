@@ -1718,6 +1718,47 @@ static void call_query_repeated_title(uint32_t n, run *r)
     tb_free(&table);
 }
 
+/*
+ * A counter of every definition (perfbuf_query_add_definitions) over a
+ * query opened on an empty table: shape 0, adv_repeated_title's n objects
+ * of one title (each first-of-title looked up in the block index); 1,
+ * adv_every_counter's n / 8 + 1 definitions per instance; 2, the same
+ * all of one title (each paired by its rank among its key's). Input:
+ * both captures, the table and the arena.
+ */
+static void definitions_case(uint32_t n, int shape, run *r)
+{
+    tb_buf ob, nb;
+    if (shape == 0) {
+        adv_repeated_title(n, &ob, &nb);
+    } else if (shape == 1) {
+        adv_every_counter(n, &ob, &nb);
+    } else {
+        adv_one_title_definitions(n, &ob, &nb);
+    }
+    tb_buf table;
+    tb_init(&table);
+    tb_u16(&table, 0);
+    perfbuf_query q;
+    perfbuf_query_counter c;
+    EXPECT(perfbuf_query_open(&q, table.data, table.len, NULL, 0, NULL) == PERFBUF_OK);
+    EXPECT(perfbuf_query_add_definitions(&q, &c) == PERFBUF_OK);
+    void *arena = NULL;
+    const tb_buf *const captures[2] = {&ob, &nb};
+    query_collect_both(&q, &arena, captures, r);
+    uint32_t items = shape == 0 ? 2u * (n - 1u) : (ADV_EVERY_INSTANCES - 1u) * (n / 8u + 1u);
+    query_read(&q, &c, items, 1u, r);
+    r->bytes = ob.len + nb.len + table.len + q.kept_end;
+    free(arena);
+    tb_free(&ob);
+    tb_free(&nb);
+    tb_free(&table);
+}
+
+static void call_definitions_repeated_title(uint32_t n, run *r) { definitions_case(n, 0, r); }
+static void call_definitions_many(uint32_t n, run *r) { definitions_case(n, 1, r); }
+static void call_definitions_one_title(uint32_t n, run *r) { definitions_case(n, 2, r); }
+
 static void query_cases(void)
 {
     GROWTH("query V2: 2 counters, 2 captures, n ids, 10 % churn", call_query_v2_churn, N_LOG_N);
@@ -1733,6 +1774,12 @@ static void query_cases(void)
     GROWTH("query: counter *, n / 8 counters of 16 long-named instances",
            call_query_every_counter, N_LOG_N);
     GROWTH("query: n objects of one title, merged", call_query_repeated_title, N_LOG_N);
+    GROWTH("query, every definition: n objects of one title", call_definitions_repeated_title,
+           N_LOG_N);
+    GROWTH("query, every definition: n / 8 definitions, 16 long-named instances",
+           call_definitions_many, N_LOG_N);
+    GROWTH("query, every definition: n / 8 definitions of one title",
+           call_definitions_one_title, N_LOG_N);
 }
 
 /* ---- name tables ---- */

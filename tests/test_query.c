@@ -838,6 +838,133 @@ static void every_object_of_a_title(void)
 }
 
 /*
+ * A capture for every_definition_of_every_object: Process with four
+ * definitions, two sharing CF_COUNT and a fraction with its base, over
+ * `names` (values base + 10 x position + the definition's slot); a second
+ * Process object with "b"; System, whose uptime is 8 bytes in `second`;
+ * Job with an instance and no definition.
+ */
+static tb_buf every_definition_capture(const char *const *names, uint32_t n, uint32_t base,
+                                       bool second)
+{
+    tb_v1 v;
+    tb_v1_begin(&v, "HOST");
+    for (int object = 0; object < 2; object++) {
+        tb_v1_object_begin(&v, CF_PROCESS, 0, 0);
+        tb_v1_counter(&v, CF_COUNT, PERF_COUNTER_RAWCOUNT, 4, 8);
+        tb_v1_counter(&v, CF_CPU, PERF_RAW_FRACTION, 4, 12);
+        tb_v1_counter(&v, CF_CPU, PERF_RAW_BASE, 4, 16);
+        tb_v1_counter(&v, CF_COUNT, PERF_COUNTER_RAWCOUNT, 4, 20);
+        tb_v1_definitions_end(&v);
+        static const char *const later[] = {"b"};
+        const char *const *list = object == 0 ? names : later;
+        for (uint32_t i = 0; i < (object == 0 ? n : 1u); i++) {
+            uint8_t data[24] = {0};
+            for (uint32_t slot = 0; slot < 4; slot++) {
+                tb_put32(data, 8u + 4u * slot, base + 10u * i + slot);
+            }
+            tb_v1_instance(&v, list[i], 0, 0);
+            tb_v1_counter_block(&v, data, sizeof data);
+        }
+        tb_v1_object_end(&v);
+    }
+    tb_v1_object_begin(&v, CF_SYSTEM, 1, 0);
+    tb_v1_counter(&v, CF_UPTIME, second ? PERF_COUNTER_LARGE_RAWCOUNT : PERF_COUNTER_RAWCOUNT,
+                  second ? 8u : 4u, 8);
+    tb_v1_definitions_end(&v);
+    uint8_t data[16] = {0};
+    tb_put32(data, 8, 5);
+    tb_v1_counter_block(&v, data, sizeof data);
+    tb_v1_object_end(&v);
+    tb_v1_object_begin(&v, CF_JOB, 0, 0);
+    tb_v1_definitions_end(&v);
+    uint8_t job[8] = {0};
+    tb_v1_instance(&v, "job", 0, 0);
+    tb_v1_counter_block(&v, job, sizeof job);
+    tb_v1_object_end(&v);
+    tb_v1_end(&v);
+    return v.buf;
+}
+
+/*
+ * A counter of every definition, in a query opened on an empty table (it
+ * needs no title): every object, instance and definition, bases and a
+ * repeated title included, in block and definition order; the k-th
+ * definition of a title pairs with the k-th; a later object of a repeated
+ * title is unpaired; a definition whose type changed is
+ * DEFINITION_CHANGED without the older sample; an object without
+ * definitions gives nothing. Each paired item says its older instance.
+ */
+static void every_definition_of_every_object(void)
+{
+    fixture f;
+    memset(&f, 0, sizeof f);
+    const pair none[] = {{0, NULL}};
+    f.english = table_of(none, 0);
+    tb_init(&f.german);
+    CHECK(perfbuf_query_open(&f.q, f.english.data, f.english.len, NULL, 0, NULL) == PERFBUF_OK);
+    perfbuf_query_counter all;
+    CHECK(perfbuf_query_add_definitions(&f.q, &all) == PERFBUF_OK);
+    CHECK(perfbuf_query_add_definitions(&f.q, &all) == PERFBUF_E_INVALID_ARGUMENT);
+    CHECK(start(&f) == PERFBUF_OK);
+    perfbuf_query_counter late;
+    CHECK(perfbuf_query_add_definitions(&f.q, &late) == PERFBUF_E_INVALID_ARGUMENT);
+    const char *const before[] = {"a", "b"}, *const after[] = {"b", "c"};
+    tb_buf c0 = every_definition_capture(before, 2, 100, false);
+    tb_buf c1 = every_definition_capture(after, 2, 200, true);
+    CHECK(collect(&f, &c0) == PERFBUF_OK);
+    CHECK(collect(&f, &c1) == PERFBUF_OK);
+    CHECK_EQ_U(all.status, PERFBUF_CSTATUS_VALID_DATA);
+    size_t n = 0;
+    CHECK(perfbuf_query_raw_array(&f.q, &all, NULL, &n) == PERFBUF_E_OUTPUT_TOO_SMALL);
+    CHECK_EQ_U(n, 13);
+    perfbuf_raw_item *items = calloc(n + 1u, sizeof *items);
+    CHECK(perfbuf_query_raw_array(&f.q, &all, items, &n) == PERFBUF_OK);
+    const uint32_t titles[] = {CF_COUNT, CF_CPU, CF_CPU, CF_COUNT};
+    for (size_t i = 0; n == 13 && i < 12; i++) {
+        uint32_t slot = (uint32_t)(i % 4u), position = (uint32_t)(i / 4u) % 2u;
+        const perfbuf_raw_item *it = &items[i];
+        CHECK_EQ_U(it->counter, titles[slot]);
+        CHECK_EQ_U(it->object_title, CF_PROCESS);
+        CHECK_EQ_U(it->object, i < 8 ? 0 : 1);
+        CHECK_EQ_U(it->position, i < 8 ? position : 0);
+        /* A base is not read (no formula): its status says so, below. */
+        uint32_t expected = slot == 2 ? 0u : 200u + 10u * (i < 8 ? position : 0) + slot;
+        CHECK_EQ_U(it->newer.first, expected);
+        if (i < 4) {
+            /* "b": position 1 before; each of its two CF_COUNT
+             * definitions with its own older value. */
+            CHECK_STR(it->name, "b");
+            CHECK_EQ_U(it->pairing, PERFBUF_PAIR_MATCHED);
+            CHECK(it->has_older);
+            CHECK_EQ_U(it->older_position, 1);
+            CHECK_EQ_U(it->older.first, slot == 2 ? 0u : 110u + slot);
+        } else {
+            CHECK_EQ_U(it->pairing, i < 8 ? PERFBUF_PAIR_NEW : PERFBUF_PAIR_UNPAIRED);
+            CHECK(!it->has_older);
+            CHECK_EQ_U(it->older_position, PERFBUF_ITEM_NO_INSTANCE);
+        }
+    }
+    if (n == 13) {
+        CHECK_EQ_U(items[2].newer.status, PERFBUF_PDH_INVALID_ARGUMENT); /* the base */
+        CHECK_EQ_U(items[12].object_title, CF_SYSTEM);
+        CHECK_EQ_U(items[12].position, PERFBUF_ITEM_NO_INSTANCE);
+        CHECK_EQ_U(items[12].pairing, PERFBUF_PAIR_DEFINITION_CHANGED);
+        CHECK(!items[12].has_older);
+        CHECK_EQ_U(items[12].newer.first, 5);
+    }
+    free(items);
+    const char *listed[4];
+    size_t count = 4;
+    CHECK(perfbuf_query_instances(&f.q, &all, PERFBUF_QUERY_EXITED, listed, &count) ==
+          PERFBUF_OK);
+    CHECK(count == 1 && strcmp(listed[0], "a") == 0);
+    tb_free(&c0);
+    tb_free(&c1);
+    teardown(&f);
+}
+
+/*
  * The query parses each capture with the options perfbuf_query_options
  * gave: a capture over a lowered limit is refused with the declared count
  * and the limit, one with an anomaly only a strict parse refuses is
@@ -1079,7 +1206,7 @@ static const th_case cases[] = {
     TH_CASE(items_carry_positions), TH_CASE(every_counter_of_an_object),
     TH_CASE(every_counter_skips_bases), TH_CASE(every_object_of_a_title),
     TH_CASE(options_apply_to_captures), TH_CASE(capture_over_written_memory),
-    TH_CASE(path_text_changed_under_collection),
+    TH_CASE(path_text_changed_under_collection), TH_CASE(every_definition_of_every_object),
 };
 
 TH_MAIN(cases)

@@ -169,6 +169,11 @@ typedef struct perfbuf_raw_item {
     perfbuf_raw_sample older;
     perfbuf_raw_sample newer;     /* newer.status is the item's CStatus */
     perfbuf_value_context context; /* the newer sample's */
+    uint32_t older_position;      /* the older capture's instance the key paired this one
+                                     with (pairing MATCHED or DEFINITION_CHANGED), as
+                                     position counts; PERFBUF_ITEM_NO_INSTANCE otherwise
+                                     and for an object's one counter block */
+    uint32_t object_title;        /* V1: its object's ObjectNameTitleIndex; V2: 0 */
 } perfbuf_raw_item;
 
 /*

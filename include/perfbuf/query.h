@@ -78,6 +78,7 @@ typedef struct perfbuf_query_counter {
     uint32_t registration;          /* V2: the registration the path names, or UINT32_MAX */
     uint32_t counter_id;            /* V2: the counter it names there */
     uint32_t resolution;            /* V2: VALID_DATA, or why the path names nothing */
+    bool every_definition;          /* perfbuf_query_add_definitions */
 } perfbuf_query_counter;
 
 /*
@@ -217,6 +218,39 @@ PERFBUF_API PERFBUF_MUST_USE perfbuf_status perfbuf_query_add(perfbuf_query *q,
                                                               perfbuf_query_counter *c,
                                                               const char *path, size_t len,
                                                               perfbuf_error *err);
+
+/*
+ * Adds the counter `c` that names, in every V1 capture, every counter
+ * definition of every object, by title index rather than by name, so it
+ * needs no title from the Counter tables (a query opened on an empty table,
+ * one empty string, serves): each object in block order, each of its
+ * instances (or its one counter block), each definition in definition
+ * order, bases and definitions that share a title or a CounterOffset
+ * included, one item each (perfbuf_raw_item.counter and .object_title say
+ * which; a definition's position among its object's is the item's place
+ * among its instance's items). An object without definitions gives no
+ * items. A base, which has no formula, keeps the status
+ * PERFBUF_PDH_INVALID_ARGUMENT, as the arrays give it.
+ *
+ * Items pair with the previous capture's by their object's title, the
+ * instance's key (PDH's "parent/name#N", or its UniqueID with
+ * perfbuf_query_pair_by_unique_id, as for any counter), and the
+ * definition's title: the k-th definition of a title in an instance
+ * pairs with the k-th of that title in the older instance. One whose
+ * type changed is PERFBUF_PAIR_DEFINITION_CHANGED, without the older
+ * sample. Only the first object of each title pairs: instances of a later
+ * object of a title the capture repeats are PERFBUF_PAIR_UNPAIRED (no key
+ * tells which of two such objects is which in another capture), in
+ * either capture. This is what a dump of every value beside its rate
+ * reads (perfbuf-dump --rate); perfbuf_query_formatted_array formats its
+ * items as for any counter. The arena a capture needs is as
+ * perfbuf_query_collect bounds it, each object counted with its
+ * definitions as a counter "*" counts its displayable ones.
+ * INVALID_ARGUMENT for a V2 query, an already-added c, or a counter added
+ * after the arena was given. O(counters).
+ */
+PERFBUF_API PERFBUF_MUST_USE perfbuf_status perfbuf_query_add_definitions(perfbuf_query *q,
+                                                                          perfbuf_query_counter *c);
 
 /*
  * Pairs the counter's instances by identity rather than by PDH's key:

@@ -242,7 +242,8 @@ FormattedItem = _struct("perfbuf_formatted_item", [
 RawItem = _struct("perfbuf_raw_item", [
     ("name", c_void_p), ("name_len", c_size_t), ("pairing", u32), ("position", u32),
     ("counter", u32), ("object", u32), ("has_older", c_bool), ("older", RawSample),
-    ("newer", RawSample), ("context", ValueContext)])
+    ("newer", RawSample), ("context", ValueContext), ("older_position", u32),
+    ("object_title", u32)])
 
 # query.h: the query and its counters live in memory the package owns; the
 # library links them and points into the arena.
@@ -261,7 +262,8 @@ QueryCounter._fields_ = [
     ("next", P(QueryCounter)), ("path", CounterPath), ("status", u32), ("found", u32),
     ("object_title", u32), ("counter_title", u32), ("by_key", c_bool), ("key", CounterPath),
     ("older", QuerySamples), ("newer", QuerySamples), ("identity", u32),
-    ("registration", u32), ("counter_id", u32), ("resolution", u32)]
+    ("registration", u32), ("counter_id", u32), ("resolution", u32),
+    ("every_definition", c_bool)]
 QueryRegistration = _struct("perfbuf_query_registration", [
     ("reginfo", c_void_p), ("reginfo_len", c_size_t), ("counter_names", c_void_p),
     ("counter_names_len", c_size_t), ("counterset_name", c_void_p),

@@ -93,8 +93,10 @@ typedef struct array_call {
     /* Per item, its instance's identity when asked (pb_v1_raw_array_identities). */
     uint64_t *identities;
     /* The instance fill_item is writing: its position among the newer
-     * capture's instances, or PERFBUF_ITEM_NO_INSTANCE. */
+     * capture's instances, or PERFBUF_ITEM_NO_INSTANCE; the older
+     * instance its key paired it with, or PERFBUF_ITEM_NO_INSTANCE. */
     uint32_t position;
+    uint32_t older_position;
 } array_call;
 
 /* How a name reads as UTF-8 in the text area, for matching. */
@@ -366,6 +368,8 @@ static void fill_item(array_call *a, const perfbuf_v1_instance *inst,
         it->position = a->position;
         it->object = a->p->newer_object.index;
         it->counter = a->newer_def.counter.name_title_index;
+        it->object_title = a->p->newer_object.name_title_index;
+        it->older_position = a->older_position;
         it->has_older = has_older;
         it->older = older;
         it->newer = newer;
@@ -420,6 +424,7 @@ static bool walk(array_call *a, bool fill)
                       perfbuf_v1_object_counter_block(p->older, &p->older_object, &ob);
         if (fill) {
             a->position = PERFBUF_ITEM_NO_INSTANCE;
+            a->older_position = PERFBUF_ITEM_NO_INSTANCE;
             fill_item(a, NULL, &nb, paired ? PERFBUF_PAIR_MATCHED : PERFBUF_PAIR_NEW, 0,
                       paired ? &ob : NULL);
         } else {
@@ -437,7 +442,6 @@ static bool walk(array_call *a, bool fill)
         if (!perfbuf_v1_pairing_instance(p, i, &pairing, &ordinal, &older_index)) {
             break;
         }
-        (void)older_index;
         if (selected(a, &inst, i, ordinal)) {
             if (fill && !room_for_item(a)) {
                 break;
@@ -449,6 +453,7 @@ static bool walk(array_call *a, bool fill)
                     ob = pb_unpack_counter_block(p->older_counters[i], p->older);
                 }
                 a->position = i;
+                a->older_position = matched ? older_index : PERFBUF_ITEM_NO_INSTANCE;
                 fill_item(a, &inst, &inst.counters, pairing, ordinal, matched ? &ob : NULL);
             } else {
                 size_t bytes;

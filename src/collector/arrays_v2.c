@@ -28,8 +28,10 @@ typedef struct v2_array {
     /* Per item, its instance's identity when asked (pb_v2_raw_array_identities). */
     uint64_t *identities;
     /* The instance fill_item is writing: its position among the newer
-     * capture's instances, or PERFBUF_ITEM_NO_INSTANCE. */
+     * capture's instances, or PERFBUF_ITEM_NO_INSTANCE; the older
+     * instance its key paired it with, or PERFBUF_ITEM_NO_INSTANCE. */
     uint32_t position;
+    uint32_t older_position;
 } v2_array;
 
 static bool has_instances(const perfbuf_v2_block *b)
@@ -117,6 +119,7 @@ static void fill_item(v2_array *a, const perfbuf_v2_instance *inst, uint32_t pai
         it->position = a->position;
         it->object = a->p->newer_block.index;
         it->counter = a->counter_id;
+        it->older_position = a->older_position;
         it->has_older = has_older;
         if (has_older) {
             it->older = *older;
@@ -202,6 +205,7 @@ static bool walk(v2_array *a, bool fill)
                           perfbuf_v2_raw_sample(p->older, &p->older_block, NULL, a->reg,
                                                 a->counter_id, &older, &c) == PERFBUF_OK;
             a->position = PERFBUF_ITEM_NO_INSTANCE;
+            a->older_position = PERFBUF_ITEM_NO_INSTANCE;
             fill_item(a, NULL, paired ? PERFBUF_PAIR_MATCHED : PERFBUF_PAIR_NEW, 0,
                       paired ? &older : NULL);
         } else {
@@ -236,6 +240,8 @@ static bool walk(v2_array *a, bool fill)
                                                     (size_t)i * PB_V2_SAMPLE_SLOTS,
                                                 &older);
                 a->position = i;
+                a->older_position =
+                    pairing == PERFBUF_PAIR_MATCHED ? older_index : PERFBUF_ITEM_NO_INSTANCE;
                 fill_item(a, &inst, pairing, ordinal, has_older ? &older : NULL);
             } else {
                 size_t len = 0;

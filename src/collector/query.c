@@ -26,6 +26,7 @@
 #include "core/work.h"
 #include "collector/internal.h"
 #include "collector/pair_keys.h"
+#include "v1/internal.h"
 
 #define ALIGNMENT 8u
 
@@ -51,10 +52,12 @@ _Static_assert(_Alignof(perfbuf_v2_pairing) <= ALIGNMENT, "the arena aligns the 
 /* How a counter's instances pair besides PDH's name (perfbuf_query_counter.identity). */
 enum { IDENTITY_NONE = 0, IDENTITY_UNIQUE_ID = 1, IDENTITY_INSTANCE_ID = 2 };
 
-/* A counter "*": every displayable counter of the object. */
+/* A counter "*" (every displayable counter of the object) or a counter of
+ * every definition (perfbuf_query_add_definitions): one item per instance
+ * and counter. */
 static bool every_counter(const perfbuf_query_counter *c)
 {
-    return (c->path.flags & PERFBUF_PATH_COUNTER_WILDCARD) != 0;
+    return c->every_definition || (c->path.flags & PERFBUF_PATH_COUNTER_WILDCARD) != 0;
 }
 
 /* Either format's query was opened. */
@@ -216,17 +219,39 @@ perfbuf_status perfbuf_query_open_v2(perfbuf_query *q, perfbuf_query_registratio
     return PERFBUF_OK;
 }
 
-perfbuf_status perfbuf_query_add(perfbuf_query *q, perfbuf_query_counter *c, const char *path,
-                                 size_t len, perfbuf_error *err)
+/* Whether c may be added to q: q open, without its arena, and c not in
+ * it yet. O(counters). */
+static bool addable(const perfbuf_query *q, const perfbuf_query_counter *c)
 {
-    if (q == NULL || c == NULL || path == NULL || !opened(q) || q->arena != NULL) {
-        return PERFBUF_E_INVALID_ARGUMENT;
+    if (q == NULL || c == NULL || !opened(q) || q->arena != NULL) {
+        return false;
     }
     for (const perfbuf_query_counter *k = q->first; k != NULL; k = k->next) {
         PB_WORK(1);
         if (k == c) {
-            return PERFBUF_E_INVALID_ARGUMENT;
+            return false;
         }
+    }
+    return true;
+}
+
+/* Links a counter the caller filled at the end of the query's list. */
+static void link_counter(perfbuf_query *q, perfbuf_query_counter *c)
+{
+    if (q->last != NULL) {
+        q->last->next = c;
+    } else {
+        q->first = c;
+    }
+    q->last = c;
+    q->counters++;
+}
+
+perfbuf_status perfbuf_query_add(perfbuf_query *q, perfbuf_query_counter *c, const char *path,
+                                 size_t len, perfbuf_error *err)
+{
+    if (path == NULL || !addable(q, c)) {
+        return PERFBUF_E_INVALID_ARGUMENT;
     }
     perfbuf_counter_path parsed;
     perfbuf_status st = perfbuf_path_parse(path, len, &parsed, err);
@@ -246,13 +271,22 @@ perfbuf_status perfbuf_query_add(perfbuf_query *q, perfbuf_query_counter *c, con
     c->identity = q->registrations != NULL ? IDENTITY_INSTANCE_ID : IDENTITY_NONE;
     c->registration = UINT32_MAX;
     c->resolution = PERFBUF_CSTATUS_ITEM_NOT_VALIDATED;
-    if (q->last != NULL) {
-        q->last->next = c;
-    } else {
-        q->first = c;
+    link_counter(q, c);
+    return PERFBUF_OK;
+}
+
+perfbuf_status perfbuf_query_add_definitions(perfbuf_query *q, perfbuf_query_counter *c)
+{
+    if (!addable(q, c) || q->registrations != NULL) {
+        return PERFBUF_E_INVALID_ARGUMENT;
     }
-    q->last = c;
-    q->counters++;
+    memset(c, 0, sizeof *c);
+    c->every_definition = true;
+    c->status = PERFBUF_CSTATUS_ITEM_NOT_VALIDATED;
+    c->identity = IDENTITY_NONE;
+    c->registration = UINT32_MAX;
+    c->resolution = PERFBUF_CSTATUS_ITEM_NOT_VALIDATED;
+    link_counter(q, c);
     return PERFBUF_OK;
 }
 
@@ -493,13 +527,24 @@ static void shift_generations(perfbuf_query *q)
 
 /* The counter the path names in one object the path names: its title
  * and, for a counter "*", how many displayable counters it spreads to. */
-static uint32_t object_counter(const perfbuf_query *q, const perfbuf_counter_path *path,
+static uint32_t object_counter(const perfbuf_query *q, const perfbuf_query_counter *c,
                                const perfbuf_v1_block *b, const perfbuf_v1_object *object,
                                uint32_t *counter_title, uint32_t *expanded)
 {
+    const perfbuf_counter_path *path = &c->path;
     perfbuf_v1_iter it;
     perfbuf_v1_counter counter;
     perfbuf_v1_counters_begin(object, &it);
+    if (c->every_definition) {
+        /* Every definition: the first one's title reads the instances
+         * (perfbuf_v1_raw_array), expand_counters the rest. */
+        if (!perfbuf_v1_counters_next(b, &it, &counter)) {
+            return PERFBUF_CSTATUS_NO_COUNTER;
+        }
+        *counter_title = counter.name_title_index;
+        *expanded = object->counter_count;
+        return PERFBUF_CSTATUS_VALID_DATA;
+    }
     if (perfbuf_v1_resolve_counter(b, &q->names, path, &it, &counter, NULL, NULL) !=
         PERFBUF_OK) {
         return PERFBUF_CSTATUS_NO_COUNTER;
@@ -520,10 +565,13 @@ static uint32_t object_counter(const perfbuf_query *q, const perfbuf_counter_pat
 
 /* The next object of b the path names (it: perfbuf_v1_objects_begin), in
  * block order, every object of a title the block repeats included. */
-static bool next_object(const perfbuf_query *q, const perfbuf_counter_path *path,
+static bool next_object(const perfbuf_query *q, const perfbuf_query_counter *c,
                         const perfbuf_v1_block *b, perfbuf_v1_iter *it, perfbuf_v1_object *out)
 {
-    return perfbuf_v1_resolve_object(b, &q->names, path, it, out, NULL, NULL) == PERFBUF_OK;
+    if (c->every_definition) {
+        return perfbuf_v1_objects_next(b, it, out);
+    }
+    return perfbuf_v1_resolve_object(b, &q->names, &c->path, it, out, NULL, NULL) == PERFBUF_OK;
 }
 
 /* The V2 block a registration answers in capture d: the one at its
@@ -591,9 +639,9 @@ PB_NOINLINE static size_t capture_bound(const perfbuf_query *q, const perfbuf_v1
             size_t objects_total = 0;
             uint32_t named = 0;
             perfbuf_v1_objects_begin(b, &objects);
-            while (next_object(q, &c->path, b, &objects, &o)) {
+            while (next_object(q, c, b, &objects, &o)) {
                 uint32_t counter_title = 0, expanded = 1;
-                if (object_counter(q, &c->path, b, &o, &counter_title, &expanded) !=
+                if (object_counter(q, c, b, &o, &counter_title, &expanded) !=
                         PERFBUF_CSTATUS_VALID_DATA ||
                     perfbuf_v1_pairing_scratch_objects(NULL, &o, &slots) != PERFBUF_OK) {
                     continue;
@@ -661,10 +709,32 @@ static uint64_t item_key(const perfbuf_query_counter *c, uint64_t value, const c
                                     : h;
 }
 
+/* Whether an item is of a later object of a title the capture repeats
+ * (no key says which of them is which in another capture; perfbuf-dump
+ * leaves them unpaired too): a counter of every definition marks them as
+ * it reads them, for any other the first object's items come first. */
+static bool of_later_object(const perfbuf_query_counter *c, const perfbuf_query_samples *s,
+                            const perfbuf_raw_item *item, uint32_t i)
+{
+    return c->every_definition ? item->pairing == PERFBUF_PAIR_UNPAIRED
+                               : i >= s->first_object_items;
+}
+
+/* The rank of sorted key k among the keys of its hash: 0 but for a
+ * counter of every definition, whose instance may hold several
+ * definitions of one title (perfbuf_query_add_definitions pairs the k-th
+ * with the k-th). O(log count). */
+static uint32_t rank_in_hash(const perfbuf_query_counter *c, const uint64_t *keys,
+                             uint32_t count, uint32_t k)
+{
+    return c->every_definition ? k - find_key(keys, count, keys[2u * k]) : 0u;
+}
+
 /* Pairs each newer item with the older item of the same key: the first
- * older item of its hash, when the names (and key values) agree and
- * nothing claimed it yet; a hash shared by different keys pairs nothing
- * (AMBIGUOUS). */
+ * older item of its hash (for a counter of every definition, the one of
+ * the same rank among its hash's), when the names (and key values) agree
+ * and nothing claimed it yet; a hash shared by different keys pairs
+ * nothing (AMBIGUOUS). */
 static void pair_with_older(uint8_t *base, const perfbuf_query_counter *c,
                             perfbuf_query_samples *older, perfbuf_query_samples *newer)
 {
@@ -701,22 +771,27 @@ static void pair_with_older(uint8_t *base, const perfbuf_query_counter *c,
         uint32_t k = place[i];
         place[i] = 0;
         perfbuf_raw_item *item = &items[i];
-        item->pairing = PERFBUF_PAIR_NEW;
+        bool later = of_later_object(c, newer, item, i);
+        item->pairing = later ? PERFBUF_PAIR_UNPAIRED : PERFBUF_PAIR_NEW;
         item->has_older = false;
-        /* Later objects of a title the capture repeats: no key says which
-         * of them is which in another capture (perfbuf-dump leaves them
-         * unpaired too). Their items sort after the first object's of
-         * the same hash, so find_key meets those first. */
-        if (i >= newer->first_object_items) {
-            item->pairing = PERFBUF_PAIR_UNPAIRED;
+        item->older_position = PERFBUF_ITEM_NO_INSTANCE;
+        /* A later object's items sort after the first object's of the
+         * same hash, so find_key meets those first. */
+        if (later) {
             continue;
         }
         uint32_t at = find_key(older_keys, older_count, keys[2u * k]);
-        if (at == older_count || (uint32_t)older_keys[2u * at + 1u] >= older->first_object_items) {
+        uint32_t rank = rank_in_hash(c, keys, newer->count, k);
+        if (at == older_count || rank >= older_count - at ||
+            older_keys[2u * (at + rank)] != keys[2u * k]) {
             continue;
         }
+        at += rank;
         uint32_t j = (uint32_t)older_keys[2u * at + 1u];
         const perfbuf_raw_item *o = &older_items[j];
+        if (of_later_object(c, older, o, j)) {
+            continue;
+        }
         if (item->name != compared_newer || o->name != compared_older ||
             values[i] != compared_values[0] || older_values[j] != compared_values[1]) {
             size_t ol = key_name_length(c, older_values[j], o->name, o->name_len);
@@ -729,15 +804,20 @@ static void pair_with_older(uint8_t *base, const perfbuf_query_counter *c,
         }
         bool keyed = keyed_by_value(c, values[i]);
         if (!compared_equal ||
-            (every_counter(c) && o->counter != item->counter) ||
+            (every_counter(c) && (o->counter != item->counter ||
+                                  o->object_title != item->object_title)) ||
             keyed != keyed_by_value(c, older_values[j]) ||
             (keyed && older_values[j] != values[i])) {
             item->pairing = PERFBUF_PAIR_AMBIGUOUS;
         } else if (claims[j] == 0) {
             claims[j] = i + 1u;
-            item->pairing = PERFBUF_PAIR_MATCHED;
-            item->has_older = true;
-            item->older = o->newer;
+            item->older_position = o->position;
+            /* A definition whose type changed has no formula over both
+             * samples, as the arrays say of such a pair. */
+            bool same_type = !c->every_definition || o->newer.type == item->newer.type;
+            item->pairing = same_type ? PERFBUF_PAIR_MATCHED : PERFBUF_PAIR_DEFINITION_CHANGED;
+            item->has_older = same_type;
+            item->older = same_type ? o->newer : (perfbuf_raw_sample){0};
         }
     }
 }
@@ -798,7 +878,9 @@ typedef struct item_source {
     const perfbuf_v2_pairing *v2;
     const perfbuf_v2_reginfo *reg;
     uint32_t counter_id;
-    uint32_t expanded; /* V1: the displayable counters a counter "*" names, else 1 */
+    uint32_t expanded; /* V1: the displayable counters a counter "*" names, or the
+                          definitions perfbuf_query_add_definitions names; else 1 */
+    bool later_of_title; /* V1: the object is not the first of its title in the block */
 } item_source;
 
 /* The items (NULL: their count and string size), with each instance's
@@ -812,7 +894,9 @@ static perfbuf_status read_items(const perfbuf_query_counter *c, const item_sour
         return pb_v2_raw_array_identities(src->v2, src->reg, src->counter_id, &c->path, items,
                                           count, strings, string_bytes, ids);
     }
-    return pb_v1_raw_array_identities(src->v1, src->counter_title, &c->path, items, count,
+    /* Every definition: every instance, or the object's one block. */
+    const perfbuf_counter_path *path = c->every_definition ? NULL : &c->path;
+    return pb_v1_raw_array_identities(src->v1, src->counter_title, path, items, count,
                                       strings, string_bytes, ids);
 }
 
@@ -845,6 +929,19 @@ static uint32_t found_for(const perfbuf_query_counter *c, const item_source *src
     bool wildcard = (c->path.flags & PERFBUF_PATH_INSTANCE_WILDCARD) != 0;
     return wildcard && instances == 0 ? PERFBUF_QUERY_FOUND_EMPTY_OBJECT
                                       : PERFBUF_QUERY_FOUND_NO_INSTANCE;
+}
+
+/* The next definition a counter "*" spreads to: the next displayable one
+ * (perfbuf_v1_resolve_counter), or the next of all of them for a counter
+ * of every definition. */
+static bool next_definition(const perfbuf_query *q, const perfbuf_query_counter *c,
+                            const perfbuf_v1_block *b, perfbuf_v1_iter *it,
+                            perfbuf_v1_counter *def)
+{
+    if (c->every_definition) {
+        return perfbuf_v1_counters_next(b, it, def);
+    }
+    return perfbuf_v1_resolve_counter(b, &q->names, &c->path, it, def, NULL, NULL) == PERFBUF_OK;
 }
 
 /*
@@ -901,13 +998,17 @@ PB_NOINLINE static perfbuf_status expand_counters(const perfbuf_query *q,
         perfbuf_v1_counter def;
         size_t k = 0;
         perfbuf_v1_counters_begin(o, &counters);
-        while (k < per && perfbuf_v1_resolve_counter(b, &q->names, &c->path, &counters, &def,
-                                                     NULL, NULL) == PERFBUF_OK) {
+        /* A later object of a repeated title pairs with nothing; its items
+         * say so from here to pair_with_older (perfbuf_query_add_definitions). */
+        uint32_t pairing = src->later_of_title ? PERFBUF_PAIR_UNPAIRED : PERFBUF_PAIR_NEW;
+        while (k < per && next_definition(q, c, b, &counters, &def)) {
             PB_WORK(1);
             perfbuf_raw_item *it = &items[j * per + k];
             *it = (perfbuf_raw_item){.name = read.name, .name_len = read.name_len,
-                                     .pairing = PERFBUF_PAIR_NEW, .position = read.position,
-                                     .counter = def.name_title_index, .object = read.object};
+                                     .pairing = pairing, .position = read.position,
+                                     .counter = def.name_title_index, .object = read.object,
+                                     .older_position = PERFBUF_ITEM_NO_INSTANCE,
+                                     .object_title = o->name_title_index};
             perfbuf_status st = perfbuf_v1_raw_sample(b, o, &def, &block, &it->newer,
                                                       &it->context);
             if (st != PERFBUF_OK) {
@@ -1033,7 +1134,8 @@ PB_NOINLINE static void finish_samples(perfbuf_query *q, perfbuf_query_counter *
         }
         keys[2u * i] = name_key;
         if (every_counter(c)) {
-            keys[2u * i] = pb_key_mix(keys[2u * i] ^ items[i].counter) & PB_PAIRING_HASH_MASK;
+            uint64_t which = (uint64_t)items[i].object_title << 32 | items[i].counter;
+            keys[2u * i] = pb_key_mix(keys[2u * i] ^ which) & PB_PAIRING_HASH_MASK;
         }
         keys[2u * i + 1u] = i;
         ((uint32_t *)(void *)(q->arena + s.claims))[i] = 0;
@@ -1222,9 +1324,9 @@ PB_NOINLINE static perfbuf_status collect_counter(perfbuf_query *q, perfbuf_quer
     bool indexed = false;
     uint32_t objects_kept = 0, first_status = 0, first_found = 0;
     bool items = false;
-    while (next_object(q, &c->path, b, &objects, &o)) {
+    while (next_object(q, c, b, &objects, &o)) {
         uint32_t counter_title = 0, expanded = 1;
-        if (object_counter(q, &c->path, b, &o, &counter_title, &expanded) !=
+        if (object_counter(q, c, b, &o, &counter_title, &expanded) !=
             PERFBUF_CSTATUS_VALID_DATA) {
             c->status = objects_kept == 0 ? PERFBUF_CSTATUS_NO_COUNTER : c->status;
             continue;
@@ -1245,7 +1347,9 @@ PB_NOINLINE static perfbuf_status collect_counter(perfbuf_query *q, perfbuf_quer
             c->counter_title = counter_title;
         }
         c->status = PERFBUF_CSTATUS_VALID_DATA;
-        item_source src = {.counter_title = counter_title, .block = b, .expanded = expanded};
+        item_source src = {.counter_title = counter_title, .block = b, .expanded = expanded,
+                           .later_of_title = c->every_definition &&
+                                             !pb_v1_first_of_title(b, parents, &o)};
         perfbuf_status st = collect_object(q, c, b, &o, &src, parents, end, at);
         if (st != PERFBUF_OK || !c->newer.valid) {
             return st;
@@ -1502,12 +1606,16 @@ perfbuf_status perfbuf_query_instances(const perfbuf_query *q, const perfbuf_que
         n = 0;
         for (uint32_t i = 0; i < s->count; i++) {
             PB_WORK(1);
-            /* An instance once, though a counter "*" gives it an item per counter. */
+            /* An instance (or an object's one counter block) once, though
+             * a counter "*" gives it an item per counter: its items are
+             * adjacent, and those of the next share neither its object
+             * nor its position. */
             bool first = i == 0 || raw[i].position != raw[i - 1u].position ||
-                         raw[i].position == PERFBUF_ITEM_NO_INSTANCE;
+                         raw[i].object != raw[i - 1u].object;
+            bool paired = raw[i].pairing == PERFBUF_PAIR_MATCHED ||
+                          raw[i].pairing == PERFBUF_PAIR_DEFINITION_CHANGED;
             bool listed = first && raw[i].pairing != PERFBUF_PAIR_UNPAIRED &&
-                          (which == PERFBUF_QUERY_EXITED ? claims[i] == 0
-                                                         : raw[i].pairing != PERFBUF_PAIR_MATCHED);
+                          (which == PERFBUF_QUERY_EXITED ? claims[i] == 0 : !paired);
             if (listed && pass == 1) {
                 names[n] = raw[i].name;
             }

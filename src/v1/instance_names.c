@@ -268,6 +268,16 @@ static bool is_block_index(const perfbuf_v1_block *b, const perfbuf_v1_instance_
     return index != NULL && index->slots != NULL && index_of_parse(b, index);
 }
 
+bool pb_v1_first_of_title(const perfbuf_v1_block *b, const perfbuf_v1_instance_index *index,
+                          const perfbuf_v1_object *o)
+{
+    size_t slot;
+    perfbuf_v1_object first;
+    return is_block_index(b, index) &&
+           block_index_object(b, index, o->name_title_index, &slot, &first) &&
+           first.offset == o->offset;
+}
+
 /* An index the parent lookups refuse outright: one of another parse. */
 static bool foreign_index(const perfbuf_v1_block *b, const perfbuf_v1_instance_index *index)
 {

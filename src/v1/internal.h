@@ -145,6 +145,12 @@ static inline bool pb_v1_step_instance(pb_cursor *data, uint32_t code_page,
 
 /* The object of b at `offset`, read again (no deep checks). */
 bool pb_v1_object_at(const perfbuf_v1_block *b, size_t offset, perfbuf_v1_object *out);
+
+/* Whether o is the first object of its title in b, by the block form of
+ * b's index (perfbuf_v1_block_index_build): O(log objects). False for an
+ * index of another parse or form. */
+bool pb_v1_first_of_title(const perfbuf_v1_block *b, const perfbuf_v1_instance_index *index,
+                          const perfbuf_v1_object *o);
 /* The fewest bytes an instance takes: its definition and a counter block. */
 #define PB_V1_MIN_INSTANCE_BYTES (PBS_PERF_INSTANCE_DEFINITION + PBS_PERF_COUNTER_BLOCK)
 
