@@ -6,6 +6,7 @@ cmake_minimum_required(VERSION 3.25)
 # #N, a process that exits, one that starts and a thread whose parent
 # changes are each paired as PDH pairs them (docs/collector.md).
 # Inputs: -DDUMP=<perfbuf-dump> -DMAKE=<make_series> -DDIR=<scratch folder>
+#         -DCORPUS=<the repository's corpus/>
 file(REMOVE_RECURSE ${DIR})
 file(MAKE_DIRECTORY ${DIR})
 execute_process(COMMAND ${MAKE} --pairing ${DIR} RESULT_VARIABLE rc)
@@ -121,6 +122,30 @@ foreach(row "0|first|matched|20.000000" "1|second|unpaired|invalid-data")
   string(JSON got_pairing ERROR_VARIABLE json_error GET "${json}" objects ${object} instances 0 pairing)
   string(JSON got_value ERROR_VARIABLE json_error GET "${json}" objects ${object} instances 0 formatted 1)
   expect("repeated title, object ${object}" "${object}|${got_name}|${got_pairing}|${got_value}" "${row}")
+endforeach()
+
+# Each value pairs with the earlier definition of its title (the query's
+# counter of every definition): another query's Thread object, whose
+# counters share no title with this one's, gives its instances nothing to
+# pair, so they are new though their keys match; the Process instances,
+# which share two counters, are matched.
+execute_process(COMMAND ${DUMP} --json --rate ${CORPUS}/captures/series/v1-series-0.bin
+                        ${CORPUS}/fuzz_v1/valid-global.bin
+                OUTPUT_VARIABLE json RESULT_VARIABLE rc)
+expect("another query exit" "${rc}" "0")
+foreach(row "0|2|svchost|matched|2" "1|0|Idle/0|new|-")
+  string(REPLACE "|" ";" parts "${row}")
+  list(GET parts 0 object)
+  list(GET parts 1 at)
+  set(where objects ${object} instances ${at})
+  string(JSON got_name ERROR_VARIABLE json_error GET "${json}" ${where} full_name)
+  string(JSON got_pairing ERROR_VARIABLE json_error GET "${json}" ${where} pairing)
+  string(JSON got_previous ERROR_VARIABLE json_error GET "${json}" ${where} previous_position)
+  if(json_error)
+    set(got_previous "-")
+  endif()
+  expect("another query, object ${object} instance ${at}"
+         "${object}|${at}|${got_name}|${got_pairing}|${got_previous}" "${row}")
 endforeach()
 
 # --series pairs each capture with the last by the same key: the

@@ -158,6 +158,12 @@ class _V1Peer:
         self.instance = None
         self.use = [None] * len(counters)
         self.dumped_object = o.offset
+        # As perfbuf-dump's query pairs each definition (the k-th of a
+        # title with the k-th): an instance whose object has no definition
+        # is unpaired, and one that shares none with its earlier self new.
+        definitions = o.counters
+        self.has_definitions = len(definitions) > 0
+        self.shares_definition = False
         if self.capture is None:
             return
         peer = self.titles.get(o.name_title_index)
@@ -173,6 +179,16 @@ class _V1Peer:
             by_offset.setdefault(d.offset, k)
             by_title.setdefault(d.name_title_index, k)
         self.use = [self._map(defs, by_offset, by_title, c._c) for c in counters]
+        peer_titles = {}
+        for d in defs:
+            peer_titles[d.name_title_index] = peer_titles.get(d.name_title_index, 0) + 1
+        seen = {}
+        for c in definitions:
+            title = c._c.name_title_index
+            if seen.get(title, 0) < peer_titles.get(title, 0):
+                self.shares_definition = True
+                break
+            seen[title] = seen.get(title, 0) + 1
         self._pair(dumped, o)
 
     def _pair(self, dumped, o):
@@ -227,6 +243,12 @@ class _V1Peer:
             return
         self.state = state.value
         self.older_position = older.value
+        if not self.has_definitions:
+            self.state = None
+            return
+        if state.value == _PAIR_MATCHED and not self.shares_definition:
+            self.state = _PAIR_NEW
+            return
         if state.value == _PAIR_MATCHED and self.object is not None and \
                 self.older_index is not None:
             found = N.V1Instance()
@@ -472,7 +494,7 @@ def dump_names(t, side=None):
 # perfbuf_v2_block kinds (v2_query.h).
 _V2_ERROR_RETURN, _V2_SINGLE_COUNTER, _V2_MULTIPLE_COUNTERS = 0, 1, 2
 _V2_MULTIPLE_INSTANCES, _V2_COUNTERSET = 4, 6
-_PAIR_MATCHED = 0
+_PAIR_MATCHED, _PAIR_NEW = 0, 1
 _PAIR_NAMES = {0: "matched", 1: "new", 2: "ambiguous"}
 _PDH_INVALID_ARGUMENT = 0xC0000BBD
 

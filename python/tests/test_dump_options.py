@@ -39,6 +39,9 @@ CASES = [
     ["--rate", S[3], S[0]],
     ["--rate", G0, S[3]],                     # another query: objects unpaired
     ["--rate", S[3], WINE / "v1-global.bin"],
+    # another query's Thread object shares no counter title: its instances
+    # are new though their keys match
+    ["--rate", S[0], CAPTURES.parent / "fuzz_v1" / "valid-global.bin"],
     ["--rate", DOC_NAMES, G1],                # a --rate capture that is rejected
     ["--series", S[0], S[1], S[2], "--", S[3]],
     ["--series", S[2], S[1], S[0], "--", S[3]],

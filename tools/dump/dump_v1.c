@@ -148,7 +148,7 @@ static bool query_open_on(const dump_input *in, const v1_tables *tables, perfbuf
     for (size_t p = 0; open && p < in->path_count; p++) {
         DUMP_WORK(1);
         /* Instances whose provider sets a UniqueID pair by it, as --rate's
-         * text and JSON pair them (perfbuf_v1_pair), so every output gives
+         * text and JSON pair them (paired_build), so every output gives
          * such an instance its own earlier sample; the others by PDH's key. */
         added[p] = perfbuf_query_add(q, &counters[p], in->paths[p].text, in->paths[p].text_len,
                                      NULL) == PERFBUF_OK &&
@@ -170,46 +170,6 @@ static perfbuf_status instance_name(const perfbuf_v1_block *b, const perfbuf_v1_
     return st;
 }
 
-/*
- * The objects of a block by title: perfbuf_v1_find_object walks the block
- * per call, so finding each object's peer in another capture that way is
- * quadratic in objects. Built once per block; O(log objects) a lookup.
- */
-typedef struct v1_titles {
-    perfbuf_v1_object *objects; /* in block order */
-    uint64_t *keys;             /* title << 32 | position, sorted */
-    uint32_t count;
-} v1_titles;
-
-static void titles_build(const perfbuf_v1_block *b, v1_titles *t)
-{
-    t->objects = dump_calloc(b->object_count, sizeof *t->objects);
-    t->keys = dump_calloc(b->object_count, sizeof *t->keys);
-    t->count = 0;
-    perfbuf_v1_iter it;
-    perfbuf_v1_object o;
-    perfbuf_v1_objects_begin(b, &it);
-    while (t->count < b->object_count && perfbuf_v1_objects_next(b, &it, &o)) {
-        DUMP_WORK(1);
-        t->objects[t->count] = o;
-        t->keys[t->count] = (uint64_t)o.name_title_index << 32 | t->count;
-        t->count++;
-    }
-    dump_sort_u64(t->keys, t->count);
-}
-
-/* The first object with that title, as perfbuf_v1_find_object finds it:
- * the keys order equal titles by position. */
-static bool titles_find(const v1_titles *t, uint32_t title, perfbuf_v1_object *out)
-{
-    size_t at = dump_find_high(t->keys, t->count, title);
-    if (at == t->count) {
-        return false;
-    }
-    *out = t->objects[(uint32_t)t->keys[at]];
-    return true;
-}
-
 /* The definitions of one object, walked once. */
 static uint32_t collect_counters(const perfbuf_v1_block *b, const perfbuf_v1_object *o,
                                  perfbuf_v1_counter *out)
@@ -225,301 +185,147 @@ static uint32_t collect_counters(const perfbuf_v1_block *b, const perfbuf_v1_obj
 }
 
 /*
- * Another capture of the same query (--rate, or one of --series; the
- * decoded block itself is the last of a series), as seen from the object
- * and instance being dumped: its object of the same title, what each
- * counter of the dumped object reads there, and its instance of the same
- * key (perfbuf_v1_pair). Everything is resolved once per object or per
- * instance, so that each value costs O(1) however hostile the two layouts.
+ * An earlier capture (--rate's, or one of --series) and FILE, collected in
+ * that order by the library's query with a counter of every definition
+ * (perfbuf_query_add_definitions): one item per object, instance (or
+ * counter block) and definition of FILE, in block and definition order,
+ * each with the earlier capture's sample of the same instance and
+ * definition. Instances whose provider sets a UniqueID pair by it, the
+ * others by PDH's key, as in every output (docs/cli.md); only the first
+ * object of a title pairs.
  */
-typedef struct v1_peer {
-    const perfbuf_v1_block *block; /* NULL: the capture was rejected */
-    v1_titles titles;
-    bool have_object;
-    perfbuf_v1_object object;
-    bool have_block;               /* object's single counter block */
-    perfbuf_v1_counter_block object_block;
-    /* object's definitions, kept while the same object answers */
-    size_t defs_of;                /* offset of the object they are of */
-    bool defs_valid;
-    perfbuf_v1_counter *defs;
-    uint64_t *def_keys;            /* title << 32 | position, sorted */
-    uint32_t def_count;
-    size_t defs_cap;
-    /* per counter of the dumped object: the definition to read it with */
-    perfbuf_v1_counter *use;
-    bool *usable;
-    size_t use_cap;
-    bool self;                     /* the dumped block itself (last of a series) */
-    size_t dumped_object;          /* offset of the object last given to peer_object */
-    /* instances paired by key (perfbuf_v1_pair), once per object */
-    bool have_pairing;
-    perfbuf_v1_pairing pairing;
-    uint64_t *pair_scratch;
-    size_t pair_cap;
-    /* block indexes for parents, built once per capture, not once per object */
-    bool have_own_parents;
-    uint64_t *own_parent_slots;
-    perfbuf_v1_instance_index own_parents;    /* of block */
-    const uint8_t *dumped_data;               /* the dumped block the next two are of */
-    bool have_dumped_parents;
-    uint64_t *dumped_parent_slots;
-    perfbuf_v1_instance_index dumped_parents;
-    v1_titles dumped_titles;
-    bool have_older_index;
-    perfbuf_v1_instance_index older_index; /* the pairing's older object */
-    size_t *older_offsets;
-    size_t older_cap;
-    /* the current instance: how it was paired, and its partner */
-    uint32_t state;                /* PERFBUF_PAIR_*, or PAIR_NONE */
-    uint32_t older_position;
-    bool have_instance;
-    perfbuf_v1_instance instance;
-} v1_peer;
+typedef struct v1_paired {
+    bool valid;                /* FILE was collected: the items are there */
+    perfbuf_raw_item *raw;
+    perfbuf_formatted_item *formatted;
+    size_t count;
+    uint8_t *arena;            /* the items' names */
+} v1_paired;
 
-/* No pairing applies: the object is not the first of its title in the
- * dumped block, or the pairing failed. */
-#define PAIR_NONE DUMP_PAIR_NONE
+/* The query needs no title: an empty Counter table, its final empty string. */
+static const uint8_t no_titles[2] = {0, 0};
 
-static void peer_init(v1_peer *p, const perfbuf_v1_block *block)
+/* Reads one of the counter's arrays into a new allocation: raw (true) or
+ * formatted as doubles. False when the query does not answer it. */
+static bool paired_read(const perfbuf_query *q, const perfbuf_query_counter *c, v1_paired *p)
+{
+    size_t n = 0;
+    perfbuf_status st = perfbuf_query_raw_array(q, c, NULL, &n);
+    if (st != PERFBUF_OK && st != PERFBUF_E_OUTPUT_TOO_SMALL) {
+        return false;
+    }
+    p->raw = dump_calloc(n + 1u, sizeof *p->raw);
+    p->formatted = dump_calloc(n + 1u, sizeof *p->formatted);
+    size_t raw_n = n;
+    size_t formatted_n = n;
+    p->count = n;
+    return perfbuf_query_raw_array(q, c, p->raw, &raw_n) == PERFBUF_OK &&
+           perfbuf_query_formatted_array(q, c, PERFBUF_FMT_DOUBLE, p->formatted,
+                                         &formatted_n) == PERFBUF_OK &&
+           raw_n == n && formatted_n == n;
+}
+
+/*
+ * Collects `earlier` (NULL: none) and then FILE. *earlier_ok says whether
+ * the earlier capture was collected, *err why not. The query parses each
+ * capture with the options the text and JSON outputs parse FILE with, so
+ * it refuses exactly what they refuse.
+ */
+static void paired_build(v1_paired *p, const dump_input *in, const uint8_t *earlier,
+                         size_t earlier_size, bool *earlier_ok, perfbuf_error *err)
 {
     memset(p, 0, sizeof *p);
-    p->block = block;
-    p->state = PAIR_NONE;
-    if (block != NULL) {
-        titles_build(block, &p->titles);
-        p->own_parent_slots = dump_calloc(block->index_slots, sizeof *p->own_parent_slots);
-        p->have_own_parents = perfbuf_v1_block_index_build(block, p->own_parent_slots,
-                                                           block->index_slots,
-                                                           &p->own_parents) == PERFBUF_OK;
+    *earlier_ok = false;
+    perfbuf_query q;
+    perfbuf_query_counter every;
+    if (perfbuf_query_open(&q, no_titles, sizeof no_titles, NULL, 0, NULL) != PERFBUF_OK ||
+        perfbuf_query_options(&q, &in->options) != PERFBUF_OK ||
+        perfbuf_query_add_definitions(&q, &every) != PERFBUF_OK ||
+        perfbuf_query_pair_by_unique_id(&q, &every) != PERFBUF_OK) {
+        return;
     }
+    *earlier_ok = earlier != NULL &&
+                  query_collect(&q, &p->arena, earlier, earlier_size, err) == PERFBUF_OK;
+    perfbuf_error file_err;
+    perfbuf_status st = query_collect(&q, &p->arena, in->data, in->size, &file_err);
+    if (st != PERFBUF_OK) {
+        /* FILE parsed with these options already: only the arena's size
+         * could stop the query, and the tool grows it as asked. */
+        fprintf(stderr, "perfbuf-dump: %s: the query could not collect it: %s\n", in->path,
+                perfbuf_status_name(st));
+        return;
+    }
+    p->valid = paired_read(&q, &every, p);
 }
 
-static void peer_free(v1_peer *p)
+static void paired_free(v1_paired *p)
 {
-    free(p->titles.objects);
-    free(p->titles.keys);
-    free(p->defs);
-    free(p->def_keys);
-    free(p->use);
-    free(p->usable);
-    free(p->pair_scratch);
-    free(p->older_offsets);
-    free(p->own_parent_slots);
-    free(p->dumped_parent_slots);
-    free(p->dumped_titles.objects);
-    free(p->dumped_titles.keys);
+    free(p->raw);
+    free(p->formatted);
+    free(p->arena);
 }
 
-static bool same_definition(const perfbuf_v1_counter *a, const perfbuf_v1_counter *b)
+/*
+ * The first item of an object's instance (position PERFBUF_ITEM_NO_INSTANCE:
+ * its counter block), by binary search: the items are in block order, so
+ * ordered by object and then by position. p->count when it has none (an
+ * object without definitions). O(log items).
+ */
+static size_t paired_find(const v1_paired *p, uint32_t object, uint32_t position)
 {
-    return a->byte_length == b->byte_length && a->name_title_index == b->name_title_index &&
-           a->help_title_index == b->help_title_index && a->default_scale == b->default_scale &&
-           a->detail_level == b->detail_level && a->type == b->type && a->size == b->size &&
-           a->counter_offset == b->counter_offset;
-}
-
-/* The peer's definition at that offset, by binary search (the walk gives
- * them in ascending offsets); def_count when there is none. */
-static uint32_t def_at_offset(const v1_peer *p, size_t offset)
-{
-    uint32_t lo = 0;
-    uint32_t hi = p->def_count;
+    uint64_t key = (uint64_t)object << 32 | position;
+    size_t lo = 0;
+    size_t hi = p->valid ? p->count : 0;
     while (lo < hi) {
         DUMP_WORK(1);
-        uint32_t mid = lo + (hi - lo) / 2;
-        if (p->defs[mid].offset < offset) {
+        size_t mid = lo + (hi - lo) / 2;
+        uint64_t at = (uint64_t)p->raw[mid].object << 32 | p->raw[mid].position;
+        if (at < key) {
             lo = mid + 1;
         } else {
             hi = mid;
         }
     }
-    return lo < p->def_count && p->defs[lo].offset == offset ? lo : p->def_count;
+    bool found = lo < (p->valid ? p->count : 0) && p->raw[lo].object == object &&
+                 p->raw[lo].position == position;
+    return found ? lo : p->count;
+}
+
+/* The item of definition c at `first` (paired_find's answer), or -1: each
+ * instance has one item per definition of its object, in definition order. */
+static ptrdiff_t paired_item(const v1_paired *p, size_t first, const perfbuf_v1_counter *c)
+{
+    if (first >= p->count || c->index >= p->count - first) {
+        return -1;
+    }
+    size_t at = first + c->index;
+    bool same = p->raw[at].object == p->raw[first].object &&
+                p->raw[at].position == p->raw[first].position;
+    return same ? (ptrdiff_t)at : -1;
 }
 
 /*
- * What perfbuf_v1_raw_sample would read counter c with in the peer's
- * object, resolved here once per object: the library does it per call,
- * walking the definitions whenever the layouts differ. The rule is the
- * library's: a definition the same in every field at c's own offset is
- * read as c (the library's O(1) path); else the one at c's position with
- * c's title and type; else the first with c's title, if of c's type.
- * Passing the library the peer's own definition keeps it on its O(1) path
- * with the same result.
+ * How an instance paired (the items at `first`): "matched", with the older
+ * position, when any of its definitions found its older sample (one whose
+ * type changed still names the older instance); else its first item's
+ * state; DUMP_PAIR_NONE when it has no item.
  */
-static void map_counter(v1_peer *p, const perfbuf_v1_counter *c, uint32_t i)
+static uint32_t paired_state(const v1_paired *p, size_t first, uint32_t *older_position)
 {
-    p->usable[i] = false;
-    uint32_t at = def_at_offset(p, c->offset);
-    if (at < p->def_count && same_definition(&p->defs[at], c) && c->index < p->def_count) {
-        p->use[i] = *c;
-        p->usable[i] = true;
-        return;
+    if (first >= p->count) {
+        return DUMP_PAIR_NONE;
     }
-    if (c->index < p->def_count && p->defs[c->index].name_title_index == c->name_title_index &&
-        p->defs[c->index].type == c->type) {
-        p->use[i] = p->defs[c->index];
-        p->usable[i] = true;
-        return;
-    }
-    size_t k = dump_find_high(p->def_keys, p->def_count, c->name_title_index);
-    if (k < p->def_count) {
-        const perfbuf_v1_counter *first = &p->defs[(uint32_t)p->def_keys[k]];
-        if (first->type == c->type) {
-            p->use[i] = *first;
-            p->usable[i] = true;
-        }
-    }
-}
-
-/*
- * Pairs the instances of o (in b, the dumped block) with the peer's by key:
- * its parent's name, its name or UniqueID, and its #N (docs/collector.md).
- * Only the first object of o's title in each block is paired, as
- * titles_find finds the peer's object: any later object of that title is
- * left unpaired. Each block's titles and parent index are built once, so
- * perfbuf_v1_pair_objects costs O(i log i) in the object's instances plus
- * their names, and pairing every object of a block is not quadratic in
- * its objects (as perfbuf_v1_pair per object would be: it finds both
- * objects and indexes both blocks at each call).
- */
-static void peer_pair(v1_peer *p, const perfbuf_v1_block *b, const perfbuf_v1_object *o)
-{
-    p->have_pairing = false;
-    p->have_older_index = false;
-    if (p->block == NULL || p->self || o->num_instances < 0 || !p->have_own_parents) {
-        return;
-    }
-    /* The dumped block's titles and parent index, once per dumped block. */
-    if (p->dumped_data != b->data) {
-        free(p->dumped_titles.objects);
-        free(p->dumped_titles.keys);
-        free(p->dumped_parent_slots);
-        titles_build(b, &p->dumped_titles);
-        p->dumped_parent_slots = dump_calloc(b->index_slots, sizeof *p->dumped_parent_slots);
-        p->have_dumped_parents = perfbuf_v1_block_index_build(b, p->dumped_parent_slots,
-                                                              b->index_slots,
-                                                              &p->dumped_parents) == PERFBUF_OK;
-        p->dumped_data = b->data;
-    }
-    perfbuf_v1_object first;
-    if (!p->have_dumped_parents || !titles_find(&p->dumped_titles, o->name_title_index, &first) ||
-        first.offset != o->offset) {
-        return;
-    }
-    const perfbuf_v1_object *peer_object_or_none = p->have_object ? &p->object : NULL;
-    size_t slots;
-    if (perfbuf_v1_pairing_scratch_objects(peer_object_or_none, o, &slots) != PERFBUF_OK) {
-        return;
-    }
-    if (slots > p->pair_cap) {
-        free(p->pair_scratch);
-        p->pair_scratch = dump_calloc(slots, sizeof *p->pair_scratch);
-        p->pair_cap = slots;
-    }
-    if (perfbuf_v1_pair_objects(p->block, peer_object_or_none, &p->own_parents, b, o,
-                                &p->dumped_parents,
-                                p->pair_scratch, p->pair_cap, &p->pairing) != PERFBUF_OK) {
-        return;
-    }
-    p->have_pairing = true;
-    const perfbuf_v1_object *older = &p->pairing.older_object;
-    if (!p->pairing.has_older || older->num_instances <= 0) {
-        return;
-    }
-    uint32_t n = (uint32_t)older->num_instances;
-    if (n > p->older_cap) {
-        free(p->older_offsets);
-        p->older_offsets = dump_calloc(n, sizeof *p->older_offsets);
-        p->older_cap = n;
-    }
-    p->have_older_index = perfbuf_v1_index_build(p->block, older, p->older_offsets,
-                                                 p->older_cap, &p->older_index) == PERFBUF_OK;
-}
-
-/* Finds the peer's object for o and maps o's counters into it. */
-static void peer_object(v1_peer *p, const perfbuf_v1_block *b, const perfbuf_v1_object *o,
-                        const perfbuf_v1_counter *cur, uint32_t count)
-{
-    p->have_object = false;
-    p->have_block = false;
-    p->have_instance = false;
-    p->have_pairing = false;
-    p->dumped_object = o->offset;
-    if (p->block == NULL) {
-        return;
-    }
-    if (!titles_find(&p->titles, o->name_title_index, &p->object)) {
-        /* Every instance is new: the older capture lacks the object. */
-        peer_pair(p, b, o);
-        return;
-    }
-    p->have_object = true;
-    p->have_block = perfbuf_v1_object_counter_block(p->block, &p->object, &p->object_block);
-    /* Objects of one title all find the same object here: its
-     * definitions are collected and sorted once, not once per object. */
-    if (!p->defs_valid || p->defs_of != p->object.offset) {
-        if (p->object.counter_count > p->defs_cap) {
-            free(p->defs);
-            free(p->def_keys);
-            p->defs = dump_calloc(p->object.counter_count, sizeof *p->defs);
-            p->def_keys = dump_calloc(p->object.counter_count, sizeof *p->def_keys);
-            p->defs_cap = p->object.counter_count;
-        }
-        p->def_count = collect_counters(p->block, &p->object, p->defs);
-        for (uint32_t k = 0; k < p->def_count; k++) {
-            DUMP_WORK(1);
-            p->def_keys[k] = (uint64_t)p->defs[k].name_title_index << 32 | k;
-        }
-        dump_sort_u64(p->def_keys, p->def_count);
-        p->defs_of = p->object.offset;
-        p->defs_valid = true;
-    }
-    if (count > p->use_cap) {
-        free(p->use);
-        free(p->usable);
-        p->use = dump_calloc(count, sizeof *p->use);
-        p->usable = dump_calloc(count, sizeof *p->usable);
-        p->use_cap = count;
-    }
-    for (uint32_t i = 0; i < count; i++) {
+    for (size_t k = first; k < p->count && p->raw[k].object == p->raw[first].object &&
+                           p->raw[k].position == p->raw[first].position;
+         k++) {
         DUMP_WORK(1);
-        map_counter(p, &cur[i], i);
-    }
-    peer_pair(p, b, o);
-}
-
-/* The peer's partner of inst (an instance of the object last given to
- * peer_object): the older instance of the same key. O(1). */
-static void peer_instance(v1_peer *p, const perfbuf_v1_instance *inst)
-{
-    p->have_instance = false;
-    p->state = PAIR_NONE;
-    if (p->self) {
-        /* Its own instance, read with its own object's definitions: a
-         * later object of a repeated title has no peer, as elsewhere. */
-        if (!p->have_object || p->object.offset != p->dumped_object) {
-            return;
+        uint32_t pairing = p->raw[k].pairing;
+        if (pairing == PERFBUF_PAIR_MATCHED || pairing == PERFBUF_PAIR_DEFINITION_CHANGED) {
+            *older_position = p->raw[k].older_position;
+            return PERFBUF_PAIR_MATCHED;
         }
-        p->state = PERFBUF_PAIR_MATCHED;
-        p->older_position = inst->index;
-        p->instance = *inst;
-        p->have_instance = true;
-        return;
     }
-    uint32_t ordinal;
-    uint32_t older_position;
-    if (!p->have_pairing ||
-        !perfbuf_v1_pairing_instance(&p->pairing, inst->index, &p->state, &ordinal,
-                                     &older_position)) {
-        p->state = PAIR_NONE;
-        return;
-    }
-    p->older_position = older_position;
-    p->have_instance = p->state == PERFBUF_PAIR_MATCHED && p->have_object &&
-                       p->have_older_index &&
-                       perfbuf_v1_index_get(p->block, &p->older_index, older_position,
-                                            &p->instance) == PERFBUF_OK;
+    return p->raw[first].pairing;
 }
 
 /* The dumped object: its definitions, walked once for every use. */
@@ -547,83 +353,85 @@ static void emit_values(emitter *e, const v1_current *cur, const perfbuf_v1_coun
 }
 
 /*
- * Formatted values of one counter block against the same block of an
- * earlier capture (pblk in the peer's object; NULL when there is none).
+ * Formatted values of one counter block (the items at `first`) against the
+ * same block of the earlier capture, as the query formats them: a sample
+ * that could not be read (a base's) gives its own status, a counter
+ * without an older sample INVALID_DATA where its formula needs two.
  */
-static void emit_formatted(emitter *e, const v1_current *cur, const perfbuf_v1_counter_block *blk,
-                           const v1_peer *peer, const perfbuf_v1_counter_block *pblk)
+static void emit_formatted(emitter *e, const v1_current *cur, const v1_paired *p, size_t first)
 {
     emit_list_begin(e, "formatted");
     for (uint32_t i = 0; i < cur->count; i++) {
         DUMP_WORK(1);
-        const perfbuf_v1_counter *c = &cur->counters[i];
-        perfbuf_raw_sample s1;
-        perfbuf_raw_sample s0;
-        perfbuf_value_context ctx;
-        perfbuf_value_context pctx;
-        perfbuf_value v;
-        uint32_t st = PERFBUF_PDH_INVALID_ARGUMENT;
-        if (perfbuf_v1_raw_sample(cur->b, cur->o, c, blk, &s1, &ctx) == PERFBUF_OK) {
-            bool have_older = pblk != NULL && peer->usable[i] &&
-                              perfbuf_v1_raw_sample(peer->block, &peer->object, &peer->use[i], pblk,
-                                                    &s0, &pctx) == PERFBUF_OK;
-            st = perfbuf_format_value(c->type, &s1, have_older ? &s0 : NULL, &ctx,
-                                      PERFBUF_FMT_DOUBLE, &v);
-        }
-        if (st == PERFBUF_CSTATUS_VALID_DATA) {
+        ptrdiff_t at = paired_item(p, first, &cur->counters[i]);
+        const perfbuf_value *v = at >= 0 ? &p->formatted[at].value : NULL;
+        if (v != NULL && v->status == PERFBUF_CSTATUS_VALID_DATA) {
             char text[64];
-            snprintf(text, sizeof text, "%.6f", v.as_double);
+            snprintf(text, sizeof text, "%.6f", v->as_double);
             emit_str(e, NULL, text);
         } else {
-            emit_str(e, NULL, dump_value_status_name(st));
+            emit_str(e, NULL,
+                     dump_value_status_name(v != NULL ? v->status : PERFBUF_CSTATUS_INVALID_DATA));
         }
     }
     emit_list_end(e);
 }
 
+/* --rate and --series: the earlier captures, each paired with FILE. */
+typedef struct v1_peers {
+    v1_paired *rate;          /* NULL without --rate or when it was rejected */
+    v1_paired *series;        /* one per --series capture, oldest first; or NULL */
+    size_t series_count;
+    v1_paired series_self;    /* FILE alone, for its own samples (--series) */
+    perfbuf_raw_sample *ring; /* series_count + 1 samples */
+} v1_peers;
+
 /*
- * Statistics of every counter of one counter block over a series of
- * captures (peers, oldest first, the decoded block last), as
- * perfbuf_compute_statistics computes them. Each capture's instance is
- * the one of the same key (peer_instance); a capture without it
- * contributes an invalid sample.
+ * Statistics of every counter of one counter block over the series
+ * (oldest first, FILE last), as perfbuf_compute_statistics computes them:
+ * each earlier capture's sample is the one its own pairing with FILE gives
+ * the same instance and definition; a capture without it contributes an
+ * invalid sample, and so does FILE for an instance no capture can pair (a
+ * later object of a repeated title). `position` is the instance's, or
+ * PERFBUF_ITEM_NO_INSTANCE for the object's counter block.
  */
-static void emit_statistics(emitter *e, const v1_current *cur, const v1_peer *peers, size_t n,
-                            bool of_instance, perfbuf_raw_sample *ring)
+static void emit_statistics(emitter *e, const v1_current *cur, const v1_peers *peers,
+                            uint32_t position)
 {
+    size_t n = peers->series_count + 1u;
+    perfbuf_raw_sample *ring = peers->ring;
+    size_t *firsts = dump_calloc(n, sizeof *firsts);
+    for (size_t k = 0; k + 1u < n; k++) {
+        DUMP_WORK(1);
+        firsts[k] = paired_find(&peers->series[k], cur->o->index, position);
+    }
+    const v1_paired *self = &peers->series_self;
+    firsts[n - 1u] = paired_find(self, cur->o->index, position);
     emit_list_begin(e, "statistics");
     for (uint32_t i = 0; i < cur->count; i++) {
         DUMP_WORK(1);
         const perfbuf_v1_counter *c = &cur->counters[i];
-        perfbuf_value_context ctx = {0, 0};
-        for (size_t k = 0; k < n; k++) {
+        for (size_t k = 0; k + 1u < n; k++) {
             DUMP_WORK(1);
-            const v1_peer *p = &peers[k];
+            const v1_paired *p = &peers->series[k];
+            ptrdiff_t at = paired_item(p, firsts[k], c);
             ring[k].status = PERFBUF_CSTATUS_INVALID_DATA;
-            if (p->block == NULL || !p->have_object || !p->usable[i]) {
-                continue;
-            }
-            const perfbuf_v1_counter_block *kblk;
-            if (of_instance) {
-                if (!p->have_instance) {
-                    continue;
-                }
-                kblk = &p->instance.counters;
-            } else if (p->have_block) {
-                kblk = &p->object_block;
-            } else {
-                continue;
-            }
-            perfbuf_value_context kctx;
-            if (perfbuf_v1_raw_sample(p->block, &p->object, &p->use[i], kblk, &ring[k], &kctx) ==
-                PERFBUF_OK) {
-                ctx = kctx;
-            } else {
-                ring[k].status = PERFBUF_CSTATUS_INVALID_DATA;
+            if (at >= 0 && p->raw[at].has_older) {
+                ring[k] = p->raw[at].older;
             }
         }
+        /* FILE's own sample, and the frequency and scale it is read with. */
+        perfbuf_value_context ctx = {0, 0};
+        ptrdiff_t own = paired_item(self, firsts[n - 1u], c);
+        ring[n - 1u].status = PERFBUF_CSTATUS_INVALID_DATA;
+        if (own >= 0 && self->raw[own].pairing != PERFBUF_PAIR_UNPAIRED &&
+            PERFBUF_CSTATUS_IS_VALID(self->raw[own].newer.status)) {
+            ring[n - 1u] = self->raw[own].newer;
+            ctx = self->raw[own].context;
+        }
         perfbuf_statistics st;
-        uint32_t rc = perfbuf_compute_statistics(c->type, &ctx, PERFBUF_FMT_DOUBLE, 0, n, ring, &st);
+        uint32_t rc =
+            perfbuf_compute_statistics(c->type, &ctx, PERFBUF_FMT_DOUBLE, 0, n, ring, &st);
         emit_object_begin(e, NULL);
         emit_u64(e, "count", st.count);
         if (rc == PERFBUF_CSTATUS_VALID_DATA) {
@@ -640,15 +448,8 @@ static void emit_statistics(emitter *e, const v1_current *cur, const v1_peer *pe
         emit_object_end(e);
     }
     emit_list_end(e);
+    free(firsts);
 }
-
-/* --rate and --series: the captures the dumped block is compared with. */
-typedef struct v1_peers {
-    v1_peer *rate;       /* NULL without --rate or when it was rejected */
-    v1_peer *series;     /* series_count + 1, the dumped block last; or NULL */
-    size_t series_count; /* entries of series */
-    perfbuf_raw_sample *ring;
-} v1_peers;
 
 /* The longest full name shown, in bytes. */
 #define FULL_NAME_MAX 4095
@@ -702,40 +503,20 @@ static void emit_instance(emitter *e, const v1_current *cur, const perfbuf_v1_in
     emit_counter_block(e, &inst->counters);
     emit_values(e, cur, &inst->counters);
     if (peers->rate != NULL) {
-        const v1_peer *p = peers->rate;
-        emit_str(e, "pairing", dump_pairing_name(p->state));
-        if (p->have_instance) {
-            emit_u64(e, "previous_position", p->older_position);
+        const v1_paired *p = peers->rate;
+        size_t first = paired_find(p, cur->o->index, inst->index);
+        uint32_t older_position = 0;
+        uint32_t state = paired_state(p, first, &older_position);
+        emit_str(e, "pairing", dump_pairing_name(state));
+        if (state == PERFBUF_PAIR_MATCHED) {
+            emit_u64(e, "previous_position", older_position);
         }
-        emit_formatted(e, cur, &inst->counters, p, p->have_instance ? &p->instance.counters : NULL);
+        emit_formatted(e, cur, p, first);
     }
     if (peers->series != NULL) {
-        emit_statistics(e, cur, peers->series, peers->series_count, true, peers->ring);
+        emit_statistics(e, cur, peers, inst->index);
     }
     emit_object_end(e);
-}
-
-/* Every peer's view of object o (before its values are dumped). */
-static void peers_object(v1_peers *peers, const v1_current *cur)
-{
-    if (peers->rate != NULL) {
-        peer_object(peers->rate, cur->b, cur->o, cur->counters, cur->count);
-    }
-    for (size_t k = 0; peers->series != NULL && k < peers->series_count; k++) {
-        DUMP_WORK(1);
-        peer_object(&peers->series[k], cur->b, cur->o, cur->counters, cur->count);
-    }
-}
-
-static void peers_instance(v1_peers *peers, const perfbuf_v1_instance *inst)
-{
-    if (peers->rate != NULL) {
-        peer_instance(peers->rate, inst);
-    }
-    for (size_t k = 0; peers->series != NULL && k < peers->series_count; k++) {
-        DUMP_WORK(1);
-        peer_instance(&peers->series[k], inst);
-    }
 }
 
 /* Keeps the counters some path selects, in definition order; each keeps
@@ -786,35 +567,36 @@ perfbuf_status dump_v1(const dump_input *in, emitter *e, perfbuf_error *err)
     if (perfbuf_v1_block_index_build(&b, parent_slots, b.index_slots, &parents) == PERFBUF_OK) {
         have_parents = &parents;
     }
-    v1_peers peers = {NULL, NULL, 0, NULL};
-    perfbuf_v1_block previous;
-    v1_peer rate;
+    /* Each earlier capture and FILE through the library's query, once
+     * for the whole dump: every value's item, looked up per instance. */
+    v1_peers peers;
+    memset(&peers, 0, sizeof peers);
+    v1_paired rate;
     if (in->previous != NULL) {
-        perfbuf_error perr;
-        if (perfbuf_v1_parse(in->previous, in->previous_size, &in->options, &previous, &perr) !=
-            PERFBUF_OK) {
+        perfbuf_error perr = {0};
+        bool collected;
+        paired_build(&rate, in, in->previous, in->previous_size, &collected, &perr);
+        if (!collected) {
             dump_side_rejected("--rate capture", in->previous_path, &perr);
+            paired_free(&rate);
         } else {
-            peer_init(&rate, &previous);
             peers.rate = &rate;
         }
     }
-    /* Each earlier capture is parsed and indexed once for the whole dump. */
-    perfbuf_v1_block *series_blocks = NULL;
     if (in->series_count > 0) {
-        size_t n = in->series_count + 1;
-        series_blocks = dump_calloc(in->series_count, sizeof *series_blocks);
-        peers.series = dump_calloc(n, sizeof *peers.series);
-        peers.series_count = n;
-        peers.ring = dump_calloc(n, sizeof *peers.ring);
+        peers.series_count = in->series_count;
+        peers.series = dump_calloc(in->series_count + 1u, sizeof *peers.series);
+        peers.ring = dump_calloc(in->series_count + 1u, sizeof *peers.ring);
         for (size_t k = 0; k < in->series_count; k++) {
             DUMP_WORK(1);
-            bool valid = perfbuf_v1_parse(in->series[k], in->series_sizes[k], &in->options,
-                                          &series_blocks[k], NULL) == PERFBUF_OK;
-            peer_init(&peers.series[k], valid ? &series_blocks[k] : NULL);
+            bool collected;
+            perfbuf_error serr;
+            /* A rejected capture contributes no sample (main reports it). */
+            paired_build(&peers.series[k], in, in->series[k], in->series_sizes[k], &collected,
+                         &serr);
         }
-        peer_init(&peers.series[n - 1], &b);
-        peers.series[n - 1].self = true;
+        bool none;
+        paired_build(&peers.series_self, in, NULL, 0, &none, NULL);
     }
     dump_text text;
     dump_text_init(&text);
@@ -866,7 +648,6 @@ perfbuf_status dump_v1(const dump_input *in, emitter *e, perfbuf_error *err)
         if (selecting) {
             cur.count = keep_selected(&sel, counters, cur.count);
         }
-        peers_object(&peers, &cur);
         emit_object_begin(e, NULL);
         emit_u64(e, "position", o.index);
         emit_hex(e, "offset", o.offset);
@@ -913,11 +694,11 @@ perfbuf_status dump_v1(const dump_input *in, emitter *e, perfbuf_error *err)
             emit_counter_block(e, &blk);
             emit_values(e, &cur, &blk);
             if (peers.rate != NULL) {
-                const v1_peer *p = peers.rate;
-                emit_formatted(e, &cur, &blk, p, p->have_block ? &p->object_block : NULL);
+                emit_formatted(e, &cur, peers.rate,
+                               paired_find(peers.rate, o.index, PERFBUF_ITEM_NO_INSTANCE));
             }
             if (peers.series != NULL) {
-                emit_statistics(e, &cur, peers.series, peers.series_count, false, peers.ring);
+                emit_statistics(e, &cur, &peers, PERFBUF_ITEM_NO_INSTANCE);
             }
         }
         if (o.num_instances >= 0) {
@@ -927,7 +708,6 @@ perfbuf_status dump_v1(const dump_input *in, emitter *e, perfbuf_error *err)
             perfbuf_v1_instances_begin(&o, &ii);
             while (perfbuf_v1_instances_next(&b, &ii, &inst)) {
                 DUMP_WORK(1);
-                peers_instance(&peers, &inst);
                 if (!selecting || select_instance(&sel, o.index, inst.index)) {
                     emit_instance(e, &cur, &inst, have_parents, &peers);
                 }
@@ -939,14 +719,16 @@ perfbuf_status dump_v1(const dump_input *in, emitter *e, perfbuf_error *err)
     emit_list_end(e);
     free(counters);
     if (peers.rate != NULL) {
-        peer_free(peers.rate);
+        paired_free(peers.rate);
     }
     for (size_t k = 0; peers.series != NULL && k < peers.series_count; k++) {
-        peer_free(&peers.series[k]);
+        paired_free(&peers.series[k]);
+    }
+    if (peers.series != NULL) {
+        paired_free(&peers.series_self);
     }
     free(peers.series);
     free(peers.ring);
-    free(series_blocks);
     free(parent_slots);
     if (select_active(&sel) && select_report_unmatched(&sel, in->path) &&
         in->unmatched != NULL) {
