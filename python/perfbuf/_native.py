@@ -492,6 +492,8 @@ query_open_v2 = _fn("perfbuf_query_open_v2", status, R(Query), P(QueryRegistrati
 query_options = _fn("perfbuf_query_options", status, R(Query), R(Options))
 query_add = _fn("perfbuf_query_add", status, R(Query), R(QueryCounter), c_void_p, c_size_t,
                 R(Error))
+query_add_definitions = _fn("perfbuf_query_add_definitions", status, R(Query),
+                            R(QueryCounter))
 query_pair_by = _fn("perfbuf_query_pair_by", status, R(Query), R(QueryCounter), c_void_p,
                     c_size_t)
 query_pair_by_unique_id = _fn("perfbuf_query_pair_by_unique_id", status, R(Query),

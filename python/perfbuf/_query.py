@@ -46,9 +46,12 @@ class QueryItem:
     """One element of a counter's array, as PDH's PDH_FMT_COUNTERVALUE_ITEM
     with what perfbuf adds: how the instance was paired, its position in the
     capture's object (None for an object without instances), the counter's
-    title index (or V2 id) and the object's position among the capture's."""
+    title index (or V2 id) and the object's position among the capture's; raw
+    items also give the object's title index (`object_title`, V1) and the
+    position of the older instance they were paired with (`older_position`,
+    None when not paired or for an object without instances)."""
     __slots__ = ("name", "pairing", "position", "counter", "object", "status", "value",
-                 "newer", "older")
+                 "newer", "older", "object_title", "older_position")
 
     def __repr__(self):
         return "QueryItem(%r, %r, %s)" % (self.name, self.value, self.pairing)
@@ -122,6 +125,7 @@ class QueryCounter:
         item.position = None if it.position == _NO_INSTANCE else it.position
         item.counter = it.counter
         item.object = it.object
+        item.object_title = item.older_position = None
         return item
 
     def formatted(self, flags=None):
@@ -160,6 +164,9 @@ class QueryCounter:
             item.newer = (it.newer.first, it.newer.second, it.newer.time_stamp)
             item.older = ((it.older.first, it.older.second, it.older.time_stamp)
                           if it.has_older else None)
+            item.object_title = it.object_title
+            item.older_position = (None if it.older_position == _NO_INSTANCE
+                                   else it.older_position)
             out.append(item)
         return out
 
@@ -288,6 +295,19 @@ class Query:
                          len(counter._text.raw) - 1, ctypes.byref(err))
         if st != OK:
             raise _error(st, err)
+        self._counters.append(counter)
+        return counter
+
+    def add_definitions(self):
+        """Adds a counter of every definition of every object of each V1
+        capture, by title index (perfbuf_query_add_definitions): its items
+        are every value, bases and definitions that share a title included,
+        in block and definition order, needing no Counter table. Before the
+        first collect()."""
+        counter = QueryCounter(self, "")
+        st = N.query_add_definitions(ctypes.byref(self._q), ctypes.byref(counter._c))
+        if st != OK:
+            raise _error(st)
         self._counters.append(counter)
         return counter
 

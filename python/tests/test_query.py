@@ -161,3 +161,24 @@ def test_titles_come_from_the_capture_not_the_path():
     q.collect(_capture(0))
     assert cpu.title("object") == (230, "Process")
     assert cpu.title("counter") == (6, "% Processor Time")
+
+
+def test_every_definition_gives_one_item_per_value_without_a_table():
+    """Query.add_definitions over a query opened on an empty Counter table:
+    one item per object, instance (or counter block) and definition, and a
+    matched Process item names the older instance of the same PDH name."""
+    q = perfbuf.Query(b"\0\0")
+    every = q.add_definitions()
+    q.collect(_capture(0))
+    q.collect(_capture(1))
+    newer = perfbuf.parse_v1(_capture(1))
+    items = every.raw()
+    expected = sum(len(o.counters) * (o.instance_count if o.num_instances >= 0 else 1)
+                   for o in newer.objects)
+    assert len(items) == expected > 0
+    before, after = _process_names(_capture(0)), _process_names(_capture(1))
+    matched = [it for it in items if it.object_title == 230 and it.pairing == "matched"]
+    assert matched
+    for it in matched:
+        assert before[it.older_position] == after[it.position]
+    assert all(it.older_position is None for it in items if it.pairing == "new")
