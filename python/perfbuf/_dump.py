@@ -98,228 +98,108 @@ def _titles(table):
 _CSTATUS_INVALID_DATA = 0xC0000BBA
 
 
-def _first_by_title(capture):
-    """{title index: the first object of that title}, as perfbuf-dump finds
-    an object's peer in another capture."""
-    out = {}
-    for o in capture.objects:
-        out.setdefault(o.name_title_index, o)
-    return out
+class _V1Paired:
+    """An earlier capture (--rate's, or one of --series; None: rejected or
+    absent) and the dumped one, collected in that order by a perfbuf.Query
+    holding a counter of every definition (Query.add_definitions), as
+    perfbuf-dump's text and JSON read them: one item per object, instance
+    (or counter block) and definition of the dumped capture, in block and
+    definition order, each with the earlier capture's sample of the same
+    instance (its key, or its UniqueID) and definition."""
+
+    def __init__(self, earlier, cap, options):
+        from ._query import Query
+        from . import PerfbufError
+        self.raw, self.formatted, self.first = [], [], {}
+        query = Query(b"\0\0", strict=options.get("strict", False),
+                      max_sections=options.get("max_sections", 0),
+                      max_counters=options.get("max_counters", 0),
+                      max_instances=options.get("max_instances", 0))
+        every = query.add_definitions()
+        every.pair_by_unique_id()
+        self._query = query  # the items' names point into its arena
+        try:
+            if earlier is not None:
+                try:
+                    query.collect(earlier._buffer.obj)
+                except PerfbufError:
+                    pass  # no earlier sample, as for a rejected capture
+            query.collect(cap._buffer.obj)
+            c = ctypes.byref(every._c)
+            self.raw = every._checked(
+                lambda q, items, count: N.query_raw_array(q, c, items, count), N.RawItem)
+            self.formatted = every._checked(
+                lambda q, items, count: N.query_formatted_array(q, c, FMT_DOUBLE, items, count),
+                N.FormattedItem)
+        except PerfbufError:
+            self.raw, self.formatted = [], []
+        for k, it in enumerate(self.raw):
+            self.first.setdefault((it.object, it.position), k)
+
+    def find(self, obj, position):
+        """The first item of the object's instance (or counter block), or None."""
+        return self.first.get((obj, position))
+
+    def _same(self, k, first):
+        return (self.raw[k].object == self.raw[first].object
+                and self.raw[k].position == self.raw[first].position)
+
+    def item(self, first, c):
+        """The item of definition c among those at `first`, or None."""
+        if first is None:
+            return None
+        at = first + c._c.index
+        return at if at < len(self.raw) and self._same(at, first) else None
+
+    def state(self, first):
+        """(pairing, previous position): matched when any of the instance's
+        definitions found its older sample (one whose type changed still
+        names the older instance); else its first item's; None without items."""
+        if first is None:
+            return None, None
+        k = first
+        while k < len(self.raw) and self._same(k, first):
+            if self.raw[k].pairing in (_PAIR_MATCHED, _PAIR_DEFINITION_CHANGED):
+                return _PAIR_MATCHED, self.raw[k].older_position
+            k += 1
+        return self.raw[first].pairing, None
 
 
-def _same_definition(a, b):
-    return (a.byte_length == b.byte_length and a.name_title_index == b.name_title_index
-            and a.help_title_index == b.help_title_index
-            and a.default_scale == b.default_scale and a.detail_level == b.detail_level
-            and a.type == b.type and a.size == b.size and a.counter_offset == b.counter_offset)
-
-
-class _V1Peer:
-    """Another capture of the same query (--rate, or one of --series; the
-    dumped block itself is the last of a series) as seen from the object
-    and instance being dumped: its first object of the same title, the
-    definition each counter of the dumped object is read with there, and
-    its instance of the same key (perfbuf_v1_pair_objects)."""
-
-    def __init__(self, capture, itself=False):
-        self.capture = capture
-        self.itself = itself
-        self.titles = _first_by_title(capture) if capture is not None else {}
-        self.parents = capture._parents() if capture is not None else None
-        self.object = None
-        self.object_block = None
-        self.use = []
-        self.pairing = None
-        self.older_index = None
-        self.state = None
-        self.older_position = 0
-        self.instance = None
-        self.dumped_object = None
-
-    def _map(self, defs, by_offset, by_title, c):
-        """The definition perfbuf_v1_raw_sample would read c with in this
-        capture's object (the dumped counter itself when the definition at
-        its offset is the same), or None."""
-        at = by_offset.get(c.offset)
-        if at is not None and _same_definition(defs[at], c) and c.index < len(defs):
-            return c
-        if (c.index < len(defs) and defs[c.index].name_title_index == c.name_title_index
-                and defs[c.index].type == c.type):
-            return defs[c.index]
-        first = by_title.get(c.name_title_index)
-        if first is not None and defs[first].type == c.type:
-            return defs[first]
-        return None
-
-    def enter_object(self, dumped, o, counters):
-        self.object = None
-        self.object_block = None
-        self.pairing = None
-        self.instance = None
-        self.use = [None] * len(counters)
-        self.dumped_object = o.offset
-        # As perfbuf-dump's query pairs each definition (the k-th of a
-        # title with the k-th): an instance whose object has no definition
-        # is unpaired, and one that shares none with its earlier self new.
-        definitions = o.counters
-        self.has_definitions = len(definitions) > 0
-        self.shares_definition = False
-        if self.capture is None:
-            return
-        peer = self.titles.get(o.name_title_index)
-        if peer is None:
-            # Every instance is new: the older capture lacks the object.
-            self._pair(dumped, o)
-            return
-        self.object = peer
-        self.object_block = peer._counter_block_c()
-        defs = [c._c for c in peer.counters]
-        by_offset, by_title = {}, {}
-        for k, d in enumerate(defs):
-            by_offset.setdefault(d.offset, k)
-            by_title.setdefault(d.name_title_index, k)
-        self.use = [self._map(defs, by_offset, by_title, c._c) for c in counters]
-        peer_titles = {}
-        for d in defs:
-            peer_titles[d.name_title_index] = peer_titles.get(d.name_title_index, 0) + 1
-        seen = {}
-        for c in definitions:
-            title = c._c.name_title_index
-            if seen.get(title, 0) < peer_titles.get(title, 0):
-                self.shares_definition = True
-                break
-            seen[title] = seen.get(title, 0) + 1
-        self._pair(dumped, o)
-
-    def _pair(self, dumped, o):
-        self.pairing = None
-        self.older_index = None
-        if self.capture is None or self.itself or o.num_instances < 0 or self.parents is None:
-            return
-        dumped_parents = dumped._parents()
-        if getattr(self, "_dumped", (None,))[0] is not dumped:
-            # The dumped block's titles, once per dumped block.
-            self._dumped = (dumped, _first_by_title(dumped))
-        first = self._dumped[1].get(o.name_title_index) if dumped_parents is not None else None
-        if first is None or first.offset != o.offset:
-            return
-        peer = ctypes.byref(self.object._c) if self.object is not None else None
-        slots = ctypes.c_size_t(0)
-        if N.v1_pairing_scratch_objects(peer, ctypes.byref(o._c), ctypes.byref(slots)) != OK:
-            return
-        scratch = (N.u64 * max(slots.value, 1))()
-        pairing = N.V1Pairing()
-        if N.v1_pair_objects(ctypes.byref(self.capture._block), peer, self.parents,
-                             ctypes.byref(dumped._block), ctypes.byref(o._c), dumped_parents,
-                             scratch, slots.value, ctypes.byref(pairing)) != OK:
-            return
-        self.pairing = (pairing, scratch)
-        older = pairing.older_object
-        if not pairing.has_older or older.num_instances <= 0:
-            return
-        n = older.num_instances
-        offsets = (ctypes.c_size_t * n)()
-        index = N.V1InstanceIndex()
-        if N.v1_index_build(ctypes.byref(self.capture._block), ctypes.byref(older), offsets, n,
-                            ctypes.byref(index)) == OK:
-            self.older_index = (index, offsets)
-
-    def enter_instance(self, inst):
-        self.instance = None
-        self.state = None
-        if self.itself:
-            # Its own instance, read with its own object's definitions: a
-            # later object of a repeated title has no peer.
-            if self.object is None or self.object.offset != self.dumped_object:
-                return
-            self.state = _PAIR_MATCHED
-            self.older_position = inst.index
-            self.instance = inst
-            return
-        state, ordinal, older = N.u32(), N.u32(), N.u32()
-        if self.pairing is None or not N.v1_pairing_instance(
-                ctypes.byref(self.pairing[0]), inst.index, ctypes.byref(state),
-                ctypes.byref(ordinal), ctypes.byref(older)):
-            return
-        self.state = state.value
-        self.older_position = older.value
-        if not self.has_definitions:
-            self.state = None
-            return
-        if state.value == _PAIR_MATCHED and not self.shares_definition:
-            self.state = _PAIR_NEW
-            return
-        if state.value == _PAIR_MATCHED and self.object is not None and \
-                self.older_index is not None:
-            found = N.V1Instance()
-            if N.v1_index_get(ctypes.byref(self.capture._block),
-                              ctypes.byref(self.older_index[0]), older.value,
-                              ctypes.byref(found)) == OK:
-                self.instance = found
-
-    def sample(self, i, blk):
-        """(status, sample, context) of counter i in this capture's block blk."""
-        sample, context = N.RawSample(), N.ValueContext()
-        st = N.v1_raw_sample(ctypes.byref(self.capture._block), ctypes.byref(self.object._c),
-                             ctypes.byref(self.use[i]), ctypes.byref(blk), ctypes.byref(sample),
-                             ctypes.byref(context))
-        return st, sample, context
-
-
-def _v1_sample(o, c, blk):
-    sample, context = N.RawSample(), N.ValueContext()
-    st = N.v1_raw_sample(ctypes.byref(o.capture._block), ctypes.byref(o._c), ctypes.byref(c._c),
-                         ctypes.byref(blk), ctypes.byref(sample), ctypes.byref(context))
-    return st, sample, context
-
-
-def _v1_formatted(o, counters, blk, peer, peer_blk):
-    """Each counter of blk formatted against peer_blk (None: no older value)."""
+def _v1_formatted(counters, paired, first):
+    """Each counter formatted against the earlier capture, as the query formats it."""
     out = []
-    for i, c in enumerate(counters):
-        st = _PDH_INVALID_ARGUMENT
-        s_st, s1, ctx = _v1_sample(o, c, blk)
-        if s_st == OK:
-            older = None
-            if peer_blk is not None and peer.use[i] is not None:
-                p_st, s0, _ = peer.sample(i, peer_blk)
-                older = s0 if p_st == OK else None
-            v = N.Value()
-            st = N.format_value(c.type, ctypes.byref(s1),
-                                ctypes.byref(older) if older is not None else None,
-                                ctypes.byref(ctx), FMT_DOUBLE, ctypes.byref(v))
-        out.append("%.6f" % v.as_double if st == 0 else cstatus_name(st))
+    for c in counters:
+        at = paired.item(first, c)
+        st = paired.formatted[at].value.status if at is not None else _CSTATUS_INVALID_DATA
+        out.append("%.6f" % paired.formatted[at].value.as_double if st == 0
+                   else cstatus_name(st))
     return out
 
 
-def _v1_statistics(counters, peers, of_instance, ring):
+def _v1_statistics(counters, series, itself, obj, position, ring):
     """perfbuf_compute_statistics of each counter over the series (the
-    dumped block last); a capture without the instance or object gives an
-    invalid sample."""
+    dumped capture last): each earlier capture's sample is the one its own
+    pairing with the dumped capture gives; none is an invalid sample, and
+    so is the dumped capture's own for an instance nothing pairs."""
+    n = len(series) + 1
+    firsts = [p.find(obj, position) for p in series]
+    own_first = itself.find(obj, position)
     out = []
-    for i, c in enumerate(counters):
-        ctx = N.ValueContext(0, 0)
-        for k, p in enumerate(peers):
+    for c in counters:
+        for k, p in enumerate(series):
+            at = p.item(firsts[k], c)
             ring[k].status = _CSTATUS_INVALID_DATA
-            if p.capture is None or p.object is None or p.use[i] is None:
-                continue
-            if of_instance:
-                if p.instance is None:
-                    continue
-                blk = p.instance.counters
-            elif p.object_block is not None:
-                blk = p.object_block
-            else:
-                continue
-            kctx = N.ValueContext()
-            if N.v1_raw_sample(ctypes.byref(p.capture._block), ctypes.byref(p.object._c),
-                               ctypes.byref(p.use[i]), ctypes.byref(blk), ctypes.byref(ring[k]),
-                               ctypes.byref(kctx)) == OK:
-                ctx = kctx
-            else:
-                ring[k].status = _CSTATUS_INVALID_DATA
+            if at is not None and p.raw[at].has_older:
+                ring[k] = p.raw[at].older
+        ctx = N.ValueContext(0, 0)
+        own = itself.item(own_first, c)
+        ring[n - 1].status = _CSTATUS_INVALID_DATA
+        if own is not None and itself.raw[own].pairing != _PAIR_UNPAIRED and \
+                itself.raw[own].newer.status in (0, _CSTATUS_NEW_DATA):
+            ring[n - 1] = itself.raw[own].newer
+            ctx = itself.raw[own].context
         st = N.Statistics()
-        rc = N.compute_statistics(c.type, ctypes.byref(ctx), FMT_DOUBLE, 0, len(peers), ring,
+        rc = N.compute_statistics(c.type, ctypes.byref(ctx), FMT_DOUBLE, 0, n, ring,
                                   ctypes.byref(st))
         sd = {"count": st.count}
         if rc == 0:
@@ -349,13 +229,15 @@ def dump_v1(cap, side=None):
         selection = Selection(side["counters"], TitleTables(side.get("names"),
                                                             side.get("english_names")),
                               cap, side.get("english_names"), side.get("names"), options)
-    rate = _V1Peer(side["previous"]) if side.get("previous") is not None else None
+    rate = (_V1Paired(side["previous"], cap, options) if side.get("previous") is not None
+            else None)
     series = None
     if "series" in side:
-        # Oldest first, the dumped block last; a rejected capture is None.
-        series = [_V1Peer(c) for c in side["series"]] + [_V1Peer(cap, itself=True)]
-        ring = (N.RawSample * len(series))()
-    peers = ([rate] if rate is not None else []) + (series or [])
+        # Oldest first; a rejected capture is None. `itself`: the dumped
+        # capture alone, for its own samples.
+        series = [_V1Paired(c, cap, options) for c in side["series"]]
+        itself = _V1Paired(None, cap, options)
+        ring = (N.RawSample * (len(series) + 1))()
     buf = cap._buffer
     d = {"signature": "PERF", "little_endian": _le32(buf, 8), "version": cap.version,
          "revision": cap.revision, "total_byte_length": cap.size,
@@ -398,21 +280,19 @@ def dump_v1(cap, side=None):
                        "counter_type": c.type, "counter_type_name": c.type_name,
                        "counter_size": c.size, "counter_offset": c.counter_offset})
             od["counters"].append(cd)
-        for peer in peers:
-            peer.enter_object(cap, o, counters)
         single = o._counter_block_c()
         if single is not None and (selection is None or selection.block_selected(o.position)):
             od["counter_block"] = {"offset": single.offset, "byte_length": single.byte_length}
             od["values"] = _values(o, counters, single)
             if rate is not None:
-                od["formatted"] = _v1_formatted(o, counters, single, rate, rate.object_block)
+                od["formatted"] = _v1_formatted(counters, rate,
+                                                rate.find(o.position, _NO_INSTANCE))
             if series is not None:
-                od["statistics"] = _v1_statistics(counters, series, False, ring)
+                od["statistics"] = _v1_statistics(counters, series, itself, o.position,
+                                                  _NO_INSTANCE, ring)
         if o.num_instances >= 0:
             insts = []
             for inst in o.instances:
-                for peer in peers:
-                    peer.enter_instance(inst._c)
                 if selection is not None and not selection.instance(o.position, inst.position):
                     continue
                 name_length = _le32(buf, inst.offset + 20)
@@ -440,14 +320,15 @@ def dump_v1(cap, side=None):
                 idd["counter_block"] = {"offset": blk.offset, "byte_length": blk.byte_length}
                 idd["values"] = _values(o, counters, blk)
                 if rate is not None:
-                    idd["pairing"] = _PAIR_NAMES.get(rate.state, "unpaired")
-                    if rate.instance is not None:
-                        idd["previous_position"] = rate.older_position
-                    idd["formatted"] = _v1_formatted(
-                        o, counters, blk, rate,
-                        rate.instance.counters if rate.instance is not None else None)
+                    first = rate.find(o.position, inst.position)
+                    state, previous = rate.state(first)
+                    idd["pairing"] = _PAIR_NAMES.get(state, "unpaired")
+                    if state == _PAIR_MATCHED:
+                        idd["previous_position"] = previous
+                    idd["formatted"] = _v1_formatted(counters, rate, first)
                 if series is not None:
-                    idd["statistics"] = _v1_statistics(counters, series, True, ring)
+                    idd["statistics"] = _v1_statistics(counters, series, itself, o.position,
+                                                       inst.position, ring)
                 insts.append(idd)
             od["instances"] = insts
         objects.append(od)
@@ -494,7 +375,9 @@ def dump_names(t, side=None):
 # perfbuf_v2_block kinds (v2_query.h).
 _V2_ERROR_RETURN, _V2_SINGLE_COUNTER, _V2_MULTIPLE_COUNTERS = 0, 1, 2
 _V2_MULTIPLE_INSTANCES, _V2_COUNTERSET = 4, 6
-_PAIR_MATCHED, _PAIR_NEW = 0, 1
+_PAIR_MATCHED, _PAIR_DEFINITION_CHANGED, _PAIR_UNPAIRED = 0, 3, 4
+_NO_INSTANCE = 0xFFFFFFFF
+_CSTATUS_NEW_DATA = 1
 _PAIR_NAMES = {0: "matched", 1: "new", 2: "ambiguous"}
 _PDH_INVALID_ARGUMENT = 0xC0000BBD
 
