@@ -17,42 +17,29 @@ static const char *part_text(const perfbuf_counter_path *p, perfbuf_span sp)
     return p->text + sp.offset;
 }
 
-/* Appends the items of one counter's formatted array to s->items. */
-static void take_items(dump_selection *s, const perfbuf_query *q, const perfbuf_query_counter *c,
-                       perfbuf_formatted_item **items, size_t *cap, size_t *room)
+/* The items of one counter's formatted array: their count, or 0 when it
+ * has none (NOT_FOUND included: the counter's `found` says why). */
+static size_t item_count(const perfbuf_query *q, const perfbuf_query_counter *c)
 {
     size_t count = 0;
-    if (perfbuf_query_formatted_array(q, c, PERFBUF_FMT_DOUBLE, NULL, &count) !=
-        PERFBUF_E_OUTPUT_TOO_SMALL) {
-        return; /* no items, or NOT_FOUND: the counter's `found` says why */
-    }
-    if (count > *cap) {
-        free(*items);
-        *items = dump_calloc(count, sizeof **items);
-        *cap = count;
-    }
-    size_t got = *cap;
-    if (perfbuf_query_formatted_array(q, c, PERFBUF_FMT_DOUBLE, *items, &got) != PERFBUF_OK) {
+    bool some = perfbuf_query_formatted_array(q, c, PERFBUF_FMT_DOUBLE, NULL, &count) ==
+                PERFBUF_E_OUTPUT_TOO_SMALL;
+    return some ? count : 0;
+}
+
+/* Appends the object << 32 | position key of each of the counter's items
+ * to s->items, which has room for `count` more. */
+static void take_items(dump_selection *s, const perfbuf_query *q, const perfbuf_query_counter *c,
+                       perfbuf_formatted_item *items, size_t count)
+{
+    size_t got = count;
+    if (count == 0 ||
+        perfbuf_query_formatted_array(q, c, PERFBUF_FMT_DOUBLE, items, &got) != PERFBUF_OK) {
         return;
-    }
-    if (s->item_count + got > *room) {
-        size_t grown = *room ? *room : 64;
-        while (grown < s->item_count + got) {
-            DUMP_WORK(1);
-            grown *= 2;
-        }
-        uint64_t *keys = dump_calloc(grown, sizeof *keys);
-        for (size_t k = 0; k < s->item_count; k++) {
-            DUMP_WORK(1);
-            keys[k] = s->items[k];
-        }
-        free(s->items);
-        s->items = keys;
-        *room = grown;
     }
     for (size_t k = 0; k < got; k++) {
         DUMP_WORK(1);
-        s->items[s->item_count++] = (uint64_t)(*items)[k].object << 32 | (*items)[k].position;
+        s->items[s->item_count++] = (uint64_t)items[k].object << 32 | items[k].position;
     }
 }
 
@@ -61,21 +48,27 @@ void select_take_query(dump_selection *s, const perfbuf_query *q,
 {
     s->object_ok = dump_calloc(s->count, sizeof *s->object_ok);
     s->found = dump_calloc(s->count, sizeof *s->found);
-    s->items = NULL;
     s->item_count = 0;
-    perfbuf_formatted_item *items = NULL;
-    size_t cap = 0;
-    size_t room = 0;
+    /* Every path's items are counted first, so the keys are allocated once. */
+    size_t *counts = dump_calloc(s->count, sizeof *counts);
+    size_t total = 0, largest = 0;
     for (size_t p = 0; p < s->count; p++) {
         DUMP_WORK(1);
         /* A path the query could not take (no Counter table to resolve it
          * by) names no object, as it names none here. */
         s->found[p] = added[p] && collected ? counters[p].found : PERFBUF_QUERY_FOUND_NO_OBJECT;
-        if (added[p] && collected) {
-            take_items(s, q, &counters[p], &items, &cap, &room);
-        }
+        counts[p] = added[p] && collected ? item_count(q, &counters[p]) : 0;
+        total += counts[p];
+        largest = counts[p] > largest ? counts[p] : largest;
+    }
+    s->items = dump_calloc(total, sizeof *s->items);
+    perfbuf_formatted_item *items = dump_calloc(largest, sizeof *items);
+    for (size_t p = 0; p < s->count; p++) {
+        DUMP_WORK(1);
+        take_items(s, q, &counters[p], items, counts[p]);
     }
     free(items);
+    free(counts);
     dump_sort_u64(s->items, s->item_count);
 }
 
