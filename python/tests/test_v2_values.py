@@ -160,6 +160,27 @@ def test_the_v2_query_gives_the_pairing_readers_arrays(series):
         perfbuf.Query.v2([{"counter_names": read("v2-names.bin")}])  # no registration
 
 
+def test_the_v2_dump_pairs_instances_as_the_v2_query(dump_tool, series):
+    """perfbuf-dump's V2 --rate pairs each block with perfbuf_v2_pair; the V2
+    query keys its instances the same way (InstanceId, name, #N): every
+    instance's pairing and previous position agree."""
+    read = lambda name: (series / name).read_bytes()  # noqa: E731
+    doc = json.loads(subprocess.run(
+        [str(dump_tool), "--json", "--rate", str(series / "v2-q0.bin"), str(series / "v2-q1.bin")],
+        check=True, capture_output=True).stdout)
+    q = perfbuf.Query.v2([{"reginfo": read("v2-reginfo.bin"), "block": 0}])
+    cpu = q.add(r"\{b4fc721a-0378-476f-89ba-a5a79f810b36}(*)\0")
+    q.collect(read("v2-q0.bin"))
+    q.collect(read("v2-q1.bin"))
+    by_position = {item.position: item for item in cpu.raw()}
+    shown = doc["blocks"][0]["instances"]
+    assert len(shown) == len(by_position) > 1
+    for inst in shown:
+        item = by_position[inst["position"]]
+        assert inst["pairing"] == item.pairing, inst["name"]
+        assert inst.get("previous_position") == item.older_position, inst["name"]
+
+
 def test_format_v2_block_equals_the_per_counter_arrays(series):
     """perfbuf.format_v2_block over the two captures: row i, column k is what
     perfbuf.v2_formatted_array gives the i-th instance for the k-th id of the
