@@ -7,7 +7,8 @@
  * Input: byte 0 selects the format flags (bits 0-1); bytes 1-2 and 3-4
  * (little-endian) are the paths' lengths, bytes 5-8 the table's, bytes
  * 9-12 the older capture's; bit 2 of byte 0 pairs the first counter by
- * the key counter the second path's bytes name, bit 4 by UniqueID. Then
+ * the key counter the second path's bytes name, bit 4 by UniqueID (and
+ * the counter of every definition with it). Then
  * the two paths, the table, the older capture and the newer one (the
  * rest). Bit 3 opens the query on V2 instead: the table's first two bytes
  * are the length of a registration (PERF_REG_COUNTERSET_STRUCT) that
@@ -342,6 +343,13 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
     BUDGETED(0, st = perfbuf_query_add_definitions(&r.q, &r.counters[2]));
     r.added[2] = st == PERFBUF_OK;
     ORACLE(r.added[2] == !v2);
+    /* It never pairs by a key counter, and by UniqueID with bit 4. */
+    BUDGETED(0, st = perfbuf_query_pair_by(&r.q, &r.counters[2], "ID Process", 10));
+    ORACLE(st == PERFBUF_E_INVALID_ARGUMENT);
+    if ((data[0] & 16u) != 0) {
+        BUDGETED(0, st = perfbuf_query_pair_by_unique_id(&r.q, &r.counters[2]));
+        ORACLE((st == PERFBUF_OK) == r.added[2]);
+    }
     size_t bytes = 0;
     BUDGETED(0, st = perfbuf_query_add_definitions(&r.q, &r.counters[2]));
     ORACLE(st == PERFBUF_E_INVALID_ARGUMENT);

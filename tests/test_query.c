@@ -906,6 +906,8 @@ static void every_definition_of_every_object(void)
     perfbuf_query_counter all;
     CHECK(perfbuf_query_add_definitions(&f.q, &all) == PERFBUF_OK);
     CHECK(perfbuf_query_add_definitions(&f.q, &all) == PERFBUF_E_INVALID_ARGUMENT);
+    /* Most objects have no key counter of a given name: refused. */
+    CHECK(perfbuf_query_pair_by(&f.q, &all, "ID Process", 10) == PERFBUF_E_INVALID_ARGUMENT);
     CHECK(start(&f) == PERFBUF_OK);
     perfbuf_query_counter late;
     CHECK(perfbuf_query_add_definitions(&f.q, &late) == PERFBUF_E_INVALID_ARGUMENT);

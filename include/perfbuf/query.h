@@ -245,8 +245,9 @@ PERFBUF_API PERFBUF_MUST_USE perfbuf_status perfbuf_query_add(perfbuf_query *q,
  * reads (perfbuf-dump --rate); perfbuf_query_formatted_array formats its
  * items as for any counter. The arena a capture needs is as
  * perfbuf_query_collect bounds it, each object counted with its
- * definitions as a counter "*" counts its displayable ones.
- * INVALID_ARGUMENT for a V2 query, an already-added c, or a counter added
+ * definitions as a counter "*" counts its displayable ones. It pairs by
+ * UniqueID after perfbuf_query_pair_by_unique_id, never by a key counter
+ * (perfbuf_query_pair_by). INVALID_ARGUMENT for a V2 query, an already-added c, or a counter added
  * after the arena was given. O(counters).
  */
 PERFBUF_API PERFBUF_MUST_USE perfbuf_status perfbuf_query_add_definitions(perfbuf_query *q,
@@ -264,7 +265,9 @@ PERFBUF_API PERFBUF_MUST_USE perfbuf_status perfbuf_query_add_definitions(perfbu
  * PDH's. A capture whose object lacks the key counter gives the counter
  * PERFBUF_CSTATUS_NO_COUNTER. `key` must outlive the query. Before the
  * arena; INVALID_ARGUMENT for an empty or over-long name, a counter not
- * added to q or a V2 query (which pairs by InstanceId already),
+ * added to q, a counter of every definition (perfbuf_query_add_definitions:
+ * most objects have no such key counter), or a V2 query (which pairs by
+ * InstanceId already),
  * PERFBUF_E_PATH_WILDCARD for "*". O(1).
  */
 PERFBUF_API PERFBUF_MUST_USE perfbuf_status perfbuf_query_pair_by(perfbuf_query *q,

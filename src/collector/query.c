@@ -308,8 +308,10 @@ static bool pairing_changeable(const perfbuf_query *q, const perfbuf_query_count
 perfbuf_status perfbuf_query_pair_by(perfbuf_query *q, perfbuf_query_counter *c, const char *key,
                                      size_t len)
 {
+    /* A counter of every definition spans objects that have no such key
+     * counter: one of them would leave the whole counter without samples. */
     if (key == NULL || len == 0 || len > PERFBUF_PATH_MAX_NAME * 3u ||
-        !pairing_changeable(q, c)) {
+        !pairing_changeable(q, c) || c->every_definition) {
         return PERFBUF_E_INVALID_ARGUMENT;
     }
     if (len == 1 && key[0] == '*') {
