@@ -48,6 +48,8 @@ typedef struct fixture {
     perfbuf_query q;
     void *arena;
     size_t arena_bytes;
+    char *names;                   /* the names of the last call that gave some */
+    perfbuf_query_instance *listed; /* the instances of the last perfbuf_query_instances */
 } fixture;
 
 static void setup(fixture *f, bool german)
@@ -65,6 +67,8 @@ static void setup(fixture *f, bool german)
 static void teardown(fixture *f)
 {
     free(f->arena);
+    free(f->names);
+    free(f->listed);
     tb_free(&f->english);
     tb_free(&f->german);
 }
@@ -81,7 +85,7 @@ static perfbuf_status give_arena(fixture *f, size_t bytes)
         memset(old, 0xEE, f->arena_bytes);
     }
     f->arena_bytes = bytes;
-    perfbuf_status st = perfbuf_query_arena(&f->q, f->arena, &f->arena_bytes);
+    perfbuf_status st = perfbuf_query_arena(&f->q, f->arena, &f->arena_bytes, NULL);
     free(old);
     return st;
 }
@@ -89,7 +93,7 @@ static perfbuf_status give_arena(fixture *f, size_t bytes)
 static perfbuf_status start(fixture *f)
 {
     size_t bytes = 0;
-    perfbuf_status st = perfbuf_query_arena(&f->q, NULL, &bytes);
+    perfbuf_status st = perfbuf_query_arena(&f->q, NULL, &bytes, NULL);
     return st == PERFBUF_E_OUTPUT_TOO_SMALL ? give_arena(f, bytes) : st;
 }
 
@@ -115,15 +119,63 @@ static perfbuf_status add(fixture *f, perfbuf_query_counter *c, const char *path
     return perfbuf_query_add(&f->q, c, path, strlen(path), NULL);
 }
 
-/* The formatted array as doubles, items in *out (caller frees). */
+/* Room for `bytes` of names in the fixture, replacing the last call's. */
+static char *name_room(fixture *f, size_t bytes)
+{
+    free(f->names);
+    f->names = malloc(bytes + 1u);
+    return f->names;
+}
+
+/* The formatted array as doubles, items in *out (caller frees), names in
+ * the fixture until the next call that gives some. */
 static perfbuf_status formatted(fixture *f, const perfbuf_query_counter *c,
                                 perfbuf_formatted_item **out, size_t *n)
 {
+    size_t bytes = 0;
     *n = 0;
-    perfbuf_status st = perfbuf_query_formatted_array(&f->q, c, PERFBUF_FMT_DOUBLE, NULL, n);
+    perfbuf_status st =
+        perfbuf_query_formatted_array(&f->q, c, PERFBUF_FMT_DOUBLE, NULL, n, NULL, &bytes, NULL);
     *out = calloc(*n + 1u, sizeof **out);
     if (st == PERFBUF_E_OUTPUT_TOO_SMALL) {
-        st = perfbuf_query_formatted_array(&f->q, c, PERFBUF_FMT_DOUBLE, *out, n);
+        st = perfbuf_query_formatted_array(&f->q, c, PERFBUF_FMT_DOUBLE, *out, n,
+                                           name_room(f, bytes), &bytes, NULL);
+    }
+    return st;
+}
+
+/* The raw array into `items` (capacity *n), names in the fixture. */
+static perfbuf_status raw_array(fixture *f, const perfbuf_query_counter *c, perfbuf_raw_item *items,
+                                size_t *n)
+{
+    size_t bytes = 0, cap = *n;
+    perfbuf_status st = perfbuf_query_raw_array(&f->q, c, NULL, n, NULL, &bytes, NULL);
+    if (st != PERFBUF_E_OUTPUT_TOO_SMALL && st != PERFBUF_OK) {
+        return st;
+    }
+    *n = cap;
+    return perfbuf_query_raw_array(&f->q, c, items, n, name_room(f, bytes), &bytes, NULL);
+}
+
+/* The instances that appeared or exited: their names into listed (room
+ * for *count; NULL asks), as perfbuf_query_instances answers. */
+static perfbuf_status instances(fixture *f, const perfbuf_query_counter *c, uint32_t which,
+                                const char **listed, size_t *count)
+{
+    size_t bytes = 0, cap = listed == NULL ? 0 : *count;
+    perfbuf_status st = perfbuf_query_instances(&f->q, c, which, NULL, count, NULL, &bytes, NULL);
+    if (st != PERFBUF_OK && st != PERFBUF_E_OUTPUT_TOO_SMALL) {
+        return st;
+    }
+    if (listed == NULL || *count > cap) {
+        return *count == 0 ? PERFBUF_OK : PERFBUF_E_OUTPUT_TOO_SMALL;
+    }
+    free(f->listed);
+    f->listed = calloc(*count + 1u, sizeof *f->listed);
+    st = perfbuf_query_instances(&f->q, c, which, f->listed, count, name_room(f, bytes), &bytes,
+                                 NULL);
+    for (size_t i = 0; st == PERFBUF_OK && i < *count; i++) {
+        listed[i] = f->listed[i].name;
     }
     return st;
 }
@@ -184,7 +236,7 @@ static void first_sample_then_rates(void)
     free(items);
     size_t none = 8;
     const char *listed[8];
-    CHECK(perfbuf_query_instances(&f.q, &cpu, PERFBUF_QUERY_EXITED, listed, &none) == PERFBUF_OK);
+    CHECK(instances(&f, &cpu, PERFBUF_QUERY_EXITED, listed, &none) == PERFBUF_OK);
     CHECK_EQ_U(none, 0);
     tb_free(&c0);
     tb_free(&c1);
@@ -225,14 +277,14 @@ static void exit_shifts_ordinals(void)
     free(items);
     const char *listed[4];
     size_t count = 0;
-    CHECK(perfbuf_query_instances(&f.q, &cpu, PERFBUF_QUERY_EXITED, NULL, &count) ==
+    CHECK(instances(&f, &cpu, PERFBUF_QUERY_EXITED, NULL, &count) ==
           PERFBUF_E_OUTPUT_TOO_SMALL);
     CHECK_EQ_U(count, 1);
-    CHECK(perfbuf_query_instances(&f.q, &cpu, PERFBUF_QUERY_EXITED, listed, &count) == PERFBUF_OK);
+    CHECK(instances(&f, &cpu, PERFBUF_QUERY_EXITED, listed, &count) == PERFBUF_OK);
     CHECK_EQ_U(count, 1);
     CHECK_STR(listed[0], "svchost#2");
     count = 4;
-    CHECK(perfbuf_query_instances(&f.q, &cpu, PERFBUF_QUERY_APPEARED, listed, &count) ==
+    CHECK(instances(&f, &cpu, PERFBUF_QUERY_APPEARED, listed, &count) ==
           PERFBUF_OK);
     CHECK_EQ_U(count, 0); /* notepad is not selected by svchost* */
     tb_free(&c0);
@@ -261,7 +313,7 @@ static void appeared_and_exited_with_parents(void)
     CHECK(collect(&f, &c1) == PERFBUF_OK);
     perfbuf_raw_item raw[3];
     size_t n = 3;
-    CHECK(perfbuf_query_raw_array(&f.q, &pid, raw, &n) == PERFBUF_OK);
+    CHECK(raw_array(&f, &pid, raw, &n) == PERFBUF_OK);
     CHECK_EQ_U(n, 3);
     CHECK_STR(raw[0].name, "web/nginx");
     CHECK(raw[0].has_older);
@@ -276,11 +328,11 @@ static void appeared_and_exited_with_parents(void)
     CHECK_EQ_U(raw[2].newer.first, 21);
     const char *listed[4];
     size_t count = 4;
-    CHECK(perfbuf_query_instances(&f.q, &pid, PERFBUF_QUERY_EXITED, listed, &count) == PERFBUF_OK);
+    CHECK(instances(&f, &pid, PERFBUF_QUERY_EXITED, listed, &count) == PERFBUF_OK);
     CHECK_EQ_U(count, 1);
     CHECK_STR(listed[0], "build/ld");
     count = 4;
-    CHECK(perfbuf_query_instances(&f.q, &pid, PERFBUF_QUERY_APPEARED, listed, &count) ==
+    CHECK(instances(&f, &pid, PERFBUF_QUERY_APPEARED, listed, &count) ==
           PERFBUF_OK);
     CHECK_EQ_U(count, 1);
     CHECK_STR(listed[0], "web/nginx#1");
@@ -333,17 +385,20 @@ static void missing_and_rejected(void)
     CHECK_EQ_U(nothing.status, PERFBUF_CSTATUS_VALID_DATA);
     size_t zero = 4;
     perfbuf_formatted_item none_items[4];
-    CHECK(perfbuf_query_formatted_array(&f.q, &absent, PERFBUF_FMT_LARGE, none_items, &zero) ==
-          PERFBUF_OK);
+    CHECK(perfbuf_query_formatted_array(&f.q, &absent, PERFBUF_FMT_LARGE, none_items, &zero, NULL,
+                                        NULL, NULL) == PERFBUF_OK);
     CHECK_EQ_U(zero, 0);
     CHECK_EQ_U(uptime.status, PERFBUF_CSTATUS_VALID_DATA);
     size_t n = 0;
-    CHECK(perfbuf_query_formatted_array(&f.q, &none, PERFBUF_FMT_LARGE, NULL, &n) ==
-          PERFBUF_E_NOT_FOUND);
+    CHECK(perfbuf_query_formatted_array(&f.q, &none, PERFBUF_FMT_LARGE, NULL, &n, NULL, NULL,
+                                        NULL) == PERFBUF_E_NOT_FOUND);
     perfbuf_formatted_item item;
+    char name[8];
+    size_t name_bytes = sizeof name;
     n = 1;
-    CHECK(perfbuf_query_formatted_array(&f.q, &uptime, PERFBUF_FMT_LARGE, &item, &n) ==
-          PERFBUF_OK);
+    CHECK(perfbuf_query_formatted_array(&f.q, &uptime, PERFBUF_FMT_LARGE, &item, &n, name,
+                                        &name_bytes, NULL) == PERFBUF_OK);
+    CHECK_EQ_U(name_bytes, 1);
     CHECK_EQ_U(n, 1);
     CHECK_STR(item.name, "");
     CHECK_EQ_U(item.value.status, PERFBUF_CSTATUS_VALID_DATA);
@@ -352,9 +407,10 @@ static void missing_and_rejected(void)
     CHECK(perfbuf_query_collect(&f.q, c0.data, 20, NULL, &err) != PERFBUF_OK);
     CHECK(err.status != PERFBUF_OK);
     n = 1;
-    CHECK(perfbuf_query_formatted_array(&f.q, &uptime, PERFBUF_FMT_LARGE, &item, &n) ==
-          PERFBUF_OK);
+    CHECK(perfbuf_query_formatted_array(&f.q, &uptime, PERFBUF_FMT_LARGE, &item, &n, NULL, NULL,
+                                        NULL) == PERFBUF_OK);
     CHECK_EQ_U(item.value.as_large, 3);
+    CHECK(item.name == NULL); /* no names asked for */
     tb_free(&c0);
     teardown(&f);
 }
@@ -376,9 +432,11 @@ static void arena_moves(void)
     /* Without an arena, a collection asks for the least one first. */
     CHECK(perfbuf_query_collect(&f.q, c0.data, c0.len, &needed, NULL) ==
           PERFBUF_E_OUTPUT_TOO_SMALL);
-    CHECK(perfbuf_query_arena(&f.q, NULL, &least) == PERFBUF_E_OUTPUT_TOO_SMALL);
+    CHECK(perfbuf_query_arena(&f.q, NULL, &least, NULL) == PERFBUF_E_OUTPUT_TOO_SMALL);
     CHECK_EQ_U(needed, least);
-    CHECK_EQ_U(least, (COUNT(english_pairs) + COUNT(german_pairs)) * sizeof(perfbuf_name_slot));
+    /* The tables' indexes, the seal and the one counter's address. */
+    size_t slots = (COUNT(english_pairs) + COUNT(german_pairs)) * sizeof(perfbuf_name_slot);
+    CHECK_EQ_U(least, (slots + 7u) / 8u * 8u + 8u + 8u);
     CHECK(give_arena(&f, least) == PERFBUF_OK);
     CHECK(perfbuf_query_collect(&f.q, c0.data, c0.len, &needed, NULL) ==
           PERFBUF_E_OUTPUT_TOO_SMALL);
@@ -411,7 +469,7 @@ static void arena_moves(void)
     free(items);
     const char *listed[4];
     size_t count = 4;
-    CHECK(perfbuf_query_instances(&f.q, &cpu, PERFBUF_QUERY_EXITED, listed, &count) == PERFBUF_OK);
+    CHECK(instances(&f, &cpu, PERFBUF_QUERY_EXITED, listed, &count) == PERFBUF_OK);
     CHECK_EQ_U(count, 3);
     CHECK_STR(listed[0], "Idle");
     CHECK_STR(listed[1], "svchost#1");
@@ -435,11 +493,11 @@ static void identity_pairing_survives_exit(void)
     CHECK(add(&f, &pdh, path) == PERFBUF_OK);
     CHECK(add(&f, &stable, path) == PERFBUF_OK);
     CHECK(add(&f, &missing, path) == PERFBUF_OK);
-    CHECK(perfbuf_query_pair_by(&f.q, &stable, "id process", 10) == PERFBUF_OK);
-    CHECK(perfbuf_query_pair_by(&f.q, &missing, "ID Thread", 9) == PERFBUF_OK);
-    CHECK(perfbuf_query_pair_by(&f.q, &missing, "*", 1) == PERFBUF_E_PATH_WILDCARD);
+    CHECK(perfbuf_query_pair_by(&f.q, &stable, "id process", 10, NULL) == PERFBUF_OK);
+    CHECK(perfbuf_query_pair_by(&f.q, &missing, "ID Thread", 9, NULL) == PERFBUF_OK);
+    CHECK(perfbuf_query_pair_by(&f.q, &missing, "*", 1, NULL) == PERFBUF_E_PATH_WILDCARD);
     perfbuf_query_counter stranger;
-    CHECK(perfbuf_query_pair_by(&f.q, &stranger, "ID Process", 10) == PERFBUF_E_INVALID_ARGUMENT);
+    CHECK(perfbuf_query_pair_by(&f.q, &stranger, "ID Process", 10, NULL) == PERFBUF_E_INVALID_ARGUMENT);
     CHECK(start(&f) == PERFBUF_OK);
     tb_buf c0 = cf_capture(0, NULL, 0, first, 4, 0);
     const cf_process later[] = {
@@ -470,7 +528,7 @@ static void identity_pairing_survives_exit(void)
     free(kept);
     const char *listed[4];
     size_t count = 4;
-    CHECK(perfbuf_query_instances(&f.q, &stable, PERFBUF_QUERY_EXITED, listed, &count) ==
+    CHECK(instances(&f, &stable, PERFBUF_QUERY_EXITED, listed, &count) ==
           PERFBUF_OK);
     CHECK_EQ_U(count, 1);
     CHECK_STR(listed[0], "svchost");
@@ -498,7 +556,7 @@ static void titles_as_resolved(void)
     char text[32];
     size_t len = 99;
     CHECK(perfbuf_query_title(&f.q, &id, PERFBUF_QUERY_TITLE_OBJECT, PERFBUF_LANGUAGE_ENGLISH,
-                              &title, text, sizeof text, &len) == PERFBUF_E_NOT_FOUND);
+                              &title, text, sizeof text, &len, NULL) == PERFBUF_E_NOT_FOUND);
     CHECK_EQ_U(title, 0);
     CHECK_EQ_U(len, 0);
     tb_buf c0 = cf_capture(0, NULL, 0, first, 4, 0);
@@ -516,7 +574,7 @@ static void titles_as_resolved(void)
     };
     for (size_t k = 0; k < COUNT(expected); k++) {
         CHECK(perfbuf_query_title(&f.q, &id, expected[k].which, expected[k].language, &title,
-                                  text, sizeof text, &len) == PERFBUF_OK);
+                                  text, sizeof text, &len, NULL) == PERFBUF_OK);
         CHECK_EQ_U(title, expected[k].title);
         CHECK_STR(text, expected[k].text);
         CHECK_EQ_U(len, strlen(expected[k].text));
@@ -524,33 +582,33 @@ static void titles_as_resolved(void)
     /* The size answer is enough (text.h: an upper bound past what fitted),
      * then too little room. */
     CHECK(perfbuf_query_title(&f.q, &id, PERFBUF_QUERY_TITLE_OBJECT, PERFBUF_LANGUAGE_LOCALIZED,
-                              &title, NULL, 0, &len) == PERFBUF_E_OUTPUT_TOO_SMALL);
+                              &title, NULL, 0, &len, NULL) == PERFBUF_E_OUTPUT_TOO_SMALL);
     CHECK(len >= strlen("Prozess") && len < sizeof text);
     CHECK(perfbuf_query_title(&f.q, &id, PERFBUF_QUERY_TITLE_OBJECT, PERFBUF_LANGUAGE_LOCALIZED,
-                              &title, text, len + 1u, &len) == PERFBUF_OK);
+                              &title, text, len + 1u, &len, NULL) == PERFBUF_OK);
     CHECK_STR(text, "Prozess");
     CHECK(perfbuf_query_title(&f.q, &id, PERFBUF_QUERY_TITLE_OBJECT, PERFBUF_LANGUAGE_LOCALIZED,
-                              &title, text, 3, &len) == PERFBUF_E_OUTPUT_TOO_SMALL);
+                              &title, text, 3, &len, NULL) == PERFBUF_E_OUTPUT_TOO_SMALL);
     /* Resolved, but the German table has no "System Up Time". */
     CHECK(perfbuf_query_title(&f.q, &uptime, PERFBUF_QUERY_TITLE_COUNTER,
                               PERFBUF_LANGUAGE_LOCALIZED, &title, text, sizeof text,
-                              &len) == PERFBUF_E_NOT_FOUND);
+                              &len, NULL) == PERFBUF_E_NOT_FOUND);
     CHECK_EQ_U(title, CF_UPTIME);
     CHECK(perfbuf_query_title(&f.q, &uptime, PERFBUF_QUERY_TITLE_COUNTER, PERFBUF_LANGUAGE_ENGLISH,
-                              &title, text, sizeof text, &len) == PERFBUF_OK);
+                              &title, text, sizeof text, &len, NULL) == PERFBUF_OK);
     CHECK_STR(text, "System Up Time");
     CHECK_EQ_U(unnamed.status, PERFBUF_CSTATUS_NO_OBJECT);
     CHECK(perfbuf_query_title(&f.q, &unnamed, PERFBUF_QUERY_TITLE_OBJECT, PERFBUF_LANGUAGE_ENGLISH,
-                              &title, text, sizeof text, &len) == PERFBUF_E_NOT_FOUND);
+                              &title, text, sizeof text, &len, NULL) == PERFBUF_E_NOT_FOUND);
     CHECK_EQ_U(title, 0);
     CHECK(perfbuf_query_title(&f.q, &id, 3u, PERFBUF_LANGUAGE_ENGLISH, &title, text, sizeof text,
-                              &len) == PERFBUF_E_INVALID_ARGUMENT);
+                              &len, NULL) == PERFBUF_E_INVALID_ARGUMENT);
     CHECK(perfbuf_query_title(&f.q, &id, PERFBUF_QUERY_TITLE_OBJECT, (perfbuf_language)3, &title,
-                              text, sizeof text, &len) == PERFBUF_E_INVALID_ARGUMENT);
+                              text, sizeof text, &len, NULL) == PERFBUF_E_INVALID_ARGUMENT);
     /* A rejected capture changes nothing: the titles stay, as the arrays do. */
     CHECK(perfbuf_query_collect(&f.q, c0.data, 20, NULL, NULL) != PERFBUF_OK);
     CHECK(perfbuf_query_title(&f.q, &id, PERFBUF_QUERY_TITLE_OBJECT, PERFBUF_LANGUAGE_ENGLISH,
-                              &title, text, sizeof text, &len) == PERFBUF_OK);
+                              &title, text, sizeof text, &len, NULL) == PERFBUF_OK);
     tb_free(&c0);
     teardown(&f);
 }
@@ -600,7 +658,8 @@ static void found_tells_empty_from_missing(void)
     tb_buf c1 = cf_capture(1, parents, 1, first, 4, 0);
     CHECK(collect(&f, &c1) == PERFBUF_OK);
     CHECK_EQ_U(empty.found, PERFBUF_QUERY_FOUND_ITEMS);
-    CHECK_EQ_U(empty_parent.found, PERFBUF_QUERY_FOUND_NO_INSTANCE);
+    CHECK_EQ_U(empty_parent.found, PERFBUF_QUERY_FOUND_NO_PARENT);
+    CHECK_EQ_U(empty_parent.status, PERFBUF_CSTATUS_VALID_DATA);
     tb_free(&c0);
     tb_free(&c1);
     teardown(&f);
@@ -634,11 +693,11 @@ static void items_carry_positions(void)
     free(items);
     perfbuf_raw_item raw[4];
     n = 4;
-    CHECK(perfbuf_query_raw_array(&f.q, &svc, raw, &n) == PERFBUF_OK);
+    CHECK(raw_array(&f, &svc, raw, &n) == PERFBUF_OK);
     CHECK_EQ_U(n, 3);
     CHECK_EQ_U(raw[2].position, 3);
     n = 4;
-    CHECK(perfbuf_query_raw_array(&f.q, &uptime, raw, &n) == PERFBUF_OK);
+    CHECK(raw_array(&f, &uptime, raw, &n) == PERFBUF_OK);
     CHECK_EQ_U(n, 1);
     CHECK_EQ_U(raw[0].position, PERFBUF_ITEM_NO_INSTANCE);
     tb_free(&c0);
@@ -690,7 +749,7 @@ static void every_counter_of_an_object(void)
     free(items);
     const char *listed[4];
     size_t count = 4;
-    CHECK(perfbuf_query_instances(&f.q, &svc, PERFBUF_QUERY_EXITED, listed, &count) ==
+    CHECK(instances(&f, &svc, PERFBUF_QUERY_EXITED, listed, &count) ==
           PERFBUF_OK);
     CHECK_EQ_U(count, 1);
     CHECK_STR(listed[0], "svchost#2");
@@ -819,12 +878,12 @@ static void every_object_of_a_title(void)
     free(items);
     const char *listed[4];
     size_t count = 4;
-    CHECK(perfbuf_query_instances(&f.q, &all, PERFBUF_QUERY_EXITED, listed, &count) ==
+    CHECK(instances(&f, &all, PERFBUF_QUERY_EXITED, listed, &count) ==
           PERFBUF_OK);
     CHECK_EQ_U(count, 1);
     CHECK_STR(listed[0], "a");
     count = 4;
-    CHECK(perfbuf_query_instances(&f.q, &all, PERFBUF_QUERY_APPEARED, listed, &count) ==
+    CHECK(instances(&f, &all, PERFBUF_QUERY_APPEARED, listed, &count) ==
           PERFBUF_OK);
     CHECK_EQ_U(count, 0);
     CHECK_EQ_U(only_later.status, PERFBUF_CSTATUS_VALID_DATA);
@@ -904,13 +963,14 @@ static void every_definition_of_every_object(void)
     tb_init(&f.german);
     CHECK(perfbuf_query_open(&f.q, f.english.data, f.english.len, NULL, 0, NULL) == PERFBUF_OK);
     perfbuf_query_counter all;
-    CHECK(perfbuf_query_add_definitions(&f.q, &all) == PERFBUF_OK);
-    CHECK(perfbuf_query_add_definitions(&f.q, &all) == PERFBUF_E_INVALID_ARGUMENT);
-    /* Most objects have no key counter of a given name: refused. */
-    CHECK(perfbuf_query_pair_by(&f.q, &all, "ID Process", 10) == PERFBUF_E_INVALID_ARGUMENT);
+    CHECK(perfbuf_query_add_definitions(&f.q, &all, NULL) == PERFBUF_OK);
+    CHECK(perfbuf_query_add_definitions(&f.q, &all, NULL) == PERFBUF_E_INVALID_ARGUMENT);
+    /* A key counter pairs the objects that have it; an empty table names
+     * none, so every object here keeps PDH's key. */
+    CHECK(perfbuf_query_pair_by(&f.q, &all, "ID Process", 10, NULL) == PERFBUF_OK);
     CHECK(start(&f) == PERFBUF_OK);
     perfbuf_query_counter late;
-    CHECK(perfbuf_query_add_definitions(&f.q, &late) == PERFBUF_E_INVALID_ARGUMENT);
+    CHECK(perfbuf_query_add_definitions(&f.q, &late, NULL) == PERFBUF_E_INVALID_ARGUMENT);
     const char *const before[] = {"a", "b"}, *const after[] = {"b", "c"};
     tb_buf c0 = every_definition_capture(before, 2, 100, false);
     tb_buf c1 = every_definition_capture(after, 2, 200, true);
@@ -918,10 +978,10 @@ static void every_definition_of_every_object(void)
     CHECK(collect(&f, &c1) == PERFBUF_OK);
     CHECK_EQ_U(all.status, PERFBUF_CSTATUS_VALID_DATA);
     size_t n = 0;
-    CHECK(perfbuf_query_raw_array(&f.q, &all, NULL, &n) == PERFBUF_E_OUTPUT_TOO_SMALL);
+    CHECK(raw_array(&f, &all, NULL, &n) == PERFBUF_E_OUTPUT_TOO_SMALL);
     CHECK_EQ_U(n, 13);
     perfbuf_raw_item *items = calloc(n + 1u, sizeof *items);
-    CHECK(perfbuf_query_raw_array(&f.q, &all, items, &n) == PERFBUF_OK);
+    CHECK(raw_array(&f, &all, items, &n) == PERFBUF_OK);
     const uint32_t titles[] = {CF_COUNT, CF_CPU, CF_CPU, CF_COUNT};
     for (size_t i = 0; n == 13 && i < 12; i++) {
         uint32_t slot = (uint32_t)(i % 4u), position = (uint32_t)(i / 4u) % 2u;
@@ -958,7 +1018,7 @@ static void every_definition_of_every_object(void)
     free(items);
     const char *listed[4];
     size_t count = 4;
-    CHECK(perfbuf_query_instances(&f.q, &all, PERFBUF_QUERY_EXITED, listed, &count) ==
+    CHECK(instances(&f, &all, PERFBUF_QUERY_EXITED, listed, &count) ==
           PERFBUF_OK);
     CHECK(count == 1 && strcmp(listed[0], "a") == 0);
     tb_free(&c0);
@@ -985,20 +1045,20 @@ static void options_apply_to_captures(void)
     const perfbuf_options defaults = {0, 0, 0, 0};
     perfbuf_query unopened;
     memset(&unopened, 0, sizeof unopened);
-    CHECK(perfbuf_query_options(NULL, &lowered) == PERFBUF_E_INVALID_ARGUMENT);
-    CHECK(perfbuf_query_options(&f.q, NULL) == PERFBUF_E_INVALID_ARGUMENT);
-    CHECK(perfbuf_query_options(&unopened, &lowered) == PERFBUF_E_INVALID_ARGUMENT);
-    CHECK(perfbuf_query_options(&f.q, &unknown_flag) == PERFBUF_E_INVALID_ARGUMENT);
+    CHECK(perfbuf_query_options(NULL, &lowered, NULL) == PERFBUF_E_INVALID_ARGUMENT);
+    CHECK(perfbuf_query_options(&f.q, NULL, NULL) == PERFBUF_E_INVALID_ARGUMENT);
+    CHECK(perfbuf_query_options(&unopened, &lowered, NULL) == PERFBUF_E_INVALID_ARGUMENT);
+    CHECK(perfbuf_query_options(&f.q, &unknown_flag, NULL) == PERFBUF_E_INVALID_ARGUMENT);
 
     /* Four processes: the refused options left the default limits. */
     tb_buf c0 = cf_capture(3, NULL, 0, first, 4, 0);
     CHECK(collect(&f, &c0) == PERFBUF_OK);
     size_t n = 0;
-    CHECK(perfbuf_query_formatted_array(&f.q, &cpu, PERFBUF_FMT_DOUBLE, NULL, &n) ==
-          PERFBUF_E_OUTPUT_TOO_SMALL);
+    CHECK(perfbuf_query_formatted_array(&f.q, &cpu, PERFBUF_FMT_DOUBLE, NULL, &n, NULL, NULL,
+                                        NULL) == PERFBUF_E_OUTPUT_TOO_SMALL);
     CHECK_EQ_U(n, 4);
 
-    CHECK(perfbuf_query_options(&f.q, &lowered) == PERFBUF_OK);
+    CHECK(perfbuf_query_options(&f.q, &lowered, NULL) == PERFBUF_OK);
     perfbuf_error err = {0};
     CHECK(perfbuf_query_collect(&f.q, c0.data, c0.len, NULL, &err) == PERFBUF_E_LIMIT_EXCEEDED);
     CHECK_EQ_U(err.status, PERFBUF_E_LIMIT_EXCEEDED);
@@ -1008,10 +1068,10 @@ static void options_apply_to_captures(void)
     CHECK_STR(err.field, "NumInstances");
     /* The refusal changed nothing: the arrays still hold the first capture. */
     n = 0;
-    CHECK(perfbuf_query_formatted_array(&f.q, &cpu, PERFBUF_FMT_DOUBLE, NULL, &n) ==
-          PERFBUF_E_OUTPUT_TOO_SMALL);
+    CHECK(perfbuf_query_formatted_array(&f.q, &cpu, PERFBUF_FMT_DOUBLE, NULL, &n, NULL, NULL,
+                                        NULL) == PERFBUF_E_OUTPUT_TOO_SMALL);
     CHECK_EQ_U(n, 4);
-    CHECK(perfbuf_query_options(&f.q, &defaults) == PERFBUF_OK);
+    CHECK(perfbuf_query_options(&f.q, &defaults, NULL) == PERFBUF_OK);
     CHECK(collect(&f, &c0) == PERFBUF_OK);
 
     /* Eight bytes past TotalByteLength: an anomaly (TRAILING_BYTES) that
@@ -1021,7 +1081,7 @@ static void options_apply_to_captures(void)
         tb_u16(&trailing, 0);
     }
     CHECK(collect(&f, &trailing) == PERFBUF_OK);
-    CHECK(perfbuf_query_options(&f.q, &strict) == PERFBUF_OK);
+    CHECK(perfbuf_query_options(&f.q, &strict, NULL) == PERFBUF_OK);
     CHECK(perfbuf_query_collect(&f.q, trailing.data, trailing.len, NULL, &err) ==
           PERFBUF_E_TRAILING_BYTES);
     CHECK_EQ_U(err.offset, 20); /* PERF_DATA_BLOCK.TotalByteLength */
@@ -1047,9 +1107,9 @@ static void capture_over_written_memory(void)
     CHECK(start(&f) == PERFBUF_OK);
     tb_buf c0 = cf_capture(0, NULL, 0, first, 4, 0);
     CHECK(collect(&f, &c0) == PERFBUF_OK);
-    size_t kept = f.q.kept_end, needed = 1;
+    size_t kept = f.q.newer.end, needed = 1;
     CHECK(kept + c0.len <= f.arena_bytes || give_arena(&f, kept + c0.len) == PERFBUF_OK);
-    uint8_t *spare = (uint8_t *)f.arena + f.q.kept_end;
+    uint8_t *spare = (uint8_t *)f.arena + f.q.newer.end;
     memcpy(spare, c0.data, c0.len);
     CHECK_EQ_U(perfbuf_query_collect(&f.q, spare, c0.len, &needed, NULL),
                PERFBUF_E_INVALID_ARGUMENT);
@@ -1064,90 +1124,61 @@ static void capture_over_written_memory(void)
                PERFBUF_E_INVALID_ARGUMENT);
     CHECK_EQ_U(perfbuf_query_collect(&f.q, &cpu, sizeof cpu, NULL, NULL),
                PERFBUF_E_INVALID_ARGUMENT);
-    CHECK_EQ_U(f.q.kept_end, kept);
+    CHECK_EQ_U(f.q.newer.end, kept);
     CHECK_EQ_U(cpu.status, PERFBUF_CSTATUS_VALID_DATA);
     /* The same bytes elsewhere collect. */
     memcpy(elsewhere, c0.data, c0.len);
-    CHECK_EQ_U(perfbuf_query_collect(&f.q, elsewhere, c0.len, NULL, NULL), PERFBUF_OK);
+    perfbuf_status st = perfbuf_query_collect(&f.q, elsewhere, c0.len, &needed, NULL);
+    if (st == PERFBUF_E_OUTPUT_TOO_SMALL) {
+        CHECK(give_arena(&f, needed) == PERFBUF_OK);
+        st = perfbuf_query_collect(&f.q, elsewhere, c0.len, &needed, NULL);
+    }
+    CHECK_EQ_U(st, PERFBUF_OK);
     free(elsewhere);
     tb_free(&c0);
     teardown(&f);
 }
 
 /*
- * Where the first collection of `path` (paired by `key` unless NULL) over
- * c0 writes: c->newer, and the arena size it took. The query lays a
- * collection out the same way every time for the same tables, counters
- * and capture.
+ * A path's text, which perfbuf_query_add keeps a pointer to, inside the
+ * memory then given as the arena, which collections write: refused by
+ * perfbuf_query_arena, for the path and for a key counter's name, the
+ * query unchanged; the same texts elsewhere are taken.
  */
-static void layout_of(const char *path, const char *key, const tb_buf *c0,
-                      perfbuf_query_samples *newer, size_t *arena_bytes)
+static void path_text_in_the_arena(void)
 {
-    fixture f;
-    CALL(setup(&f, false));
-    perfbuf_query_counter c;
-    CHECK(add(&f, &c, path) == PERFBUF_OK);
-    CHECK(key == NULL || perfbuf_query_pair_by(&f.q, &c, key, strlen(key)) == PERFBUF_OK);
-    CHECK(start(&f) == PERFBUF_OK);
-    CHECK(collect(&f, c0) == PERFBUF_OK);
-    CHECK_EQ_U(c.newer.count, 1);
-    *newer = c.newer;
-    *arena_bytes = f.arena_bytes;
-    teardown(&f);
-}
-
-/*
- * The path's text, which perfbuf_query_add keeps a pointer to, placed in
- * the memory later given as the arena, its instance part at `instance`
- * bytes in, where the collection itself writes: *st the collection of c0.
- */
-static void collect_with_path_in_arena(const char *path, const char *key, const tb_buf *c0,
-                                       size_t instance, size_t arena_bytes, perfbuf_status *st)
-{
-    fixture f;
-    CALL(setup(&f, false));
-    perfbuf_query_counter c;
-    size_t len = strlen(path), before = (size_t)(strchr(path, '(') + 1 - path);
-    f.arena = calloc(1, arena_bytes);
-    f.arena_bytes = arena_bytes;
-    CHECK(f.arena != NULL && instance >= before && instance - before + len <= arena_bytes);
-    char *text = (char *)f.arena + instance - before;
-    memcpy(text, path, len);
-    CHECK(perfbuf_query_add(&f.q, &c, text, len, NULL) == PERFBUF_OK);
-    CHECK(key == NULL || perfbuf_query_pair_by(&f.q, &c, key, strlen(key)) == PERFBUF_OK);
-    CHECK(perfbuf_query_arena(&f.q, f.arena, &f.arena_bytes) == PERFBUF_OK);
-    /* Past the tables' indexes: only the collection writes there. */
-    CHECK(f.q.kept_end <= instance - before);
-    *st = perfbuf_query_collect(&f.q, c0->data, c0->len, NULL, NULL);
-    CHECK(*st == PERFBUF_OK || !c.newer.valid);
-    teardown(&f);
-}
-
-/*
- * The two passes over a path's instances (the size, then the fill) agree
- * unless the path's text changed between them. Lying in the arena it
- * does: zeroed with the key values before the fill, so the fill selects
- * none of the instances the size counted (fill_samples); or overwritten by
- * the first item's name_len after the fill, so the key counter's read
- * selects none (read_key_values). INCONSISTENT, inside the arena (the
- * sanitizers would see a write past it). The same collection with the
- * text elsewhere (layout_of) succeeds.
- */
-static void path_text_changed_under_collection(void)
-{
-    tb_buf c0 = cf_capture(0, NULL, 0, first, 4, 0);
-    perfbuf_query_samples at;
-    size_t bytes = 0;
-    perfbuf_status st = PERFBUF_OK;
-    const char *idle = "\\Process(Idle)\\% Processor Time";
-    CALL(layout_of(idle, NULL, &c0, &at, &bytes));
-    CALL(collect_with_path_in_arena(idle, NULL, &c0, at.key_values, bytes, &st));
-    CHECK_EQ_U(st, PERFBUF_E_INCONSISTENT);
-    CALL(layout_of(idle, "ID Process", &c0, &at, &bytes));
-    CALL(collect_with_path_in_arena(idle, "ID Process", &c0,
-                                    at.items + offsetof(perfbuf_raw_item, name_len), bytes, &st));
-    CHECK_EQ_U(st, PERFBUF_E_INCONSISTENT);
-    tb_free(&c0);
+    const char *texts[2][2] = {{"\\Process(Idle)\\% Processor Time", NULL},
+                               {"\\Process(Idle)\\% Processor Time", "ID Process"}};
+    for (int k = 0; k < 2; k++) {
+        fixture f;
+        CALL(setup(&f, false));
+        size_t bytes = 0;
+        perfbuf_query_counter c;
+        char *memory = calloc(1, 4096);
+        CHECK(memory != NULL);
+        const char *path = texts[k][0], *key = texts[k][1];
+        char *in_path = memory + 4000, *in_key = memory + 4060;
+        memcpy(in_path, path, strlen(path));
+        CHECK(perfbuf_query_add(&f.q, &c, k == 0 ? in_path : path, strlen(path), NULL) ==
+              PERFBUF_OK);
+        if (key != NULL) {
+            memcpy(in_key, key, strlen(key));
+            CHECK(perfbuf_query_pair_by(&f.q, &c, in_key, strlen(key), NULL) == PERFBUF_OK);
+        }
+        CHECK(perfbuf_query_arena(&f.q, NULL, &bytes, NULL) == PERFBUF_E_OUTPUT_TOO_SMALL);
+        CHECK(bytes < 4000);
+        perfbuf_error err = {0};
+        size_t given = 4096;
+        CHECK_EQ_U(perfbuf_query_arena(&f.q, memory, &given, &err), PERFBUF_E_INVALID_ARGUMENT);
+        CHECK_STR(err.structure, "perfbuf_query_arena");
+        CHECK_STR(err.field, "arena");
+        CHECK(f.q.arena == NULL);
+        /* The same arena without the text over it serves. */
+        given = 3999;
+        CHECK_EQ_U(perfbuf_query_arena(&f.q, memory, &given, NULL), PERFBUF_OK);
+        free(memory);
+        teardown(&f);
+    }
 }
 
 /* The arguments add, pair_by and arena refuse before anything changes:
@@ -1168,27 +1199,27 @@ static void refused_arguments(void)
     memset(&never_opened, 0, sizeof never_opened);
     CHECK_EQ_U(perfbuf_query_add(&never_opened, &c, path, strlen(path), &err), bad);
     CHECK(add(&f, &c, path) == PERFBUF_OK);
-    CHECK_EQ_U(perfbuf_query_pair_by(&f.q, &c, NULL, 10), bad);
-    CHECK_EQ_U(perfbuf_query_pair_by(&f.q, &c, "ID Process", 0), bad);
+    CHECK_EQ_U(perfbuf_query_pair_by(&f.q, &c, NULL, 10, NULL), bad);
+    CHECK_EQ_U(perfbuf_query_pair_by(&f.q, &c, "ID Process", 0, NULL), bad);
     /* One byte past three bytes of UTF-8 per character of the longest name. */
     size_t long_len = PERFBUF_PATH_MAX_NAME * 3u + 1u;
     char *long_key = malloc(long_len);
     CHECK(long_key != NULL);
     memset(long_key, 'k', long_len);
-    CHECK_EQ_U(perfbuf_query_pair_by(&f.q, &c, long_key, long_len), bad);
+    CHECK_EQ_U(perfbuf_query_pair_by(&f.q, &c, long_key, long_len, NULL), bad);
     free(long_key);
     size_t bytes = 0;
-    CHECK_EQ_U(perfbuf_query_arena(NULL, NULL, &bytes), bad);
-    CHECK_EQ_U(perfbuf_query_arena(&f.q, NULL, NULL), bad);
-    CHECK_EQ_U(perfbuf_query_arena(&never_opened, NULL, &bytes), bad);
+    CHECK_EQ_U(perfbuf_query_arena(NULL, NULL, &bytes, NULL), bad);
+    CHECK_EQ_U(perfbuf_query_arena(&f.q, NULL, NULL, NULL), bad);
+    CHECK_EQ_U(perfbuf_query_arena(&never_opened, NULL, &bytes, NULL), bad);
     CHECK_EQ_U(bytes, 0);
-    CHECK_EQ_U(perfbuf_query_arena(&f.q, NULL, &bytes), PERFBUF_E_OUTPUT_TOO_SMALL);
+    CHECK_EQ_U(perfbuf_query_arena(&f.q, NULL, &bytes, NULL), PERFBUF_E_OUTPUT_TOO_SMALL);
     CHECK(bytes > 0);
     /* Room enough, one byte off the alignment. */
     uint64_t *room = malloc(bytes + 8u);
     CHECK(room != NULL);
     size_t given = bytes;
-    CHECK_EQ_U(perfbuf_query_arena(&f.q, (uint8_t *)room + 1, &given), bad);
+    CHECK_EQ_U(perfbuf_query_arena(&f.q, (uint8_t *)room + 1, &given, NULL), bad);
     CHECK_EQ_U(given, bytes);
     free(room);
     /* None of it changed the query: the counter collects. */
@@ -1208,7 +1239,7 @@ static const th_case cases[] = {
     TH_CASE(items_carry_positions), TH_CASE(every_counter_of_an_object),
     TH_CASE(every_counter_skips_bases), TH_CASE(every_object_of_a_title),
     TH_CASE(options_apply_to_captures), TH_CASE(capture_over_written_memory),
-    TH_CASE(path_text_changed_under_collection), TH_CASE(every_definition_of_every_object),
+    TH_CASE(path_text_in_the_arena), TH_CASE(every_definition_of_every_object),
 };
 
 TH_MAIN(cases)

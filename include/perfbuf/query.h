@@ -3,8 +3,7 @@
  * A query in the manner of PDH's (docs/collector.md): counters added by
  * path, captures fed in as bytes (V1 data blocks, or PerfLib V2 query data
  * for a query opened on V2 registrations), PDH-style arrays read out. The
- * query,
- * its counters and its arena are the caller's memory; the library
+ * query, its counters and its arena are the caller's memory; the library
  * allocates nothing and keeps nothing outside them.
  *
  *   perfbuf_query q;
@@ -13,18 +12,28 @@
  *   perfbuf_query_add(&q, &cpu, path, strlen(path), &err);  // err: where and why
  *   while (perfbuf_query_collect(&q, capture, len, &need, &err) ==
  *          PERFBUF_E_OUTPUT_TOO_SMALL)
- *       perfbuf_query_arena(&q, arena = realloc(arena, need), &need);
- *   perfbuf_query_formatted_array(&q, &cpu, PERFBUF_FMT_DOUBLE, items, &count);
+ *       perfbuf_query_arena(&q, arena = realloc(arena, need), &need, &err);
+ *   perfbuf_query_formatted_array(&q, &cpu, PERFBUF_FMT_DOUBLE, items, &count,
+ *                                 names, &name_bytes, &err);
  *
- * Statuses: every call answers a perfbuf_status (perfbuf_status_name and
- * perfbuf_status_string name and explain each); a counter's own state
- * after a collection is a value status (perfbuf_cstatus_name and
- * perfbuf_cstatus_string): PERFBUF_CSTATUS_VALID_DATA when the capture
- * holds its object and counter, PERFBUF_CSTATUS_NO_OBJECT,
- * PERFBUF_CSTATUS_NO_COUNTER or PERFBUF_CSTATUS_NO_INSTANCE when it does
- * not, and
- * PERFBUF_CSTATUS_ITEM_NOT_VALIDATED before the first collection. Each
- * array item carries its value's status as PDH's do.
+ * Errors: every call answers a perfbuf_status (perfbuf_status_name and
+ * perfbuf_status_string name and explain each) and fills the caller's
+ * perfbuf_error (may be NULL) with it: for a rejected capture or table,
+ * where in the bytes and which field (as the readers report it); for a
+ * refused argument, `structure` the call's name and `field` the argument's
+ * (offset 0). A counter's own state after a collection is a value status
+ * (perfbuf_cstatus_name and perfbuf_cstatus_string):
+ * PERFBUF_CSTATUS_VALID_DATA when the capture holds its object and counter,
+ * PERFBUF_CSTATUS_NO_OBJECT, _NO_COUNTER, _NO_INSTANCE or _NO_MACHINE when
+ * it does not, and PERFBUF_CSTATUS_ITEM_NOT_VALIDATED before the first
+ * collection. Each array item carries its value's status as PDH's do.
+ *
+ * Ownership (SECURITY.md): a counter belongs to the query it was added to.
+ * Every call that takes a counter checks, in O(1) and before it reads
+ * anything through the counter, that it is one of this query's
+ * (INVALID_ARGUMENT otherwise), and a counter that belongs to another
+ * query is refused by perfbuf_query_add until that query is closed
+ * (perfbuf_query_close). A query is used at the address it was opened at.
  */
 #ifndef PERFBUF_QUERY_H
 #define PERFBUF_QUERY_H
@@ -42,43 +51,47 @@
 extern "C" {
 #endif
 
-/* The samples one collection kept for one counter: offsets into the arena. */
+/* Private: the items one collection kept for one counter, in the arena. */
 typedef struct perfbuf_query_samples {
-    bool valid;            /* a collection filled them */
-    uint32_t count;        /* items, one per instance the path selects */
-    size_t items;          /* perfbuf_raw_item[count] */
-    size_t keys;           /* uint64_t[2 * count]: (key hash, position), sorted */
-    size_t claims;         /* uint32_t[count]: newer position + 1 that paired it, or 0 */
-    size_t name_offsets;   /* size_t[count]: each item's name in the strings */
-    size_t key_values;     /* uint64_t[count]: the key counter's values (perfbuf_query_pair_by) */
-    size_t strings;        /* the items' names */
-    size_t string_bytes;
-    uint32_t first_object_items; /* items of the first object the path names; those
-                                    after are of later objects of its title */
+    uint64_t stamp;              /* the collection that filled them; 0: none */
+    uint32_t count;              /* items */
+    uint32_t first_object_items; /* items of the first object the path names */
+    size_t items;                /* arena offsets: the items, */
+    size_t keys;                 /* their sorted (key hash, item) pairs, */
+    size_t claims;               /* and which newer item claimed each */
 } perfbuf_query_samples;
 
 /*
- * A counter of a query, in the caller's memory like PDH's HCOUNTER. The
- * path text given to perfbuf_query_add must outlive it, unchanged, outside
- * the arena (perfbuf_query_collect). Read `status`
- * and `found`; treat the other fields as private.
+ * A counter of a query, in the caller's memory like PDH's HCOUNTER: read
+ * `status` and `found`; the other fields are private. Zero it, or leave it
+ * as the last perfbuf_query_close left it, before it is added again: a
+ * counter still marked as another live query's is refused. The path text
+ * given to perfbuf_query_add (and a key name given to perfbuf_query_pair_by)
+ * must outlive the counter, unchanged, outside the arena.
  */
 typedef struct perfbuf_query_counter {
-    struct perfbuf_query_counter *next;
-    perfbuf_counter_path path;
     uint32_t status;                /* a value status, see above */
     uint32_t found;                 /* PERFBUF_QUERY_FOUND_*, see below */
-    uint32_t object_title;          /* the object and counter the last capture resolved */
+    /* Private. */
+    const struct perfbuf_query *owner;
+    uint64_t seal;                  /* ties owner and slot to this counter's address */
+    uint32_t slot;                  /* its place in the owner's list */
+    struct perfbuf_query_counter *next;
+    uint32_t kind;                  /* a path, a counter "*", or every definition */
+    uint32_t identity;              /* how its instances pair beyond PDH's key */
+    perfbuf_counter_path path;
+    perfbuf_counter_path key;       /* perfbuf_query_pair_by: the key counter's name */
+    uint32_t object_title;          /* V1: resolved once, then looked for by index */
     uint32_t counter_title;
-    bool by_key;                    /* perfbuf_query_pair_by */
-    perfbuf_counter_path key;       /* the key counter's name, as a path's counter part */
-    perfbuf_query_samples older;    /* the capture before the last one */
-    perfbuf_query_samples newer;    /* the last capture */
-    uint32_t identity;              /* pairing by UniqueID (V1) or InstanceId (V2) */
+    uint32_t key_title;
+    uint32_t planned_object;        /* what the collection in progress resolved */
+    uint32_t planned_counter;
+    uint32_t planned_key;
     uint32_t registration;          /* V2: the registration the path names, or UINT32_MAX */
     uint32_t counter_id;            /* V2: the counter it names there */
     uint32_t resolution;            /* V2: VALID_DATA, or why the path names nothing */
-    bool every_definition;          /* perfbuf_query_add_definitions */
+    perfbuf_query_samples older;    /* the capture before the last one */
+    perfbuf_query_samples newer;    /* the last capture */
 } perfbuf_query_counter;
 
 /*
@@ -99,6 +112,11 @@ typedef struct perfbuf_query_counter {
                                                instances: the path names none of them */
 #define PERFBUF_QUERY_FOUND_NO_COUNTER   5u /* status PERFBUF_CSTATUS_NO_COUNTER */
 #define PERFBUF_QUERY_FOUND_NO_OBJECT    6u /* status PERFBUF_CSTATUS_NO_OBJECT */
+#define PERFBUF_QUERY_FOUND_NO_MACHINE   7u /* status PERFBUF_CSTATUS_NO_MACHINE: the
+                                               path's machine is not the capture's */
+#define PERFBUF_QUERY_FOUND_NO_PARENT    8u /* the path names a parent that none of the
+                                               object's instances has (a named instance:
+                                               status _NO_INSTANCE, else an empty array) */
 
 /*
  * One counterset of a V2 query, as PerfLib answers for it
@@ -125,6 +143,21 @@ typedef struct perfbuf_query_registration {
     size_t names_order;
 } perfbuf_query_registration;
 
+/* Private: one capture's tables in the arena (docs/collector.md, "The query's arena"). */
+typedef struct perfbuf_query_generation {
+    uint64_t stamp;                 /* the collection that wrote it; 0: none */
+    size_t start, end;              /* its bytes */
+    size_t records;                 /* one per instance of each object a counter names */
+    uint32_t record_count;
+    size_t parents;                 /* one per distinct parent instance */
+    size_t parent_order;            /* (name hash, parent) pairs, sorted */
+    uint32_t parent_count;
+    size_t strings;                 /* every name, once, as UTF-8 */
+    size_t string_bytes;
+    size_t machine;                 /* V1: the capture's SystemName, UTF-16LE as sent */
+    size_t machine_bytes;
+} perfbuf_query_generation;
+
 /* A query. Treat the fields as private. */
 typedef struct perfbuf_query {
     perfbuf_name_table english;
@@ -138,10 +171,12 @@ typedef struct perfbuf_query {
     uint32_t counters;
     uint8_t *arena;
     size_t arena_bytes;
-    size_t fixed_bytes;     /* the name indexes at the arena's start */
-    size_t kept_end;        /* the end of the samples kept in the arena */
-    bool has_newer;         /* a collection succeeded */
-    bool has_older;         /* two did */
+    size_t table_bytes;     /* the name indexes or registration orders at the arena's start */
+    size_t fixed_bytes;     /* those and the list of the query's counters */
+    uint64_t seal;          /* written at the arena's start: tells this query's arena */
+    uint64_t stamp;         /* the last successful collection; 0: none yet */
+    perfbuf_query_generation older;
+    perfbuf_query_generation newer;
     perfbuf_query_registration *registrations; /* a V2 query's; NULL for V1 */
     uint32_t registration_count;
     perfbuf_options options; /* what each capture is parsed with (perfbuf_query_options) */
@@ -152,7 +187,8 @@ typedef struct perfbuf_query {
  * 0), the system language's, both as the registry returns them
  * (perfbuf_names_parse). The tables' bytes must outlive the query. On
  * failure *err names the table's offset and field as perfbuf_names_parse
- * does. O(tables).
+ * does. q is overwritten: a query opened before at this address no longer
+ * owns its counters' memory (close it first to release them). O(tables).
  */
 PERFBUF_API PERFBUF_MUST_USE perfbuf_status perfbuf_query_open(perfbuf_query *q,
                                                                const void *english,
@@ -182,6 +218,15 @@ PERFBUF_API PERFBUF_MUST_USE perfbuf_status perfbuf_query_open_v2(
     perfbuf_error *err);
 
 /*
+ * Closes the query: every counter added to it belongs to no query again
+ * (each may be added to another), and q is zeroed. The arena, the tables
+ * and the counters stay the caller's to free. INVALID_ARGUMENT for a NULL
+ * q. O(counters).
+ */
+PERFBUF_API PERFBUF_MUST_USE perfbuf_status perfbuf_query_close(perfbuf_query *q,
+                                                                perfbuf_error *err);
+
+/*
  * Sets the options every later capture of the query is parsed with
  * (perfbuf_query_collect): PERFBUF_STRICT or lenient, and the limits on
  * sections, counters and instances (0: the library's default), as
@@ -197,22 +242,31 @@ PERFBUF_API PERFBUF_MUST_USE perfbuf_status perfbuf_query_open_v2(
  * silently ignored). O(1).
  */
 PERFBUF_API PERFBUF_MUST_USE perfbuf_status perfbuf_query_options(perfbuf_query *q,
-                                                                  const perfbuf_options *opts);
+                                                                  const perfbuf_options *opts,
+                                                                  perfbuf_error *err);
 
 /*
  * Adds the counter `c` by path, in English or the localized language:
- * `\Object(parent/instance#N)\Counter`, with wildcard and prefix instances
- * (docs/paths.md). The path is parsed now (a failure's *err holds the
- * byte offset and the part, as perfbuf_path_parse reports it) and resolved
- * on each capture, so a counter the capture lacks is a counter status, not
- * a failure. A counter "*" names every displayable counter of the object
- * in the capture, in definition order, as perfbuf_v1_resolve_counter
- * lists them (bases are not displayable): its arrays give one item per
- * instance and counter (perfbuf_formatted_item.counter says which), as
- * PdhExpandWildCardPath would list the paths. A V2 query refuses it,
- * PERFBUF_E_PATH_WILDCARD at the counter part's offset. An already-added
- * c, or a counter added after the arena was given, INVALID_ARGUMENT.
- * O(path).
+ * `\\machine\Object(parent/instance#N)\Counter`, with wildcard and prefix
+ * instances (docs/paths.md). The path is parsed now (a failure's *err
+ * holds the byte offset and the part, as perfbuf_path_parse reports it).
+ * Its object and counter are resolved to title indexes once, by the first
+ * capture that holds both, as PdhAddCounter resolves a path against the
+ * computer's data; every later capture looks for those title indexes, so
+ * a Counter table that gives two titles one text never makes a capture
+ * pair one counter's sample with the other's. A counter the capture lacks
+ * is a counter status, not a failure. A counter "*" names every
+ * displayable counter of the object in each capture, in definition order,
+ * as perfbuf_v1_resolve_counter lists them (bases are not displayable):
+ * its arrays give one item per instance and counter
+ * (perfbuf_formatted_item.counter says which), as PdhExpandWildCardPath
+ * would list the paths. A V2 query refuses it, PERFBUF_E_PATH_WILDCARD at
+ * the counter part's offset. A machine part is compared with each V1
+ * capture's computer name (docs/collector.md, "One computer per query").
+ * INVALID_ARGUMENT for a counter already added to this query or owned by
+ * another, a query not opened, or one that has its arena already. O(path),
+ * and O(counters) for a counter that was this query's before it was
+ * opened again.
  */
 PERFBUF_API PERFBUF_MUST_USE perfbuf_status perfbuf_query_add(perfbuf_query *q,
                                                               perfbuf_query_counter *c,
@@ -233,25 +287,22 @@ PERFBUF_API PERFBUF_MUST_USE perfbuf_status perfbuf_query_add(perfbuf_query *q,
  * PERFBUF_PDH_INVALID_ARGUMENT, as the arrays give it.
  *
  * Items pair with the previous capture's by their object's title, the
- * instance's key (PDH's "parent/name#N", or its UniqueID with
- * perfbuf_query_pair_by_unique_id, as for any counter), and the
+ * instance's key (PDH's "parent/name#N", its UniqueID after
+ * perfbuf_query_pair_by_unique_id, or a key counter's value after
+ * perfbuf_query_pair_by in each object that has that counter), and the
  * definition's title: the k-th definition of a title in an instance
  * pairs with the k-th of that title in the older instance. One whose
- * type changed is PERFBUF_PAIR_DEFINITION_CHANGED, without the older
- * sample. Only the first object of each title pairs: instances of a later
- * object of a title the capture repeats are PERFBUF_PAIR_UNPAIRED (no key
- * tells which of two such objects is which in another capture), in
- * either capture. This is what a dump of every value beside its rate
- * reads (perfbuf-dump --rate); perfbuf_query_formatted_array formats its
- * items as for any counter. The arena a capture needs is as
- * perfbuf_query_collect bounds it, each object counted with its
- * definitions as a counter "*" counts its displayable ones. It pairs by
- * UniqueID after perfbuf_query_pair_by_unique_id, never by a key counter
- * (perfbuf_query_pair_by). INVALID_ARGUMENT for a V2 query, an already-added c, or a counter added
- * after the arena was given. O(counters).
+ * definition changed is PERFBUF_PAIR_DEFINITION_CHANGED, without the
+ * older sample. Only the first object of each title pairs: instances of a
+ * later object of a title the capture repeats are PERFBUF_PAIR_UNPAIRED
+ * (no key tells which of two such objects is which in another capture),
+ * in either capture. This is what a dump of every value beside its rate
+ * reads (perfbuf-dump --rate). INVALID_ARGUMENT for a V2 query and as
+ * perfbuf_query_add. O(1).
  */
 PERFBUF_API PERFBUF_MUST_USE perfbuf_status perfbuf_query_add_definitions(perfbuf_query *q,
-                                                                          perfbuf_query_counter *c);
+                                                                          perfbuf_query_counter *c,
+                                                                          perfbuf_error *err);
 
 /*
  * Pairs the counter's instances by identity rather than by PDH's key:
@@ -262,17 +313,20 @@ PERFBUF_API PERFBUF_MUST_USE perfbuf_status perfbuf_query_add_definitions(perfbu
  * exits, every other keeps its own previous sample, where PDH's
  * "svchost#N" moves each later one onto the sample of the one before
  * (docs/collector.md, "Pairing by identity"). Names in the arrays stay
- * PDH's. A capture whose object lacks the key counter gives the counter
- * PERFBUF_CSTATUS_NO_COUNTER. `key` must outlive the query. Before the
- * arena; INVALID_ARGUMENT for an empty or over-long name, a counter not
- * added to q, a counter of every definition (perfbuf_query_add_definitions:
- * most objects have no such key counter), or a V2 query (which pairs by
- * InstanceId already),
- * PERFBUF_E_PATH_WILDCARD for "*". O(1).
+ * PDH's; perfbuf_query_instances gives each listed instance's key value.
+ * A capture whose object lacks the key counter gives the counter
+ * PERFBUF_CSTATUS_NO_COUNTER (a counter of every definition pairs the
+ * objects that lack it by PDH's key instead). The key counter is resolved
+ * to its title index once, as the path is. `key` must outlive the query.
+ * Before the arena; INVALID_ARGUMENT for an empty or over-long name, a
+ * counter not of q, or a V2 query (which pairs by InstanceId already),
+ * PERFBUF_E_PATH_WILDCARD for "*". O(counters): before the arena only
+ * q's list says which counters are q's, and it is walked to find c.
  */
 PERFBUF_API PERFBUF_MUST_USE perfbuf_status perfbuf_query_pair_by(perfbuf_query *q,
                                                                   perfbuf_query_counter *c,
-                                                                  const char *key, size_t len);
+                                                                  const char *key, size_t len,
+                                                                  perfbuf_error *err);
 
 /*
  * Pairs the counter's V1 instances by their UniqueID, for objects whose
@@ -281,94 +335,107 @@ PERFBUF_API PERFBUF_MUST_USE perfbuf_status perfbuf_query_pair_by(perfbuf_query 
  * with the parent and name without #N as perfbuf_query_pair_by does: an
  * instance keeps its previous sample whatever others exit. Instances
  * without one pair by PDH's key. Names in the arrays stay PDH's. Before
- * the arena; INVALID_ARGUMENT for a counter not added to q or a V2 query.
+ * the arena; INVALID_ARGUMENT for a counter not of q or a V2 query.
  * Replaces a key counter perfbuf_query_pair_by chose, and the reverse.
- * O(counters).
+ * O(counters), as perfbuf_query_pair_by.
  */
 PERFBUF_API PERFBUF_MUST_USE perfbuf_status perfbuf_query_pair_by_unique_id(
-    perfbuf_query *q, perfbuf_query_counter *c);
+    perfbuf_query *q, perfbuf_query_counter *c, perfbuf_error *err);
 
 /*
  * Gives the query its arena, as PdhGetFormattedCounterArray takes a buffer:
  * `arena` NULL asks, OUTPUT_TOO_SMALL with *bytes the least arena (the
- * tables' indexes and what the query keeps); a collection may ask for more
- * (perfbuf_query_collect). An arena of *bytes bytes, aligned to 8, serves
- * until the next call. The first time, the query builds the tables' indexes
- * at its start (a V2 query: the order of registrations whose ids are out
- * of order, then resolves every counter's path once); afterwards the arena must begin with the previous arena's
- * bytes, as realloc leaves them (or a copy of them), and the query points
- * its names into it again. OUTPUT_TOO_SMALL, *bytes the least size, when
- * it is smaller than what the query keeps. Linear in the tables the first
- * time, then in the kept instances.
+ * tables' indexes, the list of counters and what the query keeps); a
+ * collection may ask for more (perfbuf_query_collect). An arena of *bytes
+ * bytes, aligned to 8, serves until the next call. The first time, the
+ * query builds the tables' indexes at its start (a V2 query: the order of
+ * registrations whose ids are out of order, then resolves every counter's
+ * path once); afterwards the arena must begin with the previous arena's
+ * bytes, as realloc leaves them (or a copy of them): one that does not
+ * (its first bytes are not this query's seal) is INVALID_ARGUMENT, the
+ * query unchanged. No counter's path or key text may lie in the arena
+ * (the collections write it): INVALID_ARGUMENT. OUTPUT_TOO_SMALL, *bytes
+ * the least size, when it is smaller than what the query keeps. Linear in
+ * the tables the first time, then O(counters).
  */
 PERFBUF_API PERFBUF_MUST_USE perfbuf_status perfbuf_query_arena(perfbuf_query *q, void *arena,
-                                                                size_t *bytes);
+                                                                size_t *bytes, perfbuf_error *err);
 
-/* The arena one kept instance takes besides its name (perfbuf_query_collect). */
-#define PERFBUF_QUERY_ITEM_BYTES \
-    (sizeof(perfbuf_raw_item) + 3u * sizeof(uint64_t) + sizeof(uint32_t) + sizeof(size_t))
+/*
+ * The arena one kept item and one kept instance take, the instance's
+ * names besides (perfbuf_query_collect, docs/collector.md). Constants of
+ * the arena's bound: fuzzing budgets count the work of a collection by
+ * the items it gives times PERFBUF_QUERY_ITEM_BYTES.
+ */
+#define PERFBUF_QUERY_ITEM_BYTES 128u
+#define PERFBUF_QUERY_INSTANCE_BYTES 64u
+#define PERFBUF_QUERY_PARENT_BYTES 64u
 
 /*
  * Collects one capture of the query's format. A V2 query takes V2 query
  * data (perfbuf_v2_query_parse, with the query's options: by default
- * lenient, the default limits, see perfbuf_query_options): each counter's block is the one
- * at its registration's position, its items those perfbuf_v2_raw_array
- * gives (the instance name with #N among instances of one InstanceId and
- * name), paired by InstanceId, name and #N as perfbuf_v2_pair pairs; a
- * missing block, or one with a non-zero dwStatus, is
- * PERFBUF_CSTATUS_NO_OBJECT; the rest is as below. A buffer of the other
- * format is PERFBUF_E_BAD_SIGNATURE at offset 0 naming PERF_DATA_BLOCK's
- * Signature, which V1 blocks begin with and V2 query data cannot.
+ * lenient, the default limits, see perfbuf_query_options): each counter's
+ * block is the one at its registration's position, its items those
+ * perfbuf_v2_raw_array gives (the instance name with #N among instances of
+ * one InstanceId and name), paired by InstanceId, name and #N as
+ * perfbuf_v2_pair pairs; a missing block, or one with a non-zero
+ * dwStatus, is PERFBUF_CSTATUS_NO_OBJECT; the rest is as below. A buffer
+ * of the other format is PERFBUF_E_BAD_SIGNATURE at offset 0 naming
+ * PERF_DATA_BLOCK's Signature, which V1 blocks begin with and V2 query
+ * data cannot.
  *
  * A V1 query takes a V1 capture (perfbuf_v1_parse, with the query's
- * options likewise): each counter's
- * object and counter are resolved through the tables in every object the
- * path names, in block order (a block may repeat a title: each item's
+ * options likewise). Its computer name (PERF_DATA_BLOCK's SystemName) must
+ * be the previous capture's, ASCII letters case-insensitively: a capture
+ * of another computer is PERFBUF_E_MACHINE_CHANGED at the name's offset
+ * and changes nothing (a query's rates are of one computer; open another
+ * query for another). Each counter's object and counter are found by the
+ * title indexes its path resolved to (perfbuf_query_add) in every object
+ * of that title, in block order (a block may repeat a title: each item's
  * `object` says which; instances of a later object of the title are
  * PERFBUF_PAIR_UNPAIRED, since no key tells which of two objects of one
- * title is which in another capture), the instances its
- * path selects in the first such object are paired with the previous capture's by PDH's key
- * "parent/name#N" (ASCII letters case-insensitively, as PDH compares
- * names) or the key perfbuf_query_pair_by chose, and their raw samples
- * and names are kept in the arena, so the caller may reuse the capture's
- * buffer as soon as the call returns. PERFBUF_CSTATUS_NO_OBJECT or
- * _NO_COUNTER in a counter's status when the capture lacks them (its
- * arrays then answer NOT_FOUND), PERFBUF_CSTATUS_NO_INSTANCE when the path
- * names an instance (no wildcard or prefix) that the capture lacks (its
- * arrays are then empty, as they are for a wildcard that selects nothing).
+ * title is which in another capture); the instances its path selects in
+ * the first such object are paired with the previous capture's by PDH's
+ * key "parent/name#N" (ASCII letters case-insensitively, as PDH compares
+ * names) or the key perfbuf_query_pair_by chose, and only when the two
+ * samples are of the same object, counter, type and size (and base, for a
+ * type that has one): otherwise PERFBUF_PAIR_DEFINITION_CHANGED without
+ * the older sample. Their raw samples and names are kept in the arena, so
+ * the caller may reuse the capture's buffer as soon as the call returns.
+ * PERFBUF_CSTATUS_NO_OBJECT or _NO_COUNTER in a counter's status when the
+ * capture lacks them (its arrays then answer NOT_FOUND),
+ * PERFBUF_CSTATUS_NO_INSTANCE when the path names an instance (no
+ * wildcard or prefix) that the capture lacks (its arrays are then empty,
+ * as they are for a wildcard that selects nothing),
+ * PERFBUF_CSTATUS_NO_MACHINE when the path's machine part is not the
+ * capture's computer.
  *
  * The capture must not share a byte with memory the collection writes
  * (the arena, the query, its counters): INVALID_ARGUMENT, checked before
- * anything is read, O(counters). A path whose text changed during the
- * collection, as a text that lies in the arena does when the collection
- * writes over it, makes the passes that read the path disagree:
- * INCONSISTENT, every write still inside the arena.
+ * anything is read, O(counters). The query's list of counters is checked
+ * too (each is still this query's, in its place): INVALID_ARGUMENT
+ * otherwise.
  *
  * *err (may be NULL) holds the status returned and, for a rejected
  * capture, where and why (the parse's report: a capture over one of the
  * query's limits is LIMIT_EXCEEDED with the declared count and the
- * limit); a rejected capture changes nothing. OUTPUT_TOO_SMALL when the arena is too small, with
- * *needed (may be NULL) an arena size that is enough for this capture;
+ * limit). A rejected capture changes nothing, and so does
+ * OUTPUT_TOO_SMALL: *needed (may be NULL) is then an arena size that is
+ * enough for this capture, worked out before anything is written;
  * collecting again after perfbuf_query_arena gave that arena succeeds.
- * Before the query has an arena, *needed is the least one (the tables'
- * indexes, which resolve the paths), and the next call says what the
- * capture needs. After OUTPUT_TOO_SMALL or any failure past the
- * validation, the last successful capture's samples are the ones the
- * next collection pairs with, and the arrays answer NOT_FOUND until one
- * succeeds. The arena a capture needs is at most what is kept plus, for
- * each counter and each object it names, the object's instances plus one
- * (times its displayable counters, for a counter "*") times
- * PERFBUF_QUERY_ITEM_BYTES plus PERFBUF_ARRAY_STRING_BYTES_PER_BYTE times
- * the object's bytes (V2: the capture's) plus 64 (twice for a counter
- * paired by a key counter, whose samples are read the same way) plus a
- * perfbuf_query_samples rounded to 8, all twice when the counter names
- * several objects (their samples are merged), and for a V1 counter the
- * capture's block index (index_slots x 8 bytes and its
- * perfbuf_v1_instance_index); plus the largest pairing
- * scratch (perfbuf_v1_pairing_scratch_objects, perfbuf_v2_pairing_scratch)
- * and the larger of a perfbuf_v1_pairing and a perfbuf_v2_pairing, taken
- * from the arena's end: linear in the capture per counter.
- * O(counters x (capture + i log i)) for i instances.
+ * Before the query has an arena, *needed is the least one. The arena a
+ * capture needs is at most what is kept of the last capture, plus the
+ * tables of this one: PERFBUF_QUERY_INSTANCE_BYTES per instance (or
+ * single counter block) of each object a counter names, three bytes of
+ * UTF-8 per byte of their names, PERFBUF_QUERY_PARENT_BYTES per instance
+ * and three per byte of the block when those objects name parents, and
+ * its computer name; PERFBUF_QUERY_ITEM_BYTES per item the counters can
+ * select (each object's instances, times its displayable counters for a
+ * counter "*" or its definitions for a counter of every definition), and
+ * scratch of 12 bytes per slot of the block index and 16 per instance of
+ * the largest object (docs/collector.md gives the measured ratios).
+ * O(counters x (objects + definitions) + capture + i log i) for i
+ * instances and items.
  */
 PERFBUF_API PERFBUF_MUST_USE perfbuf_status perfbuf_query_collect(perfbuf_query *q,
                                                                   const void *capture,
@@ -379,48 +446,79 @@ PERFBUF_API PERFBUF_MUST_USE perfbuf_status perfbuf_query_collect(perfbuf_query 
  * PdhGetFormattedCounterArray: one item per instance of the last capture
  * that the counter's path selects, in buffer order (for a counter "*":
  * each instance's items together, one per displayable counter in
- * definition order, each paired with the same instance's same counter by
- * its CounterNameTitleIndex), named
- * "parent/name#N" (a single-instance object: one item, empty name). Each
- * value is perfbuf_format_value of the last sample with the previous
- * capture's sample of the same instance; an instance that has none (the
- * first capture, a new instance, a name whose key collides) is formatted
- * without it, so a two-sample type gives PERFBUF_CSTATUS_INVALID_DATA as
- * PDH does for a first sample; a sample that could not be read (a base
- * counter's type, which has no formula) keeps its own status, as the arrays
- * of perfbuf/collector.h give it. Names point into the arena and stay valid
- * until the next collection or arena.
+ * definition order), each value perfbuf_format_value of the last sample
+ * with the previous capture's sample of the same instance; an instance
+ * that has none (the first capture, a new instance, a changed definition)
+ * is formatted without it, so a two-sample type gives
+ * PERFBUF_CSTATUS_INVALID_DATA as PDH does for a first sample; a sample
+ * that could not be read (a base counter's type, which has no formula)
+ * keeps its own status, as the arrays of perfbuf/collector.h give it.
  *
- * On entry *count is the capacity of items (0 with NULL to ask); on return
- * the items there are. OUTPUT_TOO_SMALL, nothing written, when it is too
- * small. NOT_FOUND when the last collection did not fill the counter
- * (see its status). O(items).
+ * Names: each item's "parent/name#N" (a single-instance object's: empty)
+ * is written into `names`, NUL-terminated, once per instance (the items of
+ * one instance point at one name); the parent's part is cut after the
+ * last whole UTF-8 character within PERFBUF_ARRAY_PARENT_MAX_BYTES, as
+ * the arrays of perfbuf/collector.h cut it. names may be NULL with
+ * *name_bytes 0: the items then have no names (NULL, 0). The names stay
+ * the caller's.
+ *
+ * On entry *count and *name_bytes are the capacities of items and names
+ * (0 with NULL to ask); on return the items and name bytes the answer
+ * needs (both exact). OUTPUT_TOO_SMALL, nothing written, when either is
+ * too small (names only when given). NOT_FOUND when the last collection
+ * did not fill the counter (see its status). INVALID_ARGUMENT for a
+ * counter not of q. O(items + name bytes written).
  */
 PERFBUF_API PERFBUF_MUST_USE perfbuf_status perfbuf_query_formatted_array(
     const perfbuf_query *q, const perfbuf_query_counter *c, uint32_t flags,
-    perfbuf_formatted_item *items, size_t *count);
+    perfbuf_formatted_item *items, size_t *count, char *names, size_t *name_bytes,
+    perfbuf_error *err);
 
 /* PdhGetRawCounterArray: the same items with both raw samples. */
-PERFBUF_API PERFBUF_MUST_USE perfbuf_status perfbuf_query_raw_array(const perfbuf_query *q,
-                                                                    const perfbuf_query_counter *c,
-                                                                    perfbuf_raw_item *items,
-                                                                    size_t *count);
+PERFBUF_API PERFBUF_MUST_USE perfbuf_status perfbuf_query_raw_array(
+    const perfbuf_query *q, const perfbuf_query_counter *c, perfbuf_raw_item *items,
+    size_t *count, char *names, size_t *name_bytes, perfbuf_error *err);
 
 /* Which instances perfbuf_query_instances lists. */
 #define PERFBUF_QUERY_APPEARED 1u /* in the last capture, not in the one before */
 #define PERFBUF_QUERY_EXITED   2u /* in the capture before, not in the last */
 
+/* What identifies a listed instance besides its name (perfbuf_query_instance.identity). */
+#define PERFBUF_QUERY_IDENTITY_NAME        0u /* PDH's key alone: its name is its key */
+#define PERFBUF_QUERY_IDENTITY_KEY_COUNTER 1u /* the key counter's value (perfbuf_query_pair_by) */
+#define PERFBUF_QUERY_IDENTITY_UNIQUE_ID   2u /* its UniqueID (perfbuf_query_pair_by_unique_id) */
+#define PERFBUF_QUERY_IDENTITY_INSTANCE_ID 3u /* its V2 InstanceId */
+
+/* An instance that appeared or exited. */
+typedef struct perfbuf_query_instance {
+    const char *name;     /* "parent/name#N" in its own capture, as the arrays name it */
+    size_t name_len;
+    uint32_t position;    /* among its object's instances in its own capture */
+    uint32_t object;      /* its object's position in its own capture */
+    uint32_t object_title; /* V1: its object's title index; V2: 0 */
+    uint32_t identity;    /* PERFBUF_QUERY_IDENTITY_* */
+    uint64_t key;         /* the key counter's value, UniqueID or InstanceId */
+} perfbuf_query_instance;
+
 /*
- * The names ("parent/name#N") of the counter's instances that appeared
- * or exited between the last two captures, in buffer order, each once
- * (also under a counter "*"): as the
- * arrays, a two-call size answer in *count. Nothing appears or exits
- * before two captures were collected. Names stay valid as the arrays'.
- * O(items of both captures).
+ * The instances of the counter that appeared in the last capture or exited
+ * since the one before (`which`), in buffer order of their own capture,
+ * each once (also under a counter "*": an instance appeared when none of
+ * its items paired, exited when none of its older items was paired by the
+ * last capture). Each is named as the arrays name it in its own capture,
+ * and carries its key when the counter pairs by one (the key counter's
+ * value, the UniqueID, the V2 InstanceId), so a process that exited is
+ * told by its own name and key, never by the name another process holds
+ * now. Names as for the arrays (optional, the caller's buffer);
+ * the two-call protocol of the arrays. Nothing appears or exits before two
+ * captures were collected. Items of a later object of a repeated title
+ * (PERFBUF_PAIR_UNPAIRED) are never listed. O(items of both captures +
+ * name bytes written).
  */
 PERFBUF_API PERFBUF_MUST_USE perfbuf_status perfbuf_query_instances(
-    const perfbuf_query *q, const perfbuf_query_counter *c, uint32_t which, const char **names,
-    size_t *count);
+    const perfbuf_query *q, const perfbuf_query_counter *c, uint32_t which,
+    perfbuf_query_instance *list, size_t *count, char *names, size_t *name_bytes,
+    perfbuf_error *err);
 
 
 /* ---- what the last collection resolved ---- */
@@ -430,25 +528,28 @@ PERFBUF_API PERFBUF_MUST_USE perfbuf_status perfbuf_query_instances(
 #define PERFBUF_QUERY_TITLE_COUNTER 2u
 
 /*
- * The object or the counter (`which`) that the last collection resolved
- * c's path to, as the capture carries it: *title_index its title index,
- * and its text in `language` (the English table, or the localized one the
- * query was opened with) as UTF-8 in out (perfbuf_title_text_utf8's
- * contract: *len the bytes written without the NUL, or OUTPUT_TOO_SMALL
- * with *len a size that is enough). A path matches a title in either language and ASCII letters
- * case-insensitively, so a caller that names its results, as typeperf's
- * CSV header does, takes the title from here rather than from the path.
- * out may be NULL (cap 0) to ask for *len. NOT_FOUND, *title_index 0, when
- * the arrays answer NOT_FOUND (c's status says why); NOT_FOUND with
+ * The object or the counter (`which`) that c's path was resolved to, as
+ * the capture carries it: *title_index its title index, and its text in
+ * `language` (the English table, or the localized one the query was
+ * opened with) as UTF-8 in out (perfbuf_title_text_utf8's contract: *len
+ * the bytes written without the NUL, or OUTPUT_TOO_SMALL with *len a size
+ * that is enough). A path matches a title in either language and ASCII
+ * letters case-insensitively, so a caller that names its results, as
+ * typeperf's CSV header does, takes the title from here rather than from
+ * the path. out may be NULL (cap 0) to ask for *len. NOT_FOUND,
+ * *title_index 0, when the arrays answer NOT_FOUND (c's status says why),
+ * and for a counter "*" or of every definition's counter (its items each
+ * name their own: perfbuf_formatted_item.counter); NOT_FOUND with
  * *title_index set when the language's table lacks the title or was not
- * given. INVALID_ARGUMENT for another `which` or language, and for a
- * query opened on V2 registrations (it has no Counter tables: its paths
- * name countersets and counters by GUID, name or id). O(log t) plus
- * the text, for t titles in the table.
+ * given. INVALID_ARGUMENT for another `which` or language, a counter not
+ * of q, and for a query opened on V2 registrations (it has no Counter
+ * tables: its paths name countersets and counters by GUID, name or id).
+ * O(log t) plus the text, for t titles in the table.
  */
 PERFBUF_API PERFBUF_MUST_USE perfbuf_status perfbuf_query_title(
     const perfbuf_query *q, const perfbuf_query_counter *c, uint32_t which,
-    perfbuf_language language, uint32_t *title_index, char *out, size_t cap, size_t *len);
+    perfbuf_language language, uint32_t *title_index, char *out, size_t cap, size_t *len,
+    perfbuf_error *err);
 
 #ifdef __cplusplus
 }

@@ -412,6 +412,24 @@ perfbuf_status perfbuf_v1_parent(const perfbuf_v1_block *b, const perfbuf_v1_obj
     return PERFBUF_OK;
 }
 
+perfbuf_status pb_v1_parent_slot(const perfbuf_v1_block *b, const perfbuf_v1_object *o,
+                                 const perfbuf_v1_instance *inst,
+                                 const perfbuf_v1_instance_index *index, size_t *slot,
+                                 perfbuf_v1_instance *parent)
+{
+    if (!is_block_index(b, index)) {
+        return PERFBUF_E_INVALID_ARGUMENT;
+    }
+    perfbuf_status st = perfbuf_v1_parent(b, o, inst, index, parent, NULL);
+    if (st != PERFBUF_OK) {
+        return st;
+    }
+    parent_place place;
+    st = locate_parent(b, o, inst, index, &place, NULL);
+    *slot = place.slot;
+    return st;
+}
+
 static bool code_page_known(uint32_t code_page)
 {
     return code_page == 0 || perfbuf_codepage_supported(code_page);

@@ -151,6 +151,14 @@ bool pb_v1_object_at(const perfbuf_v1_block *b, size_t offset, perfbuf_v1_object
  * index of another parse or form. */
 bool pb_v1_first_of_title(const perfbuf_v1_block *b, const perfbuf_v1_instance_index *index,
                           const perfbuf_v1_object *o);
+/* inst's parent, as perfbuf_v1_parent finds it through the block form of
+ * b's index, and its slot there: one number per instance of the block, so
+ * a caller tells distinct parents apart without comparing their names.
+ * INVALID_ARGUMENT for any other index. O(log objects). */
+perfbuf_status pb_v1_parent_slot(const perfbuf_v1_block *b, const perfbuf_v1_object *o,
+                                 const perfbuf_v1_instance *inst,
+                                 const perfbuf_v1_instance_index *index, size_t *slot,
+                                 perfbuf_v1_instance *parent);
 /* The fewest bytes an instance takes: its definition and a counter block. */
 #define PB_V1_MIN_INSTANCE_BYTES (PBS_PERF_INSTANCE_DEFINITION + PBS_PERF_COUNTER_BLOCK)
 

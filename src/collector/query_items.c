@@ -1,0 +1,649 @@
+/* SPDX-License-Identifier: MIT OR Apache-2.0 */
+/*
+ * Each counter's items in one capture, and their pairing with the
+ * previous capture's (docs/collector.md). An item is one selected record
+ * (query_tables.c) and one definition: its raw sample, the identity of
+ * the definition it was read through (title, type, size, and the base's
+ * for a type that reads one), and, for a counter paired by a key counter,
+ * that counter's value.
+ *
+ * Pairing: each item's key (its record's parent name, name and #N, or
+ * UniqueID or key value; the counter's title and the object's) is hashed;
+ * the hashes are sorted with the items (heapsort in the arena), and each
+ * item looks for the item of the same rank among the older items of its
+ * hash (binary search). A hash is never trusted: the two items pair only
+ * when their keys are equal field by field, and otherwise the newer one is
+ * AMBIGUOUS. Two samples of the same key pair as MATCHED only when their
+ * definitions agree, else DEFINITION_CHANGED without the older sample: a
+ * value is never computed from samples of two different counters.
+ */
+#include "perfbuf/counter_types.h"
+
+#include "core/cursor.h"
+#include "v1/internal.h"
+#include "collector/internal.h"
+#include "collector/pair_keys.h"
+#include "collector/query_internal.h"
+
+#define NO_PARENT_HASH UINT64_C(0x9E3779B97F4A7C15)
+#define KEY_HASH UINT64_C(0x4B4559)
+#define UNIQUE_ID_HASH UINT64_C(0x5555)
+#define ORDINAL_HASH UINT64_C(0x4F5244)
+
+/* A counter's items are pending until the collection commits its stamp. */
+#define PENDING UINT64_MAX
+
+/* What a path's parent part said of a parent, per counter. */
+#define PARENT_UNKNOWN 0u
+#define PARENT_NAMED 1u
+#define PARENT_OTHER 2u
+
+static uint64_t mix2(uint64_t a, uint64_t b)
+{
+    return pb_mix64(a ^ pb_mix64(b)) & PB_PAIRING_HASH_MASK;
+}
+
+static uint32_t sample_failure(perfbuf_status st)
+{
+    return st == PERFBUF_E_INVALID_ARGUMENT ? PERFBUF_PDH_INVALID_ARGUMENT
+                                            : PERFBUF_CSTATUS_INVALID_DATA;
+}
+
+/* ---- selection ---- */
+
+/* What one counter selects with: its path without the parent part (a
+ * named parent is compared once per parent record instead), and whether
+ * it names a parent. */
+typedef struct selection {
+    const perfbuf_query_counter *c;
+    perfbuf_counter_path instance_part;
+    bool named_parent;
+    bool parent_seen; /* some record's parent is the one the path names */
+} selection;
+
+static void selection_begin(pb_qbuild *w, const perfbuf_query_counter *c, selection *s)
+{
+    s->c = c;
+    s->instance_part = c->path;
+    s->instance_part.flags &= ~PERFBUF_PATH_HAS_PARENT;
+    s->named_parent = c->kind != PB_Q_EVERY_DEFINITION &&
+                      (c->path.flags & PERFBUF_PATH_HAS_PARENT) != 0 &&
+                      (c->path.flags & PERFBUF_PATH_PARENT_WILDCARD) == 0;
+    s->parent_seen = false;
+    if (s->named_parent && w->flags != NULL) {
+        for (uint32_t i = 0; i < w->gen.parent_count && i < w->flag_count; i++) {
+            PB_WORK(1);
+            w->flags[i] = PARENT_UNKNOWN;
+        }
+    }
+}
+
+/* Whether the path's parent part names record r's parent: compared once
+ * per parent record for each counter, however many children it has. */
+static bool parent_named(pb_qbuild *w, selection *s, const pb_qrec *r)
+{
+    if (r->parent == PB_Q_NONE || r->parent >= w->flag_count) {
+        return false;
+    }
+    uint8_t *flag = &w->flags[r->parent];
+    if (*flag == PARENT_UNKNOWN) {
+        const pb_qparent *p = &pb_q_parents(w->q, &w->gen)[r->parent];
+        bool named = (p->flags & PB_Q_REC_OPAQUE) == 0 &&
+                     perfbuf_path_name_matches(&s->c->path, PERFBUF_PATH_PARENT,
+                                               pb_q_strings(w->q, &w->gen) + p->name, p->name_len);
+        *flag = named ? PARENT_NAMED : PARENT_OTHER;
+    }
+    s->parent_seen = s->parent_seen || *flag == PARENT_NAMED;
+    return *flag == PARENT_NAMED;
+}
+
+static bool selected(pb_qbuild *w, selection *s, const pb_qrec *r)
+{
+    const perfbuf_query_counter *c = s->c;
+    if (c->kind == PB_Q_EVERY_DEFINITION) {
+        return true;
+    }
+    const perfbuf_counter_path *path = &c->path;
+    if ((path->flags & PERFBUF_PATH_HAS_INSTANCE) == 0) {
+        return (r->flags & PB_Q_REC_SINGLE) != 0;
+    }
+    if ((r->flags & PB_Q_REC_SINGLE) != 0) {
+        return false;
+    }
+    if (s->named_parent && (w->b == NULL || !parent_named(w, s, r))) {
+        /* V2 instances have no parent: a parent part selects nothing
+         * unless it is "*". */
+        return false;
+    }
+    if ((r->flags & PB_Q_REC_OPAQUE) != 0) {
+        /* A name perfbuf does not convert: only "*" selects it. */
+        return (path->flags & PERFBUF_PATH_INSTANCE_WILDCARD) != 0;
+    }
+    uint32_t index = r->ordinal == PERFBUF_PAIR_NO_ORDINAL ? UINT32_MAX : r->ordinal;
+    return perfbuf_path_instance_matches(&s->instance_part, "", 0,
+                                         pb_q_strings(w->q, &w->gen) + r->name, r->name_len,
+                                         index);
+}
+
+/* What `count` items of the path over an object of `instances` instances
+ * (-1: none by kind) mean (PERFBUF_QUERY_FOUND_*). */
+static uint32_t found_for(const selection *s, int64_t instances, size_t count)
+{
+    const perfbuf_counter_path *path = &s->c->path;
+    if (count > 0) {
+        return PERFBUF_QUERY_FOUND_ITEMS;
+    }
+    if ((path->flags & PERFBUF_PATH_HAS_INSTANCE) == 0) {
+        return instances >= 0 ? PERFBUF_QUERY_FOUND_UNNAMED : PERFBUF_QUERY_FOUND_NO_INSTANCE;
+    }
+    if (s->named_parent && instances > 0 && !s->parent_seen) {
+        return PERFBUF_QUERY_FOUND_NO_PARENT;
+    }
+    /* A wildcard, with a parent part or without: an object without
+     * instances has no parents either, so neither names one that is
+     * missing. A prefix or a name names one. */
+    bool wildcard = (path->flags & PERFBUF_PATH_INSTANCE_WILDCARD) != 0;
+    return wildcard && instances == 0 ? PERFBUF_QUERY_FOUND_EMPTY_OBJECT
+                                      : PERFBUF_QUERY_FOUND_NO_INSTANCE;
+}
+
+/* A named instance that is not there is PDH's NO_INSTANCE; a wildcard or
+ * prefix that selects nothing is an empty answer, as PDH's. */
+static uint32_t status_for(const perfbuf_query_counter *c, size_t count)
+{
+    uint32_t open = PERFBUF_PATH_INSTANCE_WILDCARD | PERFBUF_PATH_INSTANCE_PREFIX;
+    return count == 0 && (c->path.flags & PERFBUF_PATH_HAS_INSTANCE) != 0 &&
+                   (c->path.flags & open) == 0
+               ? PERFBUF_CSTATUS_NO_INSTANCE
+               : PERFBUF_CSTATUS_VALID_DATA;
+}
+
+/* ---- V1 items ---- */
+
+/* One object's definitions as an item records them: the definition, and
+ * the base after it for a type that reads one. */
+typedef struct definition {
+    perfbuf_v1_counter def;
+    uint32_t base, base_type, base_size;
+} definition;
+
+static definition describe(const perfbuf_v1_block *b, const perfbuf_v1_iter *after,
+                           const perfbuf_v1_counter *def)
+{
+    definition d = {.def = *def};
+    const perfbuf_counter_type_info *info = perfbuf_counter_type_lookup(def->type);
+    perfbuf_v1_iter it = *after;
+    perfbuf_v1_counter next;
+    if (info != NULL && (info->needs_base || info->needs_multi) &&
+        perfbuf_v1_counters_next(b, &it, &next)) {
+        d.base = next.name_title_index;
+        d.base_type = next.type;
+        d.base_size = next.size;
+    }
+    return d;
+}
+
+/* One item of record r through definition d, at the new generation's end. */
+static bool write_item(pb_qbuild *w, const perfbuf_v1_object *o, const pb_qrec *r,
+                       uint32_t record, const definition *d, bool keyed, uint64_t key)
+{
+    size_t at = 0;
+    if (!pb_q_take(w, sizeof(pb_qitem), &at)) {
+        return false;
+    }
+    pb_qitem *it = (pb_qitem *)pb_q_at(w->q, at);
+    *it = (pb_qitem){.key = key, .record = record, .counter = d->def.name_title_index,
+                     .size = d->def.size, .base = d->base, .base_type = d->base_type,
+                     .base_size = d->base_size, .pairing = PERFBUF_PAIR_NEW,
+                     .older = PB_Q_NONE, .keyed = keyed ? 1u : 0u};
+    perfbuf_v1_counter_block block = pb_unpack_counter_block(r->counters, w->b);
+    perfbuf_status st = perfbuf_v1_raw_sample(w->b, o, &d->def, &block, &it->sample, &it->context);
+    if (st != PERFBUF_OK) {
+        /* As the arrays give a sample they cannot read. */
+        it->sample = (perfbuf_raw_sample){.status = sample_failure(st), .type = d->def.type};
+        it->context = (perfbuf_value_context){0};
+    }
+    return true;
+}
+
+/* The items counter c takes from object o: each selected record times
+ * each definition. *count the items written. */
+static perfbuf_status object_items(pb_qbuild *w, perfbuf_query_counter *c, selection *s,
+                                   const perfbuf_v1_object *o, const perfbuf_v1_counter *first,
+                                   uint32_t definitions, const perfbuf_v1_counter *key_def,
+                                   size_t *count)
+{
+    uint32_t rf = w->object_first[o->index];
+    uint32_t rn = o->num_instances >= 0 ? o->instance_count
+                  : o->num_instances == PERFBUF_V1_NO_INSTANCES ? 1u : 0u;
+    if (rf == PB_Q_NONE || rf > w->gen.record_count || rn > w->gen.record_count - rf) {
+        return PERFBUF_E_INCONSISTENT;
+    }
+    const pb_qrec *records = pb_q_records(w->q, &w->gen);
+    definition one = {0};
+    if (definitions == 1) {
+        perfbuf_v1_iter after;
+        perfbuf_v1_counters_begin(o, &after);
+        perfbuf_v1_counter def;
+        /* The iterator just after `first`, for its base. */
+        while (perfbuf_v1_counters_next(w->b, &after, &def) && def.index != first->index) {
+            PB_WORK(1);
+        }
+        one = describe(w->b, &after, first);
+    }
+    *count = 0;
+    for (uint32_t i = rf; i < rf + rn; i++) {
+        PB_WORK(1);
+        const pb_qrec *r = &records[i];
+        if (!selected(w, s, r)) {
+            continue;
+        }
+        uint64_t key = 0;
+        if (key_def != NULL) {
+            perfbuf_raw_sample ks;
+            perfbuf_value_context kc;
+            perfbuf_v1_counter_block block = pb_unpack_counter_block(r->counters, w->b);
+            key = perfbuf_v1_raw_sample(w->b, o, key_def, &block, &ks, &kc) == PERFBUF_OK
+                      ? ks.first
+                      : 0u;
+        }
+        if (definitions == 1) {
+            if (!write_item(w, o, r, i, &one, key_def != NULL, key)) {
+                return PERFBUF_E_INCONSISTENT;
+            }
+            (*count)++;
+            continue;
+        }
+        perfbuf_v1_iter it;
+        perfbuf_v1_counter def;
+        uint32_t k = 0;
+        perfbuf_v1_counters_begin(o, &it);
+        while (k < definitions && pb_q_next_definition(c, w->b, &it, &def)) {
+            definition d = describe(w->b, &it, &def);
+            if (!write_item(w, o, r, i, &d, key_def != NULL, key)) {
+                return PERFBUF_E_INCONSISTENT;
+            }
+            k++;
+        }
+        /* The count pb_q_object_definitions made over the same unchanged
+         * definitions. */
+        if (k != definitions) {
+            return PERFBUF_E_INCONSISTENT;
+        }
+        *count += k;
+    }
+    return PERFBUF_OK;
+}
+
+/* Why an unresolved V1 path names nothing. */
+static uint32_t unresolved(const perfbuf_query *q, const perfbuf_query_counter *c,
+                           const perfbuf_v1_block *b)
+{
+    perfbuf_v1_iter objects;
+    perfbuf_v1_object o;
+    perfbuf_v1_objects_begin(b, &objects);
+    if (c->kind == PB_Q_EVERY_DEFINITION) {
+        return perfbuf_v1_objects_next(b, &objects, &o) ? PERFBUF_CSTATUS_NO_COUNTER
+                                                        : PERFBUF_CSTATUS_NO_OBJECT;
+    }
+    if (c->planned_object != 0) {
+        return pb_q_next_object(q, c, b, &objects, &o) ? PERFBUF_CSTATUS_NO_COUNTER
+                                                       : PERFBUF_CSTATUS_NO_OBJECT;
+    }
+    return perfbuf_v1_resolve_object(b, &q->names, &c->path, &objects, &o, NULL, NULL) ==
+                   PERFBUF_OK
+               ? PERFBUF_CSTATUS_NO_COUNTER
+               : PERFBUF_CSTATUS_NO_OBJECT;
+}
+
+static uint32_t found_unresolved(uint32_t status)
+{
+    return status == PERFBUF_CSTATUS_NO_COUNTER ? PERFBUF_QUERY_FOUND_NO_COUNTER
+                                                : PERFBUF_QUERY_FOUND_NO_OBJECT;
+}
+
+/* The counter's items' sorted keys and claims, after its items. */
+static perfbuf_status finish_items(pb_qbuild *w, perfbuf_query_counter *c, size_t start,
+                                   size_t count)
+{
+    size_t keys = 0, claims = 0;
+    if (count > UINT32_MAX - 1u || !pb_q_take(w, count * 2u * sizeof(uint64_t), &keys) ||
+        !pb_q_take(w, count * sizeof(uint32_t), &claims)) {
+        return PERFBUF_E_INCONSISTENT;
+    }
+    c->newer = (perfbuf_query_samples){.stamp = PENDING, .count = (uint32_t)count,
+                                       .items = start, .keys = keys, .claims = claims};
+    return PERFBUF_OK;
+}
+
+perfbuf_status pb_q_items_v1(pb_qbuild *w, perfbuf_query_counter *c)
+{
+    const perfbuf_query *q = w->q;
+    const perfbuf_v1_block *b = w->b;
+    c->newer = (perfbuf_query_samples){0};
+    if (c->status == PERFBUF_CSTATUS_NO_MACHINE) {
+        return PERFBUF_OK;
+    }
+    selection s;
+    selection_begin(w, c, &s);
+    size_t start = 0, count = 0;
+    if (!pb_q_take(w, 0, &start)) {
+        return PERFBUF_E_INCONSISTENT;
+    }
+    perfbuf_v1_iter objects;
+    perfbuf_v1_object o;
+    uint32_t kept = 0, status = PERFBUF_CSTATUS_NO_OBJECT, first_status = 0, first_found = 0;
+    bool any = false;
+    perfbuf_v1_objects_begin(b, &objects);
+    while ((c->kind == PB_Q_EVERY_DEFINITION || c->planned_object != 0) &&
+           pb_q_next_object(q, c, b, &objects, &o)) {
+        perfbuf_v1_counter first, key;
+        uint32_t definitions = 0;
+        if (!pb_q_object_definitions(q, c, b, &o, &first, &definitions)) {
+            status = kept == 0 ? PERFBUF_CSTATUS_NO_COUNTER : status;
+            continue;
+        }
+        bool keyed = c->identity == PERFBUF_QUERY_IDENTITY_KEY_COUNTER &&
+                     pb_q_key_definition(q, c, b, &o, &key);
+        if (c->identity == PERFBUF_QUERY_IDENTITY_KEY_COUNTER && !keyed &&
+            c->kind != PB_Q_EVERY_DEFINITION) {
+            /* The key counter is missing: no sample of this capture could
+             * be told from another's. */
+            c->status = PERFBUF_CSTATUS_NO_COUNTER;
+            c->found = PERFBUF_QUERY_FOUND_NO_COUNTER;
+            w->at = start;
+            return PERFBUF_OK;
+        }
+        size_t n = 0;
+        s.parent_seen = false;
+        perfbuf_status st = object_items(w, c, &s, &o, &first, definitions, keyed ? &key : NULL, &n);
+        if (st != PERFBUF_OK) {
+            return st;
+        }
+        int64_t instances = o.num_instances < 0 ? -1 : (int64_t)o.instance_count;
+        if (kept == 0) {
+            first_status = status_for(c, n);
+            first_found = c->kind == PB_Q_EVERY_DEFINITION && n == 0
+                              ? PERFBUF_QUERY_FOUND_UNNAMED
+                              : found_for(&s, instances, n);
+        }
+        any = any || n > 0;
+        count += n;
+        kept++;
+    }
+    if (kept == 0) {
+        c->status = c->kind == PB_Q_EVERY_DEFINITION || c->planned_object == 0 ? unresolved(q, c, b)
+                                                                             : status;
+        c->found = found_unresolved(c->status);
+        w->at = start;
+        return PERFBUF_OK;
+    }
+    /* The first object speaks for the path, unless it selects nothing
+     * where a later one of the title has items. */
+    c->status = any ? PERFBUF_CSTATUS_VALID_DATA : first_status;
+    c->found = any ? PERFBUF_QUERY_FOUND_ITEMS : first_found;
+    return finish_items(w, c, start, count);
+}
+
+/* ---- V2 items ---- */
+
+perfbuf_status pb_q_items_v2(pb_qbuild *w, perfbuf_query_counter *c)
+{
+    const perfbuf_query *q = w->q;
+    c->newer = (perfbuf_query_samples){0};
+    perfbuf_v2_block block;
+    c->status = c->resolution;
+    if (c->status == PERFBUF_CSTATUS_VALID_DATA && !pb_q_registration_block(q, c, w->d, &block)) {
+        c->status = PERFBUF_CSTATUS_NO_OBJECT;
+    }
+    if (c->status != PERFBUF_CSTATUS_VALID_DATA) {
+        c->found = found_unresolved(c->status);
+        return PERFBUF_OK;
+    }
+    bool instances = block.kind == PERFBUF_V2_MULTIPLE_INSTANCES ||
+                     block.kind == PERFBUF_V2_COUNTERSET;
+    uint32_t rf = w->object_first[block.index];
+    uint32_t rn = instances ? block.instance_count : 1u;
+    if (block.index >= w->d->block_count || rf == PB_Q_NONE || rf > w->gen.record_count ||
+        rn > w->gen.record_count - rf) {
+        return PERFBUF_E_INCONSISTENT;
+    }
+    const perfbuf_v2_reginfo *reg = &q->registrations[c->registration].reg;
+    const pb_qrec *records = pb_q_records(q, &w->gen);
+    selection s;
+    selection_begin(w, c, &s);
+    size_t start = 0, count = 0;
+    if (!pb_q_take(w, 0, &start)) {
+        return PERFBUF_E_INCONSISTENT;
+    }
+    perfbuf_v2_iter it;
+    perfbuf_v2_instance inst;
+    perfbuf_v2_instances_begin(&block, &it);
+    for (uint32_t i = rf; i < rf + rn; i++) {
+        PB_WORK(1);
+        const pb_qrec *r = &records[i];
+        /* The records of an instance block are its instances in order. */
+        if (instances && !perfbuf_v2_instances_next(w->d, &block, &it, &inst)) {
+            return PERFBUF_E_INCONSISTENT;
+        }
+        if (!selected(w, &s, r)) {
+            continue;
+        }
+        size_t at = 0;
+        if (!pb_q_take(w, sizeof(pb_qitem), &at)) {
+            return PERFBUF_E_INCONSISTENT;
+        }
+        pb_qitem *item = (pb_qitem *)pb_q_at(q, at);
+        *item = (pb_qitem){.record = i, .counter = c->counter_id, .pairing = PERFBUF_PAIR_NEW,
+                           .older = PB_Q_NONE};
+        perfbuf_status st = perfbuf_v2_raw_sample(w->d, &block, instances ? &inst : NULL, reg,
+                                                  c->counter_id, &item->sample, &item->context);
+        if (st != PERFBUF_OK) {
+            item->sample = (perfbuf_raw_sample){.status = sample_failure(st)};
+            item->context = (perfbuf_value_context){0};
+        }
+        count++;
+    }
+    c->status = status_for(c, count);
+    c->found = found_for(&s, instances ? (int64_t)block.instance_count : -1, count);
+    return finish_items(w, c, start, count);
+}
+
+/* ---- pairing ---- */
+
+/* The key of an item as a hash: the same inputs in every generation. */
+static uint64_t item_key(const perfbuf_query_counter *c, const pb_qitem *it, const pb_qrec *r,
+                         const pb_qparent *parents, bool v2)
+{
+    uint64_t parent = r->parent == PB_Q_NONE ? NO_PARENT_HASH : parents[r->parent].hash;
+    uint64_t which;
+    if (it->keyed != 0) {
+        which = mix2(it->key, KEY_HASH);
+    } else if (v2) {
+        which = mix2(r->identity ^ (uint64_t)r->ordinal << 40, ORDINAL_HASH);
+    } else if (c->identity == PERFBUF_QUERY_IDENTITY_UNIQUE_ID && r->identity != 0) {
+        which = mix2(r->identity, UNIQUE_ID_HASH);
+    } else {
+        which = mix2(r->ordinal, ORDINAL_HASH);
+    }
+    uint64_t h = mix2(mix2(parent, r->hash), which);
+    return mix2(h, (uint64_t)it->counter << 32 | r->object_title);
+}
+
+/* Whether an item's own key can pair at all: not of an ambiguous #N (a
+ * hash group of two names) when #N is part of it, not under an
+ * ambiguous parent name. */
+static bool pairable(const perfbuf_query_counter *c, const pb_qitem *it, const pb_qrec *r,
+                     const pb_qparent *parents, bool v2)
+{
+    if (r->parent != PB_Q_NONE && parents[r->parent].rep == PB_Q_NONE) {
+        return false;
+    }
+    bool by_ordinal = it->keyed == 0 &&
+                      (v2 || c->identity != PERFBUF_QUERY_IDENTITY_UNIQUE_ID || r->identity == 0);
+    return !by_ordinal || r->ordinal != PERFBUF_PAIR_NO_ORDINAL;
+}
+
+/* The two generations an item pairing compares. */
+typedef struct pair_view {
+    const perfbuf_query *q;
+    const perfbuf_query_counter *c;
+    bool v2;
+    const pb_qrec *nr, *orec;
+    const pb_qparent *np, *op;
+    const char *ns, *os;
+} pair_view;
+
+/* Whether newer item a (of record ra) and older item b (of rb) are of one
+ * instance, field by field: the same kind of record, object title, parent
+ * name, name, and #N, UniqueID, InstanceId or key value as the counter
+ * pairs. The counter's title is compared apart: the items of one instance
+ * share everything else. */
+static bool same_instance(const pair_view *v, const pb_qitem *a, const pb_qrec *ra,
+                          const pb_qitem *b, const pb_qrec *rb)
+{
+    uint32_t kinds = PB_Q_REC_SINGLE | PB_Q_REC_OPAQUE;
+    if (((ra->flags ^ rb->flags) & kinds) != 0 || ra->object_title != rb->object_title ||
+        a->keyed != b->keyed) {
+        return false;
+    }
+    if (ra->parent == PB_Q_NONE || rb->parent == PB_Q_NONE) {
+        if (ra->parent != rb->parent) {
+            return false;
+        }
+    } else {
+        uint32_t nrep = v->np[ra->parent].rep, orep = v->op[rb->parent].rep;
+        if (nrep == PB_Q_NONE || orep == PB_Q_NONE || v->np[nrep].older != orep) {
+            return false;
+        }
+    }
+    if (!pb_q_text_equal(v->ns + ra->name, ra->name_len, v->os + rb->name, rb->name_len)) {
+        return false;
+    }
+    if (a->keyed != 0) {
+        return a->key == b->key;
+    }
+    if (!v->v2 && v->c->identity == PERFBUF_QUERY_IDENTITY_UNIQUE_ID &&
+        (ra->identity != 0 || rb->identity != 0)) {
+        return ra->identity == rb->identity;
+    }
+    return ra->identity == rb->identity && ra->ordinal == rb->ordinal;
+}
+
+/* Whether two samples of one key were read through one definition. */
+static bool same_definition(const pb_qitem *a, const pb_qitem *b)
+{
+    return a->sample.type == b->sample.type && a->size == b->size && a->base == b->base &&
+           a->base_type == b->base_type && a->base_size == b->base_size;
+}
+
+/* The first of `count` sorted keys whose hash is h, or count. */
+static uint32_t find_key(const uint64_t *keys, uint32_t count, uint64_t h)
+{
+    uint32_t lo = 0, hi = count;
+    while (lo < hi) {
+        PB_WORK(1);
+        uint32_t mid = lo + (hi - lo) / 2u;
+        if (keys[2u * mid] < h) {
+            lo = mid + 1u;
+        } else {
+            hi = mid;
+        }
+    }
+    return lo < count && keys[2u * lo] == h ? lo : count;
+}
+
+void pb_q_pair(pb_qbuild *w, perfbuf_query_counter *c)
+{
+    const perfbuf_query *q = w->q;
+    const perfbuf_query_generation *older = &q->older;
+    bool v2 = w->d != NULL;
+    pb_qitem *items = pb_q_items(q, &c->newer);
+    uint64_t *keys = (uint64_t *)pb_q_at(q, c->newer.keys);
+    uint32_t *place = (uint32_t *)pb_q_at(q, c->newer.claims);
+    uint32_t n = c->newer.count;
+    pair_view v = {.q = q, .c = c, .v2 = v2, .nr = pb_q_records(q, &w->gen),
+                   .np = pb_q_parents(q, &w->gen), .ns = pb_q_strings(q, &w->gen)};
+    for (uint32_t i = 0; i < n; i++) {
+        PB_WORK(1);
+        keys[2u * i] = item_key(c, &items[i], &v.nr[items[i].record], v.np, v2);
+        keys[2u * i + 1u] = i;
+    }
+    pb_key_sort_records(keys, n);
+    bool has_older = c->older.stamp != 0 && c->older.stamp == older->stamp &&
+                     pb_q_samples_readable(q, older, &c->older);
+    const pb_qitem *older_items = has_older ? pb_q_items(q, &c->older) : NULL;
+    const uint64_t *older_keys = has_older ? (const uint64_t *)pb_q_at(q, c->older.keys) : NULL;
+    uint32_t *claims = has_older ? (uint32_t *)pb_q_at(q, c->older.claims) : NULL;
+    uint32_t on = has_older ? c->older.count : 0u;
+    if (has_older) {
+        v.orec = pb_q_records(q, older);
+        v.op = pb_q_parents(q, older);
+        v.os = pb_q_strings(q, older);
+    }
+    for (uint32_t j = 0; j < on; j++) {
+        PB_WORK(1);
+        claims[j] = 0;
+    }
+    /* The items in their own order, each with its place among the sorted
+     * keys: the newer claims hold it until they are cleared here for the
+     * next collection. Items of one key claim in position order. */
+    for (uint32_t k = 0; k < n; k++) {
+        PB_WORK(1);
+        place[(uint32_t)keys[2u * k + 1u]] = k;
+    }
+    uint32_t compared_newer = PB_Q_NONE, compared_older = PB_Q_NONE;
+    bool compared_equal = false;
+    for (uint32_t i = 0; i < n; i++) {
+        PB_WORK(1);
+        uint32_t k = place[i];
+        place[i] = 0;
+        pb_qitem *item = &items[i];
+        const pb_qrec *r = &v.nr[item->record];
+        item->older = PB_Q_NONE;
+        if ((r->flags & PB_Q_REC_LATER) != 0) {
+            /* No key tells which of two objects of one title is which in
+             * another capture. */
+            item->pairing = PERFBUF_PAIR_UNPAIRED;
+            continue;
+        }
+        if (!pairable(c, item, r, v.np, v2)) {
+            item->pairing = PERFBUF_PAIR_AMBIGUOUS;
+            continue;
+        }
+        item->pairing = PERFBUF_PAIR_NEW;
+        uint64_t h = keys[2u * k];
+        uint32_t at = find_key(older_keys, on, h);
+        uint32_t rank = k - find_key(keys, n, h);
+        if (at == on || rank >= on - at || older_keys[2u * (at + rank)] != h) {
+            continue;
+        }
+        uint32_t j = (uint32_t)older_keys[2u * (at + rank) + 1u];
+        if (j >= on || older_items[j].record >= older->record_count) {
+            continue;
+        }
+        const pb_qitem *o = &older_items[j];
+        const pb_qrec *orec = &v.orec[o->record];
+        if ((orec->flags & PB_Q_REC_LATER) != 0) {
+            continue;
+        }
+        /* The items of one instance under a counter "*" follow one another:
+         * the instances are compared once for all of them. */
+        if (item->record != compared_newer || o->record != compared_older) {
+            compared_newer = item->record;
+            compared_older = o->record;
+            compared_equal = same_instance(&v, item, r, o, orec);
+        }
+        if (!compared_equal || o->counter != item->counter) {
+            item->pairing = PERFBUF_PAIR_AMBIGUOUS;
+            continue;
+        }
+        if (claims[j] != 0) {
+            continue;
+        }
+        claims[j] = i + 1u;
+        item->older = j;
+        item->pairing = same_definition(item, o) ? PERFBUF_PAIR_MATCHED
+                                                 : PERFBUF_PAIR_DEFINITION_CHANGED;
+    }
+}
