@@ -20,12 +20,14 @@
  * so strict refusals and LIMIT_EXCEEDED reach the collection.
  *
  * Oracles: every call within the work budget of its inputs (fuzz/oracle.h;
- * a collection's inputs are the capture once per counter and once more
- * for a key counter, the tables and
- * the arena it fills); a rejected add names the path's structure and an
- * offset inside it; a collection asked to grow succeeds with the size it
- * asked for; an array's size answer is what the fill uses; every name ends
- * with a NUL inside the arena; a raw item with an older sample is MATCHED;
+ * a collection's inputs are the capture once per counter and twice more,
+ * the table, and the items it gave times PERFBUF_QUERY_ITEM_BYTES, never
+ * the arena it asked for); a rejected add names the path's structure and
+ * an offset inside it; a collection asked to grow succeeds with the size it
+ * asked for; a capture of another computer than the first is refused
+ * (MACHINE_CHANGED); an array's size answer is what the fill uses; every
+ * name ends with a NUL inside the caller's names; a raw item with an older
+ * sample is MATCHED;
  * the instances listed as appeared or exited are at most the items of
  * their capture; a title's text fits in the room its size answer gave; a
  * V2 open that succeeds leaves *err reporting no failure; options with an
@@ -35,7 +37,11 @@
  * definition gives, per object that has definitions, its definitions
  * times its instances (or its one counter block), as the reader counts
  * them; a paired item (MATCHED or DEFINITION_CHANGED) alone names an
- * older instance, and only that counter's items change definition.
+ * older instance, and no V2 item changes definition (the registration
+ * defines both samples). Ownership: a counter of a second query, or a
+ * copy of one of this query's counters at another address, is refused by
+ * every call that takes a counter, and a counter of this query is refused
+ * by the second query's add.
  */
 #include <stdbool.h>
 #include <stdlib.h>
@@ -67,6 +73,14 @@ typedef struct run {
     size_t arena_bytes;
     perfbuf_options options; /* the ones given to perfbuf_query_options */
     bool v2;
+    /* A second query on the same table, with a counter of its own. */
+    perfbuf_query other;
+    perfbuf_query_counter foreign;
+    bool other_open;
+    /* The first capture's computer name, as UTF-8. */
+    char machine[1024];
+    size_t machine_len;
+    bool machine_known;
 } run;
 
 /* The reader's own answer for a capture with the query's options. */
@@ -83,22 +97,69 @@ static perfbuf_status parsed_alone(const run *r, const uint8_t *capture, size_t 
     return st;
 }
 
+/* Whether a V1 capture's computer name is known and another than the
+ * first collected capture's (ASCII letters case-insensitively); records
+ * the first. Names longer than the room are not compared. */
+static bool other_machine(run *r, const uint8_t *capture, size_t len, bool collected)
+{
+    perfbuf_v1_block b;
+    char name[sizeof r->machine];
+    size_t name_len = 0;
+    perfbuf_status st;
+    if (r->v2 || perfbuf_v1_parse(capture, len, &r->options, &b, NULL) != PERFBUF_OK) {
+        return false;
+    }
+    BUDGETED(len, st = perfbuf_v1_system_name_utf8(&b, name, sizeof name, &name_len));
+    if (st != PERFBUF_OK) {
+        return false;
+    }
+    if (!r->machine_known) {
+        if (collected) {
+            memcpy(r->machine, name, name_len);
+            r->machine_len = name_len;
+            r->machine_known = true;
+        }
+        return false;
+    }
+    if (name_len != r->machine_len) {
+        return true;
+    }
+    for (size_t i = 0; i < name_len; i++) {
+        char a = name[i], c = r->machine[i];
+        a = a >= 'A' && a <= 'Z' ? (char)(a + 32) : a;
+        c = c >= 'A' && c <= 'Z' ? (char)(c + 32) : c;
+        if (a != c) {
+            return true;
+        }
+    }
+    return false;
+}
+
 /* Collects one capture, growing the arena once when asked. False when
  * the capture is not collected. */
 static bool collect(run *r, const uint8_t *capture, size_t len)
 {
-    size_t needed = 0;
+    size_t needed = 0, items = 0;
     perfbuf_status st;
     perfbuf_error err = {0};
-    BUDGETED(len + len + len + len + r->table_len + r->arena_bytes,
-             st = perfbuf_query_collect(&r->q, capture, len, &needed, &err));
+    bool another = other_machine(r, capture, len, false);
+    /* The budget: the capture for each counter and twice more, the table,
+     * and the items the collection gave (read after it from the counters);
+     * never the arena, a size the collection itself asks for. */
+    BUDGETED(len + len + len + len + len + r->table_len + items * PERFBUF_QUERY_ITEM_BYTES,
+             (st = perfbuf_query_collect(&r->q, capture, len, &needed, &err),
+              items = (size_t)r->counters[0].newer.count + r->counters[1].newer.count +
+                      r->counters[2].newer.count));
     /* The collection parses with the query's options: the reader refuses
      * what it refuses, with the same status, and accepts what it accepts. A
-     * V1 buffer given to a V2 query is refused before the parse. */
+     * V1 buffer given to a V2 query is refused before the parse, a capture
+     * of another computer after it. */
     perfbuf_status alone = parsed_alone(r, capture, len);
     ORACLE(alone == PERFBUF_OK || st == alone || st == PERFBUF_E_BAD_SIGNATURE);
     ORACLE(st != PERFBUF_OK || alone == PERFBUF_OK);
+    ORACLE((st == PERFBUF_E_MACHINE_CHANGED) == (alone == PERFBUF_OK && another));
     if (st != PERFBUF_E_OUTPUT_TOO_SMALL) {
+        (void)other_machine(r, capture, len, st == PERFBUF_OK);
         return st == PERFBUF_OK;
     }
     ORACLE(needed > r->arena_bytes);
@@ -110,21 +171,24 @@ static bool collect(run *r, const uint8_t *capture, size_t len)
         memcpy(bigger, r->arena, r->arena_bytes);
     }
     size_t bytes = needed;
-    BUDGETED(r->arena_bytes + r->table_len,
-             st = perfbuf_query_arena(&r->q, bigger, &bytes));
+    BUDGETED(r->table_len, st = perfbuf_query_arena(&r->q, bigger, &bytes, NULL));
     ORACLE(st == PERFBUF_OK);
     free(r->arena);
     r->arena = bigger;
     r->arena_bytes = bytes;
-    BUDGETED(len + len + len + len + r->table_len + r->arena_bytes,
-             st = perfbuf_query_collect(&r->q, capture, len, &needed, &err));
+    BUDGETED(len + len + len + len + len + r->table_len + items * PERFBUF_QUERY_ITEM_BYTES,
+             (st = perfbuf_query_collect(&r->q, capture, len, &needed, &err),
+              items = (size_t)r->counters[0].newer.count + r->counters[1].newer.count +
+                      r->counters[2].newer.count));
     ORACLE(st == PERFBUF_OK);
+    (void)other_machine(r, capture, len, true);
     return true;
 }
 
-static bool name_in_arena(const run *r, const char *name, size_t len)
+/* A name ends with its NUL inside the names the call was given. */
+static bool name_in(const char *names, size_t bytes, const char *name, size_t len)
 {
-    return oracle_ptr_inside((const uint8_t *)name, len + 1u, r->arena, r->arena_bytes) &&
+    return oracle_ptr_inside((const uint8_t *)name, len + 1u, (const uint8_t *)names, bytes) &&
            name[len] == '\0';
 }
 
@@ -147,12 +211,48 @@ static size_t definition_items(const perfbuf_v1_block *b)
     return total;
 }
 
+/* Every call that takes a counter refuses one of another query, and a
+ * copy of one of this query's at another address, before reading it. */
+static void check_ownership(run *r, const perfbuf_query_counter *c)
+{
+    perfbuf_status st;
+    size_t count = 0, name_bytes = 0, title_len = 0;
+    uint32_t title = 0;
+    static perfbuf_query_counter copy;
+    memcpy(&copy, c, sizeof copy);
+    const perfbuf_query_counter *strangers[2] = {&copy, r->other_open ? &r->foreign : NULL};
+    for (int k = 0; k < 2; k++) {
+        const perfbuf_query_counter *s = strangers[k];
+        if (s == NULL) {
+            continue;
+        }
+        perfbuf_error err = {0};
+        BUDGETED(0, st = perfbuf_query_formatted_array(&r->q, s, PERFBUF_FMT_DOUBLE, NULL, &count,
+                                                       NULL, &name_bytes, &err));
+        ORACLE(st == PERFBUF_E_INVALID_ARGUMENT && err.field != NULL &&
+               strcmp(err.field, "c") == 0);
+        BUDGETED(0, st = perfbuf_query_raw_array(&r->q, s, NULL, &count, NULL, &name_bytes, NULL));
+        ORACLE(st == PERFBUF_E_INVALID_ARGUMENT);
+        BUDGETED(0, st = perfbuf_query_instances(&r->q, s, PERFBUF_QUERY_EXITED, NULL, &count,
+                                                 NULL, &name_bytes, NULL));
+        ORACLE(st == PERFBUF_E_INVALID_ARGUMENT);
+        BUDGETED(0, st = perfbuf_query_title(&r->q, s, PERFBUF_QUERY_TITLE_OBJECT,
+                                             PERFBUF_LANGUAGE_ENGLISH, &title, NULL, 0,
+                                             &title_len, NULL));
+        ORACLE(st == PERFBUF_E_INVALID_ARGUMENT);
+    }
+}
+
 static void check_arrays(run *r, const perfbuf_query_counter *c, uint32_t flags,
                          const uint8_t *capture, size_t len)
 {
-    size_t count = 0;
+    size_t count = 0, name_bytes = 0;
     perfbuf_status st;
-    BUDGETED(0, st = perfbuf_query_formatted_array(&r->q, c, flags, NULL, &count));
+    bool every_definition = c == &r->counters[2];
+    bool every = every_definition || (c->path.flags & PERFBUF_PATH_COUNTER_WILDCARD) != 0;
+    check_ownership(r, c);
+    BUDGETED(0, st = perfbuf_query_formatted_array(&r->q, c, flags, NULL, &count, NULL,
+                                                   &name_bytes, NULL));
     if (st == PERFBUF_E_NOT_FOUND) {
         ORACLE(c->status != PERFBUF_CSTATUS_VALID_DATA);
         return;
@@ -161,29 +261,32 @@ static void check_arrays(run *r, const perfbuf_query_counter *c, uint32_t flags,
     /* What the path found agrees with the array: items exactly when some
      * are there, and a missing named instance is no empty object. */
     ORACLE((c->found == PERFBUF_QUERY_FOUND_ITEMS) == (count > 0));
-    ORACLE(c->found >= PERFBUF_QUERY_FOUND_ITEMS && c->found <= PERFBUF_QUERY_FOUND_UNNAMED);
+    ORACLE((c->found >= PERFBUF_QUERY_FOUND_ITEMS && c->found <= PERFBUF_QUERY_FOUND_UNNAMED) ||
+           c->found == PERFBUF_QUERY_FOUND_NO_PARENT);
     ORACLE(c->status != PERFBUF_CSTATUS_NO_INSTANCE ||
-           c->found == PERFBUF_QUERY_FOUND_NO_INSTANCE);
-    if (c->every_definition) {
+           c->found == PERFBUF_QUERY_FOUND_NO_INSTANCE ||
+           c->found == PERFBUF_QUERY_FOUND_NO_PARENT);
+    if (every_definition) {
         perfbuf_v1_block b;
         ORACLE(perfbuf_v1_parse(capture, len, &r->options, &b, NULL) == PERFBUF_OK);
         ORACLE(count == definition_items(&b));
     }
     perfbuf_formatted_item *items = malloc(sizeof *items * (count + 1u));
     perfbuf_raw_item *raw = malloc(sizeof *raw * (count + 1u));
-    size_t want = count;
-    BUDGETED(sizeof *items * want,
-             st = perfbuf_query_formatted_array(&r->q, c, flags, items, &count));
-    ORACLE(st == PERFBUF_OK && count == want);
-    size_t raw_count = want;
-    BUDGETED(sizeof *raw * want, st = perfbuf_query_raw_array(&r->q, c, raw, &raw_count));
-    ORACLE(st == PERFBUF_OK && raw_count == want);
+    char *names = malloc(name_bytes + 1u), *raw_names = malloc(name_bytes + 1u);
+    size_t want = count, want_names = name_bytes;
+    BUDGETED(sizeof *items * want + want_names,
+             st = perfbuf_query_formatted_array(&r->q, c, flags, items, &count, names,
+                                                &name_bytes, NULL));
+    ORACLE(st == PERFBUF_OK && count == want && name_bytes == want_names);
+    size_t raw_count = want, raw_bytes = want_names;
+    BUDGETED(sizeof *raw * want + want_names,
+             st = perfbuf_query_raw_array(&r->q, c, raw, &raw_count, raw_names, &raw_bytes, NULL));
+    ORACLE(st == PERFBUF_OK && raw_count == want && raw_bytes == want_names);
     for (size_t k = 0; k < want; k++) {
         /* Buffer order: positions ascend, one item per instance (an
          * object's one counter block: PERFBUF_ITEM_NO_INSTANCE, the
          * greatest), or for a counter "*" one per instance and counter. */
-        bool every =
-            c->every_definition || (c->path.flags & PERFBUF_PATH_COUNTER_WILDCARD) != 0;
         ORACLE(items[k].position == raw[k].position && items[k].counter == raw[k].counter);
         ORACLE(items[k].object == raw[k].object);
         bool same_object = k > 0 && items[k - 1].object == items[k].object;
@@ -192,23 +295,35 @@ static void check_arrays(run *r, const perfbuf_query_counter *c, uint32_t flags,
                                       : items[k - 1].position < items[k].position)));
         ORACLE(every || items[k].counter == (r->q.registrations != NULL ? c->counter_id
                                                                         : c->counter_title));
-        ORACLE(name_in_arena(r, items[k].name, items[k].name_len));
-        ORACLE(items[k].name == raw[k].name);
+        /* Names: NUL-terminated in the caller's buffer, the same text at
+         * the same place in both calls, one per instance. */
+        ORACLE(name_in(names, want_names, items[k].name, items[k].name_len));
+        ORACLE(name_in(raw_names, want_names, raw[k].name, raw[k].name_len));
+        ORACLE(items[k].name - names == raw[k].name - raw_names);
+        ORACLE(memcmp(items[k].name, raw[k].name, items[k].name_len) == 0);
+        ORACLE(k == 0 || items[k].name == items[k - 1].name ||
+               items[k].name == items[k - 1].name + items[k - 1].name_len + 1u);
         /* Only the first object the path names pairs; its items come
          * first, those of later objects of its title after them. */
         bool unpaired = items[k].pairing == PERFBUF_PAIR_UNPAIRED;
         bool previous_unpaired = k > 0 && items[k - 1].pairing == PERFBUF_PAIR_UNPAIRED;
         bool changed = items[k].pairing == PERFBUF_PAIR_DEFINITION_CHANGED;
         ORACLE(items[k].pairing <= PERFBUF_PAIR_AMBIGUOUS || unpaired ||
-               (changed && c->every_definition));
+               (changed && r->q.registrations == NULL));
         /* A counter of every definition walks every object: a later
          * object of a title may come before another title's first. */
-        ORACLE(c->every_definition || !previous_unpaired || unpaired);
-        ORACLE(c->every_definition || k == 0 || !unpaired || previous_unpaired ||
+        ORACLE(every_definition || !previous_unpaired || unpaired);
+        ORACLE(every_definition || k == 0 || !unpaired || previous_unpaired ||
                items[k - 1].object < items[k].object);
         ORACLE(!raw[k].has_older || raw[k].pairing == PERFBUF_PAIR_MATCHED);
         ORACLE(raw[k].pairing == PERFBUF_PAIR_MATCHED || changed ||
                raw[k].older_position == PERFBUF_ITEM_NO_INSTANCE);
+        /* Two samples of one counter: a matched item's older sample is of
+         * its type (a V2 sample that could not be read has none). */
+        bool both_read = PERFBUF_CSTATUS_IS_VALID(raw[k].older.status) &&
+                         PERFBUF_CSTATUS_IS_VALID(raw[k].newer.status);
+        ORACLE(!raw[k].has_older || raw[k].older.type == raw[k].newer.type ||
+               (r->q.registrations != NULL && !both_read));
         ORACLE(perfbuf_cstatus_name(items[k].value.status) != NULL);
         /* A sample that could not be read gives its own status, not the
          * INVALID_DATA of formatting it anyway. */
@@ -217,20 +332,27 @@ static void check_arrays(run *r, const perfbuf_query_counter *c, uint32_t flags,
     }
     static const uint32_t kinds[2] = {PERFBUF_QUERY_APPEARED, PERFBUF_QUERY_EXITED};
     for (int k = 0; k < 2; k++) {
-        size_t listed = 0;
-        BUDGETED(sizeof *raw * want + sizeof *raw * c->older.count,
-                 st = perfbuf_query_instances(&r->q, c, kinds[k], NULL, &listed));
-        ORACLE(st == PERFBUF_OK || st == PERFBUF_E_OUTPUT_TOO_SMALL);
+        size_t listed = 0, listed_bytes = 0;
         size_t of = kinds[k] == PERFBUF_QUERY_APPEARED ? want : c->older.count;
+        BUDGETED(sizeof *raw * want + sizeof *raw * c->older.count,
+                 st = perfbuf_query_instances(&r->q, c, kinds[k], NULL, &listed, NULL,
+                                              &listed_bytes, NULL));
+        ORACLE(st == PERFBUF_OK || st == PERFBUF_E_OUTPUT_TOO_SMALL);
         ORACLE(listed <= of);
-        const char **list = malloc(sizeof *list * (listed + 1u));
-        size_t filled = listed;
-        BUDGETED(sizeof *raw * of,
-                 st = perfbuf_query_instances(&r->q, c, kinds[k], list, &filled));
-        ORACLE(st == PERFBUF_OK && filled == listed);
+        perfbuf_query_instance *list = malloc(sizeof *list * (listed + 1u));
+        char *list_names = malloc(listed_bytes + 1u);
+        size_t filled = listed, filled_bytes = listed_bytes;
+        BUDGETED(sizeof *raw * of + listed_bytes,
+                 st = perfbuf_query_instances(&r->q, c, kinds[k], list, &filled, list_names,
+                                              &filled_bytes, NULL));
+        ORACLE(st == PERFBUF_OK && filled == listed && filled_bytes == listed_bytes);
         for (size_t i = 0; i < filled; i++) {
-            ORACLE(oracle_ptr_inside((const uint8_t *)list[i], 1, r->arena, r->arena_bytes));
+            ORACLE(name_in(list_names, listed_bytes, list[i].name, list[i].name_len));
+            ORACLE(list[i].identity <= PERFBUF_QUERY_IDENTITY_INSTANCE_ID);
+            ORACLE(list[i].identity == PERFBUF_QUERY_IDENTITY_INSTANCE_ID ||
+                   r->q.registrations == NULL);
         }
+        free(list_names);
         free(list);
     }
     /* A title's text is the table's: UTF-16 to UTF-8, at most 1.5 x its bytes. */
@@ -240,7 +362,7 @@ static void check_arrays(run *r, const perfbuf_query_counter *c, uint32_t flags,
         size_t title_len = 0;
         BUDGETED(r->table_len, st = perfbuf_query_title(&r->q, c, which[k],
                                                         PERFBUF_LANGUAGE_ENGLISH, &title, NULL,
-                                                        0, &title_len));
+                                                        0, &title_len, NULL));
         /* A V2 query has no Counter tables to name its titles from. */
         ORACLE(r->q.registrations != NULL ? st == PERFBUF_E_INVALID_ARGUMENT
                                           : st == PERFBUF_E_OUTPUT_TOO_SMALL ||
@@ -250,13 +372,39 @@ static void check_arrays(run *r, const perfbuf_query_counter *c, uint32_t flags,
         size_t room = title_len + 1u;
         BUDGETED(r->table_len, st = perfbuf_query_title(&r->q, c, which[k],
                                                         PERFBUF_LANGUAGE_ENGLISH, &title, text,
-                                                        room, &title_len));
+                                                        room, &title_len, NULL));
         ORACLE(st != PERFBUF_E_OUTPUT_TOO_SMALL &&
                (st != PERFBUF_OK || text[title_len] == '\0'));
         free(text);
     }
+    free(raw_names);
+    free(names);
     free(raw);
     free(items);
+}
+
+/* The second query: the same table, one counter of its own; a counter of
+ * the first query is refused by its add. */
+static void open_other(run *r, const uint8_t *table, size_t table_len)
+{
+    perfbuf_status st;
+    if (r->v2) {
+        return;
+    }
+    BUDGETED(table_len, st = perfbuf_query_open(&r->other, table, table_len, NULL, 0, NULL));
+    if (st != PERFBUF_OK) {
+        return;
+    }
+    r->other_open = true;
+    BUDGETED(0, st = perfbuf_query_add_definitions(&r->other, &r->foreign, NULL));
+    ORACLE(st == PERFBUF_OK);
+    for (int k = 0; k < 3; k++) {
+        if (r->added[k]) {
+            perfbuf_error err = {0};
+            BUDGETED(0, st = perfbuf_query_add_definitions(&r->other, &r->counters[k], &err));
+            ORACLE(st == PERFBUF_E_INVALID_ARGUMENT);
+        }
+    }
 }
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
@@ -305,16 +453,16 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
         return 0;
     }
     /* An open that succeeds reports no failure, ids' order deferred or not. */
-    ORACLE(!v2 || err.status == PERFBUF_OK);
+    ORACLE(err.status == PERFBUF_OK);
     r.v2 = v2;
     /* A flag the query does not know is refused; bits 6 and 7 choose the
      * options the captures are parsed with. */
     const perfbuf_options unknown = {PERFBUF_STRICT << 1, 0, 0, 0};
-    BUDGETED(0, st = perfbuf_query_options(&r.q, &unknown));
-    ORACLE(st == PERFBUF_E_INVALID_ARGUMENT);
+    BUDGETED(0, st = perfbuf_query_options(&r.q, &unknown, &err));
+    ORACLE(st == PERFBUF_E_INVALID_ARGUMENT && err.status == st);
     uint32_t limit = (data[0] & 128u) != 0 ? 2u : 0u;
     r.options = (perfbuf_options){(data[0] & 64u) != 0 ? PERFBUF_STRICT : 0u, limit, limit, limit};
-    BUDGETED(0, st = perfbuf_query_options(&r.q, &r.options));
+    BUDGETED(0, st = perfbuf_query_options(&r.q, &r.options, NULL));
     ORACLE(st == PERFBUF_OK);
     for (int k = 0; k < 2; k++) {
         r.path_len[k] = lens[k];
@@ -330,37 +478,40 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
      * key counter's name (hostile, or a real name such as "ID Process"). */
     if ((data[0] & 4u) != 0) {
         BUDGETED(lens[1], st = perfbuf_query_pair_by(&r.q, &r.counters[0], (const char *)parts[1],
-                                                     lens[1]));
+                                                     lens[1], NULL));
         ORACLE(st == PERFBUF_OK || !r.added[0] || lens[1] == 0 || v2 ||
                st == PERFBUF_E_PATH_WILDCARD || lens[1] > 3u * PERFBUF_PATH_MAX_NAME);
     }
     /* Bit 4: the first counter pairs by UniqueID (a V1 query only). */
     if ((data[0] & 16u) != 0) {
-        BUDGETED(0, st = perfbuf_query_pair_by_unique_id(&r.q, &r.counters[0]));
+        BUDGETED(0, st = perfbuf_query_pair_by_unique_id(&r.q, &r.counters[0], NULL));
         ORACLE(st == PERFBUF_OK ? r.added[0] && !v2 : !r.added[0] || v2);
     }
     /* A counter of every definition: a V1 query's alone. */
-    BUDGETED(0, st = perfbuf_query_add_definitions(&r.q, &r.counters[2]));
+    BUDGETED(0, st = perfbuf_query_add_definitions(&r.q, &r.counters[2], NULL));
     r.added[2] = st == PERFBUF_OK;
     ORACLE(r.added[2] == !v2);
-    /* It never pairs by a key counter, and by UniqueID with bit 4. */
-    BUDGETED(0, st = perfbuf_query_pair_by(&r.q, &r.counters[2], "ID Process", 10));
-    ORACLE(st == PERFBUF_E_INVALID_ARGUMENT);
+    /* It pairs by UniqueID with bit 4, or by "ID Process" where an object
+     * has it with bit 2 (every other object keeps PDH's key). */
     if ((data[0] & 16u) != 0) {
-        BUDGETED(0, st = perfbuf_query_pair_by_unique_id(&r.q, &r.counters[2]));
+        BUDGETED(0, st = perfbuf_query_pair_by_unique_id(&r.q, &r.counters[2], NULL));
+        ORACLE((st == PERFBUF_OK) == r.added[2]);
+    } else if ((data[0] & 4u) != 0) {
+        BUDGETED(0, st = perfbuf_query_pair_by(&r.q, &r.counters[2], "ID Process", 10, NULL));
         ORACLE((st == PERFBUF_OK) == r.added[2]);
     }
     size_t bytes = 0;
-    BUDGETED(0, st = perfbuf_query_add_definitions(&r.q, &r.counters[2]));
+    BUDGETED(0, st = perfbuf_query_add_definitions(&r.q, &r.counters[2], NULL));
     ORACLE(st == PERFBUF_E_INVALID_ARGUMENT);
-    BUDGETED(0, st = perfbuf_query_arena(&r.q, NULL, &bytes));
+    open_other(&r, parts[2], lens[2]);
+    BUDGETED(0, st = perfbuf_query_arena(&r.q, NULL, &bytes, NULL));
     ORACLE(st == PERFBUF_E_OUTPUT_TOO_SMALL);
     r.arena = malloc(bytes + 1u);
     r.arena_bytes = bytes;
     /* The first arena: the tables' indexes, or the registration's order
      * and the paths resolved against it once. */
     BUDGETED(r.table_len + lens[0] + lens[1],
-             st = perfbuf_query_arena(&r.q, r.arena, &r.arena_bytes));
+             st = perfbuf_query_arena(&r.q, r.arena, &r.arena_bytes, NULL));
     if (st == PERFBUF_OK) {
         const uint8_t *newer = at;
         for (int round = 0; round < 2; round++) {
@@ -376,6 +527,12 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
             }
         }
     }
+    if (r.other_open) {
+        BUDGETED(0, st = perfbuf_query_close(&r.other, NULL));
+        ORACLE(st == PERFBUF_OK);
+    }
+    BUDGETED(0, st = perfbuf_query_close(&r.q, NULL));
+    ORACLE(st == PERFBUF_OK);
     free(r.arena);
     return 0;
 }

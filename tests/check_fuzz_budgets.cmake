@@ -20,6 +20,10 @@ cmake_minimum_required(VERSION 3.25)
 #    list of what the harnesses do.
 # 3. fuzz/oracle.h keeps the rates at 16 and 256, and no harness opens a
 #    budget by hand (work_enter/work_leave outside the macros).
+# 4. No grant is computed from a size the library reported: a grant that
+#    names `needed` (a size answer) or an arena (the room a call asked for)
+#    would let a cost the library causes pay for itself, so a collection
+#    that grows its own arena could never trap.
 #
 # Inputs: -DSOURCE_DIR=<repository root>
 
@@ -37,6 +41,7 @@ set(exceptions
   "fuzz/oracle.h|WORK_SCOPE|bytes|WORK_PER_BYTE|WORK_FIXED + (uint64_t)(items) * LOOKUP_PER_QUERY_BYTE * ((query_len) + 1u)|BUDGETED_LOOKUP: 16 x bytes + 256 + items x 8 x (path + 1), the objects or counters fuzz_resolve compares with a path: the path is the caller's, a hostile buffer cannot grow it"
   "fuzz/oracle.h|WORK_SCOPE|(bytes)|WORK_PER_BYTE * passes(n)|WORK_FIXED * passes(n)|BUDGETED_LOG: (16 x bytes + 256) x (ceil(log2 n) + 1), the documented n log n of the title index sort and of the V1 name classes (perfbuf_v1_block_index_classes)"
   "fuzz/oracle_v1.h|WALK_BUDGETED|2 * size|-|-|two whole walks of the buffer (decoders and views) in one scope: 16 x 2 x size + 256"
+  "fuzz/fuzz_query.c|BUDGETED|len + len + len + len + len + r->table_len + items * PERFBUF_QUERY_ITEM_BYTES|-|-|a collection: the capture once for each of the three counters and twice more, the table, and PERFBUF_QUERY_ITEM_BYTES (128) per item it gave (read from the counters after the call): every item is sampled, keyed, sorted (n log n within 128 units) and paired"
 )
 
 # C text with comments, string and character literals removed, and the
@@ -195,6 +200,9 @@ foreach(path IN LISTS fuzz_files)
                    relative STREQUAL "fuzz/oracle.h")))
             set(larger TRUE)
           endif()
+        endif()
+        if(argument0 MATCHES "(^|[^A-Za-z0-9_])(needed|[A-Za-z0-9_]*arena[A-Za-z0-9_]*)([^A-Za-z0-9_]|$)")
+          list(APPEND problems "${relative}: ${macro}(${argument0}, ...) grants by ${CMAKE_MATCH_2}, a size the library reported (rule 4)")
         endif()
         linear_grant("${argument0}" linear)
         if(NOT linear)

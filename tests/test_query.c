@@ -10,6 +10,7 @@
 #include <string.h>
 
 #include "perfbuf/query.h"
+#include "query_helpers.h"
 #include "builder.h"
 #include "collector_fixture.h"
 #include "harness.h"
@@ -48,8 +49,6 @@ typedef struct fixture {
     perfbuf_query q;
     void *arena;
     size_t arena_bytes;
-    char *names;                   /* the names of the last call that gave some */
-    perfbuf_query_instance *listed; /* the instances of the last perfbuf_query_instances */
 } fixture;
 
 static void setup(fixture *f, bool german)
@@ -67,8 +66,6 @@ static void setup(fixture *f, bool german)
 static void teardown(fixture *f)
 {
     free(f->arena);
-    free(f->names);
-    free(f->listed);
     tb_free(&f->english);
     tb_free(&f->german);
 }
@@ -119,65 +116,25 @@ static perfbuf_status add(fixture *f, perfbuf_query_counter *c, const char *path
     return perfbuf_query_add(&f->q, c, path, strlen(path), NULL);
 }
 
-/* Room for `bytes` of names in the fixture, replacing the last call's. */
-static char *name_room(fixture *f, size_t bytes)
-{
-    free(f->names);
-    f->names = malloc(bytes + 1u);
-    return f->names;
-}
-
-/* The formatted array as doubles, items in *out (caller frees), names in
- * the fixture until the next call that gives some. */
+/* The formatted array as doubles, items and their names in *out (caller frees). */
 static perfbuf_status formatted(fixture *f, const perfbuf_query_counter *c,
                                 perfbuf_formatted_item **out, size_t *n)
 {
-    size_t bytes = 0;
-    *n = 0;
-    perfbuf_status st =
-        perfbuf_query_formatted_array(&f->q, c, PERFBUF_FMT_DOUBLE, NULL, n, NULL, &bytes, NULL);
-    *out = calloc(*n + 1u, sizeof **out);
-    if (st == PERFBUF_E_OUTPUT_TOO_SMALL) {
-        st = perfbuf_query_formatted_array(&f->q, c, PERFBUF_FMT_DOUBLE, *out, n,
-                                           name_room(f, bytes), &bytes, NULL);
-    }
-    return st;
+    return tq_formatted_alloc(&f->q, c, PERFBUF_FMT_DOUBLE, out, n);
 }
 
-/* The raw array into `items` (capacity *n), names in the fixture. */
+/* The raw array into `items` (capacity *n), with names. */
 static perfbuf_status raw_array(fixture *f, const perfbuf_query_counter *c, perfbuf_raw_item *items,
                                 size_t *n)
 {
-    size_t bytes = 0, cap = *n;
-    perfbuf_status st = perfbuf_query_raw_array(&f->q, c, NULL, n, NULL, &bytes, NULL);
-    if (st != PERFBUF_E_OUTPUT_TOO_SMALL && st != PERFBUF_OK) {
-        return st;
-    }
-    *n = cap;
-    return perfbuf_query_raw_array(&f->q, c, items, n, name_room(f, bytes), &bytes, NULL);
+    return tq_raw(&f->q, c, items, n);
 }
 
-/* The instances that appeared or exited: their names into listed (room
- * for *count; NULL asks), as perfbuf_query_instances answers. */
+/* The names of the instances that appeared or exited (query_helpers.h). */
 static perfbuf_status instances(fixture *f, const perfbuf_query_counter *c, uint32_t which,
                                 const char **listed, size_t *count)
 {
-    size_t bytes = 0, cap = listed == NULL ? 0 : *count;
-    perfbuf_status st = perfbuf_query_instances(&f->q, c, which, NULL, count, NULL, &bytes, NULL);
-    if (st != PERFBUF_OK && st != PERFBUF_E_OUTPUT_TOO_SMALL) {
-        return st;
-    }
-    if (listed == NULL || *count > cap) {
-        return *count == 0 ? PERFBUF_OK : PERFBUF_E_OUTPUT_TOO_SMALL;
-    }
-    free(f->listed);
-    f->listed = calloc(*count + 1u, sizeof *f->listed);
-    st = perfbuf_query_instances(&f->q, c, which, f->listed, count, name_room(f, bytes), &bytes,
-                                 NULL);
-    for (size_t i = 0; st == PERFBUF_OK && i < *count; i++) {
-        listed[i] = f->listed[i].name;
-    }
-    return st;
+    return tq_instances(&f->q, c, which, listed, count);
 }
 
 static bool near(double a, double b)
@@ -198,7 +155,7 @@ static void first_sample_then_rates(void)
 {
     fixture f;
     CALL(setup(&f, false));
-    perfbuf_query_counter cpu;
+    perfbuf_query_counter cpu = {0};
     CHECK(add(&f, &cpu, "\\Process(*)\\% Processor Time") == PERFBUF_OK);
     CHECK_EQ_U(cpu.status, PERFBUF_CSTATUS_ITEM_NOT_VALIDATED);
     CHECK(start(&f) == PERFBUF_OK);
@@ -252,7 +209,7 @@ static void exit_shifts_ordinals(void)
 {
     fixture f;
     CALL(setup(&f, false));
-    perfbuf_query_counter cpu;
+    perfbuf_query_counter cpu = {0};
     CHECK(add(&f, &cpu, "\\Process(svchost*)\\% Processor Time") == PERFBUF_OK);
     CHECK(start(&f) == PERFBUF_OK);
     tb_buf c0 = cf_capture(0, NULL, 0, first, 4, 0);
@@ -297,7 +254,7 @@ static void appeared_and_exited_with_parents(void)
 {
     fixture f;
     CALL(setup(&f, false));
-    perfbuf_query_counter pid;
+    perfbuf_query_counter pid = {0};
     CHECK(add(&f, &pid, "\\Process(*/*)\\ID Process") == PERFBUF_OK);
     CHECK(start(&f) == PERFBUF_OK);
     const char *jobs[] = {"build", "web"};
@@ -346,7 +303,7 @@ static void add_errors(void)
 {
     fixture f;
     CALL(setup(&f, false));
-    perfbuf_query_counter c, d;
+    perfbuf_query_counter c = {0}, d = {0};
     perfbuf_error err = {0};
     const char *bad = "\\Process(*\\% Processor Time";
     CHECK(perfbuf_query_add(&f.q, &c, bad, strlen(bad), &err) != PERFBUF_OK);
@@ -366,7 +323,7 @@ static void missing_and_rejected(void)
 {
     fixture f;
     CALL(setup(&f, false));
-    perfbuf_query_counter none, nocounter, uptime, unnamed, absent, nothing;
+    perfbuf_query_counter none = {0}, nocounter = {0}, uptime = {0}, unnamed = {0}, absent = {0}, nothing = {0};
     CHECK(add(&f, &absent, "\\Process(notepad)\\% Processor Time") == PERFBUF_OK);
     CHECK(add(&f, &nothing, "\\Process(notepad*)\\% Processor Time") == PERFBUF_OK);
     CHECK(add(&f, &none, "\\Job(*)\\% Processor Time") == PERFBUF_OK);
@@ -424,7 +381,7 @@ static void arena_moves(void)
 {
     fixture f;
     CALL(setup(&f, true));
-    perfbuf_query_counter cpu;
+    perfbuf_query_counter cpu = {0};
     CHECK(add(&f, &cpu, "\\Prozess(*)\\Prozessorzeit (%)") == PERFBUF_OK);
     size_t least = 0;
     tb_buf c0 = cf_capture(0, NULL, 0, first, 4, 0);
@@ -488,7 +445,7 @@ static void identity_pairing_survives_exit(void)
 {
     fixture f;
     CALL(setup(&f, false));
-    perfbuf_query_counter pdh, stable, missing;
+    perfbuf_query_counter pdh = {0}, stable = {0}, missing = {0};
     const char *path = "\\Process(svchost*)\\% Processor Time";
     CHECK(add(&f, &pdh, path) == PERFBUF_OK);
     CHECK(add(&f, &stable, path) == PERFBUF_OK);
@@ -496,7 +453,7 @@ static void identity_pairing_survives_exit(void)
     CHECK(perfbuf_query_pair_by(&f.q, &stable, "id process", 10, NULL) == PERFBUF_OK);
     CHECK(perfbuf_query_pair_by(&f.q, &missing, "ID Thread", 9, NULL) == PERFBUF_OK);
     CHECK(perfbuf_query_pair_by(&f.q, &missing, "*", 1, NULL) == PERFBUF_E_PATH_WILDCARD);
-    perfbuf_query_counter stranger;
+    perfbuf_query_counter stranger = {0};
     CHECK(perfbuf_query_pair_by(&f.q, &stranger, "ID Process", 10, NULL) == PERFBUF_E_INVALID_ARGUMENT);
     CHECK(start(&f) == PERFBUF_OK);
     tb_buf c0 = cf_capture(0, NULL, 0, first, 4, 0);
@@ -547,7 +504,7 @@ static void titles_as_resolved(void)
 {
     fixture f;
     CALL(setup(&f, true));
-    perfbuf_query_counter id, uptime, unnamed;
+    perfbuf_query_counter id = {0}, uptime = {0}, unnamed = {0};
     CHECK(add(&f, &id, "\\PROZESS(svchost)\\prozesskennung") == PERFBUF_OK);
     CHECK(add(&f, &uptime, "\\System\\System Up Time") == PERFBUF_OK);
     CHECK(add(&f, &unnamed, "\\Memory\\Available Bytes") == PERFBUF_OK);
@@ -624,8 +581,7 @@ static void found_tells_empty_from_missing(void)
 {
     fixture f;
     CALL(setup(&f, false));
-    perfbuf_query_counter empty, empty_parent, prefix, named, over_single, unnamed, unnamed_empty,
-        counter, object, items;
+    perfbuf_query_counter empty = {0}, empty_parent = {0}, prefix = {0}, named = {0}, over_single = {0}, unnamed = {0}, unnamed_empty = {0}, counter = {0}, object = {0}, items = {0};
     CHECK(add(&f, &empty, "\\Job(*)\\ID Process") == PERFBUF_OK);
     CHECK(add(&f, &empty_parent, "\\Job(svc/*)\\ID Process") == PERFBUF_OK);
     CHECK(add(&f, &prefix, "\\Process(notepad*)\\ID Process") == PERFBUF_OK);
@@ -672,7 +628,7 @@ static void items_carry_positions(void)
 {
     fixture f;
     CALL(setup(&f, false));
-    perfbuf_query_counter svc, idle, uptime;
+    perfbuf_query_counter svc = {0}, idle = {0}, uptime = {0};
     CHECK(add(&f, &svc, "\\Process(svchost*)\\ID Process") == PERFBUF_OK);
     CHECK(add(&f, &idle, "\\Process(Idle)\\% Processor Time") == PERFBUF_OK);
     CHECK(add(&f, &uptime, "\\System\\System Up Time") == PERFBUF_OK);
@@ -713,7 +669,7 @@ static void every_counter_of_an_object(void)
 {
     fixture f;
     CALL(setup(&f, false));
-    perfbuf_query_counter svc, system;
+    perfbuf_query_counter svc = {0}, system = {0};
     CHECK(add(&f, &svc, "\\Process(svchost*)\\*") == PERFBUF_OK);
     CHECK(add(&f, &system, "\\System\\*") == PERFBUF_OK);
     CHECK(start(&f) == PERFBUF_OK);
@@ -771,7 +727,7 @@ static void every_counter_skips_bases(void)
 {
     fixture f;
     CALL(setup(&f, false));
-    perfbuf_query_counter every, job;
+    perfbuf_query_counter every = {0}, job = {0};
     CHECK(add(&f, &every, "\\System\\*") == PERFBUF_OK);
     CHECK(add(&f, &job, "\\Job(*)\\*") == PERFBUF_OK);
     CHECK(start(&f) == PERFBUF_OK);
@@ -850,7 +806,7 @@ static void every_object_of_a_title(void)
 {
     fixture f;
     CALL(setup(&f, false));
-    perfbuf_query_counter all, only_later;
+    perfbuf_query_counter all = {0}, only_later = {0};
     CHECK(add(&f, &all, "\\Process(*)\\ID Process") == PERFBUF_OK);
     CHECK(add(&f, &only_later, "\\Process(c)\\ID Process") == PERFBUF_OK);
     CHECK(start(&f) == PERFBUF_OK);
@@ -962,14 +918,14 @@ static void every_definition_of_every_object(void)
     f.english = table_of(none, 0);
     tb_init(&f.german);
     CHECK(perfbuf_query_open(&f.q, f.english.data, f.english.len, NULL, 0, NULL) == PERFBUF_OK);
-    perfbuf_query_counter all;
+    perfbuf_query_counter all = {0};
     CHECK(perfbuf_query_add_definitions(&f.q, &all, NULL) == PERFBUF_OK);
     CHECK(perfbuf_query_add_definitions(&f.q, &all, NULL) == PERFBUF_E_INVALID_ARGUMENT);
     /* A key counter pairs the objects that have it; an empty table names
      * none, so every object here keeps PDH's key. */
     CHECK(perfbuf_query_pair_by(&f.q, &all, "ID Process", 10, NULL) == PERFBUF_OK);
     CHECK(start(&f) == PERFBUF_OK);
-    perfbuf_query_counter late;
+    perfbuf_query_counter late = {0};
     CHECK(perfbuf_query_add_definitions(&f.q, &late, NULL) == PERFBUF_E_INVALID_ARGUMENT);
     const char *const before[] = {"a", "b"}, *const after[] = {"b", "c"};
     tb_buf c0 = every_definition_capture(before, 2, 100, false);
@@ -1036,7 +992,7 @@ static void options_apply_to_captures(void)
 {
     fixture f;
     CALL(setup(&f, false));
-    perfbuf_query_counter cpu;
+    perfbuf_query_counter cpu = {0};
     CHECK(add(&f, &cpu, "\\Process(*)\\% Processor Time") == PERFBUF_OK);
     CHECK(start(&f) == PERFBUF_OK);
     const perfbuf_options lowered = {0, 0, 0, 3};
@@ -1102,7 +1058,7 @@ static void capture_over_written_memory(void)
 {
     fixture f;
     CALL(setup(&f, false));
-    perfbuf_query_counter cpu;
+    perfbuf_query_counter cpu = {0};
     CHECK(add(&f, &cpu, "\\Process(*)\\% Processor Time") == PERFBUF_OK);
     CHECK(start(&f) == PERFBUF_OK);
     tb_buf c0 = cf_capture(0, NULL, 0, first, 4, 0);
@@ -1153,7 +1109,7 @@ static void path_text_in_the_arena(void)
         fixture f;
         CALL(setup(&f, false));
         size_t bytes = 0;
-        perfbuf_query_counter c;
+        perfbuf_query_counter c = {0};
         char *memory = calloc(1, 4096);
         CHECK(memory != NULL);
         const char *path = texts[k][0], *key = texts[k][1];
@@ -1188,7 +1144,7 @@ static void refused_arguments(void)
 {
     fixture f;
     CALL(setup(&f, false));
-    perfbuf_query_counter c;
+    perfbuf_query_counter c = {0};
     perfbuf_error err = {0};
     const char *path = "\\Process(*)\\% Processor Time";
     const perfbuf_status bad = PERFBUF_E_INVALID_ARGUMENT;

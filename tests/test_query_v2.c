@@ -12,6 +12,7 @@
 #include <string.h>
 
 #include "perfbuf/query.h"
+#include "query_helpers.h"
 #include "builder.h"
 #include "collector_fixture.h"
 #include "harness.h"
@@ -73,7 +74,7 @@ static perfbuf_status give_arena(perfbuf_query *q, void **arena, size_t *arena_b
         memset(old, 0xEE, *arena_bytes);
     }
     *arena_bytes = bytes;
-    perfbuf_status st = perfbuf_query_arena(q, *arena, arena_bytes);
+    perfbuf_status st = perfbuf_query_arena(q, *arena, arena_bytes, NULL);
     free(old);
     return st;
 }
@@ -81,7 +82,7 @@ static perfbuf_status give_arena(perfbuf_query *q, void **arena, size_t *arena_b
 static perfbuf_status start(perfbuf_query *q, void **arena, size_t *arena_bytes)
 {
     size_t bytes = 0;
-    perfbuf_status st = perfbuf_query_arena(q, NULL, &bytes);
+    perfbuf_status st = perfbuf_query_arena(q, NULL, &bytes, NULL);
     return st == PERFBUF_E_OUTPUT_TOO_SMALL ? give_arena(q, arena, arena_bytes, bytes) : st;
 }
 
@@ -110,13 +111,7 @@ static perfbuf_status add(fixture *f, perfbuf_query_counter *c, const char *path
 static perfbuf_status formatted(const perfbuf_query *q, const perfbuf_query_counter *c,
                                 perfbuf_formatted_item **out, size_t *n)
 {
-    *n = 0;
-    perfbuf_status st = perfbuf_query_formatted_array(q, c, PERFBUF_FMT_DOUBLE, NULL, n);
-    *out = calloc(*n + 1u, sizeof **out);
-    if (st == PERFBUF_E_OUTPUT_TOO_SMALL) {
-        st = perfbuf_query_formatted_array(q, c, PERFBUF_FMT_DOUBLE, *out, n);
-    }
-    return st;
+    return tq_formatted_alloc(q, c, PERFBUF_FMT_DOUBLE, out, n);
 }
 
 static bool near(double a, double b)
@@ -132,11 +127,11 @@ static void first_sample_rates_and_churn(void)
 {
     fixture f;
     CALL(setup(&f));
-    perfbuf_query_counter cpu, count;
+    perfbuf_query_counter cpu = {0}, count = {0};
     CHECK(add(&f, &cpu, "\\Proc(*)\\cpu") == PERFBUF_OK);
     CHECK(add(&f, &count, "\\proc(svchost)\\COUNT") == PERFBUF_OK);
-    CHECK(perfbuf_query_pair_by(&f.q, &cpu, "ID Process", 10) == PERFBUF_E_INVALID_ARGUMENT);
-    CHECK(perfbuf_query_pair_by_unique_id(&f.q, &cpu) == PERFBUF_E_INVALID_ARGUMENT);
+    CHECK(perfbuf_query_pair_by(&f.q, &cpu, "ID Process", 10, NULL) == PERFBUF_E_INVALID_ARGUMENT);
+    CHECK(perfbuf_query_pair_by_unique_id(&f.q, &cpu, NULL) == PERFBUF_E_INVALID_ARGUMENT);
     CHECK_EQ_U(cpu.status, PERFBUF_CSTATUS_ITEM_NOT_VALIDATED);
     CHECK(start(&f.q, &f.arena, &f.arena_bytes) == PERFBUF_OK);
     const cf_v2_instance before[] = {
@@ -156,7 +151,7 @@ static void first_sample_rates_and_churn(void)
     free(items);
     const char *listed[4];
     size_t listed_count = 4;
-    CHECK(perfbuf_query_instances(&f.q, &cpu, PERFBUF_QUERY_EXITED, listed, &listed_count) ==
+    CHECK(tq_instances(&f.q, &cpu, PERFBUF_QUERY_EXITED, listed, &listed_count) ==
           PERFBUF_OK);
     CHECK_EQ_U(listed_count, 0);
 
@@ -180,12 +175,12 @@ static void first_sample_rates_and_churn(void)
     CHECK_EQ_U(cpu.found, PERFBUF_QUERY_FOUND_ITEMS);
     free(items);
     listed_count = 4;
-    CHECK(perfbuf_query_instances(&f.q, &cpu, PERFBUF_QUERY_EXITED, listed, &listed_count) ==
+    CHECK(tq_instances(&f.q, &cpu, PERFBUF_QUERY_EXITED, listed, &listed_count) ==
           PERFBUF_OK);
     CHECK_EQ_U(listed_count, 1);
     CHECK_STR(listed[0], "svchost");
     listed_count = 4;
-    CHECK(perfbuf_query_instances(&f.q, &cpu, PERFBUF_QUERY_APPEARED, listed, &listed_count) ==
+    CHECK(tq_instances(&f.q, &cpu, PERFBUF_QUERY_APPEARED, listed, &listed_count) ==
           PERFBUF_OK);
     CHECK_EQ_U(listed_count, 1);
     CHECK_STR(listed[0], "new");
@@ -193,7 +188,7 @@ static void first_sample_rates_and_churn(void)
     /* The named instance: one item, the raw samples of the same process. */
     perfbuf_raw_item raw[2];
     size_t raw_count = 2;
-    CHECK(perfbuf_query_raw_array(&f.q, &count, raw, &raw_count) == PERFBUF_OK);
+    CHECK(tq_raw(&f.q, &count, raw, &raw_count) == PERFBUF_OK);
     CHECK_EQ_U(raw_count, 1);
     CHECK(raw[0].has_older && raw[0].older.first == 1044 && raw[0].newer.first == 1044);
     CHECK_EQ_U(raw[0].position, 1);
@@ -208,7 +203,7 @@ static void paths_and_statuses(void)
 {
     fixture f;
     CALL(setup(&f));
-    perfbuf_query_counter by_id, no_set, no_counter, no_instance, totals, named_totals, guid, every;
+    perfbuf_query_counter by_id = {0}, no_set = {0}, no_counter = {0}, no_instance = {0}, totals = {0}, named_totals = {0}, guid = {0}, every = {0};
     CHECK(add(&f, &by_id, "\\Proc(Idle)\\1") == PERFBUF_OK);
     CHECK(add(&f, &no_set, "\\Processor\\cpu") == PERFBUF_OK);
     CHECK(add(&f, &no_counter, "\\Proc(*)\\% Idle Time") == PERFBUF_OK);
@@ -275,7 +270,7 @@ static void paths_and_statuses(void)
     perfbuf_guid_format(&reg.reg.counterset, guid_text);
     char path[96];
     snprintf(path, sizeof path, "\\%s(*)\\0", guid_text);
-    perfbuf_query_counter c;
+    perfbuf_query_counter c = {0};
     CHECK(perfbuf_query_add(&q, &c, path, strlen(path), NULL) == PERFBUF_OK);
     void *arena = NULL;
     size_t arena_bytes = 0;
@@ -302,7 +297,7 @@ static void formats_and_arguments(void)
 {
     fixture f;
     CALL(setup(&f));
-    perfbuf_query_counter cpu;
+    perfbuf_query_counter cpu = {0};
     CHECK(add(&f, &cpu, "\\Proc(*)\\cpu") == PERFBUF_OK);
     CHECK(start(&f.q, &f.arena, &f.arena_bytes) == PERFBUF_OK);
     const cf_process v1procs[] = {{"a", -1, -1, 0, 0}};
@@ -315,7 +310,7 @@ static void formats_and_arguments(void)
     CHECK_STR(err.structure, "PERF_DATA_BLOCK");
     CHECK_EQ_U(cpu.status, PERFBUF_CSTATUS_ITEM_NOT_VALIDATED);
     size_t n = 0;
-    CHECK(perfbuf_query_formatted_array(&f.q, &cpu, PERFBUF_FMT_DOUBLE, NULL, &n) ==
+    CHECK(tq_formatted(&f.q, &cpu, PERFBUF_FMT_DOUBLE, NULL, &n) ==
           PERFBUF_E_NOT_FOUND);
     teardown(&f);
 
@@ -343,7 +338,7 @@ static void formats_and_arguments(void)
     tb_buf reginfo = cf_v2_registration();
     perfbuf_query_registration cut = {.reginfo = reginfo.data, .reginfo_len = 20};
     CHECK(perfbuf_query_open_v2(&q, &cut, 1, &err) == PERFBUF_E_TRUNCATED);
-    perfbuf_query_counter c;
+    perfbuf_query_counter c = {0};
     CHECK(perfbuf_query_add(&q, &c, "\\a\\b", 4, NULL) == PERFBUF_E_INVALID_ARGUMENT);
     /* A counterset name that is not a string answer. */
     perfbuf_query_registration bad_name = {.reginfo = reginfo.data,
@@ -396,11 +391,11 @@ static void unordered_ids_in_the_arena(void)
     CHECK(perfbuf_query_open_v2(&q, &names_last, 1, &err) == PERFBUF_OK);
     CHECK_EQ_U(err.status, PERFBUF_OK);
     CHECK(perfbuf_query_open_v2(&q, &reg, 1, NULL) == PERFBUF_OK);
-    perfbuf_query_counter c;
+    perfbuf_query_counter c = {0};
     CHECK(perfbuf_query_add(&q, &c, "\\Many(*)\\c1", 11, NULL) == PERFBUF_OK);
     void *arena = NULL;
     size_t arena_bytes = 0, bytes = 0;
-    CHECK(perfbuf_query_arena(&q, NULL, &bytes) == PERFBUF_E_OUTPUT_TOO_SMALL);
+    CHECK(perfbuf_query_arena(&q, NULL, &bytes, NULL) == PERFBUF_E_OUTPUT_TOO_SMALL);
     CHECK(bytes >= 2u * N * sizeof(uint64_t));
     CHECK(start(&q, &arena, &arena_bytes) == PERFBUF_OK);
     const cf_v2_instance procs[] = {{3, "x", 0, 5}, {4, "y", 0, 6}};
@@ -413,7 +408,7 @@ static void unordered_ids_in_the_arena(void)
     CHECK(give_arena(&q, &arena, &arena_bytes, arena_bytes + 64u) == PERFBUF_OK);
     perfbuf_raw_item raw[2];
     size_t n = 2;
-    CHECK(perfbuf_query_raw_array(&q, &c, raw, &n) == PERFBUF_OK);
+    CHECK(tq_raw(&q, &c, raw, &n) == PERFBUF_OK);
     CHECK(n == 2 && raw[1].newer.first == 6 && raw[1].has_older && raw[1].older.first == 6);
     CHECK_STR(raw[1].name, "y");
     free(arena);
@@ -438,19 +433,19 @@ static void unique_id_survives_exit(void)
     tb_u16(&english, 0);
     perfbuf_query q;
     CHECK(perfbuf_query_open(&q, english.data, english.len, NULL, 0, NULL) == PERFBUF_OK);
-    perfbuf_query_counter pdh, stable, other;
+    perfbuf_query_counter pdh = {0}, stable = {0}, other = {0};
     const char *path = "\\Process(*)\\% Processor Time";
     CHECK(perfbuf_query_add(&q, &pdh, path, strlen(path), NULL) == PERFBUF_OK);
     CHECK(perfbuf_query_add(&q, &stable, path, strlen(path), NULL) == PERFBUF_OK);
-    CHECK(perfbuf_query_pair_by(&q, &stable, "ID Process", 10) == PERFBUF_OK);
-    CHECK(perfbuf_query_pair_by_unique_id(&q, &stable) == PERFBUF_OK);
-    CHECK(!stable.by_key);
-    CHECK(perfbuf_query_pair_by_unique_id(&q, &other) == PERFBUF_E_INVALID_ARGUMENT);
-    CHECK(perfbuf_query_pair_by_unique_id(NULL, &stable) == PERFBUF_E_INVALID_ARGUMENT);
+    CHECK(perfbuf_query_pair_by(&q, &stable, "ID Process", 10, NULL) == PERFBUF_OK);
+    CHECK(perfbuf_query_pair_by_unique_id(&q, &stable, NULL) == PERFBUF_OK);
+    CHECK_EQ_U(stable.identity, PERFBUF_QUERY_IDENTITY_UNIQUE_ID); /* the later choice */
+    CHECK(perfbuf_query_pair_by_unique_id(&q, &other, NULL) == PERFBUF_E_INVALID_ARGUMENT);
+    CHECK(perfbuf_query_pair_by_unique_id(NULL, &stable, NULL) == PERFBUF_E_INVALID_ARGUMENT);
     void *arena = NULL;
     size_t arena_bytes = 0;
     CHECK(start(&q, &arena, &arena_bytes) == PERFBUF_OK);
-    CHECK(perfbuf_query_pair_by_unique_id(&q, &pdh) == PERFBUF_E_INVALID_ARGUMENT);
+    CHECK(perfbuf_query_pair_by_unique_id(&q, &pdh, NULL) == PERFBUF_E_INVALID_ARGUMENT);
     const cf_process before[] = {{"Idle", -1, -1, 0, 0},
                                  {"svchost", -1, 812, 1000000, 0},
                                  {"svchost", -1, 1044, 5000000, 0},
@@ -467,14 +462,15 @@ static void unique_id_survives_exit(void)
     CHECK(formatted(&q, &stable, &kept, &m) == PERFBUF_OK);
     CHECK(n == 3 && m == 3);
     /* Instances with a UniqueID count their #N among those of the same
-     * UniqueID (perfbuf_v1_pair), so all three are "svchost". By that
-     * name, 1044 pairs with 812's 1,000,000 and 1300 finds the name taken:
-     * a new instance, without a rate. */
+     * UniqueID (perfbuf_v1_pair), so all three are "svchost": one key,
+     * whose k-th instance pairs with the k-th of the older capture, as
+     * PDH's "svchost#N" shift. 1044 pairs with 812's 1,000,000 and 1300
+     * with 1044's 5,000,000. */
     CHECK_STR(shifted[1].name, "svchost");
     CHECK_STR(shifted[2].name, "svchost");
     CHECK(near(shifted[1].value.as_double, 60.0));
-    CHECK_EQ_U(shifted[2].pairing, PERFBUF_PAIR_NEW);
-    CHECK_EQ_U(shifted[2].value.status, PERFBUF_CSTATUS_INVALID_DATA);
+    CHECK_EQ_U(shifted[2].pairing, PERFBUF_PAIR_MATCHED);
+    CHECK(near(shifted[2].value.as_double, 70.0));
     /* By UniqueID: each against its own; Idle (none) by its name. */
     CHECK_STR(kept[0].name, "Idle");
     CHECK(near(kept[0].value.as_double, 40.0));
@@ -486,13 +482,18 @@ static void unique_id_survives_exit(void)
     free(kept);
     const char *listed[4];
     size_t count = 4;
-    CHECK(perfbuf_query_instances(&q, &stable, PERFBUF_QUERY_EXITED, listed, &count) ==
+    CHECK(tq_instances(&q, &stable, PERFBUF_QUERY_EXITED, listed, &count) ==
           PERFBUF_OK);
     CHECK_EQ_U(count, 1);
     CHECK_STR(listed[0], "svchost");
+    /* The process that exited, by its own UniqueID: 812. */
+    CHECK_EQ_U(tq_listed[0].identity, PERFBUF_QUERY_IDENTITY_UNIQUE_ID);
+    CHECK_EQ_U(tq_listed[0].key, 812);
+    CHECK_EQ_U(tq_listed[0].position, 1);
     count = 4;
-    CHECK(perfbuf_query_instances(&q, &pdh, PERFBUF_QUERY_EXITED, listed, &count) == PERFBUF_OK);
-    CHECK_EQ_U(count, 2);
+    CHECK(tq_instances(&q, &pdh, PERFBUF_QUERY_EXITED, listed, &count) == PERFBUF_OK);
+    CHECK_EQ_U(count, 1); /* the third svchost of the key, 1300's */
+    CHECK_EQ_U(tq_listed[0].identity, PERFBUF_QUERY_IDENTITY_NAME);
     free(arena);
     tb_free(&c0);
     tb_free(&c1);
@@ -541,7 +542,7 @@ static void documented_processor_information(void)
         "\\{b4fc721a-0378-476f-89ba-a5a79f810b36}(_Total)\\% processor utility",
         "\\{b4fc721a-0378-476f-89ba-a5a79f810b36}(_Total)\\Average Idle Time"};
     static const double expected[4] = {75.0, 90.0, 50.0, 20.0};
-    perfbuf_query_counter c[4];
+    perfbuf_query_counter c[4] = {0};
     for (int k = 0; k < 4; k++) {
         CHECK(perfbuf_query_add(&q, &c[k], paths[k], strlen(paths[k]), NULL) == PERFBUF_OK);
     }
@@ -573,17 +574,17 @@ static void documented_processor_information(void)
     }
     const char *listed[4];
     size_t count = 4;
-    CHECK(perfbuf_query_instances(&q, &c[0], PERFBUF_QUERY_EXITED, listed, &count) == PERFBUF_OK);
+    CHECK(tq_instances(&q, &c[0], PERFBUF_QUERY_EXITED, listed, &count) == PERFBUF_OK);
     CHECK_EQ_U(count, 0);
     count = 4;
-    CHECK(perfbuf_query_instances(&q, &c[0], PERFBUF_QUERY_APPEARED, listed, &count) ==
+    CHECK(tq_instances(&q, &c[0], PERFBUF_QUERY_APPEARED, listed, &count) ==
           PERFBUF_OK);
     CHECK_EQ_U(count, 0);
     /* Titles are Counter-table text: a V2 query has none to give. */
     uint32_t title = 7;
     size_t title_len = 0;
     CHECK(perfbuf_query_title(&q, &c[0], PERFBUF_QUERY_TITLE_COUNTER, PERFBUF_LANGUAGE_ENGLISH,
-                              &title, NULL, 0, &title_len) == PERFBUF_E_INVALID_ARGUMENT);
+                              &title, NULL, 0, &title_len, NULL) == PERFBUF_E_INVALID_ARGUMENT);
     free(arena);
     tb_free(&reginfo);
     tb_free(&names);
@@ -597,13 +598,13 @@ static void options_apply_to_query_data(void)
 {
     fixture f;
     CALL(setup(&f));
-    perfbuf_query_counter cpu;
+    perfbuf_query_counter cpu = {0};
     CHECK(add(&f, &cpu, "\\Proc(*)\\cpu") == PERFBUF_OK);
     CHECK(start(&f.q, &f.arena, &f.arena_bytes) == PERFBUF_OK);
     const cf_v2_instance procs[] = {{1, "a", 0, 0}, {2, "b", 0, 0}, {3, "c", 0, 0}};
     tb_buf data = cf_v2_capture(1, procs, 3);
     const perfbuf_options lowered = {0, 0, 0, 2};
-    CHECK(perfbuf_query_options(&f.q, &lowered) == PERFBUF_OK);
+    CHECK(perfbuf_query_options(&f.q, &lowered, NULL) == PERFBUF_OK);
     perfbuf_error err = {0};
     CHECK(perfbuf_query_collect(&f.q, data.data, data.len, NULL, &err) ==
           PERFBUF_E_LIMIT_EXCEEDED);
@@ -611,7 +612,7 @@ static void options_apply_to_query_data(void)
     CHECK_EQ_U(err.limit, 2);
     CHECK_EQ_U(cpu.status, PERFBUF_CSTATUS_ITEM_NOT_VALIDATED);
     const perfbuf_options defaults = {0, 0, 0, 0};
-    CHECK(perfbuf_query_options(&f.q, &defaults) == PERFBUF_OK);
+    CHECK(perfbuf_query_options(&f.q, &defaults, NULL) == PERFBUF_OK);
     CHECK(collect(&f.q, &f.arena, &f.arena_bytes, &data) == PERFBUF_OK);
     CHECK_EQ_U(cpu.status, PERFBUF_CSTATUS_VALID_DATA);
     tb_free(&data);
@@ -635,7 +636,7 @@ static void a_failed_sample_keeps_its_status(void)
     perfbuf_guid_format(&reg.reg.counterset, guid_text);
     char path[96];
     snprintf(path, sizeof path, "\\%s(*)\\1", guid_text);
-    perfbuf_query_counter c;
+    perfbuf_query_counter c = {0};
     CHECK(perfbuf_query_add(&q, &c, path, strlen(path), NULL) == PERFBUF_OK);
     void *arena = NULL;
     size_t arena_bytes = 0;
@@ -651,7 +652,7 @@ static void a_failed_sample_keeps_its_status(void)
     CHECK_EQ_U(n, 2);
     perfbuf_raw_item raw[2];
     size_t raw_n = 2;
-    CHECK(perfbuf_query_raw_array(&q, &c, raw, &raw_n) == PERFBUF_OK);
+    CHECK(tq_raw(&q, &c, raw, &raw_n) == PERFBUF_OK);
     for (size_t i = 0; i < n && i < raw_n; i++) {
         CHECK_EQ_U(raw[i].newer.status, PERFBUF_PDH_INVALID_ARGUMENT);
         CHECK_EQ_U(items[i].value.status, PERFBUF_PDH_INVALID_ARGUMENT);

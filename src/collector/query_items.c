@@ -523,11 +523,15 @@ static bool same_instance(const pair_view *v, const pb_qitem *a, const pb_qrec *
     if (a->keyed != 0) {
         return a->key == b->key;
     }
-    if (!v->v2 && v->c->identity == PERFBUF_QUERY_IDENTITY_UNIQUE_ID &&
+    if (v->v2) {
+        return ra->identity == rb->identity && ra->ordinal == rb->ordinal;
+    }
+    if (v->c->identity == PERFBUF_QUERY_IDENTITY_UNIQUE_ID &&
         (ra->identity != 0 || rb->identity != 0)) {
         return ra->identity == rb->identity;
     }
-    return ra->identity == rb->identity && ra->ordinal == rb->ordinal;
+    /* PDH's key: parent, name and #N; a UniqueID is not part of it. */
+    return ra->ordinal == rb->ordinal;
 }
 
 /* Whether two samples of one key were read through one definition. */
@@ -643,7 +647,9 @@ void pb_q_pair(pb_qbuild *w, perfbuf_query_counter *c)
         }
         claims[j] = i + 1u;
         item->older = j;
-        item->pairing = same_definition(item, o) ? PERFBUF_PAIR_MATCHED
-                                                 : PERFBUF_PAIR_DEFINITION_CHANGED;
+        /* A V2 counter is its registration's in both captures: nothing
+         * to differ (a sample that failed has no type of its own). */
+        item->pairing = v2 || same_definition(item, o) ? PERFBUF_PAIR_MATCHED
+                                                       : PERFBUF_PAIR_DEFINITION_CHANGED;
     }
 }
