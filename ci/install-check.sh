@@ -25,6 +25,13 @@ collector_expected='Idle 0.000 PERFBUF_CSTATUS_VALID_DATA
 svchost 15.000 PERFBUF_CSTATUS_VALID_DATA
 svchost#1 5.000 PERFBUF_CSTATUS_VALID_DATA
 _Total 42.500 PERFBUF_CSTATUS_VALID_DATA'
+series=corpus/captures/series
+collector_series_expected='Idle 50.000 PERFBUF_CSTATUS_VALID_DATA
+svchost 60.000 PERFBUF_CSTATUS_VALID_DATA
+notepad 5.000 PERFBUF_CSTATUS_VALID_DATA
+cmd 30.000 PERFBUF_CSTATUS_VALID_DATA
+_Total 40.000 PERFBUF_CSTATUS_VALID_DATA
+exited: svchost#1'
 run_collector() {
   local bin=$1 libdir=$2 out err rc=0
   out=$(LD_LIBRARY_PATH="$libdir" "$bin" "$older" "$newer" "$english")
@@ -32,13 +39,23 @@ run_collector() {
   if [ "$out" != "$collector_expected" ]; then
     echo "install-check: $bin printed the above, not:"; echo "$collector_expected"; exit 1
   fi
-  # Against the documented block's processes (Idle, System, smss, svchost,
-  # svchost, _Total) as the older capture, System, smss and _Total exited.
-  out=$(LD_LIBRARY_PATH="$libdir" "$bin" "$documented" "$newer" "$english")
+  # Over the series (corpus/captures/series/README.md), captures 1 and 2:
+  # PID 812 exits, and PDH's key moves 1044 onto its sample (60 %); the
+  # key that has no partner any more, svchost#1, is listed as exited.
+  out=$(LD_LIBRARY_PATH="$libdir" "$bin" "$series/v1-series-1.bin" "$series/v1-series-2.bin" \
+    "$series/v1-names-series-counter-009.bin")
   echo "$out"
-  if [ "$(grep '^exited: ' <<<"$out")" != $'exited: System\nexited: smss\nexited: _Total' ]; then
-    echo "install-check: $bin should list System, smss and _Total as exited"; exit 1
+  if [ "$out" != "$collector_series_expected" ]; then
+    echo "install-check: $bin printed the above, not:"; echo "$collector_series_expected"; exit 1
   fi
+  # Captures of two computers (DOCUMENTED, then SYNTHETIC) are not one
+  # query's: exit 1, the file and MACHINE_CHANGED at the name's offset.
+  err=$(LD_LIBRARY_PATH="$libdir" "$bin" "$documented" "$newer" "$english" 2>&1 >/dev/null) || rc=$?
+  echo "$err"
+  if [ "$rc" != 1 ] || [[ "$err" != *"$newer: at 88: PERFBUF_E_MACHINE_CHANGED"* ]]; then
+    echo "install-check: $bin should refuse a capture of another computer (exit $rc)"; exit 1
+  fi
+  rc=0
   # A table given as a capture is rejected: exit 1, the file and the reason.
   err=$(LD_LIBRARY_PATH="$libdir" "$bin" "$english" "$newer" "$english" 2>&1 >/dev/null) || rc=$?
   echo "$err"

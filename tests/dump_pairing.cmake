@@ -125,15 +125,14 @@ foreach(row "0|first|matched|20.000000" "1|second|unpaired|invalid-data")
 endforeach()
 
 # Each value pairs with the earlier definition of its title (the query's
-# counter of every definition): another query's Thread object, whose
-# counters share no title with this one's, gives its instances nothing to
-# pair, so they are new though their keys match; the Process instances,
-# which share two counters, are matched.
-execute_process(COMMAND ${DUMP} --json --rate ${CORPUS}/captures/series/v1-series-0.bin
-                        ${CORPUS}/fuzz_v1/valid-global.bin
+# counter of every definition): a Thread object whose one counter has
+# another title than in the earlier capture gives its instance nothing to
+# pair, so it is new though its key matches; the Process instances, which
+# share their counters, are matched.
+execute_process(COMMAND ${DUMP} --json --rate ${DIR}/titles-0.bin ${DIR}/titles-1.bin
                 OUTPUT_VARIABLE json RESULT_VARIABLE rc)
-expect("another query exit" "${rc}" "0")
-foreach(row "0|2|svchost|matched|2" "1|0|Idle/0|new|-")
+expect("titles exit" "${rc}" "0")
+foreach(row "0|1|svchost|matched|1" "1|0|Idle/0|new|-")
   string(REPLACE "|" ";" parts "${row}")
   list(GET parts 0 object)
   list(GET parts 1 at)
@@ -144,9 +143,21 @@ foreach(row "0|2|svchost|matched|2" "1|0|Idle/0|new|-")
   if(json_error)
     set(got_previous "-")
   endif()
-  expect("another query, object ${object} instance ${at}"
+  expect("titles, object ${object} instance ${at}"
          "${object}|${at}|${got_name}|${got_pairing}|${got_previous}" "${row}")
 endforeach()
+
+# Captures of two computers: nothing is paired, and the run fails.
+execute_process(COMMAND ${DUMP} --json --rate ${DIR}/cases-0.bin ${DIR}/elsewhere-1.bin
+                OUTPUT_VARIABLE json ERROR_VARIABLE stderr RESULT_VARIABLE rc)
+expect("two computers exit" "${rc}" "1")
+string(FIND "${stderr}" "another computer" at)
+if(at EQUAL -1)
+  set(said "no: ${stderr}")
+else()
+  set(said "yes")
+endif()
+expect("two computers: stderr says so" "${said}" "yes")
 
 # --series pairs each capture with the last by the same key: the
 # statistics of one interval are the --rate values.

@@ -662,6 +662,11 @@ static void process_object_begin(tb_v1 *v, uint32_t capture)
  *     "svchost" (ids 10, 11, 12): names that differ in ASCII case only.
  *   uid-0.bin, uid-1.bin: Process with three "svchost" whose provider sets
  *     UniqueID to the process id (10, 11, 12); 11 exits before capture 1.
+ *   titles-0.bin, titles-1.bin: Process with "svchost", and Thread with
+ *     "Idle/0", whose one counter has title 6 in capture 0 and 804 in 1:
+ *     the thread's key matches, none of its counters does.
+ *   elsewhere-1.bin: capture 1 of cases with the computer name
+ *     "ELSEWHERE": no rate pairs it with capture 0.
  *   names.bin: the English Counter table of --synthetic, for --counter.
  */
 static int pairing_files(const char *dir)
@@ -765,6 +770,37 @@ static int pairing_files(const char *dir)
         tb_v1_end(&v);
         snprintf(name, sizeof name, "uid-%u.bin", k);
         rc = write_buf(dir, name, &v.buf);
+    }
+    for (uint32_t k = 0; k < 2 && rc == 0; k++) {
+        tb_v1 v;
+        process_object_begin(&v, k);
+        process_instance(&v, "Idle", 0, k, 50);
+        process_instance(&v, "svchost", 10, k, 10);
+        tb_v1_object_end(&v);
+        tb_v1_object_begin(&v, TB_V1_THREAD, 0, 0);
+        tb_v1_counter(&v, k == 0 ? 6u : 804u, PERF_COUNTER_RAWCOUNT, 4, 8);
+        tb_v1_definitions_end(&v);
+        uint8_t data[16] = {0};
+        tb_v1_instance(&v, "0", TB_V1_PROCESS, 0);
+        tb_v1_counter_block(&v, data, sizeof data);
+        tb_v1_object_end(&v);
+        tb_v1_end(&v);
+        snprintf(name, sizeof name, "titles-%u.bin", k);
+        rc = write_buf(dir, name, &v.buf);
+    }
+    if (rc == 0) {
+        tb_v1 v;
+        tb_v1_begin(&v, "ELSEWHERE");
+        tb_patch_u32(&v.buf, 56, tb_get_u32(&v.buf, 56) + 10000000u);
+        tb_patch_u32(&v.buf, 72, tb_get_u32(&v.buf, 72) + 10000000u);
+        tb_v1_object_begin(&v, TB_V1_PROCESS, 0, 0);
+        tb_v1_counter(&v, 784, PERF_COUNTER_RAWCOUNT, 4, 4);
+        tb_v1_counter(&v, 6, PERF_100NSEC_TIMER, 8, 8);
+        tb_v1_definitions_end(&v);
+        process_instance(&v, "Idle", 0, 1, 50);
+        tb_v1_object_end(&v);
+        tb_v1_end(&v);
+        rc = write_buf(dir, "elsewhere-1.bin", &v.buf);
     }
     if (rc == 0) {
         tb_buf b = synthetic_counter_table();

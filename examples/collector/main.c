@@ -4,7 +4,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <perfbuf/query.h>
-static perfbuf_error err; /* where the last rejection was, when perfbuf knows */
+static perfbuf_error err; /* every call says here where and why it failed */
 static void *load(const char *name, size_t *len)
 {
     FILE *f = fopen(name, "rb");
@@ -19,7 +19,9 @@ static void *load(const char *name, size_t *len)
 static void check(perfbuf_status st, const char *what)
 {
     if (st != PERFBUF_OK) {
-        fprintf(stderr, "collector: %s: at %zu: %s\n", what, err.offset, perfbuf_status_name(st));
+        fprintf(stderr, "collector: %s: at %zu: %s (%s.%s)\n", what, err.offset,
+                perfbuf_status_name(st), err.structure ? err.structure : "",
+                err.field ? err.field : "");
         exit(1);
     }
 }
@@ -28,10 +30,11 @@ int main(int argc, char **argv)
     const char *path[2] = {"\\Process(*)\\% Processor Time",
                            "\\Processor(_Total)\\% Processor Time"};
     static perfbuf_formatted_item items[4096]; /* more: OUTPUT_TOO_SMALL, exit 1 */
-    static const char *exited[4096];
-    size_t len, need = 0, n = 4096, gone = 4096;
+    static perfbuf_query_instance exited[4096];
+    static char names[1 << 16];
+    size_t len, need = 0, n = 4096, gone = 4096, bytes = sizeof names;
     perfbuf_query q;
-    perfbuf_query_counter counter[2];
+    perfbuf_query_counter counter[2] = {0}; /* zeroed: owned by no query yet */
     void *data = argc == 4 ? load(argv[3], &len) : NULL, *arena = NULL;
     check(data ? perfbuf_query_open(&q, data, len, NULL, 0, &err) : PERFBUF_E_INVALID_ARGUMENT,
           "usage: collector OLDER NEWER ENGLISH_TABLE");
@@ -40,21 +43,24 @@ int main(int argc, char **argv)
     for (int i = 1; i <= 2; i++) { /* the capture's buffer is free again after each call */
         data = load(argv[i], &len);
         while (perfbuf_query_collect(&q, data, len, &need, &err) == PERFBUF_E_OUTPUT_TOO_SMALL) {
-            check(perfbuf_query_arena(&q, arena = realloc(arena, need), &need), "arena");
+            check(perfbuf_query_arena(&q, arena = realloc(arena, need), &need, &err), "arena");
         }
         check(err.status, argv[i]);
     }
-    for (int c = 0; c < 2; c++, n = 4096) {
-        check(perfbuf_query_formatted_array(&q, &counter[c], PERFBUF_FMT_DOUBLE, items, &n),
+    for (int c = 0; c < 2; c++, n = 4096, bytes = sizeof names) {
+        check(perfbuf_query_formatted_array(&q, &counter[c], PERFBUF_FMT_DOUBLE, items, &n, names,
+                                            &bytes, &err),
               path[c]);
         for (size_t k = 0; k < n; k++) {
             printf("%s %.3f %s\n", items[k].name, items[k].value.as_double,
                    perfbuf_cstatus_name(items[k].value.status));
         }
     }
-    check(perfbuf_query_instances(&q, &counter[0], PERFBUF_QUERY_EXITED, exited, &gone), "");
+    check(perfbuf_query_instances(&q, &counter[0], PERFBUF_QUERY_EXITED, exited, &gone, names,
+                                  &bytes, &err),
+          "exited");
     for (size_t k = 0; k < gone; k++) {
-        printf("exited: %s\n", exited[k]);
+        printf("exited: %s\n", exited[k].name);
     }
     return 0;
 }

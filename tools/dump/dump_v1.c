@@ -116,7 +116,7 @@ static perfbuf_status query_collect(perfbuf_query *q, uint8_t **arena, const uin
         }
         *arena = grown;
         size_t bytes = needed;
-        st = perfbuf_query_arena(q, grown, &bytes);
+        st = perfbuf_query_arena(q, grown, &bytes, err);
         if (st != PERFBUF_OK) {
             return st;
         }
@@ -144,7 +144,7 @@ static bool query_open_on(const dump_input *in, const v1_tables *tables, perfbuf
     bool open = first != NULL &&
                 perfbuf_query_open(q, first_bytes, first_size, second ? in->names : NULL,
                                    second ? in->names_size : 0, NULL) == PERFBUF_OK;
-    open = open && perfbuf_query_options(q, &in->options) == PERFBUF_OK;
+    open = open && perfbuf_query_options(q, &in->options, NULL) == PERFBUF_OK;
     for (size_t p = 0; open && p < in->path_count; p++) {
         DUMP_WORK(1);
         /* Instances whose provider sets a UniqueID pair by it, as --rate's
@@ -152,7 +152,7 @@ static bool query_open_on(const dump_input *in, const v1_tables *tables, perfbuf
          * such an instance its own earlier sample; the others by PDH's key. */
         added[p] = perfbuf_query_add(q, &counters[p], in->paths[p].text, in->paths[p].text_len,
                                      NULL) == PERFBUF_OK &&
-                   perfbuf_query_pair_by_unique_id(q, &counters[p]) == PERFBUF_OK;
+                   perfbuf_query_pair_by_unique_id(q, &counters[p], NULL) == PERFBUF_OK;
     }
     return open;
 }
@@ -199,7 +199,7 @@ typedef struct v1_paired {
     perfbuf_raw_item *raw;
     perfbuf_formatted_item *formatted;
     size_t count;
-    uint8_t *arena;            /* the items' names */
+    uint8_t *arena;            /* the query's */
 } v1_paired;
 
 /* The query needs no title: an empty Counter table, its final empty string. */
@@ -210,7 +210,7 @@ static const uint8_t no_titles[2] = {0, 0};
 static bool paired_read(const perfbuf_query *q, const perfbuf_query_counter *c, v1_paired *p)
 {
     size_t n = 0;
-    perfbuf_status st = perfbuf_query_raw_array(q, c, NULL, &n);
+    perfbuf_status st = perfbuf_query_raw_array(q, c, NULL, &n, NULL, NULL, NULL);
     if (st != PERFBUF_OK && st != PERFBUF_E_OUTPUT_TOO_SMALL) {
         return false;
     }
@@ -219,9 +219,10 @@ static bool paired_read(const perfbuf_query *q, const perfbuf_query_counter *c, 
     size_t raw_n = n;
     size_t formatted_n = n;
     p->count = n;
-    return perfbuf_query_raw_array(q, c, p->raw, &raw_n) == PERFBUF_OK &&
-           perfbuf_query_formatted_array(q, c, PERFBUF_FMT_DOUBLE, p->formatted,
-                                         &formatted_n) == PERFBUF_OK &&
+    /* The outputs name instances themselves: the items' names are not asked for. */
+    return perfbuf_query_raw_array(q, c, p->raw, &raw_n, NULL, NULL, NULL) == PERFBUF_OK &&
+           perfbuf_query_formatted_array(q, c, PERFBUF_FMT_DOUBLE, p->formatted, &formatted_n,
+                                         NULL, NULL, NULL) == PERFBUF_OK &&
            raw_n == n && formatted_n == n;
 }
 
@@ -237,17 +238,28 @@ static void paired_build(v1_paired *p, const dump_input *in, const uint8_t *earl
     memset(p, 0, sizeof *p);
     *earlier_ok = false;
     perfbuf_query q;
-    perfbuf_query_counter every;
+    perfbuf_query_counter every = {0};
     if (perfbuf_query_open(&q, no_titles, sizeof no_titles, NULL, 0, NULL) != PERFBUF_OK ||
-        perfbuf_query_options(&q, &in->options) != PERFBUF_OK ||
-        perfbuf_query_add_definitions(&q, &every) != PERFBUF_OK ||
-        perfbuf_query_pair_by_unique_id(&q, &every) != PERFBUF_OK) {
+        perfbuf_query_options(&q, &in->options, NULL) != PERFBUF_OK ||
+        perfbuf_query_add_definitions(&q, &every, NULL) != PERFBUF_OK ||
+        perfbuf_query_pair_by_unique_id(&q, &every, NULL) != PERFBUF_OK) {
         return;
     }
     *earlier_ok = earlier != NULL &&
                   query_collect(&q, &p->arena, earlier, earlier_size, err) == PERFBUF_OK;
     perfbuf_error file_err;
     perfbuf_status st = query_collect(&q, &p->arena, in->data, in->size, &file_err);
+    if (st == PERFBUF_E_MACHINE_CHANGED) {
+        /* Rates pair two captures of one computer: the run fails. */
+        fprintf(stderr,
+                "perfbuf-dump: %s: a capture of another computer than the earlier one "
+                "(PERF_DATA_BLOCK.SystemName): no value is paired\n",
+                in->path);
+        if (in->unmatched != NULL) {
+            *in->unmatched = true;
+        }
+        return;
+    }
     if (st != PERFBUF_OK) {
         /* FILE parsed with these options already: only the arena's size
          * could stop the query, and the tool grows it as asked. */
@@ -876,13 +888,14 @@ static void csv_objects(csv_capture *c, const perfbuf_v1_block *b)
 
 /* Appends the counter's items of the last collection to the capture. */
 static void csv_keep(csv_capture *c, const perfbuf_query *q, const perfbuf_query_counter *qc,
-                     perfbuf_formatted_item **items, size_t *items_cap)
+                     perfbuf_formatted_item **items, size_t *items_cap, char **names,
+                     size_t *names_cap)
 {
     /* Asked with no room, an array that has items answers OUTPUT_TOO_SMALL;
      * one without (NOT_FOUND, or empty) has nothing to keep. */
-    size_t count = 0;
-    if (perfbuf_query_formatted_array(q, qc, PERFBUF_FMT_DOUBLE, NULL, &count) !=
-        PERFBUF_E_OUTPUT_TOO_SMALL) {
+    size_t count = 0, name_bytes = 0;
+    if (perfbuf_query_formatted_array(q, qc, PERFBUF_FMT_DOUBLE, NULL, &count, NULL, &name_bytes,
+                                      NULL) != PERFBUF_E_OUTPUT_TOO_SMALL) {
         return;
     }
     if (count > *items_cap) {
@@ -890,7 +903,13 @@ static void csv_keep(csv_capture *c, const perfbuf_query *q, const perfbuf_query
         *items = dump_calloc(count, sizeof **items);
         *items_cap = count;
     }
-    if (perfbuf_query_formatted_array(q, qc, PERFBUF_FMT_DOUBLE, *items, &count) != PERFBUF_OK) {
+    if (name_bytes > *names_cap) {
+        free(*names);
+        *names = dump_calloc(name_bytes, 1);
+        *names_cap = name_bytes;
+    }
+    if (perfbuf_query_formatted_array(q, qc, PERFBUF_FMT_DOUBLE, *items, &count, *names,
+                                      &name_bytes, NULL) != PERFBUF_OK) {
         return;
     }
     for (size_t i = 0; i < count; i++) {
@@ -1235,7 +1254,8 @@ perfbuf_status dump_v1_csv(const dump_input *in, FILE *out, perfbuf_error *err)
     bool earlier_failed = false;
     uint8_t *arena = NULL;
     perfbuf_formatted_item *items = NULL;
-    size_t items_cap = 0;
+    char *names = NULL;
+    size_t items_cap = 0, names_cap = 0;
     for (size_t k = 0; k < total; k++) {
         DUMP_WORK(1);
         const uint8_t *data = k == earlier ? in->data
@@ -1275,7 +1295,7 @@ perfbuf_status dump_v1_csv(const dump_input *in, FILE *out, perfbuf_error *err)
         for (size_t p = 0; open && p < in->path_count; p++) {
             DUMP_WORK(1);
             if (added[p] && keep) {
-                csv_keep(c, &q, &counters[p], &items, &items_cap);
+                csv_keep(c, &q, &counters[p], &items, &items_cap, &names, &names_cap);
             }
             c->path_end[p] = c->count;
         }
@@ -1358,6 +1378,7 @@ perfbuf_status dump_v1_csv(const dump_input *in, FILE *out, perfbuf_error *err)
     }
     free(captures);
     free(items);
+    free(names);
     free(arena);
     free(added);
     free(counters);

@@ -22,8 +22,8 @@ static const char *part_text(const perfbuf_counter_path *p, perfbuf_span sp)
 static size_t item_count(const perfbuf_query *q, const perfbuf_query_counter *c)
 {
     size_t count = 0;
-    bool some = perfbuf_query_formatted_array(q, c, PERFBUF_FMT_DOUBLE, NULL, &count) ==
-                PERFBUF_E_OUTPUT_TOO_SMALL;
+    bool some = perfbuf_query_formatted_array(q, c, PERFBUF_FMT_DOUBLE, NULL, &count, NULL, NULL,
+                                              NULL) == PERFBUF_E_OUTPUT_TOO_SMALL;
     return some ? count : 0;
 }
 
@@ -34,7 +34,8 @@ static void take_items(dump_selection *s, const perfbuf_query *q, const perfbuf_
 {
     size_t got = count;
     if (count == 0 ||
-        perfbuf_query_formatted_array(q, c, PERFBUF_FMT_DOUBLE, items, &got) != PERFBUF_OK) {
+        perfbuf_query_formatted_array(q, c, PERFBUF_FMT_DOUBLE, items, &got, NULL, NULL, NULL) !=
+            PERFBUF_OK) {
         return;
     }
     for (size_t k = 0; k < got; k++) {
@@ -105,6 +106,12 @@ bool select_report_found(const perfbuf_counter_path *path, uint32_t found, const
         break;
     case PERFBUF_QUERY_FOUND_NO_INSTANCE:
         missing = "no instance of that name";
+        break;
+    case PERFBUF_QUERY_FOUND_NO_PARENT:
+        missing = "no instance has a parent of that name";
+        break;
+    case PERFBUF_QUERY_FOUND_NO_MACHINE:
+        missing = "the path names another computer than the capture's";
         break;
     case PERFBUF_QUERY_FOUND_UNNAMED:
         missing = "the object has instances and the path names none";
