@@ -111,6 +111,7 @@ class _V1Paired:
         from ._query import Query
         from . import PerfbufError
         self.raw, self.formatted, self.first = [], [], {}
+        self.other_machine = False
         query = Query(b"\0\0", strict=options.get("strict", False),
                       max_sections=options.get("max_sections", 0),
                       max_counters=options.get("max_counters", 0),
@@ -126,13 +127,18 @@ class _V1Paired:
                     pass  # no earlier sample, as for a rejected capture
             query.collect(cap._buffer.obj)
             c = ctypes.byref(every._c)
-            self.raw = every._checked(
-                lambda q, items, count: N.query_raw_array(q, c, items, count), N.RawItem)
-            self.formatted = every._checked(
-                lambda q, items, count: N.query_formatted_array(q, c, FMT_DOUBLE, items, count),
+            # The outputs name instances themselves: no names are asked for.
+            self.raw, _ = every._checked(
+                lambda q, items, count, names, size, err:
+                    N.query_raw_array(q, c, items, count, None, None, err), N.RawItem)
+            self.formatted, _ = every._checked(
+                lambda q, items, count, names, size, err:
+                    N.query_formatted_array(q, c, FMT_DOUBLE, items, count, None, None, err),
                 N.FormattedItem)
-        except PerfbufError:
+        except PerfbufError as e:
             self.raw, self.formatted = [], []
+            # Rates pair two captures of one computer (perfbuf-dump fails so).
+            self.other_machine = e.status == STATUS["PERFBUF_E_MACHINE_CHANGED"]
         for k, it in enumerate(self.raw):
             self.first.setdefault((it.object, it.position), k)
 
@@ -333,12 +339,19 @@ def dump_v1(cap, side=None):
             od["instances"] = insts
         objects.append(od)
     d["objects"] = objects
+    failed = False
     if selection is not None:
         lines, failed = selection.unmatched(side.get("file", "?"))
         for line in lines:
             sys.stderr.write("perfbuf: %s\n" % line)
-        if failed:
-            raise _Unmatched(d)
+    pairs = ([rate] if rate is not None else []) + (series or [])
+    if any(p.other_machine for p in pairs):
+        sys.stderr.write("perfbuf: %s: a capture of another computer than the earlier one "
+                         "(PERF_DATA_BLOCK.SystemName): no value is paired\n"
+                         % side.get("file", "?"))
+        failed = True
+    if failed:
+        raise _Unmatched(d)
     return d
 
 

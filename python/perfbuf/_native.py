@@ -246,11 +246,10 @@ RawItem = _struct("perfbuf_raw_item", [
     ("object_title", u32)])
 
 # query.h: the query and its counters live in memory the package owns; the
-# library links them and points into the arena.
+# library links them and keeps their samples in the arena.
 QuerySamples = _struct("perfbuf_query_samples", [
-    ("valid", c_bool), ("count", u32), ("items", c_size_t), ("keys", c_size_t),
-    ("claims", c_size_t), ("name_offsets", c_size_t), ("key_values", c_size_t),
-    ("strings", c_size_t), ("string_bytes", c_size_t), ("first_object_items", u32)])
+    ("stamp", u64), ("count", u32), ("first_object_items", u32), ("items", c_size_t),
+    ("keys", c_size_t), ("claims", c_size_t)])
 
 
 class QueryCounter(Struct):
@@ -259,25 +258,34 @@ class QueryCounter(Struct):
 
 QueryCounter.__name__ = "perfbuf_query_counter"
 QueryCounter._fields_ = [
-    ("next", P(QueryCounter)), ("path", CounterPath), ("status", u32), ("found", u32),
-    ("object_title", u32), ("counter_title", u32), ("by_key", c_bool), ("key", CounterPath),
-    ("older", QuerySamples), ("newer", QuerySamples), ("identity", u32),
-    ("registration", u32), ("counter_id", u32), ("resolution", u32),
-    ("every_definition", c_bool)]
+    ("status", u32), ("found", u32), ("owner", c_void_p), ("seal", u64), ("slot", u32),
+    ("next", P(QueryCounter)), ("kind", u32), ("identity", u32), ("path", CounterPath),
+    ("key", CounterPath), ("object_title", u32), ("counter_title", u32), ("key_title", u32),
+    ("planned_object", u32), ("planned_counter", u32), ("planned_key", u32),
+    ("registration", u32), ("counter_id", u32), ("resolution", u32), ("older", QuerySamples),
+    ("newer", QuerySamples)]
 QueryRegistration = _struct("perfbuf_query_registration", [
     ("reginfo", c_void_p), ("reginfo_len", c_size_t), ("counter_names", c_void_p),
     ("counter_names_len", c_size_t), ("counterset_name", c_void_p),
     ("counterset_name_len", c_size_t), ("block", u32), ("reg", V2Reginfo),
     ("names", V2Strings), ("name", V2String), ("has_names", c_bool), ("has_name", c_bool),
     ("reg_order", c_size_t), ("names_order", c_size_t)])
+QueryGeneration = _struct("perfbuf_query_generation", [
+    ("stamp", u64), ("start", c_size_t), ("end", c_size_t), ("records", c_size_t),
+    ("record_count", u32), ("parents", c_size_t), ("parent_order", c_size_t),
+    ("parent_count", u32), ("strings", c_size_t), ("string_bytes", c_size_t),
+    ("machine", c_size_t), ("machine_bytes", c_size_t)])
 Query = _struct("perfbuf_query", [
     ("english", NameTable), ("localized", NameTable), ("has_localized", c_bool),
     ("english_index", NameIndex), ("localized_index", NameIndex), ("names", TitleTables),
     ("first", P(QueryCounter)), ("last", P(QueryCounter)), ("counters", u32),
-    ("arena", P(u8)), ("arena_bytes", c_size_t), ("fixed_bytes", c_size_t),
-    ("kept_end", c_size_t), ("has_newer", c_bool), ("has_older", c_bool),
-    ("registrations", P(QueryRegistration)), ("registration_count", u32),
-    ("options", Options)])
+    ("arena", P(u8)), ("arena_bytes", c_size_t), ("table_bytes", c_size_t),
+    ("fixed_bytes", c_size_t), ("seal", u64), ("stamp", u64), ("older", QueryGeneration),
+    ("newer", QueryGeneration), ("registrations", P(QueryRegistration)),
+    ("registration_count", u32), ("options", Options)])
+QueryInstance = _struct("perfbuf_query_instance", [
+    ("name", c_void_p), ("name_len", c_size_t), ("position", u32), ("object", u32),
+    ("object_title", u32), ("identity", u32), ("key", u64)])
 
 # Every mirror with the C name it copies: what the layout test checks.
 MIRRORS = [Error, Options, SystemTime, RawSample, ValueContext, Value, PreparedFormula,
@@ -289,7 +297,7 @@ MIRRORS = [Error, Options, SystemTime, RawSample, ValueContext, Value, PreparedF
            V2CounterString, V2Identifiers, V2Identifier, V2ValueIndex, V2PlanEntry, V2Plan,
            V2Mismatch, Span, CounterPath, V1Pairing,
            V2Pairing, FormattedItem, RawItem, QuerySamples, QueryCounter, QueryRegistration,
-           Query]
+           QueryGeneration, Query, QueryInstance]
 
 status = ctypes.c_int
 
@@ -484,28 +492,29 @@ v2_raw_sample_indexed = _fn("perfbuf_v2_raw_sample_indexed", status, R(V2Query),
                             R(V2Instance), R(V2Reginfo), R(V2ValueIndex), u32, R(RawSample),
                             R(ValueContext))
 
-# The query (query.h).
+# The query (query.h): every call fills a perfbuf_error.
 query_open = _fn("perfbuf_query_open", status, R(Query), c_void_p, c_size_t, c_void_p, c_size_t,
                  R(Error))
 query_open_v2 = _fn("perfbuf_query_open_v2", status, R(Query), P(QueryRegistration), c_size_t,
                     R(Error))
-query_options = _fn("perfbuf_query_options", status, R(Query), R(Options))
+query_close = _fn("perfbuf_query_close", status, R(Query), R(Error))
+query_options = _fn("perfbuf_query_options", status, R(Query), R(Options), R(Error))
 query_add = _fn("perfbuf_query_add", status, R(Query), R(QueryCounter), c_void_p, c_size_t,
                 R(Error))
 query_add_definitions = _fn("perfbuf_query_add_definitions", status, R(Query),
-                            R(QueryCounter))
+                            R(QueryCounter), R(Error))
 query_pair_by = _fn("perfbuf_query_pair_by", status, R(Query), R(QueryCounter), c_void_p,
-                    c_size_t)
+                    c_size_t, R(Error))
 query_pair_by_unique_id = _fn("perfbuf_query_pair_by_unique_id", status, R(Query),
-                              R(QueryCounter))
-query_arena = _fn("perfbuf_query_arena", status, R(Query), c_void_p, R(c_size_t))
+                              R(QueryCounter), R(Error))
+query_arena = _fn("perfbuf_query_arena", status, R(Query), c_void_p, R(c_size_t), R(Error))
 query_collect = _fn("perfbuf_query_collect", status, R(Query), c_void_p, c_size_t, R(c_size_t),
                     R(Error))
 query_formatted_array = _fn("perfbuf_query_formatted_array", status, R(Query), R(QueryCounter),
-                            u32, P(FormattedItem), R(c_size_t))
+                            u32, P(FormattedItem), R(c_size_t), c_void_p, P(c_size_t), R(Error))
 query_raw_array = _fn("perfbuf_query_raw_array", status, R(Query), R(QueryCounter), P(RawItem),
-                      R(c_size_t))
+                      R(c_size_t), c_void_p, P(c_size_t), R(Error))
 query_instances = _fn("perfbuf_query_instances", status, R(Query), R(QueryCounter), u32,
-                      P(c_char_p), R(c_size_t))
+                      P(QueryInstance), R(c_size_t), c_void_p, P(c_size_t), R(Error))
 query_title = _fn("perfbuf_query_title", status, R(Query), R(QueryCounter), u32, ctypes.c_int,
-                  R(u32), c_void_p, c_size_t, R(c_size_t))
+                  R(u32), c_void_p, c_size_t, R(c_size_t), R(Error))

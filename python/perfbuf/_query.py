@@ -7,7 +7,7 @@
     q.collect(second_capture)          # the bytes may be reused after each call
     for item in cpu.formatted():
         print(item.name, item.value, item.status)
-    print(cpu.exited())
+    print(cpu.exited())                # names; cpu.exited_instances(): with their keys
 
 The query, its counters and its arena are memory this module owns and keeps
 in place for the library; the library allocates nothing. Captures are read
@@ -22,7 +22,9 @@ OK = 0
 
 # PERFBUF_QUERY_FOUND_* (query.h), in perfbuf-dump's words.
 FOUND = {0: "not-yet", 1: "items", 2: "empty-object", 3: "no-instance", 4: "unnamed",
-         5: "no-counter", 6: "no-object"}
+         5: "no-counter", 6: "no-object", 7: "no-machine", 8: "no-parent"}
+# PERFBUF_QUERY_IDENTITY_* (query.h): what tells a listed instance from others.
+IDENTITY = {0: "name", 1: "key-counter", 2: "unique-id", 3: "instance-id"}
 # PERFBUF_PAIR_* (collector.h).
 PAIRING = {0: "matched", 1: "new", 2: "ambiguous", 3: "definition-changed", 4: "unpaired"}
 APPEARED, EXITED = 1, 2
@@ -40,6 +42,30 @@ def _error(status, err=None):
 
 def _text(address, length):
     return ctypes.string_at(address, length).decode("utf-8", "replace") if address else ""
+
+
+def _unsigned(value, bits, what):
+    """value as a C unsigned integer of `bits` bits: ctypes would wrap a
+    negative or larger one silently (2**32 as a uint32_t is 0)."""
+    if isinstance(value, bool) or not isinstance(value, int):
+        raise TypeError("%s must be an integer, not %s" % (what, type(value).__name__))
+    if value < 0:
+        raise ValueError("%s must not be negative (got %d)" % (what, value))
+    if value >= 1 << bits:
+        raise OverflowError("%s does not fit %d bits (got %d)" % (what, bits, value))
+    return value
+
+
+class QueryInstance:
+    """An instance that appeared or exited: its name in its own capture (as
+    the arrays name it), its position and object there, and what tells it
+    from the others: `identity` ("name", "key-counter", "unique-id",
+    "instance-id") and `key` (the key counter's value, the UniqueID or the
+    InstanceId; None for "name")."""
+    __slots__ = ("name", "position", "object", "object_title", "identity", "key")
+
+    def __repr__(self):
+        return "QueryInstance(%r, %s=%r)" % (self.name, self.identity, self.key)
 
 
 class QueryItem:
@@ -89,34 +115,43 @@ class QueryCounter:
         ("ID Process", "ID Thread") with their parent and name, not by PDH's #N."""
         raw = key_counter.encode("utf-8") if isinstance(key_counter, str) else bytes(key_counter)
         key = ctypes.create_string_buffer(raw, len(raw) + 1)
-        st = N.query_pair_by(ctypes.byref(self._query._q), ctypes.byref(self._c), key, len(raw))
+        err = N.Error()
+        st = N.query_pair_by(ctypes.byref(self._query._q), ctypes.byref(self._c), key, len(raw),
+                             ctypes.byref(err))
         if st != OK:
-            raise _error(st)
+            raise _error(st, err)
         self._key = key
 
     def pair_by_unique_id(self):
         """Pairs V1 instances by their UniqueID where the provider sets one."""
-        st = N.query_pair_by_unique_id(ctypes.byref(self._query._q), ctypes.byref(self._c))
+        err = N.Error()
+        st = N.query_pair_by_unique_id(ctypes.byref(self._query._q), ctypes.byref(self._c),
+                                       ctypes.byref(err))
         if st != OK:
-            raise _error(st)
+            raise _error(st, err)
 
     def _checked(self, fill, item_type):
+        """The array `fill` gives, with its names: (items, names buffer)."""
         from . import E_OUTPUT_TOO_SMALL, STATUS
         q = ctypes.byref(self._query._q)
         count = ctypes.c_size_t(0)
-        st = fill(q, None, ctypes.byref(count))
+        name_bytes = ctypes.c_size_t(0)
+        err = N.Error()
+        st = fill(q, None, ctypes.byref(count), None, ctypes.byref(name_bytes), ctypes.byref(err))
         if st == OK:
-            return []
+            return [], None
         if st != E_OUTPUT_TOO_SMALL:
             if st == STATUS["PERFBUF_E_NOT_FOUND"]:
                 from . import PerfbufError
                 raise PerfbufError(st, 0, "query counter", self.status)
-            raise _error(st)
+            raise _error(st, err)
         items = (item_type * count.value)()
-        st = fill(q, items, ctypes.byref(count))
+        names = ctypes.create_string_buffer(max(name_bytes.value, 1))
+        st = fill(q, items, ctypes.byref(count), names, ctypes.byref(name_bytes),
+                  ctypes.byref(err))
         if st != OK:
-            raise _error(st)
-        return items[:count.value]
+            raise _error(st, err)
+        return items[:count.value], names
 
     def _item(self, it):
         item = QueryItem()
@@ -137,12 +172,14 @@ class QueryCounter:
         naming the counter's status) when the last capture lacks the object
         or the counter."""
         from . import FMT_DOUBLE, _pick, cstatus_name
-        flags = FMT_DOUBLE if flags is None else flags
+        flags = FMT_DOUBLE if flags is None else _unsigned(flags, 32, "flags")
         c = ctypes.byref(self._c)
         out = []
-        for it in self._checked(
-                lambda q, items, count: N.query_formatted_array(q, c, flags, items, count),
-                N.FormattedItem):
+        items, _names = self._checked(
+            lambda q, items, count, names, size, err:
+                N.query_formatted_array(q, c, flags, items, count, names, size, err),
+            N.FormattedItem)
+        for it in items:
             item = self._item(it)
             item.status = cstatus_name(it.value.status)
             item.value = _pick(it.value, flags) if it.value.status == 0 else None
@@ -156,8 +193,11 @@ class QueryCounter:
         from . import cstatus_name
         c = ctypes.byref(self._c)
         out = []
-        for it in self._checked(
-                lambda q, items, count: N.query_raw_array(q, c, items, count), N.RawItem):
+        items, _names = self._checked(
+            lambda q, items, count, names, size, err:
+                N.query_raw_array(q, c, items, count, names, size, err),
+            N.RawItem)
+        for it in items:
             item = self._item(it)
             item.status = cstatus_name(it.newer.status)
             item.value = None
@@ -174,23 +214,49 @@ class QueryCounter:
         from . import E_OUTPUT_TOO_SMALL
         q, c = ctypes.byref(self._query._q), ctypes.byref(self._c)
         count = ctypes.c_size_t(0)
-        st = N.query_instances(q, c, which, None, ctypes.byref(count))
+        name_bytes = ctypes.c_size_t(0)
+        err = N.Error()
+        st = N.query_instances(q, c, which, None, ctypes.byref(count), None,
+                               ctypes.byref(name_bytes), ctypes.byref(err))
         if st == OK:
             return []
         if st != E_OUTPUT_TOO_SMALL:
-            raise _error(st)
-        names = (ctypes.c_char_p * count.value)()
-        st = N.query_instances(q, c, which, names, ctypes.byref(count))
+            raise _error(st, err)
+        listed = (N.QueryInstance * count.value)()
+        names = ctypes.create_string_buffer(max(name_bytes.value, 1))
+        st = N.query_instances(q, c, which, listed, ctypes.byref(count), names,
+                               ctypes.byref(name_bytes), ctypes.byref(err))
         if st != OK:
-            raise _error(st)
-        return [n.decode("utf-8", "replace") for n in names[:count.value]]
+            raise _error(st, err)
+        out = []
+        for it in listed[:count.value]:
+            inst = QueryInstance()
+            inst.name = _text(it.name, it.name_len)
+            inst.position = None if it.position == _NO_INSTANCE else it.position
+            inst.object = it.object
+            inst.object_title = it.object_title
+            inst.identity = IDENTITY.get(it.identity, "unknown")
+            inst.key = None if it.identity == 0 else it.key
+            out.append(inst)
+        return out
 
     def appeared(self):
         """Names of the instances in the last capture that the one before lacked."""
-        return self._instances(APPEARED)
+        return [inst.name for inst in self._instances(APPEARED)]
 
     def exited(self):
         """Names of the instances of the capture before that the last one lacks."""
+        return [inst.name for inst in self._instances(EXITED)]
+
+    def appeared_instances(self):
+        """The instances that appeared, as QueryInstance: with their key when
+        the counter pairs by one (a key counter, UniqueID, V2 InstanceId)."""
+        return self._instances(APPEARED)
+
+    def exited_instances(self):
+        """The instances that exited, as QueryInstance, each by its own name
+        and key: with pair_by("ID Process"), the PID of the process that
+        exited, never the name another process holds now."""
         return self._instances(EXITED)
 
     def title(self, which="counter", language="english"):
@@ -203,19 +269,20 @@ class QueryCounter:
         index = ctypes.c_uint32(0)
         length = ctypes.c_size_t(0)
         q, c = ctypes.byref(self._query._q), ctypes.byref(self._c)
+        err = N.Error()
         st = N.query_title(q, c, kind, _LANGUAGE[language], ctypes.byref(index), None, 0,
-                           ctypes.byref(length))
+                           ctypes.byref(length), ctypes.byref(err))
         if st == E_OUTPUT_TOO_SMALL:
             out = ctypes.create_string_buffer(length.value + 1)
             st = N.query_title(q, c, kind, _LANGUAGE[language], ctypes.byref(index), out,
-                               length.value + 1, ctypes.byref(length))
+                               length.value + 1, ctypes.byref(length), ctypes.byref(err))
             if st == OK:
                 return index.value, out.value.decode("utf-8", "replace")
         if st == STATUS["PERFBUF_E_NOT_FOUND"] and index.value != 0:
             return index.value, None
         if st == OK:
             return index.value, ""
-        raise _error(st)
+        raise _error(st, err)
 
 
 class Query:
@@ -269,7 +336,7 @@ class Query:
                     self._tables.append(buf)   # the library reads them until the query goes
                     setattr(regs[k], field, buf.address)
                     setattr(regs[k], length, buf.size)
-            regs[k].block = given.get("block", k)
+            regs[k].block = _unsigned(given.get("block", k), 32, "block")
         self._registrations = regs
         err = N.Error()
         st = N.query_open_v2(ctypes.byref(self._q), regs, len(registrations), ctypes.byref(err))
@@ -280,10 +347,13 @@ class Query:
 
     def _set_options(self, strict, max_sections, max_counters, max_instances):
         from . import STRICT
-        opts = N.Options(STRICT if strict else 0, max_sections, max_counters, max_instances)
-        st = N.query_options(ctypes.byref(self._q), ctypes.byref(opts))
+        opts = N.Options(STRICT if strict else 0, _unsigned(max_sections, 32, "max_sections"),
+                         _unsigned(max_counters, 32, "max_counters"),
+                         _unsigned(max_instances, 32, "max_instances"))
+        err = N.Error()
+        st = N.query_options(ctypes.byref(self._q), ctypes.byref(opts), ctypes.byref(err))
         if st != OK:
-            raise _error(st)
+            raise _error(st, err)
 
     def add(self, path):
         """Adds a counter by path (docs/paths.md): wildcards, #N, parents, a
@@ -305,9 +375,11 @@ class Query:
         in block and definition order, needing no Counter table. Before the
         first collect()."""
         counter = QueryCounter(self, "")
-        st = N.query_add_definitions(ctypes.byref(self._q), ctypes.byref(counter._c))
+        err = N.Error()
+        st = N.query_add_definitions(ctypes.byref(self._q), ctypes.byref(counter._c),
+                                     ctypes.byref(err))
         if st != OK:
-            raise _error(st)
+            raise _error(st, err)
         self._counters.append(counter)
         return counter
 
@@ -319,9 +391,10 @@ class Query:
         if self._arena is not None:
             ctypes.memmove(arena, self._arena, ctypes.sizeof(self._arena))
         size = ctypes.c_size_t(ctypes.sizeof(arena))
-        st = N.query_arena(ctypes.byref(self._q), arena, ctypes.byref(size))
+        err = N.Error()
+        st = N.query_arena(ctypes.byref(self._q), arena, ctypes.byref(size), ctypes.byref(err))
         if st != OK:
-            raise _error(st)
+            raise _error(st, err)
         self._arena = arena
 
     def collect(self, capture):

@@ -182,3 +182,57 @@ def test_every_definition_gives_one_item_per_value_without_a_table():
     for it in matched:
         assert before[it.older_position] == after[it.position]
     assert all(it.older_position is None for it in items if it.pairing == "new")
+
+
+def test_exited_instances_carry_the_key_that_told_them_apart():
+    """Captures 1 and 2 of the series: PID 812, the first svchost, exits.
+    By PDH's key the exited name is svchost#1 (the key nobody holds any
+    more); paired by ID Process, it is the process that exited, under its
+    own name in capture 1, with its PID."""
+    q = perfbuf.Query(_names())
+    pdh = q.add(CPU)
+    by_pid = q.add(CPU)
+    by_pid.pair_by("ID Process")
+    q.collect(_capture(1))
+    q.collect(_capture(2))
+    assert [(i.name, i.identity, i.key) for i in pdh.exited_instances()] == [
+        ("svchost#1", "name", None)]
+    gone = by_pid.exited_instances()
+    assert [(i.name, i.identity, i.key) for i in gone] == [("svchost", "key-counter", 812)]
+    assert gone[0].position == 1 and gone[0].object_title == 230
+    assert by_pid.exited() == ["svchost"]
+    assert [(i.name, i.key) for i in by_pid.appeared_instances()] == []
+
+
+def test_integers_that_do_not_fit_are_refused_not_wrapped():
+    """ctypes would pass 2**32 as 0 and -1 as 0xFFFFFFFF: the package
+    refuses both before the library sees them."""
+    with pytest.raises(ValueError):
+        perfbuf.Query(_names(), max_instances=-1)
+    with pytest.raises(OverflowError):
+        perfbuf.Query(_names(), max_counters=2 ** 32)
+    with pytest.raises(TypeError):
+        perfbuf.Query(_names(), max_sections=1.5)
+    reginfo = (CAPTURES / "documented" / "v2-reginfo-documented-processor-information.bin")
+    with pytest.raises(OverflowError):
+        perfbuf.Query.v2([{"reginfo": reginfo.read_bytes(), "block": 2 ** 32}])
+    with pytest.raises(ValueError):
+        perfbuf.Query.v2([{"reginfo": reginfo.read_bytes(), "block": -1}])
+    q = perfbuf.Query(_names())
+    cpu = q.add(CPU)
+    q.collect(_capture(0))
+    with pytest.raises(OverflowError):
+        cpu.formatted(flags=2 ** 32)
+
+
+def test_a_capture_of_another_computer_is_refused_and_changes_nothing():
+    q = perfbuf.Query(_names())
+    cpu = q.add(CPU)
+    q.collect(_capture(0))
+    before = [(i.name, i.status) for i in cpu.formatted()]
+    other = (CAPTURES / "synthetic" / "v1-synthetic-processor-1.bin").read_bytes()
+    with pytest.raises(perfbuf.PerfbufError) as raised:
+        q.collect(other)
+    assert raised.value.status_name == "PERFBUF_E_MACHINE_CHANGED"
+    assert (raised.value.structure, raised.value.field) == ("PERF_DATA_BLOCK", "SystemNameOffset")
+    assert [(i.name, i.status) for i in cpu.formatted()] == before

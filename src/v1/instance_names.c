@@ -417,17 +417,21 @@ perfbuf_status pb_v1_parent_slot(const perfbuf_v1_block *b, const perfbuf_v1_obj
                                  const perfbuf_v1_instance_index *index, size_t *slot,
                                  perfbuf_v1_instance *parent)
 {
-    if (!is_block_index(b, index)) {
+    if (!is_block_index(b, index) || !instance_of_block(b, o, inst)) {
         return PERFBUF_E_INVALID_ARGUMENT;
     }
-    perfbuf_status st = perfbuf_v1_parent(b, o, inst, index, parent, NULL);
+    parent_place place = {0};
+    perfbuf_status st = locate_parent(b, o, inst, index, &place, NULL);
     if (st != PERFBUF_OK) {
         return st;
     }
-    parent_place place;
-    st = locate_parent(b, o, inst, index, &place, NULL);
+    pb_cursor c = pb_v1_window(b, place.offset, b->size);
+    if (!pb_v1_view_instance(&c, b->parse_id, place.code_page, &place.name_bytes, parent)) {
+        return PERFBUF_E_INVALID_ARGUMENT;
+    }
+    parent->index = inst->parent_instance;
     *slot = place.slot;
-    return st;
+    return PERFBUF_OK;
 }
 
 static bool code_page_known(uint32_t code_page)
