@@ -1187,6 +1187,464 @@ static void refused_arguments(void)
     teardown(&f);
 }
 
+/* ---- what a caller hands back ---- */
+
+/*
+ * Every call that takes a counter refuses one of another query, and a
+ * copy of one at another address, naming the call and the argument; a
+ * counter of a query is refused by another query's add until the first is
+ * closed, and the first query's list stays whole (before, the second add
+ * took the counter and cut the list: the first query's arrays then read
+ * its counters' offsets in the other arena).
+ */
+static void ownership_refuses_what_is_not_the_query_s(void)
+{
+    fixture f, g;
+    CALL(setup(&f, false));
+    CALL(setup(&g, false));
+    perfbuf_query_counter a = {0}, a2 = {0}, b = {0}, copy;
+    const char *path = "\\Process(*)\\% Processor Time";
+    CHECK(add(&f, &a, path) == PERFBUF_OK);
+    CHECK(add(&f, &a2, "\\Process(*)\\ID Process") == PERFBUF_OK);
+    CHECK(add(&g, &b, path) == PERFBUF_OK);
+    perfbuf_error err = {0};
+    /* a is f's: g refuses it, and f keeps both its counters. */
+    CHECK_EQ_U(perfbuf_query_add(&g.q, &a, path, strlen(path), &err), PERFBUF_E_INVALID_ARGUMENT);
+    CHECK_STR(err.structure, "perfbuf_query_add");
+    CHECK_STR(err.field, "c");
+    CHECK_EQ_U(perfbuf_query_add_definitions(&g.q, &a2, NULL), PERFBUF_E_INVALID_ARGUMENT);
+    CHECK_EQ_U(perfbuf_query_pair_by(&g.q, &a, "ID Process", 10, NULL), PERFBUF_E_INVALID_ARGUMENT);
+    CHECK(start(&f) == PERFBUF_OK);
+    CHECK(start(&g) == PERFBUF_OK);
+    tb_buf c0 = cf_capture(0, NULL, 0, first, 4, 0);
+    CHECK(collect(&f, &c0) == PERFBUF_OK);
+    CHECK(collect(&g, &c0) == PERFBUF_OK);
+    CHECK_EQ_U(a.status, PERFBUF_CSTATUS_VALID_DATA);
+    CHECK_EQ_U(a2.status, PERFBUF_CSTATUS_VALID_DATA);
+    memcpy(&copy, &a, sizeof copy);
+    const perfbuf_query_counter *strangers[2] = {&b, &copy};
+    for (int k = 0; k < 2; k++) {
+        const perfbuf_query_counter *s = strangers[k];
+        size_t n = 8, bytes = 0;
+        perfbuf_formatted_item items[8];
+        perfbuf_raw_item raw[8];
+        perfbuf_query_instance listed[8];
+        uint32_t title = 7;
+        err = (perfbuf_error){0};
+        CHECK_EQ_U(perfbuf_query_formatted_array(&f.q, s, PERFBUF_FMT_DOUBLE, items, &n, NULL,
+                                                 &bytes, &err),
+                   PERFBUF_E_INVALID_ARGUMENT);
+        CHECK_STR(err.structure, "perfbuf_query_formatted_array");
+        CHECK_STR(err.field, "c");
+        CHECK_EQ_U(n, 8); /* nothing written */
+        CHECK_EQ_U(perfbuf_query_raw_array(&f.q, s, raw, &n, NULL, &bytes, &err),
+                   PERFBUF_E_INVALID_ARGUMENT);
+        CHECK_STR(err.structure, "perfbuf_query_raw_array");
+        CHECK_EQ_U(perfbuf_query_instances(&f.q, s, PERFBUF_QUERY_EXITED, listed, &n, NULL,
+                                           &bytes, &err),
+                   PERFBUF_E_INVALID_ARGUMENT);
+        CHECK_STR(err.structure, "perfbuf_query_instances");
+        CHECK_EQ_U(perfbuf_query_title(&f.q, s, PERFBUF_QUERY_TITLE_OBJECT,
+                                       PERFBUF_LANGUAGE_ENGLISH, &title, NULL, 0, &bytes, &err),
+                   PERFBUF_E_INVALID_ARGUMENT);
+        CHECK_STR(err.structure, "perfbuf_query_title");
+        CHECK_EQ_U(title, 7);
+    }
+    /* Closed, f owns nothing: a may join g's next query. */
+    CHECK(perfbuf_query_close(&f.q, NULL) == PERFBUF_OK);
+    CHECK(a.owner == NULL && a2.owner == NULL);
+    fixture h;
+    CALL(setup(&h, false));
+    CHECK(add(&h, &a, path) == PERFBUF_OK);
+    CHECK(start(&h) == PERFBUF_OK);
+    CHECK(collect(&h, &c0) == PERFBUF_OK);
+    CHECK_EQ_U(a.status, PERFBUF_CSTATUS_VALID_DATA);
+    teardown(&h);
+    tb_free(&c0);
+    teardown(&f);
+    teardown(&g);
+}
+
+/*
+ * What a caller may break: a counter zeroed while the query holds it
+ * (the list is no longer the query's), a query opened again at the same
+ * address (its old counters are not the new query's), an arena that does
+ * not begin with the previous one's bytes. Each is refused; none is read.
+ */
+static void a_broken_list_a_stale_counter_and_a_fresh_arena_are_refused(void)
+{
+    fixture f;
+    CALL(setup(&f, false));
+    perfbuf_query_counter a = {0}, b = {0}, x = {0};
+    CHECK(add(&f, &a, "\\Process(*)\\% Processor Time") == PERFBUF_OK);
+    CHECK(add(&f, &b, "\\Process(*)\\ID Process") == PERFBUF_OK);
+    CHECK(start(&f) == PERFBUF_OK);
+    tb_buf c0 = cf_capture(0, NULL, 0, first, 4, 0);
+    CHECK(collect(&f, &c0) == PERFBUF_OK);
+    /* An arena of the right size that is not a copy of the query's. */
+    size_t bytes = f.arena_bytes;
+    void *fresh = calloc(1, bytes);
+    perfbuf_error err = {0};
+    CHECK_EQ_U(perfbuf_query_arena(&f.q, fresh, &bytes, &err), PERFBUF_E_INVALID_ARGUMENT);
+    CHECK_STR(err.field, "arena");
+    CHECK(f.q.arena == f.arena);
+    free(fresh);
+    size_t n = 0;
+    CHECK(perfbuf_query_formatted_array(&f.q, &a, PERFBUF_FMT_DOUBLE, NULL, &n, NULL, NULL,
+                                        NULL) == PERFBUF_E_OUTPUT_TOO_SMALL);
+    CHECK_EQ_U(n, 4);
+    /* b zeroed by the caller: the list is broken; collect refuses it, and
+     * the arrays refuse b. */
+    memset(&b, 0, sizeof b);
+    CHECK_EQ_U(perfbuf_query_collect(&f.q, c0.data, c0.len, NULL, &err),
+               PERFBUF_E_INVALID_ARGUMENT);
+    CHECK_STR(err.structure, "perfbuf_query_collect");
+    CHECK_STR(err.field, "q");
+    CHECK_EQ_U(perfbuf_query_formatted_array(&f.q, &b, PERFBUF_FMT_DOUBLE, NULL, &n, NULL, NULL,
+                                             NULL),
+               PERFBUF_E_INVALID_ARGUMENT);
+    /* The query opened again at the same address, with x in slot 0: a
+     * still says it is slot 0 of this address's query, and is refused by
+     * the arrays (the arena lists x), never read at its old offsets. */
+    free(f.arena);
+    f.arena = NULL;
+    f.arena_bytes = 0;
+    CHECK(perfbuf_query_open(&f.q, f.english.data, f.english.len, NULL, 0, NULL) == PERFBUF_OK);
+    CHECK(add(&f, &x, "\\Process(svchost)\\ID Process") == PERFBUF_OK);
+    CHECK(start(&f) == PERFBUF_OK);
+    CHECK(collect(&f, &c0) == PERFBUF_OK);
+    CHECK_EQ_U(a.slot, 0);
+    CHECK_EQ_U(perfbuf_query_formatted_array(&f.q, &a, PERFBUF_FMT_DOUBLE, NULL, &n, NULL, NULL,
+                                             &err),
+               PERFBUF_E_INVALID_ARGUMENT);
+    CHECK_STR(err.field, "c");
+    n = 0;
+    CHECK(perfbuf_query_formatted_array(&f.q, &x, PERFBUF_FMT_DOUBLE, NULL, &n, NULL, NULL,
+                                        NULL) == PERFBUF_E_OUTPUT_TOO_SMALL);
+    CHECK_EQ_U(n, 1);
+    tb_free(&c0);
+    teardown(&f);
+}
+
+/* ---- resolved once ---- */
+
+/* PerfTime100nSec of a tb_v1 block: capture `second` of a series. */
+static void stamp(tb_v1 *v, uint32_t second)
+{
+    uint64_t t = CF_TIME(second);
+    tb_patch_u32(&v->buf, 72, (uint32_t)t);
+    tb_patch_u32(&v->buf, 76, (uint32_t)(t >> 32));
+}
+
+/* An object 30 with one instance "a" and two definitions: `titles` in
+ * definition order, of `types`, 8 bytes each, valued `values`. */
+static tb_buf two_definitions(uint32_t second, const uint32_t titles[2], const uint32_t types[2],
+                              const uint64_t values[2])
+{
+    tb_v1 v;
+    tb_v1_begin(&v, "HOST");
+    stamp(&v, second);
+    tb_v1_object_begin(&v, 30, 0, 0);
+    tb_v1_counter(&v, titles[0], types[0], 8, 8);
+    tb_v1_counter(&v, titles[1], types[1], 8, 16);
+    tb_v1_definitions_end(&v);
+    uint8_t data[24] = {0};
+    tb_put64(data, 8, values[0]);
+    tb_put64(data, 16, values[1]);
+    tb_v1_instance(&v, "a", 0, 0);
+    tb_v1_counter_block(&v, data, sizeof data);
+    tb_v1_object_end(&v);
+    tb_v1_end(&v);
+    return v.buf;
+}
+
+/*
+ * Two titles of one text ("Busy", as real Counter tables give 1,110 names
+ * several indexes): the path resolves, on the first capture, to the first
+ * definition of that text (title 10), and every later capture looks for
+ * title 10, wherever it is. Before, each capture resolved the text again:
+ * when title 20 came first, its 9,500,000 was paired with title 10's
+ * 1,000,000, 85 % with VALID_DATA, where each counter moved by 5 %. A
+ * capture without title 10 has no such counter, though 20 has the text.
+ */
+static void a_path_is_resolved_once(void)
+{
+    fixture f;
+    memset(&f, 0, sizeof f);
+    const pair table[] = {{10, "Busy"}, {20, "Busy"}, {30, "Obj"}};
+    f.english = table_of(table, 3);
+    tb_init(&f.german);
+    CHECK(perfbuf_query_open(&f.q, f.english.data, f.english.len, NULL, 0, NULL) == PERFBUF_OK);
+    perfbuf_query_counter busy = {0};
+    CHECK(add(&f, &busy, "\\Obj(*)\\Busy") == PERFBUF_OK);
+    CHECK(start(&f) == PERFBUF_OK);
+    const uint32_t timer[2] = {PERF_100NSEC_TIMER, PERF_100NSEC_TIMER};
+    const uint32_t in_order[2] = {10, 20}, swapped[2] = {20, 10}, other[2] = {20, 21};
+    const uint64_t v0[2] = {1000000, 9000000}, v1[2] = {9500000, 1500000};
+    tb_buf c0 = two_definitions(0, in_order, timer, v0);
+    tb_buf c1 = two_definitions(1, swapped, timer, v1);
+    tb_buf c2 = two_definitions(2, other, timer, v1);
+    CHECK(collect(&f, &c0) == PERFBUF_OK);
+    CHECK(collect(&f, &c1) == PERFBUF_OK);
+    perfbuf_formatted_item *items;
+    size_t n;
+    CHECK(formatted(&f, &busy, &items, &n) == PERFBUF_OK);
+    CHECK_EQ_U(n, 1);
+    CHECK_EQ_U(items[0].counter, 10);
+    CHECK_EQ_U(items[0].pairing, PERFBUF_PAIR_MATCHED);
+    CHECK(near(items[0].value.as_double, 5.0));
+    free(items);
+    uint32_t title = 0;
+    size_t len = 0;
+    CHECK(perfbuf_query_title(&f.q, &busy, PERFBUF_QUERY_TITLE_COUNTER, PERFBUF_LANGUAGE_ENGLISH,
+                              &title, NULL, 0, &len, NULL) == PERFBUF_E_OUTPUT_TOO_SMALL);
+    CHECK_EQ_U(title, 10);
+    CHECK(collect(&f, &c2) == PERFBUF_OK);
+    CHECK_EQ_U(busy.status, PERFBUF_CSTATUS_NO_COUNTER);
+    CHECK_EQ_U(busy.found, PERFBUF_QUERY_FOUND_NO_COUNTER);
+    tb_free(&c0);
+    tb_free(&c1);
+    tb_free(&c2);
+    teardown(&f);
+}
+
+/*
+ * A counter whose type changed between captures (a provider rebuilt its
+ * definitions) pairs its samples no more: DEFINITION_CHANGED, without the
+ * older sample, for a path as for a counter "*". Before, a path's items
+ * were MATCHED and the raw array gave the other type's sample.
+ */
+static void a_changed_type_is_not_paired(void)
+{
+    fixture f;
+    CALL(setup(&f, false));
+    perfbuf_query_counter cpu = {0}, every = {0};
+    CHECK(add(&f, &cpu, "\\Process(*)\\% Processor Time") == PERFBUF_OK);
+    CHECK(add(&f, &every, "\\Process(*)\\*") == PERFBUF_OK);
+    CHECK(start(&f) == PERFBUF_OK);
+    tb_buf c0 = cf_capture(0, NULL, 0, first, 2, 0);
+    tb_v1 v;
+    tb_v1_begin(&v, "HOST");
+    stamp(&v, 1);
+    tb_v1_object_begin(&v, CF_PROCESS, 0, 0);
+    tb_v1_counter(&v, CF_CPU, PERF_COUNTER_LARGE_RAWCOUNT, 8, 8);
+    tb_v1_counter(&v, CF_COUNT, PERF_COUNTER_RAWCOUNT, 4, 24);
+    tb_v1_definitions_end(&v);
+    for (int i = 0; i < 2; i++) {
+        uint8_t data[28] = {0};
+        tb_put64(data, 8, 7000000);
+        tb_put32(data, 24, 5);
+        tb_v1_instance(&v, first[i].name, 0, 0);
+        tb_v1_counter_block(&v, data, sizeof data);
+    }
+    tb_v1_object_end(&v);
+    tb_v1_end(&v);
+    CHECK(collect(&f, &c0) == PERFBUF_OK);
+    CHECK(collect(&f, &v.buf) == PERFBUF_OK);
+    perfbuf_raw_item raw[4];
+    size_t n = 4;
+    CHECK(raw_array(&f, &cpu, raw, &n) == PERFBUF_OK);
+    CHECK_EQ_U(n, 2);
+    for (size_t i = 0; i < n; i++) {
+        CHECK_EQ_U(raw[i].pairing, PERFBUF_PAIR_DEFINITION_CHANGED);
+        CHECK(!raw[i].has_older);
+        CHECK_EQ_U(raw[i].newer.type, PERF_COUNTER_LARGE_RAWCOUNT);
+        CHECK_EQ_U(raw[i].older_position, i);
+    }
+    perfbuf_formatted_item *items;
+    CHECK(formatted(&f, &every, &items, &n) == PERFBUF_OK);
+    CHECK_EQ_U(n, 4);
+    for (size_t i = 0; i < n && i < 4; i++) {
+        /* The changed counter alone; the count kept its type. */
+        CHECK_EQ_U(items[i].pairing, i % 2 == 0 ? PERFBUF_PAIR_DEFINITION_CHANGED
+                                                : PERFBUF_PAIR_MATCHED);
+    }
+    CHECK(near(items[0].value.as_double, 7000000.0)); /* one sample: the raw count */
+    free(items);
+    tb_free(&v.buf);
+    tb_free(&c0);
+    teardown(&f);
+}
+
+/* ---- one computer ---- */
+
+/* The fixture's capture with its computer name "HOST" written as `name`
+ * (four characters: the bytes after it stay where they are). */
+static tb_buf renamed_capture(uint32_t second, const char *name)
+{
+    tb_buf c = cf_capture(second, NULL, 0, first, 4, 0);
+    for (int i = 0; i < 4; i++) {
+        c.data[88 + 2 * i] = (uint8_t)name[i];
+    }
+    return c;
+}
+
+/*
+ * A query's captures are of one computer (PERF_DATA_BLOCK.SystemName,
+ * ASCII letters in either case): another computer's capture is refused
+ * and changes nothing. Before, it was paired with the first computer's,
+ * and every rate was the difference of two machines' counters.
+ */
+static void a_capture_of_another_computer_is_refused(void)
+{
+    fixture f;
+    CALL(setup(&f, false));
+    perfbuf_query_counter cpu = {0};
+    CHECK(add(&f, &cpu, "\\Process(*)\\% Processor Time") == PERFBUF_OK);
+    CHECK(start(&f) == PERFBUF_OK);
+    tb_buf c0 = renamed_capture(0, "HOST"), other = renamed_capture(1, "HOSZ");
+    tb_buf lower = renamed_capture(1, "host");
+    CHECK(collect(&f, &c0) == PERFBUF_OK);
+    perfbuf_error err = {0};
+    size_t needed = 7;
+    CHECK_EQ_U(perfbuf_query_collect(&f.q, other.data, other.len, &needed, &err),
+               PERFBUF_E_MACHINE_CHANGED);
+    CHECK_EQ_U(err.offset, 88);
+    CHECK_STR(err.structure, "PERF_DATA_BLOCK");
+    CHECK_STR(err.field, "SystemNameOffset");
+    CHECK_EQ_U(needed, 0);
+    /* Nothing changed: the arrays are the first capture's. */
+    perfbuf_formatted_item *items;
+    size_t n;
+    CHECK(formatted(&f, &cpu, &items, &n) == PERFBUF_OK);
+    CHECK_EQ_U(n, 4);
+    CHECK_EQ_U(items[1].value.status, PERFBUF_CSTATUS_INVALID_DATA);
+    free(items);
+    /* The same computer in other letter case pairs. */
+    CHECK(collect(&f, &lower) == PERFBUF_OK);
+    CHECK(formatted(&f, &cpu, &items, &n) == PERFBUF_OK);
+    CHECK_EQ_U(items[1].pairing, PERFBUF_PAIR_MATCHED);
+    free(items);
+    tb_free(&c0);
+    tb_free(&other);
+    tb_free(&lower);
+    teardown(&f);
+}
+
+/*
+ * A path's machine part against the capture's computer name, in the forms
+ * a path names a computer by: the name (either case), its DNS name, an
+ * address or localhost (not compared: a capture does not record them),
+ * and a 15-character NetBIOS name cut from a longer host name
+ * (COMPUTER_NAME_FORMAT). Any other name: NO_MACHINE, no items.
+ */
+static void a_path_names_the_capture_s_computer(void)
+{
+    static const struct {
+        const char *system;
+        const char *machine;
+        bool same;
+    } cases[] = {
+        {"HOST", "HOST", true},
+        {"HOST", "host", true},
+        {"HOST", "host.corp.example", true},
+        {"HOST", "10.0.0.5", true},
+        {"HOST", "fe80::1", true},
+        {"HOST", "localhost", true},
+        {"HOST", "OTHER", false},
+        {"HOST", "hostx", false},
+        {"HOST", "other.corp.example", false},
+        {"CORPORATE-MAIL-", "corporate-mail-server", true},
+        {"CORPORATE-MAIL-", "corporate-mail-server.example.com", true},
+        {"CORPORATE-MAIL-", "corporate-mail", false},
+        {"CORPORATE-MAIL-", "corporate-web-server", false},
+    };
+    for (size_t k = 0; k < COUNT(cases); k++) {
+        fixture f;
+        CALL(setup(&f, false));
+        char path[96];
+        snprintf(path, sizeof path, "\\\\%s\\Process(*)\\ID Process", cases[k].machine);
+        perfbuf_query_counter c = {0};
+        CHECK(add(&f, &c, path) == PERFBUF_OK);
+        CHECK(start(&f) == PERFBUF_OK);
+        tb_v1 v;
+        tb_v1_begin(&v, cases[k].system);
+        tb_v1_object_begin(&v, CF_PROCESS, 0, 0);
+        tb_v1_counter(&v, CF_COUNT, PERF_COUNTER_RAWCOUNT, 4, 8);
+        tb_v1_definitions_end(&v);
+        uint8_t data[12] = {0};
+        tb_v1_instance(&v, "a", 0, 0);
+        tb_v1_counter_block(&v, data, sizeof data);
+        tb_v1_object_end(&v);
+        tb_v1_end(&v);
+        CHECK(collect(&f, &v.buf) == PERFBUF_OK);
+        if (cases[k].same) {
+            CHECK_EQ_U(c.status, PERFBUF_CSTATUS_VALID_DATA);
+            CHECK_EQ_U(c.found, PERFBUF_QUERY_FOUND_ITEMS);
+        } else {
+            CHECK_EQ_U(c.status, PERFBUF_CSTATUS_NO_MACHINE);
+            CHECK_EQ_U(c.found, PERFBUF_QUERY_FOUND_NO_MACHINE);
+            size_t n = 0;
+            CHECK(perfbuf_query_formatted_array(&f.q, &c, PERFBUF_FMT_DOUBLE, NULL, &n, NULL,
+                                                NULL, NULL) == PERFBUF_E_NOT_FOUND);
+        }
+        if (th.case_failed) {
+            printf("  case %zu: %s against %s\n", k, cases[k].machine, cases[k].system);
+        }
+        tb_free(&v.buf);
+        teardown(&f);
+    }
+}
+
+/* ---- appeared and exited ---- */
+
+/*
+ * Under a counter "*", an instance appeared when none of its items paired
+ * and exited when none of its older items was paired: a counter the
+ * provider added at the front of the object (its items new) leaves every
+ * instance neither. Before, each instance was judged by its first item:
+ * every one was listed as appeared, and as exited.
+ */
+static void appeared_and_exited_per_instance(void)
+{
+    fixture f;
+    CALL(setup(&f, false));
+    perfbuf_query_counter every = {0};
+    CHECK(add(&f, &every, "\\Process(*)\\*") == PERFBUF_OK);
+    CHECK(start(&f) == PERFBUF_OK);
+    tb_buf c[2];
+    for (uint32_t k = 0; k < 2; k++) {
+        tb_v1 v;
+        tb_v1_begin(&v, "HOST");
+        stamp(&v, k);
+        tb_v1_object_begin(&v, CF_PROCESS, 0, 0);
+        if (k == 1) {
+            tb_v1_counter(&v, CF_COUNT, PERF_COUNTER_RAWCOUNT, 4, 16);
+        }
+        tb_v1_counter(&v, CF_CPU, PERF_100NSEC_TIMER, 8, 8);
+        tb_v1_definitions_end(&v);
+        const char *names[2] = {"a", "b"};
+        for (int i = 0; i < 2; i++) {
+            uint8_t data[20] = {0};
+            tb_put64(data, 8, 1000000u * (k + 1u));
+            tb_v1_instance(&v, names[i], 0, 0);
+            tb_v1_counter_block(&v, data, sizeof data);
+        }
+        tb_v1_object_end(&v);
+        tb_v1_end(&v);
+        c[k] = v.buf;
+        CHECK(collect(&f, &c[k]) == PERFBUF_OK);
+    }
+    const char *listed[4];
+    size_t count = 4;
+    CHECK(instances(&f, &every, PERFBUF_QUERY_APPEARED, listed, &count) == PERFBUF_OK);
+    CHECK_EQ_U(count, 0);
+    count = 4;
+    CHECK(instances(&f, &every, PERFBUF_QUERY_EXITED, listed, &count) == PERFBUF_OK);
+    CHECK_EQ_U(count, 0);
+    perfbuf_formatted_item *items;
+    size_t n;
+    CHECK(formatted(&f, &every, &items, &n) == PERFBUF_OK);
+    CHECK_EQ_U(n, 4);
+    CHECK_EQ_U(items[0].pairing, PERFBUF_PAIR_NEW);     /* the new counter */
+    CHECK_EQ_U(items[1].pairing, PERFBUF_PAIR_MATCHED); /* the timer, 10 % */
+    CHECK(near(items[1].value.as_double, 10.0));
+    free(items);
+    tb_free(&c[0]);
+    tb_free(&c[1]);
+    teardown(&f);
+}
+
 static const th_case cases[] = {
     TH_CASE(first_sample_then_rates), TH_CASE(exit_shifts_ordinals),
     TH_CASE(appeared_and_exited_with_parents), TH_CASE(add_errors), TH_CASE(refused_arguments),
@@ -1196,6 +1654,11 @@ static const th_case cases[] = {
     TH_CASE(every_counter_skips_bases), TH_CASE(every_object_of_a_title),
     TH_CASE(options_apply_to_captures), TH_CASE(capture_over_written_memory),
     TH_CASE(path_text_in_the_arena), TH_CASE(every_definition_of_every_object),
+    TH_CASE(ownership_refuses_what_is_not_the_query_s),
+    TH_CASE(a_broken_list_a_stale_counter_and_a_fresh_arena_are_refused),
+    TH_CASE(a_path_is_resolved_once), TH_CASE(a_changed_type_is_not_paired),
+    TH_CASE(a_capture_of_another_computer_is_refused),
+    TH_CASE(a_path_names_the_capture_s_computer), TH_CASE(appeared_and_exited_per_instance),
 };
 
 TH_MAIN(cases)
