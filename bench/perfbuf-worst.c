@@ -14,10 +14,13 @@
 #include <time.h>
 
 #include "adversarial.h"
+#include "builder_v2meta.h"
+#include "collector_fixture.h"
 #include "perfbuf/collector.h"
 #include "perfbuf/counter_types.h"
 #include "perfbuf/names.h"
 #include "perfbuf/paths.h"
+#include "perfbuf/query.h"
 #include "perfbuf/text.h"
 #include "perfbuf/v1.h"
 #include "perfbuf/v2_meta.h"
@@ -1394,11 +1397,289 @@ static void text_rows(void)
     free(samples);
 }
 
-int main(void)
+/* ---- the query ---- */
+
+/* One query run: its tables, its paths, its captures (older, then newer). */
+typedef struct query_case {
+    const tb_buf *table;          /* V1: an English Counter table */
+    const perfbuf_query_registration *reg; /* V2: one registration */
+    const char *const *paths;     /* NULL: a counter of every definition */
+    uint32_t path_count;
+    const char *key;              /* a key counter for every counter, or NULL */
+    const tb_buf *older, *newer;
+} query_case;
+
+/* What the last run of a case left: the arena and the items, for the
+ * arena table after the timings. */
+static size_t last_arena, last_items;
+
+/* Both captures collected (the arena grown as asked, inside the timing:
+ * a collector pays for it), then every counter's formatted array with its
+ * names and its exited instances. */
+static uint64_t query_run(const input *in)
+{
+    const query_case *qc = (const query_case *)(const void *)in->samples;
+    perfbuf_query q;
+    perfbuf_query_counter counters[8] = {0};
+    perfbuf_query_registration reg;
+    uint32_t n = qc->paths != NULL ? qc->path_count : 1u;
+    if (qc->reg != NULL) {
+        reg = *qc->reg;
+        if (perfbuf_query_open_v2(&q, &reg, 1, NULL) != PERFBUF_OK) {
+            return 0;
+        }
+    } else if (perfbuf_query_open(&q, qc->table->data, qc->table->len, NULL, 0, NULL) !=
+               PERFBUF_OK) {
+        return 0;
+    }
+    for (uint32_t k = 0; k < n; k++) {
+        perfbuf_status st = qc->paths != NULL
+                                ? perfbuf_query_add(&q, &counters[k], qc->paths[k],
+                                                    strlen(qc->paths[k]), NULL)
+                                : perfbuf_query_add_definitions(&q, &counters[k], NULL);
+        if (st == PERFBUF_OK && qc->key != NULL) {
+            st = perfbuf_query_pair_by(&q, &counters[k], qc->key, strlen(qc->key), NULL);
+        }
+        if (st != PERFBUF_OK) {
+            return 0;
+        }
+    }
+    void *arena = NULL;
+    const tb_buf *captures[2] = {qc->older, qc->newer};
+    uint64_t out = 0;
+    for (int c = 0; c < 2; c++) {
+        size_t needed = 0;
+        perfbuf_status st;
+        while ((st = perfbuf_query_collect(&q, captures[c]->data, captures[c]->len, &needed,
+                                           NULL)) == PERFBUF_E_OUTPUT_TOO_SMALL) {
+            arena = realloc(arena, needed);
+            if (arena == NULL || perfbuf_query_arena(&q, arena, &needed, NULL) != PERFBUF_OK) {
+                free(arena);
+                return 0;
+            }
+        }
+        if (st != PERFBUF_OK) {
+            free(arena);
+            return 0;
+        }
+    }
+    last_items = 0;
+    for (uint32_t k = 0; k < n; k++) {
+        size_t count = 0, bytes = 0;
+        if (perfbuf_query_formatted_array(&q, &counters[k], PERFBUF_FMT_DOUBLE, NULL, &count,
+                                          NULL, &bytes, NULL) != PERFBUF_E_OUTPUT_TOO_SMALL) {
+            continue;
+        }
+        perfbuf_formatted_item *items = malloc(sizeof *items * count);
+        char *names = malloc(bytes + 1u);
+        if (items != NULL && names != NULL &&
+            perfbuf_query_formatted_array(&q, &counters[k], PERFBUF_FMT_DOUBLE, items, &count,
+                                          names, &bytes, NULL) == PERFBUF_OK) {
+            out += count + bytes;
+            last_items += count;
+        }
+        free(names);
+        free(items);
+        size_t gone = 0, gone_bytes = 0;
+        if (perfbuf_query_instances(&q, &counters[k], PERFBUF_QUERY_EXITED, NULL, &gone, NULL,
+                                    &gone_bytes, NULL) == PERFBUF_E_OUTPUT_TOO_SMALL) {
+            perfbuf_query_instance *listed = malloc(sizeof *listed * gone);
+            char *gone_names = malloc(gone_bytes + 1u);
+            if (listed != NULL && gone_names != NULL &&
+                perfbuf_query_instances(&q, &counters[k], PERFBUF_QUERY_EXITED, listed, &gone,
+                                        gone_names, &gone_bytes, NULL) == PERFBUF_OK) {
+                out += gone;
+            }
+            free(gone_names);
+            free(listed);
+        }
+    }
+    last_arena = q.arena_bytes;
+    free(arena);
+    return out;
+}
+
+/* The arena of each query row: bytes, and times the two captures. */
+typedef struct arena_row {
+    char what[64];
+    size_t captures, arena, items;
+} arena_row;
+static arena_row arena_rows[32];
+static unsigned arena_row_count;
+
+static void query_row(const char *what, const query_case *qc)
+{
+    input in;
+    memset(&in, 0, sizeof in);
+    in.data = qc->newer->data;
+    in.len = qc->older->len + qc->newer->len;
+    in.samples = (const perfbuf_raw_sample *)(const void *)qc;
+    row(what, &in, query_run, NULL);
+    if (arena_row_count < sizeof arena_rows / sizeof arena_rows[0]) {
+        arena_row *a = &arena_rows[arena_row_count++];
+        snprintf(a->what, sizeof a->what, "%s", what);
+        a->captures = in.len;
+        a->arena = last_arena;
+        a->items = last_items;
+    }
+}
+
+/* The smallest n of adv_pair's shape whose two captures reach `bytes`. */
+static uint32_t pair_n(int shape, size_t bytes)
+{
+    uint32_t n = 64;
+    for (;;) {
+        tb_buf ob, nb;
+        adv_pair(n, shape, &ob, &nb);
+        size_t len = ob.len + nb.len;
+        tb_free(&ob);
+        tb_free(&nb);
+        if (len >= bytes || n > (1u << 24)) {
+            return n;
+        }
+        n = n * 3u / 2u;
+    }
+}
+
+static tb_buf english_of(const char *const *pairs, size_t count)
+{
+    tb_buf t;
+    tb_init(&t);
+    for (size_t k = 0; k < count; k++) {
+        tb_utf16(&t, pairs[k], 1);
+    }
+    tb_u16(&t, 0);
+    return t;
+}
+
+static void query_rows(size_t bytes, const char *size_label)
+{
+    char title[96];
+    snprintf(title, sizeof title, "The query: two captures of about %s, collected and read", size_label);
+    header(title);
+    static const char *titles[] = {"6", "% Processor Time", "10", "ID Process", "230", "Process"};
+    tb_buf table = english_of(titles, 6);
+    static const char *const v1_paths[2] = {"\\Process(*)\\% Processor Time",
+                                            "\\Process(*)\\ID Process"};
+    static const char *const shapes[5] = {
+        "query: 2 counters, n names, 10 % churn", "query: 2 counters, n svchost, #N shifted",
+        "query: 2 counters, n children of one 2,000-char parent",
+        "query: 2 counters, two 2,000-char parents of one name",
+        "query: 2 counters, names of 1,100 euro signs"};
+    for (int shape = 0; shape < 5; shape++) {
+        tb_buf ob, nb;
+        adv_pair(pair_n(shape, bytes), shape, &ob, &nb);
+        query_case qc = {.table = &table, .paths = v1_paths, .path_count = 2, .older = &ob,
+                         .newer = &nb};
+        query_row(shapes[shape], &qc);
+        tb_free(&ob);
+        tb_free(&nb);
+    }
+    {
+        tb_buf ob, nb;
+        adv_pair(pair_n(1, bytes), 1, &ob, &nb);
+        query_case qc = {.table = &table, .paths = v1_paths, .path_count = 2, .key = "ID Process",
+                         .older = &ob, .newer = &nb};
+        query_row("query: n svchost paired by ID Process", &qc);
+        query_case every = {.table = &table, .older = &ob, .newer = &nb};
+        query_row("query: every definition, n svchost", &every);
+        tb_free(&ob);
+        tb_free(&nb);
+    }
+    {
+        tb_buf ob, nb;
+        uint32_t n = 64;
+        do {
+            n = n * 3u / 2u;
+            adv_every_counter(n, &ob, &nb);
+            size_t len = ob.len + nb.len;
+            if (len >= bytes) {
+                break;
+            }
+            tb_free(&ob);
+            tb_free(&nb);
+        } while (n < (1u << 24));
+        static const char *const every_path[1] = {"\\Process(*)\\*"};
+        query_case qc = {.table = &table, .paths = every_path, .path_count = 1, .older = &ob,
+                         .newer = &nb};
+        query_row("query: counter *, n/8 counters of 16 long-named instances", &qc);
+        tb_free(&ob);
+        tb_free(&nb);
+    }
+    /* V2: one counterset of two counters, eight paths over it. */
+    static const tb_reg_row rows[2] = {
+        {CF_V2_CPU, PERF_100NSEC_TIMER, PERFBUF_V2_NO_ID, "cpu"},
+        {CF_V2_COUNT, PERF_COUNTER_RAWCOUNT, PERFBUF_V2_NO_ID, "count"}};
+    tb_buf reginfo = cf_v2_registration();
+    tb_buf names = tb_v2_strings(rows, 2, PERFBUF_V2_STRINGS_FROM_ARRAY_END);
+    tb_buf set = tb_v2_string_answer("Proc");
+    perfbuf_query_registration reg = {.reginfo = reginfo.data, .reginfo_len = reginfo.len,
+                                      .counter_names = names.data,
+                                      .counter_names_len = names.len,
+                                      .counterset_name = set.data,
+                                      .counterset_name_len = set.len};
+    static const char *const v2_paths[8] = {"\\Proc(*)\\cpu",  "\\Proc(*)\\count",
+                                            "\\Proc(i*)\\cpu", "\\Proc(i*)\\count",
+                                            "\\Proc(*)\\0",    "\\Proc(*)\\1",
+                                            "\\Proc(w*)\\cpu", "\\Proc(w*)\\count"};
+    for (int shape = 0; shape < 2; shape++) {
+        tb_buf ob, nb;
+        uint32_t n = 64;
+        do {
+            n = n * 3u / 2u;
+            adv_pair_v2(n, shape, &ob, &nb);
+            if (ob.len + nb.len >= bytes) {
+                break;
+            }
+            tb_free(&ob);
+            tb_free(&nb);
+        } while (n < (1u << 24));
+        query_case qc = {.reg = &reg, .paths = v2_paths, .path_count = 8, .older = &ob,
+                         .newer = &nb};
+        query_row(shape == 0 ? "query V2: 8 counters, n ids, 10 % churn"
+                             : "query V2: 8 counters, n of one id and name",
+                  &qc);
+        tb_free(&ob);
+        tb_free(&nb);
+    }
+    tb_free(&reginfo);
+    tb_free(&names);
+    tb_free(&set);
+    tb_free(&table);
+}
+
+/* The arenas the query rows ended with: what a collector allocates. */
+static void arena_table(void)
+{
+    printf("\nThe query's arena after each row's second capture (the fixed part, the kept and\n"
+           "the new capture's tables and items, and the scratch of its plan)\n\n");
+    printf("| %-62s | %9s | %10s | %9s | %8s | %14s |\n", "row", "captures", "arena", "items",
+           "arena/B", "w/o items /B");
+    printf("|%s|-----------|------------|-----------|----------|----------------|\n",
+           "----------------------------------------------------------------");
+    for (unsigned k = 0; k < arena_row_count; k++) {
+        const arena_row *a = &arena_rows[k];
+        double per = (double)a->arena / (double)a->captures;
+        double items = (double)a->items * PERFBUF_QUERY_ITEM_BYTES;
+        double rest = a->arena > items ? ((double)a->arena - items) / (double)a->captures : 0.0;
+        printf("| %-62s | %9zu | %10zu | %9zu | %8.2f | %14.2f |\n", a->what, a->captures,
+               a->arena, a->items, per, rest);
+    }
+}
+
+int main(int argc, char **argv)
 {
     printf("perfbuf worst-case table: median of %d runs of >= 20 ms each; target <= %.0f ms/MB "
            "and <= %.0f ms/call\n",
            REPEATS, TARGET_MS_PER_MB, TARGET_MS_PER_CALL);
+    if (argc == 2 && strcmp(argv[1], "--query") == 0) {
+        /* The query alone, at 1 MB and 8 MB: its rows and its arenas. */
+        query_rows(1000000, "1 MB");
+        query_rows(8000000, "8 MB");
+        arena_table();
+        printf("\nrows missing a target: %u\n", misses);
+        return 0;
+    }
     index_slots = malloc(sizeof *index_slots * 200000);
     class_slots = malloc(sizeof *class_slots * 200000);
     prebuilt_slots = malloc(sizeof *prebuilt_slots * 200000);
@@ -1408,6 +1689,8 @@ int main(void)
     v2_rows();
     meta_rows();
     text_rows();
+    query_rows(1000000, "1 MB");
+    arena_table();
     free(index_slots);
     free(class_slots);
     free(prebuilt_slots);

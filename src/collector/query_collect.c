@@ -183,7 +183,9 @@ typedef struct plan {
     size_t gen;       /* the new generation's bytes */
     size_t scratch;   /* the scratch's */
     size_t parents;   /* parents the tables may hold */
-    size_t largest;   /* records of the largest tabled object */
+    size_t records;   /* records they hold */
+    size_t sorted;    /* the most pairs one sort orders: records of an object,
+                         parents, or items of a counter */
     bool fits;        /* no size wrapped */
 } plan;
 
@@ -245,20 +247,31 @@ PB_NOINLINE static plan plan_v1(perfbuf_query *q, const perfbuf_v1_block *b)
     for (perfbuf_query_counter *c = q->first; c != NULL; c = c->next) {
         resolve_v1(q, c, b);
     }
-    size_t machine = 0, records = 0, names = 0, items = 0;
+    size_t machine = 0, names = 0, items = 0;
     p.fits = pb_mul(b->system_name_units, 3u, &machine);
     plan_add(&p, &p.gen, pb_q_align(machine + 1u) + SLACK);
     perfbuf_v1_iter objects;
     perfbuf_v1_object o;
+    /* Each counter's items: what its sort orders. */
+    for (const perfbuf_query_counter *c = q->first; c != NULL; c = c->next) {
+        size_t counter_items = 0;
+        perfbuf_v1_objects_begin(b, &objects);
+        while (perfbuf_v1_objects_next(b, &objects, &o)) {
+            size_t n = 0;
+            if (object_items(q, c, b, &o, &n)) {
+                plan_add(&p, &counter_items, n);
+            }
+        }
+        plan_add(&p, &items, counter_items);
+        p.sorted = counter_items > p.sorted ? counter_items : p.sorted;
+    }
+    /* Each object some counter names: its records, names and parents. */
     perfbuf_v1_objects_begin(b, &objects);
     while (perfbuf_v1_objects_next(b, &objects, &o)) {
         bool tabled = false;
-        for (const perfbuf_query_counter *c = q->first; c != NULL; c = c->next) {
+        for (const perfbuf_query_counter *c = q->first; c != NULL && !tabled; c = c->next) {
             size_t n = 0;
-            if (object_items(q, c, b, &o, &n)) {
-                tabled = true;
-                plan_add(&p, &items, n);
-            }
+            tabled = object_items(q, c, b, &o, &n);
         }
         if (!tabled) {
             continue;
@@ -266,11 +279,12 @@ PB_NOINLINE static plan plan_v1(perfbuf_query *q, const perfbuf_v1_block *b)
         size_t own = 0, bytes = o.total_length - o.definition_length;
         p.fits = p.fits && pb_mul(bytes, 3u, &own);
         plan_add(&p, &names, own);
-        plan_add(&p, &records, object_records(&o));
+        plan_add(&p, &p.records, object_records(&o));
         plan_add(&p, &p.parents, with_parents(b, &o));
-        p.largest = object_records(&o) > p.largest ? object_records(&o) : p.largest;
+        p.sorted = object_records(&o) > p.sorted ? object_records(&o) : p.sorted;
     }
-    plan_array(&p, &p.gen, records, sizeof(pb_qrec));
+    p.sorted = p.parents > p.sorted ? p.parents : p.sorted;
+    plan_array(&p, &p.gen, p.records, sizeof(pb_qrec));
     plan_array(&p, &p.gen, p.parents, sizeof(pb_qparent));
     plan_array(&p, &p.gen, p.parents, 2u * sizeof(uint64_t));
     if (p.parents > 0) {
@@ -285,15 +299,15 @@ PB_NOINLINE static plan plan_v1(perfbuf_query *q, const perfbuf_v1_block *b)
     plan_array(&p, &p.gen, items, sizeof(pb_qitem) + 2u * sizeof(uint64_t) + sizeof(uint32_t));
     plan_array(&p, &p.gen, q->counters, 3u * SLACK);
     /* Scratch: the block index and its description, the map of objects to
-     * their first record, the map of slots to parents, the sort's pairs
-     * and a flag per parent. */
-    size_t sorted = p.largest > p.parents ? p.largest : p.parents;
+     * their first record, the map of slots to parents, the sorts' pairs
+     * twice, a flag per parent and two words per record. */
     plan_add(&p, &p.scratch, INDEX_HEADER);
     plan_array(&p, &p.scratch, b->index_slots, sizeof(uint64_t));
     plan_array(&p, &p.scratch, b->object_count, sizeof(uint32_t));
     plan_array(&p, &p.scratch, b->index_slots, sizeof(uint32_t));
-    plan_array(&p, &p.scratch, sorted, 2u * sizeof(uint64_t));
+    plan_array(&p, &p.scratch, p.sorted, 4u * sizeof(uint64_t));
     plan_array(&p, &p.scratch, p.parents, 1u);
+    plan_array(&p, &p.scratch, p.records, 2u * sizeof(uint32_t));
     return p;
 }
 
@@ -301,7 +315,7 @@ PB_NOINLINE static plan plan_v1(perfbuf_query *q, const perfbuf_v1_block *b)
 PB_NOINLINE static plan plan_v2(perfbuf_query *q, const perfbuf_v2_query *d)
 {
     plan p = {.fits = true};
-    size_t records = 0, names = 0, items = 0;
+    size_t names = 0, items = 0;
     perfbuf_v2_iter blocks;
     perfbuf_v2_block block;
     perfbuf_v2_blocks_begin(d, &blocks);
@@ -324,17 +338,19 @@ PB_NOINLINE static plan plan_v2(perfbuf_query *q, const perfbuf_v2_query *d)
         size_t own = 0;
         p.fits = p.fits && pb_mul(block.size, 3u, &own);
         plan_add(&p, &names, own);
-        plan_add(&p, &records, n);
-        p.largest = n > p.largest ? n : p.largest;
+        plan_add(&p, &p.records, n);
+        /* A counter's items are its block's records at most. */
+        p.sorted = n > p.sorted ? n : p.sorted;
     }
     plan_add(&p, &p.gen, SLACK);
-    plan_array(&p, &p.gen, records, sizeof(pb_qrec));
+    plan_array(&p, &p.gen, p.records, sizeof(pb_qrec));
     plan_add(&p, &p.gen, names);
     plan_add(&p, &p.gen, SLACK);
     plan_array(&p, &p.gen, items, sizeof(pb_qitem) + 2u * sizeof(uint64_t) + sizeof(uint32_t));
     plan_array(&p, &p.gen, q->counters, 3u * SLACK);
     plan_array(&p, &p.scratch, d->block_count, sizeof(uint32_t));
-    plan_array(&p, &p.scratch, p.largest, 2u * sizeof(uint64_t));
+    plan_array(&p, &p.scratch, p.sorted, 4u * sizeof(uint64_t));
+    plan_array(&p, &p.scratch, p.records, 2u * sizeof(uint32_t));
     return p;
 }
 
@@ -486,13 +502,18 @@ static perfbuf_status place_scratch(pb_qbuild *w, const plan *p)
 {
     perfbuf_query *q = w->q;
     size_t top = q->arena_bytes / PB_Q_ALIGN * PB_Q_ALIGN, floor = pb_q_align(w->at), at = 0;
-    size_t sorted = p->largest > p->parents ? p->largest : p->parents;
     uint32_t objects = w->b != NULL ? w->b->object_count : w->d->block_count;
     bool fits = take_scratch(&top, floor, (size_t)objects * sizeof(uint32_t), &at);
     w->object_first = (uint32_t *)pb_q_at(q, at);
-    fits = fits && take_scratch(&top, floor, sorted * 2u * sizeof(uint64_t), &at);
+    fits = fits && take_scratch(&top, floor, p->sorted * 2u * sizeof(uint64_t), &at);
     w->sort = (uint64_t *)pb_q_at(q, at);
-    w->sort_pairs = sorted;
+    fits = fits && take_scratch(&top, floor, p->sorted * 2u * sizeof(uint64_t), &at);
+    w->spare = (uint64_t *)pb_q_at(q, at);
+    w->sort_pairs = p->sorted;
+    fits = fits && take_scratch(&top, floor, p->records * sizeof(uint32_t), &at);
+    w->same_as = (uint32_t *)pb_q_at(q, at);
+    fits = fits && take_scratch(&top, floor, p->records * sizeof(uint32_t), &at);
+    w->other_than = (uint32_t *)pb_q_at(q, at);
     if (w->b != NULL) {
         fits = fits && take_scratch(&top, floor, p->parents, &at);
         w->flags = pb_q_at(q, at);

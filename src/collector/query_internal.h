@@ -43,7 +43,8 @@
 /* One instance (or single counter block) of an object a counter names, in
  * one capture. */
 typedef struct pb_qrec {
-    uint64_t hash;         /* its own name's hash (pb_q_hash), or its UniqueID's */
+    uint64_t hash;         /* its parent's name and its own, hashed (the tables
+                              hash its name alone until #N is counted) */
     uint64_t identity;     /* PB_Q_HAS_IDENTITY | UniqueID (V1) or InstanceId (V2); 0: none */
     uint64_t counters;     /* V1: its counter block (pb_pack_counter_block) */
     size_t name;           /* its name in the generation's strings */
@@ -197,12 +198,20 @@ typedef struct pb_qbuild {
     perfbuf_v1_instance_index *index; /* V1: the capture's block index, in the scratch */
     uint32_t *object_first;          /* per object (block): its first record, or PB_Q_NONE */
     uint32_t *parent_of_slot;        /* V1: per block index slot, its parent record */
-    uint64_t *sort;                  /* pairs for the sorts, 2 per record */
-    size_t sort_pairs;
+    uint64_t *sort;                  /* pairs for the sorts: the records' (hash, index) */
+    uint64_t *spare;                 /* and as many again, where a sort moves them */
+    size_t sort_pairs;               /* the pairs each holds */
+    uint32_t *same_as;               /* per record: the older record it was found equal to */
+    uint32_t *other_than;            /* and the last one it was found unequal to */
     uint8_t *flags;                  /* per parent: what a path's parent part said of it */
     size_t flag_count;
     pb_qparent *building;            /* the parents while the records are read */
 } pb_qbuild;
+
+/* Sorts n (hash, index) pairs by hash, pairs of one hash in their order
+ * (a stable LSD radix sort, eight passes of a byte, each skipped when every
+ * hash shares that byte), through `spare` (room for n pairs). O(n). */
+void pb_q_sort(uint64_t *pairs, uint64_t *spare, size_t n);
 
 /* `bytes` of the new generation, aligned, or false when they pass its limit. */
 bool pb_q_take(pb_qbuild *w, size_t bytes, size_t *offset);

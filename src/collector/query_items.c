@@ -25,10 +25,8 @@
 #include "collector/pair_keys.h"
 #include "collector/query_internal.h"
 
-#define NO_PARENT_HASH UINT64_C(0x9E3779B97F4A7C15)
 #define KEY_HASH UINT64_C(0x4B4559)
 #define UNIQUE_ID_HASH UINT64_C(0x5555)
-#define ORDINAL_HASH UINT64_C(0x4F5244)
 
 /* A counter's items are pending until the collection commits its stamp. */
 #define PENDING UINT64_MAX
@@ -37,11 +35,6 @@
 #define PARENT_UNKNOWN 0u
 #define PARENT_NAMED 1u
 #define PARENT_OTHER 2u
-
-static uint64_t mix2(uint64_t a, uint64_t b)
-{
-    return pb_mix64(a ^ pb_mix64(b)) & PB_PAIRING_HASH_MASK;
-}
 
 static uint32_t sample_failure(perfbuf_status st)
 {
@@ -451,23 +444,27 @@ perfbuf_status pb_q_items_v2(pb_qbuild *w, perfbuf_query_counter *c)
 
 /* ---- pairing ---- */
 
-/* The key of an item as a hash: the same inputs in every generation. */
+/* The key of an item as a hash, from the same inputs in every generation:
+ * its record's (parent and name, query_tables.c), what tells records of
+ * that name apart (#N, the UniqueID, the InstanceId and #N, or the key
+ * counter's value), the counter and the object's title. */
 static uint64_t item_key(const perfbuf_query_counter *c, const pb_qitem *it, const pb_qrec *r,
-                         const pb_qparent *parents, bool v2)
+                         bool v2)
 {
-    uint64_t parent = r->parent == PB_Q_NONE ? NO_PARENT_HASH : parents[r->parent].hash;
     uint64_t which;
     if (it->keyed != 0) {
-        which = mix2(it->key, KEY_HASH);
+        which = pb_mix64(it->key) ^ KEY_HASH;
     } else if (v2) {
-        which = mix2(r->identity ^ (uint64_t)r->ordinal << 40, ORDINAL_HASH);
+        which = (r->identity & PB_MIX_LANE) << 32 | r->ordinal;
     } else if (c->identity == PERFBUF_QUERY_IDENTITY_UNIQUE_ID && r->identity != 0) {
-        which = mix2(r->identity, UNIQUE_ID_HASH);
+        which = r->identity ^ UNIQUE_ID_HASH << 40;
     } else {
-        which = mix2(r->ordinal, ORDINAL_HASH);
+        which = r->ordinal;
     }
-    uint64_t h = mix2(mix2(parent, r->hash), which);
-    return mix2(h, (uint64_t)it->counter << 32 | r->object_title);
+    /* The counter and object in the high half, where #N and the ids are
+     * rarely: one mix of both, then one with the record's. */
+    uint64_t where = ((uint64_t)it->counter << 32 | r->object_title) ^ (which << 17 | which >> 47);
+    return pb_mix64(r->hash ^ pb_mix64(which ^ where)) & PB_PAIRING_HASH_MASK;
 }
 
 /* Whether an item's own key can pair at all: not of an ambiguous #N (a
@@ -541,22 +538,64 @@ static bool same_definition(const pb_qitem *a, const pb_qitem *b)
            a->base_type == b->base_type && a->base_size == b->base_size;
 }
 
-/* The first of `count` sorted keys whose hash is h, or count. */
-static uint32_t find_key(const uint64_t *keys, uint32_t count, uint64_t h)
+/* Whether newer record r is the same instance as older record o for
+ * items a and b: the comparison of their names is made once per pair of
+ * records, whatever the number of items (a counter "*" gives an instance
+ * one per counter), and remembered per newer record. */
+static bool remembered_same(pb_qbuild *w, const pair_view *v, const pb_qitem *a,
+                            const pb_qitem *b)
 {
-    uint32_t lo = 0, hi = count;
-    while (lo < hi) {
-        PB_WORK(1);
-        uint32_t mid = lo + (hi - lo) / 2u;
-        if (keys[2u * mid] < h) {
-            lo = mid + 1u;
-        } else {
-            hi = mid;
-        }
+    uint32_t r = a->record, o = b->record;
+    if (w->same_as[r] == o) {
+        return true;
     }
-    return lo < count && keys[2u * lo] == h ? lo : count;
+    if (w->other_than[r] == o) {
+        return false;
+    }
+    bool same = same_instance(v, a, &v->nr[r], b, &v->orec[o]);
+    if (same) {
+        w->same_as[r] = o;
+    } else {
+        w->other_than[r] = o;
+    }
+    return same;
 }
 
+/* The newer item at sorted place k and the older one at place j (of one
+ * hash): paired when they are one instance's one counter and the older is
+ * not yet claimed. */
+static void pair_one(pb_qbuild *w, const pair_view *v, pb_qitem *items, uint32_t i,
+                     const pb_qitem *older_items, uint32_t j, uint32_t *claims)
+{
+    pb_qitem *item = &items[i];
+    const pb_qitem *o = &older_items[j];
+    if (item->pairing != PERFBUF_PAIR_NEW || o->record >= v->q->older.record_count ||
+        (v->orec[o->record].flags & PB_Q_REC_LATER) != 0) {
+        return;
+    }
+    if (o->counter != item->counter || !remembered_same(w, v, item, o)) {
+        /* Equal hashes, other keys: never paired (a collision). */
+        item->pairing = PERFBUF_PAIR_AMBIGUOUS;
+        return;
+    }
+    if (claims[j] != 0) {
+        return;
+    }
+    claims[j] = i + 1u;
+    item->older = j;
+    /* A V2 counter is its registration's in both captures: nothing to
+     * differ (a sample that failed has no type of its own). */
+    item->pairing = v->v2 || same_definition(item, o) ? PERFBUF_PAIR_MATCHED
+                                                      : PERFBUF_PAIR_DEFINITION_CHANGED;
+}
+
+/*
+ * Pairs a counter's items of the new generation with its items of the
+ * older one: the newer keys are computed and sorted (the next collection
+ * pairs with them), and the two sorted lists are walked together; in a
+ * hash both have, the t-th newer item (position order) meets the t-th
+ * older one. Linear after the sort.
+ */
 void pb_q_pair(pb_qbuild *w, perfbuf_query_counter *c)
 {
     const perfbuf_query *q = w->q;
@@ -564,92 +603,74 @@ void pb_q_pair(pb_qbuild *w, perfbuf_query_counter *c)
     bool v2 = w->d != NULL;
     pb_qitem *items = pb_q_items(q, &c->newer);
     uint64_t *keys = (uint64_t *)pb_q_at(q, c->newer.keys);
-    uint32_t *place = (uint32_t *)pb_q_at(q, c->newer.claims);
+    uint32_t *newer_claims = (uint32_t *)pb_q_at(q, c->newer.claims);
     uint32_t n = c->newer.count;
     pair_view v = {.q = q, .c = c, .v2 = v2, .nr = pb_q_records(q, &w->gen),
                    .np = pb_q_parents(q, &w->gen), .ns = pb_q_strings(q, &w->gen)};
     for (uint32_t i = 0; i < n; i++) {
         PB_WORK(1);
-        keys[2u * i] = item_key(c, &items[i], &v.nr[items[i].record], v.np, v2);
+        pb_qitem *item = &items[i];
+        const pb_qrec *r = &v.nr[item->record];
+        keys[2u * i] = item_key(c, item, r, v2);
         keys[2u * i + 1u] = i;
+        newer_claims[i] = 0;
+        item->older = PB_Q_NONE;
+        /* No key tells which of two objects of one title is which in
+         * another capture; an ambiguous #N or parent name pairs nothing. */
+        item->pairing = (r->flags & PB_Q_REC_LATER) != 0 ? PERFBUF_PAIR_UNPAIRED
+                        : !pairable(c, item, r, v.np, v2) ? PERFBUF_PAIR_AMBIGUOUS
+                                                          : PERFBUF_PAIR_NEW;
     }
-    pb_key_sort_records(keys, n);
+    if (n > w->sort_pairs) {
+        PB_UNREACHABLE(); /* the plan sized the spare for the largest counter */
+        return;
+    }
+    pb_q_sort(keys, w->spare, n);
     bool has_older = c->older.stamp != 0 && c->older.stamp == older->stamp &&
                      pb_q_samples_readable(q, older, &c->older);
-    const pb_qitem *older_items = has_older ? pb_q_items(q, &c->older) : NULL;
-    const uint64_t *older_keys = has_older ? (const uint64_t *)pb_q_at(q, c->older.keys) : NULL;
-    uint32_t *claims = has_older ? (uint32_t *)pb_q_at(q, c->older.claims) : NULL;
-    uint32_t on = has_older ? c->older.count : 0u;
-    if (has_older) {
-        v.orec = pb_q_records(q, older);
-        v.op = pb_q_parents(q, older);
-        v.os = pb_q_strings(q, older);
+    if (!has_older) {
+        return;
     }
+    const pb_qitem *older_items = pb_q_items(q, &c->older);
+    const uint64_t *older_keys = (const uint64_t *)pb_q_at(q, c->older.keys);
+    uint32_t *claims = (uint32_t *)pb_q_at(q, c->older.claims);
+    uint32_t on = c->older.count;
+    v.orec = pb_q_records(q, older);
+    v.op = pb_q_parents(q, older);
+    v.os = pb_q_strings(q, older);
     for (uint32_t j = 0; j < on; j++) {
         PB_WORK(1);
         claims[j] = 0;
     }
-    /* The items in their own order, each with its place among the sorted
-     * keys: the newer claims hold it until they are cleared here for the
-     * next collection. Items of one key claim in position order. */
-    for (uint32_t k = 0; k < n; k++) {
+    for (uint32_t r = 0; r < w->gen.record_count; r++) {
         PB_WORK(1);
-        place[(uint32_t)keys[2u * k + 1u]] = k;
+        w->same_as[r] = PB_Q_NONE;
+        w->other_than[r] = PB_Q_NONE;
     }
-    uint32_t compared_newer = PB_Q_NONE, compared_older = PB_Q_NONE;
-    bool compared_equal = false;
-    for (uint32_t i = 0; i < n; i++) {
+    uint32_t a = 0, b = 0;
+    while (a < n && b < on) {
         PB_WORK(1);
-        uint32_t k = place[i];
-        place[i] = 0;
-        pb_qitem *item = &items[i];
-        const pb_qrec *r = &v.nr[item->record];
-        item->older = PB_Q_NONE;
-        if ((r->flags & PB_Q_REC_LATER) != 0) {
-            /* No key tells which of two objects of one title is which in
-             * another capture. */
-            item->pairing = PERFBUF_PAIR_UNPAIRED;
-            continue;
+        uint64_t ha = keys[2u * a], hb = older_keys[2u * b];
+        uint32_t ae = a + 1u, be = b + 1u;
+        while (ae < n && keys[2u * ae] == ha) {
+            PB_WORK(1);
+            ae++;
         }
-        if (!pairable(c, item, r, v.np, v2)) {
-            item->pairing = PERFBUF_PAIR_AMBIGUOUS;
-            continue;
+        while (be < on && older_keys[2u * be] == hb) {
+            PB_WORK(1);
+            be++;
         }
-        item->pairing = PERFBUF_PAIR_NEW;
-        uint64_t h = keys[2u * k];
-        uint32_t at = find_key(older_keys, on, h);
-        uint32_t rank = k - find_key(keys, n, h);
-        if (at == on || rank >= on - at || older_keys[2u * (at + rank)] != h) {
-            continue;
+        if (ha == hb) {
+            for (uint32_t t = 0; a + t < ae && b + t < be; t++) {
+                PB_WORK(1);
+                uint32_t i = (uint32_t)keys[2u * (a + t) + 1u];
+                uint32_t j = (uint32_t)older_keys[2u * (b + t) + 1u];
+                if (i < n && j < on) {
+                    pair_one(w, &v, items, i, older_items, j, claims);
+                }
+            }
         }
-        uint32_t j = (uint32_t)older_keys[2u * (at + rank) + 1u];
-        if (j >= on || older_items[j].record >= older->record_count) {
-            continue;
-        }
-        const pb_qitem *o = &older_items[j];
-        const pb_qrec *orec = &v.orec[o->record];
-        if ((orec->flags & PB_Q_REC_LATER) != 0) {
-            continue;
-        }
-        /* The items of one instance under a counter "*" follow one another:
-         * the instances are compared once for all of them. */
-        if (item->record != compared_newer || o->record != compared_older) {
-            compared_newer = item->record;
-            compared_older = o->record;
-            compared_equal = same_instance(&v, item, r, o, orec);
-        }
-        if (!compared_equal || o->counter != item->counter) {
-            item->pairing = PERFBUF_PAIR_AMBIGUOUS;
-            continue;
-        }
-        if (claims[j] != 0) {
-            continue;
-        }
-        claims[j] = i + 1u;
-        item->older = j;
-        /* A V2 counter is its registration's in both captures: nothing
-         * to differ (a sample that failed has no type of its own). */
-        item->pairing = v2 || same_definition(item, o) ? PERFBUF_PAIR_MATCHED
-                                                       : PERFBUF_PAIR_DEFINITION_CHANGED;
+        a = ha <= hb ? ae : a;
+        b = hb <= ha ? be : b;
     }
 }

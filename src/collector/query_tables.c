@@ -97,6 +97,46 @@ static uint64_t name_hash(const char *text, size_t len, uint32_t flags)
     return (flags & PB_Q_REC_OPAQUE) != 0 ? mix2(h, OPAQUE_HASH) : h;
 }
 
+/* ---- sorting ---- */
+
+void pb_q_sort(uint64_t *pairs, uint64_t *spare, size_t n)
+{
+    if (n < 2) {
+        return;
+    }
+    uint64_t *from = pairs, *to = spare;
+    for (unsigned shift = 0; shift < 64; shift += 8) {
+        size_t count[256] = {0};
+        for (size_t i = 0; i < n; i++) {
+            PB_WORK(1);
+            count[from[2u * i] >> shift & 0xFFu]++;
+        }
+        if (count[from[0] >> shift & 0xFFu] == n) {
+            continue; /* every hash has this byte: the order stands */
+        }
+        size_t at = 0;
+        for (unsigned b = 0; b < 256; b++) {
+            size_t c = count[b];
+            count[b] = at;
+            at += c;
+        }
+        PB_WORK(256);
+        for (size_t i = 0; i < n; i++) {
+            PB_WORK(1);
+            size_t k = count[from[2u * i] >> shift & 0xFFu]++;
+            to[2u * k] = from[2u * i];
+            to[2u * k + 1u] = from[2u * i + 1u];
+        }
+        uint64_t *t = from;
+        from = to;
+        to = t;
+    }
+    if (from != pairs) {
+        memcpy(pairs, from, n * 2u * sizeof *pairs);
+        PB_WORK(n / 4u);
+    }
+}
+
 /* ---- writing names ---- */
 
 /* Converts an instance's name into the generation's strings: UTF-8 for
@@ -276,7 +316,7 @@ static void represent_parents(pb_qbuild *w)
         order[2u * i] = parents[i].hash;
         order[2u * i + 1u] = i;
     }
-    pb_key_sort_records(order, n);
+    pb_q_sort(order, w->spare, n);
     for (uint32_t s = 0; s < n;) {
         uint32_t e = s + 1u, first = (uint32_t)order[2u * s + 1u];
         bool pure = true;
@@ -343,7 +383,7 @@ static void number_records(pb_qbuild *w, uint32_t first, uint32_t n, bool v2)
         order[2u * keyed + 1u] = first + i;
         keyed++;
     }
-    pb_key_sort_records(order, keyed);
+    pb_q_sort(order, w->spare, keyed);
     for (uint32_t s = 0; s < keyed;) {
         uint32_t e = s + 1u;
         const pb_qrec *head = &records[order[2u * s + 1u]];
@@ -358,6 +398,22 @@ static void number_records(pb_qbuild *w, uint32_t first, uint32_t n, bool v2)
             records[order[2u * j + 1u]].ordinal = pure ? j - s : PERFBUF_PAIR_NO_ORDINAL;
         }
         s = e;
+    }
+}
+
+/* Once #N is known, each record's hash becomes the part of its pairing
+ * key that no counter changes: its parent's name and its own, mixed
+ * (query_items.c adds #N, or the UniqueID, InstanceId or key value, and
+ * the counter). */
+static void key_records(pb_qbuild *w)
+{
+    pb_qrec *records = pb_q_records(w->q, &w->gen);
+    const pb_qparent *parents = w->b != NULL ? pb_q_parents(w->q, &w->gen) : NULL;
+    for (uint32_t i = 0; i < w->gen.record_count; i++) {
+        PB_WORK(1);
+        pb_qrec *r = &records[i];
+        uint64_t parent = r->parent == PB_Q_NONE ? NO_PARENT_HASH : parents[r->parent].hash;
+        r->hash = mix2(parent, r->hash);
     }
 }
 
@@ -410,6 +466,7 @@ perfbuf_status pb_q_table_v1(pb_qbuild *w)
             number_records(w, w->object_first[o.index], o.instance_count, false);
         }
     }
+    key_records(w);
     return PERFBUF_OK;
 }
 
@@ -525,7 +582,11 @@ perfbuf_status pb_q_table_v2(pb_qbuild *w)
         }
     }
     w->at = w->gen.strings + w->gen.string_bytes;
-    return next == w->gen.record_count ? PERFBUF_OK : PERFBUF_E_INCONSISTENT;
+    if (next != w->gen.record_count) {
+        return PERFBUF_E_INCONSISTENT;
+    }
+    key_records(w);
+    return PERFBUF_OK;
 }
 
 /* ---- the older generation's parents ---- */
