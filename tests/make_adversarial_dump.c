@@ -18,6 +18,15 @@
  *                       Process (230) children named "c" alternating
  *                       between them: --counter naming another parent
  *                       must not convert every child's full name;
+ *   v1-children.bin, v1-children-prev.bin
+ *                       --rate, --counter, --csv: 2,500 x SCALE Process
+ *                       (230) children named "c" (counters 10 "ID" and 12
+ *                       "Count", a PERF_COUNTER_COUNTER that rose by 5)
+ *                       of one Thread (232) parent of 1,000 x SCALE
+ *                       characters; the earlier capture lacks the first
+ *                       child (every #N shifts): a tool or query that
+ *                       rebuilt each child's "parent/c#N" does work of
+ *                       children times the parent's length;
  *   v1-objects.bin, v1-objects-prev.bin
  *                       --rate: 500 x SCALE objects of one instance each,
  *                       listed in reverse in the earlier capture;
@@ -260,6 +269,52 @@ static tb_buf v1_objects_capture(uint32_t scale, int previous)
     }
     tb_v1_end(&v);
     return v.buf;
+}
+
+/* One capture of the children pair; `previous`: without the first child,
+ * one second earlier, each count 5 less. */
+static tb_buf v1_children_capture(uint32_t scale, int previous)
+{
+    uint32_t n = 2500 * scale, length = 1000 * scale;
+    char *parent = malloc((size_t)length + 1);
+    if (parent == NULL) {
+        exit(1);
+    }
+    memset(parent, 'P', length);
+    parent[length] = '\0';
+    tb_v1 v;
+    tb_v1_begin(&v, "VM");
+    v1_set_time(&v, previous ? 0u : 1u);
+    tb_v1_object_begin(&v, 232, 0, 0);
+    tb_v1_counter(&v, 12, PERF_COUNTER_RAWCOUNT, 4, 4);
+    tb_v1_definitions_end(&v);
+    uint8_t one[4] = {1, 0, 0, 0};
+    tb_v1_instance(&v, parent, 0, 0);
+    tb_v1_counter_block(&v, one, sizeof one);
+    tb_v1_object_end(&v);
+    free(parent);
+    tb_v1_object_begin(&v, 230, 0, 0);
+    tb_v1_counter(&v, 10, PERF_COUNTER_RAWCOUNT, 4, 4);
+    tb_v1_counter(&v, 12, PERF_COUNTER_COUNTER, 4, 8);
+    tb_v1_definitions_end(&v);
+    for (uint32_t i = previous ? 0u : 1u; i < n; i++) {
+        uint8_t data[12] = {0};
+        tb_put32(data, 4, i);
+        tb_put32(data, 8, 1000u + i - (previous ? 5u : 0u));
+        tb_v1_instance(&v, "c", 232, 0);
+        tb_v1_counter_block(&v, data, sizeof data);
+    }
+    tb_v1_object_end(&v);
+    tb_v1_end(&v);
+    return v.buf;
+}
+
+static int v1_children(uint32_t scale)
+{
+    tb_buf b = v1_children_capture(scale, 1);
+    int rc = write_buf("v1-children-prev.bin", &b);
+    b = v1_children_capture(scale, 0);
+    return rc ? rc : write_buf("v1-children.bin", &b);
 }
 
 static int v1_objects(uint32_t scale)
@@ -625,6 +680,7 @@ int main(int argc, char **argv)
     rc = rc ? rc : v1_long_parents(s);
     rc = rc ? rc : v1_rate(s);
     rc = rc ? rc : v1_objects(s);
+    rc = rc ? rc : v1_children(s);
     rc = rc ? rc : v1_series(s);
     rc = rc ? rc : v1_collide(s);
     rc = rc ? rc : v2_ids(s);

@@ -25,7 +25,10 @@
 
 /* The block index's description, before its slots in the scratch. */
 #define INDEX_HEADER pb_q_align(sizeof(perfbuf_v1_instance_index))
-_Static_assert(_Alignof(perfbuf_v1_instance_index) <= PB_Q_ALIGN, "the scratch aligns it to 8");
+_Static_assert(_Alignof(perfbuf_v1_instance_index) <= PB_Q_ALIGN &&
+                   _Alignof(perfbuf_v1_plan) <= PB_Q_ALIGN &&
+                   _Alignof(perfbuf_v1_plan_entry) <= PB_Q_ALIGN,
+               "the scratch aligns them to 8");
 
 /* Slack the plan allows per array it places, for its alignment. */
 #define SLACK PB_Q_ALIGN
@@ -186,6 +189,7 @@ typedef struct plan {
     size_t records;   /* records they hold */
     size_t sorted;    /* the most pairs one sort orders: records of an object,
                          parents, or items of a counter */
+    size_t definitions; /* the most definitions of a tabled object */
     bool fits;        /* no size wrapped */
 } plan;
 
@@ -282,6 +286,7 @@ PB_NOINLINE static plan plan_v1(perfbuf_query *q, const perfbuf_v1_block *b)
         plan_add(&p, &p.records, object_records(&o));
         plan_add(&p, &p.parents, with_parents(b, &o));
         p.sorted = object_records(&o) > p.sorted ? object_records(&o) : p.sorted;
+        p.definitions = o.counter_count > p.definitions ? o.counter_count : p.definitions;
     }
     p.sorted = p.parents > p.sorted ? p.parents : p.sorted;
     plan_array(&p, &p.gen, p.records, sizeof(pb_qrec));
@@ -308,6 +313,10 @@ PB_NOINLINE static plan plan_v1(perfbuf_query *q, const perfbuf_v1_block *b)
     plan_array(&p, &p.scratch, p.sorted, 4u * sizeof(uint64_t));
     plan_array(&p, &p.scratch, p.parents, 1u);
     plan_array(&p, &p.scratch, p.records, 2u * sizeof(uint32_t));
+    /* And one object's plan: its entries, and the definitions taken. */
+    plan_add(&p, &p.scratch, pb_q_align(sizeof(perfbuf_v1_plan)) + SLACK);
+    plan_array(&p, &p.scratch, p.definitions,
+               sizeof(perfbuf_v1_plan_entry) + sizeof(pb_qpick));
     return p;
 }
 
@@ -515,6 +524,13 @@ static perfbuf_status place_scratch(pb_qbuild *w, const plan *p)
     fits = fits && take_scratch(&top, floor, p->records * sizeof(uint32_t), &at);
     w->other_than = (uint32_t *)pb_q_at(q, at);
     if (w->b != NULL) {
+        fits = fits && take_scratch(&top, floor, sizeof(perfbuf_v1_plan), &at);
+        w->plan = (perfbuf_v1_plan *)pb_q_at(q, at);
+        fits = fits && take_scratch(&top, floor, p->definitions * sizeof(perfbuf_v1_plan_entry), &at);
+        w->entries = (perfbuf_v1_plan_entry *)pb_q_at(q, at);
+        fits = fits && take_scratch(&top, floor, p->definitions * sizeof(pb_qpick), &at);
+        w->picks = (pb_qpick *)pb_q_at(q, at);
+        w->pick_cap = p->definitions;
         fits = fits && take_scratch(&top, floor, p->parents, &at);
         w->flags = pb_q_at(q, at);
         w->flag_count = p->parents;

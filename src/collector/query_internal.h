@@ -92,6 +92,15 @@ typedef struct pb_qitem {
     uint32_t reserved;
 } pb_qitem;
 
+/* A definition a counter takes from an object: its place in the object's
+ * plan and what an item records of it. */
+typedef struct pb_qpick {
+    uint32_t k;
+    uint32_t counter;
+    uint32_t size;
+    uint32_t base, base_type, base_size;
+} pb_qpick;
+
 /* An item and its two companions: its sorted key (hash, item) and its claim. */
 #define PB_Q_ITEM_ARENA_BYTES (sizeof(pb_qitem) + 2u * sizeof(uint64_t) + sizeof(uint32_t))
 _Static_assert(PB_Q_ITEM_ARENA_BYTES <= PERFBUF_QUERY_ITEM_BYTES, "the documented item bound");
@@ -205,7 +214,10 @@ typedef struct pb_qbuild {
     uint32_t *other_than;            /* and the last one it was found unequal to */
     uint8_t *flags;                  /* per parent: what a path's parent part said of it */
     size_t flag_count;
-    pb_qparent *building;            /* the parents while the records are read */
+    perfbuf_v1_plan *plan;           /* V1: the plan of the object being read */
+    perfbuf_v1_plan_entry *entries;  /* its entries */
+    pb_qpick *picks;                 /* the definitions the counter takes */
+    size_t pick_cap;                 /* room in entries and picks: the most definitions */
 } pb_qbuild;
 
 /* Sorts n (hash, index) pairs by hash, pairs of one hash in their order

@@ -153,77 +153,81 @@ static uint32_t status_for(const perfbuf_query_counter *c, size_t count)
 
 /* ---- V1 items ---- */
 
-/* One object's definitions as an item records them: the definition, and
- * the base after it for a type that reads one. */
-typedef struct definition {
-    perfbuf_v1_counter def;
-    uint32_t base, base_type, base_size;
-} definition;
-
-static definition describe(const perfbuf_v1_block *b, const perfbuf_v1_iter *after,
-                           const perfbuf_v1_counter *def)
+/* The definitions a counter takes from one object, from the object's plan
+ * (perfbuf_v1_plan_build: each definition resolved once, so that a sample
+ * costs a load or two, not a definition lookup): each one's position in
+ * the plan and what an item records of it. */
+static bool pick_definitions(pb_qbuild *w, const perfbuf_query_counter *c, uint32_t expected)
 {
-    definition d = {.def = *def};
-    const perfbuf_counter_type_info *info = perfbuf_counter_type_lookup(def->type);
-    perfbuf_v1_iter it = *after;
-    perfbuf_v1_counter next;
-    if (info != NULL && (info->needs_base || info->needs_multi) &&
-        perfbuf_v1_counters_next(b, &it, &next)) {
-        d.base = next.name_title_index;
-        d.base_type = next.type;
-        d.base_size = next.size;
+    const perfbuf_v1_plan *plan = w->plan;
+    uint32_t n = 0;
+    for (uint32_t k = 0; k < plan->count; k++) {
+        PB_WORK(1);
+        const perfbuf_v1_plan_entry *e = &plan->entries[k];
+        bool displayable = perfbuf_counter_type_is_displayable(e->type);
+        bool taken = c->kind == PB_Q_EVERY_DEFINITION ||
+                     (c->kind == PB_Q_EVERY_COUNTER && displayable) ||
+                     (c->kind == PB_Q_PATH && displayable && e->title_index == c->planned_counter &&
+                      n == 0);
+        if (!taken) {
+            continue;
+        }
+        if (n >= w->pick_cap) {
+            return false;
+        }
+        pb_qpick *p = &w->picks[n++];
+        *p = (pb_qpick){.k = k, .counter = e->title_index, .size = e->size};
+        const perfbuf_counter_type_info *info = perfbuf_counter_type_lookup(e->type);
+        if (info != NULL && (info->needs_base || info->needs_multi) && k + 1u < plan->count) {
+            p->base = plan->entries[k + 1u].title_index;
+            p->base_type = plan->entries[k + 1u].type;
+            p->base_size = plan->entries[k + 1u].size;
+        }
     }
-    return d;
+    /* As many as pb_q_object_definitions counted over the same unchanged
+     * definitions. */
+    return n == expected;
 }
 
-/* One item of record r through definition d, at the new generation's end. */
-static bool write_item(pb_qbuild *w, const perfbuf_v1_object *o, const pb_qrec *r,
-                       uint32_t record, const definition *d, bool keyed, uint64_t key)
+/* One item of record `record` through pick p, at the new generation's end. */
+static bool write_item(pb_qbuild *w, const perfbuf_v1_counter_block *block, uint32_t record,
+                       const pb_qpick *p, bool keyed, uint64_t key)
 {
     size_t at = 0;
     if (!pb_q_take(w, sizeof(pb_qitem), &at)) {
         return false;
     }
     pb_qitem *it = (pb_qitem *)pb_q_at(w->q, at);
-    *it = (pb_qitem){.key = key, .record = record, .counter = d->def.name_title_index,
-                     .size = d->def.size, .base = d->base, .base_type = d->base_type,
-                     .base_size = d->base_size, .pairing = PERFBUF_PAIR_NEW,
-                     .older = PB_Q_NONE, .keyed = keyed ? 1u : 0u};
-    perfbuf_v1_counter_block block = pb_unpack_counter_block(r->counters, w->b);
-    perfbuf_status st = perfbuf_v1_raw_sample(w->b, o, &d->def, &block, &it->sample, &it->context);
+    *it = (pb_qitem){.key = key, .record = record, .counter = p->counter, .size = p->size,
+                     .base = p->base, .base_type = p->base_type, .base_size = p->base_size,
+                     .pairing = PERFBUF_PAIR_NEW, .older = PB_Q_NONE, .keyed = keyed ? 1u : 0u};
+    perfbuf_status st =
+        perfbuf_v1_plan_sample(w->plan, w->b, block, p->k, &it->sample, &it->context);
     if (st != PERFBUF_OK) {
         /* As the arrays give a sample they cannot read. */
-        it->sample = (perfbuf_raw_sample){.status = sample_failure(st), .type = d->def.type};
+        it->sample = (perfbuf_raw_sample){.status = sample_failure(st),
+                                          .type = w->plan->entries[p->k].type};
         it->context = (perfbuf_value_context){0};
     }
     return true;
 }
 
 /* The items counter c takes from object o: each selected record times
- * each definition. *count the items written. */
+ * each definition it takes. *count the items written. */
 static perfbuf_status object_items(pb_qbuild *w, perfbuf_query_counter *c, selection *s,
-                                   const perfbuf_v1_object *o, const perfbuf_v1_counter *first,
-                                   uint32_t definitions, const perfbuf_v1_counter *key_def,
-                                   size_t *count)
+                                   const perfbuf_v1_object *o, uint32_t definitions,
+                                   const perfbuf_v1_counter *key_def, size_t *count)
 {
     uint32_t rf = w->object_first[o->index];
     uint32_t rn = o->num_instances >= 0 ? o->instance_count
                   : o->num_instances == PERFBUF_V1_NO_INSTANCES ? 1u : 0u;
-    if (rf == PB_Q_NONE || rf > w->gen.record_count || rn > w->gen.record_count - rf) {
+    if (rf == PB_Q_NONE || rf > w->gen.record_count || rn > w->gen.record_count - rf ||
+        perfbuf_v1_plan_build(w->b, o, w->entries, w->pick_cap, w->plan) != PERFBUF_OK ||
+        !pick_definitions(w, c, definitions) ||
+        (key_def != NULL && key_def->index >= w->plan->count)) {
         return PERFBUF_E_INCONSISTENT;
     }
     const pb_qrec *records = pb_q_records(w->q, &w->gen);
-    definition one = {0};
-    if (definitions == 1) {
-        perfbuf_v1_iter after;
-        perfbuf_v1_counters_begin(o, &after);
-        perfbuf_v1_counter def;
-        /* The iterator just after `first`, for its base. */
-        while (perfbuf_v1_counters_next(w->b, &after, &def) && def.index != first->index) {
-            PB_WORK(1);
-        }
-        one = describe(w->b, &after, first);
-    }
     *count = 0;
     for (uint32_t i = rf; i < rf + rn; i++) {
         PB_WORK(1);
@@ -231,39 +235,23 @@ static perfbuf_status object_items(pb_qbuild *w, perfbuf_query_counter *c, selec
         if (!selected(w, s, r)) {
             continue;
         }
+        perfbuf_v1_counter_block block = pb_unpack_counter_block(r->counters, w->b);
         uint64_t key = 0;
         if (key_def != NULL) {
             perfbuf_raw_sample ks;
             perfbuf_value_context kc;
-            perfbuf_v1_counter_block block = pb_unpack_counter_block(r->counters, w->b);
-            key = perfbuf_v1_raw_sample(w->b, o, key_def, &block, &ks, &kc) == PERFBUF_OK
+            key = perfbuf_v1_plan_sample(w->plan, w->b, &block, key_def->index, &ks, &kc) ==
+                          PERFBUF_OK
                       ? ks.first
                       : 0u;
         }
-        if (definitions == 1) {
-            if (!write_item(w, o, r, i, &one, key_def != NULL, key)) {
+        for (uint32_t k = 0; k < definitions; k++) {
+            PB_WORK(1);
+            if (!write_item(w, &block, i, &w->picks[k], key_def != NULL, key)) {
                 return PERFBUF_E_INCONSISTENT;
             }
-            (*count)++;
-            continue;
         }
-        perfbuf_v1_iter it;
-        perfbuf_v1_counter def;
-        uint32_t k = 0;
-        perfbuf_v1_counters_begin(o, &it);
-        while (k < definitions && pb_q_next_definition(c, w->b, &it, &def)) {
-            definition d = describe(w->b, &it, &def);
-            if (!write_item(w, o, r, i, &d, key_def != NULL, key)) {
-                return PERFBUF_E_INCONSISTENT;
-            }
-            k++;
-        }
-        /* The count pb_q_object_definitions made over the same unchanged
-         * definitions. */
-        if (k != definitions) {
-            return PERFBUF_E_INCONSISTENT;
-        }
-        *count += k;
+        *count += definitions;
     }
     return PERFBUF_OK;
 }
@@ -349,7 +337,7 @@ perfbuf_status pb_q_items_v1(pb_qbuild *w, perfbuf_query_counter *c)
         }
         size_t n = 0;
         s.parent_seen = false;
-        perfbuf_status st = object_items(w, c, &s, &o, &first, definitions, keyed ? &key : NULL, &n);
+        perfbuf_status st = object_items(w, c, &s, &o, definitions, keyed ? &key : NULL, &n);
         if (st != PERFBUF_OK) {
             return st;
         }
