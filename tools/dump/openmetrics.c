@@ -786,12 +786,14 @@ static void v1_capture(om_state *s, const dump_input *in, uint32_t k, const uint
     size_t set_cap = 0;
     for (size_t p = 0; p < in->path_count; p++) {
         DUMP_WORK(1);
+        /* A path the query could not take names no object, as it names
+         * none in the other outputs. */
+        if (last) {
+            uint32_t found = added[p] ? paths[p].found : PERFBUF_QUERY_FOUND_NO_OBJECT;
+            *in->unmatched = select_report_found(&in->paths[p], found, file) || *in->unmatched;
+        }
         if (!added[p]) {
             continue;
-        }
-        if (last) {
-            *in->unmatched = select_report_found(&in->paths[p], paths[p].found, file) ||
-                             *in->unmatched;
         }
         size_t n = 0;
         perfbuf_raw_item *items = raw_items(q, &paths[p], &n);
@@ -1347,18 +1349,24 @@ int dump_openmetrics(const dump_input *in, const om_options *o, bool v1, size_t 
     for (size_t k = 0; k < count && rc == 0; k++) {
         DUMP_WORK(1);
         perfbuf_systemtime t;
+        perfbuf_error err;
+        perfbuf_status st;
         if (v1) {
             perfbuf_v1_block b;
-            rc = perfbuf_v1_parse(datas[k], sizes[k], &in->options, &b, NULL) == PERFBUF_OK ? 0 : 1;
+            st = perfbuf_v1_parse(datas[k], sizes[k], &in->options, &b, &err);
             t = b.system_time;
         } else {
             perfbuf_v2_query q;
-            rc = perfbuf_v2_query_parse(datas[k], sizes[k], &in->options, &q, NULL) == PERFBUF_OK
-                     ? 0
-                     : 1;
+            st = perfbuf_v2_query_parse(datas[k], sizes[k], &in->options, &q, &err);
             t = q.system_time;
         }
-        if (rc == 0 && !capture_time(&t, files[k], &s.captures[k])) {
+        /* main refused a rejected earlier capture already; FILE is said
+         * here, as the other outputs say it. */
+        if (st != PERFBUF_OK) {
+            fprintf(stderr, "%s: ", files[k]);
+            dump_print_rejection(stderr, st, &err);
+            rc = 1;
+        } else if (!capture_time(&t, files[k], &s.captures[k])) {
             rc = 1;
         } else if (rc == 0 && k > 0 && s.captures[k].unix_ms <= s.captures[k - 1].unix_ms) {
             fprintf(stderr,
