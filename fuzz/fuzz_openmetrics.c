@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: MIT OR Apache-2.0 */
 /*
  * perfbuf/openmetrics.h on arbitrary input: a counter type, a sample, a
- * SYSTEMTIME, a range, a scale and three texts (a prefix, an object's and
+ * capture time, a range, a scale and three texts (a prefix, an object's and
  * a counter's name) taken from the bytes. Oracles, each an independent
  * computation of what the call must give:
  *   - the mapping exists exactly for the types PDH formats;
@@ -11,9 +11,8 @@
  *   - escaped text unescapes to the input with U+FFFD in place of every
  *     byte that is not UTF-8 and every unsafe character, and holds no raw
  *     quote, line feed or unsafe character;
- *   - numbers: integers and 100-ns values digit for digit, x / F against a
- *     long double, start times and timestamps against days counted from a
- *     Julian day number;
+ *   - numbers: integers, 100-ns values and timestamps digit for digit,
+ *     x / F and start times against a long double;
  *   - the expression has every placeholder filled;
  * and every call runs under the work budget of docs/linear-time.md, its
  * text inputs and output capacity being its bytes.
@@ -196,7 +195,7 @@ typedef struct input {
     int32_t scale;
     perfbuf_raw_sample raw;
     perfbuf_value_context ctx;
-    perfbuf_systemtime time;
+    int64_t filetime;
     const unsigned char *prefix, *object, *counter, *range;
     size_t plen, olen, clen, rlen;
 } input;
@@ -251,14 +250,11 @@ static void split(const uint8_t *data, size_t size, input *in)
     if (h[4] & 8u) {
         in->raw.second = 116444736000000000ull + (in->raw.second & 0xFFFFFFFFFFFFu);
     }
-    in->time.year = (uint16_t)(1590u + le(h + 36, 2) % 29300u);
-    in->time.month = (uint16_t)(h[38] % 14u);
-    in->time.day_of_week = h[39];
-    in->time.day = (uint16_t)(h[40] % 33u);
-    in->time.hour = (uint16_t)(h[41] % 26u);
-    in->time.minute = (uint16_t)(h[42] % 62u);
-    in->time.second = (uint16_t)(h[43] % 62u);
-    in->time.milliseconds = (uint16_t)(le(h + 44, 2) % 1010u);
+    /* Mostly times near 2026, some anywhere (negative ones too). */
+    in->filetime = (int64_t)le(h + 36, 8);
+    if (h[4] & 16u) {
+        in->filetime = (int64_t)(134398152000000000ull + (le(h + 36, 8) & 0xFFFFFFFFFFFull));
+    }
     size_t rest = size > HEADER ? size - HEADER : 0;
     const unsigned char *p = data + (size > HEADER ? HEADER : size);
     size_t lens[3] = {h[46], h[47], (size_t)le(h + 48, 2)};
@@ -418,28 +414,6 @@ static int64_t floor_div(int64_t a, int64_t b)
     return (a % b != 0 && (a < 0) != (b < 0)) ? q - 1 : q;
 }
 
-/* Days since 1970 from the Julian day number of the Gregorian date. */
-static int64_t julian_days(int64_t y, int64_t m, int64_t d)
-{
-    int64_t a = floor_div(14 - m, 12);
-    int64_t yy = y + 4800 - a;
-    int64_t mm = m + 12 * a - 3;
-    int64_t jdn = d + floor_div(153 * mm + 2, 5) + 365 * yy + floor_div(yy, 4) -
-                  floor_div(yy, 100) + floor_div(yy, 400) - 32045;
-    return jdn - 2440588;
-}
-
-static bool valid_time(const perfbuf_systemtime *t)
-{
-    static const int days[12] = {31, 28, 31, 30, 31, 30, 31, 31, 30, 31, 30, 31};
-    if (t->year < 1601 || t->year > 30827 || t->month < 1 || t->month > 12 || t->hour > 23 ||
-        t->minute > 59 || t->second > 59 || t->milliseconds > 999 || t->day < 1) {
-        return false;
-    }
-    bool leap = (t->year % 4 == 0 && t->year % 100 != 0) || t->year % 400 == 0;
-    return t->day <= days[t->month - 1] + (leap && t->month == 2);
-}
-
 static void value_checked(const perfbuf_openmetrics_sample *s, const input *in, int64_t unix_ms,
                           bool time_valid)
 {
@@ -454,7 +428,7 @@ static void value_checked(const perfbuf_openmetrics_sample *s, const input *in, 
                                                            : in->raw.multi;
     uint64_t f = in->ctx.frequency;
     if (s->conversion == PERFBUF_OPENMETRICS_START_TIME && !time_valid) {
-        /* A time of no SYSTEMTIME: the harness passes 0 then. */
+        /* A negative capture time is none: the harness passes 0 then. */
         ORACLE(unix_ms == 0);
     }
     bool none = in->raw.status != PERFBUF_CSTATUS_VALID_DATA ||
@@ -567,15 +541,13 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
     int64_t unix_ms = 0;
     char text[PERFBUF_OPENMETRICS_NUMBER_MAX];
     size_t tlen = 0;
-    BUDGETED(sizeof in.time + sizeof text,
-             st = perfbuf_openmetrics_time(&in.time, &unix_ms, text, sizeof text, &tlen));
-    bool time_valid = valid_time(&in.time);
+    BUDGETED(sizeof in.filetime + sizeof text,
+             st = perfbuf_openmetrics_time(in.filetime, &unix_ms, text, sizeof text, &tlen));
+    bool time_valid = in.filetime >= 0;
     ORACLE(st == (time_valid ? PERFBUF_OK : PERFBUF_E_NOT_FOUND));
     if (time_valid) {
-        int64_t days = julian_days(in.time.year, in.time.month, in.time.day);
-        int64_t ms = (((days * 24 + in.time.hour) * 60 + in.time.minute) * 60 + in.time.second) *
-                         1000 +
-                     in.time.milliseconds;
+        /* Milliseconds since 1601, less the 11,644,473,600 s to 1970. */
+        int64_t ms = (int64_t)((uint64_t)in.filetime / 10000u) - 11644473600000;
         ORACLE(unix_ms == ms);
         char want[64];
         int64_t sec = floor_div(ms, 1000);

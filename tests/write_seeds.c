@@ -581,14 +581,11 @@ static void openmetrics_seed(const char *name, uint32_t type, uint8_t flags, uin
         h[i] = (uint8_t)(type >> (8 * i));
     }
     h[4] = flags;
-    /* 2026-11-22 10:00:01.250 (year 1590 + 436). */
-    h[36] = 436 & 0xFF;
-    h[37] = 436 >> 8;
-    h[38] = 11;
-    h[40] = 22;
-    h[41] = 10;
-    h[43] = 1;
-    h[44] = 250;
+    /* 2026-11-22 10:00:01.25 UTC as a FILETIME. */
+    uint64_t filetime = 134398152012500000ull;
+    for (int i = 0; i < 8; i++) {
+        h[36 + i] = (uint8_t)(filetime >> (8 * i));
+    }
     h[46] = (uint8_t)strlen(prefix);
     h[47] = (uint8_t)strlen(range);
     h[48] = (uint8_t)object_len;

@@ -144,13 +144,14 @@ PERFBUF_API PERFBUF_MUST_USE perfbuf_status perfbuf_openmetrics_value(
     const perfbuf_value_context *context, int64_t unix_ms, char *out, size_t cap, size_t *len);
 
 /*
- * A capture's SYSTEMTIME (UTC) as milliseconds since 1970 in *unix_ms and
- * as the OpenMetrics timestamp, seconds, in out ("1795255200" or
- * "1795255200.25"). NOT_FOUND when the time is not a valid SYSTEMTIME
- * (year 1601 to 30827, month, day of that month, hour, minute, second and
- * milliseconds in range; the day of the week is not read). O(1).
+ * A capture's time as milliseconds since 1970 in *unix_ms (rounded down)
+ * and as the OpenMetrics timestamp, seconds, in out ("1795341600" or
+ * "1795341600.25"). `filetime` is the time the raw samples carry
+ * (perfbuf_raw_sample.time_stamp): PERF_DATA_BLOCK.PerfTime100nSec or
+ * PERF_DATA_HEADER.PerfTime100NSec, 100-ns intervals since 1601 UTC
+ * (docs/formats.md, O-11). NOT_FOUND for a negative time. O(1).
  */
-PERFBUF_API PERFBUF_MUST_USE perfbuf_status perfbuf_openmetrics_time(const perfbuf_systemtime *t,
+PERFBUF_API PERFBUF_MUST_USE perfbuf_status perfbuf_openmetrics_time(int64_t filetime,
                                                                      int64_t *unix_ms, char *out,
                                                                      size_t cap, size_t *len);
 

@@ -530,7 +530,7 @@ openmetrics_escape = _fn("perfbuf_openmetrics_escape", status, c_void_p, c_size_
                          c_size_t, R(c_size_t))
 openmetrics_value = _fn("perfbuf_openmetrics_value", status, R(OpenMetricsSample), R(RawSample),
                         R(ValueContext), i64, c_void_p, c_size_t, R(c_size_t))
-openmetrics_time = _fn("perfbuf_openmetrics_time", status, R(SystemTime), R(i64), c_void_p,
-                       c_size_t, R(c_size_t))
+openmetrics_time = _fn("perfbuf_openmetrics_time", status, i64, R(i64), c_void_p, c_size_t,
+                       R(c_size_t))
 openmetrics_promql = _fn("perfbuf_openmetrics_promql", status, R(OpenMetricsMapping), c_void_p,
                          c_size_t, c_void_p, c_size_t, i32, c_void_p, c_size_t, R(c_size_t))

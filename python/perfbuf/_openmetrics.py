@@ -135,14 +135,13 @@ def _exported(m, item, unix_ms):
                for k in range(m.family_count) for j in range(m.families[k].sample_count))
 
 
-def _time(systemtime, file):
+def _time(filetime, file):
     ms = ctypes.c_int64(0)
     out = ctypes.create_string_buffer(NUMBER_MAX)
     length = ctypes.c_size_t(0)
-    st = N.openmetrics_time(ctypes.byref(systemtime), ctypes.byref(ms), out, NUMBER_MAX,
-                            ctypes.byref(length))
+    st = N.openmetrics_time(filetime, ctypes.byref(ms), out, NUMBER_MAX, ctypes.byref(length))
     if st != OK:
-        raise OpenMetricsError("%s: its SystemTime is not a valid time: its samples have no "
+        raise OpenMetricsError("%s: its PerfTime100nSec is not a time: its samples have no "
                                "timestamp" % file, 1)
     return ms.value, out.raw[:length.value].decode()
 
@@ -506,10 +505,10 @@ def openmetrics(captures, names=None, english_names=None, help_names=None, prefi
         except PerfbufError as e:
             raise OpenMetricsError("%s: %s" % (files[k], e), 1, e) from None
         block = parsed._block if v1 else parsed._q
-        unix_ms, text = _time(block.system_time, files[k])
+        unix_ms, text = _time(block.perf_time_100ns, files[k])
         if k > 0 and unix_ms <= w.captures[k - 1][1]:
-            raise OpenMetricsError("%s: its SystemTime is not after %s's: a series' samples "
-                                   "must be in time order" % (files[k], files[k - 1]), 1)
+            raise OpenMetricsError("%s: its PerfTime100nSec is not after %s's: a series' "
+                                   "samples must be in time order" % (files[k], files[k - 1]), 1)
         w.captures.append((None, unix_ms, text))
     help_titles = _titles(help_names, "--help-names table", "", warn)
     if v1:

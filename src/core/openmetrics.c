@@ -812,45 +812,31 @@ perfbuf_status perfbuf_openmetrics_value(const perfbuf_openmetrics_sample *sampl
 
 /* ---- time ---- */
 
-static bool is_leap(uint32_t y)
-{
-    return (y % 4u == 0 && y % 100u != 0) || y % 400u == 0;
-}
+/* 1601-01-01 to 1970-01-01 in milliseconds. */
+#define UNIX_EPOCH_MS 11644473600000
 
-/* Days from 0001-01-01 to the first of January of year y (y >= 1). */
-static int64_t days_to_year(uint32_t y)
+perfbuf_status perfbuf_openmetrics_time(int64_t filetime, int64_t *unix_ms, char *out, size_t cap,
+                                        size_t *len)
 {
-    int64_t n = (int64_t)y - 1;
-    return 365 * n + n / 4 - n / 100 + n / 400;
-}
-
-perfbuf_status perfbuf_openmetrics_time(const perfbuf_systemtime *t, int64_t *unix_ms, char *out,
-                                        size_t cap, size_t *len)
-{
-    static const uint16_t before_month[12] = {0,   31,  59,  90,  120, 151,
-                                              181, 212, 243, 273, 304, 334};
-    static const uint8_t month_days[12] = {31, 28, 31, 30, 31, 30, 31, 31, 30, 31, 30, 31};
-    if (t == NULL || unix_ms == NULL || len == NULL || (out == NULL && cap != 0)) {
+    if (unix_ms == NULL || len == NULL || (out == NULL && cap != 0)) {
         return PERFBUF_E_INVALID_ARGUMENT;
     }
-    /* Page "SYSTEMTIME structure": wYear 1601 through 30827, wMonth 1-12,
-     * wDay 1-31, wHour 0-23, wMinute and wSecond 0-59, wMilliseconds 0-999. */
-    if (t->year < 1601u || t->year > 30827u || t->month < 1u || t->month > 12u || t->day < 1u ||
-        t->hour > 23u || t->minute > 59u || t->second > 59u || t->milliseconds > 999u) {
+    if (filetime < 0) {
         return PERFBUF_E_NOT_FOUND;
     }
-    bool leap = is_leap(t->year);
-    uint32_t days_in_month = month_days[t->month - 1u] + (leap && t->month == 2u ? 1u : 0u);
-    if (t->day > days_in_month) {
-        return PERFBUF_E_NOT_FOUND;
+    /* At most 2^63 / 10^4 ms from 1601: inside +-2^53, the range the start
+     * times take (UNIX_MS_LIMIT). */
+    int64_t ms = filetime / 10000 - UNIX_EPOCH_MS;
+    int64_t seconds = ms / 1000;
+    int64_t fraction = ms % 1000;
+    if (fraction < 0) {
+        fraction += 1000;
+        seconds -= 1;
     }
-    int64_t days = days_to_year(t->year) - days_to_year(1970) + before_month[t->month - 1u] +
-                   (leap && t->month > 2u ? 1 : 0) + (int64_t)t->day - 1;
-    int64_t seconds = ((days * 24 + t->hour) * 60 + t->minute) * 60 + t->second;
-    *unix_ms = seconds * 1000 + t->milliseconds;
+    *unix_ms = ms;
     pb_utf8_out o;
     pb_utf8_out_init(&o, out, cap);
-    put_fixed(&o, seconds, t->milliseconds, 3u, 1000u);
+    put_fixed(&o, seconds, (uint64_t)fraction, 3u, 1000u);
     return pb_utf8_finish(&o, len);
 }
 

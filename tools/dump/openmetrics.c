@@ -689,12 +689,13 @@ static bool is_selected(const selected *set, size_t n, uint32_t object, uint32_t
 }
 
 /* The time of a capture, or false (said on stderr) when it has none. */
-static bool capture_time(const perfbuf_systemtime *t, const char *file, om_capture *c)
+static bool capture_time(int64_t filetime, const char *file, om_capture *c)
 {
     size_t len = 0;
-    if (perfbuf_openmetrics_time(t, &c->unix_ms, c->time, sizeof c->time, &len) != PERFBUF_OK) {
+    if (perfbuf_openmetrics_time(filetime, &c->unix_ms, c->time, sizeof c->time, &len) !=
+        PERFBUF_OK) {
         fprintf(stderr,
-                "perfbuf-dump: %s: its SystemTime is not a valid time: its samples have no "
+                "perfbuf-dump: %s: its PerfTime100nSec is not a time: its samples have no "
                 "timestamp\n",
                 file);
         return false;
@@ -1348,17 +1349,17 @@ int dump_openmetrics(const dump_input *in, const om_options *o, bool v1, size_t 
     int rc = 0;
     for (size_t k = 0; k < count && rc == 0; k++) {
         DUMP_WORK(1);
-        perfbuf_systemtime t;
+        int64_t t = 0;
         perfbuf_error err;
         perfbuf_status st;
         if (v1) {
             perfbuf_v1_block b;
             st = perfbuf_v1_parse(datas[k], sizes[k], &in->options, &b, &err);
-            t = b.system_time;
+            t = b.perf_time_100ns;
         } else {
             perfbuf_v2_query q;
             st = perfbuf_v2_query_parse(datas[k], sizes[k], &in->options, &q, &err);
-            t = q.system_time;
+            t = q.perf_time_100ns;
         }
         /* main refused a rejected earlier capture already; FILE is said
          * here, as the other outputs say it. */
@@ -1366,12 +1367,12 @@ int dump_openmetrics(const dump_input *in, const om_options *o, bool v1, size_t 
             fprintf(stderr, "%s: ", files[k]);
             dump_print_rejection(stderr, st, &err);
             rc = 1;
-        } else if (!capture_time(&t, files[k], &s.captures[k])) {
+        } else if (!capture_time(t, files[k], &s.captures[k])) {
             rc = 1;
         } else if (rc == 0 && k > 0 && s.captures[k].unix_ms <= s.captures[k - 1].unix_ms) {
             fprintf(stderr,
-                    "perfbuf-dump: %s: its SystemTime is not after %s's: a series' samples "
-                    "must be in time order\n",
+                    "perfbuf-dump: %s: its PerfTime100nSec is not after %s's: a series' "
+                    "samples must be in time order\n",
                     files[k], files[k - 1]);
             rc = 1;
         }

@@ -2,7 +2,8 @@
 /*
  * --openmetrics: the captures (--series EARLIER... --, or --rate PREVIOUS,
  * then FILE) as OpenMetrics text, every exported counter of every instance
- * a sample stamped with its capture's SystemTime, as perfbuf/openmetrics.h
+ * a sample stamped with its capture's PerfTime100nSec (its samples' time
+ * stamp), as perfbuf/openmetrics.h
  * maps its type (docs/prometheus.md). The Python package writes the same
  * bytes (python/perfbuf/_openmetrics.py).
  */
@@ -38,7 +39,7 @@ void om_usage(FILE *out);
 /*
  * Writes the text of in's captures, V1 data blocks (v1 true) or V2 query
  * data. Returns the tool's exit status: 0, 1 when a --counter path
- * matched nothing or a capture has no valid time or the captures' times
+ * matched nothing or a capture has no time or the captures' times
  * do not increase (said on stderr), 2 for usage or I/O errors.
  * max_input_bytes bounds the --help-names file as every input.
  */
