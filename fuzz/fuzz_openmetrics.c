@@ -431,8 +431,10 @@ static void value_checked(const perfbuf_openmetrics_sample *s, const input *in, 
         /* A negative capture time is none: the harness passes 0 then. */
         ORACLE(unix_ms == 0);
     }
-    bool none = in->raw.status != PERFBUF_CSTATUS_VALID_DATA ||
-                (s->conversion == PERFBUF_OPENMETRICS_SECONDS && f == 0) ||
+    bool divides = s->conversion == PERFBUF_OPENMETRICS_SECONDS ||
+                   s->conversion == PERFBUF_OPENMETRICS_WHOLE_SECONDS ||
+                   s->conversion == PERFBUF_OPENMETRICS_FRACTION_SECONDS;
+    bool none = in->raw.status != PERFBUF_CSTATUS_VALID_DATA || (divides && f == 0) ||
                 (s->conversion == PERFBUF_OPENMETRICS_START_TIME &&
                  (f == 0 || in->raw.second < in->raw.first ||
                   (in->raw.second - in->raw.first) / f > ((uint64_t)1 << 62)));
@@ -448,11 +450,39 @@ static void value_checked(const perfbuf_openmetrics_sample *s, const input *in, 
         snprintf(want, sizeof want, "%llu", (unsigned long long)x);
         ORACLE(strcmp(out, want) == 0);
         break;
-    case PERFBUF_OPENMETRICS_UNIX_SECONDS: {
+    case PERFBUF_OPENMETRICS_UNIX_WHOLE:
+    case PERFBUF_OPENMETRICS_UNIX_FRACTION: {
+        /* Seconds since 1970, floor, and the rest of the second. */
         const uint64_t epoch = 116444736000000000ull;
-        uint64_t d = x >= epoch ? x - epoch : epoch - x;
-        fixed_text(want, sizeof want, x < epoch, d / 10000000u, d % 10000000u, 7);
+        bool before = x < epoch;
+        uint64_t d = before ? epoch - x : x - epoch;
+        uint64_t whole = d / 10000000u;
+        uint64_t part = d % 10000000u;
+        if (before && part != 0) {
+            whole++;
+            part = 10000000u - part;
+        }
+        if (s->conversion == PERFBUF_OPENMETRICS_UNIX_WHOLE) {
+            fixed_text(want, sizeof want, before, whole, 0, 1);
+        } else {
+            fixed_text(want, sizeof want, false, 0, part, 7);
+        }
         ORACLE(strcmp(out, want) == 0);
+        break;
+    }
+    case PERFBUF_OPENMETRICS_WHOLE_SECONDS:
+        snprintf(want, sizeof want, "%llu", (unsigned long long)(x / f));
+        ORACLE(strcmp(out, want) == 0);
+        break;
+    case PERFBUF_OPENMETRICS_FRACTION_SECONDS: {
+        long double expected = (long double)(x % f) / (long double)f;
+        long double got = strtold(out, NULL);
+        long double diff = got > expected ? got - expected : expected - got;
+        ORACLE(got < 1.0L && diff <= expected * 1e-15L);
+        if (f == 10000000u) {
+            fixed_text(want, sizeof want, false, 0, x % f, 7);
+            ORACLE(strcmp(out, want) == 0);
+        }
         break;
     }
     case PERFBUF_OPENMETRICS_SECONDS: {

@@ -137,29 +137,33 @@ static void units_follow_time_bases(void)
 {
     perfbuf_openmetrics_mapping m;
     CHECK(perfbuf_openmetrics_map(PERF_100NSEC_TIMER, &m) == PERFBUF_OK);
-    CHECK_EQ_U(m.family_count, 2);
+    CHECK_EQ_U(m.family_count, 3);
     CHECK_STR(m.families[0].suffix, "_seconds");
     CHECK_EQ_U(m.families[0].samples[0].conversion, PERFBUF_OPENMETRICS_SECONDS);
     CHECK_STR(m.families[1].suffix, "_clock_seconds");
-    CHECK_EQ_U(m.families[1].samples[0].conversion, PERFBUF_OPENMETRICS_UNIX_SECONDS);
+    CHECK_EQ_U(m.families[1].samples[0].conversion, PERFBUF_OPENMETRICS_UNIX_WHOLE);
+    CHECK_STR(m.families[2].suffix, "_clock_fraction_seconds");
+    CHECK_EQ_U(m.families[2].samples[0].conversion, PERFBUF_OPENMETRICS_UNIX_FRACTION);
     CHECK(perfbuf_openmetrics_map(PERF_COUNTER_TIMER, &m) == PERFBUF_OK);
-    CHECK_EQ_U(m.families[1].samples[0].conversion, PERFBUF_OPENMETRICS_SECONDS);
+    CHECK_EQ_U(m.families[1].samples[0].conversion, PERFBUF_OPENMETRICS_WHOLE_SECONDS);
+    CHECK_EQ_U(m.families[2].samples[0].conversion, PERFBUF_OPENMETRICS_FRACTION_SECONDS);
     CHECK(perfbuf_openmetrics_map(PERF_100NSEC_TIMER_INV, &m) == PERFBUF_OK);
     CHECK_STR(m.families[0].suffix, "_inverse_seconds");
     /* A precision timer's base is a timestamp in its own units: never
      * shifted to 1970 as PerfTime100nSec is. */
     CHECK(perfbuf_openmetrics_map(PERF_PRECISION_100NS_TIMER, &m) == PERFBUF_OK);
     CHECK_EQ_U(m.families[1].samples[0].source, PERFBUF_OPENMETRICS_SECOND);
-    CHECK_EQ_U(m.families[1].samples[0].conversion, PERFBUF_OPENMETRICS_SECONDS);
+    CHECK_EQ_U(m.families[1].samples[0].conversion, PERFBUF_OPENMETRICS_WHOLE_SECONDS);
     CHECK(perfbuf_openmetrics_map(PERF_PRECISION_OBJECT_TIMER, &m) == PERFBUF_OK);
+    CHECK_EQ_U(m.family_count, 2);
     CHECK_STR(m.families[1].suffix, "_clock");
     CHECK_EQ_U(m.families[1].samples[0].conversion, PERFBUF_OPENMETRICS_AS_IS);
     CHECK(perfbuf_openmetrics_map(PERF_AVERAGE_TIMER, &m) == PERFBUF_OK);
     CHECK_EQ_U(m.families[0].kind, PERFBUF_OPENMETRICS_SUMMARY);
     CHECK_EQ_U(m.families[0].samples[1].source, PERFBUF_OPENMETRICS_SECOND);
     CHECK(perfbuf_openmetrics_map(PERF_100NSEC_MULTI_TIMER_INV, &m) == PERFBUF_OK);
-    CHECK_EQ_U(m.family_count, 3);
-    CHECK_EQ_U(m.families[2].samples[0].source, PERFBUF_OPENMETRICS_MULTI);
+    CHECK_EQ_U(m.family_count, 4);
+    CHECK_EQ_U(m.families[3].samples[0].source, PERFBUF_OPENMETRICS_MULTI);
     CHECK(perfbuf_openmetrics_map(PERF_ELAPSED_TIME, &m) == PERFBUF_OK);
     CHECK_EQ_U(m.families[0].samples[0].conversion, PERFBUF_OPENMETRICS_START_TIME);
 }
@@ -328,7 +332,7 @@ static void numbers_are_exact_decimals(void)
     CHECK_STR(number(PERF_COUNTER_RAWCOUNT, 0, 0, 0, 0, 0, 0, 0), "0");
     CHECK_STR(number(PERF_COUNTER_LARGE_RAWCOUNT, 0, 0, UINT64_MAX, 0, 0, 0, 0),
               "18446744073709551615");
-    CHECK_STR(number(PERF_100NSEC_MULTI_TIMER, 2, 0, 1, 2, 4294967295u, 10000000, 0),
+    CHECK_STR(number(PERF_100NSEC_MULTI_TIMER, 3, 0, 1, 2, 4294967295u, 10000000, 0),
               "4294967295");
     CHECK_STR(number(PERF_RAW_FRACTION, 1, 0, 6144, 12288, 0, 0, 0), "12288");
     /* 100-ns values in seconds: exact, trailing zeros left out. */
@@ -337,20 +341,39 @@ static void numbers_are_exact_decimals(void)
     CHECK_STR(number(PERF_100NSEC_TIMER, 0, 0, 1, 0, 0, 10000000, 0), "0.0000001");
     CHECK_STR(number(PERF_100NSEC_TIMER, 0, 0, UINT64_MAX, 0, 0, 10000000, 0),
               "1844674407370.9551615");
-    /* PerfTime100nSec, a FILETIME, as seconds since 1970. */
+    /* PerfTime100nSec, a FILETIME, as seconds since 1970: whole seconds
+     * (rounded down) and the fraction, so that their sum is the time. */
     CHECK_STR(number(PERF_100NSEC_TIMER, 1, 0, 0, 134398152000000000ull, 0, 10000000, 0),
               "1795341600");
-    CHECK_STR(number(PERF_100NSEC_TIMER, 1, 0, 0, 116444736000000001ull, 0, 10000000, 0),
+    CHECK_STR(number(PERF_100NSEC_TIMER, 2, 0, 0, 134398152000000000ull, 0, 10000000, 0), "0");
+    CHECK_STR(number(PERF_100NSEC_TIMER, 1, 0, 0, 134398152010000003ull, 0, 10000000, 0),
+              "1795341601");
+    CHECK_STR(number(PERF_100NSEC_TIMER, 2, 0, 0, 134398152010000003ull, 0, 10000000, 0),
+              "0.0000003");
+    CHECK_STR(number(PERF_100NSEC_TIMER, 1, 0, 0, 116444736000000001ull, 0, 10000000, 0), "0");
+    CHECK_STR(number(PERF_100NSEC_TIMER, 2, 0, 0, 116444736000000001ull, 0, 10000000, 0),
               "0.0000001");
-    CHECK_STR(number(PERF_100NSEC_TIMER, 1, 0, 0, 116444735999999999ull, 0, 10000000, 0),
-              "-0.0000001");
+    CHECK_STR(number(PERF_100NSEC_TIMER, 1, 0, 0, 116444735999999999ull, 0, 10000000, 0), "-1");
+    CHECK_STR(number(PERF_100NSEC_TIMER, 2, 0, 0, 116444735999999999ull, 0, 10000000, 0),
+              "0.9999999");
+    CHECK_STR(number(PERF_100NSEC_TIMER, 1, 0, 0, 116444735990000000ull, 0, 10000000, 0), "-1");
+    CHECK_STR(number(PERF_100NSEC_TIMER, 2, 0, 0, 116444735990000000ull, 0, 10000000, 0), "0");
     CHECK_STR(number(PERF_100NSEC_TIMER, 1, 0, 0, 0, 0, 10000000, 0), "-11644473600");
+    CHECK_STR(number(PERF_100NSEC_TIMER, 2, 0, 0, 0, 0, 10000000, 0), "0");
+    /* PerfTime / PerfFreq: whole seconds and the fraction, 20 digits. */
+    CHECK_STR(number(PERF_COUNTER_COUNTER, 1, 0, 0, 133456789, 0, 10000000, 0), "13");
+    CHECK_STR(number(PERF_COUNTER_COUNTER, 2, 0, 0, 133456789, 0, 10000000, 0), "0.3456789");
+    CHECK_STR(number(PERF_COUNTER_COUNTER, 2, 0, 0, 7, 0, 3, 0), "0.33333333333333333333");
+    CHECK_STR(number(PERF_COUNTER_COUNTER, 1, 0, 0, UINT64_MAX, 0, 1, 0),
+              "18446744073709551615");
+    CHECK_STR(number(PERF_COUNTER_COUNTER, 2, 0, 0, UINT64_MAX, 0, 1, 0), "0");
+    CHECK_STR(number(PERF_COUNTER_COUNTER, 1, 0, 0, 5, 0, 0, 0), "(none)");
+    CHECK_STR(number(PERF_COUNTER_COUNTER, 2, 0, 0, 5, 0, 0, 0), "(none)");
     /* Ticks of PerfFreq: 20 significant digits, rounded half up. */
     CHECK_STR(number(PERF_COUNTER_TIMER, 0, 0, 1, 0, 0, 3, 0), "0.33333333333333333333");
     CHECK_STR(number(PERF_COUNTER_TIMER, 0, 0, 2, 0, 0, 3, 0), "0.66666666666666666667");
     CHECK_STR(number(PERF_COUNTER_TIMER, 0, 0, 20000000000ull, 0, 0, 3, 0),
               "6666666666.6666666667");
-    CHECK_STR(number(PERF_COUNTER_COUNTER, 1, 0, 0, 133456789, 0, 10000000, 0), "13.3456789");
     /* ...18999|59 rounds up through the nines. */
     CHECK_STR(number(PERF_COUNTER_TIMER, 0, 0, 11, 0, 0, 2479, 0), "0.0044372730939895119");
     /* A quotient that ends before 20 digits is exact. */
@@ -419,7 +442,7 @@ static void value_arguments(void)
     CHECK(perfbuf_openmetrics_value(&forged, &raw, &ctx, 0, out, sizeof out, &len) ==
           PERFBUF_E_INVALID_ARGUMENT);
     forged = *s;
-    forged.conversion = 4;
+    forged.conversion = PERFBUF_OPENMETRICS_START_TIME + 1;
     CHECK(perfbuf_openmetrics_value(&forged, &raw, &ctx, 0, out, sizeof out, &len) ==
           PERFBUF_E_INVALID_ARGUMENT);
     forged.conversion = PERFBUF_OPENMETRICS_START_TIME;
@@ -498,10 +521,12 @@ static void promql_fills_the_template(void)
     CHECK_STR(expression(PERF_COUNTER_RAWCOUNT, "windows_system_processes", "90s", -3),
               "windows_system_processes * 1e-3");
     CHECK_STR(expression(PERF_COUNTER_COUNTER, "w_c", "1500ms", 2),
-              "(idelta(w_c_total[1500ms]) >= 0) / (idelta(w_c_clock_seconds[1500ms]) > 0) * 1e2");
+              "(idelta(w_c_total[1500ms]) >= 0) / (idelta(w_c_clock_seconds[1500ms]) + "
+              "idelta(w_c_clock_fraction_seconds[1500ms]) > 0) * 1e2");
     CHECK_STR(expression(PERF_100NSEC_TIMER_INV, "windows_processor_time", "90s", 0),
               "clamp_max(100 * (1 - (idelta(windows_processor_time_inverse_seconds_total[90s]) "
-              ">= 0) / (idelta(windows_processor_time_clock_seconds[90s]) > 0)) >= 0, 100)");
+              ">= 0) / (idelta(windows_processor_time_clock_seconds[90s]) + "
+              "idelta(windows_processor_time_clock_fraction_seconds[90s]) > 0)) >= 0, 100)");
     CHECK_STR(expression(PERF_ELAPSED_TIME, "x", "1m30s", 10),
               "(timestamp(x_start_time_seconds) - x_start_time_seconds) * 1e10");
     /* What the template cannot take. */

@@ -30,14 +30,23 @@ extern "C" {
 #define PERFBUF_OPENMETRICS_SECOND 2u /* T, its clock, or B, its base */
 #define PERFBUF_OPENMETRICS_MULTI  3u /* M, its multi count */
 
-/* How the raw value becomes the number written. */
-#define PERFBUF_OPENMETRICS_AS_IS        0u /* the unsigned integer */
-#define PERFBUF_OPENMETRICS_SECONDS      1u /* ticks of the sample's frequency F: x / F */
-#define PERFBUF_OPENMETRICS_UNIX_SECONDS 2u /* a 100-ns time since 1601 (PerfTime100nSec)
-                                               as seconds since 1970 */
-#define PERFBUF_OPENMETRICS_START_TIME   3u /* an elapsed time's start, T and N of the
-                                               object's clock: the capture's time minus
-                                               (T - N) / F */
+/*
+ * How the raw value becomes the number written. A clock is written in two
+ * families, its whole seconds and the fraction of a second: each is exact
+ * in a double, and so is the difference of two clocks PromQL sums from
+ * them, where one number of seconds since 1970 would keep only 2.4e-7 s
+ * (docs/prometheus.md, "Clocks").
+ */
+#define PERFBUF_OPENMETRICS_AS_IS            0u /* the unsigned integer */
+#define PERFBUF_OPENMETRICS_SECONDS          1u /* ticks of the sample's frequency F: x / F */
+#define PERFBUF_OPENMETRICS_WHOLE_SECONDS    2u /* floor(x / F) */
+#define PERFBUF_OPENMETRICS_FRACTION_SECONDS 3u /* (x mod F) / F */
+#define PERFBUF_OPENMETRICS_UNIX_WHOLE       4u /* a 100-ns time since 1601 (PerfTime100nSec)
+                                                   as whole seconds since 1970 (floor) */
+#define PERFBUF_OPENMETRICS_UNIX_FRACTION    5u /* and the fraction of its second */
+#define PERFBUF_OPENMETRICS_START_TIME       6u /* an elapsed time's start, T and N of the
+                                                   object's clock: the capture's time minus
+                                                   (T - N) / F */
 
 /* One sample line of a family: the family's name, then `suffix`. */
 typedef struct perfbuf_openmetrics_sample {
@@ -50,7 +59,8 @@ typedef struct perfbuf_openmetrics_sample {
  * (perfbuf_openmetrics_name) followed by `suffix`. */
 typedef struct perfbuf_openmetrics_family {
     const char *suffix;   /* "", "_seconds", "_inverse_seconds", "_clock_seconds",
-                             "_clock", "_base", "_multi", "_start_time_seconds" */
+                             "_clock_fraction_seconds", "_clock", "_base", "_multi",
+                             "_start_time_seconds" */
     uint32_t kind;        /* PERFBUF_OPENMETRICS_GAUGE, _COUNTER or _SUMMARY */
     const char *unit;     /* "seconds" or "": see perfbuf_openmetrics_unit */
     const char *role;     /* what it holds, for help text: "value of ", "clock of ", ... */
@@ -58,7 +68,7 @@ typedef struct perfbuf_openmetrics_family {
     perfbuf_openmetrics_sample samples[2];
 } perfbuf_openmetrics_family;
 
-#define PERFBUF_OPENMETRICS_MAX_FAMILIES 3
+#define PERFBUF_OPENMETRICS_MAX_FAMILIES 4
 
 /*
  * A counter type's mapping. family_count 0: the type is not exported, and

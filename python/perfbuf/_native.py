@@ -286,7 +286,7 @@ OpenMetricsFamily = _struct("perfbuf_openmetrics_family", [
     ("suffix", c_char_p), ("kind", u32), ("unit", c_char_p), ("role", c_char_p),
     ("sample_count", u32), ("samples", OpenMetricsSample * 2)])
 OpenMetricsMapping = _struct("perfbuf_openmetrics_mapping", [
-    ("type", u32), ("family_count", u32), ("families", OpenMetricsFamily * 3),
+    ("type", u32), ("family_count", u32), ("families", OpenMetricsFamily * 4),
     ("promql", c_char_p), ("reason", c_char_p)])
 
 # Every mirror with the C name it copies: what the layout test checks.

@@ -21,7 +21,10 @@
 #define MULTI PERFBUF_OPENMETRICS_MULTI
 #define AS_IS PERFBUF_OPENMETRICS_AS_IS
 #define SECONDS PERFBUF_OPENMETRICS_SECONDS
-#define UNIX_SECONDS PERFBUF_OPENMETRICS_UNIX_SECONDS
+#define WHOLE PERFBUF_OPENMETRICS_WHOLE_SECONDS
+#define FRACTION PERFBUF_OPENMETRICS_FRACTION_SECONDS
+#define UNIX_WHOLE PERFBUF_OPENMETRICS_UNIX_WHOLE
+#define UNIX_FRACTION PERFBUF_OPENMETRICS_UNIX_FRACTION
 #define START_TIME PERFBUF_OPENMETRICS_START_TIME
 
 /* The families a formula exposes. */
@@ -39,11 +42,16 @@
 #define INVERSE_SECONDS \
     ONE("_inverse_seconds", COUNTER, "seconds", "inverse time of ", "_total", FIRST, SECONDS)
 /* The clock T a time-based formula divides by, or a precision timer's
- * timestamp base B. */
-#define CLOCK_SECONDS \
-    ONE("_clock_seconds", GAUGE, "seconds", "time base of ", "", SECOND, SECONDS)
-#define CLOCK_UNIX \
-    ONE("_clock_seconds", GAUGE, "seconds", "time base of ", "", SECOND, UNIX_SECONDS)
+ * timestamp base B: its whole seconds and the fraction of its second. */
+#define CLOCK_WHOLE \
+    ONE("_clock_seconds", GAUGE, "seconds", "time base of ", "", SECOND, WHOLE)
+#define CLOCK_FRACTION \
+    ONE("_clock_fraction_seconds", GAUGE, "seconds", "time base of ", "", SECOND, FRACTION)
+#define CLOCK_UNIX_WHOLE \
+    ONE("_clock_seconds", GAUGE, "seconds", "time base of ", "", SECOND, UNIX_WHOLE)
+#define CLOCK_UNIX_FRACTION                                                                \
+    ONE("_clock_fraction_seconds", GAUGE, "seconds", "time base of ", "", SECOND,          \
+        UNIX_FRACTION)
 #define CLOCK_TICKS ONE("_clock", GAUGE, "", "time base of ", "", SECOND, AS_IS)
 /* A base B and a multi count M. */
 #define BASE_GAUGE ONE("_base", GAUGE, "", "base of ", "", SECOND, AS_IS)
@@ -62,21 +70,23 @@
  */
 #define Q_VALUE "<name><scale>"
 #define Q_DELTA "(idelta(<name>_total[<range>]) >= 0)<scale>"
-#define Q_RATE "(idelta(<name>_total[<range>]) >= 0) / (idelta(<name>_clock_seconds[<range>]) > 0)<scale>"
-#define Q_QUEUE \
-    "(idelta(<name>_seconds_total[<range>]) >= 0) / (idelta(<name>_clock_seconds[<range>]) > 0)<scale>"
-#define Q_TIMER                                                                         \
-    "clamp_max(100 * (idelta(<name>_seconds_total[<range>]) >= 0) / "                   \
-    "(idelta(<name>_clock_seconds[<range>]) > 0)<scale>, 100)"
+/* The difference of the two clocks: whole seconds plus fractions. */
+#define CLOCK_DIFFERENCE \
+    "(idelta(<name>_clock_seconds[<range>]) + idelta(<name>_clock_fraction_seconds[<range>]) > 0)"
+#define Q_RATE "(idelta(<name>_total[<range>]) >= 0) / " CLOCK_DIFFERENCE "<scale>"
+#define Q_QUEUE "(idelta(<name>_seconds_total[<range>]) >= 0) / " CLOCK_DIFFERENCE "<scale>"
+#define Q_TIMER \
+    "clamp_max(100 * (idelta(<name>_seconds_total[<range>]) >= 0) / " CLOCK_DIFFERENCE "<scale>, 100)"
 #define Q_TIMER_INV                                                                     \
     "clamp_max(100 * (1 - (idelta(<name>_inverse_seconds_total[<range>]) >= 0) / "      \
-    "(idelta(<name>_clock_seconds[<range>]) > 0))<scale> >= 0, 100)"
+    CLOCK_DIFFERENCE ")<scale> >= 0, 100)"
 #define Q_MULTI                                                                         \
-    "clamp_max(100 * (idelta(<name>_seconds_total[<range>]) >= 0) / "                   \
-    "(idelta(<name>_clock_seconds[<range>]) > 0) / (<name>_multi > 0)<scale>, 100)"
+    "clamp_max(100 * (idelta(<name>_seconds_total[<range>]) >= 0) / " CLOCK_DIFFERENCE   \
+    " / (<name>_multi > 0)<scale>, 100)"
 #define Q_MULTI_INV                                                                     \
-    "clamp_max(100 * ((<name>_multi > 0) - (idelta(<name>_inverse_seconds_total[<range>]) >= 0) / " \
-    "(idelta(<name>_clock_seconds[<range>]) > 0)) / <name>_multi<scale> >= 0, 100)"
+    "clamp_max(100 * ((<name>_multi > 0) - "                                            \
+    "(idelta(<name>_inverse_seconds_total[<range>]) >= 0) / " CLOCK_DIFFERENCE          \
+    ") / <name>_multi<scale> >= 0, 100)"
 #define Q_SAMPLE_FRACTION                                                               \
     "clamp_max(100 * (idelta(<name>_total[<range>]) >= 0) / "                           \
     "(idelta(<name>_base_total[<range>]) > 0)<scale>, 100)"
@@ -96,37 +106,45 @@ typedef struct mapping_row {
     const char *reason;
 } mapping_row;
 
-#define ROW1(q, f1) {1u, {f1, NO_FAMILY, NO_FAMILY}, q, ""}
-#define ROW2(q, f1, f2) {2u, {f1, f2, NO_FAMILY}, q, ""}
-#define ROW3(q, f1, f2, f3) {3u, {f1, f2, f3}, q, ""}
-#define NOT_EXPORTED(why) {0u, {NO_FAMILY, NO_FAMILY, NO_FAMILY}, "", why}
+#define ROW1(q, f1) {1u, {f1, NO_FAMILY, NO_FAMILY, NO_FAMILY}, q, ""}
+#define ROW2(q, f1, f2) {2u, {f1, f2, NO_FAMILY, NO_FAMILY}, q, ""}
+#define ROW3(q, f1, f2, f3) {3u, {f1, f2, f3, NO_FAMILY}, q, ""}
+#define ROW4(q, f1, f2, f3, f4) {4u, {f1, f2, f3, f4}, q, ""}
+#define NOT_EXPORTED(why) {0u, {NO_FAMILY, NO_FAMILY, NO_FAMILY, NO_FAMILY}, "", why}
 
 /* The counter's own clock, by time base: PerfTime / PerfFreq and the
  * object's PerfTime / PerfFreq in seconds; PerfTime100nSec, a FILETIME
- * (docs/formats.md), as seconds since 1970, so that a double keeps it to
- * 2.4e-7 s (since 1601 it would be 1.9e-6 s). */
+ * (docs/formats.md), in seconds since 1970. */
 static const mapping_row raw_count = ROW1(Q_VALUE, VALUE_GAUGE);
 static const mapping_row delta = ROW1(Q_DELTA, VALUE_TOTAL);
-static const mapping_row rate = ROW2(Q_RATE, VALUE_TOTAL, CLOCK_SECONDS);
-static const mapping_row queue_ticks = ROW2(Q_QUEUE, VALUE_SECONDS, CLOCK_SECONDS);
-static const mapping_row queue_100ns = ROW2(Q_QUEUE, VALUE_SECONDS, CLOCK_UNIX);
-static const mapping_row timer_ticks = ROW2(Q_TIMER, VALUE_SECONDS, CLOCK_SECONDS);
-static const mapping_row timer_100ns = ROW2(Q_TIMER, VALUE_SECONDS, CLOCK_UNIX);
-static const mapping_row timer_inv_ticks = ROW2(Q_TIMER_INV, INVERSE_SECONDS, CLOCK_SECONDS);
-static const mapping_row timer_inv_100ns = ROW2(Q_TIMER_INV, INVERSE_SECONDS, CLOCK_UNIX);
-static const mapping_row multi_ticks = ROW3(Q_MULTI, VALUE_SECONDS, CLOCK_SECONDS, MULTI_GAUGE);
-static const mapping_row multi_100ns = ROW3(Q_MULTI, VALUE_SECONDS, CLOCK_UNIX, MULTI_GAUGE);
+static const mapping_row rate = ROW3(Q_RATE, VALUE_TOTAL, CLOCK_WHOLE, CLOCK_FRACTION);
+static const mapping_row queue_ticks = ROW3(Q_QUEUE, VALUE_SECONDS, CLOCK_WHOLE, CLOCK_FRACTION);
+static const mapping_row queue_100ns =
+    ROW3(Q_QUEUE, VALUE_SECONDS, CLOCK_UNIX_WHOLE, CLOCK_UNIX_FRACTION);
+static const mapping_row timer_ticks = ROW3(Q_TIMER, VALUE_SECONDS, CLOCK_WHOLE, CLOCK_FRACTION);
+static const mapping_row timer_100ns =
+    ROW3(Q_TIMER, VALUE_SECONDS, CLOCK_UNIX_WHOLE, CLOCK_UNIX_FRACTION);
+static const mapping_row timer_inv_ticks =
+    ROW3(Q_TIMER_INV, INVERSE_SECONDS, CLOCK_WHOLE, CLOCK_FRACTION);
+static const mapping_row timer_inv_100ns =
+    ROW3(Q_TIMER_INV, INVERSE_SECONDS, CLOCK_UNIX_WHOLE, CLOCK_UNIX_FRACTION);
+static const mapping_row multi_ticks =
+    ROW4(Q_MULTI, VALUE_SECONDS, CLOCK_WHOLE, CLOCK_FRACTION, MULTI_GAUGE);
+static const mapping_row multi_100ns =
+    ROW4(Q_MULTI, VALUE_SECONDS, CLOCK_UNIX_WHOLE, CLOCK_UNIX_FRACTION, MULTI_GAUGE);
 static const mapping_row multi_inv_ticks =
-    ROW3(Q_MULTI_INV, INVERSE_SECONDS, CLOCK_SECONDS, MULTI_GAUGE);
+    ROW4(Q_MULTI_INV, INVERSE_SECONDS, CLOCK_WHOLE, CLOCK_FRACTION, MULTI_GAUGE);
 static const mapping_row multi_inv_100ns =
-    ROW3(Q_MULTI_INV, INVERSE_SECONDS, CLOCK_UNIX, MULTI_GAUGE);
+    ROW4(Q_MULTI_INV, INVERSE_SECONDS, CLOCK_UNIX_WHOLE, CLOCK_UNIX_FRACTION, MULTI_GAUGE);
 static const mapping_row sample_fraction = ROW2(Q_SAMPLE_FRACTION, VALUE_TOTAL, BASE_TOTAL);
 static const mapping_row raw_fraction = ROW2(Q_RAW_FRACTION, VALUE_GAUGE, BASE_GAUGE);
 /* A precision timer divides by its timestamp base, in the unit of its time
  * base: PerfFreq ticks and 100 ns become seconds (the sample's frequency
- * is PerfFreq or 10^7); an object's ticks stay ticks, since a V2 sample
- * carries no frequency for them (docs/counter-types.md, O-20). */
-static const mapping_row precision_seconds = ROW2(Q_TIMER, VALUE_SECONDS, CLOCK_SECONDS);
+ * is PerfFreq or 10^7), whole and fraction as a clock; an object's ticks
+ * stay ticks, since a V2 sample carries no frequency for them
+ * (docs/counter-types.md, O-20). */
+static const mapping_row precision_seconds =
+    ROW3(Q_TIMER, VALUE_SECONDS, CLOCK_WHOLE, CLOCK_FRACTION);
 static const mapping_row precision_ticks = ROW2(Q_PRECISION_TICKS, VALUE_TOTAL, CLOCK_TICKS);
 static const mapping_row average_timer =
     ROW1(Q_AVERAGE_TIMER, TWO("_seconds", SUMMARY, "seconds", "", "_sum", FIRST, SECONDS,
@@ -770,33 +788,56 @@ perfbuf_status perfbuf_openmetrics_value(const perfbuf_openmetrics_sample *sampl
     if (!PERFBUF_CSTATUS_IS_VALID(raw->status)) {
         return PERFBUF_E_NOT_FOUND;
     }
+    uint64_t f = context->frequency;
+    bool divides = sample->conversion == PERFBUF_OPENMETRICS_SECONDS ||
+                   sample->conversion == PERFBUF_OPENMETRICS_WHOLE_SECONDS ||
+                   sample->conversion == PERFBUF_OPENMETRICS_FRACTION_SECONDS ||
+                   sample->conversion == PERFBUF_OPENMETRICS_START_TIME;
+    if (divides && f == 0) {
+        return PERFBUF_E_NOT_FOUND;
+    }
+    /* A 100-ns time before 1970 is -(whole + 1) seconds and the rest up. */
+    bool before = x < UNIX_EPOCH_FILETIME;
+    uint64_t since = before ? UNIX_EPOCH_FILETIME - x : x - UNIX_EPOCH_FILETIME;
+    uint64_t whole = since / HUNDRED_NS_PER_SECOND;
+    uint64_t part = since % HUNDRED_NS_PER_SECOND;
+    if (before && part != 0) {
+        whole++;
+        part = HUNDRED_NS_PER_SECOND - part;
+    }
     pb_utf8_out o;
     pb_utf8_out_init(&o, out, cap);
     decimal d;
     switch (sample->conversion) {
     case PERFBUF_OPENMETRICS_SECONDS:
-        if (context->frequency == 0) {
-            return PERFBUF_E_NOT_FOUND;
-        }
-        quotient(x, context->frequency, &d);
+        quotient(x, f, &d);
         put_decimal_digits(&o, false, &d);
         break;
-    case PERFBUF_OPENMETRICS_UNIX_SECONDS: {
-        bool before = x < UNIX_EPOCH_FILETIME;
-        quotient(before ? UNIX_EPOCH_FILETIME - x : x - UNIX_EPOCH_FILETIME,
-                 HUNDRED_NS_PER_SECOND, &d);
-        put_decimal_digits(&o, before, &d);
+    case PERFBUF_OPENMETRICS_WHOLE_SECONDS:
+        put_decimal(&o, x / f);
         break;
-    }
+    case PERFBUF_OPENMETRICS_FRACTION_SECONDS:
+        quotient(x % f, f, &d);
+        put_decimal_digits(&o, false, &d);
+        break;
+    case PERFBUF_OPENMETRICS_UNIX_WHOLE:
+        if (before && whole != 0) {
+            pb_utf8_put(&o, '-');
+        }
+        put_decimal(&o, whole);
+        break;
+    case PERFBUF_OPENMETRICS_UNIX_FRACTION:
+        quotient(part, HUNDRED_NS_PER_SECOND, &d);
+        put_decimal_digits(&o, false, &d);
+        break;
     case PERFBUF_OPENMETRICS_START_TIME: {
         /* x is N, the start; second is T, the object's clock now. */
-        if (context->frequency == 0 || raw->second < x) {
+        if (raw->second < x) {
             return PERFBUF_E_NOT_FOUND;
         }
         int64_t seconds;
         uint64_t nanos;
-        if (start_time(unix_ms, raw->second - x, context->frequency, &seconds, &nanos) !=
-            PERFBUF_OK) {
+        if (start_time(unix_ms, raw->second - x, f, &seconds, &nanos) != PERFBUF_OK) {
             return PERFBUF_E_NOT_FOUND;
         }
         put_fixed(&o, seconds, nanos, 9u, NS_PER_SECOND);
