@@ -3,10 +3,10 @@
 # perfbuf-dump --openmetrics read by a real engine (docs/prometheus.md):
 # promtool reads the text of every bundled capture, and a Prometheus server
 # on 127.0.0.1, started and stopped by ci/prometheus_check.py over a TSDB
-# promtool backfills, gives every exported counter of the series, the
-# documented and the generated captures the value perfbuf-dump --rate gives.
+# promtool backfills, gives every exported counter of the series, documented,
+# synthetic and openmetrics captures the value perfbuf-dump --rate gives.
 #
-#   ci/prometheus.sh [BUILD]      BUILD: a shared build with the tests
+#   ci/prometheus.sh [BUILD]      BUILD: a shared build with perfbuf-dump
 #                                 (default build/shared, which ci/test.sh makes)
 #
 # Debian's prometheus package gives both programs (ci/install-deps.sh). Without
@@ -25,9 +25,8 @@ for tool in prometheus promtool; do
     exit 0
   fi
 done
-for f in "$build/tools/perfbuf-dump" "$build/tests/make_series" "$build/libperfbuf.so"; do
+for f in "$build/tools/perfbuf-dump" "$build/libperfbuf.so"; do
   [ -e "$f" ] || { echo "prometheus: $f is missing: build $build first (ci/test.sh)" >&2; exit 2; }
 done
 PYTHONPATH="$PWD/python" PERFBUF_LIBRARY="$PWD/$build/libperfbuf.so" \
-  /usr/bin/python3 ci/prometheus_check.py --dump "$build/tools/perfbuf-dump" \
-  --make-series "$build/tests/make_series"
+  /usr/bin/python3 ci/prometheus_check.py --dump "$build/tools/perfbuf-dump"

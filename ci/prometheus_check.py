@@ -8,8 +8,8 @@
    and is parsed by promtool's OpenMetrics reader
    (`promtool tsdb create-blocks-from openmetrics`).
 2. The series captures, the documented pairs (V1 and V2), the synthetic
-   pair and the generated pair of every counter type with hostile names
-   (make_series --openmetrics) loaded into one TSDB with promtool; a
+   pair and the pair of every counter type with hostile names
+   (corpus/captures/openmetrics/) loaded into one TSDB with promtool; a
    Prometheus server on 127.0.0.1 opens it; for every exported counter of
    every pair of consecutive captures, the mapping's PromQL expression
    (perfbuf.openmetrics_promql, the library's) is evaluated at the newer
@@ -26,7 +26,7 @@
        nothing.
 The server is started and stopped here (and dies with this process).
 
-    prometheus_check.py --dump PERFBUF_DUMP --make-series MAKE_SERIES
+    prometheus_check.py --dump PERFBUF_DUMP
 The perfbuf package must import (PYTHONPATH, PERFBUF_LIBRARY).
 """
 import argparse
@@ -406,17 +406,14 @@ def compare(server, expected, machine_of, at, what):
 def main():
     ap = argparse.ArgumentParser()
     ap.add_argument("--dump", required=True)
-    ap.add_argument("--make-series", required=True)
     args = ap.parse_args()
     started = time.time()
     work = tempfile.mkdtemp(prefix="perfbuf-prometheus-")
     server = None
     try:
-        gen = os.path.join(work, "generated")
-        os.mkdir(gen)
-        run([args.make_series, "--openmetrics", gen])
-        doc, syn, ser, wine = (os.path.join(CAPTURES, f)
-                               for f in ("documented", "synthetic", "series", "wine-8.0"))
+        doc, syn, ser, wine, types = (os.path.join(CAPTURES, f) for f in
+                                    ("documented", "synthetic", "series", "wine-8.0",
+                                     "openmetrics"))
         v2 = ["--registration", doc + "/v2-reginfo-documented-processor-information.bin",
               "--counter-names", doc + "/v2-names-documented-processor-information.bin"]
         names = {doc: ["--names", doc + "/v1-names-documented-counter-009.bin"],
@@ -424,12 +421,12 @@ def main():
                  ser: ["--names", ser + "/v1-names-series-counter-009.bin"],
                  wine: ["--names", wine + "/v1-names-counter-009.bin",
                         "--help-names", wine + "/v1-names-help-009.bin"],
-                 gen: ["--names", gen + "/v1-names-openmetrics-counter-009.bin",
-                       "--help-names", gen + "/v1-names-openmetrics-help-009.bin"]}
+                 types: ["--names", types + "/v1-names-openmetrics-counter-009.bin",
+                       "--help-names", types + "/v1-names-openmetrics-help-009.bin"]}
         # Every bundled capture alone (the V2 ones with the documented
-        # registration, the only one bundled), and the generated pair.
+        # registration, the only one bundled).
         singles = []
-        for folder in (doc, syn, ser, wine, gen):
+        for folder in (doc, syn, ser, wine, types):
             for f in sorted(os.listdir(folder)):
                 if f.startswith("v1-names-") or f.startswith("v2-names-") or \
                         f.startswith("v2-reginfo-") or not f.endswith(".bin"):
@@ -448,8 +445,8 @@ def main():
                   for k in range(2)], v2),
                 ("synthetic", "SYNTHETIC",
                  [syn + "/v1-synthetic-processor-%d.bin" % k for k in range(2)], names[syn]),
-                ("generated, every type", 'HOST "q"\\x',
-                 [gen + "/v1-openmetrics-%d.bin" % k for k in range(2)], names[gen])]
+                ("every type", 'HOST "q"\\x',
+                 [types + "/v1-openmetrics-%d.bin" % k for k in range(2)], names[types])]
         texts = 0
         for what, argv in singles:
             text = dump_text(args.dump, argv)

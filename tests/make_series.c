@@ -819,8 +819,9 @@ static int produce(const char *bytes_text, const char *file)
 }
 
 /*
- * --openmetrics: two V1 captures one second apart that give every counter
- * type PDH formats a value, for the OpenMetrics test (ci/prometheus.sh):
+ * --openmetrics: the bundled pair of corpus/captures/openmetrics/ (its
+ * README says what each holds): two V1 captures that give every counter
+ * type PDH formats a value, for the OpenMetrics check (ci/prometheus.sh):
  * object 7000 holds one counter of each of the 31 types (its base or multi
  * base after it where the type needs one), over instances whose names are
  * what a label value must escape or replace; object 7100, single-instance,
