@@ -6,7 +6,9 @@
    interleaved, a series' samples together and in time order, sample names
    the family's, units ending the name, labels and escapes of the format)
    and is parsed by promtool's OpenMetrics reader
-   (`promtool tsdb create-blocks-from openmetrics`).
+   (`promtool tsdb create-blocks-from openmetrics`); each capture's text
+   without timestamps, as a textfile collector takes it, by its Prometheus
+   text-format reader (`promtool check metrics`, naming lints allowed).
 2. The series captures, the documented pairs (V1 and V2), the synthetic
    pair and the pair of every counter type with hostile names
    (corpus/captures/openmetrics/) loaded into one TSDB with promtool; a
@@ -170,6 +172,17 @@ def check_structure(text, what):
             last_time[point] = ts
 
 
+def text_format_reads(text, what):
+    """promtool check metrics parses the Prometheus text format, which a
+    textfile collector reads: the --no-timestamps text must parse (its exit
+    status 3 is a naming lint, not a parse error)."""
+    r = subprocess.run(["promtool", "check", "metrics"], input=text.encode("utf-8"),
+                       capture_output=True)
+    said = (r.stdout + r.stderr).decode("utf-8", "replace")
+    if r.returncode not in (0, 3) or "error" in said:
+        fail("%s: promtool check metrics: exit %d: %s" % (what, r.returncode, said[-500:]))
+
+
 def promtool_reads(path, work):
     out = os.path.join(work, "promtool-check")
     shutil.rmtree(out, ignore_errors=True)
@@ -177,6 +190,11 @@ def promtool_reads(path, work):
 
 
 # ---- what perfbuf-dump --rate gives, keyed as the labels ----
+
+def help_name(text):
+    """A name as help text gives it: its double quotes single (docs/prometheus.md)."""
+    return text.replace('"', "'") if text is not None else None
+
 
 def label_value(text):
     return "".join("\ufffd" if unsafe(ch) and ch != "\n" else ch for ch in text)
@@ -218,7 +236,8 @@ def expected_v1(doc, helps):
         for d, c in enumerate(counters):
             if not perfbuf.openmetrics_mapping(c["counter_type"])["families"]:
                 continue
-            key = helps.get((o.get("name"), c.get("name"), c["counter_type_name"]))
+            key = helps.get((help_name(o.get("name")), help_name(c.get("name")),
+                             c["counter_type_name"]))
             if key is None:
                 fail("no family names \\%s\\%s" % (o.get("name"), c.get("name")))
             values = out.setdefault((key, c["counter_type"], c["default_scale"]), {})
@@ -246,7 +265,7 @@ def expected_v2(doc, helps, registration):
                     continue
                 c = reg.find(v["counter_id"])
                 name = names.get(v["counter_id"])
-                key = helps.get((reg.counterset, name if name else str(v["counter_id"]),
+                key = helps.get((reg.counterset, help_name(name) if name else str(v["counter_id"]),
                                  v["counter_type_name"]))
                 if key is None:
                     fail("no family names counter %d" % v["counter_id"])
@@ -447,7 +466,6 @@ def main():
                  [syn + "/v1-synthetic-processor-%d.bin" % k for k in range(2)], names[syn]),
                 ("every type", 'HOST "q"\\x',
                  [types + "/v1-openmetrics-%d.bin" % k for k in range(2)], names[types])]
-        texts = 0
         for what, argv in singles:
             text = dump_text(args.dump, argv)
             check_structure(text, what)
@@ -455,7 +473,7 @@ def main():
             with open(path, "w", encoding="utf-8") as f:
                 f.write(text)
             promtool_reads(path, work)
-            texts += 1
+            text_format_reads(dump_text(args.dump, ["--no-timestamps"] + argv), what)
         data = os.path.join(work, "data")
         loaded = []
         for what, machine, captures, side in sets:
@@ -468,7 +486,6 @@ def main():
                 f.write(text)
             run(["promtool", "tsdb", "create-blocks-from", "openmetrics", path, data])
             loaded.append((what, machine, captures, side, text))
-            texts += 1
         server = Server(data, work)
         checked = 0
         for what, machine, captures, side, text in loaded:
@@ -487,9 +504,10 @@ def main():
                     expected = expected_v1(doc_json, helps)
                 checked += compare(server, expected, machine, at,
                                    "%s, capture %d" % (what, k))
-        print("prometheus-check: %d texts read by promtool; %d values of %d sets equal "
+        print("prometheus-check: promtool read %d captures' texts (OpenMetrics, and without "
+              "timestamps the text format) and %d sets'; %d values of those sets equal "
               "perfbuf-dump --rate's within %g through Prometheus %s; %.1f s"
-              % (texts, checked, len(loaded), TOLERANCE, prometheus_version(),
+              % (len(singles), len(loaded), checked, TOLERANCE, prometheus_version(),
                  time.time() - started))
     finally:
         if server is not None:

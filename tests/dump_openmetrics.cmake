@@ -105,7 +105,7 @@ expect("escapes" "${rc}" 0 "${out}"
   "instance_name=\"rlo${replacement}evil\"}"
   [=[instance_name="dup#1"}]=]
   [=[parent="{x=\"y\"},a=b",instance_name="{x=\"y\"},a=b/kid",unique_id="101"}]=]
-  [=[# HELP windows_types_all_perf_counter_counter \\Types \"all\"\\PERF_COUNTER_COUNTER (PERF_COUNTER_COUNTER): How PERF_COUNTER_COUNTER counts: \"as PDH\"\\]=])
+  [=[# HELP windows_types_all_perf_counter_counter \\Types 'all'\\PERF_COUNTER_COUNTER (PERF_COUNTER_COUNTER): How PERF_COUNTER_COUNTER counts: 'as PDH'\\]=])
 expect("collisions" "${rc}" 0 "${out}"
   "# TYPE windows_collide_foo counter\n" "# TYPE windows_collide_foo_2 gauge\n"
   "# TYPE windows_collide_foo_3 counter\n" "# TYPE windows_collide_bar_count gauge\n"

@@ -210,7 +210,9 @@ class _Writer:
                                   N.counter_type_name(key[3]).decode())
         if help_text is not None:
             text += ": " + help_text
-        c.help = text
+        # A single quote for a double one: help text both OpenMetrics and
+        # the Prometheus text format read (docs/prometheus.md, "Help").
+        c.help = text.replace('"', "'")
         self.counter_ids[key] = len(self.counters)
         self.counters.append(c)
         return len(self.counters) - 1

@@ -488,6 +488,15 @@ static uint32_t counter_of(om_state *s, const om_counter *key, const counter_tex
         text_cstr(&help, ": ");
         text_cstr(&help, texts->help);
     }
+    /* OpenMetrics escapes a double quote in help text, the Prometheus text
+     * format a textfile collector reads refuses that escape: a single quote
+     * in its place reads alike in both (docs/prometheus.md, "Help"). */
+    for (size_t i = 0; i < help.len; i++) {
+        DUMP_WORK(1);
+        if (help.buf[i] == '"') {
+            help.buf[i] = '\'';
+        }
+    }
     c->help = text_steal(&help);
     return (uint32_t)id;
 }
