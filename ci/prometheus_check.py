@@ -200,6 +200,16 @@ def label_value(text):
     return "".join("\ufffd" if unsafe(ch) and ch != "\n" else ch for ch in text)
 
 
+def cut(parent):
+    """A parent's name as labels keep it: its whole characters within 3,072
+    bytes of UTF-8 (PERFBUF_ARRAY_PARENT_MAX_BYTES)."""
+    raw = parent.encode("utf-8")
+    while len(raw) > 3072:
+        parent = parent[:-1]
+        raw = parent.encode("utf-8")
+    return parent
+
+
 def fold(text):
     return "".join(ch.lower() if "A" <= ch <= "Z" else ch for ch in text)
 
@@ -221,15 +231,17 @@ def expected_v1(doc, helps):
             for inst in o["instances"]:
                 full, own = inst["full_name"], inst["name"]
                 labels = {"machine": machine} if machine else {}
+                name = own
                 if len(full) > len(own) + 1 and full.endswith("/" + own):
-                    labels["parent"] = full[:len(full) - len(own) - 1]
+                    labels["parent"] = cut(full[:len(full) - len(own) - 1])
+                    name = labels["parent"] + "/" + own
                 if inst["unique_id"] != -1:
-                    labels["instance_name"] = full
+                    labels["instance_name"] = name
                     labels["unique_id"] = str(inst["unique_id"])
                 else:
                     n = keys.get(fold(full), 0)
                     keys[fold(full)] = n + 1
-                    labels["instance_name"] = full + ("#%d" % n if n else "")
+                    labels["instance_name"] = name + ("#%d" % n if n else "")
                 rows.append((labels, inst.get("formatted", [])))
         elif "formatted" in o:
             rows.append(({"machine": machine} if machine else {}, o["formatted"]))

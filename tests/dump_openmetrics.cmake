@@ -106,6 +106,13 @@ expect("escapes" "${rc}" 0 "${out}"
   [=[instance_name="dup#1"}]=]
   [=[parent="{x=\"y\"},a=b",instance_name="{x=\"y\"},a=b/kid",unique_id="101"}]=]
   [=[# HELP windows_types_all_perf_counter_counter \\Types 'all'\\PERF_COUNTER_COUNTER (PERF_COUNTER_COUNTER): How PERF_COUNTER_COUNTER counts: 'as PDH'\\]=])
+# A parent's name keeps its whole characters within 3,072 bytes: e acute
+# and 1,023 of the 1,100 euro signs (3,071 bytes), in both labels.
+string(REPEAT "€" 1023 euros)
+expect("a long parent" "${rc}" 0 "${out}"
+  "parent=\"é${euros}\",instance_name=\"é${euros}/kid\",unique_id=\"102\"}"
+  "parent=\"é${euros}\",instance_name=\"é${euros}/kid\"}"
+  "!parent=\"é${euros}€")
 expect("collisions" "${rc}" 0 "${out}"
   "# TYPE windows_collide_foo counter\n" "# TYPE windows_collide_foo_2 gauge\n"
   "# TYPE windows_collide_foo_3 counter\n" "# TYPE windows_collide_bar_count gauge\n"

@@ -826,7 +826,8 @@ static int produce(const char *bytes_text, const char *file)
  * base after it where the type needs one), over instances whose names are
  * what a label value must escape or replace; object 7100, single-instance,
  * holds counters whose metric names collide; object 7200's instances have
- * a parent in 7000 and a UniqueID. With the Counter and Help tables naming
+ * a parent in 7000 or in 7300, whose one instance's name is longer than a
+ * label's parent part, and most a UniqueID. With the Counter and Help tables naming
  * them. Counter k of an instance at position i (multiplier m = i + 1)
  * moves by its row's delta times m, so some are capped at 100 % and some
  * inverse timers' complements are negative; instance 6's counters go back
@@ -837,7 +838,11 @@ static int produce(const char *bytes_text, const char *file)
  * clock 3 s; so an expression that divided by the timestamps' difference
  * (irate) would give other values than PDH's.
  */
-enum { OM_TYPES = 7000, OM_COLLIDE = 7100, OM_KIDS = 7200, OM_INSTANCES = 8 };
+enum { OM_TYPES = 7000, OM_COLLIDE = 7100, OM_KIDS = 7200, OM_LONG = 7300, OM_INSTANCES = 8 };
+/* Object 7300's instance name: an e acute and 1,100 euro signs, 3,302
+ * bytes of UTF-8, so the 3,072-byte cut of a parent's name falls inside a
+ * character (and keeps 3,071 bytes). */
+#define OM_LONG_CHARACTERS 1100u
 
 typedef struct om_row {
     uint32_t type;
@@ -993,20 +998,39 @@ static tb_buf om_capture(uint32_t k)
     tb_v1_counter_block(&v, single, sizeof single);
     tb_v1_object_end(&v);
 
-    /* Children of 7000's instances 1 and 7, each with a UniqueID. */
+    /* Children of 7000's instances 1 and 7 with UniqueIDs 100 and 101,
+     * and of 7300's long-named instance, with UniqueID 102 and without. */
     tb_v1_object_begin(&v, OM_KIDS, 0, 0);
     tb_v1_counter(&v, OM_KIDS + 2, PERF_100NSEC_TIMER, 8, 8);
     tb_v1_definitions_end(&v);
-    static const uint32_t parents[2] = {1, 7};
-    for (uint32_t i = 0; i < 2; i++) {
+    static const uint32_t parent_titles[4] = {OM_TYPES, OM_TYPES, OM_LONG, OM_LONG};
+    static const uint32_t parents[4] = {1, 7, 0, 0};
+    static const uint32_t unique_ids[4] = {100, 101, 102, 0xFFFFFFFFu};
+    for (uint32_t i = 0; i < 4; i++) {
         size_t at = v.buf.len;
-        tb_v1_instance(&v, "kid", OM_TYPES, parents[i]);
-        tb_patch_u32(&v.buf, at + 12, 100 + i);
+        tb_v1_instance(&v, "kid", parent_titles[i], parents[i]);
+        tb_patch_u32(&v.buf, at + 12, unique_ids[i]);
         uint8_t data[12];
         memset(data, 0, sizeof data);
         tb_put64(data, 8, 1000000u + k * (2000000u + 1000000u * i));
         tb_v1_counter_block(&v, data, sizeof data);
     }
+    tb_v1_object_end(&v);
+
+    tb_v1_object_begin(&v, OM_LONG, 0, 0);
+    tb_v1_counter(&v, OM_LONG + 2, PERF_COUNTER_RAWCOUNT, 4, 4);
+    tb_v1_definitions_end(&v);
+    char long_name[2 + 3 * OM_LONG_CHARACTERS + 1];
+    memcpy(long_name, "\xC3\xA9", 2);
+    for (uint32_t c = 0; c < OM_LONG_CHARACTERS; c++) {
+        memcpy(long_name + 2 + 3 * c, "\xE2\x82\xAC", 3);
+    }
+    long_name[2 + 3 * OM_LONG_CHARACTERS] = '\0';
+    tb_v1_instance(&v, long_name, 0, 0);
+    uint8_t value[4];
+    memset(value, 0, sizeof value);
+    tb_put32(value, 4, 5 + k);
+    tb_v1_counter_block(&v, value, sizeof value);
     tb_v1_object_end(&v);
     tb_v1_end(&v);
     return v.buf;
@@ -1022,9 +1046,9 @@ static tb_buf om_table(int help)
     char text[96];
     (void)tb_utf16(&b, "1", 1);
     (void)tb_utf16(&b, help ? "Help" : "1847", 1);
-    uint32_t objects[3] = {OM_TYPES, OM_COLLIDE, OM_KIDS};
-    const char *object_names[3] = {"Types \"all\"", "Collide", "Kids"};
-    for (int o = 0; o < 3; o++) {
+    uint32_t objects[4] = {OM_TYPES, OM_COLLIDE, OM_KIDS, OM_LONG};
+    const char *object_names[4] = {"Types \"all\"", "Collide", "Kids", "Long"};
+    for (int o = 0; o < 4; o++) {
         snprintf(index, sizeof index, "%u", (unsigned)(objects[o] + (help ? 1u : 0u)));
         (void)tb_utf16(&b, index, 1);
         (void)tb_utf16(&b, help ? "An object \"quoted\",\nover two lines\\" : object_names[o], 1);
@@ -1044,6 +1068,9 @@ static tb_buf om_table(int help)
     snprintf(index, sizeof index, "%u", (unsigned)(OM_KIDS + 2 + (help ? 1u : 0u)));
     (void)tb_utf16(&b, index, 1);
     (void)tb_utf16(&b, "% Kid Time", 1);
+    snprintf(index, sizeof index, "%u", (unsigned)(OM_LONG + 2 + (help ? 1u : 0u)));
+    (void)tb_utf16(&b, index, 1);
+    (void)tb_utf16(&b, "Value", 1);
     tb_u16(&b, 0);
     return b;
 }

@@ -26,6 +26,7 @@ _FAILING_FOUND = {"no-object", "no-counter", "no-instance", "unnamed"}
 _KINDS = {1: "gauge", 2: "counter", 3: "summary"}
 _V2_INSTANCE_KINDS = {4, 6}  # PERFBUF_V2_MULTIPLE_INSTANCES, PERFBUF_V2_COUNTERSET
 NUMBER_MAX = 48
+PARENT_MAX_BYTES = 3 * 1024  # PERFBUF_ARRAY_PARENT_MAX_BYTES: 3 x PERFBUF_PATH_MAX_INSTANCE
 
 
 class OpenMetricsError(Exception):
@@ -268,6 +269,18 @@ class _Writer:
         return "".join(out)
 
 
+def _cut(parent):
+    """A parent's name cut after its last whole character within
+    PERFBUF_ARRAY_PARENT_MAX_BYTES, as the query's item names cut it."""
+    raw = parent.encode("utf-8")
+    if len(raw) <= PARENT_MAX_BYTES:
+        return parent
+    cut = PARENT_MAX_BYTES
+    while cut > 0 and raw[cut] & 0xC0 == 0x80:
+        cut -= 1
+    return raw[:cut].decode("utf-8")
+
+
 def _labels(pairs):
     if not pairs:
         return ""
@@ -344,10 +357,12 @@ def _v1_capture(w, k, data, file, query, every, paths, names, help_titles, optio
                 full_st, full = inst.full_name_status()
                 own = inst.name
                 named = full_st == OK and own is not None
+                parent = None
                 if named and len(full) > len(own) + 1 and full.endswith("/" + own):
-                    pairs.append(("parent", full[:len(full) - len(own) - 1]))
+                    parent = _cut(full[:len(full) - len(own) - 1])
+                    pairs.append(("parent", parent))
                 if inst.unique_id != _NO_UNIQUE_ID and named:
-                    pairs.append(("instance_name", full))
+                    pairs.append(("instance_name", own if parent is None else parent + "/" + own))
                     pairs.append(("unique_id", str(inst.unique_id)))
                 else:
                     pairs.append(("instance_name", item_names[i]))

@@ -443,15 +443,35 @@ typedef struct counter_texts {
     const char *help;
 } counter_texts;
 
-/* The counter of that key: found, or made and named now. */
-static uint32_t counter_of(om_state *s, const om_counter *key, const counter_texts *texts)
+/* A counter's key in the map: what says which definition it is. */
+static void counter_key(const om_counter *key, uint32_t fields[5])
 {
-    uint32_t fields[5] = {key->object_title, key->counter_title, key->occurrence, key->type,
-                          (uint32_t)key->scale};
-    size_t id;
-    if (!map_add(&s->counter_ids, (const char *)fields, sizeof fields, s->counter_count, &id)) {
-        return (uint32_t)id;
+    fields[0] = key->object_title;
+    fields[1] = key->counter_title;
+    fields[2] = key->occurrence;
+    fields[3] = key->type;
+    fields[4] = (uint32_t)key->scale;
+}
+
+/* The counter of that key, or UINT32_MAX when there is none yet. */
+static uint32_t counter_find(om_state *s, const om_counter *key)
+{
+    uint32_t fields[5];
+    counter_key(key, fields);
+    if (s->counter_ids.cap == 0) {
+        return UINT32_MAX;
     }
+    om_slot *slot = map_slot(&s->counter_ids, (const char *)fields, sizeof fields);
+    return slot->key != NULL ? (uint32_t)slot->value : UINT32_MAX;
+}
+
+/* A new counter of that key, named now (counter_find found none). */
+static uint32_t counter_add(om_state *s, const om_counter *key, const counter_texts *texts)
+{
+    uint32_t fields[5];
+    counter_key(key, fields);
+    size_t id;
+    (void)map_add(&s->counter_ids, (const char *)fields, sizeof fields, s->counter_count, &id);
     s->counters = grow(s->counters, &s->counter_cap, s->counter_count, sizeof *s->counters);
     om_counter *c = &s->counters[s->counter_count++];
     *c = *key;
@@ -755,13 +775,35 @@ static void v1_labels(om_text *labels, const char *machine, const perfbuf_v1_blo
         om_text full = {NULL, 0, 0};
         om_text own = {NULL, 0, 0};
         bool named = text_from(&full, full_name_call, &a) && text_from(&own, own_name_call, &a);
-        /* "parent/name": the parent's name is what comes before "/name". */
-        if (named && full.len > own.len + 1 && full.buf[full.len - own.len - 1] == '/' &&
-            memcmp(full.buf + full.len - own.len, own.buf != NULL ? own.buf : "", own.len) == 0) {
-            label(labels, "parent", full.buf, full.len - own.len - 1);
+        /* "parent/name": the parent's name is what comes before "/name",
+         * cut as the query's item names cut it (PERFBUF_ARRAY_PARENT_MAX_BYTES),
+         * so a parent's long name costs each child no more than there. */
+        size_t parent = 0;
+        bool has_parent = named && full.len > own.len + 1 &&
+                          full.buf[full.len - own.len - 1] == '/' &&
+                          memcmp(full.buf + full.len - own.len, own.buf != NULL ? own.buf : "",
+                                 own.len) == 0;
+        if (has_parent) {
+            parent = full.len - own.len - 1;
+            if (parent > PERFBUF_ARRAY_PARENT_MAX_BYTES) {
+                parent = PERFBUF_ARRAY_PARENT_MAX_BYTES;
+                while (parent > 0 && ((uint8_t)full.buf[parent] & 0xC0u) == 0x80u) {
+                    DUMP_WORK(1);
+                    parent--;
+                }
+            }
+            label(labels, "parent", full.buf, parent);
         }
         if (inst->unique_id != -1 && named) {
-            label(labels, "instance_name", full.buf != NULL ? full.buf : "", full.len);
+            /* The cut parent, '/' and the name. */
+            om_text key = {NULL, 0, 0};
+            if (has_parent) {
+                text_put(&key, full.buf, parent);
+                text_put(&key, "/", 1);
+            }
+            text_put(&key, own.buf != NULL ? own.buf : "", own.len);
+            label(labels, "instance_name", key.buf != NULL ? key.buf : "", key.len);
+            free(key.buf);
             char number[16];
             snprintf(number, sizeof number, "%" PRId32, inst->unique_id);
             label(labels, "unique_id", number, strlen(number));
@@ -913,14 +955,17 @@ static void v1_capture(om_state *s, const dump_input *in, uint32_t k, const uint
         key.occurrence = occurrence[d];
         key.type = def->type;
         key.scale = def->default_scale;
-        char *counter_name = title_text(names, def->name_title_index);
-        char *help_text = title_text(help, def->help_title_index);
-        char ref[16];
-        snprintf(ref, sizeof ref, "%" PRIu32, key.object_title);
-        counter_texts texts = {object_name, ref, counter_name, help_text};
-        uint32_t counter = counter_of(s, &key, &texts);
-        free(counter_name);
-        free(help_text);
+        uint32_t counter = counter_find(s, &key);
+        if (counter == UINT32_MAX) {
+            char *counter_name = title_text(names, def->name_title_index);
+            char *help_text = title_text(help, def->help_title_index);
+            char ref[16];
+            snprintf(ref, sizeof ref, "%" PRIu32, key.object_title);
+            counter_texts texts = {object_name, ref, counter_name, help_text};
+            counter = counter_add(s, &key, &texts);
+            free(counter_name);
+            free(help_text);
+        }
         add_point(s, counter, series_of(s, counter, &labels), k, i);
     }
     free(defs);
@@ -1172,8 +1217,11 @@ static void v2_capture(om_state *s, const dump_input *in, uint32_t k, const uint
             key.counter_title = reg.id;
             key.type = reg.type;
             key.scale = reg.default_scale;
-            counter_texts texts = {v->guid, v->guid, counter_name, NULL};
-            uint32_t counter = counter_of(s, &key, &texts);
+            uint32_t counter = counter_find(s, &key);
+            if (counter == UINT32_MAX) {
+                counter_texts texts = {v->guid, v->guid, counter_name, NULL};
+                counter = counter_add(s, &key, &texts);
+            }
             text_clear(&labels);
             if (item->position != PERFBUF_ITEM_NO_INSTANCE) {
                 label(&labels, "instance_name", item->name, item->name_len);
