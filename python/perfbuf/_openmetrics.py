@@ -354,12 +354,20 @@ def _v1_capture(w, k, data, file, query, every, paths, names, help_titles, optio
             pairs = [("machine", machine)] if machine else []
             if item.position < len(instances):
                 inst = instances[item.position]
-                full_st, full = inst.full_name_status()
                 own = inst.name
-                named = full_st == OK and own is not None
+                # "parent/name" into room for the parent's part labels keep
+                # and the name, as perfbuf-dump reads it: a longer parent is
+                # cut by the call, at its cost, not the parent's length.
+                full_st, full = (inst.full_name_status(
+                    PARENT_MAX_BYTES + len(own.encode("utf-8")) + 8)
+                    if own is not None else (None, None))
+                named = full_st in (OK, _too_small())
                 parent = None
-                if named and len(full) > len(own) + 1 and full.endswith("/" + own):
+                if full_st == _too_small():
+                    parent = _cut(full)
+                elif named and len(full) > len(own) + 1 and full.endswith("/" + own):
                     parent = _cut(full[:len(full) - len(own) - 1])
+                if parent is not None:
                     pairs.append(("parent", parent))
                 if inst.unique_id != _NO_UNIQUE_ID and named:
                     pairs.append(("instance_name", own if parent is None else parent + "/" + own))

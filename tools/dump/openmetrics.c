@@ -739,12 +739,6 @@ typedef struct full_name_args {
     const perfbuf_v1_instance_index *index;
 } full_name_args;
 
-static perfbuf_status full_name_call(const void *ctx, char *out, size_t cap, size_t *len)
-{
-    const full_name_args *a = ctx;
-    return perfbuf_v1_full_name_utf8(a->b, a->o, a->inst, a->index, out, cap, len);
-}
-
 static perfbuf_status own_name_call(const void *ctx, char *out, size_t cap, size_t *len)
 {
     const full_name_args *a = ctx;
@@ -772,33 +766,47 @@ static void v1_labels(om_text *labels, const char *machine, const perfbuf_v1_blo
     }
     if (inst != NULL) {
         full_name_args a = {b, o, inst, index};
-        om_text full = {NULL, 0, 0};
         om_text own = {NULL, 0, 0};
-        bool named = text_from(&full, full_name_call, &a) && text_from(&own, own_name_call, &a);
-        /* "parent/name": the parent's name is what comes before "/name",
-         * cut as the query's item names cut it (PERFBUF_ARRAY_PARENT_MAX_BYTES),
-         * so a parent's long name costs each child no more than there. */
+        bool named = text_from(&own, own_name_call, &a);
+        /* "parent/name" into room for the parent's part the labels keep
+         * (PERFBUF_ARRAY_PARENT_MAX_BYTES, as the query's item names cut it)
+         * and the name: a longer parent is cut by the call, which then
+         * costs that room and not the parent's length, however many
+         * children share it. The parent's name is what comes before
+         * "/name", or the whole cut text. */
+        size_t cap = PERFBUF_ARRAY_PARENT_MAX_BYTES + own.len + 8u;
+        char *full = dump_calloc(cap, 1);
+        size_t len = 0;
+        perfbuf_status st = named ? perfbuf_v1_full_name_utf8(b, o, inst, index, full, cap, &len)
+                                  : PERFBUF_E_INVALID_ARGUMENT;
+        size_t written = 0;
+        while (written < cap && full[written] != '\0') {
+            DUMP_WORK(1);
+            written++;
+        }
+        named = st == PERFBUF_OK || st == PERFBUF_E_OUTPUT_TOO_SMALL;
+        bool has_parent = st == PERFBUF_E_OUTPUT_TOO_SMALL ||
+                          (st == PERFBUF_OK && written > own.len + 1 &&
+                           full[written - own.len - 1] == '/' &&
+                           memcmp(full + written - own.len, own.buf != NULL ? own.buf : "",
+                                  own.len) == 0);
         size_t parent = 0;
-        bool has_parent = named && full.len > own.len + 1 &&
-                          full.buf[full.len - own.len - 1] == '/' &&
-                          memcmp(full.buf + full.len - own.len, own.buf != NULL ? own.buf : "",
-                                 own.len) == 0;
         if (has_parent) {
-            parent = full.len - own.len - 1;
+            parent = st == PERFBUF_OK ? written - own.len - 1 : written;
             if (parent > PERFBUF_ARRAY_PARENT_MAX_BYTES) {
                 parent = PERFBUF_ARRAY_PARENT_MAX_BYTES;
-                while (parent > 0 && ((uint8_t)full.buf[parent] & 0xC0u) == 0x80u) {
+                while (parent > 0 && ((uint8_t)full[parent] & 0xC0u) == 0x80u) {
                     DUMP_WORK(1);
                     parent--;
                 }
             }
-            label(labels, "parent", full.buf, parent);
+            label(labels, "parent", full, parent);
         }
         if (inst->unique_id != -1 && named) {
             /* The cut parent, '/' and the name. */
             om_text key = {NULL, 0, 0};
             if (has_parent) {
-                text_put(&key, full.buf, parent);
+                text_put(&key, full, parent);
                 text_put(&key, "/", 1);
             }
             text_put(&key, own.buf != NULL ? own.buf : "", own.len);
@@ -810,7 +818,7 @@ static void v1_labels(om_text *labels, const char *machine, const perfbuf_v1_blo
         } else {
             label(labels, "instance_name", item->name, item->name_len);
         }
-        free(full.buf);
+        free(full);
         free(own.buf);
     }
     labels_end(labels);
