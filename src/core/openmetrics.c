@@ -598,11 +598,13 @@ static unsigned next_digit(uint64_t *r, uint64_t f)
  * and for every 100-ns value (at most 20 digits) to be exact. */
 #define SIGNIFICANT 20u
 
-/* Digits of a decimal number and where its point is. */
+/* Digits of a decimal number and where its point is. digits[0] is a
+ * leading '0' that a carry of the rounding can reach, so the carry never
+ * runs off the front; it is not written unless it became a '1'. */
 typedef struct decimal {
     char digits[64];
     size_t count;
-    size_t point; /* digits before the point */
+    size_t point; /* digits before the point, the leading one included */
 } decimal;
 
 /* x / f in decimal: the integer part, then fraction digits until the
@@ -618,14 +620,15 @@ static void quotient(uint64_t x, uint64_t f, decimal *d)
         rev[n++] = (char)('0' + q % 10u);
         q /= 10u;
     } while (q != 0);
-    d->count = 0;
+    d->digits[0] = '0';
+    d->count = 1;
     while (n > 0) {
         d->digits[d->count++] = rev[--n];
     }
     d->point = d->count;
-    size_t significant = d->digits[0] != '0' ? d->count : 0;
+    size_t significant = d->digits[1] != '0' ? d->count - 1 : 0;
     /* At most 19 zeros follow the point (x / f >= 1 / (2^64 - 1)), then
-     * SIGNIFICANT digits: 20 + 19 + 20 < 64. */
+     * SIGNIFICANT digits: 1 + 20 + 19 + 20 < 64. */
     while (r != 0 && significant < SIGNIFICANT) {
         unsigned digit = next_digit(&r, f);
         d->digits[d->count++] = (char)('0' + digit);
@@ -635,32 +638,20 @@ static void quotient(uint64_t x, uint64_t f, decimal *d)
     }
     if (r != 0 && next_digit(&r, f) >= 5u) {
         size_t i = d->count;
-        while (i > 0 && d->digits[i - 1] == '9') {
+        while (d->digits[i - 1] == '9') {
             PB_WORK(1);
             d->digits[--i] = '0';
         }
-        if (i > 0) {
-            d->digits[i - 1]++;
-        } else {
-            for (size_t k = d->count; k > 0; k--) {
-                d->digits[k] = d->digits[k - 1];
-            }
-            d->digits[0] = '1';
-            d->count++;
-            d->point++;
-        }
+        d->digits[i - 1]++;
     }
     while (d->count > d->point && d->digits[d->count - 1] == '0') {
         d->count--;
     }
 }
 
-static void put_decimal_digits(pb_utf8_out *o, bool negative, const decimal *d)
+static void put_decimal_digits(pb_utf8_out *o, const decimal *d)
 {
-    if (negative && !(d->count == 1 && d->digits[0] == '0')) {
-        pb_utf8_put(o, '-');
-    }
-    for (size_t i = 0; i < d->count; i++) {
+    for (size_t i = d->digits[0] == '0' ? 1u : 0u; i < d->count; i++) {
         if (i == d->point) {
             pb_utf8_put(o, '.');
         }
@@ -811,14 +802,14 @@ perfbuf_status perfbuf_openmetrics_value(const perfbuf_openmetrics_sample *sampl
     switch (sample->conversion) {
     case PERFBUF_OPENMETRICS_SECONDS:
         quotient(x, f, &d);
-        put_decimal_digits(&o, false, &d);
+        put_decimal_digits(&o, &d);
         break;
     case PERFBUF_OPENMETRICS_WHOLE_SECONDS:
         put_decimal(&o, x / f);
         break;
     case PERFBUF_OPENMETRICS_FRACTION_SECONDS:
         quotient(x % f, f, &d);
-        put_decimal_digits(&o, false, &d);
+        put_decimal_digits(&o, &d);
         break;
     case PERFBUF_OPENMETRICS_UNIX_WHOLE:
         if (before && whole != 0) {
@@ -828,7 +819,7 @@ perfbuf_status perfbuf_openmetrics_value(const perfbuf_openmetrics_sample *sampl
         break;
     case PERFBUF_OPENMETRICS_UNIX_FRACTION:
         quotient(part, HUNDRED_NS_PER_SECOND, &d);
-        put_decimal_digits(&o, false, &d);
+        put_decimal_digits(&o, &d);
         break;
     case PERFBUF_OPENMETRICS_START_TIME: {
         /* x is N, the start; second is T, the object's clock now. */
