@@ -714,7 +714,8 @@ static bool is_selected(const selected *set, size_t n, uint32_t object, uint32_t
                         uint32_t counter)
 {
     selected key = {(uint64_t)object << 32 | position, counter};
-    return bsearch(&key, set, n, sizeof *set, selected_compare) != NULL;
+    /* bsearch takes no NULL array, even of no element. */
+    return n > 0 && bsearch(&key, set, n, sizeof *set, selected_compare) != NULL;
 }
 
 /* The time of a capture, or false (said on stderr) when it has none. */
