@@ -52,6 +52,7 @@ import perfbuf
 RANGE = "1500ms"          # the captures are 1 s apart: the last two samples, no more
 TOLERANCE = 1e-6          # one unit of the sixth decimal, the last --rate prints
 CAPTURES = "corpus/captures"
+largest = [0.0, 0.0]      # the largest difference seen, and the largest value
 
 
 def fail(text):
@@ -427,6 +428,8 @@ def compare(server, expected, machine_of, at, what):
             if not math.isfinite(got[labels]) or abs(got[labels] - value) > TOLERANCE:
                 fail("%s: %s %s: PromQL %r, perfbuf-dump %r" % (what, expr, dict(labels),
                                                                got[labels], value))
+            largest[0] = max(largest[0], abs(got[labels] - value))
+            largest[1] = max(largest[1], abs(value))
             checked += 1
         extra = set(got) - set(values)
         if extra:
@@ -518,9 +521,10 @@ def main():
                                    "%s, capture %d" % (what, k))
         print("prometheus-check: promtool read %d captures' texts (OpenMetrics, and without "
               "timestamps the text format) and %d sets'; %d values of those sets equal "
-              "perfbuf-dump --rate's within %g through Prometheus %s; %.1f s"
-              % (len(singles), len(loaded), checked, TOLERANCE, prometheus_version(),
-                 time.time() - started))
+              "perfbuf-dump --rate's within %g (largest difference %.3g, largest value %.6g) "
+              "through Prometheus %s; %.1f s"
+              % (len(singles), len(loaded), checked, TOLERANCE, largest[0], largest[1],
+                 prometheus_version(), time.time() - started))
     finally:
         if server is not None:
             server.stop()
