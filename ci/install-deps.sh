@@ -17,6 +17,7 @@ packages=(
   python3-jsonschema                           # perfbuf-dump --json against its schema (ci/json-schema.sh)
   python3-pytest python3-build python3-venv    # the Python package (ci/python.sh): tests, wheel, venv
   python3-setuptools python3-wheel             # its offline wheel build (--no-isolation)
+  prometheus                                   # promtool and the server of ci/prometheus.sh
 )
 
 missing=()

@@ -1302,6 +1302,37 @@ tb_buf adv_code_page_text(uint32_t n, uint32_t code_page)
     return b;
 }
 
+/* ---- OpenMetrics text ---- */
+
+tb_buf adv_om_object(uint32_t n)
+{
+    static const uint8_t pattern[4] = {'A', 'b', '%', 0xFF};
+    tb_buf b;
+    tb_init(&b);
+    for (uint32_t k = 0; k < n; k++) {
+        tb_u8(&b, pattern[k % 4]);
+    }
+    return b;
+}
+
+tb_buf adv_om_counter(uint32_t n)
+{
+    tb_buf b = adv_om_object(n);
+    tb_bytes(&b, " Z Total/sec", 12);
+    return b;
+}
+
+tb_buf adv_om_escapes(uint32_t n)
+{
+    static const uint8_t pattern[8] = {'"', '\\', '\n', 0x1B, 0xFF, 0xE2, 0x80, 0xAE};
+    tb_buf b;
+    tb_init(&b);
+    for (uint32_t k = 0; k < n; k++) {
+        tb_u8(&b, pattern[k % 8]);
+    }
+    return b;
+}
+
 /* ---- values ---- */
 
 perfbuf_raw_sample *adv_samples(uint32_t n)

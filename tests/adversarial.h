@@ -361,6 +361,20 @@ tb_buf adv_utf16(uint32_t n);
 /* n bytes in the code page with bytes invalid or unassigned there. */
 tb_buf adv_code_page_text(uint32_t n, uint32_t code_page);
 
+/* ---- OpenMetrics text (perfbuf/openmetrics.h) ---- */
+
+/* An object's name of n bytes for perfbuf_openmetrics_name: letters,
+ * a separator and a byte that is not UTF-8, repeated ("Ab%\xFF..."), so
+ * that every byte is a character or a run of separators. */
+tb_buf adv_om_object(uint32_t n);
+/* A counter's name that repeats adv_om_object(n) whole, then " Z Total/sec":
+ * the object's words are compared to the end, and both trailing words
+ * dropped. */
+tb_buf adv_om_counter(uint32_t n);
+/* n bytes of which every character is escaped or replaced: quotes,
+ * backslashes, line feeds, ESC, a byte that is not UTF-8 and U+202E. */
+tb_buf adv_om_escapes(uint32_t n);
+
 /* ---- values ---- */
 
 /* n raw samples of PERF_COUNTER_COUNTER, every fifth of another type or

@@ -21,7 +21,8 @@ set(rank_v2 1)
 set(rank_collector 2)
 
 # The layer that owns each public header (include/perfbuf/).
-set(public_core common.h errors.def cstatus.def counter_types.h values.h text.h version.h)
+set(public_core common.h errors.def cstatus.def counter_types.h values.h text.h version.h
+    openmetrics.h)
 set(public_v1 v1.h names.h)
 set(public_v2 v2_query.h v2_meta.h)
 set(public_collector paths.h resolve.h collector.h query.h)

@@ -29,7 +29,7 @@ endforeach()
 
 # name | exit status | arguments (@ is the folder of the inputs) | most
 # (the largest work(8n) / work(n) allowed, 9 when not given: 10.5 where the
-# tool sorts, for the log factor)
+# tool sorts, for the log factor; --openmetrics sorts its points)
 set(cases
     "v1-parents|0|--format v1 @/v1-parents.bin"
     "v1-rate|0|--format v1 --rate @/v1-rate-prev.bin @/v1-rate.bin"
@@ -50,7 +50,13 @@ set(cases
     "v2-strings|0|--format v2-strings @/v2-unordered-strings.bin"
     "v2-overlap|1|--format v2-strings @/v2-overlap.bin"
     "v2-wide-rate|0|--format v2-query --registration @/v2-wide-reginfo.bin --rate @/v2-wide-prev.bin @/v2-wide.bin"
-    "v2-wide-desc-rate|0|--format v2-query --registration @/v2-wide-desc-reginfo.bin --rate @/v2-wide-desc-prev.bin @/v2-wide-desc.bin|10.5")
+    "v2-wide-desc-rate|0|--format v2-query --registration @/v2-wide-desc-reginfo.bin --rate @/v2-wide-desc-prev.bin @/v2-wide-desc.bin|10.5"
+    "v1-rate-openmetrics|0|--format v1 --openmetrics @/v1-rate.bin|10.5"
+    "v1-same-openmetrics|0|--format v1 --openmetrics --names @/v1-rate-names.bin @/v1-same.bin|10.5"
+    "v1-collide-openmetrics|0|--format v1 --openmetrics --names @/v1-rate-names.bin @/v1-collide.bin|10.5"
+    "v1-objects-openmetrics|0|--format v1 --openmetrics @/v1-objects.bin|10.5"
+    "v1-parents-openmetrics|0|--format v1 --openmetrics @/v1-parents.bin|10.5"
+    "v1-counter-openmetrics|0|--format v1 --openmetrics --names @/v1-rate-names.bin --counter \\\\Process(*)\\\\Count @/v1-rate.bin|10.5")
 
 # name | JSON path at size n (/-separated) | expected value; LENGTH: its length
 set(checks
@@ -119,9 +125,9 @@ foreach(case IN LISTS cases)
   foreach(scale 1 8)
     string(REPLACE "@" "${DIR}/${scale}" scaled "${args}")
     separate_arguments(scaled UNIX_COMMAND "${scaled}")
-    # --csv writes CSV, not JSON.
+    # --csv writes CSV and --openmetrics its text, not JSON.
     set(mode --json)
-    if(args MATCHES "--csv")
+    if(args MATCHES "--csv|--openmetrics")
       set(mode "")
     endif()
     execute_process(COMMAND ${DUMP} ${mode} ${scaled}

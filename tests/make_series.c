@@ -854,6 +854,275 @@ static int produce(const char *bytes_text, const char *file)
     return 0;
 }
 
+/*
+ * --openmetrics: the bundled pair of corpus/captures/openmetrics/ (its
+ * README says what each holds): two V1 captures that give every counter
+ * type PDH formats a value, for the OpenMetrics check (ci/prometheus.sh):
+ * object 7000 holds one counter of each of the 31 types (its base or multi
+ * base after it where the type needs one), over instances whose names are
+ * what a label value must escape or replace; object 7100, single-instance,
+ * holds counters whose metric names collide; object 7200's instances have
+ * a parent in 7000 or in 7300, whose one instance's name is longer than a
+ * label's parent part, and most a UniqueID. With the Counter and Help tables naming
+ * them. Counter k of an instance at position i (multiplier m = i + 1)
+ * moves by its row's delta times m, so some are capped at 100 % and some
+ * inverse timers' complements are negative; instance 6's counters go back
+ * (a reset) and instance 4's bases go back, which leaves them without a
+ * value, as PDH leaves them. The three clocks move by different times
+ * between the captures, none a whole number of milliseconds like the
+ * timestamps: PerfTime 2.5 s, PerfTime100nSec 1.0000003 s, the object's
+ * clock 3 s; so an expression that divided by the timestamps' difference
+ * (irate) would give other values than PDH's.
+ */
+enum { OM_TYPES = 7000, OM_COLLIDE = 7100, OM_KIDS = 7200, OM_LONG = 7300, OM_INSTANCES = 8 };
+/* Object 7300's instance name: an e acute and 1,100 euro signs, 3,302
+ * bytes of UTF-8, so the 3,072-byte cut of a parent's name falls inside a
+ * character (and keeps 3,071 bytes). */
+#define OM_LONG_CHARACTERS 1100u
+
+typedef struct om_row {
+    uint32_t type;
+    uint64_t first;      /* N at capture 0, instance 0 */
+    uint64_t delta;      /* its move per capture, times m */
+    uint32_t base_type;  /* 0: none; else the definition after it */
+    uint64_t base;       /* B or M at capture 0 */
+    uint64_t base_delta; /* B's move per capture (M does not move) */
+    int32_t scale;
+} om_row;
+
+/* Between the captures PerfTime moves 2.5 * 10^7 ticks (PerfFreq 10^7),
+ * PerfTime100nSec 10,000,003, the object's clock 3 * 10^6 ticks (its
+ * PerfFreq 10^6). */
+#define OM_PERF_TIME_STEP 25000000u
+#define OM_100NS_STEP 10000003u
+#define OM_OBJECT_STEP 3000000u
+static const om_row om_rows[] = {
+    {PERF_COUNTER_COUNTER, 1000, 150, 0, 0, 0, 1},
+    {PERF_COUNTER_BULK_COUNT, 1u << 20, 1228800, 0, 0, 0, 0},
+    {PERF_SAMPLE_COUNTER, 77, 30, 0, 0, 0, 0},
+    {PERF_COUNTER_QUEUELEN_TYPE, 5, 25000000, 0, 0, 0, 0},
+    {PERF_COUNTER_LARGE_QUEUELEN_TYPE, 5, 12500000, 0, 0, 0, 0},
+    {PERF_COUNTER_100NS_QUEUELEN_TYPE, 9, 15000000, 0, 0, 0, 0},
+    {PERF_COUNTER_OBJ_TIME_QUEUELEN_TYPE, 9, 3500000, 0, 0, 0, -1},
+    {PERF_COUNTER_TIMER, 4000000, 7500000, 0, 0, 0, 0},
+    {PERF_COUNTER_TIMER_INV, 4000000, 5000000, 0, 0, 0, 0},
+    {PERF_100NSEC_TIMER, 4000000, 4000000, 0, 0, 0, 1},
+    {PERF_100NSEC_TIMER_INV, 4000000, 1000000, 0, 0, 0, 0},
+    {PERF_OBJ_TIME_TIMER, 4000000, 250000, 0, 0, 0, 0},
+    {PERF_COUNTER_MULTI_TIMER, 4000000, 20000000, PERF_COUNTER_MULTI_BASE, 4, 0, 0},
+    {PERF_COUNTER_MULTI_TIMER_INV, 4000000, 25000000, PERF_COUNTER_MULTI_BASE, 4, 0, 0},
+    {PERF_100NSEC_MULTI_TIMER, 4000000, 10000000, PERF_COUNTER_MULTI_BASE, 4, 0, 0},
+    {PERF_100NSEC_MULTI_TIMER_INV, 4000000, 30000000, PERF_COUNTER_MULTI_BASE, 4, 0, 0},
+    {PERF_SAMPLE_FRACTION, 10, 3, PERF_SAMPLE_BASE, 40, 12, 0},
+    {PERF_RAW_FRACTION, 6144, 6144, PERF_RAW_BASE, 12288, 0, 0},
+    {PERF_LARGE_RAW_FRACTION, 1, 0, PERF_LARGE_RAW_BASE, 3, 0, 0},
+    {PERF_PRECISION_SYSTEM_TIMER, 1000, 2500000, PERF_PRECISION_TIMESTAMP, 9000000000ull,
+     10000000, 0},
+    {PERF_PRECISION_100NS_TIMER, 1000, 7500000, PERF_PRECISION_TIMESTAMP, 134398152000000000ull,
+     10000000, 0},
+    {PERF_PRECISION_OBJECT_TIMER, 1000, 100000, PERF_PRECISION_TIMESTAMP, 5000000000ull, 1000000,
+     0},
+    {PERF_AVERAGE_TIMER, 1000, 3000000, PERF_AVERAGE_BASE, 7, 150, 0},
+    {PERF_AVERAGE_BULK, 1000, 1228800, PERF_AVERAGE_BASE, 7, 150, 0},
+    {PERF_COUNTER_RAWCOUNT, 7, 1, 0, 0, 0, -1},
+    {PERF_COUNTER_LARGE_RAWCOUNT, (1ull << 53) + 1, 0, 0, 0, 0, 0},
+    {PERF_COUNTER_RAWCOUNT_HEX, 0xABC, 0, 0, 0, 0, 0},
+    {PERF_COUNTER_LARGE_RAWCOUNT_HEX, 1ull << 40, 0, 0, 0, 0, 0},
+    {PERF_COUNTER_DELTA, 100, 5, 0, 0, 0, 0},
+    {PERF_COUNTER_LARGE_DELTA, 1, 1ull << 33, 0, 0, 0, 3},
+    /* Started 3600 s before capture 0 on the object's clock. */
+    {PERF_ELAPSED_TIME, 10000000000ull - 3600000000ull, 0, 0, 0, 0, 0},
+};
+#define OM_ROWS (sizeof om_rows / sizeof om_rows[0])
+
+static const char *const om_instances[OM_INSTANCES] = {
+    "plain", "q\"uote\\back", "line\nfeed\rCR", "esc\x1B[31mred", "rlo\342\200\256evil",
+    "dup", "dup", "{x=\"y\"},a=b",
+};
+
+static uint32_t om_size(uint32_t type)
+{
+    return (type & 0x300u) == 0x100u ? 8u : 4u;
+}
+
+static void om_put(uint8_t *data, uint32_t offset, uint32_t size, uint64_t v)
+{
+    if (size == 8) {
+        tb_put64(data, offset, v);
+    } else {
+        tb_put32(data, offset, (uint32_t)v);
+    }
+}
+
+/* A definition with its DefaultScale (at 20 in PERF_COUNTER_DEFINITION). */
+static void om_counter(tb_v1 *v, uint32_t title, uint32_t type, uint32_t size, uint32_t offset,
+                       int32_t scale)
+{
+    size_t at = v->buf.len;
+    tb_v1_counter(v, title, type, size, offset);
+    tb_patch_u32(&v->buf, at + 20, (uint32_t)scale);
+}
+
+static tb_buf om_capture(uint32_t k)
+{
+    tb_v1 v;
+    tb_v1_begin(&v, "HOST \"q\"\\x");
+    put_u64_at(&v.buf, 56, 123456789u + k * OM_PERF_TIME_STEP);
+    put_u64_at(&v.buf, 72, series_filetime_at_first + k * OM_100NS_STEP);
+    tb_v1_object_begin(&v, OM_TYPES, 0, 0);
+    put_u64_at(&v.buf, v.object_start + 48, 10000000000ull + k * OM_OBJECT_STEP);
+    put_u64_at(&v.buf, v.object_start + 56, 1000000u);
+    uint32_t offset = 8;
+    uint32_t offsets[OM_ROWS][2];
+    for (uint32_t r = 0; r < OM_ROWS; r++) {
+        const om_row *row = &om_rows[r];
+        uint32_t size = om_size(row->type);
+        offsets[r][0] = offset;
+        om_counter(&v, OM_TYPES + 2 + 2 * r, row->type, size, offset, row->scale);
+        offset += 8;
+        if (row->base_type != 0) {
+            offsets[r][1] = offset;
+            om_counter(&v, 0, row->base_type, om_size(row->base_type), offset, 0);
+            offset += 8;
+        }
+    }
+    tb_v1_definitions_end(&v);
+    for (uint32_t i = 0; i < OM_INSTANCES; i++) {
+        uint8_t data[8 * 2 * OM_ROWS + 8];
+        memset(data, 0, sizeof data);
+        uint64_t m = i + 1;
+        for (uint32_t r = 0; r < OM_ROWS; r++) {
+            const om_row *row = &om_rows[r];
+            uint64_t n = row->first + k * row->delta * m;
+            if (i == 6 && row->delta != 0) {
+                n = row->first - k; /* a reset */
+            }
+            om_put(data, offsets[r][0], om_size(row->type), n);
+            if (row->base_type != 0) {
+                uint64_t b = row->base + k * row->base_delta;
+                if (i == 4 && row->base_delta != 0) {
+                    b = row->base - k; /* a base that went back */
+                }
+                om_put(data, offsets[r][1], om_size(row->base_type), b);
+            }
+        }
+        tb_v1_instance(&v, om_instances[i], 0, 0);
+        tb_v1_counter_block(&v, data, offset - 4);
+    }
+    tb_v1_object_end(&v);
+
+    /* Names that collide: "foo" three ways, "bar" a summary after a gauge
+     * that takes its "_count". */
+    tb_v1_object_begin(&v, OM_COLLIDE, 1, 0);
+    tb_v1_counter(&v, OM_COLLIDE + 2, PERF_COUNTER_COUNTER, 4, 8);
+    tb_v1_counter(&v, OM_COLLIDE + 4, PERF_COUNTER_RAWCOUNT, 4, 12);
+    tb_v1_counter(&v, OM_COLLIDE + 6, PERF_COUNTER_DELTA, 4, 16);
+    tb_v1_counter(&v, OM_COLLIDE + 8, PERF_COUNTER_RAWCOUNT, 4, 20);
+    tb_v1_counter(&v, OM_COLLIDE + 10, PERF_AVERAGE_BULK, 8, 24);
+    tb_v1_counter(&v, 0, PERF_AVERAGE_BASE, 4, 32);
+    tb_v1_counter(&v, OM_COLLIDE + 12, PERF_COUNTER_RAWCOUNT, 4, 36);
+    tb_v1_definitions_end(&v);
+    uint8_t single[36];
+    memset(single, 0, sizeof single);
+    tb_put32(single, 8, 500 + 60 * k);
+    tb_put32(single, 12, 42);
+    tb_put32(single, 16, 9 + 4 * k);
+    tb_put32(single, 20, 3);
+    tb_put64(single, 24, 4096 + 8192 * k);
+    tb_put32(single, 32, 1 + 2 * k);
+    tb_put32(single, 36, 11);
+    tb_v1_counter_block(&v, single, sizeof single);
+    tb_v1_object_end(&v);
+
+    /* Children of 7000's instances 1 and 7 with UniqueIDs 100 and 101,
+     * and of 7300's long-named instance, with UniqueID 102 and without. */
+    tb_v1_object_begin(&v, OM_KIDS, 0, 0);
+    tb_v1_counter(&v, OM_KIDS + 2, PERF_100NSEC_TIMER, 8, 8);
+    tb_v1_definitions_end(&v);
+    static const uint32_t parent_titles[4] = {OM_TYPES, OM_TYPES, OM_LONG, OM_LONG};
+    static const uint32_t parents[4] = {1, 7, 0, 0};
+    static const uint32_t unique_ids[4] = {100, 101, 102, 0xFFFFFFFFu};
+    for (uint32_t i = 0; i < 4; i++) {
+        size_t at = v.buf.len;
+        tb_v1_instance(&v, "kid", parent_titles[i], parents[i]);
+        tb_patch_u32(&v.buf, at + 12, unique_ids[i]);
+        uint8_t data[12];
+        memset(data, 0, sizeof data);
+        tb_put64(data, 8, 1000000u + k * (2000000u + 1000000u * i));
+        tb_v1_counter_block(&v, data, sizeof data);
+    }
+    tb_v1_object_end(&v);
+
+    tb_v1_object_begin(&v, OM_LONG, 0, 0);
+    tb_v1_counter(&v, OM_LONG + 2, PERF_COUNTER_RAWCOUNT, 4, 4);
+    tb_v1_definitions_end(&v);
+    char long_name[2 + 3 * OM_LONG_CHARACTERS + 1];
+    memcpy(long_name, "\xC3\xA9", 2);
+    for (uint32_t c = 0; c < OM_LONG_CHARACTERS; c++) {
+        memcpy(long_name + 2 + 3 * c, "\xE2\x82\xAC", 3);
+    }
+    long_name[2 + 3 * OM_LONG_CHARACTERS] = '\0';
+    tb_v1_instance(&v, long_name, 0, 0);
+    uint8_t value[4];
+    memset(value, 0, sizeof value);
+    tb_put32(value, 4, 5 + k);
+    tb_v1_counter_block(&v, value, sizeof value);
+    tb_v1_object_end(&v);
+    tb_v1_end(&v);
+    return v.buf;
+}
+
+static tb_buf om_table(int help)
+{
+    static const char *const collide[] = {"Foo/sec", "Foo", "Foo Total", "Bar Count", "Bar",
+                                          "Foo 2"};
+    tb_buf b;
+    tb_init(&b);
+    char index[16];
+    char text[96];
+    (void)tb_utf16(&b, "1", 1);
+    (void)tb_utf16(&b, help ? "Help" : "1847", 1);
+    uint32_t objects[4] = {OM_TYPES, OM_COLLIDE, OM_KIDS, OM_LONG};
+    const char *object_names[4] = {"Types \"all\"", "Collide", "Kids", "Long"};
+    for (int o = 0; o < 4; o++) {
+        snprintf(index, sizeof index, "%u", (unsigned)(objects[o] + (help ? 1u : 0u)));
+        (void)tb_utf16(&b, index, 1);
+        (void)tb_utf16(&b, help ? "An object \"quoted\",\nover two lines\\" : object_names[o], 1);
+    }
+    for (uint32_t r = 0; r < OM_ROWS; r++) {
+        snprintf(index, sizeof index, "%u", (unsigned)(OM_TYPES + 2 + 2 * r + (help ? 1u : 0u)));
+        (void)tb_utf16(&b, index, 1);
+        snprintf(text, sizeof text, help ? "How %s counts: \"as PDH\"\\" : "%s",
+                 perfbuf_counter_type_name(om_rows[r].type));
+        (void)tb_utf16(&b, text, 1);
+    }
+    for (uint32_t c = 0; c < 6; c++) {
+        snprintf(index, sizeof index, "%u", (unsigned)(OM_COLLIDE + 2 + 2 * c + (help ? 1u : 0u)));
+        (void)tb_utf16(&b, index, 1);
+        (void)tb_utf16(&b, collide[c], 1);
+    }
+    snprintf(index, sizeof index, "%u", (unsigned)(OM_KIDS + 2 + (help ? 1u : 0u)));
+    (void)tb_utf16(&b, index, 1);
+    (void)tb_utf16(&b, "% Kid Time", 1);
+    snprintf(index, sizeof index, "%u", (unsigned)(OM_LONG + 2 + (help ? 1u : 0u)));
+    (void)tb_utf16(&b, index, 1);
+    (void)tb_utf16(&b, "Value", 1);
+    tb_u16(&b, 0);
+    return b;
+}
+
+static int openmetrics_files(const char *dir)
+{
+    tb_buf b = om_capture(0);
+    int rc = write_buf(dir, "v1-openmetrics-0.bin", &b);
+    b = om_capture(1);
+    rc = rc ? rc : write_buf(dir, "v1-openmetrics-1.bin", &b);
+    b = om_table(0);
+    rc = rc ? rc : write_buf(dir, "v1-names-openmetrics-counter-009.bin", &b);
+    b = om_table(1);
+    return rc ? rc : write_buf(dir, "v1-names-openmetrics-help-009.bin", &b);
+}
+
 static void usage(FILE *to)
 {
     fprintf(to, "usage: make_series DIR                     the inputs of the --rate, --series and V2 tests\n"
@@ -862,6 +1131,7 @@ static void usage(FILE *to)
                 "       make_series --cli DIR               the inputs of the CLI test\n"
                 "       make_series --csv DIR               the inputs of the --counter and --csv test\n"
                 "       make_series --pairing DIR           pairs whose instances change\n"
+                "       make_series --openmetrics DIR       every counter type, hostile names\n"
                 "       make_series --produce BYTES FILE    FILE then zeros into a pipe\n"
                 "       make_series --help | -h             this text\n");
 }
@@ -886,6 +1156,9 @@ int main(int argc, char **argv)
     }
     if (argc == 3 && strcmp(argv[1], "--collector-series") == 0) {
         return collector_series_files(argv[2]);
+    }
+    if (argc == 3 && strcmp(argv[1], "--openmetrics") == 0) {
+        return openmetrics_files(argv[2]);
     }
     if (argc == 3 && strcmp(argv[1], "--cli") == 0) {
         return cli_files(argv[2]);

@@ -6,7 +6,7 @@ cmake_minimum_required(VERSION 3.25)
 # Inputs: -DMAKE=<make_series> -DDIR=<scratch dir, the working directory>
 file(REMOVE_RECURSE ${DIR})
 file(MAKE_DIRECTORY ${DIR})
-set(modes --synthetic --collector-series --cli --csv --pairing --produce --help)
+set(modes --synthetic --collector-series --cli --csv --pairing --openmetrics --produce --help)
 foreach(option --help -h)
   execute_process(COMMAND ${MAKE} ${option} WORKING_DIRECTORY ${DIR}
                   RESULT_VARIABLE rc OUTPUT_VARIABLE out ERROR_VARIABLE err)

@@ -44,6 +44,7 @@
 #include "perfbuf/collector.h"
 #include "perfbuf/counter_types.h"
 #include "perfbuf/names.h"
+#include "perfbuf/openmetrics.h"
 #include "perfbuf/query.h"
 #include "query_helpers.h"
 #include "perfbuf/resolve.h"
@@ -2930,8 +2931,57 @@ static void call_cp65001(uint32_t n, run *r) { code_page_call(n, 65001, 3 * (siz
 static void call_cp20127(uint32_t n, run *r) { code_page_call(n, 20127, 3 * (size_t)n + 1, r); }
 static void call_cp65001_small(uint32_t n, run *r) { code_page_call(n, 65001, 16, r); }
 
+/* The name of adv_om_object(n) and adv_om_counter(n), into `cap` bytes;
+ * the expected length follows from the generator: "p_" and the object's
+ * snake case ("ab_" per 4 bytes, less the last '_'), "_z". */
+static void om_name_call(uint32_t n, size_t cap, run *r)
+{
+    tb_buf object = adv_om_object(n);
+    tb_buf counter = adv_om_counter(n);
+    r->bytes = object.len + counter.len;
+    char *out = malloc(cap > 0 ? cap : 1);
+    size_t len = 0;
+    start();
+    perfbuf_status st = perfbuf_openmetrics_name("p", 1, (const char *)object.data, object.len, 1,
+                                                 (const char *)counter.data, counter.len, 2,
+                                                 cap > 0 ? out : NULL, cap, &len);
+    stop(r);
+    size_t snake = 3 * (size_t)(n / 4) - 1;
+    EXPECT(len == 2 + snake + 2);
+    EXPECT(cap > len ? st == PERFBUF_OK : st == PERFBUF_E_OUTPUT_TOO_SMALL);
+    free(out);
+    tb_free(&object);
+    tb_free(&counter);
+}
+
+static void call_om_name_whole(uint32_t n, run *r) { om_name_call(n, (size_t)n + 16, r); }
+static void call_om_name_measure(uint32_t n, run *r) { om_name_call(n, 0, r); }
+
+static void call_om_escape(uint32_t n, run *r)
+{
+    tb_buf text = adv_om_escapes(n);
+    r->bytes = text.len;
+    size_t cap = 3 * (size_t)n + 1;
+    char *out = malloc(cap);
+    size_t len = 0;
+    start();
+    perfbuf_status st = perfbuf_openmetrics_escape((const char *)text.data, text.len, out, cap,
+                                                   &len);
+    stop(r);
+    /* Per 8 bytes: three escapes of 2, ESC and 0xFF as U+FFFD (3 each),
+     * U+202E as U+FFFD: 15 bytes. */
+    EXPECT(st == PERFBUF_OK && len == 15 * (size_t)(n / 8));
+    free(out);
+    tb_free(&text);
+}
+
 static void text_cases(void)
 {
+    GROWTH("perfbuf_openmetrics_name: n-byte names, the object repeated", call_om_name_whole,
+           LINEAR);
+    GROWTH("perfbuf_openmetrics_name: the same, measured", call_om_name_measure, LINEAR);
+    GROWTH("perfbuf_openmetrics_escape: n bytes all escaped or replaced", call_om_escape,
+           LINEAR);
     GROWTH("perfbuf_utf16le_to_utf8: n units with lone surrogates", call_utf16_whole, LINEAR);
     GROWTH("perfbuf_utf16le_to_utf8: the same into 16 bytes", call_utf16_small, LINEAR);
     GROWTH("perfbuf_codepage_to_utf8: 1252, unassigned bytes", call_cp1252, LINEAR);

@@ -560,6 +560,68 @@ static void query_seeds(void)
     tb_free(&moved);
 }
 
+/* fuzz_openmetrics: its 64-byte header (fuzz/fuzz_openmetrics.c, split)
+ * and the prefix, range, object and counter names after it. */
+static void openmetrics_seed(const char *name, uint32_t type, uint8_t flags, uint64_t first,
+                             uint64_t second, uint32_t multi, uint64_t frequency,
+                             const char *prefix, const char *range, const char *object,
+                             size_t object_len, const char *counter, size_t counter_len)
+{
+    uint8_t h[64];
+    memset(h, 0, sizeof h);
+    uint64_t fields[4] = {first, second, multi, frequency};
+    size_t at[4] = {8, 16, 24, 28};
+    size_t width[4] = {8, 8, 4, 8};
+    for (int k = 0; k < 4; k++) {
+        for (size_t i = 0; i < width[k]; i++) {
+            h[at[k] + i] = (uint8_t)(fields[k] >> (8 * i));
+        }
+    }
+    for (int i = 0; i < 4; i++) {
+        h[i] = (uint8_t)(type >> (8 * i));
+    }
+    h[4] = flags;
+    /* 2026-11-22 10:00:01.25 UTC as a FILETIME. */
+    uint64_t filetime = 134398152012500000ull;
+    for (int i = 0; i < 8; i++) {
+        h[36 + i] = (uint8_t)(filetime >> (8 * i));
+    }
+    h[46] = (uint8_t)strlen(prefix);
+    h[47] = (uint8_t)strlen(range);
+    h[48] = (uint8_t)object_len;
+    h[49] = (uint8_t)(object_len >> 8);
+    tb_buf b;
+    tb_init(&b);
+    tb_bytes(&b, h, sizeof h);
+    tb_bytes(&b, prefix, strlen(prefix));
+    tb_bytes(&b, range, strlen(range));
+    tb_bytes(&b, object, object_len);
+    tb_bytes(&b, counter, counter_len);
+    write_file("fuzz_openmetrics", name, b.data, b.len);
+    tb_free(&b);
+}
+
+static void openmetrics_seeds(void)
+{
+    static const char hostile[] = "a\"b\\c\nd\re\0f\x1B[31mg\xE2\x80\xAEh\xFF}";
+    openmetrics_seed("valid-processor-time.bin", PERF_100NSEC_TIMER_INV, 0, 45000000,
+                     134398152010000000ull, 0, 10000000, "windows", "90s", "Processor", 9,
+                     "% Processor Time", 16);
+    openmetrics_seed("valid-elapsed.bin", PERF_ELAPSED_TIME, 0, 134397288000000000ull,
+                     134398152010000000ull, 0, 10000000, "windows", "1500ms", "System", 6,
+                     "System Up Time", 14);
+    openmetrics_seed("valid-rate-bytes.bin", PERF_COUNTER_BULK_COUNT, 0, 1228800, 133456789, 0,
+                     10000000, "windows", "2m", "Network Interface", 17, "Bytes Total/sec", 15);
+    openmetrics_seed("valid-multi-inverse.bin", PERF_100NSEC_MULTI_TIMER_INV, 0, 7, 11, 4,
+                     10000000, "w", "1m30s", "Thread", 6, "Thread Thread Time", 18);
+    openmetrics_seed("valid-average-timer.bin", PERF_AVERAGE_TIMER, 0, 3000000, 150, 0, 3,
+                     "windows", "90s", "PhysicalDisk", 12, "Avg. Disk sec/Transfer", 22);
+    openmetrics_seed("valid-hostile-names.bin", PERF_RAW_FRACTION, 0, 6144, 12288, 0, 0, "p:q",
+                     "15s", hostile, sizeof hostile - 1, hostile, sizeof hostile - 1);
+    openmetrics_seed("invalid-prefix-range.bin", PERF_COUNTER_COUNTER, 2, 1, 2, 0, 0, "9x",
+                     "s90", "", 0, "", 0);
+}
+
 int main(int argc, char **argv)
 {
     if (argc != 2) {
@@ -573,5 +635,6 @@ int main(int argc, char **argv)
     v2_meta_seeds();
     pairing_seeds();
     query_seeds();
+    openmetrics_seeds();
     return 0;
 }

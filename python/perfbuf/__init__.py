@@ -31,7 +31,8 @@ __all__ = ["PerfbufError", "parse_v1", "parse_names", "parse_v2_query", "parse_p
            "parse_v2_identifiers", "crosscheck", "V2Counter", "V2CounterAnswer", "V2String",
            "V2Countersets", "V2InstanceList", "V2ListedInstance", "V2Strings",
            "V2CounterString", "V2Identifiers", "V2Identifier", "V2Mismatch", "Query",
-           "QueryCounter", "QueryItem"]
+           "QueryCounter", "QueryItem", "openmetrics", "OpenMetricsError",
+           "openmetrics_mapping", "openmetrics_promql", "openmetrics_name", "openmetrics_escape"]
 
 STRICT = 0x1
 FMT_LONG, FMT_DOUBLE, FMT_LARGE = 0x100, 0x200, 0x400
@@ -1146,3 +1147,9 @@ from ._v2meta import (V2Counter, V2CounterAnswer, V2Countersets, V2CounterString
                       parse_v2_identifiers, parse_v2_instances, parse_v2_provider_guid,
                       parse_v2_string, parse_v2_strings)
 from ._query import Query, QueryCounter, QueryItem  # noqa: E402
+# Captures as OpenMetrics text (docs/prometheus.md).
+from ._openmetrics import OpenMetricsError, openmetrics  # noqa: E402
+from ._openmetrics import escape as openmetrics_escape  # noqa: E402
+from ._openmetrics import mapping as openmetrics_mapping  # noqa: E402
+from ._openmetrics import metric_name as openmetrics_name  # noqa: E402
+from ._openmetrics import promql as openmetrics_promql  # noqa: E402

@@ -946,6 +946,12 @@ writes what perfbuf-dump --json writes for FILE, byte for byte
       --max-sections N, --max-counters N, --max-instances N
                       limits on counts (0: the library's default)
       --max-input-bytes N  refuse an input larger than N bytes
+      --openmetrics   writes what perfbuf-dump --openmetrics writes instead: FILE,
+                      or --series EARLIER... -- FILE or --rate PREVIOUS FILE, as
+                      OpenMetrics text (docs/prometheus.md)
+      --help-names FILE  the Help table: --openmetrics help text
+      --metric-prefix NAME  --openmetrics metric names' prefix (default windows)
+      --no-timestamps --openmetrics of one capture without timestamps
   -h, --help          this text
       --version       the library version
 formats: auto, %s
@@ -989,6 +995,43 @@ def _count(text):
     return int(text)
 
 
+def _openmetrics_main(fmt, data, path, series, series_paths, inputs, files, options,
+                      counter_paths, om, limit):
+    """--openmetrics: perfbuf-dump --openmetrics's text and exit status."""
+    from ._openmetrics import OpenMetricsError, openmetrics
+    if fmt not in ("v1", "v2-query"):
+        return _fail("--openmetrics is for V1 data blocks and V2 query data")
+    if series and "previous" in inputs:
+        return _fail("--openmetrics takes --rate or --series, not both")
+    captures = list(series) + ([inputs["previous"]] if "previous" in inputs else []) + [data]
+    names = list(series_paths) + ([files["previous"]] if "previous" in inputs else []) + [path]
+    help_data = None
+    if om["help_names"] is not None:
+        help_data, rc = _read(om["help_names"], limit)
+        if help_data is None:
+            return rc
+    unmatched = []
+    try:
+        text = openmetrics(
+            captures, names=inputs.get("names"), english_names=inputs.get("english_names"),
+            help_names=help_data, prefix=om["prefix"], paths=counter_paths,
+            timestamps=om["timestamps"], registration=inputs.get("registration"),
+            counter_names=inputs.get("counter_names"), identifiers=inputs.get("identifiers"),
+            files=names, origin=options.get("origin", "auto"),
+            warn=lambda text: sys.stderr.write("perfbuf: %s\n" % text), unmatched=unmatched,
+            **options_v1(options))
+    except OpenMetricsError as e:
+        if e.rejection is not None:
+            sys.stderr.write("%s%s\n" % (e, _sizes_compared(e.rejection)))
+            return e.status
+        return _fail(str(e), e.status)
+    sys.stdout.write(text)
+    sys.stdout.flush()
+    for p in unmatched:
+        sys.stderr.write("perfbuf: %s: --counter %s matched nothing\n" % (path, p))
+    return 1 if unmatched else 0
+
+
 def main(argv=None):
     argv = sys.argv[1:] if argv is None else list(argv)
     options = {"strict": False, "origin": "auto"}
@@ -998,6 +1041,8 @@ def main(argv=None):
     limit = MAX_INPUT_BYTES
     series_paths = []
     counter_paths = []
+    om = {"enabled": False, "timestamps": True, "prefix": "windows", "help_names": None}
+    json_given = False
     takes_file = {"--names": "names", "--english-names": "english_names",
                   "--registration": "registration", "--counter-names": "counter_names",
                   "--identifiers": "identifiers", "--rate": "previous"}
@@ -1012,7 +1057,16 @@ def main(argv=None):
             sys.stdout.write("perfbuf %s\n" % version())
             return 0
         if a == "--json":
-            pass
+            json_given = True
+        elif a == "--openmetrics":
+            om["enabled"] = True
+        elif a == "--no-timestamps":
+            om["timestamps"] = False
+        elif a in ("--metric-prefix", "--help-names"):
+            if nxt is None:
+                return _fail("%s needs a value" % a)
+            om["prefix" if a == "--metric-prefix" else "help_names"] = nxt
+            i += 1
         elif a == "--strict":
             options["strict"] = True
         elif a in _DUMP_ONLY:
@@ -1071,7 +1125,13 @@ def main(argv=None):
         return 2
     if counter_paths and "names" not in files and "english_names" not in files:
         return _fail("--counter needs --names or --english-names")
-    if sum(p == "-" for p in [path] + list(files.values()) + series_paths) > 1:
+    if (om["help_names"] is not None or not om["timestamps"] or om["prefix"] != "windows") \
+            and not om["enabled"]:
+        return _fail("--help-names, --metric-prefix and --no-timestamps go with --openmetrics")
+    if om["enabled"] and json_given:
+        return _fail("--openmetrics does not go with --json or --csv")
+    help_file = [om["help_names"]] if om["help_names"] is not None else []
+    if sum(p == "-" for p in [path] + list(files.values()) + series_paths + help_file) > 1:
         return _fail("- (standard input) names one input at most")
     data, rc = _read(path, limit)
     if data is None:
@@ -1119,6 +1179,9 @@ def main(argv=None):
                                  % (name, e, _sizes_compared(e)))
                 return 1
         series.append(earlier)
+    if om["enabled"]:
+        return _openmetrics_main(fmt, data, path, series, series_paths, inputs, files, options,
+                                 counter_paths, om, limit)
     if fmt == "v1" and series_paths:
         side["series"] = [V1Capture(earlier, **options_v1(options)) for earlier in series]
     doc, err = document(data, path, fmt=fmt, options=options, side=side)

@@ -287,6 +287,16 @@ QueryInstance = _struct("perfbuf_query_instance", [
     ("name", c_void_p), ("name_len", c_size_t), ("position", u32), ("object", u32),
     ("object_title", u32), ("identity", u32), ("key", u64)])
 
+# openmetrics.h
+OpenMetricsSample = _struct("perfbuf_openmetrics_sample", [
+    ("suffix", c_char_p), ("source", u32), ("conversion", u32)])
+OpenMetricsFamily = _struct("perfbuf_openmetrics_family", [
+    ("suffix", c_char_p), ("kind", u32), ("unit", c_char_p), ("role", c_char_p),
+    ("sample_count", u32), ("samples", OpenMetricsSample * 2)])
+OpenMetricsMapping = _struct("perfbuf_openmetrics_mapping", [
+    ("type", u32), ("family_count", u32), ("families", OpenMetricsFamily * 4),
+    ("promql", c_char_p), ("reason", c_char_p)])
+
 # Every mirror with the C name it copies: what the layout test checks.
 MIRRORS = [Error, Options, SystemTime, RawSample, ValueContext, Value, PreparedFormula,
            Statistics, V1Block, V1Object, V1Counter, V1CounterBlock, V1Instance, V1Iter,
@@ -297,7 +307,8 @@ MIRRORS = [Error, Options, SystemTime, RawSample, ValueContext, Value, PreparedF
            V2CounterString, V2Identifiers, V2Identifier, V2ValueIndex, V2PlanEntry, V2Plan,
            V2Mismatch, Span, CounterPath, V1Pairing,
            V2Pairing, FormattedItem, RawItem, QuerySamples, QueryCounter, QueryRegistration,
-           QueryGeneration, Query, QueryInstance]
+           QueryGeneration, Query, QueryInstance, OpenMetricsSample, OpenMetricsFamily,
+           OpenMetricsMapping]
 
 status = ctypes.c_int
 
@@ -518,3 +529,18 @@ query_instances = _fn("perfbuf_query_instances", status, R(Query), R(QueryCounte
                       P(QueryInstance), R(c_size_t), c_void_p, P(c_size_t), R(Error))
 query_title = _fn("perfbuf_query_title", status, R(Query), R(QueryCounter), u32, ctypes.c_int,
                   R(u32), c_void_p, c_size_t, R(c_size_t), R(Error))
+
+# OpenMetrics (openmetrics.h).
+openmetrics_map = _fn("perfbuf_openmetrics_map", status, u32, R(OpenMetricsMapping))
+openmetrics_name = _fn("perfbuf_openmetrics_name", status, c_void_p, c_size_t, c_void_p, c_size_t,
+                       u32, c_void_p, c_size_t, u32, c_void_p, c_size_t, R(c_size_t))
+openmetrics_unit = _fn("perfbuf_openmetrics_unit", c_char_p, R(OpenMetricsFamily), c_void_p,
+                       c_size_t)
+openmetrics_escape = _fn("perfbuf_openmetrics_escape", status, c_void_p, c_size_t, c_void_p,
+                         c_size_t, R(c_size_t))
+openmetrics_value = _fn("perfbuf_openmetrics_value", status, R(OpenMetricsSample), R(RawSample),
+                        R(ValueContext), i64, c_void_p, c_size_t, R(c_size_t))
+openmetrics_time = _fn("perfbuf_openmetrics_time", status, i64, R(i64), c_void_p, c_size_t,
+                       R(c_size_t))
+openmetrics_promql = _fn("perfbuf_openmetrics_promql", status, R(OpenMetricsMapping), c_void_p,
+                         c_size_t, c_void_p, c_size_t, i32, c_void_p, c_size_t, R(c_size_t))

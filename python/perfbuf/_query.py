@@ -210,6 +210,22 @@ class QueryCounter:
             out.append(item)
         return out
 
+    def _raw_structs(self):
+        """[(perfbuf_raw_item, name)]: the raw array as the library fills it,
+        each sample with its status, multi count and context, for a writer
+        that needs every field (perfbuf.openmetrics); [] when the counter has
+        no array. Names are read now, from the buffer this call gave them."""
+        from . import PerfbufError
+        c = ctypes.byref(self._c)
+        try:
+            items, _names = self._checked(
+                lambda q, items, count, names, size, err:
+                    N.query_raw_array(q, c, items, count, names, size, err),
+                N.RawItem)
+        except PerfbufError:
+            return []
+        return [(it, _text(it.name, it.name_len)) for it in items]
+
     def _instances(self, which):
         from . import E_OUTPUT_TOO_SMALL
         q, c = ctypes.byref(self._query._q), ctypes.byref(self._c)

@@ -17,7 +17,7 @@ from perfbuf import _native as N
 from conftest import REPO
 
 HEADERS = ["common.h", "values.h", "v1.h", "names.h", "v2_query.h", "v2_meta.h", "paths.h",
-           "collector.h", "resolve.h", "query.h"]
+           "collector.h", "resolve.h", "query.h", "openmetrics.h"]
 
 
 def _program():

@@ -11,6 +11,7 @@
 
 #include "dump.h"
 #include "input.h"
+#include "openmetrics.h"
 #include "perfbuf/v1.h"
 #include "perfbuf/v2_meta.h"
 #include "perfbuf/v2_query.h"
@@ -71,7 +72,9 @@ static void usage(FILE *out)
             "      --max-sections N, --max-counters N, --max-instances N\n"
             "                      limits on counts (0: the library's default)\n"
             "      --max-input-bytes N  refuse an input (a file or -) larger than N bytes\n"
-            "                      (default and largest 1073741824)\n"
+            "                      (default and largest 1073741824)\n");
+    om_usage(out);
+    fprintf(out,
             "  -h, --help          this text\n"
             "      --version       the library version\n"
             "formats:\n"
@@ -173,6 +176,9 @@ static int run(int argc, char **argv, perfbuf_counter_path *paths)
     const char *series_paths[64];
     size_t series_count = 0;
     bool json = false;
+    om_options om;
+    om_options_init(&om);
+    bool om_usage_error = false;
     perfbuf_options options = {0, 0, 0, 0};
     for (int i = 1; i < argc; i++) {
         DUMP_WORK(1);
@@ -265,6 +271,11 @@ static int run(int argc, char **argv, perfbuf_counter_path *paths)
             limit = &options.max_counters;
         } else if (strcmp(a, "--max-instances") == 0) {
             limit = &options.max_instances;
+        } else if (om_take_option(&om, argc, argv, &i, &om_usage_error)) {
+            if (om_usage_error) {
+                fprintf(stderr, "perfbuf-dump: %s needs a value\n", a);
+                return 2;
+            }
         } else if (a[0] == '-' && a[1] != '\0') {
             fprintf(stderr, "perfbuf-dump: unknown or incomplete option %s\n", a);
             usage(stderr);
@@ -296,11 +307,22 @@ static int run(int argc, char **argv, perfbuf_counter_path *paths)
                         "takes --rate or --series, not both\n");
         return 2;
     }
+    if ((om.help_names_path != NULL || om.no_timestamps || strcmp(om.prefix, "windows") != 0) &&
+        !om.enabled) {
+        fprintf(stderr, "perfbuf-dump: --help-names, --metric-prefix and --no-timestamps go "
+                        "with --openmetrics\n");
+        return 2;
+    }
+    if (om.enabled && (json || csv)) {
+        fprintf(stderr, "perfbuf-dump: --openmetrics does not go with --json or --csv\n");
+        return 2;
+    }
     /* Standard input can be read once: "-" may stand for one input only. */
-    const char *inputs[7] = {path, names_path, previous_path, registration_path,
-                             counter_names_path, identifiers_path, english_names_path};
+    const char *inputs[8] = {path, names_path, previous_path, registration_path,
+                             counter_names_path, identifiers_path, english_names_path,
+                             om.help_names_path};
     size_t stdin_uses = 0;
-    for (size_t k = 0; k < 7; k++) {
+    for (size_t k = 0; k < 8; k++) {
         stdin_uses += inputs[k] != NULL && strcmp(inputs[k], "-") == 0;
     }
     for (size_t k = 0; k < series_count; k++) {
@@ -420,6 +442,27 @@ static int run(int argc, char **argv, perfbuf_counter_path *paths)
             return output != 0 ? output : 1;
         }
         return output != 0 ? output : unmatched ? 1 : 0;
+    }
+    if (om.enabled) {
+        bool v1 = format->dump == dump_v1;
+        int orc = v1 || format->dump == dump_v2_query
+                      ? dump_openmetrics(&in, &om, v1, max_input_bytes, stdout)
+                      : -1;
+        free(data);
+        free(names);
+        free(previous);
+        for (size_t k = 0; k < series_count; k++) {
+            free(series[k]);
+        }
+        for (size_t k = 0; k < 4; k++) {
+            free(side[k]);
+        }
+        if (orc < 0) {
+            fprintf(stderr, "perfbuf-dump: --openmetrics is for V1 data blocks and V2 query data\n");
+            return 2;
+        }
+        int output = finish_output(0);
+        return output != 0 ? output : orc != 0 ? orc : unmatched ? 1 : 0;
     }
     emitter e;
     emit_init(&e, stdout, json);
