@@ -311,6 +311,7 @@ PB_NOINLINE static plan plan_v1(perfbuf_query *q, const perfbuf_v1_block *b)
     plan_array(&p, &p.scratch, b->object_count, sizeof(uint32_t));
     plan_array(&p, &p.scratch, b->index_slots, sizeof(uint32_t));
     plan_array(&p, &p.scratch, p.sorted, 4u * sizeof(uint64_t));
+    plan_add(&p, &p.scratch, PB_Q_RADIX_BUCKETS * sizeof(size_t) + SLACK);
     plan_array(&p, &p.scratch, p.parents, 1u);
     plan_array(&p, &p.scratch, p.records, 2u * sizeof(uint32_t));
     /* And one object's plan: its entries, and the definitions taken. */
@@ -359,6 +360,7 @@ PB_NOINLINE static plan plan_v2(perfbuf_query *q, const perfbuf_v2_query *d)
     plan_array(&p, &p.gen, q->counters, 3u * SLACK);
     plan_array(&p, &p.scratch, d->block_count, sizeof(uint32_t));
     plan_array(&p, &p.scratch, p.sorted, 4u * sizeof(uint64_t));
+    plan_add(&p, &p.scratch, PB_Q_RADIX_BUCKETS * sizeof(size_t) + SLACK);
     plan_array(&p, &p.scratch, p.records, 2u * sizeof(uint32_t));
     return p;
 }
@@ -519,6 +521,8 @@ static perfbuf_status place_scratch(pb_qbuild *w, const plan *p)
     fits = fits && take_scratch(&top, floor, p->sorted * 2u * sizeof(uint64_t), &at);
     w->spare = (uint64_t *)pb_q_at(q, at);
     w->sort_pairs = p->sorted;
+    fits = fits && take_scratch(&top, floor, PB_Q_RADIX_BUCKETS * sizeof(size_t), &at);
+    w->radix_counts = (size_t *)pb_q_at(q, at);
     fits = fits && take_scratch(&top, floor, p->records * sizeof(uint32_t), &at);
     w->same_as = (uint32_t *)pb_q_at(q, at);
     fits = fits && take_scratch(&top, floor, p->records * sizeof(uint32_t), &at);

@@ -210,6 +210,8 @@ typedef struct pb_qbuild {
     uint64_t *sort;                  /* pairs for the sorts: the records' (hash, index) */
     uint64_t *spare;                 /* and as many again, where a sort moves them */
     size_t sort_pairs;               /* the pairs each holds */
+    size_t *radix_counts;            /* PB_Q_RADIX_BUCKETS: a sort pass's counts, in the
+                                        arena and not on the stack (2 KiB) */
     uint32_t *same_as;               /* per record: the older record it was found equal to */
     uint32_t *other_than;            /* and the last one it was found unequal to */
     uint8_t *flags;                  /* per parent: what a path's parent part said of it */
@@ -220,10 +222,13 @@ typedef struct pb_qbuild {
     size_t pick_cap;                 /* room in entries and picks: the most definitions */
 } pb_qbuild;
 
+#define PB_Q_RADIX_BUCKETS 256u
+
 /* Sorts n (hash, index) pairs by hash, pairs of one hash in their order
  * (a stable LSD radix sort, eight passes of a byte, each skipped when every
- * hash shares that byte), through `spare` (room for n pairs). O(n). */
-void pb_q_sort(uint64_t *pairs, uint64_t *spare, size_t n);
+ * hash shares that byte), through `spare` (room for n pairs) and `counts`
+ * (PB_Q_RADIX_BUCKETS). O(n). */
+void pb_q_sort(uint64_t *pairs, uint64_t *spare, size_t *counts, size_t n);
 
 /* `bytes` of the new generation, aligned, or false when they pass its limit. */
 bool pb_q_take(pb_qbuild *w, size_t bytes, size_t *offset);

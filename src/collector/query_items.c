@@ -9,9 +9,10 @@
  *
  * Pairing: each item's key (its record's parent name, name and #N, or
  * UniqueID or key value; the counter's title and the object's) is hashed;
- * the hashes are sorted with the items (heapsort in the arena), and each
- * item looks for the item of the same rank among the older items of its
- * hash (binary search). A hash is never trusted: the two items pair only
+ * the hashes are sorted with the items (a radix sort in the arena's spare,
+ * linear), and one walk of the newer and the older sorted lists meets
+ * each item with the item of the same rank among the older items of its
+ * hash. A hash is never trusted: the two items pair only
  * when their keys are equal field by field, and otherwise the newer one is
  * AMBIGUOUS. Two samples of the same key pair as MATCHED only when their
  * definitions agree, else DEFINITION_CHANGED without the older sample: a
@@ -214,7 +215,7 @@ static bool write_item(pb_qbuild *w, const perfbuf_v1_counter_block *block, uint
 
 /* The items counter c takes from object o: each selected record times
  * each definition it takes. *count the items written. */
-static perfbuf_status object_items(pb_qbuild *w, perfbuf_query_counter *c, selection *s,
+PB_NOINLINE static perfbuf_status object_items(pb_qbuild *w, perfbuf_query_counter *c, selection *s,
                                    const perfbuf_v1_object *o, uint32_t definitions,
                                    const perfbuf_v1_counter *key_def, size_t *count)
 {
@@ -257,7 +258,7 @@ static perfbuf_status object_items(pb_qbuild *w, perfbuf_query_counter *c, selec
 }
 
 /* Why an unresolved V1 path names nothing. */
-static uint32_t unresolved(const perfbuf_query *q, const perfbuf_query_counter *c,
+PB_NOINLINE static uint32_t unresolved(const perfbuf_query *q, const perfbuf_query_counter *c,
                            const perfbuf_v1_block *b)
 {
     perfbuf_v1_iter objects;
@@ -297,6 +298,34 @@ static perfbuf_status finish_items(pb_qbuild *w, perfbuf_query_counter *c, size_
     return PERFBUF_OK;
 }
 
+#define OBJECT_TAKEN 0u
+#define OBJECT_WITHOUT_COUNTER 1u /* the object lacks the counter */
+#define OBJECT_WITHOUT_KEY 2u     /* or the key counter a path needs */
+
+/* The items of object o, apart so that its definitions' frames are not
+ * held by the walk over objects (bench/stack-usage.sh). */
+PB_NOINLINE static perfbuf_status take_object(pb_qbuild *w, perfbuf_query_counter *c,
+                                              selection *s, const perfbuf_v1_object *o,
+                                              uint32_t *taken, size_t *n)
+{
+    const perfbuf_query *q = w->q;
+    perfbuf_v1_counter first, key;
+    uint32_t definitions = 0;
+    if (!pb_q_object_definitions(q, c, w->b, o, &first, &definitions)) {
+        *taken = OBJECT_WITHOUT_COUNTER;
+        return PERFBUF_OK;
+    }
+    bool keyed = c->identity == PERFBUF_QUERY_IDENTITY_KEY_COUNTER &&
+                 pb_q_key_definition(q, c, w->b, o, &key);
+    if (c->identity == PERFBUF_QUERY_IDENTITY_KEY_COUNTER && !keyed &&
+        c->kind != PB_Q_EVERY_DEFINITION) {
+        *taken = OBJECT_WITHOUT_KEY;
+        return PERFBUF_OK;
+    }
+    s->parent_seen = false;
+    return object_items(w, c, s, o, definitions, keyed ? &key : NULL, n);
+}
+
 perfbuf_status pb_q_items_v1(pb_qbuild *w, perfbuf_query_counter *c)
 {
     const perfbuf_query *q = w->q;
@@ -318,28 +347,23 @@ perfbuf_status pb_q_items_v1(pb_qbuild *w, perfbuf_query_counter *c)
     perfbuf_v1_objects_begin(b, &objects);
     while ((c->kind == PB_Q_EVERY_DEFINITION || c->planned_object != 0) &&
            pb_q_next_object(q, c, b, &objects, &o)) {
-        perfbuf_v1_counter first, key;
-        uint32_t definitions = 0;
-        if (!pb_q_object_definitions(q, c, b, &o, &first, &definitions)) {
+        size_t n = 0;
+        uint32_t taken = OBJECT_TAKEN;
+        perfbuf_status st = take_object(w, c, &s, &o, &taken, &n);
+        if (st != PERFBUF_OK) {
+            return st;
+        }
+        if (taken == OBJECT_WITHOUT_COUNTER) {
             status = kept == 0 ? PERFBUF_CSTATUS_NO_COUNTER : status;
             continue;
         }
-        bool keyed = c->identity == PERFBUF_QUERY_IDENTITY_KEY_COUNTER &&
-                     pb_q_key_definition(q, c, b, &o, &key);
-        if (c->identity == PERFBUF_QUERY_IDENTITY_KEY_COUNTER && !keyed &&
-            c->kind != PB_Q_EVERY_DEFINITION) {
+        if (taken == OBJECT_WITHOUT_KEY) {
             /* The key counter is missing: no sample of this capture could
              * be told from another's. */
             c->status = PERFBUF_CSTATUS_NO_COUNTER;
             c->found = PERFBUF_QUERY_FOUND_NO_COUNTER;
             w->at = start;
             return PERFBUF_OK;
-        }
-        size_t n = 0;
-        s.parent_seen = false;
-        perfbuf_status st = object_items(w, c, &s, &o, definitions, keyed ? &key : NULL, &n);
-        if (st != PERFBUF_OK) {
-            return st;
         }
         int64_t instances = o.num_instances < 0 ? -1 : (int64_t)o.instance_count;
         if (kept == 0) {
@@ -613,7 +637,7 @@ void pb_q_pair(pb_qbuild *w, perfbuf_query_counter *c)
         PB_UNREACHABLE(); /* the plan sized the spare for the largest counter */
         return;
     }
-    pb_q_sort(keys, w->spare, n);
+    pb_q_sort(keys, w->spare, w->radix_counts, n);
     bool has_older = c->older.stamp != 0 && c->older.stamp == older->stamp &&
                      pb_q_samples_readable(q, older, &c->older);
     if (!has_older) {

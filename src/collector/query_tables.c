@@ -99,14 +99,18 @@ static uint64_t name_hash(const char *text, size_t len, uint32_t flags)
 
 /* ---- sorting ---- */
 
-void pb_q_sort(uint64_t *pairs, uint64_t *spare, size_t n)
+void pb_q_sort(uint64_t *pairs, uint64_t *spare, size_t *counts, size_t n)
 {
     if (n < 2) {
         return;
     }
     uint64_t *from = pairs, *to = spare;
     for (unsigned shift = 0; shift < 64; shift += 8) {
-        size_t count[256] = {0};
+        size_t *count = counts;
+        for (unsigned b = 0; b < PB_Q_RADIX_BUCKETS; b++) {
+            count[b] = 0;
+        }
+        PB_WORK(PB_Q_RADIX_BUCKETS);
         for (size_t i = 0; i < n; i++) {
             PB_WORK(1);
             count[from[2u * i] >> shift & 0xFFu]++;
@@ -115,12 +119,12 @@ void pb_q_sort(uint64_t *pairs, uint64_t *spare, size_t n)
             continue; /* every hash has this byte: the order stands */
         }
         size_t at = 0;
-        for (unsigned b = 0; b < 256; b++) {
+        for (unsigned b = 0; b < PB_Q_RADIX_BUCKETS; b++) {
             size_t c = count[b];
             count[b] = at;
             at += c;
         }
-        PB_WORK(256);
+        PB_WORK(PB_Q_RADIX_BUCKETS);
         for (size_t i = 0; i < n; i++) {
             PB_WORK(1);
             size_t k = count[from[2u * i] >> shift & 0xFFu]++;
@@ -230,7 +234,7 @@ static bool names_object(const perfbuf_query *q, const perfbuf_query_counter *c,
 
 /* The objects some counter names, marked in object_first; their records
  * counted. */
-static size_t mark_objects(pb_qbuild *w)
+PB_NOINLINE static size_t mark_objects(pb_qbuild *w)
 {
     const perfbuf_v1_block *b = w->b;
     size_t records = 0;
@@ -255,7 +259,7 @@ static size_t mark_objects(pb_qbuild *w)
 }
 
 /* One object's records, in buffer order, from `next`. */
-static perfbuf_status object_records(pb_qbuild *w, const perfbuf_v1_object *o, uint32_t *next)
+PB_NOINLINE static perfbuf_status object_records(pb_qbuild *w, const perfbuf_v1_object *o, uint32_t *next)
 {
     pb_qrec *records = pb_q_records(w->q, &w->gen);
     uint32_t later = pb_v1_first_of_title(w->b, w->index, o) ? 0u : PB_Q_REC_LATER;
@@ -316,7 +320,7 @@ static void represent_parents(pb_qbuild *w)
         order[2u * i] = parents[i].hash;
         order[2u * i + 1u] = i;
     }
-    pb_q_sort(order, w->spare, n);
+    pb_q_sort(order, w->spare, w->radix_counts, n);
     for (uint32_t s = 0; s < n;) {
         uint32_t e = s + 1u, first = (uint32_t)order[2u * s + 1u];
         bool pure = true;
@@ -383,7 +387,7 @@ static void number_records(pb_qbuild *w, uint32_t first, uint32_t n, bool v2)
         order[2u * keyed + 1u] = first + i;
         keyed++;
     }
-    pb_q_sort(order, w->spare, keyed);
+    pb_q_sort(order, w->spare, w->radix_counts, keyed);
     for (uint32_t s = 0; s < keyed;) {
         uint32_t e = s + 1u;
         const pb_qrec *head = &records[order[2u * s + 1u]];
