@@ -17,3 +17,9 @@ awk 'NR <= 10 {print "  " $0}' "$work/frames"
 largest=$(awk 'NR == 1 {print $1}' "$work/frames")
 dynamic=$(awk -F'\t' '$3 != "static"' "$work/frames" | wc -l)
 echo "largest frame: $largest bytes (target <= 512); functions with non-static frames: $dynamic"
+# A collector may call the library from a thread with a small stack: a frame
+# past the target fails the run rather than being printed and forgotten.
+if [ "$largest" -gt 512 ]; then
+  echo "stack-usage: a frame of $largest bytes passes the 512-byte target" >&2
+  exit 1
+fi
