@@ -5,7 +5,7 @@
 # python3-jsonschema): every file of corpus/ with the format its folder or
 # file name gives (as tests/dump_corpus.cmake maps them), and under every
 # format for the folders that have no single one, so rejected inputs are
-# checked too; the README's first command; the make_series outputs
+# checked too; the README's first capture pair (--rate, as JSON); the make_series outputs
 # with the side files tests/dump_values.cmake gives them; and --counter,
 # --rate and --series over the --pairing captures (instance churn).
 #
