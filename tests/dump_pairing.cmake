@@ -128,9 +128,10 @@ endforeach()
 # counter of every definition): another query's Thread object, whose
 # counters share no title with this one's, gives its instances nothing to
 # pair, so they are new though their keys match; the Process instances,
-# which share two counters, are matched.
+# which share two counters, are matched. (another-query.bin is the fuzz
+# corpus's valid-global.bin as a later capture of the same computer.)
 execute_process(COMMAND ${DUMP} --json --rate ${CORPUS}/captures/series/v1-series-0.bin
-                        ${CORPUS}/fuzz_v1/valid-global.bin
+                        ${DIR}/another-query.bin
                 OUTPUT_VARIABLE json RESULT_VARIABLE rc)
 expect("another query exit" "${rc}" "0")
 foreach(row "0|2|svchost|matched|2" "1|0|Idle/0|new|-")

@@ -663,6 +663,9 @@ static void process_object_begin(tb_v1 *v, uint32_t capture)
  *   uid-0.bin, uid-1.bin: Process with three "svchost" whose provider sets
  *     UniqueID to the process id (10, 11, 12); 11 exits before capture 1.
  *   names.bin: the English Counter table of --synthetic, for --counter.
+ *   another-query.bin: the objects of the fuzz corpus's valid-global.bin
+ *     (another query's Thread object) as computer SERIES one second after
+ *     corpus/captures/series/v1-series-0.bin, so the two pair into rates.
  */
 static int pairing_files(const char *dir)
 {
@@ -769,6 +772,15 @@ static int pairing_files(const char *dir)
     if (rc == 0) {
         tb_buf b = synthetic_counter_table();
         rc = write_buf(dir, "names.bin", &b);
+    }
+    if (rc == 0) {
+        /* SystemTime's wSecond (at 48), PerfTime (56), PerfTime100nSec (72)
+         * as series_capture(1) sets them. */
+        tb_v1 v = tb_v1_sample_global_of("SERIES");
+        v.buf.data[48] = 1;
+        put_u64_at(&v.buf, 56, series_qpc(1));
+        put_u64_at(&v.buf, 72, series_filetime_at_first + one_second);
+        rc = write_buf(dir, "another-query.bin", &v.buf);
     }
     return rc;
 }
