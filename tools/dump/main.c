@@ -145,13 +145,20 @@ static const char *const side_names[SIDE_COUNT] = {
     "--registration file", "--counter-names file", "--identifiers file",
     "--english-names table", "--counterset-name file"};
 
+/* How stderr names an input: "-" is standard input. */
+static const char *input_name(const char *file)
+{
+    return strcmp(file, "-") == 0 ? "standard input" : file;
+}
+
 /* Says on stderr, naming the file, why an input other than FILE is
  * rejected: empty, or its parse's report. */
 static void say_rejected(const char *what, const char *file, size_t size, perfbuf_status st,
                          const perfbuf_error *err)
 {
     if (size == 0) {
-        fprintf(stderr, "perfbuf-dump: %s: the %s is empty (0 bytes)\n", file, what);
+        fprintf(stderr, "perfbuf-dump: %s: the %s is empty (0 bytes)\n", input_name(file),
+                what);
         return;
     }
     fprintf(stderr, "perfbuf-dump: %s: the %s is rejected: ", file, what);
@@ -308,13 +315,14 @@ static int run_files(const run_args *args, run_buffers *b)
         /* An empty input is what a failed read or a wrong path leaves, in
          * any role: it is rejected before any format is considered, even
          * one whose parser would accept no bytes (docs/cli.md). */
-        fprintf(stderr, "perfbuf-dump: %s: the file is empty (0 bytes)\n", path);
+        fprintf(stderr, "perfbuf-dump: %s: the file is empty (0 bytes)\n", input_name(path));
         return 1;
     }
     const dump_format *format = find_format(format_name, b->data, b->size);
     if (format == NULL) {
         if (strcmp(format_name, "auto") == 0) {
-            fprintf(stderr, "perfbuf-dump: %s: format not recognised; name it with --format\n", path);
+            fprintf(stderr, "perfbuf-dump: %s: format not recognised; name it with --format\n",
+                    path);
             rc = 2;
         } else {
             fprintf(stderr, "perfbuf-dump: unknown format %s (see --help)\n", format_name);
