@@ -236,7 +236,7 @@ miss("no such name under that parent" "${en}" [=[\Thread(svchost/9)\% Processor 
 miss("no #N of that name" "${en}" [=[\Thread(svchost/0#2)\% Processor Time]=] Index 17
      "no instance of that name has the index #2" ${g1})
 miss("no instances by kind" "${en}" [=[\Memory(x)\Available Bytes]=] Instance 8
-     "the object has no instances: it holds one counter block (PERF_NO_INSTANCES), which a path names without \"(...)\""
+     "the object has no instances: it holds one counter block, which a path names without \"(...)\""
      ${g1})
 set(v2 --format v2-query --registration ${reg} --counter-names ${v2_names})
 miss("V2: no counterset of that GUID" "${v2}" [=[\Processor Information(*)\% Processor Time]=]

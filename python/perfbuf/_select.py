@@ -189,8 +189,8 @@ class Selection:
         at = path.spans["instance"][0]
         has_instances, candidates = self._candidates(path)
         if not has_instances:
-            return ("Instance", at, "the object has no instances: it holds one counter block "
-                    "(PERF_NO_INSTANCES), which a path names without \"(...)\"")
+            return ("Instance", at, "the object has no instances: it holds one counter block, "
+                    "which a path names without \"(...)\"")
         parent_found = any(ok for ok, _ in candidates)
         name_found = any(ok and path.matches(_PART_INSTANCE, name) for ok, name in candidates)
         named_parent = path.names_parent()

@@ -323,14 +323,13 @@ static int run_files(const run_args *args, run_buffers *b)
         if (strcmp(format_name, "auto") == 0) {
             fprintf(stderr, "perfbuf-dump: %s: format not recognised; name it with --format\n",
                     path);
-            rc = 2;
         } else {
             fprintf(stderr, "perfbuf-dump: unknown format %s (see --help)\n", format_name);
-            rc = 2;
         }
-        return rc;
+        return 2;
     }
-    if ((rc = options_fit(format, path_count, csv, names_path != NULL || english_names_path != NULL,
+    if ((rc = options_fit(format, path_count, csv,
+                          names_path != NULL || english_names_path != NULL,
                           registration_path != NULL)) != 0) {
         return rc;
     }
@@ -372,8 +371,7 @@ static int run_files(const run_args *args, run_buffers *b)
     if (rates && b->previous != NULL &&
         !dump_earlier_fits(format->dump == dump_v1, "--rate", previous_path, b->previous,
                            b->previous_size, path, b->data, b->size, &options)) {
-        rc = 1;
-        return rc;
+        return 1;
     }
     for (size_t k = 0; rates && k < series_count; k++) {
         DUMP_WORK(1);
@@ -383,8 +381,7 @@ static int run_files(const run_args *args, run_buffers *b)
                                last ? path : series_paths[k + 1],
                                last ? b->data : b->series[k + 1],
                                last ? b->size : b->series_sizes[k + 1], &options)) {
-            rc = 1;
-            return rc;
+            return 1;
         }
     }
     bool unmatched = false;
@@ -406,8 +403,7 @@ static int run_files(const run_args *args, run_buffers *b)
             fprintf(stderr, "%s: ", path);
             dump_print_rejection(stderr, cst, &err);
         }
-        rc = output != 0 ? output : cst != PERFBUF_OK || unmatched ? 1 : 0;
-        return rc;
+        return output != 0 ? output : cst != PERFBUF_OK || unmatched ? 1 : 0;
     }
     emitter e;
     emit_init(&e, stdout, json);
@@ -444,8 +440,7 @@ static int run_files(const run_args *args, run_buffers *b)
         fprintf(stderr, "%s: ", path);
         dump_print_rejection(stderr, st, &err);
     }
-    rc = output != 0 ? output : st != PERFBUF_OK ? 1 : 0;
-    return rc;
+    return output != 0 ? output : st != PERFBUF_OK ? 1 : 0;
 }
 
 /* paths: room for one counter path per argument (main owns it). */

@@ -219,8 +219,8 @@ static void explain_instance(const perfbuf_counter_path *path, const select_cand
     const perfbuf_span *inst = &path->instance;
     if (!c->has_instances) {
         miss_words(m, "Instance", inst->offset,
-                   "the object has no instances: it holds one counter block "
-                   "(PERF_NO_INSTANCES), which a path names without \"(...)\"");
+                   "the object has no instances: it holds one counter block, "
+                   "which a path names without \"(...)\"");
         return;
     }
     bool named_parent = (path->flags & PERFBUF_PATH_HAS_PARENT) != 0 &&
