@@ -5,9 +5,10 @@
 # python3-jsonschema): every file of corpus/ with the format its folder or
 # file name gives (as tests/dump_corpus.cmake maps them), and under every
 # format for the folders that have no single one, so rejected inputs are
-# checked too; the README's first command; the make_series outputs
-# with the side files tests/dump_values.cmake gives them; and --counter,
-# --rate and --series over the --pairing captures (instance churn).
+# checked too; the README's first capture pair (--rate, as JSON); the make_series outputs
+# with the side files tests/dump_values.cmake gives them; --counter,
+# --rate and --series over the --pairing captures (instance churn); and
+# --counter paths that match nothing, V1 and V2 by name.
 #
 #   ci/json-schema.sh PERFBUF_DUMP [MAKE_SERIES]
 #
@@ -99,6 +100,20 @@ for fmt, f in [("v2-reginfo", "v2-reginfo.bin"), ("v2-counter", "v2-counter.bin"
                ("v2-instances", "v2-instances.bin"), ("v2-identifiers", "v2-ids.bin")]:
     runs.append((["--strict", "--format", fmt, s + f], (0,)))
 runs.append((["--format", "v2-strings", "--origin", "block", s + "v2-names.bin"], (1,)))
+# --counter paths that match nothing: the description, valid false, and an
+# error naming the path and its part (V1, and V2 by the counterset's name).
+runs.append((["--names", p + "names.bin", "--counter", "\\Process(svchost/0#9)\\% Processor Time",
+              "--counter", "\\Process(a)\\ID Process", p + "cases-1.bin"], (1,)))
+d = "corpus/captures/documented/"
+v2_by_name = ["--format", "v2-query",
+              "--registration", d + "v2-reginfo-documented-processor-information.bin",
+              "--counter-names", d + "v2-names-documented-processor-information.bin",
+              "--counterset-name", d + "v2-counterset-name-documented-processor-information.bin"]
+runs.append((v2_by_name + ["--counter", "\\Processor Information(*)\\% Processor Time",
+              "--rate", d + "v2-query-documented-processor-information-0.bin",
+              d + "v2-query-documented-processor-information-1.bin"], (0,)))
+runs.append((v2_by_name + ["--counter", "\\Processor Information(9,9)\\% Processor Time",
+              d + "v2-query-documented-processor-information-1.bin"], (1,)))
 for f in sorted(glob.glob(work + "/cli/*.bin")):
     if os.path.basename(f).startswith("countersets-"):
         runs.append((["--format", "v2-countersets", f], (1,)))

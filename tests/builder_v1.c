@@ -146,8 +146,13 @@ void tb_put64(uint8_t *block_data, uint32_t counter_offset, uint64_t v)
  */
 tb_v1 tb_v1_sample_global(void)
 {
+    return tb_v1_sample_global_of("VM");
+}
+
+tb_v1 tb_v1_sample_global_of(const char *system_name)
+{
     tb_v1 v;
-    tb_v1_begin(&v, "VM");
+    tb_v1_begin(&v, system_name);
 
     tb_v1_object_begin(&v, TB_V1_PROCESS, 0, 0);
     tb_v1_counter(&v, 6, PERF_100NSEC_TIMER, 8, 8);

@@ -31,6 +31,8 @@ void tb_v1_end(tb_v1 *v);
 
 enum { TB_V1_PROCESS = 230, TB_V1_THREAD = 232, TB_V1_MEMORY = 4 };
 tb_v1 tb_v1_sample_global(void);
+/* The same block of another computer (system name). */
+tb_v1 tb_v1_sample_global_of(const char *system_name);
 
 /* Little-endian stores into a counter block's data (offsets as in
  * CounterOffset, i.e. counting the 4-byte ByteLength). */

@@ -45,14 +45,14 @@ execute_process(COMMAND ${DUMP} --names - - INPUT_FILE ${capture} RESULT_VARIABL
                 ERROR_VARIABLE err TIMEOUT 20)
 expect("stdin twice" "${rc}" 2 "${err}" "standard input")
 
-# An empty file is named as empty, not as a format that was not recognised;
-# with its format named, the parser rejects it as truncated.
+# An empty file is named as empty, not as a format that was not recognised,
+# and rejected (exit 1) in every role, before any format is considered.
 file(WRITE ${DIR}/empty.bin "")
 execute_process(COMMAND ${DUMP} ${DIR}/empty.bin RESULT_VARIABLE rc ERROR_VARIABLE err TIMEOUT 20)
-expect("empty file" "${rc}" 2 "${err}" "${DIR}/empty.bin: the file is empty (0 bytes)")
+expect("empty file" "${rc}" 1 "${err}" "${DIR}/empty.bin: the file is empty (0 bytes)")
 execute_process(COMMAND ${DUMP} - INPUT_FILE ${DIR}/empty.bin RESULT_VARIABLE rc
                 ERROR_VARIABLE err TIMEOUT 20)
-expect("empty standard input" "${rc}" 2 "${err}" "the file is empty (0 bytes)")
+expect("empty standard input" "${rc}" 1 "${err}" "the file is empty (0 bytes)")
 
 # The input limit (--max-input-bytes; 1 GiB by default) holds for a path
 # and for standard input alike. A file, or standard input redirected from

@@ -170,6 +170,48 @@ foreach(check "0;0;75.000000" "1;0;25.000000" "3;0;50.000000" "3;26;50.000000"
   expect("v2 instance ${instance} value ${position}" "${got}" "${want}")
 endforeach()
 
+# V2 by name: --counterset-name gives the counterset's name (the
+# PERF_REG_COUNTERSET_NAME_STRING answer), so a --counter path names it as a
+# PerfLib V2 consumer writes it, its counter by its registered name; only
+# what the path selects is shown: three instances, one value each.
+set(v2_by_name --strict --json --format v2-query
+    --registration ${CAPTURES}/v2-reginfo-documented-processor-information.bin
+    --counter-names ${CAPTURES}/v2-names-documented-processor-information.bin
+    --counterset-name ${CAPTURES}/v2-counterset-name-documented-processor-information.bin
+    --rate ${CAPTURES}/v2-query-documented-processor-information-0.bin)
+execute_process(COMMAND ${DUMP} ${v2_by_name} --counter [=[\Processor Information(0,*)\% Processor Time]=]
+                        ${CAPTURES}/v2-query-documented-processor-information-1.bin
+                OUTPUT_VARIABLE json RESULT_VARIABLE rc)
+expect("v2 by name exit" "${rc}" "0")
+string(JSON valid ERROR_VARIABLE json_error GET "${json}" valid)
+expect("v2 by name valid" "${valid}" "ON")
+string(JSON count ERROR_VARIABLE json_error LENGTH "${json}" blocks 0 instances)
+expect("v2 by name: instances shown" "${count}" "3")
+foreach(check "0;0,0;75.000000" "1;0,1;25.000000" "2;0,_Total;50.000000")
+  list(GET check 0 instance)
+  list(GET check 1 name)
+  list(GET check 2 want)
+  string(JSON got_name ERROR_VARIABLE json_error GET "${json}" blocks 0 instances ${instance} name)
+  string(JSON values ERROR_VARIABLE json_error LENGTH "${json}" blocks 0 instances ${instance}
+         values)
+  string(JSON got ERROR_VARIABLE json_error GET "${json}" blocks 0 instances ${instance} values
+         0 formatted)
+  expect("v2 by name, instance ${instance}" "${got_name}|${values}|${got}" "${name}|1|${want}")
+endforeach()
+# Without the name, the same path names no counterset, said as such.
+list(REMOVE_AT v2_by_name 8 9)
+execute_process(COMMAND ${DUMP} ${v2_by_name} --counter [=[\Processor Information(*)\% Processor Time]=]
+                        ${CAPTURES}/v2-query-documented-processor-information-1.bin
+                OUTPUT_VARIABLE json ERROR_VARIABLE err RESULT_VARIABLE rc)
+expect("v2 without the name exit" "${rc}" "1")
+string(JSON field ERROR_VARIABLE json_error GET "${json}" error field)
+expect("v2 without the name: the part" "${field}" "Object")
+string(FIND "${err}" "no counterset of that GUID in the registration (its name needs --counterset-name)" at)
+if(at EQUAL -1)
+  message("FAIL v2 without the name: stderr is '${err}'")
+  math(EXPR failed "${failed} + 1")
+endif()
+
 message("${failed} failed")
 if(failed GREATER 0)
   message(FATAL_ERROR "perfbuf-dump's reading of the documented layouts differs")

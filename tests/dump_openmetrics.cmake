@@ -129,10 +129,10 @@ foreach(case
     "--rate and --series|2|not both|--openmetrics;--rate;${s}/v1-series-0.bin;--series;${s}/v1-series-1.bin;--;${s}/v1-series-2.bin"
     "--no-timestamps of two|2|is for one capture|--openmetrics;--no-timestamps;--rate;${s}/v1-series-0.bin;${s}/v1-series-1.bin"
     "a bad prefix|2|is not a metric name|--openmetrics;--metric-prefix;9x;${s}/v1-series-0.bin"
-    "times that go back|1|is not after|--openmetrics;--rate;${s}/v1-series-1.bin;${s}/v1-series-0.bin"
+    "times that go back|1|is later than|--openmetrics;--rate;${s}/v1-series-1.bin;${s}/v1-series-0.bin"
     "a Counter table|2|V1 data blocks and V2 query data|--openmetrics;${s}/v1-names-series-counter-009.bin"
     "V2 without its registration|2|needs --registration|--openmetrics;${CORPUS}/captures/documented/v2-query-documented-processor-information-0.bin"
-    "V2 with --counter|2|--counter is for V1|--openmetrics;--names;${s}/v1-names-series-counter-009.bin;--counter;\\X\\Y;${CORPUS}/captures/documented/v2-query-documented-processor-information-0.bin"
+    "V2 with --counter|2|--counter is for V1|--openmetrics;--registration;${CORPUS}/captures/documented/v2-reginfo-documented-processor-information.bin;--counter;\\X\\Y;${CORPUS}/captures/documented/v2-query-documented-processor-information-0.bin"
     "a rejected FILE|1|PERF_DATA_BLOCK|--openmetrics;--format;v1;${s}/v1-names-series-counter-009.bin")
   string(REPLACE "|" ";" parts "${case}")
   list(GET parts 0 name)

@@ -36,16 +36,29 @@ expect("statistics min" "${min}" "15.000000")
 expect("statistics max" "${max}" "35.000000")
 expect("statistics mean" "${mean}" "25.000000")
 
-# The series given newest first: the one pair of the rate runs backwards in
-# time, so no value is usable and the status is PERFBUF_PDH_NO_DATA's word,
-# from the library's table, where the dump once wrote "unknown".
-execute_process(COMMAND ${DUMP} --json --series ${DIR}/s3.bin -- ${DIR}/s2.bin
+# One capture given twice: the one pair of the rate spans no time, so no
+# value is usable and the status is PERFBUF_PDH_NO_DATA's word, from the
+# library's table, where the dump once wrote "unknown".
+execute_process(COMMAND ${DUMP} --json --series ${DIR}/s2.bin -- ${DIR}/s2.bin
                 OUTPUT_VARIABLE json RESULT_VARIABLE rc)
-expect("--series backwards exit" "${rc}" "0")
+expect("--series of one instant exit" "${rc}" "0")
 string(JSON status ERROR_VARIABLE json_error GET "${json}" objects 0 instances 0 statistics 0 status)
-expect("--series backwards: no usable value" "${status}" "no-data")
+expect("--series of one instant: no usable value" "${status}" "no-data")
 string(JSON count ERROR_VARIABLE json_error GET "${json}" objects 0 instances 0 statistics 0 count)
-expect("--series backwards: count" "${count}" "0")
+expect("--series of one instant: count" "${count}" "0")
+
+# The series given newest first runs backwards in time: the run fails
+# before anything is written, naming the clocks (docs/cli.md, "Exit status").
+execute_process(COMMAND ${DUMP} --json --series ${DIR}/s3.bin -- ${DIR}/s2.bin
+                OUTPUT_VARIABLE json ERROR_VARIABLE err RESULT_VARIABLE rc)
+expect("--series backwards exit" "${rc}" "1")
+expect("--series backwards writes nothing" "${json}" "")
+string(FIND "${err}" "s3.bin: the --series capture is later than ${DIR}/s2.bin: PerfTime100nSec"
+       at)
+if(at EQUAL -1)
+  message("FAIL --series backwards says why: stderr is '${err}'")
+  math(EXPR failed "${failed} + 1")
+endif()
 
 execute_process(COMMAND ${DUMP} --series ${DIR}/s0.bin ${DIR}/s3.bin RESULT_VARIABLE rc
                 OUTPUT_QUIET ERROR_QUIET)

@@ -13,7 +13,8 @@
  *     process);
  *   - the English Counter table naming every index they use;
  *   - Processor Information in V2: two query captures one second apart,
- *     its registration and its counter names.
+ *     its registration, its counter names and its name, the answers a
+ *     PerfLib V2 consumer gets from PerfQueryCounterSetRegistrationInfo.
  * With --seeds DIR, the same files framed as the fuzz harnesses that take
  * several buffers read them (DIR/<harness>/valid-documented-*.bin).
  * Every value is chosen so that the formatted results are round numbers.
@@ -638,6 +639,13 @@ static tb_buf v2_names(void)
                          PERFBUF_V2_STRINGS_FROM_ARRAY_END);
 }
 
+/* The counterset's name, as PerfQueryCounterSetRegistrationInfo answers
+ * PERF_REG_COUNTERSET_NAME_STRING: one NUL-terminated UTF-16LE string. */
+static tb_buf v2_counterset_name(void)
+{
+    return tb_v2_string_answer("Processor Information");
+}
+
 static int write_buf(const char *dir, const char *name, tb_buf *b)
 {
     char path[512];
@@ -674,6 +682,8 @@ static int capture_files(const char *dir)
     rc |= write_buf(dir, "v2-reginfo-documented-processor-information.bin", &b);
     b = v2_names();
     rc |= write_buf(dir, "v2-names-documented-processor-information.bin", &b);
+    b = v2_counterset_name();
+    rc |= write_buf(dir, "v2-counterset-name-documented-processor-information.bin", &b);
     return rc;
 }
 

@@ -15,6 +15,7 @@
 #include "perfbuf/collector.h"
 #include "perfbuf/counter_types.h"
 #include "perfbuf/names.h"
+#include "perfbuf/query.h"
 #include "perfbuf/v1.h"
 #include "perfbuf/v2_meta.h"
 #include "perfbuf/v2_query.h"
@@ -231,6 +232,15 @@ static void every_file_is_strict(void)
     CHECK(perfbuf_v2_strings_parse(s.data, s.len, PERFBUF_V2_STRINGS_FROM_ARRAY_END, &strict,
                                    &strings, NULL) == PERFBUF_OK);
     free(s.data);
+    file n = load("v2-counterset-name-documented-processor-information.bin");
+    perfbuf_v2_string name;
+    CHECK(n.data != NULL);
+    CHECK(perfbuf_v2_string_parse(n.data, n.len, &strict, &name, NULL) == PERFBUF_OK);
+    char text[64];
+    size_t text_len;
+    CHECK(perfbuf_v2_string_utf8(&name, text, sizeof text, &text_len) == PERFBUF_OK);
+    CHECK_STR(text, "Processor Information");
+    free(n.data);
 }
 
 /* The objects, in order, with their instance counts, definition counts
@@ -839,6 +849,111 @@ static void v2_processor_information(void)
     free(r.data);
 }
 
+/* Collects the capture into the query, growing its arena as asked. */
+static perfbuf_status query_collect(perfbuf_query *q, void **arena, const file *f)
+{
+    size_t need = 0;
+    perfbuf_status st;
+    for (int round = 0;
+         (st = perfbuf_query_collect(q, f->data, f->len, &need, NULL)) ==
+             PERFBUF_E_OUTPUT_TOO_SMALL && round < 4;
+         round++) {
+        void *grown = realloc(*arena, need);
+        size_t bytes = need;
+        if (grown == NULL) {
+            return PERFBUF_E_OUTPUT_TOO_SMALL;
+        }
+        *arena = grown;
+        if (perfbuf_query_arena(q, grown, &bytes, NULL) != PERFBUF_OK) {
+            return PERFBUF_E_OUTPUT_TOO_SMALL;
+        }
+    }
+    return st;
+}
+
+/* One collected counter's items (their names and values); the names are
+ * good until the next call. */
+static size_t query_items(const perfbuf_query *q, const perfbuf_query_counter *c,
+                          perfbuf_formatted_item *items, size_t cap)
+{
+    static char names[4096];
+    size_t n = cap, bytes = sizeof names;
+    return perfbuf_query_formatted_array(q, c, PERFBUF_FMT_DOUBLE, items, &n, names, &bytes,
+                                         NULL) == PERFBUF_OK
+               ? n
+               : 0;
+}
+
+/*
+ * A V2 path by the counterset's name, as a PerfLib V2 consumer writes it:
+ * the query opened on the three answers PerfQueryCounterSetRegistrationInfo
+ * gives (the registration, the counter names and the counterset's name)
+ * finds "\Processor Information(*)\% Processor Time" (and the name in
+ * other case) with the values of the README (75, 25, 50, 50 %; _Total's
+ * 50 % Processor Utility). Without the name file the same path names no
+ * counterset: that answer is what makes the name work.
+ */
+static void v2_path_by_counterset_name(void)
+{
+    file reginfo = load("v2-reginfo-documented-processor-information.bin");
+    file names = load("v2-names-documented-processor-information.bin");
+    file name = load("v2-counterset-name-documented-processor-information.bin");
+    file captures[2] = {load("v2-query-documented-processor-information-0.bin"),
+                        load("v2-query-documented-processor-information-1.bin")};
+    CHECK(reginfo.data != NULL && names.data != NULL && name.data != NULL);
+    CHECK(captures[0].data != NULL && captures[1].data != NULL);
+    static const char *const paths[3] = {"\\Processor Information(*)\\% Processor Time",
+                                         "\\processor information(_Total)\\% Processor Utility",
+                                         "\\Processor Info(*)\\% Processor Time"};
+    for (int with_name = 1; with_name >= 0; with_name--) {
+        perfbuf_query_registration reg = {.reginfo = reginfo.data,
+                                          .reginfo_len = reginfo.len,
+                                          .counter_names = names.data,
+                                          .counter_names_len = names.len,
+                                          .counterset_name = with_name ? name.data : NULL,
+                                          .counterset_name_len = with_name ? name.len : 0};
+        perfbuf_query q;
+        perfbuf_error err;
+        CHECK(perfbuf_query_open_v2(&q, &reg, 1, &err) == PERFBUF_OK);
+        perfbuf_query_counter c[3];
+        memset(c, 0, sizeof c); /* owned by no query yet */
+        for (int k = 0; k < 3; k++) {
+            CHECK(perfbuf_query_add(&q, &c[k], paths[k], strlen(paths[k]), &err) == PERFBUF_OK);
+        }
+        void *arena = NULL;
+        CHECK(query_collect(&q, &arena, &captures[0]) == PERFBUF_OK);
+        CHECK(query_collect(&q, &arena, &captures[1]) == PERFBUF_OK);
+        perfbuf_formatted_item items[4];
+        if (with_name) {
+            static const char *const instances[4] = {"0,0", "0,1", "0,_Total", "_Total"};
+            static const double busy[4] = {75.0, 25.0, 50.0, 50.0};
+            CHECK_EQ_U(c[0].found, PERFBUF_QUERY_FOUND_ITEMS);
+            CHECK_EQ_U(query_items(&q, &c[0], items, 4), 4);
+            for (size_t i = 0; i < 4; i++) {
+                CHECK_STR(items[i].name, instances[i]);
+                CHECK(items[i].value.status == PERFBUF_CSTATUS_VALID_DATA &&
+                      close_to(items[i].value.as_double, busy[i]));
+            }
+            CHECK_EQ_U(query_items(&q, &c[1], items, 4), 1);
+            CHECK(close_to(items[0].value.as_double, 50.0));
+        } else {
+            CHECK_EQ_U(c[0].found, PERFBUF_QUERY_FOUND_NO_OBJECT);
+            CHECK_EQ_U(c[0].status, PERFBUF_CSTATUS_NO_OBJECT);
+            CHECK_EQ_U(c[1].found, PERFBUF_QUERY_FOUND_NO_OBJECT);
+        }
+        /* A name that is not the counterset's names none, with or without it. */
+        CHECK_EQ_U(c[2].found, PERFBUF_QUERY_FOUND_NO_OBJECT);
+        CHECK_EQ_U(query_items(&q, &c[2], items, 4), 0);
+        CHECK(perfbuf_query_close(&q, &err) == PERFBUF_OK);
+        free(arena);
+    }
+    free(reginfo.data);
+    free(names.data);
+    free(name.data);
+    free(captures[0].data);
+    free(captures[1].data);
+}
+
 static const th_case cases[] = {
     TH_CASE(every_file_is_strict),
     TH_CASE(objects_and_instances),
@@ -848,6 +963,7 @@ static const th_case cases[] = {
     TH_CASE(documented_values),
     TH_CASE(counter_table_names_everything),
     TH_CASE(v2_processor_information),
+    TH_CASE(v2_path_by_counterset_name),
 };
 
 TH_MAIN(cases)

@@ -111,7 +111,6 @@ class _V1Paired:
         from ._query import Query
         from . import PerfbufError
         self.raw, self.formatted, self.first = [], [], {}
-        self.other_machine = False
         query = Query(b"\0\0", strict=options.get("strict", False),
                       max_sections=options.get("max_sections", 0),
                       max_counters=options.get("max_counters", 0),
@@ -135,10 +134,10 @@ class _V1Paired:
                 lambda q, items, count, names, size, err:
                     N.query_formatted_array(q, c, FMT_DOUBLE, items, count, None, None, err),
                 N.FormattedItem)
-        except PerfbufError as e:
+        except PerfbufError:
+            # main() checked both captures are of one computer and in time
+            # order (_earlier_fits): only a capture the query refuses is left.
             self.raw, self.formatted = [], []
-            # Rates pair two captures of one computer (perfbuf-dump fails so).
-            self.other_machine = e.status == STATUS["PERFBUF_E_MACHINE_CHANGED"]
         for k, it in enumerate(self.raw):
             self.first.setdefault((it.object, it.position), k)
 
@@ -339,29 +338,26 @@ def dump_v1(cap, side=None):
             od["instances"] = insts
         objects.append(od)
     d["objects"] = objects
-    failed = False
     if selection is not None:
-        lines, failed = selection.unmatched(side.get("file", "?"))
+        lines, first = selection.unmatched(side.get("file", "?"))
         for line in lines:
             sys.stderr.write("perfbuf: %s\n" % line)
-    pairs = ([rate] if rate is not None else []) + (series or [])
-    if any(p.other_machine for p in pairs):
-        sys.stderr.write("perfbuf: %s: a capture of another computer than the earlier one "
-                         "(PERF_DATA_BLOCK.SystemName): no value is paired\n"
-                         % side.get("file", "?"))
-        failed = True
-    if failed:
-        raise _Unmatched(d)
+        if first is not None:
+            raise _Unmatched(d, first)
     return d
 
 
 class _Unmatched(Exception):
     """A document whose --counter paths did not all match: written whole,
-    and the run fails (exit 1) without an error object, as perfbuf-dump's."""
+    valid false with an error naming the first such path, its part and why,
+    and the run fails (exit 1), as perfbuf-dump's."""
 
-    def __init__(self, doc):
+    def __init__(self, doc, first):
         super().__init__("a --counter path matched nothing")
         self.doc = doc
+        path, part, offset, words = first
+        self.error = {"offset": offset, "structure": "COUNTER_PATH", "field": part,
+                      "status": "PERFBUF_E_NOT_FOUND", "message": words, "path": path}
 
 
 def _values(o, counters, blk):
@@ -825,7 +821,8 @@ def document(data, path, strict=False, fmt=None, options=None, side=None):
         d.update(dumper(capture, side))
     except _Unmatched as u:
         d.update(u.doc)
-        d["valid"] = True
+        d["valid"] = False
+        d["error"] = u.error
         return d, u
     except _Verdict as v:
         d.update(v.doc)
@@ -933,7 +930,8 @@ writes what perfbuf-dump --json writes for FILE, byte for byte
                       --names is not given; --counter paths may be in English
       --counter PATH  V1: show only what the counter path names, e.g.
                       '\\Process(svchost*)\\%% Processor Time'; repeatable;
-                      needs --names or --english-names
+                      needs --names or --english-names (a path that matches
+                      nothing: valid false, exit 1)
       --registration FILE  V2: the counterset's registration (v2-reginfo):
                       counter types and the cross-check of the query data
       --counter-names FILE V2: the counters' names (v2-strings)
@@ -955,14 +953,18 @@ writes what perfbuf-dump --json writes for FILE, byte for byte
   -h, --help          this text
       --version       the library version
 formats: auto, %s
-perfbuf-dump's own: --csv (typeperf's CSV)
-exit status: 0 valid, 1 rejected, 2 usage or I/O error
+perfbuf-dump's own: --csv (typeperf's CSV), --counterset-name and --counter on
+  V2 query data
+exit status: 0 success, 1 an input rejected (an empty one included), captures
+  that cannot make a rate, or a --counter path that matched nothing, 2 usage
+  or I/O error
 """ % ", ".join(FORMATS)
 
 MAX_INPUT_BYTES = 1 << 30
 
 # Options that are perfbuf-dump's alone: refused, naming it.
-_DUMP_ONLY = {"--csv": "writes typeperf's CSV"}
+_DUMP_ONLY = {"--csv": "writes typeperf's CSV",
+              "--counterset-name": "names the V2 counterset for --counter"}
 
 
 def options_v1(options):
@@ -1030,6 +1032,77 @@ def _openmetrics_main(fmt, data, path, series, series_paths, inputs, files, opti
     for p in unmatched:
         sys.stderr.write("perfbuf: %s: --counter %s matched nothing\n" % (path, p))
     return 1 if unmatched else 0
+
+
+# The side files main() reads: (what perfbuf-dump calls it, its reader with
+# the run's options; the Counter tables leniently, as perfbuf-dump reads them).
+_SIDE_FILES = {"names": ("--names table", lambda d, o: _table(d, o)),
+               "english_names": ("--english-names table", lambda d, o: _table(d, o)),
+               "registration": ("--registration file",
+                                lambda d, o: FORMATS["v2-reginfo"][0](d, o)),
+               "counter_names": ("--counter-names file", lambda d, o: _parse_strings(d, o)),
+               "identifiers": ("--identifiers file",
+                               lambda d, o: FORMATS["v2-identifiers"][0](d, o))}
+
+
+def _rejected(what, name, data, parse, options):
+    """Whether an input other than FILE is empty or rejected, said on stderr
+    as perfbuf-dump says it."""
+    if not data:
+        sys.stderr.write("perfbuf: %s: the %s is empty (0 bytes)\n" % (_input_name(name), what))
+        return True
+    if parse is None:
+        return False
+    try:
+        parse(data, options)
+    except PerfbufError as e:
+        sys.stderr.write("perfbuf: %s: the %s is rejected: %s%s\n"
+                         % (name, what, e, _sizes_compared(e)))
+        return True
+    return False
+
+
+def _earlier_fits(fmt, option, earlier_name, earlier, later_name, later, options):
+    """perfbuf-dump's dump_earlier_fits: no clock of the earlier capture after
+    the later one's, and (V1) both of one computer; says why not on stderr."""
+    a, b = (FORMATS[fmt][0](x, options) for x in (earlier, later))
+    fits = True
+    if fmt == "v1":
+        na, nb = a.system_name, b.system_name
+        converted = na is not None and nb is not None
+        if not converted or _fold(na) != _fold(nb):
+            sys.stderr.write("perfbuf: %s: the %s capture is of computer \"%s\" and %s of "
+                             "\"%s\": a rate pairs two captures of one computer\n"
+                             % (earlier_name, option, na if converted else "?", later_name,
+                                nb if converted else "?"))
+            fits = False
+        clocks = (("PerfTime", a.perf_time, b.perf_time),
+                  ("PerfTime100nSec", a.perf_time_100ns, b.perf_time_100ns))
+    else:
+        clocks = (("PerfTimeStamp", a.perf_time_stamp, b.perf_time_stamp),
+                  ("PerfTime100NSec", a.perf_time_100ns, b.perf_time_100ns))
+    fields = ("year", "month", "day", "hour", "minute", "second", "milliseconds")
+    ta, tb = (tuple(t[f] for f in fields) for t in (a.system_time, b.system_time))
+    later_clocks = ["%s %d is after %d" % (name, x, y) for name, x, y in clocks if x > y]
+    if ta > tb:
+        later_clocks.append("SystemTime %04d-%02d-%02d %02d:%02d:%02d.%03d is after "
+                            "%04d-%02d-%02d %02d:%02d:%02d.%03d" % (ta + tb))
+    if not later_clocks:
+        return fits
+    sys.stderr.write("perfbuf: %s: the %s capture is later than %s: %s; %s\n"
+                     % (earlier_name, option, later_name, ", ".join(later_clocks),
+                        "give --rate the earlier capture" if option == "--rate"
+                        else "give --series the captures oldest first, FILE last"))
+    return False
+
+
+def _input_name(name):
+    """How stderr names an input: "-" is standard input."""
+    return "standard input" if name == "-" else name
+
+
+def _fold(name):
+    return "".join(c.lower() if "A" <= c <= "Z" else c for c in name)
 
 
 def main(argv=None):
@@ -1123,8 +1196,8 @@ def main(argv=None):
     if path is None:
         sys.stderr.write(USAGE)
         return 2
-    if counter_paths and "names" not in files and "english_names" not in files:
-        return _fail("--counter needs --names or --english-names")
+    if counter_paths and not {"names", "english_names", "registration"} & set(files):
+        return _fail("--counter needs --names or --english-names (V1), or --registration (V2)")
     if (om["help_names"] is not None or not om["timestamps"] or om["prefix"] != "windows") \
             and not om["enabled"]:
         return _fail("--help-names, --metric-prefix and --no-timestamps go with --openmetrics")
@@ -1136,49 +1209,69 @@ def main(argv=None):
     data, rc = _read(path, limit)
     if data is None:
         return rc
+    if not data:
+        # An empty input is rejected in any role, before any format is
+        # considered, as perfbuf-dump rejects it.
+        return _fail("%s: the file is empty (0 bytes)" % _input_name(path), 1)
     if fmt == "auto":
         fmt = _detect(data)
         if fmt is None:
-            if not data:
-                return _fail("%s: the file is empty (0 bytes)" % path)
             return _fail("%s: format not recognised; name it with --format" % path)
     elif fmt not in FORMATS:
         return _fail("unknown format %s (see --help)" % fmt)
-    # Read in perfbuf-dump's order: the names table and the --rate capture
-    # (refused at once when rejected), then the other side files, then the
-    # series.
+    if counter_paths:
+        if fmt == "v1" and not {"names", "english_names"} & set(files):
+            return _fail("--counter on a V1 data block needs --names or --english-names")
+        if fmt == "v2-query" and "registration" not in files:
+            return _fail("--counter on V2 query data needs --registration")
+        if fmt == "v2-query":
+            return _fail("--counter on V2 query data: that is perfbuf-dump's (perfbuf-dump "
+                         "--json --counter ...); python -m perfbuf does not take it")
+        if fmt != "v1":
+            return _fail("--counter is for V1 data blocks and V2 query data")
+    # Read in perfbuf-dump's order, each input checked as soon as it is read
+    # (a rejected or empty one fails the run before anything is written): the
+    # names table, the --rate capture, the other side files, the series.
     inputs = {}
     side = {"inputs": inputs, "files": files, "options": options, "counters": counter_paths,
             "file": path}
     for key in ("names", "previous", "registration", "counter_names", "identifiers",
                 "english_names"):
-        if key in files:
-            inputs[key], rc = _read(files[key], limit)
-            if inputs[key] is None:
-                return rc
-        if key == "previous" and "previous" in inputs and fmt in ("v1", "v2-query"):
-            try:
-                side["previous"] = FORMATS[fmt][0](inputs["previous"], options)
-            except PerfbufError as e:
-                sys.stderr.write("perfbuf: %s: the --rate capture is rejected: %s%s\n"
-                                 % (files["previous"], e,
-                                    _sizes_compared(e)))
-                return 1
+        if key not in files:
+            continue
+        inputs[key], rc = _read(files[key], limit)
+        if inputs[key] is None:
+            return rc
+        if key == "previous":
+            # Only V1 and V2 query data read it; any format refuses it empty.
+            parse = FORMATS[fmt][0] if fmt in ("v1", "v2-query") else None
+            what = "--rate capture"
+        else:
+            what, parse = _SIDE_FILES[key]
+        if _rejected(what, files[key], inputs[key], parse, options):
+            return 1
+        if key == "previous" and parse is not None:
+            side["previous"] = parse(inputs["previous"], options)
     series = []
     for name in series_paths:
         earlier, rc = _read(name, limit)
         if earlier is None:
             return rc
-        if fmt in ("v1", "v2-query"):
-            # A rejected earlier capture fails the run before anything is
-            # written, as the --rate capture does.
-            try:
-                FORMATS[fmt][0](earlier, options)
-            except PerfbufError as e:
-                sys.stderr.write("perfbuf: %s: the --series capture is rejected: %s%s\n"
-                                 % (name, e, _sizes_compared(e)))
-                return 1
+        if _rejected("--series capture", name, earlier,
+                     FORMATS[fmt][0] if fmt in ("v1", "v2-query") else None, options):
+            return 1
         series.append(earlier)
+    if fmt in ("v1", "v2-query"):
+        # A rate pairs an earlier capture of one computer with a later one.
+        if "previous" in inputs and not _earlier_fits(fmt, "--rate", files["previous"],
+                                                      inputs["previous"], path, data, options):
+            return 1
+        for k, name in enumerate(series_paths):
+            last = k + 1 == len(series_paths)
+            if not _earlier_fits(fmt, "--series", name, series[k],
+                                 path if last else series_paths[k + 1],
+                                 data if last else series[k + 1], options):
+                return 1
     if om["enabled"]:
         return _openmetrics_main(fmt, data, path, series, series_paths, inputs, files, options,
                                  counter_paths, om, limit)

@@ -491,6 +491,8 @@ v1_index_get = _fn("perfbuf_v1_index_get", status, R(V1Block), R(V1InstanceIndex
 names_index_build = _fn("perfbuf_names_index_build", status, R(NameTable), P(NameSlot),
                         c_size_t, R(NameIndex))
 title_matches = _fn("perfbuf_title_matches", u32, R(TitleTables), u32, c_void_p, c_size_t)
+path_name_matches = _fn("perfbuf_path_name_matches", c_bool, R(CounterPath), ctypes.c_int,
+                        c_void_p, c_size_t)
 path_instance_matches = _fn("perfbuf_path_instance_matches", c_bool, R(CounterPath), c_void_p,
                             c_size_t, c_void_p, c_size_t, u32)
 v1_parent = _fn("perfbuf_v1_parent", status, R(V1Block), R(V1Object), R(V1Instance),

@@ -12,6 +12,9 @@ from . import _native as N
 from . import OK, CounterPath, PerfbufError
 
 PATH_COUNTER_WILDCARD = 0x80
+# perfbuf_counter_path flags and parts (paths.h)
+_HAS_PARENT, _HAS_INDEX, _INSTANCE_PREFIX, _PARENT_WILDCARD = 0x04, 0x08, 0x20, 0x40
+_PART_PARENT, _PART_INSTANCE = 2, 3
 _NO_INSTANCE = 0xFFFFFFFF
 # PERFBUF_QUERY_FOUND_* (query.h) that the stderr lines tell apart
 _FOUND_EMPTY_OBJECT, _FOUND_NO_INSTANCE, _FOUND_UNNAMED = 2, 3, 4
@@ -51,6 +54,15 @@ class _Path:
         self.counter = raw[c.counter.offset:c.counter.offset + c.counter.length]
         self.flags = c.flags
         self.index = c.index
+        self.spans = {part: (getattr(c, part).offset, getattr(c, part).length)
+                      for part in ("object", "parent", "instance", "counter")}
+
+    def names_parent(self):
+        return bool(self.flags & _HAS_PARENT) and not self.flags & _PARENT_WILDCARD
+
+    def matches(self, part, text):
+        raw = text.encode("utf-8")
+        return N.path_name_matches(ctypes.byref(self.path._c), part, raw, len(raw))
 
 
 class Selection:
@@ -69,6 +81,7 @@ class Selection:
         # no object, as it names none here.
         self.found = [_FOUND_NO_OBJECT] * n
         self.items = set()  # (object position, instance position or _NO_INSTANCE)
+        self.capture = capture
         options = options or {}
         first = english if english is not None else localized
         second = localized if english is not None else None
@@ -130,20 +143,86 @@ class Selection:
     def instance(self, object_position, position):
         return (object_position, position) in self.items
 
+    def _candidates(self, path):
+        """(has_instances, [(parent matches, name)]) of the instances of every
+        object the path's object part names, as perfbuf-dump lists them: each
+        parent's name compared once, by the offsets of the instances whose
+        name the parent part names."""
+        cap = self.capture
+        named = set()
+        if path.names_parent():
+            for o in cap.objects:
+                for inst in o.instances:
+                    name = inst.name
+                    if name is not None and path.matches(_PART_PARENT, name):
+                        named.add(inst.offset)
+        index = cap._parents()
+        has_instances, out = False, []
+        for o in cap.objects:
+            if not self.tables.matches(o.name_title_index, path.object):
+                continue
+            has_instances = has_instances or o.num_instances >= 0
+            for inst in o.instances:
+                parent_ok = not path.names_parent()
+                if not parent_ok and index is not None:
+                    parent = N.V1Instance()
+                    parent_ok = (N.v1_parent(ctypes.byref(cap._block), ctypes.byref(o._c),
+                                             ctypes.byref(inst._c), index, ctypes.byref(parent),
+                                             None) == OK and parent.offset in named)
+                name = inst.name
+                if name is not None:
+                    out.append((parent_ok, name))
+        return has_instances, out
+
+    def _miss(self, path, found):
+        """(part, offset in the path, words) of a path that failed the run,
+        or None: perfbuf-dump's select_report_paths."""
+        if found == _FOUND_NO_OBJECT:
+            return "Object", path.spans["object"][0], "no object of that name"
+        if found == _FOUND_NO_COUNTER:
+            return "Counter", path.spans["counter"][0], "no counter of that name in the object"
+        if found == _FOUND_UNNAMED:
+            return ("Instance", path.spans["object"][0] + path.spans["object"][1],
+                    "the object has instances and the path names none")
+        if found != _FOUND_NO_INSTANCE:
+            return None
+        at = path.spans["instance"][0]
+        has_instances, candidates = self._candidates(path)
+        if not has_instances:
+            return ("Instance", at, "the object has no instances: it holds one counter block, "
+                    "which a path names without \"(...)\"")
+        parent_found = any(ok for ok, _ in candidates)
+        name_found = any(ok and path.matches(_PART_INSTANCE, name) for ok, name in candidates)
+        named_parent = path.names_parent()
+        if named_parent and not parent_found:
+            return ("Parent", path.spans["parent"][0],
+                    "no instance of the object has a parent of that name")
+        if not name_found and path.flags & _INSTANCE_PREFIX:
+            return ("Instance", at,
+                    "no instance under that parent has a name that starts with that prefix"
+                    if named_parent else "no instance has a name that starts with that prefix")
+        if not name_found:
+            return ("Instance", at, "no instance of that name under that parent"
+                    if named_parent else "no instance of that name")
+        if not path.flags & _HAS_INDEX:
+            return "Instance", at, "no instance of that name"
+        return ("Index", at + path.spans["instance"][1],
+                "no instance of that name has the index #%d" % path.index)
+
     def unmatched(self, file):
-        """The lines perfbuf-dump writes for paths that matched nothing, and
-        whether one failed the run."""
-        lines, failed = [], False
-        missing_of = {_FOUND_NO_OBJECT: "no object of that name",
-                      _FOUND_NO_COUNTER: "no counter of that name in the object",
-                      _FOUND_NO_INSTANCE: "no instance of that name",
-                      _FOUND_UNNAMED: "the object has instances and the path names none"}
+        """The lines perfbuf-dump writes for what each path found, and the
+        first path that failed the run: (its text, part, offset, words), or
+        None."""
+        lines, first = [], None
         for p, path in enumerate(self.paths):
             text = path.text.encode("utf-8")[:4096].decode("utf-8", "replace")
             if self.found[p] == _FOUND_EMPTY_OBJECT:
-                lines.append("%s: --counter %s: the object has no instances; only the header "
-                             "is shown" % (file, text))
-            elif self.found[p] in missing_of:
-                lines.append("%s: --counter %s: %s" % (file, text, missing_of[self.found[p]]))
-                failed = True
-        return lines, failed
+                lines.append("%s: --counter %s: the object has no instances at this moment "
+                             "(not an error)" % (file, text))
+                continue
+            miss = self._miss(path, self.found[p])
+            if miss is not None:
+                lines.append("%s: --counter %s: %s" % (file, text, miss[2]))
+                if first is None:
+                    first = (path.text,) + miss
+        return lines, first

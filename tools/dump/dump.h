@@ -15,6 +15,7 @@
 #include "emit.h"
 #include "perfbuf/common.h"
 #include "perfbuf/paths.h"
+#include "perfbuf/query.h"
 #include "perfbuf/v2_meta.h"
 
 /*
@@ -28,6 +29,22 @@
 #else
 #  define DUMP_WORK(n) ((void)0)
 #endif
+
+/*
+ * The first --counter path that matched nothing (docs/cli.md, "Selecting
+ * counters"): which path, the part that did not match (named as
+ * perfbuf_path_parse names parts: "Object", "Counter", "Parent",
+ * "Instance", "Index"), that part's byte offset in the path, and the words
+ * its stderr line ends with. A dump that sets it answers
+ * PERFBUF_E_NOT_FOUND, so the JSON's `valid` is false and the exit 1.
+ */
+typedef struct dump_miss {
+    bool set;
+    size_t path;
+    const char *part;
+    size_t offset;
+    char words[160];
+} dump_miss;
 
 typedef struct dump_input {
     const uint8_t *data;
@@ -56,13 +73,20 @@ typedef struct dump_input {
     /* --counter: what is shown (none: everything). */
     const perfbuf_counter_path *paths;
     size_t path_count;
-    /* Set when a --counter path matches nothing: the run then exits 1. */
+    /* Set when a --counter path matches nothing, or --csv has no column:
+     * the run then exits 1. */
     bool *unmatched;
+    /* The first path that matched nothing, for the JSON's error. */
+    dump_miss *miss;
     /* The file of the --rate capture, for the lines that name it. */
     const char *previous_path;
     const char *names_path;
-    /* --registration, --counter-names, --identifiers, --english-names. */
+    /* --registration, --counter-names, --identifiers, --english-names,
+     * --counterset-name. */
     const char *const *side_paths;
+    /* --counterset-name: the V2 counterset's name (a v2-string answer), or NULL. */
+    const uint8_t *counterset_name;
+    size_t counterset_name_size;
     /* The files of the --series captures, as series. */
     const char *const *series_paths;
 } dump_input;
@@ -107,6 +131,29 @@ perfbuf_status dump_v2_strings(const dump_input *in, emitter *e, perfbuf_error *
 perfbuf_status dump_v2_countersets(const dump_input *in, emitter *e, perfbuf_error *err);
 perfbuf_status dump_v2_instances(const dump_input *in, emitter *e, perfbuf_error *err);
 perfbuf_status dump_v2_identifiers(const dump_input *in, emitter *e, perfbuf_error *err);
+
+/*
+ * Whether `earlier` (a --rate or --series capture, named by option) can be
+ * paired with `later` into rates, both accepted already: no clock of the
+ * earlier capture is after the later one's (V1: PerfTime, PerfTime100nSec,
+ * SystemTime; V2 query data: its header's PerfTimeStamp, PerfTime100NSec
+ * and SystemTime), and, for V1, both are of one computer (SystemName,
+ * ASCII letters folded). When not, says so on stderr,
+ * naming both files and every clock or name that differs: PDH pairs a
+ * counter's previous collection with its current one, of the computer its
+ * path names (docs/cli.md, "Exit status").
+ */
+bool dump_earlier_fits(bool v1, const char *option, const char *earlier_path,
+                       const uint8_t *earlier, size_t earlier_size, const char *later_path,
+                       const uint8_t *later, size_t later_size, const perfbuf_options *options);
+
+/* Collects one capture into the query, growing *arena as the query asks
+ * (realloc; exits 2 when memory runs out). */
+perfbuf_status dump_query_collect(perfbuf_query *q, uint8_t **arena, const uint8_t *data,
+                                  size_t size, perfbuf_error *err);
+/* Fills err from a path's miss (status PERFBUF_E_NOT_FOUND, structure
+ * "COUNTER_PATH", the part and its offset) and returns that status. */
+perfbuf_status dump_path_missed(const dump_miss *miss, perfbuf_error *err);
 
 /* Shared helpers for decoders. */
 /* The status of a value that could not be formatted, by name. */

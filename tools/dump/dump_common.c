@@ -5,6 +5,9 @@
 
 #include "dump.h"
 #include "perfbuf/collector.h"
+#include "perfbuf/query.h"
+#include "perfbuf/v1.h"
+#include "perfbuf/v2_query.h"
 #include "perfbuf/values.h"
 
 static bool leap_year(unsigned y)
@@ -322,4 +325,184 @@ const char *dump_pairing_name(uint32_t state)
     default:
         return "unpaired";
     }
+}
+
+/* Collects one capture, growing the arena as the query asks. */
+perfbuf_status dump_query_collect(perfbuf_query *q, uint8_t **arena, const uint8_t *data,
+                                    size_t size, perfbuf_error *err)
+{
+    /* Before the arena the query asks for its indexes' size, then for the
+     * capture's: a few rounds at most. */
+    for (int round = 0; round < 4; round++) {
+        DUMP_WORK(1);
+        size_t needed = 0;
+        perfbuf_status st = perfbuf_query_collect(q, data, size, &needed, err);
+        if (st != PERFBUF_E_OUTPUT_TOO_SMALL) {
+            return st;
+        }
+        uint8_t *grown = realloc(*arena, needed);
+        if (grown == NULL) {
+            fprintf(stderr, "perfbuf-dump: out of memory\n");
+            exit(2);
+        }
+        *arena = grown;
+        size_t bytes = needed;
+        st = perfbuf_query_arena(q, grown, &bytes, err);
+        if (st != PERFBUF_OK) {
+            return st;
+        }
+    }
+    return PERFBUF_E_OUTPUT_TOO_SMALL;
+}
+
+/* The error a path that matched nothing gives the JSON, from its miss. */
+perfbuf_status dump_path_missed(const dump_miss *miss, perfbuf_error *err)
+{
+    memset(err, 0, sizeof *err);
+    err->status = PERFBUF_E_NOT_FOUND;
+    err->offset = miss->offset;
+    err->structure = "COUNTER_PATH";
+    err->field = miss->part;
+    return PERFBUF_E_NOT_FOUND;
+}
+
+/* ---- --rate and --series: captures that can make a rate ---- */
+
+/* The three clocks of a capture, and its computer's name (V1). */
+typedef struct capture_clocks {
+    int64_t perf_time;
+    int64_t perf_time_100ns;
+    perfbuf_systemtime system_time;
+} capture_clocks;
+
+/* SYSTEMTIME fields in order of significance (wDayOfWeek says nothing
+ * about order), as one number per field compared in turn. */
+static int systemtime_order(const perfbuf_systemtime *a, const perfbuf_systemtime *b)
+{
+    const unsigned x[7] = {a->year, a->month, a->day, a->hour, a->minute, a->second,
+                           a->milliseconds};
+    const unsigned y[7] = {b->year, b->month, b->day, b->hour, b->minute, b->second,
+                           b->milliseconds};
+    for (size_t k = 0; k < 7; k++) {
+        if (x[k] != y[k]) {
+            return x[k] < y[k] ? -1 : 1;
+        }
+    }
+    return 0;
+}
+
+/* The fields as the buffer has them, in the order they are compared. */
+static void systemtime_text(const perfbuf_systemtime *t, char *out, size_t cap)
+{
+    snprintf(out, cap, "%04u-%02u-%02u %02u:%02u:%02u.%03u", (unsigned)t->year,
+             (unsigned)t->month, (unsigned)t->day, (unsigned)t->hour, (unsigned)t->minute,
+             (unsigned)t->second, (unsigned)t->milliseconds);
+}
+
+/* A V1 block's computer name as UTF-8 into t; false when it does not convert. */
+static bool system_name(const perfbuf_v1_block *b, dump_text *t)
+{
+    size_t len;
+    perfbuf_status st = perfbuf_v1_system_name_utf8(b, t->buf, t->cap, &len);
+    if (st == PERFBUF_E_OUTPUT_TOO_SMALL) {
+        dump_text_fit(t, len);
+        st = perfbuf_v1_system_name_utf8(b, t->buf, t->cap, &len);
+    }
+    return st == PERFBUF_OK;
+}
+
+/* Equal with ASCII letters folded: computer names are not case-sensitive. */
+static bool same_name(const char *a, const char *b)
+{
+    size_t n = strlen(a);
+    if (n != strlen(b)) {
+        return false;
+    }
+    for (size_t i = 0; i < n; i++) {
+        DUMP_WORK(1);
+        unsigned char x = (unsigned char)a[i];
+        unsigned char y = (unsigned char)b[i];
+        x = x >= 'A' && x <= 'Z' ? (unsigned char)(x + ('a' - 'A')) : x;
+        y = y >= 'A' && y <= 'Z' ? (unsigned char)(y + ('a' - 'A')) : y;
+        if (x != y) {
+            return false;
+        }
+    }
+    return true;
+}
+
+bool dump_earlier_fits(bool v1, const char *option, const char *earlier_path,
+                       const uint8_t *earlier, size_t earlier_size, const char *later_path,
+                       const uint8_t *later, size_t later_size, const perfbuf_options *options)
+{
+    capture_clocks c[2];
+    const uint8_t *data[2] = {earlier, later};
+    const size_t sizes[2] = {earlier_size, later_size};
+    bool fits = true;
+    if (v1) {
+        perfbuf_v1_block b[2];
+        for (int k = 0; k < 2; k++) {
+            if (perfbuf_v1_parse(data[k], sizes[k], options, &b[k], NULL) != PERFBUF_OK) {
+                return true; /* the caller refused it already */
+            }
+            c[k].perf_time = b[k].perf_time;
+            c[k].perf_time_100ns = b[k].perf_time_100ns;
+            c[k].system_time = b[k].system_time;
+        }
+        dump_text names[2];
+        dump_text_init(&names[0]);
+        dump_text_init(&names[1]);
+        bool converted = system_name(&b[0], &names[0]) && system_name(&b[1], &names[1]);
+        if (!converted || !same_name(names[0].buf, names[1].buf)) {
+            fprintf(stderr,
+                    "perfbuf-dump: %s: the %s capture is of computer \"%s\" and %s of \"%s\": "
+                    "a rate pairs two captures of one computer\n",
+                    earlier_path, option, converted ? names[0].buf : "?", later_path,
+                    converted ? names[1].buf : "?");
+            fits = false;
+        }
+        dump_text_free(&names[0]);
+        dump_text_free(&names[1]);
+    } else {
+        perfbuf_v2_query q[2];
+        for (int k = 0; k < 2; k++) {
+            if (perfbuf_v2_query_parse(data[k], sizes[k], options, &q[k], NULL) != PERFBUF_OK) {
+                return true; /* the caller refused it already */
+            }
+            c[k].perf_time = q[k].perf_time_stamp;
+            c[k].perf_time_100ns = q[k].perf_time_100ns;
+            c[k].system_time = q[k].system_time;
+        }
+    }
+    const char *perf_time = v1 ? "PerfTime" : "PerfTimeStamp";
+    const char *perf_time_100ns = v1 ? "PerfTime100nSec" : "PerfTime100NSec";
+    int order = systemtime_order(&c[0].system_time, &c[1].system_time);
+    if (c[0].perf_time <= c[1].perf_time && c[0].perf_time_100ns <= c[1].perf_time_100ns &&
+        order <= 0) {
+        return fits;
+    }
+    fprintf(stderr, "perfbuf-dump: %s: the %s capture is later than %s:", earlier_path, option,
+            later_path);
+    const char *sep = "";
+    if (c[0].perf_time > c[1].perf_time) {
+        fprintf(stderr, " %s %lld is after %lld", perf_time, (long long)c[0].perf_time,
+                (long long)c[1].perf_time);
+        sep = ",";
+    }
+    if (c[0].perf_time_100ns > c[1].perf_time_100ns) {
+        fprintf(stderr, "%s %s %lld is after %lld", sep, perf_time_100ns,
+                (long long)c[0].perf_time_100ns, (long long)c[1].perf_time_100ns);
+        sep = ",";
+    }
+    if (order > 0) {
+        char a[48];
+        char b[48];
+        systemtime_text(&c[0].system_time, a, sizeof a);
+        systemtime_text(&c[1].system_time, b, sizeof b);
+        fprintf(stderr, "%s SystemTime %s is after %s", sep, a, b);
+    }
+    fprintf(stderr, "; %s\n",
+            strcmp(option, "--rate") == 0 ? "give --rate the earlier capture"
+                                          : "give --series the captures oldest first, FILE last");
+    return false;
 }

@@ -96,34 +96,6 @@ static void tables_free(v1_tables *t)
     free(t->english_slots);
 }
 
-/* Collects one capture, growing the arena as the query asks. */
-static perfbuf_status query_collect(perfbuf_query *q, uint8_t **arena, const uint8_t *data,
-                                    size_t size, perfbuf_error *err)
-{
-    /* Before the arena the query asks for its indexes' size, then for the
-     * capture's: a few rounds at most. */
-    for (int round = 0; round < 4; round++) {
-        DUMP_WORK(1);
-        size_t needed = 0;
-        perfbuf_status st = perfbuf_query_collect(q, data, size, &needed, err);
-        if (st != PERFBUF_E_OUTPUT_TOO_SMALL) {
-            return st;
-        }
-        uint8_t *grown = realloc(*arena, needed);
-        if (grown == NULL) {
-            fprintf(stderr, "perfbuf-dump: out of memory\n");
-            exit(2);
-        }
-        *arena = grown;
-        size_t bytes = needed;
-        st = perfbuf_query_arena(q, grown, &bytes, err);
-        if (st != PERFBUF_OK) {
-            return st;
-        }
-    }
-    return PERFBUF_E_OUTPUT_TOO_SMALL;
-}
-
 /*
  * The library's query over the tables, as --csv and the text and JSON
  * --counter read it: paths resolve in English and the system's language;
@@ -246,23 +218,14 @@ static void paired_build(v1_paired *p, const dump_input *in, const uint8_t *earl
         return;
     }
     *earlier_ok = earlier != NULL &&
-                  query_collect(&q, &p->arena, earlier, earlier_size, err) == PERFBUF_OK;
+                  dump_query_collect(&q, &p->arena, earlier, earlier_size, err) == PERFBUF_OK;
     perfbuf_error file_err;
-    perfbuf_status st = query_collect(&q, &p->arena, in->data, in->size, &file_err);
-    if (st == PERFBUF_E_MACHINE_CHANGED) {
-        /* Rates pair two captures of one computer: the run fails. */
-        fprintf(stderr,
-                "perfbuf-dump: %s: a capture of another computer than the earlier one "
-                "(PERF_DATA_BLOCK.SystemName): no value is paired\n",
-                in->path);
-        if (in->unmatched != NULL) {
-            *in->unmatched = true;
-        }
-        return;
-    }
+    perfbuf_status st = dump_query_collect(&q, &p->arena, in->data, in->size, &file_err);
     if (st != PERFBUF_OK) {
-        /* FILE parsed with these options already: only the arena's size
-         * could stop the query, and the tool grows it as asked. */
+        /* FILE parsed with these options already and the run checked
+         * that both captures are of one computer (dump_earlier_fits): only
+         * the arena's size could stop the query, and the tool grows it as
+         * asked. */
         fprintf(stderr, "perfbuf-dump: %s: the query could not collect it: %s\n", in->path,
                 perfbuf_status_name(st));
         return;
@@ -531,6 +494,124 @@ static void emit_instance(emitter *e, const v1_current *cur, const perfbuf_v1_in
     emit_object_end(e);
 }
 
+/* What a V1 path's instance part could have named, for the tool to tell
+ * why it named none (select_report_paths). */
+typedef struct v1_candidates_context {
+    const perfbuf_v1_block *b;
+    const perfbuf_v1_instance_index *parents; /* the block index, or NULL */
+    const perfbuf_title_tables *tables;
+} v1_candidates_context;
+
+/* Whether the path names a parent by name (not "*"). */
+static bool names_parent(const perfbuf_counter_path *path)
+{
+    return (path->flags & PERFBUF_PATH_HAS_PARENT) != 0 &&
+           (path->flags & PERFBUF_PATH_PARENT_WILDCARD) == 0;
+}
+
+/*
+ * The offsets of the block's instances whose name the path's parent part
+ * names, ascending (the walk visits them in buffer order): every name is
+ * converted once, so a parent's name costs its length once however many
+ * children name it.
+ */
+static size_t v1_parents_named(const perfbuf_v1_block *b, const perfbuf_counter_path *path,
+                               uint64_t **out)
+{
+    size_t count = 0;
+    size_t cap = 0;
+    *out = NULL;
+    dump_text name;
+    dump_text_init(&name);
+    perfbuf_v1_iter oi;
+    perfbuf_v1_object o;
+    perfbuf_v1_objects_begin(b, &oi);
+    while (perfbuf_v1_objects_next(b, &oi, &o)) {
+        DUMP_WORK(1);
+        perfbuf_v1_iter ii;
+        perfbuf_v1_instance inst;
+        perfbuf_v1_instances_begin(&o, &ii);
+        while (perfbuf_v1_instances_next(b, &ii, &inst)) {
+            DUMP_WORK(1);
+            if (instance_name(b, &inst, &name) != PERFBUF_OK ||
+                !perfbuf_path_name_matches(path, PERFBUF_PATH_PARENT, name.buf,
+                                           strlen(name.buf))) {
+                continue;
+            }
+            if (count == cap) {
+                cap = cap ? cap * 2u : 16u;
+                uint64_t *grown = dump_calloc(cap, sizeof *grown);
+                if (*out != NULL) {
+                    memcpy(grown, *out, count * sizeof *grown);
+                }
+                free(*out);
+                *out = grown;
+            }
+            (*out)[count++] = inst.offset;
+        }
+    }
+    dump_text_free(&name);
+    return count;
+}
+
+static bool offset_listed(const uint64_t *offsets, size_t count, uint64_t offset)
+{
+    size_t lo = 0;
+    size_t hi = count;
+    while (lo < hi) {
+        DUMP_WORK(1);
+        size_t mid = lo + (hi - lo) / 2;
+        if (offsets[mid] < offset) {
+            lo = mid + 1;
+        } else {
+            hi = mid;
+        }
+    }
+    return lo < count && offsets[lo] == offset;
+}
+
+/* Every instance of every object the path's object part names, with
+ * whether its parent is one the path names: linear in the block, plus a
+ * binary search per instance, and asked only for a path that named no
+ * instance. */
+static void v1_candidates(void *context, const perfbuf_counter_path *path,
+                          select_candidates *out)
+{
+    const v1_candidates_context *ctx = context;
+    uint64_t *parents = NULL;
+    size_t parent_count = names_parent(path) ? v1_parents_named(ctx->b, path, &parents) : 0;
+    dump_text name;
+    dump_text_init(&name);
+    perfbuf_v1_iter oi;
+    perfbuf_v1_object o;
+    perfbuf_v1_objects_begin(ctx->b, &oi);
+    while (perfbuf_v1_objects_next(ctx->b, &oi, &o)) {
+        DUMP_WORK(1);
+        if (perfbuf_title_matches(ctx->tables, o.name_title_index, path->text + path->object.offset,
+                                  path->object.length) == 0) {
+            continue;
+        }
+        out->has_instances = out->has_instances || o.num_instances >= 0;
+        perfbuf_v1_iter ii;
+        perfbuf_v1_instance inst;
+        perfbuf_v1_instances_begin(&o, &ii);
+        while (perfbuf_v1_instances_next(ctx->b, &ii, &inst)) {
+            DUMP_WORK(1);
+            perfbuf_v1_instance parent;
+            bool parent_ok = !names_parent(path) ||
+                             (ctx->parents != NULL &&
+                              perfbuf_v1_parent(ctx->b, &o, &inst, ctx->parents, &parent, NULL) ==
+                                  PERFBUF_OK &&
+                              offset_listed(parents, parent_count, parent.offset));
+            if (instance_name(ctx->b, &inst, &name) == PERFBUF_OK) {
+                select_candidates_add(out, parent_ok, name.buf, strlen(name.buf));
+            }
+        }
+    }
+    free(parents);
+    dump_text_free(&name);
+}
+
 /* Keeps the counters some path selects, in definition order; each keeps
  * its position, so what is shown says which it is. */
 static uint32_t keep_selected(const dump_selection *sel, perfbuf_v1_counter *counters,
@@ -557,7 +638,7 @@ perfbuf_status dump_v1(const dump_input *in, emitter *e, perfbuf_error *err)
     tables_load(in, &tables);
     const perfbuf_name_table *have_names = tables.display;
     const perfbuf_name_index *index = tables.display_index;
-    dump_selection sel = {in->paths, in->path_count, &tables.tables, NULL, NULL, 0, NULL};
+    dump_selection sel = {in->paths, in->path_count, &tables.tables, NULL, NULL, 0, NULL, NULL};
     if (in->path_count > 0) {
         /* FILE alone: the instances each path selects, and what it found. */
         perfbuf_query q;
@@ -565,7 +646,7 @@ perfbuf_status dump_v1(const dump_input *in, emitter *e, perfbuf_error *err)
         bool *added = dump_calloc(in->path_count, sizeof *added);
         uint8_t *arena = NULL;
         bool collected = query_open_on(in, &tables, &q, qcounters, added) &&
-                         query_collect(&q, &arena, in->data, in->size, NULL) == PERFBUF_OK;
+                         dump_query_collect(&q, &arena, in->data, in->size, NULL) == PERFBUF_OK;
         select_take_query(&sel, &q, qcounters, added, collected);
         free(arena);
         free(added);
@@ -741,14 +822,22 @@ perfbuf_status dump_v1(const dump_input *in, emitter *e, perfbuf_error *err)
     }
     free(peers.series);
     free(peers.ring);
+    dump_miss miss;
+    memset(&miss, 0, sizeof miss);
+    v1_candidates_context candidates = {&b, have_parents, &tables.tables};
+    bool missed = select_active(&sel) &&
+                  select_report_paths(in->paths, sel.found, in->path_count, in->path, SELECT_V1,
+                                      v1_candidates, &candidates, &miss);
     free(parent_slots);
-    if (select_active(&sel) && select_report_unmatched(&sel, in->path) &&
-        in->unmatched != NULL) {
-        *in->unmatched = true;
-    }
     tables_free(&tables);
     select_free(&sel);
     dump_text_free(&text);
+    if (missed) {
+        if (in->miss != NULL) {
+            *in->miss = miss;
+        }
+        return dump_path_missed(&miss, err);
+    }
     return PERFBUF_OK;
 }
 
@@ -1234,6 +1323,68 @@ static void csv_record_of(csv_out *w, const csv_capture *earlier, const csv_capt
     free(order);
 }
 
+/* The header and the records: `earlier` captures before FILE's, n columns. */
+static void csv_write(FILE *out, const dump_input *in, const v1_tables *tables,
+                      const perfbuf_v1_block *b, const csv_capture *captures, size_t earlier,
+                      const size_t *columns, size_t n)
+{
+    const csv_capture *newest = &captures[earlier];
+    dump_text text;
+    dump_text_init(&text);
+    dump_text machine;
+    dump_text_init(&machine);
+    size_t len;
+    perfbuf_status mst = perfbuf_v1_system_name_utf8(b, machine.buf, machine.cap, &len);
+    if (mst == PERFBUF_E_OUTPUT_TOO_SMALL) {
+        dump_text_fit(&machine, len);
+        mst = perfbuf_v1_system_name_utf8(b, machine.buf, machine.cap, &len);
+    }
+    if (mst != PERFBUF_OK) {
+        machine.buf[0] = '\0';
+    }
+    csv_out w;
+    csv_init(&w, out);
+    /* The capture's SystemTime is UTC (docs/v1.md): the header says so. */
+    csv_field(&w, "(PDH-CSV 4.0) (Coordinated Universal Time)(0)");
+    for (size_t k = 0; k < n; k++) {
+        DUMP_WORK(1);
+        const csv_cell *cell = &newest->cells[columns[k]];
+        csv_field_begin(&w);
+        csv_field_add(&w, "\\\\", 2);
+        csv_field_add(&w, machine.buf, strlen(machine.buf));
+        csv_field_add(&w, "\\", 1);
+        csv_title(&w, tables, &text,
+                  cell->object < newest->object_count ? newest->object_title[cell->object] : 0);
+        if (cell->position != PERFBUF_ITEM_NO_INSTANCE) {
+            csv_field_add(&w, "(", 1);
+            csv_field_add(&w, newest->strings + cell->name_at, cell->name_len);
+            csv_field_add(&w, ")", 1);
+        }
+        csv_field_add(&w, "\\", 1);
+        csv_title(&w, tables, &text, cell->counter);
+        csv_field_end(&w);
+    }
+    csv_row_end(&w);
+    /* --rate: PREVIOUS only paired FILE's instances; its own record
+     * is not written. --series: a record per capture, oldest first. */
+    for (size_t k = in->previous != NULL ? 1u : 0u; k < earlier; k++) {
+        DUMP_WORK(1);
+        csv_stamp_text stamp = csv_stamp(&captures[k].time);
+        csv_field(&w, stamp.text);
+        csv_record_of(&w, &captures[k], newest, columns, n);
+        csv_row_end(&w);
+    }
+    csv_stamp_text stamp = csv_stamp(&b->system_time);
+    csv_field(&w, stamp.text);
+    for (size_t k = 0; k < n; k++) {
+        DUMP_WORK(1);
+        csv_value(&w, &newest->cells[columns[k]]);
+    }
+    csv_row_end(&w);
+    dump_text_free(&text);
+    dump_text_free(&machine);
+}
+
 perfbuf_status dump_v1_csv(const dump_input *in, FILE *out, perfbuf_error *err)
 {
     perfbuf_v1_block b;
@@ -1274,7 +1425,7 @@ perfbuf_status dump_v1_csv(const dump_input *in, FILE *out, perfbuf_error *err)
         }
         perfbuf_error cerr;
         memset(&cerr, 0, sizeof cerr);
-        perfbuf_status cst = open ? query_collect(&q, &arena, data, size, &cerr) : PERFBUF_OK;
+        perfbuf_status cst = open ? dump_query_collect(&q, &arena, data, size, &cerr) : PERFBUF_OK;
         if (cst != PERFBUF_OK && k == earlier) {
             *err = cerr;
             st = cst;
@@ -1305,73 +1456,45 @@ perfbuf_status dump_v1_csv(const dump_input *in, FILE *out, perfbuf_error *err)
     }
     if (st == PERFBUF_OK && !earlier_failed) {
         csv_capture *newest = &captures[earlier];
-        dump_text text;
-        dump_text_init(&text);
-        dump_text machine;
-        dump_text_init(&machine);
-        size_t len;
-        perfbuf_status mst = perfbuf_v1_system_name_utf8(&b, machine.buf, machine.cap, &len);
-        if (mst == PERFBUF_E_OUTPUT_TOO_SMALL) {
-            dump_text_fit(&machine, len);
-            mst = perfbuf_v1_system_name_utf8(&b, machine.buf, machine.cap, &len);
-        }
-        if (mst != PERFBUF_OK) {
-            machine.buf[0] = '\0';
-        }
         size_t *columns;
         size_t n = csv_columns(newest, in->path_count, &b, &columns);
-        csv_out w;
-        csv_init(&w, out);
-        /* The capture's SystemTime is UTC (docs/v1.md): the header says so. */
-        csv_field(&w, "(PDH-CSV 4.0) (Coordinated Universal Time)(0)");
-        for (size_t k = 0; k < n; k++) {
-            DUMP_WORK(1);
-            const csv_cell *cell = &newest->cells[columns[k]];
-            csv_field_begin(&w);
-            csv_field_add(&w, "\\\\", 2);
-            csv_field_add(&w, machine.buf, strlen(machine.buf));
-            csv_field_add(&w, "\\", 1);
-            csv_title(&w, &tables, &text,
-                      cell->object < newest->object_count ? newest->object_title[cell->object]
-                                                          : 0);
-            if (cell->position != PERFBUF_ITEM_NO_INSTANCE) {
-                csv_field_add(&w, "(", 1);
-                csv_field_add(&w, newest->strings + cell->name_at, cell->name_len);
-                csv_field_add(&w, ")", 1);
-            }
-            csv_field_add(&w, "\\", 1);
-            csv_title(&w, &tables, &text, cell->counter);
-            csv_field_end(&w);
-        }
-        csv_row_end(&w);
-        /* --rate: PREVIOUS only paired FILE's instances; its own record
-         * is not written. --series: a record per capture, oldest first. */
-        for (size_t k = in->previous != NULL ? 1u : 0u; k < earlier; k++) {
-            DUMP_WORK(1);
-            csv_stamp_text stamp = csv_stamp(&captures[k].time);
-            csv_field(&w, stamp.text);
-            csv_record_of(&w, &captures[k], newest, columns, n);
-            csv_row_end(&w);
-        }
-        csv_stamp_text stamp = csv_stamp(&b.system_time);
-        csv_field(&w, stamp.text);
-        for (size_t k = 0; k < n; k++) {
-            DUMP_WORK(1);
-            csv_value(&w, &newest->cells[columns[k]]);
-        }
-        csv_row_end(&w);
-        bool failed = false;
+        /* What each path found, with the block's parents to tell a parent
+         * that names nothing from a name that does not. */
+        uint32_t *found = dump_calloc(in->path_count, sizeof *found);
         for (size_t p = 0; p < in->path_count; p++) {
             DUMP_WORK(1);
-            uint32_t found = open && added[p] ? counters[p].found : PERFBUF_QUERY_FOUND_NO_OBJECT;
-            failed |= select_report_found(&in->paths[p], found, in->path);
+            found[p] = open && added[p] ? counters[p].found : PERFBUF_QUERY_FOUND_NO_OBJECT;
         }
-        if (failed && in->unmatched != NULL) {
-            *in->unmatched = true;
+        uint64_t *parent_slots = dump_calloc(b.index_slots, sizeof *parent_slots);
+        perfbuf_v1_instance_index parents;
+        v1_candidates_context candidates = {&b, NULL, &tables.tables};
+        if (perfbuf_v1_block_index_build(&b, parent_slots, b.index_slots, &parents) ==
+            PERFBUF_OK) {
+            candidates.parents = &parents;
         }
+        if (n == 0) {
+            /* A CSV without a column holds no value: nothing is written,
+             * and the run fails, as typeperf refuses a query without a
+             * valid counter. */
+            (void)select_report_paths(in->paths, found, in->path_count, in->path, SELECT_V1,
+                                      v1_candidates, &candidates, NULL);
+            fprintf(stderr, "perfbuf-dump: %s: the --counter paths select no column: no CSV "
+                            "is written\n",
+                    in->path);
+            if (in->unmatched != NULL) {
+                *in->unmatched = true;
+            }
+        } else {
+            csv_write(out, in, &tables, &b, captures, earlier, columns, n);
+            if (select_report_paths(in->paths, found, in->path_count, in->path, SELECT_V1,
+                                    v1_candidates, &candidates, NULL) &&
+                in->unmatched != NULL) {
+                *in->unmatched = true;
+            }
+        }
+        free(parent_slots);
+        free(found);
         free(columns);
-        dump_text_free(&text);
-        dump_text_free(&machine);
     }
     for (size_t k = 0; k < total; k++) {
         csv_capture_free(&captures[k]);

@@ -4,6 +4,7 @@
 #include <string.h>
 
 #include "dump.h"
+#include "select.h"
 #include "perfbuf/collector.h"
 #include "perfbuf/counter_types.h"
 #include "perfbuf/v2_meta.h"
@@ -46,6 +47,7 @@ typedef struct v2_sampler {
 
 /* What the side files add to the query data, each when given and valid. */
 typedef struct v2_side {
+    const dump_selection *sel; /* --counter: what is shown; NULL for everything */
     v2_sampler *sampler;
     const perfbuf_v2_reginfo *reg;
     const v2_names *names;
@@ -299,10 +301,13 @@ static void dump_values(const v2_side *side, const perfbuf_v2_query *q, const pe
     }
     while (perfbuf_v2_values_next(q, b, it, &v)) {
         DUMP_WORK(1);
+        uint32_t id = v.counter_id != PERFBUF_V2_NO_COUNTER_ID ? v.counter_id : single;
+        if (side->sel != NULL && !select_counter_id(side->sel, b->index, id)) {
+            continue;
+        }
         emit_object_begin(e, NULL);
         emit_u64(e, "position", v.index);
         emit_hex(e, "offset", v.offset);
-        uint32_t id = v.counter_id != PERFBUF_V2_NO_COUNTER_ID ? v.counter_id : single;
         if (id != PERFBUF_V2_NO_COUNTER_ID) {
             emit_u64(e, "counter_id", id);
         }
@@ -374,6 +379,102 @@ static perfbuf_status emit_crosscheck(emitter *e, const perfbuf_v2_query *q, con
     return PERFBUF_E_INCONSISTENT;
 }
 
+/*
+ * --counter on V2 query data: what each path selects in FILE, through the
+ * library's query opened on the registration, the counter names and the
+ * counterset's name (perfbuf_query_open_v2), so a path names the
+ * counterset by its name or GUID and a counter by its name or id, as a
+ * PerfLib V2 consumer writes it. The counterset's block is the one the
+ * identifiers give its GUID (PERF_COUNTER_IDENTIFIER.Index), else 0, the
+ * block of a query of one counterset. *block says which.
+ */
+static void v2_select(const dump_input *in, const perfbuf_v2_reginfo *reg,
+                      const perfbuf_v2_identifiers *ids, dump_selection *sel, uint32_t *block)
+{
+    *block = 0;
+    perfbuf_v2_list_iter li;
+    perfbuf_v2_identifier id;
+    perfbuf_v2_identifiers_begin(&li);
+    while (ids != NULL && reg != NULL && perfbuf_v2_identifiers_next(ids, &li, &id)) {
+        DUMP_WORK(1);
+        if (id.status == 0 && memcmp(&id.counterset, &reg->counterset, sizeof id.counterset) == 0) {
+            *block = id.query_index;
+            break;
+        }
+    }
+    perfbuf_query_registration r;
+    memset(&r, 0, sizeof r);
+    r.reginfo = in->registration;
+    r.reginfo_len = in->registration_size;
+    r.counter_names = in->counter_names;
+    r.counter_names_len = in->counter_names != NULL ? in->counter_names_size : 0;
+    r.counterset_name = in->counterset_name;
+    r.counterset_name_len = in->counterset_name != NULL ? in->counterset_name_size : 0;
+    r.block = *block;
+    perfbuf_query q;
+    perfbuf_query_counter *counters = dump_calloc(in->path_count, sizeof *counters);
+    bool *added = dump_calloc(in->path_count, sizeof *added);
+    uint8_t *arena = NULL;
+    bool open = in->registration != NULL && perfbuf_query_open_v2(&q, &r, 1, NULL) == PERFBUF_OK &&
+                perfbuf_query_options(&q, &in->options, NULL) == PERFBUF_OK;
+    for (size_t p = 0; open && p < in->path_count; p++) {
+        DUMP_WORK(1);
+        added[p] = perfbuf_query_add(&q, &counters[p], in->paths[p].text, in->paths[p].text_len,
+                                     NULL) == PERFBUF_OK;
+    }
+    bool collected = open && dump_query_collect(&q, &arena, in->data, in->size, NULL) == PERFBUF_OK;
+    select_take_query(sel, &q, counters, added, collected);
+    free(arena);
+    free(added);
+    free(counters);
+}
+
+/* What a V2 path's instance part could have named: the instances of the
+ * counterset's block (V2 instances have no parent). */
+typedef struct v2_candidates_context {
+    const perfbuf_v2_query *q;
+    uint32_t block;
+} v2_candidates_context;
+
+static void v2_candidates(void *context, const perfbuf_counter_path *path,
+                          select_candidates *out)
+{
+    const v2_candidates_context *ctx = context;
+    bool parent_ok = (path->flags & PERFBUF_PATH_HAS_PARENT) == 0 ||
+                     (path->flags & PERFBUF_PATH_PARENT_WILDCARD) != 0;
+    dump_text name;
+    dump_text_init(&name);
+    perfbuf_v2_iter bi;
+    perfbuf_v2_block b;
+    perfbuf_v2_blocks_begin(ctx->q, &bi);
+    while (perfbuf_v2_blocks_next(ctx->q, &bi, &b)) {
+        DUMP_WORK(1);
+        if (b.index != ctx->block) {
+            continue;
+        }
+        out->has_instances = b.kind == PERFBUF_V2_MULTIPLE_INSTANCES ||
+                             b.kind == PERFBUF_V2_COUNTERSET;
+        perfbuf_v2_iter it;
+        perfbuf_v2_instance inst;
+        perfbuf_v2_instances_begin(&b, &it);
+        while (out->has_instances && perfbuf_v2_instances_next(ctx->q, &b, &it, &inst)) {
+            DUMP_WORK(1);
+            size_t len;
+            perfbuf_status st = perfbuf_v2_instance_name_utf8(ctx->q, &inst, name.buf, name.cap,
+                                                              &len);
+            if (st == PERFBUF_E_OUTPUT_TOO_SMALL) {
+                dump_text_fit(&name, len);
+                st = perfbuf_v2_instance_name_utf8(ctx->q, &inst, name.buf, name.cap, &len);
+            }
+            if (st == PERFBUF_OK) {
+                select_candidates_add(out, parent_ok, name.buf, len);
+            }
+        }
+        break;
+    }
+    dump_text_free(&name);
+}
+
 perfbuf_status dump_v2_query(const dump_input *in, emitter *e, perfbuf_error *err)
 {
     perfbuf_v2_query q;
@@ -381,7 +482,7 @@ perfbuf_status dump_v2_query(const dump_input *in, emitter *e, perfbuf_error *er
     if (st != PERFBUF_OK) {
         return st;
     }
-    v2_side side = {NULL, NULL, NULL, NULL, NULL, NULL, q.block_count};
+    v2_side side = {NULL, NULL, NULL, NULL, NULL, NULL, NULL, q.block_count};
     perfbuf_v2_reginfo reg;
     perfbuf_v2_strings strings;
     v2_names names = {NULL, NULL, 0, NULL, 0, 0};
@@ -438,6 +539,12 @@ perfbuf_status dump_v2_query(const dump_input *in, emitter *e, perfbuf_error *er
         } else {
             dump_side_rejected("--rate capture", in->previous_path, &side_err);
         }
+    }
+    dump_selection sel = {in->paths, in->path_count, NULL, NULL, NULL, 0, NULL, NULL};
+    uint32_t query_block = 0;
+    if (in->path_count > 0) {
+        v2_select(in, side.reg, side.ids, &sel, &query_block);
+        side.sel = &sel;
     }
     v2_sampler sampler;
     memset(&sampler, 0, sizeof sampler);
@@ -496,6 +603,9 @@ perfbuf_status dump_v2_query(const dump_input *in, emitter *e, perfbuf_error *er
         if (side.previous != NULL && perfbuf_v2_blocks_next(side.previous, &pbi, &prev.block)) {
             prev.block_ok = prev.block.index == b.index && prev.block.kind == b.kind;
         }
+        if (side.sel != NULL && !select_any(&sel, b.index)) {
+            continue;
+        }
         emit_object_begin(e, NULL);
         emit_u64(e, "position", b.index);
         emit_hex(e, "offset", b.offset);
@@ -537,6 +647,9 @@ perfbuf_status dump_v2_query(const dump_input *in, emitter *e, perfbuf_error *er
             perfbuf_v2_instances_begin(&b, &it);
             while (perfbuf_v2_instances_next(&q, &b, &it, &inst)) {
                 DUMP_WORK(1);
+                if (side.sel != NULL && !select_instance(&sel, b.index, inst.index)) {
+                    continue;
+                }
                 emit_object_begin(e, NULL);
                 emit_u64(e, "position", inst.index);
                 emit_hex(e, "offset", inst.offset);
@@ -583,6 +696,22 @@ perfbuf_status dump_v2_query(const dump_input *in, emitter *e, perfbuf_error *er
         emit_object_end(e);
     }
     emit_list_end(e);
+    dump_miss miss;
+    memset(&miss, 0, sizeof miss);
+    v2_candidates_context candidates = {&q, query_block};
+    bool missed = side.sel != NULL &&
+                  select_report_paths(in->paths, sel.found, in->path_count, in->path,
+                                      in->counterset_name != NULL ? SELECT_V2 : SELECT_V2_UNNAMED,
+                                      v2_candidates, &candidates, &miss);
+    if (side.sel != NULL) {
+        select_free(&sel);
+    }
+    if (missed && verdict == PERFBUF_OK) {
+        if (in->miss != NULL) {
+            *in->miss = miss;
+        }
+        verdict = dump_path_missed(&miss, err);
+    }
     names_free(&names);
     free(block_ids);
     free(strings_scratch);

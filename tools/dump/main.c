@@ -1,8 +1,11 @@
 /* SPDX-License-Identifier: MIT OR Apache-2.0 */
 /*
  * perfbuf-dump: decodes a captured performance buffer to text or JSON.
- * Exit status: 0 the buffer is valid, 1 it was rejected (the reason on
- * stderr as "offset 0x...: STRUCT.field: reason"), 2 usage or I/O error.
+ * Exit status (docs/cli.md, "Exit status"): 0 every input was accepted and
+ * every --counter path found what it names; 1 an input was rejected (FILE
+ * or any other, an empty one included: the reason on stderr as "offset
+ * 0x...: STRUCT.field: reason"), captures that cannot make a rate, or a
+ * path that matched nothing; 2 usage or I/O error.
  */
 #include <errno.h>
 #include <stdio.h>
@@ -12,6 +15,7 @@
 #include "dump.h"
 #include "input.h"
 #include "openmetrics.h"
+#include "perfbuf/names.h"
 #include "perfbuf/v1.h"
 #include "perfbuf/v2_meta.h"
 #include "perfbuf/v2_query.h"
@@ -54,9 +58,9 @@ static void usage(FILE *out)
             "      --names FILE    a Counter name table: show V1 object and counter names\n"
             "      --english-names FILE  the English (009) Counter table: --counter paths\n"
             "                      may then be written in English too\n"
-            "      --counter PATH  V1: show only what the counter path names, e.g.\n"
+            "      --counter PATH  show only what the counter path names, e.g.\n"
             "                      '\\Process(svchost*)\\%% Processor Time'; repeatable;\n"
-            "                      needs --names or --english-names\n"
+            "                      V1 needs --names or --english-names, V2 --registration\n"
             "      --csv           V1: typeperf's CSV of the --counter paths (with --rate:\n"
             "                      formatted against PREVIOUS; with --series: a record\n"
             "                      per capture)\n"
@@ -67,6 +71,8 @@ static void usage(FILE *out)
             "      --registration FILE  V2: the counterset's registration (v2-reginfo): show\n"
             "                      counter types and check the query data against it\n"
             "      --counter-names FILE V2: the counters' names (v2-strings)\n"
+            "      --counterset-name FILE V2: the counterset's name (v2-string): --counter\n"
+            "                      paths may name it\n"
             "      --identifiers FILE   V2: the query's counter identifiers (v2-identifiers)\n"
             "      --origin auto|block|array-end  where v2-strings offsets count from\n"
             "      --max-sections N, --max-counters N, --max-instances N\n"
@@ -82,7 +88,9 @@ static void usage(FILE *out)
     for (size_t i = 0; i < FORMAT_COUNT; i++) {
         fprintf(out, "  %-19s %s\n", formats[i].name, formats[i].description);
     }
-    fprintf(out, "exit status: 0 valid, 1 rejected, 2 usage or I/O error\n");
+    fprintf(out, "exit status: 0 success, 1 an input rejected (an empty one included), captures\n"
+                 "  that cannot make a rate, or a --counter path that matched nothing (--csv: no\n"
+                 "  column), 2 usage or I/O error\n");
 }
 
 static int read_file(const char *path, uint8_t **data, size_t *size)
@@ -133,6 +141,102 @@ static const dump_format *find_format(const char *name, const uint8_t *data, siz
     return NULL;
 }
 
+/* The side files, in the order they are read and in dump_input's side_paths. */
+enum { SIDE_REGISTRATION, SIDE_COUNTER_NAMES, SIDE_IDENTIFIERS, SIDE_ENGLISH_NAMES,
+       SIDE_COUNTERSET_NAME, SIDE_COUNT, SIDE_NAMES = SIDE_COUNT };
+static const char *const side_names[SIDE_COUNT] = {
+    "--registration file", "--counter-names file", "--identifiers file",
+    "--english-names table", "--counterset-name file"};
+
+/* How stderr names an input: "-" is standard input. */
+static const char *input_name(const char *file)
+{
+    return strcmp(file, "-") == 0 ? "standard input" : file;
+}
+
+/* Says on stderr, naming the file, why an input other than FILE is
+ * rejected: empty, or its parse's report. */
+static void say_rejected(const char *what, const char *file, size_t size, perfbuf_status st,
+                         const perfbuf_error *err)
+{
+    if (size == 0) {
+        fprintf(stderr, "perfbuf-dump: %s: the %s is empty (0 bytes)\n", input_name(file),
+                what);
+        return;
+    }
+    fprintf(stderr, "perfbuf-dump: %s: the %s is rejected: ", file, what);
+    dump_print_rejection(stderr, st, err);
+}
+
+/* 1 when a side file (SIDE_*, or SIDE_NAMES for --names) is rejected, said
+ * on stderr; 0 when it is valid. Each is parsed as its dump parses it: the
+ * Counter tables leniently with the default limits (they configure the
+ * reading, the capture is what --strict is about), the V2 answers with the
+ * run's options. Every side file given is checked, whatever FILE's format,
+ * so none is taken on trust. */
+static int side_rejected(int which, const char *what, const char *file, const uint8_t *data,
+                         size_t size, const perfbuf_options *options, int origin)
+{
+    perfbuf_error err;
+    memset(&err, 0, sizeof err);
+    perfbuf_status st = PERFBUF_OK;
+    uint64_t *scratch = NULL;
+    if (size == 0) {
+        /* As FILE: an empty input is rejected whatever its parser says. */
+        say_rejected(what, file, size, st, &err);
+        return 1;
+    }
+    if (which == SIDE_NAMES || which == SIDE_ENGLISH_NAMES) {
+        perfbuf_name_table t;
+        st = perfbuf_names_parse(data, size, NULL, &t, &err);
+    } else if (which == SIDE_REGISTRATION) {
+        perfbuf_v2_reginfo reg;
+        st = dump_reginfo_parse(data, size, options, &reg, &err, &scratch);
+    } else if (which == SIDE_COUNTER_NAMES) {
+        perfbuf_v2_strings strings;
+        st = dump_strings_parse(data, size, origin, options, &strings, &err, &scratch);
+    } else if (which == SIDE_IDENTIFIERS) {
+        perfbuf_v2_identifiers ids;
+        st = perfbuf_v2_identifiers_parse(data, size, options, &ids, &err);
+    } else {
+        perfbuf_v2_string name;
+        st = perfbuf_v2_string_parse(data, size, options, &name, &err);
+    }
+    free(scratch);
+    if (st == PERFBUF_OK) {
+        return 0;
+    }
+    say_rejected(what, file, size, st, &err);
+    return 1;
+}
+
+/* 2 when the options do not go with FILE's format (said on stderr), else 0. */
+static int options_fit(const dump_format *format, size_t path_count, bool csv, bool have_tables,
+                       bool have_registration)
+{
+    if (csv && format->dump != dump_v1) {
+        fprintf(stderr, "perfbuf-dump: --csv is for V1 data blocks\n");
+        return 2;
+    }
+    if (path_count == 0) {
+        return 0;
+    }
+    if (format->dump == dump_v1 && !have_tables) {
+        fprintf(stderr, "perfbuf-dump: --counter on a V1 data block needs --names or "
+                        "--english-names\n");
+        return 2;
+    }
+    if (format->dump == dump_v2_query && !have_registration) {
+        fprintf(stderr, "perfbuf-dump: --counter on V2 query data needs --registration\n");
+        return 2;
+    }
+    if (format->dump != dump_v1 && format->dump != dump_v2_query) {
+        fprintf(stderr, "perfbuf-dump: --counter is for V1 data blocks and V2 query data\n");
+        return 2;
+    }
+    return 0;
+}
+
 /* Whether an earlier capture (--rate or --series, named by `option`) of a
  * V1 or V2 query dump is rejected, said on stderr with its file: its
  * values would be computed against nothing, so the run fails before
@@ -144,7 +248,9 @@ static bool earlier_rejected(const dump_format *format, const char *option,
     perfbuf_error err;
     memset(&err, 0, sizeof err);
     perfbuf_status st = PERFBUF_OK;
-    if (format->dump == dump_v1) {
+    if (previous_size == 0) {
+        st = PERFBUF_E_TRUNCATED; /* said as empty, below */
+    } else if (format->dump == dump_v1) {
         perfbuf_v1_block b;
         st = perfbuf_v1_parse(previous, previous_size, options, &b, &err);
     } else if (format->dump == dump_v2_query) {
@@ -154,9 +260,201 @@ static bool earlier_rejected(const dump_format *format, const char *option,
     if (st == PERFBUF_OK) {
         return false;
     }
-    fprintf(stderr, "perfbuf-dump: %s: the %s capture is rejected: ", previous_path, option);
-    dump_print_rejection(stderr, st, &err);
+    char what[32];
+    snprintf(what, sizeof what, "%s capture", option);
+    say_rejected(what, previous_path, previous_size, st, &err);
     return true;
+}
+
+/* Everything the command line gave, for the run's second half. */
+typedef struct run_args {
+    const char *format_name, *path, *names_path, *english_names_path, *previous_path;
+    const char *registration_path, *counter_names_path, *identifiers_path;
+    const char *counterset_name_path;
+    bool csv, json;
+    const om_options *om;
+    const perfbuf_counter_path *paths;
+    size_t path_count;
+    const char *const *series_paths;
+    size_t series_count;
+    int origin;
+    perfbuf_options options;
+} run_args;
+
+/* Every buffer the run reads, freed once by run() whatever happened. */
+typedef struct run_buffers {
+    uint8_t *data, *names, *previous;
+    size_t size, names_size, previous_size;
+    uint8_t *side[SIDE_COUNT];
+    size_t side_sizes[SIDE_COUNT];
+    uint8_t *series[64];
+    size_t series_sizes[64];
+} run_buffers;
+
+/* Reads and checks every input, then writes the output: the exit status. */
+static int run_files(const run_args *args, run_buffers *b)
+{
+    const char *format_name = args->format_name, *path = args->path;
+    const char *names_path = args->names_path, *english_names_path = args->english_names_path;
+    const char *previous_path = args->previous_path;
+    const char *registration_path = args->registration_path;
+    const perfbuf_counter_path *paths = args->paths;
+    const char *const *series_paths = args->series_paths;
+    size_t path_count = args->path_count, series_count = args->series_count;
+    bool csv = args->csv, json = args->json;
+    int origin = args->origin;
+    perfbuf_options options = args->options;
+    /* The side files: --registration, --counter-names, --identifiers,
+     * --english-names, --counterset-name. */
+    const char *side_paths[SIDE_COUNT] = {registration_path, args->counter_names_path,
+                                          args->identifiers_path, english_names_path,
+                                          args->counterset_name_path};
+    uint8_t **side = b->side;
+    size_t *side_sizes = b->side_sizes;
+    int rc = read_file(path, &b->data, &b->size);
+    if (rc != 0) {
+        return rc;
+    }
+    if (b->size == 0) {
+        /* An empty input is what a failed read or a wrong path leaves, in
+         * any role: it is rejected before any format is considered, even
+         * one whose parser would accept no bytes (docs/cli.md). */
+        fprintf(stderr, "perfbuf-dump: %s: the file is empty (0 bytes)\n", input_name(path));
+        return 1;
+    }
+    const dump_format *format = find_format(format_name, b->data, b->size);
+    if (format == NULL) {
+        if (strcmp(format_name, "auto") == 0) {
+            fprintf(stderr, "perfbuf-dump: %s: format not recognised; name it with --format\n",
+                    path);
+        } else {
+            fprintf(stderr, "perfbuf-dump: unknown format %s (see --help)\n", format_name);
+        }
+        return 2;
+    }
+    if ((rc = options_fit(format, path_count, csv,
+                          names_path != NULL || english_names_path != NULL,
+                          registration_path != NULL)) != 0) {
+        return rc;
+    }
+    /* Each input is validated as soon as it is read, with what its dump
+     * parses it with: a rejected one fails the run before anything is
+     * written (docs/cli.md, "Exit status"). */
+    if (names_path != NULL &&
+        ((rc = read_file(names_path, &b->names, &b->names_size)) != 0 ||
+         (rc = side_rejected(SIDE_NAMES, "--names table", names_path, b->names, b->names_size,
+                             &options, origin)) != 0)) {
+        return rc;
+    }
+    if (previous_path != NULL &&
+        ((rc = read_file(previous_path, &b->previous, &b->previous_size)) != 0 ||
+         (rc = earlier_rejected(format, "--rate", previous_path, b->previous, b->previous_size,
+                                &options) ? 1 : 0) != 0)) {
+        return rc;
+    }
+    for (size_t k = 0; k < SIDE_COUNT; k++) {
+        if (side_paths[k] != NULL &&
+            ((rc = read_file(side_paths[k], &side[k], &side_sizes[k])) != 0 ||
+             (rc = side_rejected((int)k, side_names[k], side_paths[k], side[k], side_sizes[k],
+                                 &options, origin)) != 0)) {
+            return rc;
+        }
+    }
+    for (size_t k = 0; k < series_count; k++) {
+        DUMP_WORK(1);
+        if ((rc = read_file(series_paths[k], &b->series[k], &b->series_sizes[k])) != 0 ||
+            (rc = earlier_rejected(format, "--series", series_paths[k], b->series[k],
+                                   b->series_sizes[k], &options) ? 1 : 0) != 0) {
+            return rc;
+        }
+    }
+    /* A rate pairs an earlier capture of one computer with a later one
+     * (each --series capture with the next, the last with FILE); the other
+     * formats do not read the earlier captures. */
+    bool rates = format->dump == dump_v1 || format->dump == dump_v2_query;
+    if (rates && b->previous != NULL &&
+        !dump_earlier_fits(format->dump == dump_v1, "--rate", previous_path, b->previous,
+                           b->previous_size, path, b->data, b->size, &options)) {
+        return 1;
+    }
+    for (size_t k = 0; rates && k < series_count; k++) {
+        DUMP_WORK(1);
+        bool last = k + 1 == series_count;
+        if (!dump_earlier_fits(format->dump == dump_v1, "--series", series_paths[k],
+                               b->series[k], b->series_sizes[k],
+                               last ? path : series_paths[k + 1],
+                               last ? b->data : b->series[k + 1],
+                               last ? b->size : b->series_sizes[k + 1], &options)) {
+            return 1;
+        }
+    }
+    bool unmatched = false;
+    dump_miss miss;
+    memset(&miss, 0, sizeof miss);
+    dump_input in = {b->data, b->size, path, options, b->names, b->names_size, b->previous,
+                     b->previous_size, (const uint8_t *const *)b->series, b->series_sizes,
+                     series_count,
+                     side[0], side_sizes[0], side[1], side_sizes[1], side[2], side_sizes[2],
+                     origin, side[3], side_sizes[3], paths, path_count, &unmatched, &miss,
+                     previous_path, names_path, side_paths, side[4], side_sizes[4],
+                     series_paths};
+    perfbuf_error err;
+    memset(&err, 0, sizeof err);
+    if (args->om->enabled) {
+        bool v1 = format->dump == dump_v1;
+        if (!v1 && format->dump != dump_v2_query) {
+            fprintf(stderr, "perfbuf-dump: --openmetrics is for V1 data blocks and V2 query data\n");
+            return 2;
+        }
+        int orc = dump_openmetrics(&in, args->om, v1, max_input_bytes, stdout);
+        int output = finish_output(0);
+        return output != 0 ? output : orc != 0 ? orc : unmatched ? 1 : 0;
+    }
+    if (csv) {
+        perfbuf_status cst = dump_v1_csv(&in, stdout, &err);
+        int output = finish_output(0);
+        if (cst != PERFBUF_OK) {
+            fprintf(stderr, "%s: ", path);
+            dump_print_rejection(stderr, cst, &err);
+        }
+        return output != 0 ? output : cst != PERFBUF_OK || unmatched ? 1 : 0;
+    }
+    emitter e;
+    emit_init(&e, stdout, json);
+    emit_str(&e, "format", format->name);
+    emit_str(&e, "file", path);
+    emit_u64(&e, "bytes", b->size);
+    perfbuf_status st = format->dump(&in, &e, &err);
+    /* valid is the run's verdict: true exactly when it exits 0. */
+    emit_bool(&e, "valid", st == PERFBUF_OK);
+    if (st != PERFBUF_OK) {
+        emit_object_begin(&e, "error");
+        emit_hex(&e, "offset", err.offset);
+        emit_str(&e, "structure", err.structure ? err.structure : "");
+        emit_str(&e, "field", err.field ? err.field : "");
+        emit_str(&e, "status", perfbuf_status_name(st));
+        emit_str(&e, "message", miss.set ? miss.words : perfbuf_status_string(st));
+        if (miss.set) {
+            emit_str(&e, "path", paths[miss.path].text);
+        }
+        if (dump_compared(&err)) {
+            emit_u64(&e, "declared", err.declared);
+            emit_u64(&e, "limit", err.limit);
+        }
+        emit_object_end(&e);
+    }
+    bool written = emit_finish(&e);
+    int output = finish_output(0);
+    if (!written && output == 0) {
+        fprintf(stderr, "perfbuf-dump: writing the output failed\n");
+        output = 2;
+    }
+    if (st != PERFBUF_OK && !miss.set) {
+        /* A path that matched nothing has had its line already. */
+        fprintf(stderr, "%s: ", path);
+        dump_print_rejection(stderr, st, &err);
+    }
+    return output != 0 ? output : st != PERFBUF_OK ? 1 : 0;
 }
 
 /* paths: room for one counter path per argument (main owns it). */
@@ -172,6 +470,7 @@ static int run(int argc, char **argv, perfbuf_counter_path *paths)
     const char *registration_path = NULL;
     const char *counter_names_path = NULL;
     const char *identifiers_path = NULL;
+    const char *counterset_name_path = NULL;
     int origin = PERFBUF_V2_STRINGS_AUTO;
     const char *series_paths[64];
     size_t series_count = 0;
@@ -217,6 +516,9 @@ static int run(int argc, char **argv, perfbuf_counter_path *paths)
             i++;
         } else if (strcmp(a, "--counter-names") == 0 && next != NULL) {
             counter_names_path = next;
+            i++;
+        } else if (strcmp(a, "--counterset-name") == 0 && next != NULL) {
+            counterset_name_path = next;
             i++;
         } else if (strcmp(a, "--identifiers") == 0 && next != NULL) {
             identifiers_path = next;
@@ -298,8 +600,10 @@ static int run(int argc, char **argv, perfbuf_counter_path *paths)
         usage(stderr);
         return 2;
     }
-    if (path_count > 0 && names_path == NULL && english_names_path == NULL) {
-        fprintf(stderr, "perfbuf-dump: --counter needs --names or --english-names\n");
+    if (path_count > 0 && names_path == NULL && english_names_path == NULL &&
+        registration_path == NULL) {
+        fprintf(stderr, "perfbuf-dump: --counter needs --names or --english-names (V1), or "
+                        "--registration (V2)\n");
         return 2;
     }
     if (csv && (path_count == 0 || json || (series_count > 0 && previous_path != NULL))) {
@@ -318,11 +622,11 @@ static int run(int argc, char **argv, perfbuf_counter_path *paths)
         return 2;
     }
     /* Standard input can be read once: "-" may stand for one input only. */
-    const char *inputs[8] = {path, names_path, previous_path, registration_path,
+    const char *inputs[9] = {path, names_path, previous_path, registration_path,
                              counter_names_path, identifiers_path, english_names_path,
-                             om.help_names_path};
+                             counterset_name_path, om.help_names_path};
     size_t stdin_uses = 0;
-    for (size_t k = 0; k < 8; k++) {
+    for (size_t k = 0; k < 9; k++) {
         stdin_uses += inputs[k] != NULL && strcmp(inputs[k], "-") == 0;
     }
     for (size_t k = 0; k < series_count; k++) {
@@ -332,180 +636,22 @@ static int run(int argc, char **argv, perfbuf_counter_path *paths)
         fprintf(stderr, "perfbuf-dump: - (standard input) names one input at most\n");
         return 2;
     }
-    uint8_t *data = NULL;
-    size_t size = 0;
-    int rc = read_file(path, &data, &size);
-    if (rc != 0) {
-        return rc;
+    run_args a = {format_name, path, names_path, english_names_path, previous_path,
+                  registration_path, counter_names_path, identifiers_path, counterset_name_path,
+                  csv, json, &om, paths, path_count, series_paths, series_count, origin, options};
+    run_buffers b;
+    memset(&b, 0, sizeof b);
+    int rc = run_files(&a, &b);
+    free(b.data);
+    free(b.names);
+    free(b.previous);
+    for (size_t k = 0; k < SIDE_COUNT; k++) {
+        free(b.side[k]);
     }
-    const dump_format *format = find_format(format_name, data, size);
-    if (format == NULL) {
-        if (strcmp(format_name, "auto") == 0 && size == 0) {
-            /* No format has an empty buffer: saying so beats "not recognised". */
-            fprintf(stderr, "perfbuf-dump: %s: the file is empty (0 bytes)\n", path);
-        } else if (strcmp(format_name, "auto") == 0) {
-            fprintf(stderr, "perfbuf-dump: %s: format not recognised; name it with --format\n", path);
-        } else {
-            fprintf(stderr, "perfbuf-dump: unknown format %s (see --help)\n", format_name);
-        }
-        free(data);
-        return 2;
-    }
-
-    uint8_t *names = NULL;
-    size_t names_size = 0;
-    if (names_path != NULL && (rc = read_file(names_path, &names, &names_size)) != 0) {
-        free(data);
-        return rc;
-    }
-    uint8_t *previous = NULL;
-    size_t previous_size = 0;
-    if (previous_path != NULL && (rc = read_file(previous_path, &previous, &previous_size)) != 0) {
-        free(data);
-        free(names);
-        return rc;
-    }
-    if (previous != NULL && earlier_rejected(format, "--rate", previous_path, previous,
-                                             previous_size, &options)) {
-        free(data);
-        free(names);
-        free(previous);
-        return 1;
-    }
-    /* The V2 side files, and the English Counter table. */
-    const char *side_paths[4] = {registration_path, counter_names_path, identifiers_path,
-                                 english_names_path};
-    uint8_t *side[4] = {NULL, NULL, NULL, NULL};
-    size_t side_sizes[4] = {0, 0, 0, 0};
-    for (size_t k = 0; k < 4; k++) {
-        if (side_paths[k] != NULL && (rc = read_file(side_paths[k], &side[k], &side_sizes[k])) != 0) {
-            for (size_t j = 0; j < k; j++) {
-                free(side[j]);
-            }
-            free(data);
-            free(names);
-            free(previous);
-            return rc;
-        }
-    }
-    uint8_t *series[64];
-    size_t series_sizes[64];
     for (size_t k = 0; k < series_count; k++) {
-        DUMP_WORK(1);
-        if ((rc = read_file(series_paths[k], &series[k], &series_sizes[k])) == 0 &&
-            earlier_rejected(format, "--series", series_paths[k], series[k], series_sizes[k],
-                             &options)) {
-            free(series[k]);
-            rc = 1;
-        }
-        if (rc != 0) {
-            for (size_t j = 0; j < k; j++) {
-                free(series[j]);
-            }
-            free(data);
-            free(names);
-            free(previous);
-            for (size_t j = 0; j < 4; j++) {
-                free(side[j]);
-            }
-            return rc;
-        }
+        free(b.series[k]);
     }
-    bool unmatched = false;
-    dump_input in = {data, size, path, options, names, names_size, previous, previous_size,
-                     (const uint8_t *const *)series, series_sizes, series_count,
-                     side[0], side_sizes[0], side[1], side_sizes[1], side[2], side_sizes[2],
-                     origin, side[3], side_sizes[3], paths, path_count, &unmatched,
-                     previous_path, names_path, side_paths, series_paths};
-    perfbuf_error err;
-    memset(&err, 0, sizeof err);
-    if (csv) {
-        perfbuf_status cst = format->dump == dump_v1 ? dump_v1_csv(&in, stdout, &err)
-                                                      : PERFBUF_E_INVALID_ARGUMENT;
-        free(data);
-        free(names);
-        free(previous);
-        for (size_t k = 0; k < series_count; k++) {
-            free(series[k]);
-        }
-        for (size_t k = 0; k < 4; k++) {
-            free(side[k]);
-        }
-        if (format->dump != dump_v1) {
-            fprintf(stderr, "perfbuf-dump: --csv is for V1 data blocks\n");
-            return 2;
-        }
-        int output = finish_output(0);
-        if (cst != PERFBUF_OK) {
-            fprintf(stderr, "%s: ", path);
-            dump_print_rejection(stderr, cst, &err);
-            return output != 0 ? output : 1;
-        }
-        return output != 0 ? output : unmatched ? 1 : 0;
-    }
-    if (om.enabled) {
-        bool v1 = format->dump == dump_v1;
-        int orc = v1 || format->dump == dump_v2_query
-                      ? dump_openmetrics(&in, &om, v1, max_input_bytes, stdout)
-                      : -1;
-        free(data);
-        free(names);
-        free(previous);
-        for (size_t k = 0; k < series_count; k++) {
-            free(series[k]);
-        }
-        for (size_t k = 0; k < 4; k++) {
-            free(side[k]);
-        }
-        if (orc < 0) {
-            fprintf(stderr, "perfbuf-dump: --openmetrics is for V1 data blocks and V2 query data\n");
-            return 2;
-        }
-        int output = finish_output(0);
-        return output != 0 ? output : orc != 0 ? orc : unmatched ? 1 : 0;
-    }
-    emitter e;
-    emit_init(&e, stdout, json);
-    emit_str(&e, "format", format->name);
-    emit_str(&e, "file", path);
-    emit_u64(&e, "bytes", size);
-    perfbuf_status st = format->dump(&in, &e, &err);
-    emit_bool(&e, "valid", st == PERFBUF_OK);
-    if (st != PERFBUF_OK) {
-        emit_object_begin(&e, "error");
-        emit_hex(&e, "offset", err.offset);
-        emit_str(&e, "structure", err.structure ? err.structure : "");
-        emit_str(&e, "field", err.field ? err.field : "");
-        emit_str(&e, "status", perfbuf_status_name(st));
-        emit_str(&e, "message", perfbuf_status_string(st));
-        if (dump_compared(&err)) {
-            emit_u64(&e, "declared", err.declared);
-            emit_u64(&e, "limit", err.limit);
-        }
-        emit_object_end(&e);
-    }
-    bool written = emit_finish(&e);
-    free(names);
-    free(previous);
-    for (size_t k = 0; k < series_count; k++) {
-        free(series[k]);
-    }
-    for (size_t k = 0; k < 4; k++) {
-        free(side[k]);
-    }
-    int output = finish_output(0);
-    if (!written && output == 0) {
-        fprintf(stderr, "perfbuf-dump: writing the output failed\n");
-        output = 2;
-    }
-    if (st != PERFBUF_OK) {
-        fprintf(stderr, "%s: ", path);
-        dump_print_rejection(stderr, st, &err);
-        free(data);
-        return output != 0 ? output : 1;
-    }
-    free(data);
-    return output != 0 ? output : unmatched ? 1 : 0;
+    return rc;
 }
 
 int main(int argc, char **argv)

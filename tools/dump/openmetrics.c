@@ -848,14 +848,21 @@ static void v1_capture(om_state *s, const dump_input *in, uint32_t k, const uint
     selected *set = NULL;
     size_t set_count = 0;
     size_t set_cap = 0;
-    for (size_t p = 0; p < in->path_count; p++) {
-        DUMP_WORK(1);
+    if (last && in->path_count > 0) {
         /* A path the query could not take names no object, as it names
          * none in the other outputs. */
-        if (last) {
-            uint32_t found = added[p] ? paths[p].found : PERFBUF_QUERY_FOUND_NO_OBJECT;
-            *in->unmatched = select_report_found(&in->paths[p], found, file) || *in->unmatched;
+        uint32_t *found = dump_calloc(in->path_count, sizeof *found);
+        for (size_t p = 0; p < in->path_count; p++) {
+            DUMP_WORK(1);
+            found[p] = added[p] ? paths[p].found : PERFBUF_QUERY_FOUND_NO_OBJECT;
         }
+        *in->unmatched = select_report_paths(in->paths, found, in->path_count, file, SELECT_V1,
+                                             NULL, NULL, NULL) ||
+                         *in->unmatched;
+        free(found);
+    }
+    for (size_t p = 0; p < in->path_count; p++) {
+        DUMP_WORK(1);
         if (!added[p]) {
             continue;
         }
