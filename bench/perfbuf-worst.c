@@ -1412,6 +1412,8 @@ typedef struct query_case {
 /* What the last run of a case left: the arena and the items, for the
  * arena table after the timings. */
 static size_t last_arena, last_items;
+static bool count_older;   /* query_run also counts the older capture's items */
+static size_t older_items;
 
 /* Both captures collected (the arena grown as asked, inside the timing:
  * a collector pays for it), then every counter's formatted array with its
@@ -1461,6 +1463,15 @@ static uint64_t query_run(const input *in)
         if (st != PERFBUF_OK) {
             free(arena);
             return 0;
+        }
+        /* The arena holds both captures' items: the older ones are counted
+         * by the untimed run that fills the arena table. */
+        for (uint32_t k = 0; count_older && c == 0 && k < n; k++) {
+            size_t count = 0, bytes = 0;
+            if (perfbuf_query_formatted_array(&q, &counters[k], PERFBUF_FMT_DOUBLE, NULL, &count,
+                                              NULL, &bytes, NULL) == PERFBUF_E_OUTPUT_TOO_SMALL) {
+                older_items += count;
+            }
         }
     }
     last_items = 0;
@@ -1515,12 +1526,16 @@ static void query_row(const char *what, const query_case *qc)
     in.len = qc->older->len + qc->newer->len;
     in.samples = (const perfbuf_raw_sample *)(const void *)qc;
     row(what, &in, query_run, NULL);
+    count_older = true;
+    older_items = 0;
+    (void)query_run(&in);
+    count_older = false;
     if (arena_row_count < sizeof arena_rows / sizeof arena_rows[0]) {
         arena_row *a = &arena_rows[arena_row_count++];
         snprintf(a->what, sizeof a->what, "%s", what);
         a->captures = in.len;
         a->arena = last_arena;
-        a->items = last_items;
+        a->items = older_items + last_items;
     }
 }
 
@@ -1652,7 +1667,9 @@ static void query_rows(size_t bytes, const char *size_label)
 static void arena_table(void)
 {
     printf("\nThe query's arena after each row's second capture (the fixed part, the kept and\n"
-           "the new capture's tables and items, and the scratch of its plan)\n\n");
+           "the new capture's tables and items, and the scratch of its plan); items: both\n"
+           "captures', each counted at PERFBUF_QUERY_ITEM_BYTES (%u)\n\n",
+           (unsigned)PERFBUF_QUERY_ITEM_BYTES);
     printf("| %-62s | %9s | %10s | %9s | %8s | %14s |\n", "row", "captures", "arena", "items",
            "arena/B", "w/o items /B");
     printf("|%s|-----------|------------|-----------|----------|----------------|\n",

@@ -190,6 +190,9 @@ typedef struct plan {
     size_t sorted;    /* the most pairs one sort orders: records of an object,
                          parents, or items of a counter */
     size_t definitions; /* the most definitions of a tabled object */
+    size_t cells;     /* V2: the values of the tabled blocks with an id list */
+    size_t ids;       /* V2: the most ids of one such block */
+    size_t registered; /* V2: the most counters of one registration */
     bool fits;        /* no size wrapped */
 } plan;
 
@@ -345,10 +348,15 @@ PB_NOINLINE static plan plan_v2(perfbuf_query *q, const perfbuf_v2_query *d)
         if (!tabled) {
             continue;
         }
-        size_t own = 0;
+        size_t own = 0, cells = 0;
         p.fits = p.fits && pb_mul(block.size, 3u, &own);
         plan_add(&p, &names, own);
         plan_add(&p, &p.records, n);
+        if (pb_q_v2_has_ids(&block)) {
+            p.fits = p.fits && pb_mul(n, block.counter_count, &cells);
+            plan_add(&p, &p.cells, cells);
+            p.ids = block.counter_count > p.ids ? block.counter_count : p.ids;
+        }
         /* A counter's items are its block's records at most. */
         p.sorted = n > p.sorted ? n : p.sorted;
     }
@@ -358,7 +366,21 @@ PB_NOINLINE static plan plan_v2(perfbuf_query *q, const perfbuf_v2_query *d)
     plan_add(&p, &p.gen, SLACK);
     plan_array(&p, &p.gen, items, sizeof(pb_qitem) + 2u * sizeof(uint64_t) + sizeof(uint32_t));
     plan_array(&p, &p.gen, q->counters, 3u * SLACK);
+    for (uint32_t k = 0; k < q->registration_count; k++) {
+        PB_WORK(1);
+        uint32_t n = q->registrations[k].reg.counter_count;
+        p.registered = n > p.registered ? n : p.registered;
+    }
     plan_array(&p, &p.scratch, d->block_count, sizeof(uint32_t));
+    plan_array(&p, &p.scratch, p.records, sizeof(perfbuf_v2_instance));
+    /* Each instance's values read once, and one block's value plan. */
+    plan_array(&p, &p.scratch, d->block_count, sizeof(size_t));
+    plan_array(&p, &p.scratch, p.cells, sizeof(uint64_t));
+    plan_array(&p, &p.scratch, p.records, sizeof(perfbuf_v2_values_read_result));
+    plan_array(&p, &p.scratch, p.ids, sizeof(perfbuf_v2_plan_entry));
+    plan_array(&p, &p.scratch, p.registered, sizeof(uint32_t));
+    /* The records' sorted keys, and each record's item in a counter. */
+    plan_array(&p, &p.scratch, p.records, 2u * sizeof(uint64_t) + sizeof(uint32_t));
     plan_array(&p, &p.scratch, p.sorted, 4u * sizeof(uint64_t));
     plan_add(&p, &p.scratch, PB_Q_RADIX_BUCKETS * sizeof(size_t) + SLACK);
     plan_array(&p, &p.scratch, p.records, 2u * sizeof(uint32_t));
@@ -527,6 +549,28 @@ static perfbuf_status place_scratch(pb_qbuild *w, const plan *p)
     w->same_as = (uint32_t *)pb_q_at(q, at);
     fits = fits && take_scratch(&top, floor, p->records * sizeof(uint32_t), &at);
     w->other_than = (uint32_t *)pb_q_at(q, at);
+    if (w->b == NULL) {
+        fits = fits && take_scratch(&top, floor, p->records * sizeof(perfbuf_v2_instance), &at);
+        w->instances = (perfbuf_v2_instance *)pb_q_at(q, at);
+        fits = fits && take_scratch(&top, floor, w->d->block_count * sizeof(size_t), &at);
+        w->value_first = (size_t *)pb_q_at(q, at);
+        fits = fits && take_scratch(&top, floor, p->cells * sizeof(uint64_t), &at);
+        w->values = (uint64_t *)pb_q_at(q, at);
+        w->value_cells = p->cells;
+        fits = fits && take_scratch(&top, floor, p->records * sizeof(perfbuf_v2_values_read_result),
+                                    &at);
+        w->reads = (perfbuf_v2_values_read_result *)pb_q_at(q, at);
+        fits = fits && take_scratch(&top, floor, p->ids * sizeof(perfbuf_v2_plan_entry), &at);
+        w->v2_entries = (perfbuf_v2_plan_entry *)pb_q_at(q, at);
+        w->v2_entry_cap = p->ids;
+        fits = fits && take_scratch(&top, floor, p->registered * sizeof(uint32_t), &at);
+        w->v2_plan_scratch = (uint32_t *)pb_q_at(q, at);
+        w->v2_plan_scratch_cap = p->registered;
+        fits = fits && take_scratch(&top, floor, p->records * 2u * sizeof(uint64_t), &at);
+        w->record_keys = (uint64_t *)pb_q_at(q, at);
+        fits = fits && take_scratch(&top, floor, p->records * sizeof(uint32_t), &at);
+        w->item_of = (uint32_t *)pb_q_at(q, at);
+    }
     if (w->b != NULL) {
         fits = fits && take_scratch(&top, floor, sizeof(perfbuf_v1_plan), &at);
         w->plan = (perfbuf_v1_plan *)pb_q_at(q, at);

@@ -212,6 +212,24 @@ typedef struct pb_qbuild {
     size_t sort_pairs;               /* the pairs each holds */
     size_t *radix_counts;            /* PB_Q_RADIX_BUCKETS: a sort pass's counts, in the
                                         arena and not on the stack (2 KiB) */
+    perfbuf_v2_instance *instances;  /* V2, per record: its instance's view, from the one
+                                        walk of the tables, so no counter walks the block */
+    size_t *value_first;             /* V2, per block with an id list: its first value in
+                                        `values`, else PB_Q_NO_VALUES */
+    uint64_t *values;                /* V2: each such block's instances' values, read once,
+                                        a row of counter_count per record */
+    size_t value_cells;
+    size_t value_next;               /* the next free cell */
+    uint64_t *record_keys;           /* V2: per record, (its pairing key, record), sorted
+                                        within each block: one sort serves every counter */
+    uint32_t *item_of;               /* V2, per record: its item in the counter being
+                                        built, or PB_Q_NONE */
+    uint32_t pair_first, pair_count; /* V2: the records of that counter's block */
+    perfbuf_v2_values_read_result *reads; /* V2, per record: what reading its row found */
+    perfbuf_v2_plan_entry *v2_entries;    /* V2: the value plan of one block */
+    size_t v2_entry_cap;
+    uint32_t *v2_plan_scratch;            /* and what building it needs */
+    size_t v2_plan_scratch_cap;
     uint32_t *same_as;               /* per record: the older record it was found equal to */
     uint32_t *other_than;            /* and the last one it was found unequal to */
     uint8_t *flags;                  /* per parent: what a path's parent part said of it */
@@ -223,12 +241,31 @@ typedef struct pb_qbuild {
 } pb_qbuild;
 
 #define PB_Q_RADIX_BUCKETS 256u
+#define PB_Q_NO_VALUES SIZE_MAX
+
+/* Whether a V2 block has a counter-id list, which a value plan reads
+ * (perfbuf_v2_plan_build: MULTIPLE_COUNTERS and COUNTERSET). */
+static inline bool pb_q_v2_has_ids(const perfbuf_v2_block *block)
+{
+    return block->kind == PERFBUF_V2_MULTIPLE_COUNTERS || block->kind == PERFBUF_V2_COUNTERSET;
+}
 
 /* Sorts n (hash, index) pairs by hash, pairs of one hash in their order
  * (a stable LSD radix sort, eight passes of a byte, each skipped when every
  * hash shares that byte), through `spare` (room for n pairs) and `counts`
  * (PB_Q_RADIX_BUCKETS). O(n). */
 void pb_q_sort(uint64_t *pairs, uint64_t *spare, size_t *counts, size_t n);
+
+/* A V2 record's pairing key: its name and InstanceId hashed with #N. A
+ * V2 counter reads one id of one block, so its items' keys are their
+ * records' and one sorted list of a block's records orders the items of
+ * every counter over it. */
+uint64_t pb_q_v2_record_key(const pb_qrec *r);
+
+/* The row of values block_records read for the record at `position` of a
+ * V2 block with an id list (pb_q_v2_has_ids), or NULL: then its samples
+ * are read without a plan. */
+uint64_t *pb_q_value_row(const pb_qbuild *w, const perfbuf_v2_block *block, uint32_t position);
 
 /* `bytes` of the new generation, aligned, or false when they pass its limit. */
 bool pb_q_take(pb_qbuild *w, size_t bytes, size_t *offset);

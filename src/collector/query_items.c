@@ -421,19 +421,29 @@ perfbuf_status pb_q_items_v2(pb_qbuild *w, perfbuf_query_counter *c)
     if (!pb_q_take(w, 0, &start)) {
         return PERFBUF_E_INCONSISTENT;
     }
-    perfbuf_v2_iter it;
-    perfbuf_v2_instance inst;
-    perfbuf_v2_instances_begin(&block, &it);
+    /* The block's value plan: each sample from the row its record's
+     * values were read into, in O(1) (perfbuf_v2_plan_sample gives what
+     * perfbuf_v2_raw_sample gives). */
+    perfbuf_v2_plan vplan;
+    uint32_t position = PERFBUF_V2_PLAN_NONE;
+    if (w->value_first[block.index] != PB_Q_NO_VALUES &&
+        perfbuf_v2_plan_build(w->d, &block, reg, w->v2_entries, w->v2_entry_cap,
+                              w->v2_plan_scratch, w->v2_plan_scratch_cap, &vplan) == PERFBUF_OK) {
+        for (uint32_t k = 0; k < vplan.count && position == PERFBUF_V2_PLAN_NONE; k++) {
+            PB_WORK(1);
+            position = vplan.entries[k].counter_id == c->counter_id ? k : position;
+        }
+    }
+    w->pair_first = rf;
+    w->pair_count = rn;
     for (uint32_t i = rf; i < rf + rn; i++) {
         PB_WORK(1);
         const pb_qrec *r = &records[i];
-        /* The records of an instance block are its instances in order. */
-        if (instances && !perfbuf_v2_instances_next(w->d, &block, &it, &inst)) {
-            return PERFBUF_E_INCONSISTENT;
-        }
+        w->item_of[i] = PB_Q_NONE;
         if (!selected(w, &s, r)) {
             continue;
         }
+        w->item_of[i] = (uint32_t)count;
         size_t at = 0;
         if (!pb_q_take(w, sizeof(pb_qitem), &at)) {
             return PERFBUF_E_INCONSISTENT;
@@ -441,8 +451,18 @@ perfbuf_status pb_q_items_v2(pb_qbuild *w, perfbuf_query_counter *c)
         pb_qitem *item = (pb_qitem *)pb_q_at(q, at);
         *item = (pb_qitem){.record = i, .counter = c->counter_id, .pairing = PERFBUF_PAIR_NEW,
                            .older = PB_Q_NONE};
-        perfbuf_status st = perfbuf_v2_raw_sample(w->d, &block, instances ? &inst : NULL, reg,
-                                                  c->counter_id, &item->sample, &item->context);
+        /* The records of an instance block are its instances in order,
+         * each with the view the tables' walk kept. */
+        const perfbuf_v2_instance *inst = instances ? &w->instances[i] : NULL;
+        const uint64_t *row = position != PERFBUF_V2_PLAN_NONE
+                                  ? pb_q_value_row(w, &block, instances ? i - rf : 0u)
+                                  : NULL;
+        perfbuf_status st =
+            row != NULL ? perfbuf_v2_plan_sample(w->d, &block, inst, reg, &vplan, row,
+                                                 &w->reads[i], position, &item->sample,
+                                                 &item->context)
+                        : perfbuf_v2_raw_sample(w->d, &block, inst, reg, c->counter_id,
+                                                &item->sample, &item->context);
         if (st != PERFBUF_OK) {
             item->sample = (perfbuf_raw_sample){.status = sample_failure(st)};
             item->context = (perfbuf_value_context){0};
@@ -460,6 +480,19 @@ perfbuf_status pb_q_items_v2(pb_qbuild *w, perfbuf_query_counter *c)
  * its record's (parent and name, query_tables.c), what tells records of
  * that name apart (#N, the UniqueID, the InstanceId and #N, or the key
  * counter's value), the counter and the object's title. */
+static uint64_t key_of(uint64_t which, uint32_t counter, const pb_qrec *r)
+{
+    /* The counter and object in the high half, where #N and the ids are
+     * rarely: one mix of both, then one with the record's. */
+    uint64_t where = ((uint64_t)counter << 32 | r->object_title) ^ (which << 17 | which >> 47);
+    return pb_mix64(r->hash ^ pb_mix64(which ^ where)) & PB_PAIRING_HASH_MASK;
+}
+
+uint64_t pb_q_v2_record_key(const pb_qrec *r)
+{
+    return key_of((r->identity & PB_MIX_LANE) << 32 | r->ordinal, 0, r);
+}
+
 static uint64_t item_key(const perfbuf_query_counter *c, const pb_qitem *it, const pb_qrec *r,
                          bool v2)
 {
@@ -467,16 +500,13 @@ static uint64_t item_key(const perfbuf_query_counter *c, const pb_qitem *it, con
     if (it->keyed != 0) {
         which = pb_mix64(it->key) ^ KEY_HASH;
     } else if (v2) {
-        which = (r->identity & PB_MIX_LANE) << 32 | r->ordinal;
+        return pb_q_v2_record_key(r);
     } else if (c->identity == PERFBUF_QUERY_IDENTITY_UNIQUE_ID && r->identity != 0) {
         which = r->identity ^ UNIQUE_ID_HASH << 40;
     } else {
         which = r->ordinal;
     }
-    /* The counter and object in the high half, where #N and the ids are
-     * rarely: one mix of both, then one with the record's. */
-    uint64_t where = ((uint64_t)it->counter << 32 | r->object_title) ^ (which << 17 | which >> 47);
-    return pb_mix64(r->hash ^ pb_mix64(which ^ where)) & PB_PAIRING_HASH_MASK;
+    return key_of(which, it->counter, r);
 }
 
 /* Whether an item's own key can pair at all: not of an ambiguous #N (a
@@ -623,8 +653,10 @@ void pb_q_pair(pb_qbuild *w, perfbuf_query_counter *c)
         PB_WORK(1);
         pb_qitem *item = &items[i];
         const pb_qrec *r = &v.nr[item->record];
-        keys[2u * i] = item_key(c, item, r, v2);
-        keys[2u * i + 1u] = i;
+        if (!v2) {
+            keys[2u * i] = item_key(c, item, r, v2);
+            keys[2u * i + 1u] = i;
+        }
         newer_claims[i] = 0;
         item->older = PB_Q_NONE;
         /* No key tells which of two objects of one title is which in
@@ -633,11 +665,29 @@ void pb_q_pair(pb_qbuild *w, perfbuf_query_counter *c)
                         : !pairable(c, item, r, v.np, v2) ? PERFBUF_PAIR_AMBIGUOUS
                                                           : PERFBUF_PAIR_NEW;
     }
-    if (n > w->sort_pairs) {
+    if (v2) {
+        /* The block's records in key order, each with its item here. */
+        uint32_t m = 0;
+        for (uint32_t j = w->pair_first; j - w->pair_first < w->pair_count; j++) {
+            PB_WORK(1);
+            uint64_t record = w->record_keys[2u * j + 1u];
+            uint32_t it = record < w->gen.record_count ? w->item_of[record] : PB_Q_NONE;
+            if (it != PB_Q_NONE && m < n) {
+                keys[2u * m] = w->record_keys[2u * j];
+                keys[2u * m + 1u] = it;
+                m++;
+            }
+        }
+        if (m != n) {
+            PB_UNREACHABLE(); /* each item is of one record of the block */
+            return;
+        }
+    } else if (n > w->sort_pairs) {
         PB_UNREACHABLE(); /* the plan sized the spare for the largest counter */
         return;
+    } else {
+        pb_q_sort(keys, w->spare, w->radix_counts, n);
     }
-    pb_q_sort(keys, w->spare, w->radix_counts, n);
     bool has_older = c->older.stamp != 0 && c->older.stamp == older->stamp &&
                      pb_q_samples_readable(q, older, &c->older);
     if (!has_older) {
@@ -654,10 +704,15 @@ void pb_q_pair(pb_qbuild *w, perfbuf_query_counter *c)
         PB_WORK(1);
         claims[j] = 0;
     }
-    for (uint32_t r = 0; r < w->gen.record_count; r++) {
+    /* Only this counter's records are asked about: their memo is reset,
+     * not every record of the capture for every counter. */
+    for (uint32_t i = 0; i < n; i++) {
         PB_WORK(1);
-        w->same_as[r] = PB_Q_NONE;
-        w->other_than[r] = PB_Q_NONE;
+        uint32_t r = items[i].record;
+        if (r < w->gen.record_count) {
+            w->same_as[r] = PB_Q_NONE;
+            w->other_than[r] = PB_Q_NONE;
+        }
     }
     uint32_t a = 0, b = 0;
     while (a < n && b < on) {

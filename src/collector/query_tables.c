@@ -498,11 +498,41 @@ static bool keep_v2_name(pb_qbuild *w, const perfbuf_v2_instance *inst, pb_qrec 
 }
 
 /* One block's records. */
+/* The row of `cells` values a record of a block with an id list is read
+ * into, or NULL (no id list: its samples are read without a plan). */
+uint64_t *pb_q_value_row(const pb_qbuild *w, const perfbuf_v2_block *block, uint32_t position)
+{
+    size_t first = w->value_first[block->index];
+    size_t cells = block->counter_count;
+    if (first == PB_Q_NO_VALUES) {
+        return NULL;
+    }
+    /* block_records reserved rows x counter_count cells for the block. */
+    if (cells != 0 && (size_t)position >= (w->value_cells - first) / cells) {
+        return NULL;
+    }
+    return w->values + first + (size_t)position * cells;
+}
+
 static perfbuf_status block_records(pb_qbuild *w, const perfbuf_v2_block *block, uint32_t *next)
 {
     pb_qrec *records = pb_q_records(w->q, &w->gen);
+    if (pb_q_v2_has_ids(block)) {
+        size_t rows = block_has_instances(block) ? block->instance_count : 1u;
+        if (rows > (w->value_cells - w->value_next) / (block->counter_count == 0 ? 1u
+                                                                                  : block->counter_count)) {
+            return PERFBUF_E_INCONSISTENT;
+        }
+        w->value_first[block->index] = w->value_next;
+        w->value_next += rows * block->counter_count;
+    }
     if (!block_has_instances(block)) {
         if (*next >= w->gen.record_count) {
+            return PERFBUF_E_INCONSISTENT;
+        }
+        uint64_t *row = pb_q_value_row(w, block, 0);
+        if (row != NULL && perfbuf_v2_values_read(w->d, block, NULL, row, block->counter_count,
+                                                  &w->reads[*next]) != PERFBUF_OK) {
             return PERFBUF_E_INCONSISTENT;
         }
         records[(*next)++] = (pb_qrec){.hash = pb_q_hash("", 0), .parent = PB_Q_NONE,
@@ -514,11 +544,21 @@ static perfbuf_status block_records(pb_qbuild *w, const perfbuf_v2_block *block,
     perfbuf_v2_instance inst;
     uint32_t position = 0;
     perfbuf_v2_instances_begin(block, &it);
-    while (position < block->instance_count && perfbuf_v2_instances_next(w->d, block, &it, &inst)) {
-        if (*next >= w->gen.record_count) {
+    while (position < block->instance_count && *next < w->gen.record_count) {
+        uint64_t *row = pb_q_value_row(w, block, position);
+        perfbuf_status st =
+            row != NULL ? perfbuf_v2_instances_next_values(w->d, block, &it, &inst, row,
+                                                           block->counter_count, &w->reads[*next])
+            : perfbuf_v2_instances_next(w->d, block, &it, &inst) ? PERFBUF_OK
+                                                                  : PERFBUF_E_NOT_FOUND;
+        if (st == PERFBUF_E_NOT_FOUND) {
+            break;
+        }
+        if (st != PERFBUF_OK) {
             return PERFBUF_E_INCONSISTENT;
         }
         pb_qrec *r = &records[*next];
+        w->instances[*next] = inst;
         *r = (pb_qrec){.parent = PB_Q_NONE, .identity = PB_Q_HAS_IDENTITY | inst.id,
                        .position = position++, .object = block->index};
         if (!keep_v2_name(w, &inst, r)) {
@@ -528,6 +568,33 @@ static perfbuf_status block_records(pb_qbuild *w, const perfbuf_v2_block *block,
         (*next)++;
     }
     return position == block->instance_count ? PERFBUF_OK : PERFBUF_E_INCONSISTENT;
+}
+
+/* Each tabled block's records by pairing key, once for all its counters
+ * (query_items.c picks each counter's items from the order). */
+static perfbuf_status sort_record_keys(pb_qbuild *w)
+{
+    const pb_qrec *records = pb_q_records(w->q, &w->gen);
+    uint32_t n = w->gen.record_count;
+    for (uint32_t j = 0; j < n; j++) {
+        PB_WORK(1);
+        w->record_keys[2u * j] = pb_q_v2_record_key(&records[j]);
+        w->record_keys[2u * j + 1u] = j;
+    }
+    /* A block's records are consecutive: sort each run of one block. */
+    for (uint32_t s = 0; s < n;) {
+        uint32_t e = s + 1u;
+        while (e < n && records[e].object == records[s].object) {
+            PB_WORK(1);
+            e++;
+        }
+        if (e - s > w->sort_pairs) {
+            return PERFBUF_E_INCONSISTENT;
+        }
+        pb_q_sort(&w->record_keys[2u * s], w->spare, w->radix_counts, e - s);
+        s = e;
+    }
+    return PERFBUF_OK;
 }
 
 /* Whether a counter names block `index`. */
@@ -554,6 +621,7 @@ perfbuf_status pb_q_table_v2(pb_qbuild *w)
         bool named = block.index < d->block_count && names_block(w->q, block.index);
         if (block.index < d->block_count) {
             w->object_first[block.index] = named ? 0u : PB_Q_NONE;
+            w->value_first[block.index] = PB_Q_NO_VALUES;
         }
         if (named) {
             records += block_has_instances(&block) ? block.instance_count : 1u;
@@ -590,7 +658,7 @@ perfbuf_status pb_q_table_v2(pb_qbuild *w)
         return PERFBUF_E_INCONSISTENT;
     }
     key_records(w);
-    return PERFBUF_OK;
+    return sort_record_keys(w);
 }
 
 /* ---- the older generation's parents ---- */
