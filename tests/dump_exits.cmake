@@ -235,6 +235,9 @@ miss("no such name under that parent" "${en}" [=[\Thread(svchost/9)\% Processor 
      Instance 16 "no instance of that name under that parent" ${g1})
 miss("no #N of that name" "${en}" [=[\Thread(svchost/0#2)\% Processor Time]=] Index 17
      "no instance of that name has the index #2" ${g1})
+# The machine part is the path's part from byte 2, after "\\".
+miss("another computer" "${en}" [=[\\ELSEWHERE\Processor(*)\% Processor Time]=] Machine 2
+     "the path names another computer than the capture's (its SystemName)" ${g1})
 miss("no instances by kind" "${en}" [=[\Memory(x)\Available Bytes]=] Instance 8
      "the object has no instances: it holds one counter block, which a path names without \"(...)\""
      ${g1})

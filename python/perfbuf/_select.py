@@ -18,7 +18,7 @@ _PART_PARENT, _PART_INSTANCE = 2, 3
 _NO_INSTANCE = 0xFFFFFFFF
 # PERFBUF_QUERY_FOUND_* (query.h) that the stderr lines tell apart
 _FOUND_EMPTY_OBJECT, _FOUND_NO_INSTANCE, _FOUND_UNNAMED = 2, 3, 4
-_FOUND_NO_COUNTER, _FOUND_NO_OBJECT = 5, 6
+_FOUND_NO_COUNTER, _FOUND_NO_OBJECT, _FOUND_NO_MACHINE, _FOUND_NO_PARENT = 5, 6, 7, 8
 
 
 class TitleTables:
@@ -55,7 +55,7 @@ class _Path:
         self.flags = c.flags
         self.index = c.index
         self.spans = {part: (getattr(c, part).offset, getattr(c, part).length)
-                      for part in ("object", "parent", "instance", "counter")}
+                      for part in ("machine", "object", "parent", "instance", "counter")}
 
     def names_parent(self):
         return bool(self.flags & _HAS_PARENT) and not self.flags & _PARENT_WILDCARD
@@ -184,6 +184,12 @@ class Selection:
         if found == _FOUND_UNNAMED:
             return ("Instance", path.spans["object"][0] + path.spans["object"][1],
                     "the object has instances and the path names none")
+        if found == _FOUND_NO_PARENT:
+            return ("Parent", path.spans["parent"][0],
+                    "no instance of the object has a parent of that name")
+        if found == _FOUND_NO_MACHINE:
+            return ("Machine", path.spans["machine"][0],
+                    "the path names another computer than the capture's (its SystemName)")
         if found != _FOUND_NO_INSTANCE:
             return None
         at = path.spans["instance"][0]
