@@ -665,12 +665,57 @@ static void a_failed_sample_keeps_its_status(void)
     tb_free(&reginfo);
 }
 
+/* Blocks with an id list and no value: a multiple-counters block of no
+ * counter (block 1, "Totals") and a counterset block whose instances have
+ * no value (block 0, "Proc"). Their rows of values are empty: the plan
+ * sizes none and the collection must succeed (a fuzzed input once found
+ * the tables refusing such a block as INCONSISTENT), each instance an item
+ * whose sample is not found (INVALID_DATA), the block none. */
+static void blocks_of_no_value(void)
+{
+    fixture f;
+    setup(&f);
+    perfbuf_query_counter c[2] = {0};
+    CHECK(add(&f, &c[0], "\\Proc(*)\\cpu") == PERFBUF_OK);
+    CHECK(add(&f, &c[1], "\\Totals\\count") == PERFBUF_OK);
+    CHECK(start(&f.q, &f.arena, &f.arena_bytes) == PERFBUF_OK);
+    for (int k = 0; k < 2; k++) {
+        tb_v2 v;
+        tb_v2_begin(&v, 1000 + k, 10000000 + k, 1000);
+        tb_v2_block_begin(&v, 0, PERFBUF_V2_COUNTERSET);
+        tb_v2_ids(&v, NULL, 0);
+        tb_v2_instances_begin(&v, 2);
+        tb_v2_instance(&v, 1, "a");
+        tb_v2_instance(&v, 2, "b");
+        tb_v2_instances_end(&v);
+        tb_v2_block_end(&v);
+        tb_v2_block_begin(&v, 0, PERFBUF_V2_MULTIPLE_COUNTERS);
+        tb_v2_ids(&v, NULL, 0);
+        tb_v2_block_end(&v);
+        tb_v2_end(&v);
+        CHECK_EQ_U(collect(&f.q, &f.arena, &f.arena_bytes, &v.buf), PERFBUF_OK);
+        tb_free(&v.buf);
+    }
+    perfbuf_raw_item raw[2];
+    size_t n = 2;
+    CHECK(tq_raw(&f.q, &c[0], raw, &n) == PERFBUF_OK);
+    CHECK_EQ_U(n, 2);
+    for (size_t i = 0; i < n; i++) {
+        CHECK_EQ_U(raw[i].newer.status, PERFBUF_CSTATUS_INVALID_DATA);
+    }
+    n = 2;
+    CHECK(tq_raw(&f.q, &c[1], raw, &n) == PERFBUF_OK);
+    CHECK_EQ_U(n, 1);
+    CHECK_EQ_U(raw[0].newer.status, PERFBUF_CSTATUS_INVALID_DATA);
+    teardown(&f);
+}
+
 static const th_case cases[] = {
     TH_CASE(documented_processor_information),
     TH_CASE(first_sample_rates_and_churn), TH_CASE(paths_and_statuses),
     TH_CASE(formats_and_arguments),       TH_CASE(unordered_ids_in_the_arena),
     TH_CASE(unique_id_survives_exit), TH_CASE(options_apply_to_query_data),
-    TH_CASE(a_failed_sample_keeps_its_status),
+    TH_CASE(a_failed_sample_keeps_its_status), TH_CASE(blocks_of_no_value),
 };
 
 TH_MAIN(cases)

@@ -519,8 +519,10 @@ static perfbuf_status block_records(pb_qbuild *w, const perfbuf_v2_block *block,
     pb_qrec *records = pb_q_records(w->q, &w->gen);
     if (pb_q_v2_has_ids(block)) {
         size_t rows = block_has_instances(block) ? block->instance_count : 1u;
-        if (rows > (w->value_cells - w->value_next) / (block->counter_count == 0 ? 1u
-                                                                                  : block->counter_count)) {
+        /* The plan counted rows x counter_count cells for the block (none
+         * for a block without values). */
+        if (block->counter_count != 0 &&
+            rows > (w->value_cells - w->value_next) / block->counter_count) {
             return PERFBUF_E_INCONSISTENT;
         }
         w->value_first[block->index] = w->value_next;
