@@ -6,6 +6,7 @@
  * value), every name from PDH's "parent/name#N".
  */
 #include <math.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -1645,6 +1646,95 @@ static void appeared_and_exited_per_instance(void)
     teardown(&f);
 }
 
+/* A bundled capture of corpus/captures/series, read whole (NULL: none). */
+static uint8_t *series_file(const char *name, size_t *len)
+{
+    char path[1024];
+    snprintf(path, sizeof path, "%s/%s", PERFBUF_SERIES_DIR, name);
+    FILE *in = fopen(path, "rb");
+    uint8_t *data = NULL;
+    *len = 0;
+    if (in != NULL && fseek(in, 0, SEEK_END) == 0) {
+        long size = ftell(in);
+        data = size > 0 && fseek(in, 0, SEEK_SET) == 0 ? malloc((size_t)size) : NULL;
+        if (data != NULL && fread(data, 1, (size_t)size, in) == (size_t)size) {
+            *len = (size_t)size;
+        }
+    }
+    if (in != NULL) {
+        fclose(in);
+    }
+    return data;
+}
+
+/*
+ * The bundled series (corpus/captures/series/README.md), captures 1 and 2:
+ * PID 812 ("svchost") exits and PID 1044, "svchost#1" in capture 1, becomes
+ * "svchost". By PDH's key the exited list names svchost#1, the name 1044
+ * held, and svchost's rate mixes both processes (60 %); paired by ID
+ * Process, svchost keeps 1044's 10 % and the exited list names svchost with
+ * its PID, 812. Its provider sets no UniqueID: paired by UniqueID, the
+ * instances keep PDH's key (identity NAME).
+ */
+static void series_paired_by_id_process(void)
+{
+    size_t table_len = 0, len[2] = {0, 0};
+    uint8_t *table = series_file("v1-names-series-counter-009.bin", &table_len);
+    uint8_t *capture[2] = {series_file("v1-series-1.bin", &len[0]),
+                           series_file("v1-series-2.bin", &len[1])};
+    CHECK(table != NULL && capture[0] != NULL && capture[1] != NULL);
+    static const char path[] = "\\Process(*)\\% Processor Time";
+    for (int by = 0; by < 3; by++) {
+        perfbuf_query q;
+        perfbuf_query_counter c = {0};
+        CHECK(perfbuf_query_open(&q, table, table_len, NULL, 0, NULL) == PERFBUF_OK);
+        CHECK(perfbuf_query_add(&q, &c, path, strlen(path), NULL) == PERFBUF_OK);
+        if (by == 1) {
+            CHECK(perfbuf_query_pair_by(&q, &c, "ID Process", 10, NULL) == PERFBUF_OK);
+        } else if (by == 2) {
+            CHECK(perfbuf_query_pair_by_unique_id(&q, &c, NULL) == PERFBUF_OK);
+        }
+        void *arena = NULL;
+        for (int k = 0; k < 2; k++) {
+            size_t needed = 0;
+            perfbuf_status st;
+            while ((st = perfbuf_query_collect(&q, capture[k], len[k], &needed, NULL)) ==
+                   PERFBUF_E_OUTPUT_TOO_SMALL) {
+                arena = realloc(arena, needed);
+                CHECK(arena != NULL && perfbuf_query_arena(&q, arena, &needed, NULL) == PERFBUF_OK);
+            }
+            CHECK_EQ_U(st, PERFBUF_OK);
+        }
+        perfbuf_formatted_item items[8];
+        size_t n = 8;
+        CHECK(tq_formatted(&q, &c, PERFBUF_FMT_DOUBLE, items, &n) == PERFBUF_OK);
+        bool seen = false;
+        for (size_t i = 0; i < n; i++) {
+            if (strcmp(items[i].name, "svchost") == 0) {
+                seen = true;
+                CHECK(fabs(items[i].value.as_double - (by == 1 ? 10.0 : 60.0)) < 1e-9);
+            }
+        }
+        CHECK(seen);
+        const char *gone[4];
+        size_t count = 4;
+        CHECK(tq_instances(&q, &c, PERFBUF_QUERY_EXITED, gone, &count) == PERFBUF_OK);
+        CHECK_EQ_U(count, 1);
+        CHECK_STR(gone[0], by == 1 ? "svchost" : "svchost#1");
+        CHECK_EQ_U(tq_listed[0].identity,
+                   by == 1 ? PERFBUF_QUERY_IDENTITY_KEY_COUNTER : PERFBUF_QUERY_IDENTITY_NAME);
+        CHECK_EQ_U(tq_listed[0].key, by == 1 ? 812u : 0u);
+        count = 4;
+        CHECK(tq_instances(&q, &c, PERFBUF_QUERY_APPEARED, gone, &count) == PERFBUF_OK);
+        CHECK_EQ_U(count, 0);
+        CHECK(perfbuf_query_close(&q, NULL) == PERFBUF_OK);
+        free(arena);
+    }
+    free(table);
+    free(capture[0]);
+    free(capture[1]);
+}
+
 static const th_case cases[] = {
     TH_CASE(first_sample_then_rates), TH_CASE(exit_shifts_ordinals),
     TH_CASE(appeared_and_exited_with_parents), TH_CASE(add_errors), TH_CASE(refused_arguments),
@@ -1659,6 +1749,7 @@ static const th_case cases[] = {
     TH_CASE(a_path_is_resolved_once), TH_CASE(a_changed_type_is_not_paired),
     TH_CASE(a_capture_of_another_computer_is_refused),
     TH_CASE(a_path_names_the_capture_s_computer), TH_CASE(appeared_and_exited_per_instance),
+    TH_CASE(series_paired_by_id_process),
 };
 
 TH_MAIN(cases)
