@@ -22,12 +22,12 @@
  * Oracles: every call within the work budget of its inputs (fuzz/oracle.h;
  * a collection's inputs are the capture once per counter and twice more,
  * the table, and the items it gave times PERFBUF_QUERY_ITEM_BYTES, never
- * the arena it asked for); a rejected add names the path's structure and
- * an offset inside it; a collection asked to grow succeeds with the size it
- * asked for; a capture of another computer than the first is refused
- * (MACHINE_CHANGED); an array's size answer is what the fill uses; every
- * name ends with a NUL inside the caller's names; a raw item with an older
- * sample is MATCHED;
+ * the arena it asked for; an array's size answer's, the items it sizes);
+ * a rejected add names the path's structure and an offset inside it; a
+ * collection asked to grow succeeds with the size it asked for; a capture
+ * of another computer than the first is refused (MACHINE_CHANGED); an
+ * array's size answer is what the fill uses; every name ends with a NUL
+ * inside the caller's names; a raw item with an older sample is MATCHED;
  * the instances listed as appeared or exited are at most the items of
  * their capture; a title's text fits in the room its size answer gave; a
  * V2 open that succeeds leaves *err reporting no failure; options with an
@@ -251,8 +251,11 @@ static void check_arrays(run *r, const perfbuf_query_counter *c, uint32_t flags,
     bool every_definition = c == &r->counters[2];
     bool every = every_definition || (c->path.flags & PERFBUF_PATH_COUNTER_WILDCARD) != 0;
     check_ownership(r, c);
-    BUDGETED(0, st = perfbuf_query_formatted_array(&r->q, c, flags, NULL, &count, NULL,
-                                                   &name_bytes, NULL));
+    /* The size answer walks the kept items to sum their names' bytes
+     * (O(items), query.h): its budget is the items it sizes, as the fill's. */
+    BUDGETED(sizeof(perfbuf_formatted_item) * c->newer.count,
+             st = perfbuf_query_formatted_array(&r->q, c, flags, NULL, &count, NULL,
+                                                &name_bytes, NULL));
     if (st == PERFBUF_E_NOT_FOUND) {
         ORACLE(c->status != PERFBUF_CSTATUS_VALID_DATA);
         return;
