@@ -544,7 +544,7 @@ static void query_v2_seeds(void)
  * budget. The newer capture is small (a short parent, two children: every
  * older child exits), so that the seed costs the fuzzer one large capture.
  */
-enum { LONG_PARENT_UNITS = 16000, LONG_PARENT_CHILDREN = 700 };
+enum { LONG_PARENT_UNITS = 16000, LONG_PARENT_CHILDREN = 700, LONG_COMPUTER_UNITS = 1100 };
 
 static tb_buf long_parent_capture(const char *computer, uint32_t second, uint32_t units,
                                   uint32_t children)
@@ -610,6 +610,18 @@ static void query_seeds(void)
     tb_buf lo = long_parent_capture("HOST", 0, LONG_PARENT_UNITS, LONG_PARENT_CHILDREN);
     tb_buf ln = long_parent_capture("HOST", 1, 1, 2);
     query_file("valid-long-parent-children.bin", 0, "\\Process(none)\\ID Process",
+               "\\Job(*)\\ID Process", &lo, &ln);
+    tb_free(&lo);
+    tb_free(&ln);
+    /* A newer capture of a computer whose name takes more than a kilobyte
+     * of UTF-8: MACHINE_CHANGED, which the harness must see by comparing
+     * the whole name. */
+    char computer[LONG_COMPUTER_UNITS + 1];
+    memset(computer, 'N', LONG_COMPUTER_UNITS);
+    computer[LONG_COMPUTER_UNITS] = '\0';
+    lo = long_parent_capture("HOST", 0, 1, 2);
+    ln = long_parent_capture(computer, 1, 1, 2);
+    query_file("valid-long-computer-name.bin", 0, "\\Process(*)\\ID Process",
                "\\Job(*)\\ID Process", &lo, &ln);
     tb_free(&lo);
     tb_free(&ln);
