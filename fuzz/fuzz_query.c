@@ -22,12 +22,13 @@
  * Oracles: every call within the work budget of its inputs (fuzz/oracle.h;
  * a collection's inputs are the capture once per counter and twice more,
  * the table, and the items it gave times PERFBUF_QUERY_ITEM_BYTES, never
- * the arena it asked for); a rejected add names the path's structure and
- * an offset inside it; a collection asked to grow succeeds with the size it
- * asked for; a capture of another computer than the first is refused
- * (MACHINE_CHANGED); an array's size answer is what the fill uses; every
- * name ends with a NUL inside the caller's names; a raw item with an older
- * sample is MATCHED;
+ * the arena it asked for; an array's size answer's, the items it sizes);
+ * a rejected add names the path's structure and an offset inside it; a
+ * collection asked to grow succeeds with the size it asked for; a capture
+ * of another computer than the first is refused (MACHINE_CHANGED), the
+ * names compared whole however long; an array's size answer is what the
+ * fill uses; every name ends with a NUL inside the caller's names; a raw
+ * item with an older sample is MATCHED;
  * the instances listed as appeared or exited are at most the items of
  * their capture; a title's text fits in the room its size answer gave; a
  * V2 open that succeeds leaves *err reporting no failure; options with an
@@ -77,8 +78,8 @@ typedef struct run {
     perfbuf_query other;
     perfbuf_query_counter foreign;
     bool other_open;
-    /* The first capture's computer name, as UTF-8. */
-    char machine[1024];
+    /* The first capture's computer name, as UTF-8 (allocated). */
+    char *machine;
     size_t machine_len;
     bool machine_known;
 } run;
@@ -99,40 +100,41 @@ static perfbuf_status parsed_alone(const run *r, const uint8_t *capture, size_t 
 
 /* Whether a V1 capture's computer name is known and another than the
  * first collected capture's (ASCII letters case-insensitively); records
- * the first. Names longer than the room are not compared. */
+ * the first. The name is converted whole, however long: the collection
+ * compares the whole name, so a name cut to a room of the harness's would
+ * make the two disagree. */
 static bool other_machine(run *r, const uint8_t *capture, size_t len, bool collected)
 {
     perfbuf_v1_block b;
-    char name[sizeof r->machine];
     size_t name_len = 0;
     perfbuf_status st;
     if (r->v2 || perfbuf_v1_parse(capture, len, &r->options, &b, NULL) != PERFBUF_OK) {
         return false;
     }
-    BUDGETED(len, st = perfbuf_v1_system_name_utf8(&b, name, sizeof name, &name_len));
-    if (st != PERFBUF_OK) {
-        return false;
-    }
+    /* At most three bytes of UTF-8 per UTF-16 unit, and the NUL. */
+    size_t room = 3u * b.system_name_units + 1u;
+    char *name = malloc(room);
+    BUDGETED(len, st = perfbuf_v1_system_name_utf8(&b, name, room, &name_len));
+    ORACLE(st == PERFBUF_OK);
     if (!r->machine_known) {
         if (collected) {
-            memcpy(r->machine, name, name_len);
+            r->machine = name;
             r->machine_len = name_len;
             r->machine_known = true;
+        } else {
+            free(name);
         }
         return false;
     }
-    if (name_len != r->machine_len) {
-        return true;
-    }
-    for (size_t i = 0; i < name_len; i++) {
+    bool other = name_len != r->machine_len;
+    for (size_t i = 0; !other && i < name_len; i++) {
         char a = name[i], c = r->machine[i];
         a = a >= 'A' && a <= 'Z' ? (char)(a + 32) : a;
         c = c >= 'A' && c <= 'Z' ? (char)(c + 32) : c;
-        if (a != c) {
-            return true;
-        }
+        other = a != c;
     }
-    return false;
+    free(name);
+    return other;
 }
 
 /* Collects one capture, growing the arena once when asked. False when
@@ -251,8 +253,11 @@ static void check_arrays(run *r, const perfbuf_query_counter *c, uint32_t flags,
     bool every_definition = c == &r->counters[2];
     bool every = every_definition || (c->path.flags & PERFBUF_PATH_COUNTER_WILDCARD) != 0;
     check_ownership(r, c);
-    BUDGETED(0, st = perfbuf_query_formatted_array(&r->q, c, flags, NULL, &count, NULL,
-                                                   &name_bytes, NULL));
+    /* The size answer walks the kept items to sum their names' bytes
+     * (O(items), query.h): its budget is the items it sizes, as the fill's. */
+    BUDGETED(sizeof(perfbuf_formatted_item) * c->newer.count,
+             st = perfbuf_query_formatted_array(&r->q, c, flags, NULL, &count, NULL,
+                                                &name_bytes, NULL));
     if (st == PERFBUF_E_NOT_FOUND) {
         ORACLE(c->status != PERFBUF_CSTATUS_VALID_DATA);
         return;
@@ -533,6 +538,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
     }
     BUDGETED(0, st = perfbuf_query_close(&r.q, NULL));
     ORACLE(st == PERFBUF_OK);
+    free(r.machine);
     free(r.arena);
     return 0;
 }

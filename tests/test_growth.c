@@ -1554,6 +1554,51 @@ static void query_read(const perfbuf_query *q, const perfbuf_query_counter *c, u
 }
 
 /*
+ * adv_v1_long_parent's n children "c" of one parent of n characters, in
+ * both captures, through a path and a counter of every definition: the
+ * parent's name is converted and hashed once per capture whatever the
+ * number of children, so the work grows with the bytes. adv_pair's long
+ * parent above keeps 2,000 characters, where a parent name converted
+ * again for each child costs n x 2,000 units, which is linear in n and
+ * within the budget; here it would cost n x n. Input: both captures, the
+ * table and the items.
+ */
+static void call_query_parent_of_n(uint32_t n, run *r)
+{
+    tb_buf ob = adv_v1_long_parent(n), nb = adv_v1_long_parent(n);
+    tb_buf table;
+    tb_init(&table);
+    char child[16];
+    snprintf(child, sizeof child, "%u", ADV_V1_TITLE(1));
+    const char *titles[] = {"2", "Count", child, "Child"};
+    for (int k = 0; k < 4; k++) {
+        tb_utf16(&table, titles[k], 1);
+    }
+    tb_u16(&table, 0);
+    perfbuf_query q;
+    perfbuf_query_counter counters[2] = {0};
+    const char *path = "\\Child(*)\\Count";
+    EXPECT(perfbuf_query_open(&q, table.data, table.len, NULL, 0, NULL) == PERFBUF_OK);
+    EXPECT(perfbuf_query_add(&q, &counters[0], path, strlen(path), NULL) == PERFBUF_OK);
+    EXPECT(perfbuf_query_add_definitions(&q, &counters[1], NULL) == PERFBUF_OK);
+    void *arena = NULL;
+    const tb_buf *const captures[2] = {&ob, &nb};
+    size_t items_bytes = query_collect_both(&q, counters, 2, &arena, captures, r);
+    /* The collections alone: each child's name in the arrays carries its
+     * parent's (cut at 3,072 bytes), so what a read writes grows with
+     * n x n here, and the reads are measured on adv_pair's shapes above. */
+    size_t count = 0;
+    EXPECT(perfbuf_query_raw_array(&q, &counters[0], NULL, &count, NULL, NULL, NULL) ==
+           PERFBUF_E_OUTPUT_TOO_SMALL);
+    EXPECT(count == n);
+    r->bytes = ob.len + nb.len + table.len + items_bytes;
+    free(arena);
+    tb_free(&ob);
+    tb_free(&nb);
+    tb_free(&table);
+}
+
+/*
  * The query opened on V2 (perfbuf_query_open_v2) on adv_pair_v2's shapes:
  * two counters by name, both captures collected, arrays and exited
  * instances read. Input: both captures, the registration and names, and
@@ -1788,6 +1833,7 @@ static void query_cases(void)
     GROWTH("query: n svchost, #N shifted", call_query_same_names, N_LOG_N);
     GROWTH("query: n children of one long parent", call_query_long_parent, N_LOG_N);
     GROWTH("query: two long parents of one name", call_query_two_parents, N_LOG_N);
+    GROWTH("query: n children of one n-char parent", call_query_parent_of_n, N_LOG_N);
     CALL(growth("query: names of 1,100 euro signs", call_query_long_names, N / 4, N_LOG_N));
     GROWTH("query: counter *, n / 8 counters of 16 long-named instances",
            call_query_every_counter, N_LOG_N);

@@ -529,6 +529,59 @@ static void query_v2_seeds(void)
     tb_free(&reg);
 }
 
+/*
+ * Children of one long-named parent (docs/linear-time.md): in the older
+ * capture, LONG_PARENT_UNITS characters name the one CF_JOB instance, and
+ * LONG_PARENT_CHILDREN CF_PROCESS instances, each as small as a V1
+ * instance can be (a one-character name, one 4-byte counter), are its
+ * children. The first path selects none of them and the second names the
+ * parent, so a collection's budget (fuzz/fuzz_query.c) is five times the
+ * capture plus an item per child (the counter of every definition); a
+ * collection that converted the parent's name again for each child
+ * rather than once per capture would do about twice that budget, where
+ * one that converts it once does about 3 % of it (docs/linear-time.md).
+ * adv_pair's 2,000 characters are too short for that: n x 2,000 fits the
+ * budget. The newer capture is small (a short parent, two children: every
+ * older child exits), so that the seed costs the fuzzer one large capture.
+ */
+enum { LONG_PARENT_UNITS = 16000, LONG_PARENT_CHILDREN = 700, LONG_COMPUTER_UNITS = 1100 };
+
+static tb_buf long_parent_capture(const char *computer, uint32_t second, uint32_t units,
+                                  uint32_t children)
+{
+    tb_v1 v;
+    tb_v1_begin(&v, computer);
+    uint64_t t = CF_TIME(second);
+    tb_patch_u32(&v.buf, 72, (uint32_t)t);
+    tb_patch_u32(&v.buf, 76, (uint32_t)(t >> 32));
+    char *parent = malloc(units + 1u);
+    if (parent == NULL) {
+        exit(2);
+    }
+    memset(parent, 'P', units);
+    parent[units] = '\0';
+    uint8_t data[4];
+    tb_v1_object_begin(&v, CF_JOB, 0, 0);
+    tb_v1_counter(&v, CF_COUNT, PERF_COUNTER_RAWCOUNT, 4, 4);
+    tb_v1_definitions_end(&v);
+    tb_v1_instance(&v, parent, 0, 0);
+    tb_put32(data, 4, 1);
+    tb_v1_counter_block(&v, data, sizeof data);
+    tb_v1_object_end(&v);
+    free(parent);
+    tb_v1_object_begin(&v, CF_PROCESS, 0, 0);
+    tb_v1_counter(&v, CF_COUNT, PERF_COUNTER_RAWCOUNT, 4, 4);
+    tb_v1_definitions_end(&v);
+    for (uint32_t i = 0; i < children; i++) {
+        tb_v1_instance(&v, "c", CF_JOB, 0);
+        tb_put32(data, 4, i + second);
+        tb_v1_counter_block(&v, data, sizeof data);
+    }
+    tb_v1_object_end(&v);
+    tb_v1_end(&v);
+    return v.buf;
+}
+
 static void query_seeds(void)
 {
     const char *const jobs[] = {"p1", "P2"};
@@ -554,6 +607,24 @@ static void query_seeds(void)
     /* Bit 4: the first counter paired by UniqueID (the last svchost has one). */
     query_file("valid-pair-by-unique-id.bin", 16, "\\Process(*)\\% Processor Time",
                "\\Process(svchost)\\ID Process", &o, &n);
+    tb_buf lo = long_parent_capture("HOST", 0, LONG_PARENT_UNITS, LONG_PARENT_CHILDREN);
+    tb_buf ln = long_parent_capture("HOST", 1, 1, 2);
+    query_file("valid-long-parent-children.bin", 0, "\\Process(none)\\ID Process",
+               "\\Job(*)\\ID Process", &lo, &ln);
+    tb_free(&lo);
+    tb_free(&ln);
+    /* A newer capture of a computer whose name takes more than a kilobyte
+     * of UTF-8: MACHINE_CHANGED, which the harness must see by comparing
+     * the whole name. */
+    char computer[LONG_COMPUTER_UNITS + 1];
+    memset(computer, 'N', LONG_COMPUTER_UNITS);
+    computer[LONG_COMPUTER_UNITS] = '\0';
+    lo = long_parent_capture("HOST", 0, 1, 2);
+    ln = long_parent_capture(computer, 1, 1, 2);
+    query_file("valid-long-computer-name.bin", 0, "\\Process(*)\\ID Process",
+               "\\Job(*)\\ID Process", &lo, &ln);
+    tb_free(&lo);
+    tb_free(&ln);
     query_v2_seeds();
     tb_free(&o);
     tb_free(&n);
