@@ -90,8 +90,6 @@ typedef struct array_call {
      * against the parent's own bytes, never converted. */
     perfbuf_counter_path instance_part;
     bool named_parent;
-    /* Per item, its instance's identity when asked (pb_v1_raw_array_identities). */
-    uint64_t *identities;
     /* The instance fill_item is writing: its position among the newer
      * capture's instances, or PERFBUF_ITEM_NO_INSTANCE; the older
      * instance its key paired it with, or PERFBUF_ITEM_NO_INSTANCE. */
@@ -350,12 +348,6 @@ static void fill_item(array_call *a, const perfbuf_v1_instance *inst,
     if (!a->agree && pairing == PERFBUF_PAIR_MATCHED) {
         pairing = PERFBUF_PAIR_DEFINITION_CHANGED;
     }
-    if (a->identities != NULL) {
-        a->identities[a->item_count] =
-            inst != NULL && inst->unique_id != -1 /* PERF_NO_UNIQUE_ID */
-                ? PB_HAS_IDENTITY | (uint32_t)inst->unique_id
-                : 0u;
-    }
     bool has_older = pairing == PERFBUF_PAIR_MATCHED && older_block != NULL &&
                      perfbuf_v1_raw_sample(p->older, &p->older_object, &a->older_def.counter,
                                            older_block, &older, &older_context) == PERFBUF_OK;
@@ -557,16 +549,5 @@ perfbuf_status perfbuf_v1_raw_array(const perfbuf_v1_pairing *p, uint32_t counte
                                     size_t *item_count, char *strings, size_t *string_bytes)
 {
     array_call a = {.p = p, .path = path, .raw = true, .raw_items = items, .strings = strings};
-    return array(&a, counter_title, item_count, string_bytes);
-}
-
-perfbuf_status pb_v1_raw_array_identities(const perfbuf_v1_pairing *p, uint32_t counter_title,
-                                          const perfbuf_counter_path *path,
-                                          perfbuf_raw_item *items, size_t *item_count,
-                                          char *strings, size_t *string_bytes,
-                                          uint64_t *identities)
-{
-    array_call a = {.p = p, .path = path, .raw = true, .raw_items = items, .strings = strings,
-                    .identities = items != NULL ? identities : NULL};
     return array(&a, counter_title, item_count, string_bytes);
 }

@@ -25,8 +25,6 @@ typedef struct v2_array {
     char *strings;
     size_t item_cap, string_cap;
     size_t item_count, string_bytes;
-    /* Per item, its instance's identity when asked (pb_v2_raw_array_identities). */
-    uint64_t *identities;
     /* The instance fill_item is writing: its position among the newer
      * capture's instances, or PERFBUF_ITEM_NO_INSTANCE; the older
      * instance its key paired it with, or PERFBUF_ITEM_NO_INSTANCE. */
@@ -107,9 +105,6 @@ static void fill_item(v2_array *a, const perfbuf_v2_instance *inst, uint32_t pai
         newer.status = sample_failure(st);
     }
     bool has_older = older != NULL;
-    if (a->identities != NULL) {
-        a->identities[a->item_count] = inst != NULL ? PB_HAS_IDENTITY | inst->id : 0u;
-    }
     if (a->raw) {
         perfbuf_raw_item *it = &a->raw_items[a->item_count];
         *it = (perfbuf_raw_item){0};
@@ -335,18 +330,5 @@ perfbuf_status perfbuf_v2_raw_array(const perfbuf_v2_pairing *p, const perfbuf_v
 {
     v2_array a = {.p = p, .reg = reg, .counter_id = counter_id, .path = path, .raw = true,
                   .raw_items = items, .strings = strings};
-    return array(&a, item_count, string_bytes);
-}
-
-perfbuf_status pb_v2_raw_array_identities(const perfbuf_v2_pairing *p,
-                                          const perfbuf_v2_reginfo *reg, uint32_t counter_id,
-                                          const perfbuf_counter_path *path,
-                                          perfbuf_raw_item *items, size_t *item_count,
-                                          char *strings, size_t *string_bytes,
-                                          uint64_t *identities)
-{
-    v2_array a = {.p = p, .reg = reg, .counter_id = counter_id, .path = path, .raw = true,
-                  .raw_items = items, .strings = strings,
-                  .identities = items != NULL ? identities : NULL};
     return array(&a, item_count, string_bytes);
 }

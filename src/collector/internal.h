@@ -149,24 +149,5 @@ static inline void pb_write_ordinal_suffix(char *out, uint32_t ordinal, size_t b
     }
 }
 
-/* An instance's identity beside its item, for the query's pairing
- * (collector/query.c): PB_HAS_IDENTITY | its V1 UniqueID, or | its V2
- * InstanceId; 0 for an instance without one (PERF_NO_UNIQUE_ID, or a
- * block without instances). */
-#define PB_HAS_IDENTITY (UINT64_C(1) << 32)
-
-/* perfbuf_v1_raw_array and perfbuf_v2_raw_array, also writing each
- * item's identity to identities[i] (as many as items) when they fill. */
-perfbuf_status pb_v1_raw_array_identities(const perfbuf_v1_pairing *p, uint32_t counter_title,
-                                          const perfbuf_counter_path *path,
-                                          perfbuf_raw_item *items, size_t *item_count,
-                                          char *strings, size_t *string_bytes,
-                                          uint64_t *identities);
-perfbuf_status pb_v2_raw_array_identities(const perfbuf_v2_pairing *p,
-                                          const perfbuf_v2_reginfo *reg, uint32_t counter_id,
-                                          const perfbuf_counter_path *path,
-                                          perfbuf_raw_item *items, size_t *item_count,
-                                          char *strings, size_t *string_bytes,
-                                          uint64_t *identities);
 
 #endif
