@@ -6,6 +6,7 @@
 #include <string.h>
 
 #include "csv.h"
+#include "decimal.h"
 #include "dump.h"
 #include "perfbuf/collector.h"
 #include "perfbuf/counter_types.h"
@@ -341,8 +342,8 @@ static void emit_formatted(emitter *e, const v1_current *cur, const v1_paired *p
         ptrdiff_t at = paired_item(p, first, &cur->counters[i]);
         const perfbuf_value *v = at >= 0 ? &p->formatted[at].value : NULL;
         if (v != NULL && v->status == PERFBUF_CSTATUS_VALID_DATA) {
-            char text[64];
-            snprintf(text, sizeof text, "%.6f", v->as_double);
+            char text[DUMP_DECIMAL_BYTES];
+            (void)dump_decimal6(v->as_double, text);
             emit_str(e, NULL, text);
         } else {
             emit_str(e, NULL,
@@ -410,12 +411,12 @@ static void emit_statistics(emitter *e, const v1_current *cur, const v1_peers *p
         emit_object_begin(e, NULL);
         emit_u64(e, "count", st.count);
         if (rc == PERFBUF_CSTATUS_VALID_DATA) {
-            char text[64];
-            snprintf(text, sizeof text, "%.6f", st.min.as_double);
+            char text[DUMP_DECIMAL_BYTES];
+            (void)dump_decimal6(st.min.as_double, text);
             emit_str(e, "min", text);
-            snprintf(text, sizeof text, "%.6f", st.max.as_double);
+            (void)dump_decimal6(st.max.as_double, text);
             emit_str(e, "max", text);
-            snprintf(text, sizeof text, "%.6f", st.mean.as_double);
+            (void)dump_decimal6(st.mean.as_double, text);
             emit_str(e, "mean", text);
         } else {
             emit_str(e, "status", dump_value_status_name(rc));
@@ -1080,8 +1081,8 @@ static csv_stamp_text csv_stamp(const perfbuf_systemtime *t)
 static void csv_value(csv_out *w, const csv_cell *cell)
 {
     if (cell != NULL && cell->has_value) {
-        char text[64];
-        snprintf(text, sizeof text, "%.6f", cell->value);
+        char text[DUMP_DECIMAL_BYTES];
+        (void)dump_decimal6(cell->value, text);
         csv_field(w, text);
     } else {
         csv_field(w, " ");
