@@ -121,7 +121,7 @@ static bool query_open_on(const dump_input *in, const v1_tables *tables, perfbuf
     for (size_t p = 0; open && p < in->path_count; p++) {
         DUMP_WORK(1);
         /* Instances whose provider sets a UniqueID pair by it, as --rate's
-         * text and JSON pair them (paired_build), so every output gives
+         * text and JSON pair them (every_open), so every output gives
          * such an instance its own earlier sample; the others by PDH's key. */
         added[p] = perfbuf_query_add(q, &counters[p], in->paths[p].text, in->paths[p].text_len,
                                      NULL) == PERFBUF_OK &&
@@ -158,112 +158,154 @@ static uint32_t collect_counters(const perfbuf_v1_block *b, const perfbuf_v1_obj
 }
 
 /*
- * An earlier capture (--rate's, or one of --series) and FILE, collected in
- * that order by the library's query with a counter of every definition
- * (perfbuf_query_add_definitions): one item per object, instance (or
- * counter block) and definition of FILE, in block and definition order,
- * each with the earlier capture's sample of the same instance and
- * definition. Instances whose provider sets a UniqueID pair by it, the
- * others by PDH's key, as in every output (docs/cli.md); only the first
- * object of a title pairs.
+ * A query with a counter of every definition of every object
+ * (perfbuf_query_add_definitions): after each collection, one item per
+ * object, instance (or counter block) and definition of the capture
+ * collected last, in block and definition order, each with the sample of
+ * the same instance and definition in the capture collected before it.
+ * Instances whose provider sets a UniqueID pair by it, the others by PDH's
+ * key, as in every output (docs/cli.md); only the first object of a title
+ * pairs. The counter names no title, so the query is opened on an empty
+ * Counter table. Each capture is parsed with the options the text and JSON
+ * outputs parse FILE with, so the query refuses exactly what they refuse.
+ */
+typedef struct v1_every {
+    perfbuf_query q;
+    perfbuf_query_counter every;
+    uint8_t *arena;            /* the query's */
+    bool open;
+} v1_every;
+
+/* An empty Counter table: its final empty string. */
+static const uint8_t no_titles[2] = {0, 0};
+
+static void every_open(v1_every *w, const dump_input *in)
+{
+    memset(w, 0, sizeof *w);
+    w->open = perfbuf_query_open(&w->q, no_titles, sizeof no_titles, NULL, 0, NULL) ==
+                  PERFBUF_OK &&
+              perfbuf_query_options(&w->q, &in->options, NULL) == PERFBUF_OK &&
+              perfbuf_query_add_definitions(&w->q, &w->every, NULL) == PERFBUF_OK &&
+              perfbuf_query_pair_by_unique_id(&w->q, &w->every, NULL) == PERFBUF_OK;
+}
+
+/* Collects an earlier capture (main has parsed it with these options and
+ * reports its rejection): false when the query refuses it. */
+static bool every_collect(v1_every *w, const uint8_t *data, size_t size, perfbuf_error *err)
+{
+    return w->open && dump_query_collect(&w->q, &w->arena, data, size, err) == PERFBUF_OK;
+}
+
+/* Collects FILE. It parsed with these options already and the run checked
+ * that every capture is of one computer (dump_earlier_fits): only the
+ * arena's size could stop the query, and dump_query_collect grows it as
+ * asked. Says so on stderr when it fails all the same. */
+static bool every_collect_file(v1_every *w, const dump_input *in)
+{
+    perfbuf_error err;
+    perfbuf_status st = w->open ? dump_query_collect(&w->q, &w->arena, in->data, in->size, &err)
+                                : PERFBUF_E_INVALID_ARGUMENT;
+    if (st != PERFBUF_OK) {
+        fprintf(stderr, "perfbuf-dump: %s: the query could not collect it: %s\n", in->path,
+                perfbuf_status_name(st));
+    }
+    return st == PERFBUF_OK;
+}
+
+/*
+ * FILE's items of one collection: the raw array alone. Its items carry
+ * both samples, and the formatted value the query would give is made from
+ * them only for the values shown (paired_value), so no second array is
+ * read and nothing is formatted twice.
  */
 typedef struct v1_paired {
     bool valid;                /* FILE was collected: the items are there */
     perfbuf_raw_item *raw;
-    perfbuf_formatted_item *formatted;
     size_t count;
-    uint8_t *arena;            /* the query's */
+    size_t cap;                /* room in raw */
+    size_t cursor;             /* where paired_find last answered */
 } v1_paired;
 
-/* The query needs no title: an empty Counter table, its final empty string. */
-static const uint8_t no_titles[2] = {0, 0};
-
-/* Reads one of the counter's arrays into a new allocation: raw (true) or
- * formatted as doubles. False when the query does not answer it. */
-static bool paired_read(const perfbuf_query *q, const perfbuf_query_counter *c, v1_paired *p)
+/* Reads the raw array of the query's last collection into p, reusing its
+ * room. The outputs name instances themselves: names are not asked for. */
+static bool every_read(const v1_every *w, v1_paired *p)
 {
     size_t n = 0;
-    perfbuf_status st = perfbuf_query_raw_array(q, c, NULL, &n, NULL, NULL, NULL);
+    perfbuf_status st = perfbuf_query_raw_array(&w->q, &w->every, NULL, &n, NULL, NULL, NULL);
+    p->valid = false;
+    p->count = 0;
+    p->cursor = 0;
     if (st != PERFBUF_OK && st != PERFBUF_E_OUTPUT_TOO_SMALL) {
         return false;
     }
-    p->raw = dump_calloc(n + 1u, sizeof *p->raw);
-    p->formatted = dump_calloc(n + 1u, sizeof *p->formatted);
-    size_t raw_n = n;
-    size_t formatted_n = n;
-    p->count = n;
-    /* The outputs name instances themselves: the items' names are not asked for. */
-    return perfbuf_query_raw_array(q, c, p->raw, &raw_n, NULL, NULL, NULL) == PERFBUF_OK &&
-           perfbuf_query_formatted_array(q, c, PERFBUF_FMT_DOUBLE, p->formatted, &formatted_n,
-                                         NULL, NULL, NULL) == PERFBUF_OK &&
-           raw_n == n && formatted_n == n;
+    if (n > p->cap || p->raw == NULL) {
+        free(p->raw);
+        p->raw = dump_calloc(n, sizeof *p->raw);
+        p->cap = n;
+    }
+    size_t got = n;
+    p->valid = perfbuf_query_raw_array(&w->q, &w->every, p->raw, &got, NULL, NULL, NULL) ==
+                   PERFBUF_OK &&
+               got == n;
+    p->count = p->valid ? n : 0;
+    return p->valid;
 }
 
 /*
- * Collects `earlier` (NULL: none) and then FILE. *earlier_ok says whether
- * the earlier capture was collected, *err why not. The query parses each
- * capture with the options the text and JSON outputs parse FILE with, so
- * it refuses exactly what they refuse.
+ * --rate: PREVIOUS and then FILE, collected by one query, and FILE's
+ * items read; the arena is freed as soon as they are. *earlier_ok says
+ * whether PREVIOUS was collected, *err why not (FILE is then not
+ * collected: there is no rate to show).
  */
-static void paired_build(v1_paired *p, const dump_input *in, const uint8_t *earlier,
-                         size_t earlier_size, bool *earlier_ok, perfbuf_error *err)
+static void rate_build(v1_paired *p, const dump_input *in, bool *earlier_ok, perfbuf_error *err)
 {
     memset(p, 0, sizeof *p);
-    *earlier_ok = false;
-    perfbuf_query q;
-    perfbuf_query_counter every = {0};
-    if (perfbuf_query_open(&q, no_titles, sizeof no_titles, NULL, 0, NULL) != PERFBUF_OK ||
-        perfbuf_query_options(&q, &in->options, NULL) != PERFBUF_OK ||
-        perfbuf_query_add_definitions(&q, &every, NULL) != PERFBUF_OK ||
-        perfbuf_query_pair_by_unique_id(&q, &every, NULL) != PERFBUF_OK) {
-        return;
+    v1_every w;
+    every_open(&w, in);
+    *earlier_ok = every_collect(&w, in->previous, in->previous_size, err);
+    if (*earlier_ok && every_collect_file(&w, in)) {
+        (void)every_read(&w, p);
     }
-    *earlier_ok = earlier != NULL &&
-                  dump_query_collect(&q, &p->arena, earlier, earlier_size, err) == PERFBUF_OK;
-    perfbuf_error file_err;
-    perfbuf_status st = dump_query_collect(&q, &p->arena, in->data, in->size, &file_err);
-    if (st != PERFBUF_OK) {
-        /* FILE parsed with these options already and the run checked
-         * that both captures are of one computer (dump_earlier_fits): only
-         * the arena's size could stop the query, and the tool grows it as
-         * asked. */
-        fprintf(stderr, "perfbuf-dump: %s: the query could not collect it: %s\n", in->path,
-                perfbuf_status_name(st));
-        return;
-    }
-    p->valid = paired_read(&q, &every, p);
-}
-
-static void paired_free(v1_paired *p)
-{
-    free(p->raw);
-    free(p->formatted);
-    free(p->arena);
+    free(w.arena);
 }
 
 /*
  * The first item of an object's instance (position PERFBUF_ITEM_NO_INSTANCE:
- * its counter block), by binary search: the items are in block order, so
- * ordered by object and then by position. p->count when it has none (an
- * object without definitions). O(log items).
+ * its counter block): the items are in block order, so ordered by object
+ * and then by position; p->count when it has none (an object without
+ * definitions). The dump asks in block order too, so the search walks on
+ * from where the last one ended, and the walks of a whole dump cost the
+ * items once; a key behind that place (never asked by the dump) is found
+ * by binary search, O(log items).
  */
-static size_t paired_find(const v1_paired *p, uint32_t object, uint32_t position)
+static size_t paired_find(v1_paired *p, uint32_t object, uint32_t position)
 {
     uint64_t key = (uint64_t)object << 32 | position;
     size_t lo = 0;
-    size_t hi = p->valid ? p->count : 0;
-    while (lo < hi) {
-        DUMP_WORK(1);
-        size_t mid = lo + (hi - lo) / 2;
-        uint64_t at = (uint64_t)p->raw[mid].object << 32 | p->raw[mid].position;
-        if (at < key) {
-            lo = mid + 1;
-        } else {
-            hi = mid;
+    size_t hi = p->count;
+    size_t at = p->cursor < p->count ? p->cursor : p->count;
+    if (at == p->count ||
+        ((uint64_t)p->raw[at].object << 32 | p->raw[at].position) <= key) {
+        while (at < p->count && ((uint64_t)p->raw[at].object << 32 | p->raw[at].position) < key) {
+            DUMP_WORK(1);
+            at++;
+        }
+        lo = at;
+    } else {
+        hi = at;
+        while (lo < hi) {
+            DUMP_WORK(1);
+            size_t mid = lo + (hi - lo) / 2;
+            uint64_t k = (uint64_t)p->raw[mid].object << 32 | p->raw[mid].position;
+            if (k < key) {
+                lo = mid + 1;
+            } else {
+                hi = mid;
+            }
         }
     }
-    bool found = lo < (p->valid ? p->count : 0) && p->raw[lo].object == object &&
-                 p->raw[lo].position == position;
+    p->cursor = lo;
+    bool found = lo < p->count && p->raw[lo].object == object && p->raw[lo].position == position;
     return found ? lo : p->count;
 }
 
@@ -278,6 +320,24 @@ static ptrdiff_t paired_item(const v1_paired *p, size_t first, const perfbuf_v1_
     bool same = p->raw[at].object == p->raw[first].object &&
                 p->raw[at].position == p->raw[first].position;
     return same ? (ptrdiff_t)at : -1;
+}
+
+/*
+ * An item's formatted value, as perfbuf_query_formatted_array gives it
+ * (perfbuf/query.h): a sample that could not be read (a base's) keeps its
+ * own status; else perfbuf_format_value of the newer sample with the older
+ * one, which a raw item holds exactly when its instance matched (has_older:
+ * a counter without one gives INVALID_DATA where its formula needs two).
+ */
+static uint32_t paired_value(const perfbuf_raw_item *item, perfbuf_value *v)
+{
+    if (!PERFBUF_CSTATUS_IS_VALID(item->newer.status)) {
+        v->status = item->newer.status;
+        return v->status;
+    }
+    return perfbuf_format_value(item->newer.type, &item->newer,
+                                item->has_older ? &item->older : NULL, &item->context,
+                                PERFBUF_FMT_DOUBLE, v);
 }
 
 /*
@@ -304,6 +364,76 @@ static uint32_t paired_state(const v1_paired *p, size_t first, uint32_t *older_p
     return p->raw[first].pairing;
 }
 
+/*
+ * --series: each earlier capture paired with FILE, by one query that
+ * collects EARLIER[0], FILE, EARLIER[1], FILE, ... (each collection pairs
+ * with the one before it, so each FILE collection pairs with one earlier
+ * capture). FILE's items are the same in every pairing (its objects,
+ * instances and definitions, in block order); of each pairing only the
+ * earlier capture's sample of each item is kept, 40 bytes an item, and
+ * FILE's own samples are those of its last collection. One arena serves
+ * every collection.
+ */
+typedef struct v1_series {
+    v1_paired file;                /* FILE's items, of its last collection */
+    perfbuf_raw_sample **earlier;  /* per capture, oldest first: its sample of
+                                      each item of FILE (status INVALID_DATA
+                                      when the item has none), or NULL */
+    size_t *earlier_count;         /* the items each holds */
+    size_t count;                  /* earlier captures */
+    perfbuf_raw_sample *ring;      /* count + 1 samples */
+} v1_series;
+
+static void series_build(v1_series *s, const dump_input *in)
+{
+    memset(s, 0, sizeof *s);
+    s->count = in->series_count;
+    s->earlier = dump_calloc(s->count, sizeof *s->earlier);
+    s->earlier_count = dump_calloc(s->count, sizeof *s->earlier_count);
+    s->ring = dump_calloc(s->count + 1u, sizeof *s->ring);
+    v1_every w;
+    every_open(&w, in);
+    bool file_read = false;
+    for (size_t k = 0; k < s->count; k++) {
+        DUMP_WORK(1);
+        perfbuf_error err;
+        /* A capture the query refuses (main has reported it) contributes
+         * no sample; the query is then as it was, and FILE is not
+         * collected again, which would pair it with itself. */
+        if (!every_collect(&w, in->series[k], in->series_sizes[k], &err) ||
+            !every_collect_file(&w, in) || !every_read(&w, &s->file)) {
+            continue;
+        }
+        file_read = true;
+        perfbuf_raw_sample *samples = dump_calloc(s->file.count, sizeof *samples);
+        for (size_t i = 0; i < s->file.count; i++) {
+            DUMP_WORK(1);
+            const perfbuf_raw_item *item = &s->file.raw[i];
+            samples[i] = item->has_older ? item->older
+                                         : (perfbuf_raw_sample){.status =
+                                                                    PERFBUF_CSTATUS_INVALID_DATA};
+        }
+        s->earlier[k] = samples;
+        s->earlier_count[k] = s->file.count;
+    }
+    /* No earlier capture was collected: FILE alone gives its own samples. */
+    if (!file_read && every_collect_file(&w, in)) {
+        (void)every_read(&w, &s->file);
+    }
+    free(w.arena);
+}
+
+static void series_free(v1_series *s)
+{
+    for (size_t k = 0; k < s->count; k++) {
+        free(s->earlier[k]);
+    }
+    free(s->earlier);
+    free(s->earlier_count);
+    free(s->ring);
+    free(s->file.raw);
+}
+
 /* The dumped object: its definitions, walked once for every use. */
 typedef struct v1_current {
     const perfbuf_v1_block *b;
@@ -328,6 +458,14 @@ static void emit_values(emitter *e, const v1_current *cur, const perfbuf_v1_coun
     emit_list_end(e);
 }
 
+/* A number as the outputs write one ("%.6f"). */
+static void emit_decimal(emitter *e, const char *key, double v)
+{
+    char text[DUMP_DECIMAL_BYTES];
+    (void)dump_decimal6(v, text);
+    emit_str(e, key, text);
+}
+
 /*
  * Formatted values of one counter block (the items at `first`) against the
  * same block of the earlier capture, as the query formats them: a sample
@@ -340,26 +478,23 @@ static void emit_formatted(emitter *e, const v1_current *cur, const v1_paired *p
     for (uint32_t i = 0; i < cur->count; i++) {
         DUMP_WORK(1);
         ptrdiff_t at = paired_item(p, first, &cur->counters[i]);
-        const perfbuf_value *v = at >= 0 ? &p->formatted[at].value : NULL;
-        if (v != NULL && v->status == PERFBUF_CSTATUS_VALID_DATA) {
-            char text[DUMP_DECIMAL_BYTES];
-            (void)dump_decimal6(v->as_double, text);
-            emit_str(e, NULL, text);
+        perfbuf_value v = {.status = PERFBUF_CSTATUS_INVALID_DATA};
+        if (at >= 0) {
+            (void)paired_value(&p->raw[at], &v);
+        }
+        if (v.status == PERFBUF_CSTATUS_VALID_DATA) {
+            emit_decimal(e, NULL, v.as_double);
         } else {
-            emit_str(e, NULL,
-                     dump_value_status_name(v != NULL ? v->status : PERFBUF_CSTATUS_INVALID_DATA));
+            emit_str(e, NULL, dump_value_status_name(v.status));
         }
     }
     emit_list_end(e);
 }
 
-/* --rate and --series: the earlier captures, each paired with FILE. */
+/* --rate and --series: FILE's items paired with the earlier captures. */
 typedef struct v1_peers {
     v1_paired *rate;          /* NULL without --rate or when it was rejected */
-    v1_paired *series;        /* one per --series capture, oldest first; or NULL */
-    size_t series_count;
-    v1_paired series_self;    /* FILE alone, for its own samples (--series) */
-    perfbuf_raw_sample *ring; /* series_count + 1 samples */
+    v1_series *series;        /* NULL without --series */
 } v1_peers;
 
 /*
@@ -371,39 +506,31 @@ typedef struct v1_peers {
  * later object of a repeated title). `position` is the instance's, or
  * PERFBUF_ITEM_NO_INSTANCE for the object's counter block.
  */
-static void emit_statistics(emitter *e, const v1_current *cur, const v1_peers *peers,
-                            uint32_t position)
+static void emit_statistics(emitter *e, const v1_current *cur, v1_series *s, uint32_t position)
 {
-    size_t n = peers->series_count + 1u;
-    perfbuf_raw_sample *ring = peers->ring;
-    size_t *firsts = dump_calloc(n, sizeof *firsts);
-    for (size_t k = 0; k + 1u < n; k++) {
-        DUMP_WORK(1);
-        firsts[k] = paired_find(&peers->series[k], cur->o->index, position);
-    }
-    const v1_paired *self = &peers->series_self;
-    firsts[n - 1u] = paired_find(self, cur->o->index, position);
+    size_t n = s->count + 1u;
+    perfbuf_raw_sample *ring = s->ring;
+    v1_paired *file = &s->file;
+    size_t first = paired_find(file, cur->o->index, position);
     emit_list_begin(e, "statistics");
     for (uint32_t i = 0; i < cur->count; i++) {
         DUMP_WORK(1);
         const perfbuf_v1_counter *c = &cur->counters[i];
+        ptrdiff_t at = paired_item(file, first, c);
         for (size_t k = 0; k + 1u < n; k++) {
             DUMP_WORK(1);
-            const v1_paired *p = &peers->series[k];
-            ptrdiff_t at = paired_item(p, firsts[k], c);
             ring[k].status = PERFBUF_CSTATUS_INVALID_DATA;
-            if (at >= 0 && p->raw[at].has_older) {
-                ring[k] = p->raw[at].older;
+            if (at >= 0 && (size_t)at < s->earlier_count[k]) {
+                ring[k] = s->earlier[k][at];
             }
         }
         /* FILE's own sample, and the frequency and scale it is read with. */
         perfbuf_value_context ctx = {0, 0};
-        ptrdiff_t own = paired_item(self, firsts[n - 1u], c);
         ring[n - 1u].status = PERFBUF_CSTATUS_INVALID_DATA;
-        if (own >= 0 && self->raw[own].pairing != PERFBUF_PAIR_UNPAIRED &&
-            PERFBUF_CSTATUS_IS_VALID(self->raw[own].newer.status)) {
-            ring[n - 1u] = self->raw[own].newer;
-            ctx = self->raw[own].context;
+        if (at >= 0 && file->raw[at].pairing != PERFBUF_PAIR_UNPAIRED &&
+            PERFBUF_CSTATUS_IS_VALID(file->raw[at].newer.status)) {
+            ring[n - 1u] = file->raw[at].newer;
+            ctx = file->raw[at].context;
         }
         perfbuf_statistics st;
         uint32_t rc =
@@ -411,20 +538,15 @@ static void emit_statistics(emitter *e, const v1_current *cur, const v1_peers *p
         emit_object_begin(e, NULL);
         emit_u64(e, "count", st.count);
         if (rc == PERFBUF_CSTATUS_VALID_DATA) {
-            char text[DUMP_DECIMAL_BYTES];
-            (void)dump_decimal6(st.min.as_double, text);
-            emit_str(e, "min", text);
-            (void)dump_decimal6(st.max.as_double, text);
-            emit_str(e, "max", text);
-            (void)dump_decimal6(st.mean.as_double, text);
-            emit_str(e, "mean", text);
+            emit_decimal(e, "min", st.min.as_double);
+            emit_decimal(e, "max", st.max.as_double);
+            emit_decimal(e, "mean", st.mean.as_double);
         } else {
             emit_str(e, "status", dump_value_status_name(rc));
         }
         emit_object_end(e);
     }
     emit_list_end(e);
-    free(firsts);
 }
 
 /* The longest full name shown, in bytes. */
@@ -479,7 +601,7 @@ static void emit_instance(emitter *e, const v1_current *cur, const perfbuf_v1_in
     emit_counter_block(e, &inst->counters);
     emit_values(e, cur, &inst->counters);
     if (peers->rate != NULL) {
-        const v1_paired *p = peers->rate;
+        v1_paired *p = peers->rate;
         size_t first = paired_find(p, cur->o->index, inst->index);
         uint32_t older_position = 0;
         uint32_t state = paired_state(p, first, &older_position);
@@ -490,7 +612,7 @@ static void emit_instance(emitter *e, const v1_current *cur, const perfbuf_v1_in
         emit_formatted(e, cur, p, first);
     }
     if (peers->series != NULL) {
-        emit_statistics(e, cur, peers, inst->index);
+        emit_statistics(e, cur, peers->series, inst->index);
     }
     emit_object_end(e);
 }
@@ -669,28 +791,18 @@ perfbuf_status dump_v1(const dump_input *in, emitter *e, perfbuf_error *err)
     if (in->previous != NULL) {
         perfbuf_error perr = {0};
         bool collected;
-        paired_build(&rate, in, in->previous, in->previous_size, &collected, &perr);
+        rate_build(&rate, in, &collected, &perr);
         if (!collected) {
             dump_side_rejected("--rate capture", in->previous_path, &perr);
-            paired_free(&rate);
+            free(rate.raw);
         } else {
             peers.rate = &rate;
         }
     }
+    v1_series series;
     if (in->series_count > 0) {
-        peers.series_count = in->series_count;
-        peers.series = dump_calloc(in->series_count + 1u, sizeof *peers.series);
-        peers.ring = dump_calloc(in->series_count + 1u, sizeof *peers.ring);
-        for (size_t k = 0; k < in->series_count; k++) {
-            DUMP_WORK(1);
-            bool collected;
-            perfbuf_error serr;
-            /* A rejected capture contributes no sample (main reports it). */
-            paired_build(&peers.series[k], in, in->series[k], in->series_sizes[k], &collected,
-                         &serr);
-        }
-        bool none;
-        paired_build(&peers.series_self, in, NULL, 0, &none, NULL);
+        series_build(&series, in);
+        peers.series = &series;
     }
     dump_text text;
     dump_text_init(&text);
@@ -792,7 +904,7 @@ perfbuf_status dump_v1(const dump_input *in, emitter *e, perfbuf_error *err)
                                paired_find(peers.rate, o.index, PERFBUF_ITEM_NO_INSTANCE));
             }
             if (peers.series != NULL) {
-                emit_statistics(e, &cur, &peers, PERFBUF_ITEM_NO_INSTANCE);
+                emit_statistics(e, &cur, peers.series, PERFBUF_ITEM_NO_INSTANCE);
             }
         }
         if (o.num_instances >= 0) {
@@ -813,16 +925,11 @@ perfbuf_status dump_v1(const dump_input *in, emitter *e, perfbuf_error *err)
     emit_list_end(e);
     free(counters);
     if (peers.rate != NULL) {
-        paired_free(peers.rate);
-    }
-    for (size_t k = 0; peers.series != NULL && k < peers.series_count; k++) {
-        paired_free(&peers.series[k]);
+        free(peers.rate->raw);
     }
     if (peers.series != NULL) {
-        paired_free(&peers.series_self);
+        series_free(peers.series);
     }
-    free(peers.series);
-    free(peers.ring);
     dump_miss miss;
     memset(&miss, 0, sizeof miss);
     v1_candidates_context candidates = {&b, have_parents, &tables.tables};
