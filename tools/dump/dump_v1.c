@@ -997,16 +997,22 @@ perfbuf_status dump_names(const dump_input *in, emitter *e, perfbuf_error *err)
 
 /* ---- --csv, on the query (perfbuf/query.h) ---- */
 
-/* One item of one capture, kept until the records are written (the
- * query's names last only until its next collection). */
+/*
+ * One item of one capture, kept until the records are written: where it
+ * is, its value, and its name, which points into the capture's copy of
+ * the query's names (the query keeps them only until its next
+ * collection). The query writes one name per instance, which all the
+ * instance's items point at, so a name is kept once per instance and
+ * path, never once per item or per record.
+ */
 typedef struct csv_cell {
+    const char *name;  /* in one of the capture's name buffers */
+    size_t name_len;
+    double value;
     uint32_t object;   /* the object's position in its capture */
     uint32_t position; /* the instance's, or PERFBUF_ITEM_NO_INSTANCE */
     uint32_t counter;  /* CounterNameTitleIndex */
-    size_t name_at;    /* in the capture's strings */
-    size_t name_len;
     bool has_value;
-    double value;
 } csv_cell;
 
 /* A capture's items, path after path (each path's in block order). */
@@ -1015,9 +1021,7 @@ typedef struct csv_capture {
     csv_cell *cells;
     size_t count;
     size_t cap;
-    char *strings;
-    size_t string_bytes;
-    size_t string_cap;
+    char **names;             /* per path: the query's names of its items */
     size_t *path_end;         /* where each path's items end */
     uint32_t *object_title;   /* per object position */
     uint32_t *object_ordinal; /* among the capture's objects of its title */
@@ -1026,12 +1030,13 @@ typedef struct csv_capture {
 
 /*
  * The CSV's look-ups (an object's ordinal among objects of its title, a
- * counter's rank in its object, a column's cell in an earlier capture) go
- * through sorted keys and binary search, never through a hash table: the
- * keys (titles, names) come from the buffers, and a table's probes can be
- * made to pile up on one slot by keys chosen for it, which would make the
- * tool's work grow with the square of its input. Sorting costs the same
- * whatever the keys.
+ * counter's rank in its object, a column's title text) go through sorted
+ * keys and binary search, and a column's cell in an earlier capture through
+ * classes of equal keys (csv_match), never through a hash table: the keys
+ * (titles, names) come from the buffers, and a table's probes can be made
+ * to pile up on one slot by keys chosen for it, which would make the
+ * tool's work grow with the square of its input. Sorting and splitting
+ * cost the same whatever the keys.
  */
 
 static uint8_t csv_fold(uint8_t c)
@@ -1039,10 +1044,13 @@ static uint8_t csv_fold(uint8_t c)
     return c >= 'A' && c <= 'Z' ? (uint8_t)(c + ('a' - 'A')) : c;
 }
 
-static void csv_capture_free(csv_capture *c)
+static void csv_capture_free(csv_capture *c, size_t paths)
 {
+    for (size_t p = 0; c->names != NULL && p < paths; p++) {
+        free(c->names[p]);
+    }
+    free(c->names);
     free(c->cells);
-    free(c->strings);
     free(c->path_end);
     free(c->object_title);
     free(c->object_ordinal);
@@ -1083,10 +1091,14 @@ static void csv_objects(csv_capture *c, const perfbuf_v1_block *b)
     free(keys);
 }
 
-/* Appends the counter's items of the last collection to the capture. */
-static void csv_keep(csv_capture *c, const perfbuf_query *q, const perfbuf_query_counter *qc,
-                     perfbuf_formatted_item **items, size_t *items_cap, char **names,
-                     size_t *names_cap)
+/*
+ * Appends path p's items of the last collection to the capture: the
+ * query's names in a buffer of their own, of exactly the size the query
+ * asks, and a cell per item (`items` is scratch, reused from call to call).
+ */
+static void csv_keep(csv_capture *c, size_t p, const perfbuf_query *q,
+                     const perfbuf_query_counter *qc, perfbuf_formatted_item **items,
+                     size_t *items_cap)
 {
     /* Asked with no room, an array that has items answers OUTPUT_TOO_SMALL;
      * one without (NOT_FOUND, or empty) has nothing to keep. */
@@ -1100,46 +1112,35 @@ static void csv_keep(csv_capture *c, const perfbuf_query *q, const perfbuf_query
         *items = dump_calloc(count, sizeof **items);
         *items_cap = count;
     }
-    if (name_bytes > *names_cap) {
-        free(*names);
-        *names = dump_calloc(name_bytes, 1);
-        *names_cap = name_bytes;
-    }
-    if (perfbuf_query_formatted_array(q, qc, PERFBUF_FMT_DOUBLE, *items, &count, *names,
+    c->names[p] = dump_calloc(name_bytes, 1);
+    if (perfbuf_query_formatted_array(q, qc, PERFBUF_FMT_DOUBLE, *items, &count, c->names[p],
                                       &name_bytes, NULL) != PERFBUF_OK) {
         return;
+    }
+    /* Room for this path's cells at once, doubling, so many paths cost
+     * what their cells do. */
+    if (count > c->cap - c->count) {
+        size_t want = c->count + count;
+        size_t cap = c->cap > want / 2u ? c->cap * 2u : want;
+        csv_cell *grown = dump_calloc(cap, sizeof *grown);
+        if (c->count > 0) {
+            memcpy(grown, c->cells, c->count * sizeof *grown);
+        }
+        free(c->cells);
+        c->cells = grown;
+        c->cap = cap;
     }
     for (size_t i = 0; i < count; i++) {
         DUMP_WORK(1);
         const perfbuf_formatted_item *it = &(*items)[i];
-        if (c->count == c->cap) {
-            c->cap = c->cap ? c->cap * 2u : 64u;
-            csv_cell *grown = realloc(c->cells, c->cap * sizeof *grown);
-            if (grown == NULL) {
-                fprintf(stderr, "perfbuf-dump: out of memory\n");
-                exit(2);
-            }
-            c->cells = grown;
-        }
-        while (c->string_cap - c->string_bytes < it->name_len + 1u) {
-            DUMP_WORK(1);
-            c->string_cap = c->string_cap ? c->string_cap * 2u : 256u;
-            char *grown = realloc(c->strings, c->string_cap);
-            if (grown == NULL) {
-                fprintf(stderr, "perfbuf-dump: out of memory\n");
-                exit(2);
-            }
-            c->strings = grown;
-        }
         csv_cell *cell = &c->cells[c->count++];
         cell->object = it->object;
         cell->position = it->position;
         cell->counter = it->counter;
-        cell->name_at = c->string_bytes;
-        cell->name_len = it->name_len;
-        memcpy(c->strings + c->string_bytes, it->name, it->name_len);
-        c->string_bytes += it->name_len;
-        c->strings[c->string_bytes++] = '\0';
+        /* The query names every item when given room for names; an empty
+         * name ("" of a single-instance object) is still a name. */
+        cell->name = it->name != NULL ? it->name : "";
+        cell->name_len = it->name != NULL ? it->name_len : 0;
         /* fabs rather than isfinite: mingw-w64's isfinite macro narrows to float under
          * -Wfloat-conversion. The comparison is false for NaN and both infinities. */
         cell->has_value = it->value.status == PERFBUF_CSTATUS_VALID_DATA &&
@@ -1148,27 +1149,117 @@ static void csv_keep(csv_capture *c, const perfbuf_query *q, const perfbuf_query
     }
 }
 
-/* A title's text in the display language, else English, else its number. */
-static void csv_title(csv_out *w, const v1_tables *tables, dump_text *text, uint32_t title_index)
+/*
+ * The header's titles, each converted once: every column names its
+ * object's title and its counter's, and columns share them. The distinct
+ * title indexes, sorted, with their texts back to back; a column's is
+ * found by binary search.
+ */
+typedef struct csv_titles {
+    uint64_t *titles;         /* distinct title indexes, ascending */
+    size_t *text_end;         /* per title: where its text ends in text */
+    size_t count;
+    char *text;
+} csv_titles;
+
+/* Appends a title's text in the display language, else English, else its
+ * number, to the texts (grown as needed). */
+static void csv_title_text(csv_titles *t, size_t *cap, const v1_tables *tables,
+                           dump_text *scratch, uint32_t title_index)
 {
     const perfbuf_language order[2] = {PERFBUF_LANGUAGE_LOCALIZED, PERFBUF_LANGUAGE_ENGLISH};
-    for (size_t k = 0; k < 2; k++) {
+    const char *text = NULL;
+    char number[16];
+    for (size_t k = 0; k < 2 && text == NULL; k++) {
         size_t len;
         perfbuf_status st = perfbuf_title_text_utf8(&tables->tables, order[k], title_index,
-                                                    text->buf, text->cap, &len);
+                                                    scratch->buf, scratch->cap, &len);
         if (st == PERFBUF_E_OUTPUT_TOO_SMALL) {
-            dump_text_fit(text, len);
-            st = perfbuf_title_text_utf8(&tables->tables, order[k], title_index, text->buf,
-                                         text->cap, &len);
+            dump_text_fit(scratch, len);
+            st = perfbuf_title_text_utf8(&tables->tables, order[k], title_index, scratch->buf,
+                                         scratch->cap, &len);
         }
-        if (st == PERFBUF_OK) {
-            csv_field_add(w, text->buf, strlen(text->buf));
-            return;
+        text = st == PERFBUF_OK ? scratch->buf : NULL;
+    }
+    if (text == NULL) {
+        snprintf(number, sizeof number, "%u", title_index);
+        text = number;
+    }
+    size_t len = strlen(text);
+    size_t at = t->count > 0 ? t->text_end[t->count - 1u] : 0;
+    if (len > *cap - at) {
+        size_t bigger = *cap > len ? *cap * 2u : *cap + len + 256u;
+        char *grown = dump_calloc(bigger, 1);
+        if (at > 0) {
+            memcpy(grown, t->text, at);
+        }
+        free(t->text);
+        t->text = grown;
+        *cap = bigger;
+    }
+    DUMP_WORK(len);
+    if (len > 0) {
+        memcpy(t->text + at, text, len);
+    }
+    t->text_end[t->count++] = at + len;
+}
+
+static csv_titles csv_titles_build(const v1_tables *tables, const csv_capture *newest,
+                                   const size_t *columns, size_t n)
+{
+    csv_titles t = {dump_calloc(2u * n, sizeof(uint64_t)), dump_calloc(2u * n, sizeof(size_t)),
+                    0, NULL};
+    size_t keys = 0;
+    for (size_t k = 0; k < n; k++) {
+        DUMP_WORK(1);
+        const csv_cell *cell = &newest->cells[columns[k]];
+        t.titles[keys++] =
+            cell->object < newest->object_count ? newest->object_title[cell->object] : 0;
+        t.titles[keys++] = cell->counter;
+    }
+    dump_sort_u64(t.titles, keys);
+    size_t cap = 0;
+    dump_text scratch;
+    dump_text_init(&scratch);
+    for (size_t k = 0; k < keys; k++) {
+        DUMP_WORK(1);
+        if (k > 0 && t.titles[k] == t.titles[k - 1u]) {
+            continue;
+        }
+        uint32_t title = (uint32_t)t.titles[k];
+        t.titles[t.count] = title;
+        csv_title_text(&t, &cap, tables, &scratch, title);
+    }
+    dump_text_free(&scratch);
+    return t;
+}
+
+static void csv_titles_free(csv_titles *t)
+{
+    free(t->titles);
+    free(t->text_end);
+    free(t->text);
+}
+
+/* Adds a title's text to the open field. */
+static void csv_title(csv_out *w, const csv_titles *t, uint32_t title_index)
+{
+    size_t lo = 0;
+    size_t hi = t->count;
+    while (lo < hi) {
+        DUMP_WORK(1);
+        size_t mid = lo + (hi - lo) / 2;
+        if (t->titles[mid] < title_index) {
+            lo = mid + 1;
+        } else {
+            hi = mid;
         }
     }
-    char number[16];
-    snprintf(number, sizeof number, "%u", title_index);
-    csv_field_add(w, number, strlen(number));
+    /* Every title of a column was converted: lo is always found. */
+    if (lo < t->count && t->titles[lo] == title_index) {
+        size_t at = lo > 0 ? t->text_end[lo - 1u] : 0;
+        csv_field_add(w, t->text + at, t->text_end[lo] - at);
+    }
 }
 
 /* A capture's SystemTime as typeperf writes its timestamps. */
@@ -1340,95 +1431,259 @@ static size_t csv_columns(const csv_capture *c, size_t paths, const perfbuf_v1_b
     return n;
 }
 
-/* The order of two cells' keys, each in its own capture: the object's
- * title and ordinal, the counter, whether it is an instance, then the name
- * with ASCII letters folded (as the query pairs names), a proper prefix
- * first. One order serves the sort and the search. */
-static int csv_key_order(const csv_capture *ca, const csv_cell *a, const csv_capture *cb,
-                         const csv_cell *b)
+/*
+ * A key as a column is looked up by in an earlier capture: its object's
+ * title and its ordinal among the capture's objects of that title, the
+ * counter, whether it is an instance (CSV_KEY_FIXED bytes), then its name
+ * with ASCII letters folded, as the query pairs names (docs/cli.md, "CSV").
+ */
+#define CSV_KEY_FIXED 13u
+
+typedef struct csv_key {
+    uint8_t fixed[CSV_KEY_FIXED];
+    const uint8_t *name;
+    size_t name_len;
+    size_t who; /* a cell of the earlier capture, or cells + the column's index */
+} csv_key;
+
+static void csv_key_make(csv_key *k, const csv_capture *c, const csv_cell *cell, size_t who)
 {
-    DUMP_WORK(1);
-    uint64_t ta = a->object < ca->object_count ? ca->object_title[a->object] : UINT64_MAX;
-    uint64_t tb = b->object < cb->object_count ? cb->object_title[b->object] : UINT64_MAX;
-    uint64_t oa = a->object < ca->object_count ? ca->object_ordinal[a->object] : UINT64_MAX;
-    uint64_t ob = b->object < cb->object_count ? cb->object_ordinal[b->object] : UINT64_MAX;
-    bool ia = a->position != PERFBUF_ITEM_NO_INSTANCE;
-    bool ib = b->position != PERFBUF_ITEM_NO_INSTANCE;
-    if (ta != tb) {
-        return ta < tb ? -1 : 1;
+    const uint32_t parts[3] = {c->object_title[cell->object], c->object_ordinal[cell->object],
+                               cell->counter};
+    for (size_t p = 0; p < 3; p++) {
+        k->fixed[4 * p] = (uint8_t)(parts[p] >> 24);
+        k->fixed[4 * p + 1] = (uint8_t)(parts[p] >> 16);
+        k->fixed[4 * p + 2] = (uint8_t)(parts[p] >> 8);
+        k->fixed[4 * p + 3] = (uint8_t)parts[p];
     }
-    if (oa != ob) {
-        return oa < ob ? -1 : 1;
+    k->fixed[12] = cell->position != PERFBUF_ITEM_NO_INSTANCE ? 1u : 0u;
+    k->name = (const uint8_t *)cell->name;
+    k->name_len = cell->name_len;
+    k->who = who;
+}
+
+/* The key's symbol at depth d: 0 past its end, else its byte plus one. */
+static unsigned csv_key_symbol(const csv_key *k, size_t d)
+{
+    if (d < CSV_KEY_FIXED) {
+        return 1u + k->fixed[d];
     }
-    if (a->counter != b->counter) {
-        return a->counter < b->counter ? -1 : 1;
-    }
-    if (ia != ib) {
-        return ia ? 1 : -1;
-    }
-    const uint8_t *x = (const uint8_t *)ca->strings + a->name_at;
-    const uint8_t *y = (const uint8_t *)cb->strings + b->name_at;
-    size_t shorter = a->name_len < b->name_len ? a->name_len : b->name_len;
-    for (size_t i = 0; i < shorter; i++) {
+    d -= CSV_KEY_FIXED;
+    return d < k->name_len ? 1u + csv_fold(k->name[d]) : 0u;
+}
+
+/* A run of keys (positions lo..hi of the order) that agree on their
+ * first `depth` symbols, and how many more to compare at once. */
+typedef struct csv_group {
+    size_t lo, hi, depth, window;
+} csv_group;
+
+/* The first window, and the largest: a group whose keys keep agreeing
+ * reads on in longer strides. */
+#define CSV_WINDOW_FIRST 16u
+#define CSV_WINDOW_MOST 4096u
+
+/* How many symbols from depth d, at most `most`, a and b share before
+ * they differ or either ends. */
+static size_t csv_key_agree(const csv_key *a, const csv_key *b, size_t d, size_t most)
+{
+    size_t t = 0;
+    while (t < most && d + t < CSV_KEY_FIXED) {
         DUMP_WORK(1);
-        uint8_t fx = csv_fold(x[i]);
-        uint8_t fy = csv_fold(y[i]);
-        if (fx != fy) {
-            return fx < fy ? -1 : 1;
+        if (a->fixed[d + t] != b->fixed[d + t]) {
+            return t;
+        }
+        t++;
+    }
+    size_t at = d + t - CSV_KEY_FIXED;
+    size_t end = a->name_len < b->name_len ? a->name_len : b->name_len;
+    size_t limit = at + (most - t);
+    end = end < limit ? end : limit;
+    size_t from = at;
+    while (at < end) {
+        /* Eight bytes that are equal are equal folded: names that share a
+         * long prefix are compared a word at a time. */
+        if (end - at >= 8u) {
+            uint64_t x, y;
+            memcpy(&x, a->name + at, sizeof x);
+            memcpy(&y, b->name + at, sizeof y);
+            if (x == y) {
+                at += 8u;
+                continue;
+            }
+        }
+        if (csv_fold(a->name[at]) != csv_fold(b->name[at])) {
+            break;
+        }
+        at++;
+    }
+    DUMP_WORK(at - from + 1u);
+    return t + (at - from);
+}
+
+/* Groups up to this size are split by insertion sort, larger ones by
+ * counting their 257 symbols. */
+#define CSV_SMALL_GROUP 16u
+
+/*
+ * A class of equal keys, in their order (the earlier capture's cells in
+ * capture order, then the columns): its first key, when it is a cell, is
+ * what every column of the class finds.
+ */
+static void csv_class(const csv_key *keys, const size_t *order, size_t lo, size_t hi,
+                      size_t cells, size_t *found)
+{
+    size_t first = keys[order[lo]].who;
+    for (size_t i = lo; first < cells && i < hi; i++) {
+        DUMP_WORK(1);
+        size_t who = keys[order[i]].who;
+        if (who >= cells) {
+            found[who - cells] = first;
         }
     }
-    return a->name_len == b->name_len ? 0 : a->name_len < b->name_len ? -1 : 1;
 }
 
-/* qsort has no context argument, and the tool is single-threaded. */
-static const csv_capture *csv_sorting;
-
-static int csv_cell_order(const void *a, const void *b)
+/*
+ * Finds each column's cell: found[k] the first cell (in capture order) of
+ * the same key, else SIZE_MAX. The keys are split into classes of equal
+ * keys by their symbols (partition refinement): a group of keys that agree
+ * so far is compared with its first key a window further, in a stride
+ * that doubles while they all agree, and split, the order within each part
+ * kept, at the first symbol where they differ. Each key's bytes are read
+ * up to where it differs from the others (or ends), and at most one
+ * window past it each time its group splits, plus 257 per split of a large
+ * group: linear, whatever names share long prefixes (children of one long
+ * parent: a comparison sort costs n log n such prefixes, and reading one
+ * symbol of every key per step misses the cache at each). No hash, so no
+ * key chosen for it makes the work grow.
+ */
+static void csv_match(const csv_key *keys, size_t count, size_t cells, size_t *found)
 {
-    const csv_cell *cells = csv_sorting->cells;
-    size_t i = *(const size_t *)a;
-    size_t j = *(const size_t *)b;
-    int order = csv_key_order(csv_sorting, &cells[i], csv_sorting, &cells[j]);
-    /* Equal keys (two paths' items of one cell) in capture order, so the
-     * search finds the first. */
-    return order != 0 ? order : i < j ? -1 : i > j ? 1 : 0;
-}
-
-/* An earlier capture's record: each column's cell of the same key there,
- * found by binary search over that capture's cells sorted by key. */
-static void csv_record_of(csv_out *w, const csv_capture *earlier, const csv_capture *newest,
-                          const size_t *columns, size_t n)
-{
-    size_t *order = dump_calloc(earlier->count, sizeof *order);
-    for (size_t i = 0; i < earlier->count; i++) {
+    size_t *order = dump_calloc(count, sizeof *order);
+    size_t *spare = dump_calloc(count, sizeof *spare);
+    unsigned *symbol = dump_calloc(count, sizeof *symbol);
+    /* Open groups are disjoint and hold two keys or more. */
+    csv_group *stack = dump_calloc(count / 2u + 1u, sizeof *stack);
+    size_t open = 0;
+    for (size_t i = 0; i < count; i++) {
         DUMP_WORK(1);
         order[i] = i;
     }
-    csv_sorting = earlier;
-    qsort(order, earlier->count, sizeof *order, csv_cell_order);
-    csv_sorting = NULL;
-    for (size_t k = 0; k < n; k++) {
+    if (count >= 2) {
+        stack[open++] = (csv_group){0, count, 0, CSV_WINDOW_FIRST};
+    } else if (count == 1) {
+        csv_class(keys, order, 0, 1, cells, found);
+    }
+    while (open > 0) {
         DUMP_WORK(1);
-        const csv_cell *col = &newest->cells[columns[k]];
-        size_t lo = 0;
-        size_t hi = earlier->count;
-        while (lo < hi) {
-            size_t mid = lo + (hi - lo) / 2;
-            if (csv_key_order(earlier, &earlier->cells[order[mid]], newest, col) < 0) {
-                lo = mid + 1;
-            } else {
-                hi = mid;
+        csv_group g = stack[--open];
+        const csv_key *first = &keys[order[g.lo]];
+        size_t agree = g.window;
+        for (size_t i = g.lo; i < g.hi; i++) {
+            DUMP_WORK(1);
+            size_t a = csv_key_agree(first, &keys[order[i]], g.depth, agree);
+            agree = a < agree ? a : agree;
+        }
+        if (agree == g.window) {
+            /* All agree over the window: read on, in a longer stride. */
+            size_t window = g.window < CSV_WINDOW_MOST ? 2u * g.window : g.window;
+            stack[open++] = (csv_group){g.lo, g.hi, g.depth + agree, window};
+            continue;
+        }
+        size_t depth = g.depth + agree;
+        for (size_t i = g.lo; i < g.hi; i++) {
+            DUMP_WORK(1);
+            symbol[i] = csv_key_symbol(&keys[order[i]], depth);
+        }
+        if (g.hi - g.lo <= CSV_SMALL_GROUP) {
+            for (size_t i = g.lo + 1u; i < g.hi; i++) {
+                size_t key = order[i];
+                unsigned s = symbol[i];
+                size_t j = i;
+                while (j > g.lo && symbol[j - 1u] > s) {
+                    DUMP_WORK(1);
+                    order[j] = order[j - 1u];
+                    symbol[j] = symbol[j - 1u];
+                    j--;
+                }
+                order[j] = key;
+                symbol[j] = s;
+            }
+        } else {
+            size_t start[258];
+            memset(start, 0, sizeof start);
+            for (size_t i = g.lo; i < g.hi; i++) {
+                DUMP_WORK(1);
+                start[symbol[i] + 1u]++;
+            }
+            for (size_t s = 0; s < 257; s++) {
+                DUMP_WORK(1);
+                start[s + 1u] += start[s];
+            }
+            for (size_t i = g.lo; i < g.hi; i++) {
+                DUMP_WORK(1);
+                spare[g.lo + start[symbol[i]]++] = order[i];
+            }
+            for (size_t i = g.lo; i < g.hi; i++) {
+                DUMP_WORK(1);
+                order[i] = spare[i];
+                symbol[i] = csv_key_symbol(&keys[order[i]], depth);
             }
         }
-        const csv_cell *found = NULL;
-        if (lo < earlier->count && col->object < newest->object_count &&
-            earlier->cells[order[lo]].object < earlier->object_count &&
-            csv_key_order(earlier, &earlier->cells[order[lo]], newest, col) == 0) {
-            found = &earlier->cells[order[lo]];
+        /* The parts: keys that end here are equal (a class); a part of
+         * one key is a class of its own; the others read on. */
+        for (size_t lo = g.lo; lo < g.hi;) {
+            size_t hi = lo + 1u;
+            while (hi < g.hi && symbol[hi] == symbol[lo]) {
+                DUMP_WORK(1);
+                hi++;
+            }
+            if (symbol[lo] == 0 || hi - lo == 1u) {
+                csv_class(keys, order, lo, hi, cells, found);
+            } else {
+                stack[open++] = (csv_group){lo, hi, depth + 1u, CSV_WINDOW_FIRST};
+            }
+            lo = hi;
         }
-        csv_value(w, found);
     }
     free(order);
+    free(spare);
+    free(symbol);
+    free(stack);
+}
+
+/* An earlier capture's record: each column's cell of the same key there. */
+static void csv_record_of(csv_out *w, const csv_capture *earlier, const csv_capture *newest,
+                          const size_t *columns, size_t n)
+{
+    /* The earlier capture's cells in capture order, then the columns; a
+     * cell whose object the capture does not list has no key (every cell
+     * has one: its object is of the same block). */
+    csv_key *keys = dump_calloc(earlier->count + n, sizeof *keys);
+    size_t count = 0;
+    for (size_t i = 0; i < earlier->count; i++) {
+        DUMP_WORK(1);
+        if (earlier->cells[i].object < earlier->object_count) {
+            csv_key_make(&keys[count++], earlier, &earlier->cells[i], i);
+        }
+    }
+    size_t cells = earlier->count;
+    size_t *found = dump_calloc(n, sizeof *found);
+    for (size_t k = 0; k < n; k++) {
+        DUMP_WORK(1);
+        found[k] = SIZE_MAX;
+        const csv_cell *col = &newest->cells[columns[k]];
+        if (col->object < newest->object_count) {
+            csv_key_make(&keys[count++], newest, col, cells + k);
+        }
+    }
+    csv_match(keys, count, cells, found);
+    for (size_t k = 0; k < n; k++) {
+        DUMP_WORK(1);
+        csv_value(w, found[k] < cells ? &earlier->cells[found[k]] : NULL);
+    }
+    free(found);
+    free(keys);
 }
 
 /* The header and the records: `earlier` captures before FILE's, n columns. */
@@ -1437,8 +1692,7 @@ static void csv_write(FILE *out, const dump_input *in, const v1_tables *tables,
                       const size_t *columns, size_t n)
 {
     const csv_capture *newest = &captures[earlier];
-    dump_text text;
-    dump_text_init(&text);
+    csv_titles titles = csv_titles_build(tables, newest, columns, n);
     dump_text machine;
     dump_text_init(&machine);
     size_t len;
@@ -1461,15 +1715,15 @@ static void csv_write(FILE *out, const dump_input *in, const v1_tables *tables,
         csv_field_add(&w, "\\\\", 2);
         csv_field_add(&w, machine.buf, strlen(machine.buf));
         csv_field_add(&w, "\\", 1);
-        csv_title(&w, tables, &text,
+        csv_title(&w, &titles,
                   cell->object < newest->object_count ? newest->object_title[cell->object] : 0);
         if (cell->position != PERFBUF_ITEM_NO_INSTANCE) {
             csv_field_add(&w, "(", 1);
-            csv_field_add(&w, newest->strings + cell->name_at, cell->name_len);
+            csv_field_add(&w, cell->name, cell->name_len);
             csv_field_add(&w, ")", 1);
         }
         csv_field_add(&w, "\\", 1);
-        csv_title(&w, tables, &text, cell->counter);
+        csv_title(&w, &titles, cell->counter);
         csv_field_end(&w);
     }
     csv_row_end(&w);
@@ -1489,7 +1743,8 @@ static void csv_write(FILE *out, const dump_input *in, const v1_tables *tables,
         csv_value(&w, &newest->cells[columns[k]]);
     }
     csv_row_end(&w);
-    dump_text_free(&text);
+    csv_flush(&w);
+    csv_titles_free(&titles);
     dump_text_free(&machine);
 }
 
@@ -1513,8 +1768,7 @@ perfbuf_status dump_v1_csv(const dump_input *in, FILE *out, perfbuf_error *err)
     bool earlier_failed = false;
     uint8_t *arena = NULL;
     perfbuf_formatted_item *items = NULL;
-    char *names = NULL;
-    size_t items_cap = 0, names_cap = 0;
+    size_t items_cap = 0;
     for (size_t k = 0; k < total; k++) {
         DUMP_WORK(1);
         const uint8_t *data = k == earlier ? in->data
@@ -1525,9 +1779,12 @@ perfbuf_status dump_v1_csv(const dump_input *in, FILE *out, perfbuf_error *err)
                                              : in->series_sizes[k];
         csv_capture *c = &captures[k];
         c->path_end = dump_calloc(in->path_count, sizeof *c->path_end);
+        c->names = dump_calloc(in->path_count, sizeof *c->names);
+        /* --rate PREVIOUS has no record of its own: only FILE's items are kept. */
+        bool keep = in->previous == NULL || k == earlier;
         perfbuf_v1_block cb;
         /* main rejected an earlier capture that does not parse. */
-        if (perfbuf_v1_parse(data, size, &in->options, &cb, NULL) == PERFBUF_OK) {
+        if (keep && perfbuf_v1_parse(data, size, &in->options, &cb, NULL) == PERFBUF_OK) {
             c->time = cb.system_time;
             csv_objects(c, &cb);
         }
@@ -1549,12 +1806,10 @@ perfbuf_status dump_v1_csv(const dump_input *in, FILE *out, perfbuf_error *err)
             earlier_failed = true;
             break;
         }
-        /* --rate PREVIOUS has no record of its own: only FILE's items are kept. */
-        bool keep = in->previous == NULL || k == earlier;
         for (size_t p = 0; open && p < in->path_count; p++) {
             DUMP_WORK(1);
             if (added[p] && keep) {
-                csv_keep(c, &q, &counters[p], &items, &items_cap, &names, &names_cap);
+                csv_keep(c, p, &q, &counters[p], &items, &items_cap);
             }
             c->path_end[p] = c->count;
         }
@@ -1605,11 +1860,10 @@ perfbuf_status dump_v1_csv(const dump_input *in, FILE *out, perfbuf_error *err)
         free(columns);
     }
     for (size_t k = 0; k < total; k++) {
-        csv_capture_free(&captures[k]);
+        csv_capture_free(&captures[k], in->path_count);
     }
     free(captures);
     free(items);
-    free(names);
     free(arena);
     free(added);
     free(counters);
