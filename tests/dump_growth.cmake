@@ -27,6 +27,12 @@ foreach(scale 1 8)
   endif()
 endforeach()
 
+# The cases over children of a long parent read v1-children-4k, whose
+# parent is past the cuts of a full name and of an array name's parent
+# part at every scale: over v1-children (a parent of 1,000 x SCALE
+# characters) what the tool writes per child grows with the scale until
+# the cuts, so the output, and the work of writing it, would grow faster
+# than the input whatever the tool does.
 # name | exit status | arguments (@ is the folder of the inputs) | most
 # (the largest work(8n) / work(n) allowed, 9 when not given: 10.5 where the
 # tool sorts, for the log factor; --openmetrics sorts its points)
@@ -41,6 +47,12 @@ set(cases
     "v1-same-csv|0|--format v1 --names @/v1-rate-names.bin --counter \\\\Process(svchost*)\\\\ID --counter \\\\process(svchost#7)\\\\id --csv @/v1-same.bin|10.5"
     "v1-series|0|--format v1 --series @/v1-series-0.bin @/v1-series-1.bin -- @/v1-series.bin"
     "v1-series-csv|0|--format v1 --names @/v1-rate-names.bin --counter \\\\Process(*)\\\\* --csv --series @/v1-series-0.bin @/v1-series-1.bin -- @/v1-series.bin|10.5"
+    "v1-series-counter|0|--format v1 --names @/v1-rate-names.bin --counter \\\\Process(*)\\\\* --series @/v1-series-0.bin @/v1-series-1.bin -- @/v1-series.bin"
+    "v1-counter-none|1|--format v1 --names @/v1-rate-names.bin --counter \\\\Process(nope)\\\\Count @/v1-children.bin"
+    "v1-children-4k-rate|0|--format v1 --rate @/v1-children-4k-prev.bin @/v1-children-4k.bin"
+    "v1-children-4k-counter|0|--format v1 --names @/v1-rate-names.bin --counter \\\\Process(*)\\\\Count @/v1-children-4k.bin"
+    "v1-children-4k-csv|0|--format v1 --names @/v1-rate-names.bin --counter \\\\Process(*)\\\\* --csv --rate @/v1-children-4k-prev.bin @/v1-children-4k.bin"
+    "v1-children-4k-csv-series|0|--format v1 --names @/v1-rate-names.bin --counter \\\\Process(*)\\\\* --csv --series @/v1-children-4k-prev.bin -- @/v1-children-4k.bin"
     "v1-collide-csv|0|--format v1 --names @/v1-rate-names.bin --counter \\\\Process(*)\\\\ID --csv --series @/v1-collide.bin -- @/v1-collide.bin|10.5"
     "v2-identifiers|0|--format v2-query --registration @/v2-reginfo.bin --identifiers @/v2-ids-ids.bin @/v2-ids.bin"
     "v2-rate|0|--format v2-query --registration @/v2-reginfo.bin --rate @/v2-rate-prev.bin @/v2-rate.bin"
@@ -85,6 +97,14 @@ set(checks
     "v1-counter|objects/1/name|Thread"
     "v1-series|objects/0/instances/7/statistics/1/count|2"
     "v1-series|objects/0/instances/7/statistics/1/mean|5.000000"
+    "v1-series-counter|objects/0/name|Process"
+    "v1-series-counter|objects/0/instances/7/statistics/0/mean|7.000000"
+    "v1-series-counter|objects/0/instances/7/statistics/1/count|2"
+    "v1-counter-none|error/field|Instance"
+    "v1-children-4k-rate|objects/1/instances/0/full_name_cut|ON"
+    "v1-children-4k-rate|objects/1/instances/248/previous_position|248"
+    "v1-children-4k-rate|objects/1/instances/248/formatted/1|6.000000"
+    "v1-children-4k-counter|objects/0/instances/248/values/0|1249"
     "v2-identifiers|crosscheck/agree|ON"
     "v2-identifiers|blocks/3/instances/1/values/0/counter_id|7"
     "v2-identifiers|blocks/3/instances/1/values/0/counter_type_name|PERF_COUNTER_RAWCOUNT"

@@ -27,6 +27,15 @@
  *                       child (every #N shifts): a tool or query that
  *                       rebuilt each child's "parent/c#N" does work of
  *                       children times the parent's length;
+ *   v1-children-4k.bin, v1-children-4k-prev.bin
+ *                       the same with 250 x SCALE children of a parent of
+ *                       4,096 characters at every scale, past the cuts of
+ *                       a full name (4,095 bytes) and of an array name's
+ *                       parent part (3,072): every child's output is as
+ *                       long at every scale, so --rate, --counter and
+ *                       --csv --series over them grow with the input, and
+ *                       a --csv --series that compared names sharing
+ *                       3,072 bytes n log n times would not;
  *   v1-objects.bin, v1-objects-prev.bin
  *                       --rate: 500 x SCALE objects of one instance each,
  *                       listed in reverse in the earlier capture;
@@ -271,11 +280,11 @@ static tb_buf v1_objects_capture(uint32_t scale, int previous)
     return v.buf;
 }
 
-/* One capture of the children pair; `previous`: without the first child,
- * one second earlier, each count 5 less. */
-static tb_buf v1_children_capture(uint32_t scale, int previous)
+/* One capture of a children pair: n children of a parent of `length`
+ * characters; `previous`: without the first child, one second earlier,
+ * each count 5 less. */
+static tb_buf v1_children_capture(uint32_t n, uint32_t length, int previous)
 {
-    uint32_t n = 2500 * scale, length = 1000 * scale;
     char *parent = malloc((size_t)length + 1);
     if (parent == NULL) {
         exit(1);
@@ -311,10 +320,16 @@ static tb_buf v1_children_capture(uint32_t scale, int previous)
 
 static int v1_children(uint32_t scale)
 {
-    tb_buf b = v1_children_capture(scale, 1);
+    tb_buf b = v1_children_capture(2500 * scale, 1000 * scale, 1);
     int rc = write_buf("v1-children-prev.bin", &b);
-    b = v1_children_capture(scale, 0);
-    return rc ? rc : write_buf("v1-children.bin", &b);
+    b = v1_children_capture(2500 * scale, 1000 * scale, 0);
+    rc = rc ? rc : write_buf("v1-children.bin", &b);
+    /* The parent past both cuts at every scale: each child's output is
+     * the same, so the output grows with the input. */
+    b = v1_children_capture(250 * scale, 4096, 1);
+    rc = rc ? rc : write_buf("v1-children-4k-prev.bin", &b);
+    b = v1_children_capture(250 * scale, 4096, 0);
+    return rc ? rc : write_buf("v1-children-4k.bin", &b);
 }
 
 static int v1_objects(uint32_t scale)

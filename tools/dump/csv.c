@@ -11,14 +11,48 @@ void csv_init(csv_out *w, FILE *out)
     w->out = out;
     w->row_started = false;
     w->field_open = false;
+    w->used = 0;
+}
+
+void csv_flush(csv_out *w)
+{
+    if (w->used > 0) {
+        /* A failed write leaves the stream's error set for the caller. */
+        (void)fwrite(w->buffer, 1, w->used, w->out);
+    }
+    w->used = 0;
+}
+
+static void put(csv_out *w, const char *data, size_t n)
+{
+    while (n > 0) {
+        DUMP_WORK(1);
+        if (w->used == sizeof w->buffer) {
+            csv_flush(w);
+        }
+        size_t room = sizeof w->buffer - w->used;
+        size_t take = n < room ? n : room;
+        memcpy(w->buffer + w->used, data, take);
+        w->used += take;
+        data += take;
+        n -= take;
+    }
+}
+
+static void put_char(csv_out *w, char c)
+{
+    if (w->used == sizeof w->buffer) {
+        csv_flush(w);
+    }
+    w->buffer[w->used++] = c;
 }
 
 void csv_field_begin(csv_out *w)
 {
     if (w->row_started) {
-        fputc(',', w->out);
+        put_char(w, ',');
     }
-    fputc('"', w->out);
+    put_char(w, '"');
     w->row_started = true;
     w->field_open = true;
 }
@@ -51,17 +85,21 @@ void csv_field_add(csv_out *w, const char *text, size_t n)
             i += len;
             continue;
         }
-        fwrite(text + from, 1, i - from, w->out);
-        fputs(c == '"' ? "\"\"" : "\xEF\xBF\xBD", w->out);
+        put(w, text + from, i - from);
+        if (c == '"') {
+            put(w, "\"\"", 2);
+        } else {
+            put(w, "\xEF\xBF\xBD", 3);
+        }
         i += len;
         from = i;
     }
-    fwrite(text + from, 1, n - from, w->out);
+    put(w, text + from, n - from);
 }
 
 void csv_field_end(csv_out *w)
 {
-    fputc('"', w->out);
+    put_char(w, '"');
     w->field_open = false;
 }
 
@@ -74,6 +112,6 @@ void csv_field(csv_out *w, const char *text)
 
 void csv_row_end(csv_out *w)
 {
-    fputs("\r\n", w->out);
+    put(w, "\r\n", 2);
     w->row_started = false;
 }

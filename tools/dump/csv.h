@@ -15,13 +15,22 @@
 #include <stddef.h>
 #include <stdio.h>
 
+/* Records are gathered here and written in large pieces, as the emitter
+ * writes the text and JSON outputs (emit.h): a stdio call per field and
+ * per run of characters took the stream's lock each time. */
+#define CSV_BUFFER_BYTES 16384
+
 typedef struct csv_out {
     FILE *out;
     bool row_started;
     bool field_open;
+    size_t used;
+    char buffer[CSV_BUFFER_BYTES];
 } csv_out;
 
 void csv_init(csv_out *w, FILE *out);
+/* Writes what is gathered to the stream (the caller checks it for errors). */
+void csv_flush(csv_out *w);
 /* Starts a quoted field (after a comma unless it is the record's first). */
 void csv_field_begin(csv_out *w);
 /* Appends n bytes to the open field, escaped. */

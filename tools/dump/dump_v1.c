@@ -6,6 +6,7 @@
 #include <string.h>
 
 #include "csv.h"
+#include "decimal.h"
 #include "dump.h"
 #include "perfbuf/collector.h"
 #include "perfbuf/counter_types.h"
@@ -120,7 +121,7 @@ static bool query_open_on(const dump_input *in, const v1_tables *tables, perfbuf
     for (size_t p = 0; open && p < in->path_count; p++) {
         DUMP_WORK(1);
         /* Instances whose provider sets a UniqueID pair by it, as --rate's
-         * text and JSON pair them (paired_build), so every output gives
+         * text and JSON pair them (every_open), so every output gives
          * such an instance its own earlier sample; the others by PDH's key. */
         added[p] = perfbuf_query_add(q, &counters[p], in->paths[p].text, in->paths[p].text_len,
                                      NULL) == PERFBUF_OK &&
@@ -157,112 +158,154 @@ static uint32_t collect_counters(const perfbuf_v1_block *b, const perfbuf_v1_obj
 }
 
 /*
- * An earlier capture (--rate's, or one of --series) and FILE, collected in
- * that order by the library's query with a counter of every definition
- * (perfbuf_query_add_definitions): one item per object, instance (or
- * counter block) and definition of FILE, in block and definition order,
- * each with the earlier capture's sample of the same instance and
- * definition. Instances whose provider sets a UniqueID pair by it, the
- * others by PDH's key, as in every output (docs/cli.md); only the first
- * object of a title pairs.
+ * A query with a counter of every definition of every object
+ * (perfbuf_query_add_definitions): after each collection, one item per
+ * object, instance (or counter block) and definition of the capture
+ * collected last, in block and definition order, each with the sample of
+ * the same instance and definition in the capture collected before it.
+ * Instances whose provider sets a UniqueID pair by it, the others by PDH's
+ * key, as in every output (docs/cli.md); only the first object of a title
+ * pairs. The counter names no title, so the query is opened on an empty
+ * Counter table. Each capture is parsed with the options the text and JSON
+ * outputs parse FILE with, so the query refuses exactly what they refuse.
+ */
+typedef struct v1_every {
+    perfbuf_query q;
+    perfbuf_query_counter every;
+    uint8_t *arena;            /* the query's */
+    bool open;
+} v1_every;
+
+/* An empty Counter table: its final empty string. */
+static const uint8_t no_titles[2] = {0, 0};
+
+static void every_open(v1_every *w, const dump_input *in)
+{
+    memset(w, 0, sizeof *w);
+    w->open = perfbuf_query_open(&w->q, no_titles, sizeof no_titles, NULL, 0, NULL) ==
+                  PERFBUF_OK &&
+              perfbuf_query_options(&w->q, &in->options, NULL) == PERFBUF_OK &&
+              perfbuf_query_add_definitions(&w->q, &w->every, NULL) == PERFBUF_OK &&
+              perfbuf_query_pair_by_unique_id(&w->q, &w->every, NULL) == PERFBUF_OK;
+}
+
+/* Collects an earlier capture (main has parsed it with these options and
+ * reports its rejection): false when the query refuses it. */
+static bool every_collect(v1_every *w, const uint8_t *data, size_t size, perfbuf_error *err)
+{
+    return w->open && dump_query_collect(&w->q, &w->arena, data, size, err) == PERFBUF_OK;
+}
+
+/* Collects FILE. It parsed with these options already and the run checked
+ * that every capture is of one computer (dump_earlier_fits): only the
+ * arena's size could stop the query, and dump_query_collect grows it as
+ * asked. Says so on stderr when it fails all the same. */
+static bool every_collect_file(v1_every *w, const dump_input *in)
+{
+    perfbuf_error err;
+    perfbuf_status st = w->open ? dump_query_collect(&w->q, &w->arena, in->data, in->size, &err)
+                                : PERFBUF_E_INVALID_ARGUMENT;
+    if (st != PERFBUF_OK) {
+        fprintf(stderr, "perfbuf-dump: %s: the query could not collect it: %s\n", in->path,
+                perfbuf_status_name(st));
+    }
+    return st == PERFBUF_OK;
+}
+
+/*
+ * FILE's items of one collection: the raw array alone. Its items carry
+ * both samples, and the formatted value the query would give is made from
+ * them only for the values shown (paired_value), so no second array is
+ * read and nothing is formatted twice.
  */
 typedef struct v1_paired {
     bool valid;                /* FILE was collected: the items are there */
     perfbuf_raw_item *raw;
-    perfbuf_formatted_item *formatted;
     size_t count;
-    uint8_t *arena;            /* the query's */
+    size_t cap;                /* room in raw */
+    size_t cursor;             /* where paired_find last answered */
 } v1_paired;
 
-/* The query needs no title: an empty Counter table, its final empty string. */
-static const uint8_t no_titles[2] = {0, 0};
-
-/* Reads one of the counter's arrays into a new allocation: raw (true) or
- * formatted as doubles. False when the query does not answer it. */
-static bool paired_read(const perfbuf_query *q, const perfbuf_query_counter *c, v1_paired *p)
+/* Reads the raw array of the query's last collection into p, reusing its
+ * room. The outputs name instances themselves: names are not asked for. */
+static bool every_read(const v1_every *w, v1_paired *p)
 {
     size_t n = 0;
-    perfbuf_status st = perfbuf_query_raw_array(q, c, NULL, &n, NULL, NULL, NULL);
+    perfbuf_status st = perfbuf_query_raw_array(&w->q, &w->every, NULL, &n, NULL, NULL, NULL);
+    p->valid = false;
+    p->count = 0;
+    p->cursor = 0;
     if (st != PERFBUF_OK && st != PERFBUF_E_OUTPUT_TOO_SMALL) {
         return false;
     }
-    p->raw = dump_calloc(n + 1u, sizeof *p->raw);
-    p->formatted = dump_calloc(n + 1u, sizeof *p->formatted);
-    size_t raw_n = n;
-    size_t formatted_n = n;
-    p->count = n;
-    /* The outputs name instances themselves: the items' names are not asked for. */
-    return perfbuf_query_raw_array(q, c, p->raw, &raw_n, NULL, NULL, NULL) == PERFBUF_OK &&
-           perfbuf_query_formatted_array(q, c, PERFBUF_FMT_DOUBLE, p->formatted, &formatted_n,
-                                         NULL, NULL, NULL) == PERFBUF_OK &&
-           raw_n == n && formatted_n == n;
+    if (n > p->cap || p->raw == NULL) {
+        free(p->raw);
+        p->raw = dump_calloc(n, sizeof *p->raw);
+        p->cap = n;
+    }
+    size_t got = n;
+    p->valid = perfbuf_query_raw_array(&w->q, &w->every, p->raw, &got, NULL, NULL, NULL) ==
+                   PERFBUF_OK &&
+               got == n;
+    p->count = p->valid ? n : 0;
+    return p->valid;
 }
 
 /*
- * Collects `earlier` (NULL: none) and then FILE. *earlier_ok says whether
- * the earlier capture was collected, *err why not. The query parses each
- * capture with the options the text and JSON outputs parse FILE with, so
- * it refuses exactly what they refuse.
+ * --rate: PREVIOUS and then FILE, collected by one query, and FILE's
+ * items read; the arena is freed as soon as they are. *earlier_ok says
+ * whether PREVIOUS was collected, *err why not (FILE is then not
+ * collected: there is no rate to show).
  */
-static void paired_build(v1_paired *p, const dump_input *in, const uint8_t *earlier,
-                         size_t earlier_size, bool *earlier_ok, perfbuf_error *err)
+static void rate_build(v1_paired *p, const dump_input *in, bool *earlier_ok, perfbuf_error *err)
 {
     memset(p, 0, sizeof *p);
-    *earlier_ok = false;
-    perfbuf_query q;
-    perfbuf_query_counter every = {0};
-    if (perfbuf_query_open(&q, no_titles, sizeof no_titles, NULL, 0, NULL) != PERFBUF_OK ||
-        perfbuf_query_options(&q, &in->options, NULL) != PERFBUF_OK ||
-        perfbuf_query_add_definitions(&q, &every, NULL) != PERFBUF_OK ||
-        perfbuf_query_pair_by_unique_id(&q, &every, NULL) != PERFBUF_OK) {
-        return;
+    v1_every w;
+    every_open(&w, in);
+    *earlier_ok = every_collect(&w, in->previous, in->previous_size, err);
+    if (*earlier_ok && every_collect_file(&w, in)) {
+        (void)every_read(&w, p);
     }
-    *earlier_ok = earlier != NULL &&
-                  dump_query_collect(&q, &p->arena, earlier, earlier_size, err) == PERFBUF_OK;
-    perfbuf_error file_err;
-    perfbuf_status st = dump_query_collect(&q, &p->arena, in->data, in->size, &file_err);
-    if (st != PERFBUF_OK) {
-        /* FILE parsed with these options already and the run checked
-         * that both captures are of one computer (dump_earlier_fits): only
-         * the arena's size could stop the query, and the tool grows it as
-         * asked. */
-        fprintf(stderr, "perfbuf-dump: %s: the query could not collect it: %s\n", in->path,
-                perfbuf_status_name(st));
-        return;
-    }
-    p->valid = paired_read(&q, &every, p);
-}
-
-static void paired_free(v1_paired *p)
-{
-    free(p->raw);
-    free(p->formatted);
-    free(p->arena);
+    free(w.arena);
 }
 
 /*
  * The first item of an object's instance (position PERFBUF_ITEM_NO_INSTANCE:
- * its counter block), by binary search: the items are in block order, so
- * ordered by object and then by position. p->count when it has none (an
- * object without definitions). O(log items).
+ * its counter block): the items are in block order, so ordered by object
+ * and then by position; p->count when it has none (an object without
+ * definitions). The dump asks in block order too, so the search walks on
+ * from where the last one ended, and the walks of a whole dump cost the
+ * items once; a key behind that place (never asked by the dump) is found
+ * by binary search, O(log items).
  */
-static size_t paired_find(const v1_paired *p, uint32_t object, uint32_t position)
+static size_t paired_find(v1_paired *p, uint32_t object, uint32_t position)
 {
     uint64_t key = (uint64_t)object << 32 | position;
     size_t lo = 0;
-    size_t hi = p->valid ? p->count : 0;
-    while (lo < hi) {
-        DUMP_WORK(1);
-        size_t mid = lo + (hi - lo) / 2;
-        uint64_t at = (uint64_t)p->raw[mid].object << 32 | p->raw[mid].position;
-        if (at < key) {
-            lo = mid + 1;
-        } else {
-            hi = mid;
+    size_t hi = p->count;
+    size_t at = p->cursor < p->count ? p->cursor : p->count;
+    if (at == p->count ||
+        ((uint64_t)p->raw[at].object << 32 | p->raw[at].position) <= key) {
+        while (at < p->count && ((uint64_t)p->raw[at].object << 32 | p->raw[at].position) < key) {
+            DUMP_WORK(1);
+            at++;
+        }
+        lo = at;
+    } else {
+        hi = at;
+        while (lo < hi) {
+            DUMP_WORK(1);
+            size_t mid = lo + (hi - lo) / 2;
+            uint64_t k = (uint64_t)p->raw[mid].object << 32 | p->raw[mid].position;
+            if (k < key) {
+                lo = mid + 1;
+            } else {
+                hi = mid;
+            }
         }
     }
-    bool found = lo < (p->valid ? p->count : 0) && p->raw[lo].object == object &&
-                 p->raw[lo].position == position;
+    p->cursor = lo;
+    bool found = lo < p->count && p->raw[lo].object == object && p->raw[lo].position == position;
     return found ? lo : p->count;
 }
 
@@ -277,6 +320,24 @@ static ptrdiff_t paired_item(const v1_paired *p, size_t first, const perfbuf_v1_
     bool same = p->raw[at].object == p->raw[first].object &&
                 p->raw[at].position == p->raw[first].position;
     return same ? (ptrdiff_t)at : -1;
+}
+
+/*
+ * An item's formatted value, as perfbuf_query_formatted_array gives it
+ * (perfbuf/query.h): a sample that could not be read (a base's) keeps its
+ * own status; else perfbuf_format_value of the newer sample with the older
+ * one, which a raw item holds exactly when its instance matched (has_older:
+ * a counter without one gives INVALID_DATA where its formula needs two).
+ */
+static uint32_t paired_value(const perfbuf_raw_item *item, perfbuf_value *v)
+{
+    if (!PERFBUF_CSTATUS_IS_VALID(item->newer.status)) {
+        v->status = item->newer.status;
+        return v->status;
+    }
+    return perfbuf_format_value(item->newer.type, &item->newer,
+                                item->has_older ? &item->older : NULL, &item->context,
+                                PERFBUF_FMT_DOUBLE, v);
 }
 
 /*
@@ -303,6 +364,76 @@ static uint32_t paired_state(const v1_paired *p, size_t first, uint32_t *older_p
     return p->raw[first].pairing;
 }
 
+/*
+ * --series: each earlier capture paired with FILE, by one query that
+ * collects EARLIER[0], FILE, EARLIER[1], FILE, ... (each collection pairs
+ * with the one before it, so each FILE collection pairs with one earlier
+ * capture). FILE's items are the same in every pairing (its objects,
+ * instances and definitions, in block order); of each pairing only the
+ * earlier capture's sample of each item is kept, 40 bytes an item, and
+ * FILE's own samples are those of its last collection. One arena serves
+ * every collection.
+ */
+typedef struct v1_series {
+    v1_paired file;                /* FILE's items, of its last collection */
+    perfbuf_raw_sample **earlier;  /* per capture, oldest first: its sample of
+                                      each item of FILE (status INVALID_DATA
+                                      when the item has none), or NULL */
+    size_t *earlier_count;         /* the items each holds */
+    size_t count;                  /* earlier captures */
+    perfbuf_raw_sample *ring;      /* count + 1 samples */
+} v1_series;
+
+static void series_build(v1_series *s, const dump_input *in)
+{
+    memset(s, 0, sizeof *s);
+    s->count = in->series_count;
+    s->earlier = dump_calloc(s->count, sizeof *s->earlier);
+    s->earlier_count = dump_calloc(s->count, sizeof *s->earlier_count);
+    s->ring = dump_calloc(s->count + 1u, sizeof *s->ring);
+    v1_every w;
+    every_open(&w, in);
+    bool file_read = false;
+    for (size_t k = 0; k < s->count; k++) {
+        DUMP_WORK(1);
+        perfbuf_error err;
+        /* A capture the query refuses (main has reported it) contributes
+         * no sample; the query is then as it was, and FILE is not
+         * collected again, which would pair it with itself. */
+        if (!every_collect(&w, in->series[k], in->series_sizes[k], &err) ||
+            !every_collect_file(&w, in) || !every_read(&w, &s->file)) {
+            continue;
+        }
+        file_read = true;
+        perfbuf_raw_sample *samples = dump_calloc(s->file.count, sizeof *samples);
+        for (size_t i = 0; i < s->file.count; i++) {
+            DUMP_WORK(1);
+            const perfbuf_raw_item *item = &s->file.raw[i];
+            samples[i] = item->has_older ? item->older
+                                         : (perfbuf_raw_sample){.status =
+                                                                    PERFBUF_CSTATUS_INVALID_DATA};
+        }
+        s->earlier[k] = samples;
+        s->earlier_count[k] = s->file.count;
+    }
+    /* No earlier capture was collected: FILE alone gives its own samples. */
+    if (!file_read && every_collect_file(&w, in)) {
+        (void)every_read(&w, &s->file);
+    }
+    free(w.arena);
+}
+
+static void series_free(v1_series *s)
+{
+    for (size_t k = 0; k < s->count; k++) {
+        free(s->earlier[k]);
+    }
+    free(s->earlier);
+    free(s->earlier_count);
+    free(s->ring);
+    free(s->file.raw);
+}
+
 /* The dumped object: its definitions, walked once for every use. */
 typedef struct v1_current {
     const perfbuf_v1_block *b;
@@ -327,6 +458,14 @@ static void emit_values(emitter *e, const v1_current *cur, const perfbuf_v1_coun
     emit_list_end(e);
 }
 
+/* A number as the outputs write one ("%.6f"). */
+static void emit_decimal(emitter *e, const char *key, double v)
+{
+    char text[DUMP_DECIMAL_BYTES];
+    (void)dump_decimal6(v, text);
+    emit_str(e, key, text);
+}
+
 /*
  * Formatted values of one counter block (the items at `first`) against the
  * same block of the earlier capture, as the query formats them: a sample
@@ -339,26 +478,23 @@ static void emit_formatted(emitter *e, const v1_current *cur, const v1_paired *p
     for (uint32_t i = 0; i < cur->count; i++) {
         DUMP_WORK(1);
         ptrdiff_t at = paired_item(p, first, &cur->counters[i]);
-        const perfbuf_value *v = at >= 0 ? &p->formatted[at].value : NULL;
-        if (v != NULL && v->status == PERFBUF_CSTATUS_VALID_DATA) {
-            char text[64];
-            snprintf(text, sizeof text, "%.6f", v->as_double);
-            emit_str(e, NULL, text);
+        perfbuf_value v = {.status = PERFBUF_CSTATUS_INVALID_DATA};
+        if (at >= 0) {
+            (void)paired_value(&p->raw[at], &v);
+        }
+        if (v.status == PERFBUF_CSTATUS_VALID_DATA) {
+            emit_decimal(e, NULL, v.as_double);
         } else {
-            emit_str(e, NULL,
-                     dump_value_status_name(v != NULL ? v->status : PERFBUF_CSTATUS_INVALID_DATA));
+            emit_str(e, NULL, dump_value_status_name(v.status));
         }
     }
     emit_list_end(e);
 }
 
-/* --rate and --series: the earlier captures, each paired with FILE. */
+/* --rate and --series: FILE's items paired with the earlier captures. */
 typedef struct v1_peers {
     v1_paired *rate;          /* NULL without --rate or when it was rejected */
-    v1_paired *series;        /* one per --series capture, oldest first; or NULL */
-    size_t series_count;
-    v1_paired series_self;    /* FILE alone, for its own samples (--series) */
-    perfbuf_raw_sample *ring; /* series_count + 1 samples */
+    v1_series *series;        /* NULL without --series */
 } v1_peers;
 
 /*
@@ -370,39 +506,31 @@ typedef struct v1_peers {
  * later object of a repeated title). `position` is the instance's, or
  * PERFBUF_ITEM_NO_INSTANCE for the object's counter block.
  */
-static void emit_statistics(emitter *e, const v1_current *cur, const v1_peers *peers,
-                            uint32_t position)
+static void emit_statistics(emitter *e, const v1_current *cur, v1_series *s, uint32_t position)
 {
-    size_t n = peers->series_count + 1u;
-    perfbuf_raw_sample *ring = peers->ring;
-    size_t *firsts = dump_calloc(n, sizeof *firsts);
-    for (size_t k = 0; k + 1u < n; k++) {
-        DUMP_WORK(1);
-        firsts[k] = paired_find(&peers->series[k], cur->o->index, position);
-    }
-    const v1_paired *self = &peers->series_self;
-    firsts[n - 1u] = paired_find(self, cur->o->index, position);
+    size_t n = s->count + 1u;
+    perfbuf_raw_sample *ring = s->ring;
+    v1_paired *file = &s->file;
+    size_t first = paired_find(file, cur->o->index, position);
     emit_list_begin(e, "statistics");
     for (uint32_t i = 0; i < cur->count; i++) {
         DUMP_WORK(1);
         const perfbuf_v1_counter *c = &cur->counters[i];
+        ptrdiff_t at = paired_item(file, first, c);
         for (size_t k = 0; k + 1u < n; k++) {
             DUMP_WORK(1);
-            const v1_paired *p = &peers->series[k];
-            ptrdiff_t at = paired_item(p, firsts[k], c);
             ring[k].status = PERFBUF_CSTATUS_INVALID_DATA;
-            if (at >= 0 && p->raw[at].has_older) {
-                ring[k] = p->raw[at].older;
+            if (at >= 0 && (size_t)at < s->earlier_count[k]) {
+                ring[k] = s->earlier[k][at];
             }
         }
         /* FILE's own sample, and the frequency and scale it is read with. */
         perfbuf_value_context ctx = {0, 0};
-        ptrdiff_t own = paired_item(self, firsts[n - 1u], c);
         ring[n - 1u].status = PERFBUF_CSTATUS_INVALID_DATA;
-        if (own >= 0 && self->raw[own].pairing != PERFBUF_PAIR_UNPAIRED &&
-            PERFBUF_CSTATUS_IS_VALID(self->raw[own].newer.status)) {
-            ring[n - 1u] = self->raw[own].newer;
-            ctx = self->raw[own].context;
+        if (at >= 0 && file->raw[at].pairing != PERFBUF_PAIR_UNPAIRED &&
+            PERFBUF_CSTATUS_IS_VALID(file->raw[at].newer.status)) {
+            ring[n - 1u] = file->raw[at].newer;
+            ctx = file->raw[at].context;
         }
         perfbuf_statistics st;
         uint32_t rc =
@@ -410,20 +538,15 @@ static void emit_statistics(emitter *e, const v1_current *cur, const v1_peers *p
         emit_object_begin(e, NULL);
         emit_u64(e, "count", st.count);
         if (rc == PERFBUF_CSTATUS_VALID_DATA) {
-            char text[64];
-            snprintf(text, sizeof text, "%.6f", st.min.as_double);
-            emit_str(e, "min", text);
-            snprintf(text, sizeof text, "%.6f", st.max.as_double);
-            emit_str(e, "max", text);
-            snprintf(text, sizeof text, "%.6f", st.mean.as_double);
-            emit_str(e, "mean", text);
+            emit_decimal(e, "min", st.min.as_double);
+            emit_decimal(e, "max", st.max.as_double);
+            emit_decimal(e, "mean", st.mean.as_double);
         } else {
             emit_str(e, "status", dump_value_status_name(rc));
         }
         emit_object_end(e);
     }
     emit_list_end(e);
-    free(firsts);
 }
 
 /* The longest full name shown, in bytes. */
@@ -478,7 +601,7 @@ static void emit_instance(emitter *e, const v1_current *cur, const perfbuf_v1_in
     emit_counter_block(e, &inst->counters);
     emit_values(e, cur, &inst->counters);
     if (peers->rate != NULL) {
-        const v1_paired *p = peers->rate;
+        v1_paired *p = peers->rate;
         size_t first = paired_find(p, cur->o->index, inst->index);
         uint32_t older_position = 0;
         uint32_t state = paired_state(p, first, &older_position);
@@ -489,7 +612,7 @@ static void emit_instance(emitter *e, const v1_current *cur, const perfbuf_v1_in
         emit_formatted(e, cur, p, first);
     }
     if (peers->series != NULL) {
-        emit_statistics(e, cur, peers, inst->index);
+        emit_statistics(e, cur, peers->series, inst->index);
     }
     emit_object_end(e);
 }
@@ -668,28 +791,18 @@ perfbuf_status dump_v1(const dump_input *in, emitter *e, perfbuf_error *err)
     if (in->previous != NULL) {
         perfbuf_error perr = {0};
         bool collected;
-        paired_build(&rate, in, in->previous, in->previous_size, &collected, &perr);
+        rate_build(&rate, in, &collected, &perr);
         if (!collected) {
             dump_side_rejected("--rate capture", in->previous_path, &perr);
-            paired_free(&rate);
+            free(rate.raw);
         } else {
             peers.rate = &rate;
         }
     }
+    v1_series series;
     if (in->series_count > 0) {
-        peers.series_count = in->series_count;
-        peers.series = dump_calloc(in->series_count + 1u, sizeof *peers.series);
-        peers.ring = dump_calloc(in->series_count + 1u, sizeof *peers.ring);
-        for (size_t k = 0; k < in->series_count; k++) {
-            DUMP_WORK(1);
-            bool collected;
-            perfbuf_error serr;
-            /* A rejected capture contributes no sample (main reports it). */
-            paired_build(&peers.series[k], in, in->series[k], in->series_sizes[k], &collected,
-                         &serr);
-        }
-        bool none;
-        paired_build(&peers.series_self, in, NULL, 0, &none, NULL);
+        series_build(&series, in);
+        peers.series = &series;
     }
     dump_text text;
     dump_text_init(&text);
@@ -791,7 +904,7 @@ perfbuf_status dump_v1(const dump_input *in, emitter *e, perfbuf_error *err)
                                paired_find(peers.rate, o.index, PERFBUF_ITEM_NO_INSTANCE));
             }
             if (peers.series != NULL) {
-                emit_statistics(e, &cur, &peers, PERFBUF_ITEM_NO_INSTANCE);
+                emit_statistics(e, &cur, peers.series, PERFBUF_ITEM_NO_INSTANCE);
             }
         }
         if (o.num_instances >= 0) {
@@ -812,16 +925,11 @@ perfbuf_status dump_v1(const dump_input *in, emitter *e, perfbuf_error *err)
     emit_list_end(e);
     free(counters);
     if (peers.rate != NULL) {
-        paired_free(peers.rate);
-    }
-    for (size_t k = 0; peers.series != NULL && k < peers.series_count; k++) {
-        paired_free(&peers.series[k]);
+        free(peers.rate->raw);
     }
     if (peers.series != NULL) {
-        paired_free(&peers.series_self);
+        series_free(peers.series);
     }
-    free(peers.series);
-    free(peers.ring);
     dump_miss miss;
     memset(&miss, 0, sizeof miss);
     v1_candidates_context candidates = {&b, have_parents, &tables.tables};
@@ -889,16 +997,22 @@ perfbuf_status dump_names(const dump_input *in, emitter *e, perfbuf_error *err)
 
 /* ---- --csv, on the query (perfbuf/query.h) ---- */
 
-/* One item of one capture, kept until the records are written (the
- * query's names last only until its next collection). */
+/*
+ * One item of one capture, kept until the records are written: where it
+ * is, its value, and its name, which points into the capture's copy of
+ * the query's names (the query keeps them only until its next
+ * collection). The query writes one name per instance, which all the
+ * instance's items point at, so a name is kept once per instance and
+ * path, never once per item or per record.
+ */
 typedef struct csv_cell {
+    const char *name;  /* in one of the capture's name buffers */
+    size_t name_len;
+    double value;
     uint32_t object;   /* the object's position in its capture */
     uint32_t position; /* the instance's, or PERFBUF_ITEM_NO_INSTANCE */
     uint32_t counter;  /* CounterNameTitleIndex */
-    size_t name_at;    /* in the capture's strings */
-    size_t name_len;
     bool has_value;
-    double value;
 } csv_cell;
 
 /* A capture's items, path after path (each path's in block order). */
@@ -907,9 +1021,7 @@ typedef struct csv_capture {
     csv_cell *cells;
     size_t count;
     size_t cap;
-    char *strings;
-    size_t string_bytes;
-    size_t string_cap;
+    char **names;             /* per path: the query's names of its items */
     size_t *path_end;         /* where each path's items end */
     uint32_t *object_title;   /* per object position */
     uint32_t *object_ordinal; /* among the capture's objects of its title */
@@ -918,12 +1030,13 @@ typedef struct csv_capture {
 
 /*
  * The CSV's look-ups (an object's ordinal among objects of its title, a
- * counter's rank in its object, a column's cell in an earlier capture) go
- * through sorted keys and binary search, never through a hash table: the
- * keys (titles, names) come from the buffers, and a table's probes can be
- * made to pile up on one slot by keys chosen for it, which would make the
- * tool's work grow with the square of its input. Sorting costs the same
- * whatever the keys.
+ * counter's rank in its object, a column's title text) go through sorted
+ * keys and binary search, and a column's cell in an earlier capture through
+ * classes of equal keys (csv_match), never through a hash table: the keys
+ * (titles, names) come from the buffers, and a table's probes can be made
+ * to pile up on one slot by keys chosen for it, which would make the
+ * tool's work grow with the square of its input. Sorting and splitting
+ * cost the same whatever the keys.
  */
 
 static uint8_t csv_fold(uint8_t c)
@@ -931,10 +1044,13 @@ static uint8_t csv_fold(uint8_t c)
     return c >= 'A' && c <= 'Z' ? (uint8_t)(c + ('a' - 'A')) : c;
 }
 
-static void csv_capture_free(csv_capture *c)
+static void csv_capture_free(csv_capture *c, size_t paths)
 {
+    for (size_t p = 0; c->names != NULL && p < paths; p++) {
+        free(c->names[p]);
+    }
+    free(c->names);
     free(c->cells);
-    free(c->strings);
     free(c->path_end);
     free(c->object_title);
     free(c->object_ordinal);
@@ -975,10 +1091,14 @@ static void csv_objects(csv_capture *c, const perfbuf_v1_block *b)
     free(keys);
 }
 
-/* Appends the counter's items of the last collection to the capture. */
-static void csv_keep(csv_capture *c, const perfbuf_query *q, const perfbuf_query_counter *qc,
-                     perfbuf_formatted_item **items, size_t *items_cap, char **names,
-                     size_t *names_cap)
+/*
+ * Appends path p's items of the last collection to the capture: the
+ * query's names in a buffer of their own, of exactly the size the query
+ * asks, and a cell per item (`items` is scratch, reused from call to call).
+ */
+static void csv_keep(csv_capture *c, size_t p, const perfbuf_query *q,
+                     const perfbuf_query_counter *qc, perfbuf_formatted_item **items,
+                     size_t *items_cap)
 {
     /* Asked with no room, an array that has items answers OUTPUT_TOO_SMALL;
      * one without (NOT_FOUND, or empty) has nothing to keep. */
@@ -992,46 +1112,35 @@ static void csv_keep(csv_capture *c, const perfbuf_query *q, const perfbuf_query
         *items = dump_calloc(count, sizeof **items);
         *items_cap = count;
     }
-    if (name_bytes > *names_cap) {
-        free(*names);
-        *names = dump_calloc(name_bytes, 1);
-        *names_cap = name_bytes;
-    }
-    if (perfbuf_query_formatted_array(q, qc, PERFBUF_FMT_DOUBLE, *items, &count, *names,
+    c->names[p] = dump_calloc(name_bytes, 1);
+    if (perfbuf_query_formatted_array(q, qc, PERFBUF_FMT_DOUBLE, *items, &count, c->names[p],
                                       &name_bytes, NULL) != PERFBUF_OK) {
         return;
+    }
+    /* Room for this path's cells at once, doubling, so many paths cost
+     * what their cells do. */
+    if (count > c->cap - c->count) {
+        size_t want = c->count + count;
+        size_t cap = c->cap > want / 2u ? c->cap * 2u : want;
+        csv_cell *grown = dump_calloc(cap, sizeof *grown);
+        if (c->count > 0) {
+            memcpy(grown, c->cells, c->count * sizeof *grown);
+        }
+        free(c->cells);
+        c->cells = grown;
+        c->cap = cap;
     }
     for (size_t i = 0; i < count; i++) {
         DUMP_WORK(1);
         const perfbuf_formatted_item *it = &(*items)[i];
-        if (c->count == c->cap) {
-            c->cap = c->cap ? c->cap * 2u : 64u;
-            csv_cell *grown = realloc(c->cells, c->cap * sizeof *grown);
-            if (grown == NULL) {
-                fprintf(stderr, "perfbuf-dump: out of memory\n");
-                exit(2);
-            }
-            c->cells = grown;
-        }
-        while (c->string_cap - c->string_bytes < it->name_len + 1u) {
-            DUMP_WORK(1);
-            c->string_cap = c->string_cap ? c->string_cap * 2u : 256u;
-            char *grown = realloc(c->strings, c->string_cap);
-            if (grown == NULL) {
-                fprintf(stderr, "perfbuf-dump: out of memory\n");
-                exit(2);
-            }
-            c->strings = grown;
-        }
         csv_cell *cell = &c->cells[c->count++];
         cell->object = it->object;
         cell->position = it->position;
         cell->counter = it->counter;
-        cell->name_at = c->string_bytes;
-        cell->name_len = it->name_len;
-        memcpy(c->strings + c->string_bytes, it->name, it->name_len);
-        c->string_bytes += it->name_len;
-        c->strings[c->string_bytes++] = '\0';
+        /* The query names every item when given room for names; an empty
+         * name ("" of a single-instance object) is still a name. */
+        cell->name = it->name != NULL ? it->name : "";
+        cell->name_len = it->name != NULL ? it->name_len : 0;
         /* fabs rather than isfinite: mingw-w64's isfinite macro narrows to float under
          * -Wfloat-conversion. The comparison is false for NaN and both infinities. */
         cell->has_value = it->value.status == PERFBUF_CSTATUS_VALID_DATA &&
@@ -1040,27 +1149,117 @@ static void csv_keep(csv_capture *c, const perfbuf_query *q, const perfbuf_query
     }
 }
 
-/* A title's text in the display language, else English, else its number. */
-static void csv_title(csv_out *w, const v1_tables *tables, dump_text *text, uint32_t title_index)
+/*
+ * The header's titles, each converted once: every column names its
+ * object's title and its counter's, and columns share them. The distinct
+ * title indexes, sorted, with their texts back to back; a column's is
+ * found by binary search.
+ */
+typedef struct csv_titles {
+    uint64_t *titles;         /* distinct title indexes, ascending */
+    size_t *text_end;         /* per title: where its text ends in text */
+    size_t count;
+    char *text;
+} csv_titles;
+
+/* Appends a title's text in the display language, else English, else its
+ * number, to the texts (grown as needed). */
+static void csv_title_text(csv_titles *t, size_t *cap, const v1_tables *tables,
+                           dump_text *scratch, uint32_t title_index)
 {
     const perfbuf_language order[2] = {PERFBUF_LANGUAGE_LOCALIZED, PERFBUF_LANGUAGE_ENGLISH};
-    for (size_t k = 0; k < 2; k++) {
+    const char *text = NULL;
+    char number[16];
+    for (size_t k = 0; k < 2 && text == NULL; k++) {
         size_t len;
         perfbuf_status st = perfbuf_title_text_utf8(&tables->tables, order[k], title_index,
-                                                    text->buf, text->cap, &len);
+                                                    scratch->buf, scratch->cap, &len);
         if (st == PERFBUF_E_OUTPUT_TOO_SMALL) {
-            dump_text_fit(text, len);
-            st = perfbuf_title_text_utf8(&tables->tables, order[k], title_index, text->buf,
-                                         text->cap, &len);
+            dump_text_fit(scratch, len);
+            st = perfbuf_title_text_utf8(&tables->tables, order[k], title_index, scratch->buf,
+                                         scratch->cap, &len);
         }
-        if (st == PERFBUF_OK) {
-            csv_field_add(w, text->buf, strlen(text->buf));
-            return;
+        text = st == PERFBUF_OK ? scratch->buf : NULL;
+    }
+    if (text == NULL) {
+        snprintf(number, sizeof number, "%u", title_index);
+        text = number;
+    }
+    size_t len = strlen(text);
+    size_t at = t->count > 0 ? t->text_end[t->count - 1u] : 0;
+    if (len > *cap - at) {
+        size_t bigger = *cap > len ? *cap * 2u : *cap + len + 256u;
+        char *grown = dump_calloc(bigger, 1);
+        if (at > 0) {
+            memcpy(grown, t->text, at);
+        }
+        free(t->text);
+        t->text = grown;
+        *cap = bigger;
+    }
+    DUMP_WORK(len);
+    if (len > 0) {
+        memcpy(t->text + at, text, len);
+    }
+    t->text_end[t->count++] = at + len;
+}
+
+static csv_titles csv_titles_build(const v1_tables *tables, const csv_capture *newest,
+                                   const size_t *columns, size_t n)
+{
+    csv_titles t = {dump_calloc(2u * n, sizeof(uint64_t)), dump_calloc(2u * n, sizeof(size_t)),
+                    0, NULL};
+    size_t keys = 0;
+    for (size_t k = 0; k < n; k++) {
+        DUMP_WORK(1);
+        const csv_cell *cell = &newest->cells[columns[k]];
+        t.titles[keys++] =
+            cell->object < newest->object_count ? newest->object_title[cell->object] : 0;
+        t.titles[keys++] = cell->counter;
+    }
+    dump_sort_u64(t.titles, keys);
+    size_t cap = 0;
+    dump_text scratch;
+    dump_text_init(&scratch);
+    for (size_t k = 0; k < keys; k++) {
+        DUMP_WORK(1);
+        if (k > 0 && t.titles[k] == t.titles[k - 1u]) {
+            continue;
+        }
+        uint32_t title = (uint32_t)t.titles[k];
+        t.titles[t.count] = title;
+        csv_title_text(&t, &cap, tables, &scratch, title);
+    }
+    dump_text_free(&scratch);
+    return t;
+}
+
+static void csv_titles_free(csv_titles *t)
+{
+    free(t->titles);
+    free(t->text_end);
+    free(t->text);
+}
+
+/* Adds a title's text to the open field. */
+static void csv_title(csv_out *w, const csv_titles *t, uint32_t title_index)
+{
+    size_t lo = 0;
+    size_t hi = t->count;
+    while (lo < hi) {
+        DUMP_WORK(1);
+        size_t mid = lo + (hi - lo) / 2;
+        if (t->titles[mid] < title_index) {
+            lo = mid + 1;
+        } else {
+            hi = mid;
         }
     }
-    char number[16];
-    snprintf(number, sizeof number, "%u", title_index);
-    csv_field_add(w, number, strlen(number));
+    /* Every title of a column was converted: lo is always found. */
+    if (lo < t->count && t->titles[lo] == title_index) {
+        size_t at = lo > 0 ? t->text_end[lo - 1u] : 0;
+        csv_field_add(w, t->text + at, t->text_end[lo] - at);
+    }
 }
 
 /* A capture's SystemTime as typeperf writes its timestamps. */
@@ -1080,8 +1279,8 @@ static csv_stamp_text csv_stamp(const perfbuf_systemtime *t)
 static void csv_value(csv_out *w, const csv_cell *cell)
 {
     if (cell != NULL && cell->has_value) {
-        char text[64];
-        snprintf(text, sizeof text, "%.6f", cell->value);
+        char text[DUMP_DECIMAL_BYTES];
+        (void)dump_decimal6(cell->value, text);
         csv_field(w, text);
     } else {
         csv_field(w, " ");
@@ -1232,95 +1431,259 @@ static size_t csv_columns(const csv_capture *c, size_t paths, const perfbuf_v1_b
     return n;
 }
 
-/* The order of two cells' keys, each in its own capture: the object's
- * title and ordinal, the counter, whether it is an instance, then the name
- * with ASCII letters folded (as the query pairs names), a proper prefix
- * first. One order serves the sort and the search. */
-static int csv_key_order(const csv_capture *ca, const csv_cell *a, const csv_capture *cb,
-                         const csv_cell *b)
+/*
+ * A key as a column is looked up by in an earlier capture: its object's
+ * title and its ordinal among the capture's objects of that title, the
+ * counter, whether it is an instance (CSV_KEY_FIXED bytes), then its name
+ * with ASCII letters folded, as the query pairs names (docs/cli.md, "CSV").
+ */
+#define CSV_KEY_FIXED 13u
+
+typedef struct csv_key {
+    uint8_t fixed[CSV_KEY_FIXED];
+    const uint8_t *name;
+    size_t name_len;
+    size_t who; /* a cell of the earlier capture, or cells + the column's index */
+} csv_key;
+
+static void csv_key_make(csv_key *k, const csv_capture *c, const csv_cell *cell, size_t who)
 {
-    DUMP_WORK(1);
-    uint64_t ta = a->object < ca->object_count ? ca->object_title[a->object] : UINT64_MAX;
-    uint64_t tb = b->object < cb->object_count ? cb->object_title[b->object] : UINT64_MAX;
-    uint64_t oa = a->object < ca->object_count ? ca->object_ordinal[a->object] : UINT64_MAX;
-    uint64_t ob = b->object < cb->object_count ? cb->object_ordinal[b->object] : UINT64_MAX;
-    bool ia = a->position != PERFBUF_ITEM_NO_INSTANCE;
-    bool ib = b->position != PERFBUF_ITEM_NO_INSTANCE;
-    if (ta != tb) {
-        return ta < tb ? -1 : 1;
+    const uint32_t parts[3] = {c->object_title[cell->object], c->object_ordinal[cell->object],
+                               cell->counter};
+    for (size_t p = 0; p < 3; p++) {
+        k->fixed[4 * p] = (uint8_t)(parts[p] >> 24);
+        k->fixed[4 * p + 1] = (uint8_t)(parts[p] >> 16);
+        k->fixed[4 * p + 2] = (uint8_t)(parts[p] >> 8);
+        k->fixed[4 * p + 3] = (uint8_t)parts[p];
     }
-    if (oa != ob) {
-        return oa < ob ? -1 : 1;
+    k->fixed[12] = cell->position != PERFBUF_ITEM_NO_INSTANCE ? 1u : 0u;
+    k->name = (const uint8_t *)cell->name;
+    k->name_len = cell->name_len;
+    k->who = who;
+}
+
+/* The key's symbol at depth d: 0 past its end, else its byte plus one. */
+static unsigned csv_key_symbol(const csv_key *k, size_t d)
+{
+    if (d < CSV_KEY_FIXED) {
+        return 1u + k->fixed[d];
     }
-    if (a->counter != b->counter) {
-        return a->counter < b->counter ? -1 : 1;
-    }
-    if (ia != ib) {
-        return ia ? 1 : -1;
-    }
-    const uint8_t *x = (const uint8_t *)ca->strings + a->name_at;
-    const uint8_t *y = (const uint8_t *)cb->strings + b->name_at;
-    size_t shorter = a->name_len < b->name_len ? a->name_len : b->name_len;
-    for (size_t i = 0; i < shorter; i++) {
+    d -= CSV_KEY_FIXED;
+    return d < k->name_len ? 1u + csv_fold(k->name[d]) : 0u;
+}
+
+/* A run of keys (positions lo..hi of the order) that agree on their
+ * first `depth` symbols, and how many more to compare at once. */
+typedef struct csv_group {
+    size_t lo, hi, depth, window;
+} csv_group;
+
+/* The first window, and the largest: a group whose keys keep agreeing
+ * reads on in longer strides. */
+#define CSV_WINDOW_FIRST 16u
+#define CSV_WINDOW_MOST 4096u
+
+/* How many symbols from depth d, at most `most`, a and b share before
+ * they differ or either ends. */
+static size_t csv_key_agree(const csv_key *a, const csv_key *b, size_t d, size_t most)
+{
+    size_t t = 0;
+    while (t < most && d + t < CSV_KEY_FIXED) {
         DUMP_WORK(1);
-        uint8_t fx = csv_fold(x[i]);
-        uint8_t fy = csv_fold(y[i]);
-        if (fx != fy) {
-            return fx < fy ? -1 : 1;
+        if (a->fixed[d + t] != b->fixed[d + t]) {
+            return t;
+        }
+        t++;
+    }
+    size_t at = d + t - CSV_KEY_FIXED;
+    size_t end = a->name_len < b->name_len ? a->name_len : b->name_len;
+    size_t limit = at + (most - t);
+    end = end < limit ? end : limit;
+    size_t from = at;
+    while (at < end) {
+        /* Eight bytes that are equal are equal folded: names that share a
+         * long prefix are compared a word at a time. */
+        if (end - at >= 8u) {
+            uint64_t x, y;
+            memcpy(&x, a->name + at, sizeof x);
+            memcpy(&y, b->name + at, sizeof y);
+            if (x == y) {
+                at += 8u;
+                continue;
+            }
+        }
+        if (csv_fold(a->name[at]) != csv_fold(b->name[at])) {
+            break;
+        }
+        at++;
+    }
+    DUMP_WORK(at - from + 1u);
+    return t + (at - from);
+}
+
+/* Groups up to this size are split by insertion sort, larger ones by
+ * counting their 257 symbols. */
+#define CSV_SMALL_GROUP 16u
+
+/*
+ * A class of equal keys, in their order (the earlier capture's cells in
+ * capture order, then the columns): its first key, when it is a cell, is
+ * what every column of the class finds.
+ */
+static void csv_class(const csv_key *keys, const size_t *order, size_t lo, size_t hi,
+                      size_t cells, size_t *found)
+{
+    size_t first = keys[order[lo]].who;
+    for (size_t i = lo; first < cells && i < hi; i++) {
+        DUMP_WORK(1);
+        size_t who = keys[order[i]].who;
+        if (who >= cells) {
+            found[who - cells] = first;
         }
     }
-    return a->name_len == b->name_len ? 0 : a->name_len < b->name_len ? -1 : 1;
 }
 
-/* qsort has no context argument, and the tool is single-threaded. */
-static const csv_capture *csv_sorting;
-
-static int csv_cell_order(const void *a, const void *b)
+/*
+ * Finds each column's cell: found[k] the first cell (in capture order) of
+ * the same key, else SIZE_MAX. The keys are split into classes of equal
+ * keys by their symbols (partition refinement): a group of keys that agree
+ * so far is compared with its first key a window further, in a stride
+ * that doubles while they all agree, and split, the order within each part
+ * kept, at the first symbol where they differ. Each key's bytes are read
+ * up to where it differs from the others (or ends), and at most one
+ * window past it each time its group splits, plus 257 per split of a large
+ * group: linear, whatever names share long prefixes (children of one long
+ * parent: a comparison sort costs n log n such prefixes, and reading one
+ * symbol of every key per step misses the cache at each). No hash, so no
+ * key chosen for it makes the work grow.
+ */
+static void csv_match(const csv_key *keys, size_t count, size_t cells, size_t *found)
 {
-    const csv_cell *cells = csv_sorting->cells;
-    size_t i = *(const size_t *)a;
-    size_t j = *(const size_t *)b;
-    int order = csv_key_order(csv_sorting, &cells[i], csv_sorting, &cells[j]);
-    /* Equal keys (two paths' items of one cell) in capture order, so the
-     * search finds the first. */
-    return order != 0 ? order : i < j ? -1 : i > j ? 1 : 0;
-}
-
-/* An earlier capture's record: each column's cell of the same key there,
- * found by binary search over that capture's cells sorted by key. */
-static void csv_record_of(csv_out *w, const csv_capture *earlier, const csv_capture *newest,
-                          const size_t *columns, size_t n)
-{
-    size_t *order = dump_calloc(earlier->count, sizeof *order);
-    for (size_t i = 0; i < earlier->count; i++) {
+    size_t *order = dump_calloc(count, sizeof *order);
+    size_t *spare = dump_calloc(count, sizeof *spare);
+    unsigned *symbol = dump_calloc(count, sizeof *symbol);
+    /* Open groups are disjoint and hold two keys or more. */
+    csv_group *stack = dump_calloc(count / 2u + 1u, sizeof *stack);
+    size_t open = 0;
+    for (size_t i = 0; i < count; i++) {
         DUMP_WORK(1);
         order[i] = i;
     }
-    csv_sorting = earlier;
-    qsort(order, earlier->count, sizeof *order, csv_cell_order);
-    csv_sorting = NULL;
-    for (size_t k = 0; k < n; k++) {
+    if (count >= 2) {
+        stack[open++] = (csv_group){0, count, 0, CSV_WINDOW_FIRST};
+    } else if (count == 1) {
+        csv_class(keys, order, 0, 1, cells, found);
+    }
+    while (open > 0) {
         DUMP_WORK(1);
-        const csv_cell *col = &newest->cells[columns[k]];
-        size_t lo = 0;
-        size_t hi = earlier->count;
-        while (lo < hi) {
-            size_t mid = lo + (hi - lo) / 2;
-            if (csv_key_order(earlier, &earlier->cells[order[mid]], newest, col) < 0) {
-                lo = mid + 1;
-            } else {
-                hi = mid;
+        csv_group g = stack[--open];
+        const csv_key *first = &keys[order[g.lo]];
+        size_t agree = g.window;
+        for (size_t i = g.lo; i < g.hi; i++) {
+            DUMP_WORK(1);
+            size_t a = csv_key_agree(first, &keys[order[i]], g.depth, agree);
+            agree = a < agree ? a : agree;
+        }
+        if (agree == g.window) {
+            /* All agree over the window: read on, in a longer stride. */
+            size_t window = g.window < CSV_WINDOW_MOST ? 2u * g.window : g.window;
+            stack[open++] = (csv_group){g.lo, g.hi, g.depth + agree, window};
+            continue;
+        }
+        size_t depth = g.depth + agree;
+        for (size_t i = g.lo; i < g.hi; i++) {
+            DUMP_WORK(1);
+            symbol[i] = csv_key_symbol(&keys[order[i]], depth);
+        }
+        if (g.hi - g.lo <= CSV_SMALL_GROUP) {
+            for (size_t i = g.lo + 1u; i < g.hi; i++) {
+                size_t key = order[i];
+                unsigned s = symbol[i];
+                size_t j = i;
+                while (j > g.lo && symbol[j - 1u] > s) {
+                    DUMP_WORK(1);
+                    order[j] = order[j - 1u];
+                    symbol[j] = symbol[j - 1u];
+                    j--;
+                }
+                order[j] = key;
+                symbol[j] = s;
+            }
+        } else {
+            size_t start[258];
+            memset(start, 0, sizeof start);
+            for (size_t i = g.lo; i < g.hi; i++) {
+                DUMP_WORK(1);
+                start[symbol[i] + 1u]++;
+            }
+            for (size_t s = 0; s < 257; s++) {
+                DUMP_WORK(1);
+                start[s + 1u] += start[s];
+            }
+            for (size_t i = g.lo; i < g.hi; i++) {
+                DUMP_WORK(1);
+                spare[g.lo + start[symbol[i]]++] = order[i];
+            }
+            for (size_t i = g.lo; i < g.hi; i++) {
+                DUMP_WORK(1);
+                order[i] = spare[i];
+                symbol[i] = csv_key_symbol(&keys[order[i]], depth);
             }
         }
-        const csv_cell *found = NULL;
-        if (lo < earlier->count && col->object < newest->object_count &&
-            earlier->cells[order[lo]].object < earlier->object_count &&
-            csv_key_order(earlier, &earlier->cells[order[lo]], newest, col) == 0) {
-            found = &earlier->cells[order[lo]];
+        /* The parts: keys that end here are equal (a class); a part of
+         * one key is a class of its own; the others read on. */
+        for (size_t lo = g.lo; lo < g.hi;) {
+            size_t hi = lo + 1u;
+            while (hi < g.hi && symbol[hi] == symbol[lo]) {
+                DUMP_WORK(1);
+                hi++;
+            }
+            if (symbol[lo] == 0 || hi - lo == 1u) {
+                csv_class(keys, order, lo, hi, cells, found);
+            } else {
+                stack[open++] = (csv_group){lo, hi, depth + 1u, CSV_WINDOW_FIRST};
+            }
+            lo = hi;
         }
-        csv_value(w, found);
     }
     free(order);
+    free(spare);
+    free(symbol);
+    free(stack);
+}
+
+/* An earlier capture's record: each column's cell of the same key there. */
+static void csv_record_of(csv_out *w, const csv_capture *earlier, const csv_capture *newest,
+                          const size_t *columns, size_t n)
+{
+    /* The earlier capture's cells in capture order, then the columns; a
+     * cell whose object the capture does not list has no key (every cell
+     * has one: its object is of the same block). */
+    csv_key *keys = dump_calloc(earlier->count + n, sizeof *keys);
+    size_t count = 0;
+    for (size_t i = 0; i < earlier->count; i++) {
+        DUMP_WORK(1);
+        if (earlier->cells[i].object < earlier->object_count) {
+            csv_key_make(&keys[count++], earlier, &earlier->cells[i], i);
+        }
+    }
+    size_t cells = earlier->count;
+    size_t *found = dump_calloc(n, sizeof *found);
+    for (size_t k = 0; k < n; k++) {
+        DUMP_WORK(1);
+        found[k] = SIZE_MAX;
+        const csv_cell *col = &newest->cells[columns[k]];
+        if (col->object < newest->object_count) {
+            csv_key_make(&keys[count++], newest, col, cells + k);
+        }
+    }
+    csv_match(keys, count, cells, found);
+    for (size_t k = 0; k < n; k++) {
+        DUMP_WORK(1);
+        csv_value(w, found[k] < cells ? &earlier->cells[found[k]] : NULL);
+    }
+    free(found);
+    free(keys);
 }
 
 /* The header and the records: `earlier` captures before FILE's, n columns. */
@@ -1329,8 +1692,7 @@ static void csv_write(FILE *out, const dump_input *in, const v1_tables *tables,
                       const size_t *columns, size_t n)
 {
     const csv_capture *newest = &captures[earlier];
-    dump_text text;
-    dump_text_init(&text);
+    csv_titles titles = csv_titles_build(tables, newest, columns, n);
     dump_text machine;
     dump_text_init(&machine);
     size_t len;
@@ -1353,15 +1715,15 @@ static void csv_write(FILE *out, const dump_input *in, const v1_tables *tables,
         csv_field_add(&w, "\\\\", 2);
         csv_field_add(&w, machine.buf, strlen(machine.buf));
         csv_field_add(&w, "\\", 1);
-        csv_title(&w, tables, &text,
+        csv_title(&w, &titles,
                   cell->object < newest->object_count ? newest->object_title[cell->object] : 0);
         if (cell->position != PERFBUF_ITEM_NO_INSTANCE) {
             csv_field_add(&w, "(", 1);
-            csv_field_add(&w, newest->strings + cell->name_at, cell->name_len);
+            csv_field_add(&w, cell->name, cell->name_len);
             csv_field_add(&w, ")", 1);
         }
         csv_field_add(&w, "\\", 1);
-        csv_title(&w, tables, &text, cell->counter);
+        csv_title(&w, &titles, cell->counter);
         csv_field_end(&w);
     }
     csv_row_end(&w);
@@ -1381,7 +1743,8 @@ static void csv_write(FILE *out, const dump_input *in, const v1_tables *tables,
         csv_value(&w, &newest->cells[columns[k]]);
     }
     csv_row_end(&w);
-    dump_text_free(&text);
+    csv_flush(&w);
+    csv_titles_free(&titles);
     dump_text_free(&machine);
 }
 
@@ -1405,8 +1768,7 @@ perfbuf_status dump_v1_csv(const dump_input *in, FILE *out, perfbuf_error *err)
     bool earlier_failed = false;
     uint8_t *arena = NULL;
     perfbuf_formatted_item *items = NULL;
-    char *names = NULL;
-    size_t items_cap = 0, names_cap = 0;
+    size_t items_cap = 0;
     for (size_t k = 0; k < total; k++) {
         DUMP_WORK(1);
         const uint8_t *data = k == earlier ? in->data
@@ -1417,9 +1779,12 @@ perfbuf_status dump_v1_csv(const dump_input *in, FILE *out, perfbuf_error *err)
                                              : in->series_sizes[k];
         csv_capture *c = &captures[k];
         c->path_end = dump_calloc(in->path_count, sizeof *c->path_end);
+        c->names = dump_calloc(in->path_count, sizeof *c->names);
+        /* --rate PREVIOUS has no record of its own: only FILE's items are kept. */
+        bool keep = in->previous == NULL || k == earlier;
         perfbuf_v1_block cb;
         /* main rejected an earlier capture that does not parse. */
-        if (perfbuf_v1_parse(data, size, &in->options, &cb, NULL) == PERFBUF_OK) {
+        if (keep && perfbuf_v1_parse(data, size, &in->options, &cb, NULL) == PERFBUF_OK) {
             c->time = cb.system_time;
             csv_objects(c, &cb);
         }
@@ -1441,12 +1806,10 @@ perfbuf_status dump_v1_csv(const dump_input *in, FILE *out, perfbuf_error *err)
             earlier_failed = true;
             break;
         }
-        /* --rate PREVIOUS has no record of its own: only FILE's items are kept. */
-        bool keep = in->previous == NULL || k == earlier;
         for (size_t p = 0; open && p < in->path_count; p++) {
             DUMP_WORK(1);
             if (added[p] && keep) {
-                csv_keep(c, &q, &counters[p], &items, &items_cap, &names, &names_cap);
+                csv_keep(c, p, &q, &counters[p], &items, &items_cap);
             }
             c->path_end[p] = c->count;
         }
@@ -1497,11 +1860,10 @@ perfbuf_status dump_v1_csv(const dump_input *in, FILE *out, perfbuf_error *err)
         free(columns);
     }
     for (size_t k = 0; k < total; k++) {
-        csv_capture_free(&captures[k]);
+        csv_capture_free(&captures[k], in->path_count);
     }
     free(captures);
     free(items);
-    free(names);
     free(arena);
     free(added);
     free(counters);
