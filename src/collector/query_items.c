@@ -113,6 +113,10 @@ static bool selected(pb_qbuild *w, selection *s, const pb_qrec *r)
         /* A name perfbuf does not convert: only "*" selects it. */
         return (path->flags & PERFBUF_PATH_INSTANCE_WILDCARD) != 0;
     }
+    if ((path->flags & (PERFBUF_PATH_INSTANCE_WILDCARD | PERFBUF_PATH_HAS_INDEX)) ==
+        PERFBUF_PATH_INSTANCE_WILDCARD) {
+        return true; /* "*" without "#N": what perfbuf_path_instance_matches answers */
+    }
     uint32_t index = r->ordinal == PERFBUF_PAIR_NO_ORDINAL ? UINT32_MAX : r->ordinal;
     return perfbuf_path_instance_matches(&s->instance_part, "", 0,
                                          pb_q_strings(w->q, &w->gen) + r->name, r->name_len,
