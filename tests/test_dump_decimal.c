@@ -52,13 +52,15 @@ static void around(double v)
 
 static uint64_t state = UINT64_C(0x9E3779B97F4A7C15);
 
-/* xorshift64*: reproducible pseudo-random bits. */
+/* xorshift64: reproducible pseudo-random bits, each left shift masked
+ * first so that no bit is shifted out (the tests run under clang's
+ * -fsanitize=integer, which refuses a wrap). */
 static uint64_t next_bits(void)
 {
-    state ^= state >> 12;
-    state ^= state << 25;
-    state ^= state >> 27;
-    return state * UINT64_C(0x2545F4914F6CDD1D);
+    state ^= (state & (UINT64_MAX >> 13)) << 13;
+    state ^= state >> 7;
+    state ^= (state & (UINT64_MAX >> 17)) << 17;
+    return state;
 }
 
 static double from_bits(uint64_t bits)

@@ -429,6 +429,15 @@ static bool take_scratch(size_t *top, size_t floor, size_t bytes, size_t *offset
     return true;
 }
 
+/* An offset into the generation moved down by `shift`; 0 (an area the
+ * generation does not have, as a V2 capture's computer name) stays 0.
+ * Every area of a generation lies past the fixed part, so a held offset
+ * is at least the shift. */
+static size_t moved(size_t offset, size_t shift)
+{
+    return offset >= shift ? offset - shift : 0u;
+}
+
 /* The last capture's generation becomes the older one: moved down to the
  * end of the fixed part (it is position-free inside), and each counter's
  * kept samples with it. The generation before is dropped. */
@@ -443,21 +452,21 @@ static void shift_generations(perfbuf_query *q)
     PB_WORK((q->newer.end - q->newer.start) / 64u);
     memmove(q->arena + q->fixed_bytes, q->arena + q->newer.start, q->newer.end - q->newer.start);
     q->older = q->newer;
-    q->older.start -= shift;
-    q->older.end -= shift;
-    q->older.records -= shift;
-    q->older.parents -= shift;
-    q->older.parent_order -= shift;
-    q->older.strings -= shift;
-    q->older.machine -= shift;
+    q->older.start = moved(q->older.start, shift);
+    q->older.end = moved(q->older.end, shift);
+    q->older.records = moved(q->older.records, shift);
+    q->older.parents = moved(q->older.parents, shift);
+    q->older.parent_order = moved(q->older.parent_order, shift);
+    q->older.strings = moved(q->older.strings, shift);
+    q->older.machine = moved(q->older.machine, shift);
     q->newer = (perfbuf_query_generation){0};
     for (perfbuf_query_counter *c = q->first; c != NULL; c = c->next) {
         PB_WORK(1);
         c->older = c->newer;
         if (c->older.stamp != 0) {
-            c->older.items -= shift;
-            c->older.keys -= shift;
-            c->older.claims -= shift;
+            c->older.items = moved(c->older.items, shift);
+            c->older.keys = moved(c->older.keys, shift);
+            c->older.claims = moved(c->older.claims, shift);
         }
         c->newer = (perfbuf_query_samples){0};
     }

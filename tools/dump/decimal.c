@@ -23,8 +23,12 @@ static uint64_t round_millionths(uint64_t r, unsigned s)
     /* r * 10^6 = (r_high * 10^6) * 2^32 + r_low * 10^6, each part exact. */
     uint64_t low_part = (r & UINT32_MAX) * MILLION;  /* < 2^52 */
     uint64_t high_part = (r >> 32) * MILLION;        /* < 2^41 */
-    uint64_t lo = low_part + (high_part << 32);
-    uint64_t hi = (high_part >> 32) + (lo < low_part ? 1u : 0u);
+    /* The low 64 bits and the carry into the high ones, with no unsigned
+     * wraparound (-fsanitize=integer): the sum is taken apart by hand. */
+    uint64_t shifted = (high_part & UINT32_MAX) << 32;
+    bool carry = shifted > UINT64_MAX - low_part;
+    uint64_t lo = carry ? shifted - (UINT64_MAX - low_part) - 1u : low_part + shifted;
+    uint64_t hi = (high_part >> 32) + (carry ? 1u : 0u);
     uint64_t q;
     bool above, exactly_half;
     if (s < 64) {

@@ -1495,6 +1495,9 @@ static size_t csv_key_agree(const csv_key *a, const csv_key *b, size_t d, size_t
         }
         t++;
     }
+    if (t == most) {
+        return t; /* the stride ended inside the fixed symbols */
+    }
     size_t at = d + t - CSV_KEY_FIXED;
     size_t end = a->name_len < b->name_len ? a->name_len : b->name_len;
     size_t limit = at + (most - t);

@@ -198,12 +198,14 @@ typedef struct om_map {
     size_t count;
 } om_map;
 
+/* FNV-1a on a 32-bit lane: each product fits 64 bits, so no arithmetic
+ * wraps (the tools build under clang's -fsanitize=integer too). */
 static uint64_t hash_bytes(const char *s, size_t n)
 {
-    uint64_t h = 14695981039346656037ull;
+    uint64_t h = 2166136261u;
     for (size_t i = 0; i < n; i++) {
         DUMP_WORK(1);
-        h = (h ^ (uint8_t)s[i]) * 1099511628211ull;
+        h = ((h ^ (uint8_t)s[i]) * 16777619u) & 0xFFFFFFFFu;
     }
     return h;
 }
