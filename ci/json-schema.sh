@@ -8,7 +8,8 @@
 # checked too; the README's first capture pair (--rate, as JSON); the make_series outputs
 # with the side files tests/dump_values.cmake gives them; --counter,
 # --rate and --series over the --pairing captures (instance churn); and
-# --counter paths that match nothing, V1 and V2 by name.
+# --counter paths that match nothing, V1 and V2 by name; --pair-by's
+# exited and appeared instances.
 #
 #   ci/json-schema.sh PERFBUF_DUMP [MAKE_SERIES]
 #
@@ -86,6 +87,11 @@ runs.append((["--rate", p + "cases-0.bin", p + "cases-1.bin"], (0,)))
 runs.append((["--rate", p + "churn-0.bin", p + "churn-1.bin"], (0,)))
 runs.append((["--series", p + "cases-0.bin", "--", p + "cases-1.bin"], (0,)))
 runs.append((["--rate", p + "repeated-0.bin", p + "repeated-1.bin"], (0,)))
+# --pair-by: exited instances with a UniqueID, and with a key counter's value.
+runs.append((["--rate", p + "uid-0.bin", p + "uid-1.bin", "--pair-by", "unique-id"], (0,)))
+c = "corpus/captures/series/"
+runs.append((["--names", c + "v1-names-series-counter-009.bin", "--pair-by", "ID Process",
+              "--rate", c + "v1-series-1.bin", c + "v1-series-2.bin"], (0,)))
 s = work + "/series/"
 runs.append((["--rate", s + "s2.bin", s + "s3.bin"], (0,)))
 runs.append((["--series", s + "s0.bin", s + "s1.bin", s + "s2.bin", "--", s + "s3.bin"], (0,)))

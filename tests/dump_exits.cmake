@@ -4,8 +4,8 @@ cmake_minimum_required(VERSION 3.25)
 # status"): each input kind (FILE, --names, --english-names, --registration,
 # --counter-names, --identifiers, --counterset-name, --rate, --series),
 # valid, rejected and empty; captures that cannot make a rate; every kind of
-# --counter miss, with the part it names; --csv without a column; usage and
-# I/O errors. Whatever the exit, a JSON document's `valid` agrees with it,
+# --counter miss, with the part it names; --csv without a column; usage
+# (--pair-by's among them) and I/O errors. Whatever the exit, a JSON document's `valid` agrees with it,
 # and where the table says nothing is written, stdout is empty.
 # Inputs: -DDUMP=<perfbuf-dump> -DMAKE=<make_series> -DDIR=<scratch dir> -DCORPUS=<corpus dir>
 file(REMOVE_RECURSE ${DIR})
@@ -282,6 +282,31 @@ case("--csv with --json" 2 none "does not go with --json" --names ${names} --csv
      --counter [=[\Processor(0)\% Processor Time]=] ${p1})
 case("--csv on V2 query data" 2 none "--csv is for V1 data blocks" --registration ${reg} --csv
      --counter [=[\Processor Information(*)\% Processor Time]=] --format v2-query ${q1})
+case("--pair-by without --rate or --series" 2 none "--pair-by goes with --rate or --series"
+     --pair-by pdh ${p1})
+case("--pair-by *" 2 none "--pair-by is unique-id, pdh or a counter's name" --names ${names}
+     --pair-by * --rate ${p0} ${p1})
+case("--pair-by a counter without a table" 2 none "it needs --names or --english-names"
+     --pair-by "ID Process" --rate ${p0} ${p1})
+case("--pair-by a counter no table names" 2 none "no title of the --names or --english-names"
+     --names ${names} --pair-by "No Such Counter" --rate ${p0} ${p1})
+case("--pair-by on V2 query data" 2 none "--pair-by is for V1 data blocks" --registration ${reg}
+     --pair-by unique-id --format v2-query --rate ${q0} ${q1})
+case("--pair-by with --openmetrics" 2 none "--pair-by does not go with --openmetrics"
+     --openmetrics --pair-by pdh --rate ${p0} ${p1})
+case("--pair-by pdh" 0 json "" --json --pair-by pdh --rate ${p0} ${p1})
+case("--csv --pair-by a counter" 0 csv "" --csv --names ${s}/v1-names-series-counter-009.bin
+     --counter [=[\Process(*)\% Processor Time]=] --pair-by "ID Process"
+     --rate ${s}/v1-series-1.bin ${s}/v1-series-2.bin)
+# An empty argument, which a function's ARGN would drop.
+execute_process(COMMAND ${DUMP} --names ${names} --pair-by "" --rate ${p0} ${p1}
+                RESULT_VARIABLE rc OUTPUT_VARIABLE out ERROR_VARIABLE err TIMEOUT 20)
+if(rc EQUAL 2 AND out STREQUAL "" AND err MATCHES "--pair-by is unique-id, pdh or a counter's name")
+  math(EXPR passed "${passed} + 1")
+else()
+  message("--pair-by empty: exit ${rc}, ${err}")
+  math(EXPR failed "${failed} + 1")
+endif()
 case("- twice" 2 none "names one input at most" --names - - INPUT_FILE ${p1})
 case("a format auto cannot tell" 2 none "format not recognised; name it with --format"
      ${DIR}/three.txt)

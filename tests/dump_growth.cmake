@@ -42,6 +42,11 @@ set(cases
     "v1-long-parents|1|--format v1 --names @/v1-rate-names.bin --counter \\\\Process(PA/c)\\\\Count @/v1-long-parents.bin|10.5"
     "v1-long-parents-csv|1|--format v1 --names @/v1-rate-names.bin --counter \\\\Process(PA/c)\\\\Count --csv @/v1-long-parents.bin|10.5"
     "v1-objects-rate|0|--format v1 --rate @/v1-objects-prev.bin @/v1-objects.bin|10.5"
+    # Every child of the earlier capture exited and every process of the
+    # later one appeared: the lists of both (--rate), their exited runs
+    # found by title (a sort, hence 10.5).
+    "v1-turnover|0|--format v1 --rate @/v1-children-4k-prev.bin @/v1-rate.bin|10.5"
+    "v1-rate-pair-by|0|--format v1 --names @/v1-rate-names.bin --pair-by ID --rate @/v1-rate-prev.bin @/v1-rate.bin|10.5"
     "v1-counter|0|--format v1 --names @/v1-rate-names.bin --counter \\\\Process(*)\\\\Count --counter \\\\Thread(*)\\\\* --rate @/v1-rate-prev.bin @/v1-rate.bin"
     "v1-csv|0|--format v1 --names @/v1-rate-names.bin --counter \\\\Process(*)\\\\* --csv --rate @/v1-rate-prev.bin @/v1-rate.bin"
     "v1-same-csv|0|--format v1 --names @/v1-rate-names.bin --counter \\\\Process(svchost*)\\\\ID --counter \\\\process(svchost#7)\\\\id --csv @/v1-same.bin|10.5"
@@ -78,6 +83,10 @@ set(checks
     "v1-parents|objects/1/instances/0/full_name|c0"
     "v1-long-parents|objects/0/name|Process"
     "v1-rate|objects/0/instances/0/formatted/1|invalid-data"
+    "v1-turnover|objects/0/exited/249/identity|name"
+    "v1-turnover|objects/0/appeared/2499/identity|name"
+    "v1-rate-pair-by|objects/0/appeared/0/identity|ID"
+    "v1-rate-pair-by|objects/0/instances/1/formatted/1|5.000000"
     "v1-objects-rate|objects/0/instances/0/pairing|matched"
     "v1-objects-rate|objects/499/instances/0/pairing|matched"
     "v1-objects-rate|objects/499/instances/0/formatted/0|5.000000"

@@ -43,8 +43,12 @@ count_of(matched "\n *pairing: \"matched\"\n" "${text}")
 expect("churn: instances matched" "${matched}" "19999")
 count_of(new "\n *pairing: \"new\"\n" "${text}")
 expect("churn: instances new" "${new}" "1")
+# p0 is no instance of the newer capture: it is named once, in the
+# object's list of exited instances, and "fresh" in its list of appeared.
 count_of(exited "\n *name: \"p0\"\n" "${text}")
-expect("churn: the exited process is not shown" "${exited}" "0")
+expect("churn: the exited process is named once" "${exited}" "1")
+count_of(listed "\n *exited:\n *-\n *name: \"p0\"\n *position: 0\n *identity: \"name\"\n *appeared:\n *-\n *name: \"fresh\"\n *position: 19999\n *identity: \"name\"\n" "${text}")
+expect("churn: p0 exited, fresh appeared" "${listed}" "1")
 count_of(p1 "\n *name: \"p1\"\n" "${text}")
 expect("churn: p1 is shown once" "${p1}" "1")
 # "fresh" is the last instance: what follows its name is its own.

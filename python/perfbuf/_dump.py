@@ -105,18 +105,32 @@ class _V1Paired:
     perfbuf-dump's text and JSON read them: one item per object, instance
     (or counter block) and definition of the dumped capture, in block and
     definition order, each with the earlier capture's sample of the same
-    instance (its key, or its UniqueID) and definition."""
+    instance (its key, or its UniqueID) and definition. `pair`: how
+    (--pair-by: "unique-id", "pdh" or a key counter's name with the Counter
+    tables' bytes, a query on them then naming it); with `changes`, the
+    instances that appeared and exited too."""
 
-    def __init__(self, earlier, cap, options):
+    def __init__(self, earlier, cap, options, pair=("unique-id", None, None), changes=False):
         from ._query import Query
         from . import PerfbufError
         self.raw, self.formatted, self.first = [], [], {}
-        query = Query(b"\0\0", strict=options.get("strict", False),
+        self.appeared, self.exited = [], []
+        mode, english, localized = pair
+        limits = dict(strict=options.get("strict", False),
                       max_sections=options.get("max_sections", 0),
                       max_counters=options.get("max_counters", 0),
                       max_instances=options.get("max_instances", 0))
+        if mode in ("unique-id", "pdh"):
+            query = Query(b"\0\0", **limits)
+        elif english is not None:
+            query = Query(english, localized, **limits)
+        else:
+            query = Query(localized, None, **limits)
         every = query.add_definitions()
-        every.pair_by_unique_id()
+        if mode == "unique-id":
+            every.pair_by_unique_id()
+        elif mode != "pdh":
+            every.pair_by(mode)
         self._query = query  # the items' names point into its arena
         try:
             if earlier is not None:
@@ -134,6 +148,10 @@ class _V1Paired:
                 lambda q, items, count, names, size, err:
                     N.query_formatted_array(q, c, FMT_DOUBLE, items, count, None, None, err),
                 N.FormattedItem)
+            if changes:
+                # Instances only: an object's counter block is no instance.
+                self.appeared = [i for i in every.appeared_instances() if i.position is not None]
+                self.exited = [i for i in every.exited_instances() if i.position is not None]
         except PerfbufError:
             # main() checked both captures are of one computer and in time
             # order (_earlier_fits): only a capture the query refuses is left.
@@ -216,6 +234,39 @@ def _v1_statistics(counters, series, itself, obj, position, ring):
     return out
 
 
+def _change(inst, pair_by):
+    """An instance that appeared or exited, as perfbuf-dump shows it."""
+    d = {"name": inst.name, "position": inst.position}
+    if inst.identity == "key-counter":
+        d.update({"identity": pair_by, "key": inst.key})
+    elif inst.identity == "unique-id":
+        # A LONG, shown as the instance's unique_id is.
+        d.update({"identity": "unique-id",
+                  "key": inst.key - (1 << 32) if inst.key >= 1 << 31 else inst.key})
+    else:
+        d["identity"] = "name"
+    return d
+
+
+def _keyless(cap, tables, key):
+    """FILE's objects with instances that lack the key counter, by title index."""
+    text = key.encode("utf-8")
+    return [o.name_title_index for o in cap.objects
+            if o.num_instances >= 0
+            and not any(tables.matches(c.name_title_index, text) for c in o.counters)]
+
+
+def _key_known(inputs, key):
+    """Whether a title of the --names or --english-names table has the key
+    counter's text, as perfbuf-dump asks before it writes anything."""
+    from ._select import TitleTables
+    tables = [NameTable(inputs[k]) if k in inputs else None for k in ("names", "english_names")]
+    either = TitleTables(tables[0], tables[1])
+    text = key.encode("utf-8")
+    return any(either.matches(index, text) for t in tables if t is not None
+               for index in _titles(t))
+
+
 def _title(d, titles, index):
     if titles is not None and index != 0 and titles.get(index) is not None:
         d["name"] = titles[index]
@@ -223,25 +274,44 @@ def _title(d, titles, index):
 
 def dump_v1(cap, side=None):
     options = (side or {}).get("options", {})
+    raw_tables = (side or {}).get("inputs", {})
+    pair_by = (side or {}).get("pair_by") or "unique-id"
     side = _side_views(side, (("names", "--names table", _table),
                               ("english_names", "--english-names table", _table)))
     # Titles from --names, else from --english-names.
     table = side.get("names") or side.get("english_names")
     titles = _titles(table) if table is not None else None
+    pair = (pair_by, raw_tables.get("english_names"), raw_tables.get("names"))
+    if pair_by not in ("unique-id", "pdh") and (side.get("previous") is not None
+                                                 or "series" in side):
+        from ._select import TitleTables
+        keyless = _keyless(cap, TitleTables(side.get("names"), side.get("english_names")),
+                           pair_by)
+        if keyless:
+            sys.stderr.write("perfbuf: %s: --pair-by \"%s\": these objects have no such "
+                             "counter; their instances pair by PDH's key: %s\n"
+                             % (side.get("file", "?"), pair_by, ", ".join(
+                                 "%d%s" % (t, _printable_title(titles, t)) for t in keyless)))
     selection = None
     if side.get("counters"):
         from ._select import Selection, TitleTables
         selection = Selection(side["counters"], TitleTables(side.get("names"),
                                                             side.get("english_names")),
                               cap, side.get("english_names"), side.get("names"), options)
-    rate = (_V1Paired(side["previous"], cap, options) if side.get("previous") is not None
-            else None)
+    rate = (_V1Paired(side["previous"], cap, options, pair, changes=True)
+            if side.get("previous") is not None else None)
+    exited_shown = set()
+    exited_by_title, appeared_by_object = {}, {}
+    for inst in rate.exited if rate is not None else ():
+        exited_by_title.setdefault(inst.object_title, []).append(inst)
+    for inst in rate.appeared if rate is not None else ():
+        appeared_by_object.setdefault(inst.object, []).append(inst)
     series = None
     if "series" in side:
         # Oldest first; a rejected capture is None. `itself`: the dumped
         # capture alone, for its own samples.
-        series = [_V1Paired(c, cap, options) for c in side["series"]]
-        itself = _V1Paired(None, cap, options)
+        series = [_V1Paired(c, cap, options, pair) for c in side["series"]]
+        itself = _V1Paired(None, cap, options, pair)
         ring = (N.RawSample * (len(series) + 1))()
     buf = cap._buffer
     d = {"signature": "PERF", "little_endian": _le32(buf, 8), "version": cap.version,
@@ -336,6 +406,16 @@ def dump_v1(cap, side=None):
                                                        inst.position, ring)
                 insts.append(idd)
             od["instances"] = insts
+            if rate is not None:
+                # The earlier capture's instances of this title that exited,
+                # with FILE's first object of the title; then this object's
+                # that appeared.
+                title = o.name_title_index
+                od["exited"] = ([_change(i, pair_by) for i in exited_by_title.get(title, ())]
+                                if title not in exited_shown else [])
+                exited_shown.add(title)
+                od["appeared"] = [_change(i, pair_by)
+                                  for i in appeared_by_object.get(o.position, ())]
         objects.append(od)
     d["objects"] = objects
     if selection is not None:
@@ -345,6 +425,15 @@ def dump_v1(cap, side=None):
         if first is not None:
             raise _Unmatched(d, first)
     return d
+
+
+def _printable_title(titles, index):
+    """ " (text)" for a title whose text is printable ASCII, as perfbuf-dump
+    names an object on stderr; "" otherwise."""
+    text = (titles or {}).get(index)
+    if text is None or not all(" " <= ch <= "~" for ch in text):
+        return ""
+    return " (%s)" % text
 
 
 class _Unmatched(Exception):
@@ -940,6 +1029,10 @@ writes what perfbuf-dump --json writes for FILE, byte for byte
                       (V2 needs --registration)
       --series EARLIER... --  earlier captures of the same V1 query, oldest
                       first: each counter's min, max and mean over them and FILE
+      --pair-by KEY   V1 --rate and --series: pair instances by unique-id (the
+                      default: UniqueID where set, else PDH's key), pdh (PDH's
+                      parent/name#N alone) or a key counter's name, e.g.
+                      'ID Process' (needs --names or --english-names)
       --origin auto|block|array-end  where v2-strings offsets count from
       --max-sections N, --max-counters N, --max-instances N
                       limits on counts (0: the library's default)
@@ -1116,6 +1209,7 @@ def main(argv=None):
     counter_paths = []
     om = {"enabled": False, "timestamps": True, "prefix": "windows", "help_names": None}
     json_given = False
+    pair_by = None
     takes_file = {"--names": "names", "--english-names": "english_names",
                   "--registration": "registration", "--counter-names": "counter_names",
                   "--identifiers": "identifiers", "--rate": "previous"}
@@ -1142,6 +1236,12 @@ def main(argv=None):
             i += 1
         elif a == "--strict":
             options["strict"] = True
+        elif a == "--pair-by" and nxt is not None:
+            if nxt in ("", "*") or len(nxt.encode("utf-8")) > 3 * 1024:
+                return _fail("--pair-by is unique-id, pdh or a counter's name (e.g. 'ID "
+                             "Process'), not \"%s\"" % nxt)
+            pair_by = nxt
+            i += 1
         elif a in _DUMP_ONLY:
             return _fail("%s %s: that is perfbuf-dump's (perfbuf-dump --json %s ...); "
                          "python -m perfbuf does not take it" % (a, _DUMP_ONLY[a], a))
@@ -1198,6 +1298,14 @@ def main(argv=None):
         return 2
     if counter_paths and not {"names", "english_names", "registration"} & set(files):
         return _fail("--counter needs --names or --english-names (V1), or --registration (V2)")
+    if pair_by is not None and "previous" not in files and not series_paths:
+        return _fail("--pair-by goes with --rate or --series: FILE alone pairs nothing")
+    if pair_by is not None and om["enabled"]:
+        return _fail("--pair-by does not go with --openmetrics")
+    if pair_by not in (None, "unique-id", "pdh") and \
+            not {"names", "english_names"} & set(files):
+        return _fail("--pair-by %s names a key counter: it needs --names or --english-names "
+                     "to find it" % pair_by)
     if (om["help_names"] is not None or not om["timestamps"] or om["prefix"] != "windows") \
             and not om["enabled"]:
         return _fail("--help-names, --metric-prefix and --no-timestamps go with --openmetrics")
@@ -1229,6 +1337,9 @@ def main(argv=None):
                          "--json --counter ...); python -m perfbuf does not take it")
         if fmt != "v1":
             return _fail("--counter is for V1 data blocks and V2 query data")
+    if pair_by is not None and fmt != "v1":
+        # V2 query data pairs by InstanceId, name and #N.
+        return _fail("--pair-by is for V1 data blocks")
     # Read in perfbuf-dump's order, each input checked as soon as it is read
     # (a rejected or empty one fails the run before anything is written): the
     # names table, the --rate capture, the other side files, the series.
@@ -1272,6 +1383,11 @@ def main(argv=None):
                                  path if last else series_paths[k + 1],
                                  data if last else series[k + 1], options):
                 return 1
+    if pair_by not in (None, "unique-id", "pdh") and not _key_known(inputs, pair_by):
+        return _fail("--pair-by \"%s\": no title of the --names or --english-names table has "
+                     "that text: name a counter (e.g. \"ID Process\"), unique-id or pdh"
+                     % pair_by)
+    side["pair_by"] = pair_by
     if om["enabled"]:
         return _openmetrics_main(fmt, data, path, series, series_paths, inputs, files, options,
                                  counter_paths, om, limit)

@@ -89,7 +89,24 @@ typedef struct dump_input {
     size_t counterset_name_size;
     /* The files of the --series captures, as series. */
     const char *const *series_paths;
+    /* --pair-by: how V1 --rate and --series pair instances (docs/cli.md,
+     * "Pairing"), and for DUMP_PAIR_BY_KEY the key counter's name. */
+    int pair_by;
+    const char *pair_key;
 } dump_input;
+
+/* --pair-by's values. */
+#define DUMP_PAIR_BY_UNIQUE_ID 0 /* UniqueID where the provider sets one, else PDH's key */
+#define DUMP_PAIR_BY_PDH       1 /* PDH's key "parent/name#N" alone */
+#define DUMP_PAIR_BY_KEY       2 /* a key counter's value, in objects that have it */
+
+/*
+ * Whether --pair-by's key counter names a title of the Counter tables given
+ * (--names, --english-names), as the query matches a path's counter part
+ * (perfbuf_title_matches); false, said on stderr, when no table has it.
+ * O(titles).
+ */
+bool dump_v1_key_known(const dump_input *in);
 
 /* Decodes in->data; on rejection fills *err and returns its status. */
 typedef perfbuf_status (*dump_fn)(const dump_input *in, emitter *e, perfbuf_error *err);

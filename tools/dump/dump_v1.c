@@ -97,37 +97,142 @@ static void tables_free(v1_tables *t)
     free(t->english_slots);
 }
 
-/*
- * The library's query over the tables, as --csv and the text and JSON
- * --counter read it: paths resolve in English and the system's language;
- * with one table, that table is the one it reads. Each capture is parsed
- * with the options the text and JSON outputs parse with (--strict,
- * --max-*), so every output accepts and refuses exactly what the others
- * do. Adds every path; added[p] says which the query took (main parsed
- * them already, with the same parser). False when no table opens it.
- */
-static bool query_open_on(const dump_input *in, const v1_tables *tables, perfbuf_query *q,
-                          perfbuf_query_counter *counters, bool *added)
+/* Opens q on the tables, as --csv and --pair-by with a key counter read
+ * them: paths resolve in English and the system's language; with one
+ * table, that table is the one it reads. Each capture is parsed with the
+ * options the text and JSON outputs parse with (--strict, --max-*), so
+ * every output accepts and refuses exactly what the others do. False
+ * when no table opens it. */
+static bool query_open_tables(const dump_input *in, const v1_tables *tables, perfbuf_query *q)
 {
     const perfbuf_name_table *first = tables->tables.english ? tables->tables.english
                                                              : tables->tables.localized;
     const perfbuf_name_table *second = tables->tables.english ? tables->tables.localized : NULL;
     const uint8_t *first_bytes = first == &tables->english ? in->english_names : in->names;
     size_t first_size = first == &tables->english ? in->english_names_size : in->names_size;
-    bool open = first != NULL &&
-                perfbuf_query_open(q, first_bytes, first_size, second ? in->names : NULL,
-                                   second ? in->names_size : 0, NULL) == PERFBUF_OK;
-    open = open && perfbuf_query_options(q, &in->options, NULL) == PERFBUF_OK;
+    return first != NULL &&
+           perfbuf_query_open(q, first_bytes, first_size, second ? in->names : NULL,
+                              second ? in->names_size : 0, NULL) == PERFBUF_OK &&
+           perfbuf_query_options(q, &in->options, NULL) == PERFBUF_OK;
+}
+
+/* --pair-by's key counter as a path's counter part, as the query takes it. */
+static perfbuf_counter_path key_path(const dump_input *in)
+{
+    size_t len = strlen(in->pair_key);
+    return (perfbuf_counter_path){.text = in->pair_key, .text_len = len, .counter = {0, len}};
+}
+
+/* Whether object o of b has a counter the key names, as the query looks
+ * for it in every object (perfbuf_v1_resolve_counter through the tables). */
+static bool object_has_key(const perfbuf_v1_block *b, const v1_tables *tables,
+                           const perfbuf_v1_object *o, const perfbuf_counter_path *key)
+{
+    perfbuf_v1_iter it;
+    perfbuf_v1_counter found;
+    perfbuf_v1_counters_begin(o, &it);
+    return perfbuf_v1_resolve_counter(b, &tables->tables, key, &it, &found, NULL, NULL) ==
+           PERFBUF_OK;
+}
+
+/* Whether some object of b that the path names has the key counter: the
+ * query then pairs the path's instances by it. O(the block's definitions). */
+static bool path_has_key(const perfbuf_v1_block *b, const v1_tables *tables,
+                         const perfbuf_counter_path *path, const perfbuf_counter_path *key)
+{
+    perfbuf_v1_iter objects;
+    perfbuf_v1_object o;
+    perfbuf_v1_objects_begin(b, &objects);
+    while (perfbuf_v1_resolve_object(b, &tables->tables, path, &objects, &o, NULL, NULL) ==
+           PERFBUF_OK) {
+        DUMP_WORK(1);
+        if (object_has_key(b, tables, &o, key)) {
+            return true;
+        }
+    }
+    return false;
+}
+
+/*
+ * Sets how a counter pairs its instances (--pair-by, docs/cli.md,
+ * "Pairing"): by UniqueID where the provider sets one (the default), by
+ * PDH's key alone, or by the key counter's value. A path counter whose
+ * object lacks the key counter would have no value at all (the query
+ * gives it NO_COUNTER), so a path whose object in FILE (`file`) has no
+ * such counter keeps PDH's key, as a counter of every definition keeps it
+ * for such objects, and stderr says so.
+ */
+static bool pair_path(perfbuf_query *q, perfbuf_query_counter *c, const dump_input *in,
+                      const v1_tables *tables, const perfbuf_v1_block *file, size_t p)
+{
+    if (in->pair_by == DUMP_PAIR_BY_PDH) {
+        return true;
+    }
+    if (in->pair_by == DUMP_PAIR_BY_UNIQUE_ID) {
+        return perfbuf_query_pair_by_unique_id(q, c, NULL) == PERFBUF_OK;
+    }
+    perfbuf_counter_path key = key_path(in);
+    if (!path_has_key(file, tables, &in->paths[p], &key)) {
+        fprintf(stderr, "perfbuf-dump: %s: --counter %s: its object has no counter \"%s\": "
+                        "its instances pair by PDH's key (--pair-by)\n",
+                in->path, in->paths[p].text, in->pair_key);
+        return true;
+    }
+    return perfbuf_query_pair_by(q, c, key.text, key.text_len, NULL) == PERFBUF_OK;
+}
+
+/*
+ * The library's query over the tables, as --csv and the text and JSON
+ * --counter read it. Adds every path; added[p] says which the query took
+ * (main parsed them already, with the same parser). `file`: FILE, whose
+ * instances --rate and --series pair with earlier ones (--csv), each path
+ * as --pair-by says (pair_path); NULL for FILE alone (the text and JSON
+ * selection), whose paths pair by UniqueID as before, which selects the
+ * same instances whatever --pair-by says. False when no table opens it.
+ */
+static bool query_open_on(const dump_input *in, const v1_tables *tables, perfbuf_query *q,
+                          perfbuf_query_counter *counters, bool *added,
+                          const perfbuf_v1_block *file)
+{
+    bool open = query_open_tables(in, tables, q);
     for (size_t p = 0; open && p < in->path_count; p++) {
         DUMP_WORK(1);
-        /* Instances whose provider sets a UniqueID pair by it, as --rate's
-         * text and JSON pair them (every_open), so every output gives
-         * such an instance its own earlier sample; the others by PDH's key. */
         added[p] = perfbuf_query_add(q, &counters[p], in->paths[p].text, in->paths[p].text_len,
                                      NULL) == PERFBUF_OK &&
-                   perfbuf_query_pair_by_unique_id(q, &counters[p], NULL) == PERFBUF_OK;
+                   (file != NULL ? pair_path(q, &counters[p], in, tables, file, p)
+                                 : perfbuf_query_pair_by_unique_id(q, &counters[p], NULL) ==
+                                       PERFBUF_OK);
     }
     return open;
+}
+
+bool dump_v1_key_known(const dump_input *in)
+{
+    v1_tables tables;
+    tables_load(in, &tables);
+    const perfbuf_name_table *each[2] = {tables.tables.localized, tables.tables.english};
+    size_t len = strlen(in->pair_key);
+    bool known = false;
+    for (size_t k = 0; k < 2 && !known; k++) {
+        if (each[k] == NULL) {
+            continue;
+        }
+        perfbuf_names_iter it;
+        perfbuf_name_entry entry;
+        perfbuf_names_begin(each[k], &it);
+        while (!known && perfbuf_names_next(each[k], &it, &entry)) {
+            DUMP_WORK(1);
+            known = perfbuf_title_matches(&tables.tables, entry.title_index, in->pair_key, len) != 0;
+        }
+    }
+    tables_free(&tables);
+    if (!known) {
+        fprintf(stderr, "perfbuf-dump: --pair-by \"%s\": no title of the --names or "
+                        "--english-names table has that text: name a counter (e.g. \"ID "
+                        "Process\"), unique-id or pdh\n",
+                in->pair_key);
+    }
+    return known;
 }
 
 /* A V1 instance's name as UTF-8 in t, whole. */
@@ -179,14 +284,25 @@ typedef struct v1_every {
 /* An empty Counter table: its final empty string. */
 static const uint8_t no_titles[2] = {0, 0};
 
-static void every_open(v1_every *w, const dump_input *in)
+/* A key counter is named in the Counter tables (main refused --pair-by
+ * KEY without one), so that query is opened on them. */
+static void every_open(v1_every *w, const dump_input *in, const v1_tables *tables)
 {
     memset(w, 0, sizeof *w);
+    if (in->pair_by == DUMP_PAIR_BY_KEY) {
+        perfbuf_counter_path key = key_path(in);
+        w->open = query_open_tables(in, tables, &w->q) &&
+                  perfbuf_query_add_definitions(&w->q, &w->every, NULL) == PERFBUF_OK &&
+                  perfbuf_query_pair_by(&w->q, &w->every, key.text, key.text_len, NULL) ==
+                      PERFBUF_OK;
+        return;
+    }
     w->open = perfbuf_query_open(&w->q, no_titles, sizeof no_titles, NULL, 0, NULL) ==
                   PERFBUF_OK &&
               perfbuf_query_options(&w->q, &in->options, NULL) == PERFBUF_OK &&
               perfbuf_query_add_definitions(&w->q, &w->every, NULL) == PERFBUF_OK &&
-              perfbuf_query_pair_by_unique_id(&w->q, &w->every, NULL) == PERFBUF_OK;
+              (in->pair_by == DUMP_PAIR_BY_PDH ||
+               perfbuf_query_pair_by_unique_id(&w->q, &w->every, NULL) == PERFBUF_OK);
 }
 
 /* Collects an earlier capture (main has parsed it with these options and
@@ -218,12 +334,28 @@ static bool every_collect_file(v1_every *w, const dump_input *in)
  * them only for the values shown (paired_value), so no second array is
  * read and nothing is formatted twice.
  */
+/*
+ * The instances that appeared in FILE, or exited since the earlier
+ * capture (perfbuf_query_instances, which lists each once with its name
+ * and key in its own capture), an object's counter block left out; kept
+ * with their names after the query's arena is freed.
+ */
+typedef struct v1_changes {
+    perfbuf_query_instance *list;
+    size_t count;
+    char *names;
+    uint64_t *by_title;        /* object title << 32 | place in list, sorted */
+    bool *shown;               /* per list entry: its title's run was shown */
+    size_t cursor;             /* where the last object's run ended */
+} v1_changes;
+
 typedef struct v1_paired {
     bool valid;                /* FILE was collected: the items are there */
     perfbuf_raw_item *raw;
     size_t count;
     size_t cap;                /* room in raw */
     size_t cursor;             /* where paired_find last answered */
+    v1_changes appeared, exited; /* --rate's */
 } v1_paired;
 
 /* Reads the raw array of the query's last collection into p, reusing its
@@ -251,20 +383,73 @@ static bool every_read(const v1_every *w, v1_paired *p)
     return p->valid;
 }
 
+/* Reads the instances of the query's last collection that appeared or
+ * exited (`which`) into ch, their titles sorted for changes_exited. */
+static void changes_read(const v1_every *w, uint32_t which, v1_changes *ch)
+{
+    memset(ch, 0, sizeof *ch);
+    size_t n = 0, bytes = 0;
+    perfbuf_status st =
+        perfbuf_query_instances(&w->q, &w->every, which, NULL, &n, NULL, &bytes, NULL);
+    if ((st != PERFBUF_OK && st != PERFBUF_E_OUTPUT_TOO_SMALL) || n == 0) {
+        return;
+    }
+    perfbuf_query_instance *list = dump_calloc(n, sizeof *list);
+    char *names = dump_calloc(bytes, 1);
+    size_t got = n;
+    if (perfbuf_query_instances(&w->q, &w->every, which, list, &got, names, &bytes, NULL) !=
+            PERFBUF_OK ||
+        got != n) {
+        free(list);
+        free(names);
+        return;
+    }
+    /* Instances only: an object's counter block is no instance. */
+    size_t kept = 0;
+    for (size_t i = 0; i < n; i++) {
+        DUMP_WORK(1);
+        if (list[i].position != PERFBUF_ITEM_NO_INSTANCE) {
+            list[kept++] = list[i];
+        }
+    }
+    ch->list = list;
+    ch->count = kept;
+    ch->names = names;
+    ch->by_title = dump_calloc(kept, sizeof *ch->by_title);
+    ch->shown = dump_calloc(kept, sizeof *ch->shown);
+    for (size_t i = 0; i < kept; i++) {
+        DUMP_WORK(1);
+        /* A capture of at most 1 GiB holds fewer than 2^32 instances. */
+        ch->by_title[i] = (uint64_t)list[i].object_title << 32 | (uint32_t)i;
+    }
+    dump_sort_u64(ch->by_title, kept);
+}
+
+static void changes_free(v1_changes *ch)
+{
+    free(ch->list);
+    free(ch->names);
+    free(ch->by_title);
+    free(ch->shown);
+}
+
 /*
  * --rate: PREVIOUS and then FILE, collected by one query, and FILE's
- * items read; the arena is freed as soon as they are. *earlier_ok says
- * whether PREVIOUS was collected, *err why not (FILE is then not
- * collected: there is no rate to show).
+ * items read, with the instances that appeared and exited; the arena is
+ * freed as soon as they are. *earlier_ok says whether PREVIOUS was
+ * collected, *err why not (FILE is then not collected: there is no rate
+ * to show).
  */
-static void rate_build(v1_paired *p, const dump_input *in, bool *earlier_ok, perfbuf_error *err)
+static void rate_build(v1_paired *p, const dump_input *in, const v1_tables *tables,
+                       bool *earlier_ok, perfbuf_error *err)
 {
     memset(p, 0, sizeof *p);
     v1_every w;
-    every_open(&w, in);
+    every_open(&w, in, tables);
     *earlier_ok = every_collect(&w, in->previous, in->previous_size, err);
-    if (*earlier_ok && every_collect_file(&w, in)) {
-        (void)every_read(&w, p);
+    if (*earlier_ok && every_collect_file(&w, in) && every_read(&w, p)) {
+        changes_read(&w, PERFBUF_QUERY_APPEARED, &p->appeared);
+        changes_read(&w, PERFBUF_QUERY_EXITED, &p->exited);
     }
     free(w.arena);
 }
@@ -384,7 +569,7 @@ typedef struct v1_series {
     perfbuf_raw_sample *ring;      /* count + 1 samples */
 } v1_series;
 
-static void series_build(v1_series *s, const dump_input *in)
+static void series_build(v1_series *s, const dump_input *in, const v1_tables *tables)
 {
     memset(s, 0, sizeof *s);
     s->count = in->series_count;
@@ -392,7 +577,7 @@ static void series_build(v1_series *s, const dump_input *in)
     s->earlier_count = dump_calloc(s->count, sizeof *s->earlier_count);
     s->ring = dump_calloc(s->count + 1u, sizeof *s->ring);
     v1_every w;
-    every_open(&w, in);
+    every_open(&w, in, tables);
     bool file_read = false;
     for (size_t k = 0; k < s->count; k++) {
         DUMP_WORK(1);
@@ -617,6 +802,122 @@ static void emit_instance(emitter *e, const v1_current *cur, const perfbuf_v1_in
     emit_object_end(e);
 }
 
+/*
+ * One instance that appeared or exited: its name and position in its own
+ * capture, and what told it from the others besides its name (--pair-by):
+ * the key counter (named as --pair-by named it) and its value, or its
+ * UniqueID (a LONG, shown as the instance's unique_id is), or its name.
+ */
+static void emit_change(emitter *e, const dump_input *in, const perfbuf_query_instance *inst)
+{
+    emit_object_begin(e, NULL);
+    emit_str(e, "name", inst->name != NULL ? inst->name : "");
+    emit_u64(e, "position", inst->position);
+    if (inst->identity == PERFBUF_QUERY_IDENTITY_KEY_COUNTER) {
+        emit_str(e, "identity", in->pair_key);
+        emit_u64(e, "key", inst->key);
+    } else if (inst->identity == PERFBUF_QUERY_IDENTITY_UNIQUE_ID) {
+        emit_str(e, "identity", "unique-id");
+        emit_i64(e, "key", (int32_t)(uint32_t)inst->key);
+    } else {
+        emit_str(e, "identity", "name");
+    }
+    emit_object_end(e);
+}
+
+/*
+ * --rate: the instances of the earlier capture's object of this title that
+ * exited, shown with FILE's first object of the title (the query pairs
+ * only the first object of a title in each capture, and lists no other's),
+ * then those of object `object` that appeared, in buffer order of their
+ * own capture. The dump asks for objects in block order: the appeared
+ * walk on from where the last object's ended, and each title's exited
+ * run is found by binary search and shown once, so a dump's lists cost
+ * their instances once.
+ */
+static void emit_changes(emitter *e, const dump_input *in, v1_paired *p, uint32_t object,
+                         uint32_t title)
+{
+    v1_changes *gone = &p->exited;
+    emit_list_begin(e, "exited");
+    size_t at = dump_find_high(gone->by_title, gone->count, title);
+    if (at < gone->count && !gone->shown[at]) {
+        gone->shown[at] = true;
+        for (; at < gone->count && (uint32_t)(gone->by_title[at] >> 32) == title; at++) {
+            DUMP_WORK(1);
+            emit_change(e, in, &gone->list[(uint32_t)gone->by_title[at]]);
+        }
+    }
+    emit_list_end(e);
+    v1_changes *came = &p->appeared;
+    emit_list_begin(e, "appeared");
+    while (came->cursor < came->count && came->list[came->cursor].object < object) {
+        DUMP_WORK(1);
+        came->cursor++;
+    }
+    for (; came->cursor < came->count && came->list[came->cursor].object == object;
+         came->cursor++) {
+        DUMP_WORK(1);
+        emit_change(e, in, &came->list[came->cursor]);
+    }
+    emit_list_end(e);
+}
+
+/*
+ * --pair-by KEY: says on stderr which of FILE's objects with instances
+ * lack the key counter, whose instances pair by PDH's key instead. Each
+ * is named by its title index, and by its title's text too where that is
+ * printable ASCII (a table's text could hold what a terminal acts on).
+ * O(the block's definitions).
+ */
+static void note_keyless(const dump_input *in, const v1_tables *tables,
+                         const perfbuf_v1_block *b)
+{
+    perfbuf_counter_path key = key_path(in);
+    dump_text text;
+    dump_text_init(&text);
+    bool any = false;
+    perfbuf_v1_iter it;
+    perfbuf_v1_object o;
+    perfbuf_v1_objects_begin(b, &it);
+    while (perfbuf_v1_objects_next(b, &it, &o)) {
+        DUMP_WORK(1);
+        if (o.num_instances < 0 || object_has_key(b, tables, &o, &key)) {
+            continue;
+        }
+        if (!any) {
+            fprintf(stderr, "perfbuf-dump: %s: --pair-by \"%s\": these objects have no such "
+                            "counter; their instances pair by PDH's key:",
+                    in->path, in->pair_key);
+        }
+        fprintf(stderr, "%s %u", any ? "," : "", o.name_title_index);
+        any = true;
+        /* The display language's title (--names), else the English one. */
+        perfbuf_language language = tables->tables.localized != NULL ? PERFBUF_LANGUAGE_LOCALIZED
+                                                                      : PERFBUF_LANGUAGE_ENGLISH;
+        size_t len;
+        perfbuf_status st = perfbuf_title_text_utf8(&tables->tables, language,
+                                                    o.name_title_index, text.buf, text.cap, &len);
+        if (st == PERFBUF_E_OUTPUT_TOO_SMALL) {
+            dump_text_fit(&text, len);
+            st = perfbuf_title_text_utf8(&tables->tables, language, o.name_title_index,
+                                         text.buf, text.cap, &len);
+        }
+        bool printable = st == PERFBUF_OK;
+        for (size_t k = 0; printable && text.buf[k] != '\0'; k++) {
+            DUMP_WORK(1);
+            printable = text.buf[k] >= 0x20 && text.buf[k] < 0x7F;
+        }
+        if (printable) {
+            fprintf(stderr, " (%s)", text.buf);
+        }
+    }
+    if (any) {
+        fputc('\n', stderr);
+    }
+    dump_text_free(&text);
+}
+
 /* What a V1 path's instance part could have named, for the tool to tell
  * why it named none (select_report_paths). */
 typedef struct v1_candidates_context {
@@ -768,7 +1069,7 @@ perfbuf_status dump_v1(const dump_input *in, emitter *e, perfbuf_error *err)
         perfbuf_query_counter *qcounters = dump_calloc(in->path_count, sizeof *qcounters);
         bool *added = dump_calloc(in->path_count, sizeof *added);
         uint8_t *arena = NULL;
-        bool collected = query_open_on(in, &tables, &q, qcounters, added) &&
+        bool collected = query_open_on(in, &tables, &q, qcounters, added, NULL) &&
                          dump_query_collect(&q, &arena, in->data, in->size, NULL) == PERFBUF_OK;
         select_take_query(&sel, &q, qcounters, added, collected);
         free(arena);
@@ -788,10 +1089,13 @@ perfbuf_status dump_v1(const dump_input *in, emitter *e, perfbuf_error *err)
     v1_peers peers;
     memset(&peers, 0, sizeof peers);
     v1_paired rate;
+    if (in->pair_by == DUMP_PAIR_BY_KEY && (in->previous != NULL || in->series_count > 0)) {
+        note_keyless(in, &tables, &b);
+    }
     if (in->previous != NULL) {
         perfbuf_error perr = {0};
         bool collected;
-        rate_build(&rate, in, &collected, &perr);
+        rate_build(&rate, in, &tables, &collected, &perr);
         if (!collected) {
             dump_side_rejected("--rate capture", in->previous_path, &perr);
             free(rate.raw);
@@ -801,7 +1105,7 @@ perfbuf_status dump_v1(const dump_input *in, emitter *e, perfbuf_error *err)
     }
     v1_series series;
     if (in->series_count > 0) {
-        series_build(&series, in);
+        series_build(&series, in, &tables);
         peers.series = &series;
     }
     dump_text text;
@@ -919,6 +1223,9 @@ perfbuf_status dump_v1(const dump_input *in, emitter *e, perfbuf_error *err)
                 }
             }
             emit_list_end(e);
+            if (peers.rate != NULL) {
+                emit_changes(e, in, peers.rate, o.index, o.name_title_index);
+            }
         }
         emit_object_end(e);
     }
@@ -926,6 +1233,8 @@ perfbuf_status dump_v1(const dump_input *in, emitter *e, perfbuf_error *err)
     free(counters);
     if (peers.rate != NULL) {
         free(peers.rate->raw);
+        changes_free(&peers.rate->appeared);
+        changes_free(&peers.rate->exited);
     }
     if (peers.series != NULL) {
         series_free(peers.series);
@@ -1763,7 +2072,10 @@ perfbuf_status dump_v1_csv(const dump_input *in, FILE *out, perfbuf_error *err)
     perfbuf_query q;
     perfbuf_query_counter *counters = dump_calloc(in->path_count, sizeof *counters);
     bool *added = dump_calloc(in->path_count, sizeof *added);
-    bool open = query_open_on(in, &tables, &q, counters, added);
+    /* Each path pairs FILE's instances with the earlier captures' as
+     * --pair-by says; FILE alone pairs nothing. */
+    bool pairs = in->previous != NULL || in->series_count > 0;
+    bool open = query_open_on(in, &tables, &q, counters, added, pairs ? &b : NULL);
     /* Oldest first: --rate PREVIOUS, or the --series captures; then FILE. */
     size_t earlier = in->previous != NULL ? 1u : in->series_count;
     size_t total = earlier + 1u;

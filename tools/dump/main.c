@@ -68,6 +68,10 @@ static void usage(FILE *out)
             "                      (V2 needs --registration)\n"
             "      --series EARLIER... --  earlier captures of the same V1 query, oldest\n"
             "                      first: show each counter's min, max and mean over them and FILE\n"
+            "      --pair-by KEY   V1 --rate and --series: pair instances by unique-id (the\n"
+            "                      default: UniqueID where set, else PDH's key), pdh (PDH's\n"
+            "                      parent/name#N alone) or a key counter's name, e.g.\n"
+            "                      'ID Process' (needs --names or --english-names)\n"
             "      --registration FILE  V2: the counterset's registration (v2-reginfo): show\n"
             "                      counter types and check the query data against it\n"
             "      --counter-names FILE V2: the counters' names (v2-strings)\n"
@@ -272,6 +276,8 @@ typedef struct run_args {
     const char *registration_path, *counter_names_path, *identifiers_path;
     const char *counterset_name_path;
     bool csv, json;
+    int pair_by;
+    const char *pair_key;    /* --pair-by's value as given, or NULL */
     const om_options *om;
     const perfbuf_counter_path *paths;
     size_t path_count;
@@ -337,6 +343,11 @@ static int run_files(const run_args *args, run_buffers *b)
                           registration_path != NULL)) != 0) {
         return rc;
     }
+    if (args->pair_key != NULL && format->dump != dump_v1) {
+        /* V2 query data pairs by InstanceId, name and #N (perfbuf_v2_pair). */
+        fprintf(stderr, "perfbuf-dump: --pair-by is for V1 data blocks\n");
+        return 2;
+    }
     /* Each input is validated as soon as it is read, with what its dump
      * parses it with: a rejected one fails the run before anything is
      * written (docs/cli.md, "Exit status"). */
@@ -397,7 +408,13 @@ static int run_files(const run_args *args, run_buffers *b)
                      side[0], side_sizes[0], side[1], side_sizes[1], side[2], side_sizes[2],
                      origin, side[3], side_sizes[3], paths, path_count, &unmatched, &miss,
                      previous_path, names_path, side_paths, side[4], side_sizes[4],
-                     series_paths};
+                     series_paths, args->pair_by,
+                     args->pair_by == DUMP_PAIR_BY_KEY ? args->pair_key : NULL};
+    /* A key counter no table names would pair nothing: a usage error,
+     * said before anything is written. */
+    if (args->pair_by == DUMP_PAIR_BY_KEY && !dump_v1_key_known(&in)) {
+        return 2;
+    }
     perfbuf_error err;
     memset(&err, 0, sizeof err);
     if (args->om->enabled) {
@@ -475,6 +492,8 @@ static int run(int argc, char **argv, perfbuf_counter_path *paths)
     const char *series_paths[64];
     size_t series_count = 0;
     bool json = false;
+    int pair_by = DUMP_PAIR_BY_UNIQUE_ID;
+    const char *pair_key = NULL;
     om_options om;
     om_options_init(&om);
     bool om_usage_error = false;
@@ -543,6 +562,22 @@ static int run(int argc, char **argv, perfbuf_counter_path *paths)
             i++;
         } else if (strcmp(a, "--csv") == 0) {
             csv = true;
+        } else if (strcmp(a, "--pair-by") == 0 && next != NULL) {
+            pair_key = next;
+            pair_by = strcmp(next, "unique-id") == 0 ? DUMP_PAIR_BY_UNIQUE_ID
+                      : strcmp(next, "pdh") == 0     ? DUMP_PAIR_BY_PDH
+                                                     : DUMP_PAIR_BY_KEY;
+            /* The key is a counter's name, as a path's counter part: not
+             * empty, not "*", no longer than PDH's longest. */
+            if (pair_by == DUMP_PAIR_BY_KEY &&
+                (next[0] == '\0' || strcmp(next, "*") == 0 ||
+                 strlen(next) > PERFBUF_PATH_MAX_NAME * 3u)) {
+                fprintf(stderr, "perfbuf-dump: --pair-by is unique-id, pdh or a counter's "
+                                "name (e.g. 'ID Process'), not \"%s\"\n",
+                        next);
+                return 2;
+            }
+            i++;
         } else if (strcmp(a, "--counter") == 0 && next != NULL) {
             perfbuf_error perr;
             if (perfbuf_path_parse(next, strlen(next), &paths[path_count], &perr) != PERFBUF_OK) {
@@ -611,6 +646,21 @@ static int run(int argc, char **argv, perfbuf_counter_path *paths)
                         "takes --rate or --series, not both\n");
         return 2;
     }
+    if (pair_key != NULL && previous_path == NULL && series_count == 0) {
+        fprintf(stderr, "perfbuf-dump: --pair-by goes with --rate or --series (text, --json "
+                        "or --csv): FILE alone pairs nothing\n");
+        return 2;
+    }
+    if (pair_key != NULL && om.enabled) {
+        fprintf(stderr, "perfbuf-dump: --pair-by does not go with --openmetrics\n");
+        return 2;
+    }
+    if (pair_by == DUMP_PAIR_BY_KEY && names_path == NULL && english_names_path == NULL) {
+        fprintf(stderr, "perfbuf-dump: --pair-by %s names a key counter: it needs --names or "
+                        "--english-names to find it\n",
+                pair_key);
+        return 2;
+    }
     if ((om.help_names_path != NULL || om.no_timestamps || strcmp(om.prefix, "windows") != 0) &&
         !om.enabled) {
         fprintf(stderr, "perfbuf-dump: --help-names, --metric-prefix and --no-timestamps go "
@@ -638,7 +688,8 @@ static int run(int argc, char **argv, perfbuf_counter_path *paths)
     }
     run_args a = {format_name, path, names_path, english_names_path, previous_path,
                   registration_path, counter_names_path, identifiers_path, counterset_name_path,
-                  csv, json, &om, paths, path_count, series_paths, series_count, origin, options};
+                  csv, json, pair_by, pair_key, &om,
+                  paths, path_count, series_paths, series_count, origin, options};
     run_buffers b;
     memset(&b, 0, sizeof b);
     int rc = run_files(&a, &b);
