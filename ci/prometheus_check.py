@@ -463,7 +463,8 @@ def main():
         for folder in (doc, syn, ser, wine, types):
             for f in sorted(os.listdir(folder)):
                 if f.startswith("v1-names-") or f.startswith("v2-names-") or \
-                        f.startswith("v2-reginfo-") or not f.endswith(".bin"):
+                        f.startswith("v2-reginfo-") or \
+                        f.startswith("v2-counterset-name-") or not f.endswith(".bin"):
                     continue
                 path = os.path.join(folder, f)
                 extra = v2 if f.startswith("v2-query-") else names[folder]
