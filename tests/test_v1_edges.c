@@ -279,12 +279,17 @@ static tb_v1 one_parent_capture(const char *parent, uint64_t perf_time)
  * The collector's usual loop: every sample is received into one buffer and
  * parsed into one block struct. An index kept from the previous sample
  * knows parent "a" as 2 bytes long; read over the new sample it would name
- * the parent "abc" as "a" with OK. Every call taking it refuses it.
+ * the parent `renamed` as "a" with OK. Every call taking it refuses it,
+ * whether the new sample's clock moved (perf_time 2000) or not (1000: a
+ * replayed or frozen-clock buffer, every header field as before), and
+ * whether the new name's length differs or only its bytes.
  */
-static void test_stale_index_one_buffer(void)
+static void stale_index_one_buffer(const char *renamed, uint64_t perf_time)
 {
+    char renamed_child[TEXT_CAP];
+    snprintf(renamed_child, sizeof renamed_child, "%s/x", renamed);
     tb_v1 first = one_parent_capture("a", 1000);
-    tb_v1 second = one_parent_capture("abc", 2000);
+    tb_v1 second = one_parent_capture(renamed, perf_time);
     CHECK_EQ_U(first.buf.len, second.buf.len); /* names padded alike */
     uint8_t *buffer = malloc(first.buf.len);
     CHECK(buffer != NULL);
@@ -316,7 +321,8 @@ static void test_stale_index_one_buffer(void)
     CHECK_EQ_U(perfbuf_v1_full_name_utf8(&b, &thread, &child, &stale, text, sizeof text, &len),
                PERFBUF_E_INVALID_ARGUMENT);
     CHECK_EQ_U(len, 0);
-    CHECK_EQ_U(perfbuf_v1_find_instance(&b, &thread, "abc/x", 5, &stale, &child),
+    CHECK_EQ_U(perfbuf_v1_find_instance(&b, &thread, renamed_child, strlen(renamed_child), &stale,
+                                        &child),
                PERFBUF_E_INVALID_ARGUMENT);
     CHECK_EQ_U(perfbuf_v1_find_instance(&b, &thread, "x", 1, &stale, &child),
                PERFBUF_E_INVALID_ARGUMENT);
@@ -331,11 +337,12 @@ static void test_stale_index_one_buffer(void)
     CHECK(instance_at(&b, &thread, 0, &child));
     CHECK(perfbuf_v1_full_name_utf8(&b, &thread, &child, &fresh, text, sizeof text, &len) ==
           PERFBUF_OK);
-    CHECK_STR(text, "abc/x");
+    CHECK_STR(text, renamed_child);
     CHECK(perfbuf_v1_parent(&b, &thread, &child, &fresh, &parent, NULL) == PERFBUF_OK);
-    CHECK_EQ_U(parent.name_bytes, 6);
+    CHECK_EQ_U(parent.name_bytes, 2 * strlen(renamed));
     CHECK(perfbuf_v1_block_index_classes(&b, &fresh, classes, MAX_SLOTS) == PERFBUF_OK);
-    CHECK(perfbuf_v1_find_instance(&b, &thread, "abc/x", 5, &fresh, &child) == PERFBUF_OK);
+    CHECK(perfbuf_v1_find_instance(&b, &thread, renamed_child, strlen(renamed_child), &fresh,
+                                   &child) == PERFBUF_OK);
     CHECK(perfbuf_v1_find_instance(&b, &thread, "a/x", 3, &fresh, &child) == PERFBUF_E_NOT_FOUND);
     /* The block form is not the one-object form's random access. */
     CHECK_EQ_U(perfbuf_v1_index_get(&b, &fresh, 0, &parent), PERFBUF_E_INVALID_ARGUMENT);
@@ -358,6 +365,44 @@ static void test_stale_index_one_buffer(void)
     free(buffer);
     tb_free(&first.buf);
     tb_free(&second.buf);
+}
+
+static void test_stale_index_one_buffer(void)
+{
+    stale_index_one_buffer("abc", 2000);
+    stale_index_one_buffer("abc", 1000);
+    stale_index_one_buffer("b", 1000);
+}
+
+/* The same bytes received again (a replayed buffer) are the same parse:
+ * an index kept from the first gives what a fresh one gives. */
+static void test_replayed_buffer_keeps_its_index(void)
+{
+    tb_v1 v = one_parent_capture("abc", 1000);
+    uint8_t *buffer = malloc(v.buf.len);
+    CHECK(buffer != NULL);
+    memcpy(buffer, v.buf.data, v.buf.len);
+    perfbuf_v1_block b;
+    CHECK(perfbuf_v1_parse(buffer, v.buf.len, NULL, &b, NULL) == PERFBUF_OK);
+    uint64_t slots[MAX_SLOTS];
+    perfbuf_v1_instance_index kept;
+    CHECK(b.index_slots <= MAX_SLOTS);
+    CHECK(perfbuf_v1_block_index_build(&b, slots, b.index_slots, &kept) == PERFBUF_OK);
+    uint64_t first_stamp = b.parse_id;
+    memcpy(buffer, v.buf.data, v.buf.len);
+    CHECK(perfbuf_v1_parse(buffer, v.buf.len, NULL, &b, NULL) == PERFBUF_OK);
+    CHECK_EQ_U(b.parse_id, first_stamp);
+    perfbuf_v1_object thread;
+    perfbuf_v1_instance child;
+    CHECK(object_at(&b, TB_V1_THREAD, &thread));
+    CHECK(instance_at(&b, &thread, 0, &child));
+    char text[TEXT_CAP];
+    size_t len = 0;
+    CHECK(perfbuf_v1_full_name_utf8(&b, &thread, &child, &kept, text, sizeof text, &len) ==
+          PERFBUF_OK);
+    CHECK_STR(text, "abc/x");
+    free(buffer);
+    tb_free(&v.buf);
 }
 
 /* A one-object index whose offsets were changed after the build. */
@@ -1364,6 +1409,7 @@ static const th_case cases[] = {
     TH_CASE(test_index_arguments),
     TH_CASE(test_object_index_tampered),
     TH_CASE(test_stale_index_one_buffer),
+    TH_CASE(test_replayed_buffer_keeps_its_index),
     TH_CASE(test_block_index_tampered),
     TH_CASE(test_block_index_name_outside_instance),
     TH_CASE(test_nameless_parent),

@@ -27,6 +27,8 @@ void pb_ctx_init(pb_ctx *ctx, const perfbuf_options *opts, perfbuf_error *err)
     ctx->first_anomaly.field = "";
     ctx->first_anomaly.declared = 0;
     ctx->first_anomaly.limit = 0;
+    ctx->shape.low = 0;
+    ctx->shape.high = 0;
     if (err != NULL) {
         *err = ctx->first_anomaly;
     }

@@ -10,6 +10,7 @@
 #include "perfbuf/common.h"
 #include "core/cursor.h"
 #include "core/layout.h"
+#include "core/mix.h"
 
 /*
  * A branch that validation makes impossible. Fuzzing builds trap there so
@@ -41,6 +42,9 @@ typedef struct pb_ctx {
     perfbuf_error *err;       /* may be NULL */
     uint32_t anomalies;
     perfbuf_error first_anomaly;
+    /* What a V1 parse has validated of its objects and instances, hashed
+     * into the parse's identity (v1/block.c). */
+    pb_mix_lanes shape;
 } pb_ctx;
 
 void pb_ctx_init(pb_ctx *ctx, const perfbuf_options *opts, perfbuf_error *err);

@@ -420,6 +420,28 @@ static PB_NOINLINE perfbuf_status check_instance_decoded(pb_ctx *ctx, pb_cursor 
 }
 
 /*
+ * An accepted instance into the parse's shape (pb_ctx.shape): its
+ * definition with its name (every field an instance index or a name lookup
+ * derives from) and its counter block's ByteLength, from the consumed
+ * bytes at `at`. The counter values are left out: hashing them would double
+ * the parse's time, and nothing kept across calls is derived from them.
+ */
+static inline void mix_instance_shape(pb_mix_lanes *shape, pb_cursor at, size_t consumed)
+{
+    const uint8_t *bytes;
+    if (!pb_cursor_take(&at, consumed, &bytes) || consumed < PBS_PERF_INSTANCE_DEFINITION) {
+        PB_UNREACHABLE();
+        return;
+    }
+    uint32_t length = pb_le32(bytes + PBO_PERF_INSTANCE_DEFINITION_ByteLength);
+    size_t definition = length < consumed ? length : consumed;
+    pb_mix_lanes_bytes(shape, bytes, definition);
+    if (consumed - definition >= PBS_PERF_COUNTER_BLOCK) {
+        pb_mix_lanes_word(shape, pb_le32(bytes + definition + PBO_PERF_COUNTER_BLOCK_ByteLength));
+    }
+}
+
+/*
  * Every instance of an object, unit the size of its names' text unit (a
  * constant at each call, so the name checks fold). The walk's place is a
  * chain from one instance to the next: it is kept in a local cursor that
@@ -433,22 +455,25 @@ PB_V1_WALK_INLINE perfbuf_status walk_instances(pb_ctx *ctx, pb_cursor *data, ui
 {
     uint64_t reach_end = reach->end;
     pb_cursor walk = *data;
+    pb_mix_lanes shape = ctx->shape;
     for (uint32_t i = 0; i < count; i++) {
         pb_v1_prefetch_ahead(&walk, PB_V1_PREFETCH_AHEAD);
-        if (instance_passes(&walk, unit, reach_end)) {
-            continue;
+        pb_cursor instance = walk;
+        if (!instance_passes(&walk, unit, reach_end)) {
+            size_t consumed = 0;
+            perfbuf_status st = check_instance_decoded(ctx, walk, code_page, reach, &consumed);
+            if (st != PERFBUF_OK) {
+                return st;
+            }
+            if (!pb_cursor_skip(&walk, consumed)) {
+                PB_UNREACHABLE();
+                return pb_fail(ctx, PERFBUF_E_SIZE_TOO_LARGE, walk.pos,
+                               PBF_PERF_INSTANCE_DEFINITION_ByteLength);
+            }
         }
-        size_t consumed = 0;
-        perfbuf_status st = check_instance_decoded(ctx, walk, code_page, reach, &consumed);
-        if (st != PERFBUF_OK) {
-            return st;
-        }
-        if (!pb_cursor_skip(&walk, consumed)) {
-            PB_UNREACHABLE();
-            return pb_fail(ctx, PERFBUF_E_SIZE_TOO_LARGE, walk.pos,
-                           PBF_PERF_INSTANCE_DEFINITION_ByteLength);
-        }
+        mix_instance_shape(&shape, instance, walk.pos - instance.pos);
     }
+    ctx->shape = shape;
     *data = walk;
     return PERFBUF_OK;
 }
@@ -547,6 +572,13 @@ perfbuf_status pb_v1_read_object(pb_ctx *ctx, pb_cursor *objects, bool deep,
     }
     if (!deep) {
         return PERFBUF_OK;
+    }
+    /* The object's header into the parse's shape: its lengths and counts
+     * place every instance, and its PerfTime moves with each capture. */
+    const uint8_t *header_bytes;
+    pb_cursor header_copy = hdr;
+    if (pb_cursor_take(&header_copy, PBS_PERF_OBJECT_TYPE, &header_bytes)) {
+        pb_mix_lanes_bytes(&ctx->shape, header_bytes, PBS_PERF_OBJECT_TYPE);
     }
     pb_cursor defs;
     pb_cursor data;
@@ -744,7 +776,7 @@ static perfbuf_status parse_block(pb_ctx *ctx, const void *data, size_t received
     out->perf_time_100ns = pb_i64(pb_field64(&hdr, PBF_PERF_DATA_BLOCK_PerfTime100nSec));
     out->anomalies = ctx->anomalies;
     out->first_anomaly = ctx->first_anomaly;
-    out->parse_id = pb_v1_parse_identity(out);
+    out->parse_id = pb_v1_parse_identity(out, &ctx->shape);
     return PERFBUF_OK;
 }
 
@@ -756,7 +788,7 @@ static uint64_t identity_step(uint64_t h, uint64_t field)
     return pb_mix64(h ^ field);
 }
 
-uint64_t pb_v1_parse_identity(const perfbuf_v1_block *b)
+uint64_t pb_v1_parse_identity(const perfbuf_v1_block *b, const pb_mix_lanes *shape)
 {
     const perfbuf_systemtime *t = &b->system_time;
     uint64_t h = identity_step(UINT64_C(0x50455246), (uint64_t)(uintptr_t)b->data);
@@ -774,6 +806,7 @@ uint64_t pb_v1_parse_identity(const perfbuf_v1_block *b)
     h = identity_step(h, (uint64_t)b->perf_freq);
     h = identity_step(h, (uint64_t)b->perf_time_100ns);
     h = identity_step(h, (uint64_t)b->system_name_offset << 32 ^ b->system_name_units);
+    h = identity_step(h, pb_mix_lanes_value(shape));
     return h != 0 ? h : 1u;
 }
 

@@ -205,12 +205,17 @@ static inline bool pb_v1_object_of_block(const perfbuf_v1_block *b, const perfbu
 /*
  * The identity of a parse (perfbuf_v1_block.parse_id): the bytes' address
  * mixed with every header field a parse reads (TotalByteLength, SystemTime,
- * PerfTime, PerfFreq, PerfTime100nSec, ...) and the object and instance
- * counts it found. Two buffers differ by address; one buffer received into
- * again holds a later capture, whose clocks moved. Never 0, so a zeroed
- * struct belongs to no parse. Computed once, at the end of a parse.
+ * PerfTime, PerfFreq, PerfTime100nSec, ...), the object and instance
+ * counts it found, and its shape: every object header and every instance
+ * definition with its name and its counter block's ByteLength, hashed as
+ * validation walked them. Two buffers differ by address; one buffer
+ * received into again holds a later capture, whose clocks moved, and a
+ * capture whose clocks did not move (replayed, or a frozen clock) differs
+ * in its shape wherever an index built over the other would read
+ * differently. Never 0, so a zeroed struct belongs to no parse. Computed
+ * once, at the end of a parse.
  */
-uint64_t pb_v1_parse_identity(const perfbuf_v1_block *b);
+uint64_t pb_v1_parse_identity(const perfbuf_v1_block *b, const pb_mix_lanes *shape);
 
 /*
  * Whether something that records the parse it was read from (a counter
