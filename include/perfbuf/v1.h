@@ -43,10 +43,12 @@ typedef struct perfbuf_v1_block {
     size_t index_slots;       /* entries perfbuf_v1_block_index_build needs */
     uint32_t anomalies;
     perfbuf_error first_anomaly;
-    /* The identity of this parse, never 0: a hash of the bytes' address and
-     * of the header that tells one capture from the next (TotalByteLength,
+    /* The identity of this parse, never 0: a hash of the bytes' address, of
+     * the header that tells one capture from the next (TotalByteLength,
      * SystemTime, PerfTime, PerfFreq, PerfTime100nSec, the object and
-     * instance counts). Counter blocks carry it; value reads compare it. */
+     * instance counts), and of every object header and instance definition
+     * (lengths, parents, names) as validation walked them. Counter blocks
+     * and indexes carry it; value reads and index calls compare it. */
     uint64_t parse_id;
 } perfbuf_v1_block;
 
