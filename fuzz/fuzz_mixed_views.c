@@ -657,6 +657,72 @@ static void mixed_v1(const capture *x, const capture *y)
  * identity (identical headers at one address, which v1.h documents as one
  * parse); then only the documented statuses.
  */
+/*
+ * Two parses at one address with one identity (a replayed buffer) must
+ * agree on everything an index or a view kept from the first holds: the
+ * identity hashes the object headers and instance definitions with their
+ * names (v1/block.c), so a second capture that moved any of them is
+ * another parse.
+ */
+static void same_shape(const v1_part *p0, const v1_part *p1)
+{
+    ORACLE(p0->objects == p1->objects && p0->b.index_slots == p1->b.index_slots);
+    for (uint32_t k = 0; k < p0->objects; k++) {
+        const perfbuf_v1_object *o0 = &p0->object[k], *o1 = &p1->object[k];
+        ORACLE(o0->offset == o1->offset && o0->total_length == o1->total_length &&
+               o0->name_title_index == o1->name_title_index &&
+               o0->instance_count == o1->instance_count && o0->code_page == o1->code_page);
+        ORACLE(p0->instances[k] == p1->instances[k]);
+        for (uint32_t i = 0; i < p0->instances[k]; i++) {
+            const perfbuf_v1_instance *a = &p0->instance[k][i], *b = &p1->instance[k][i];
+            ORACLE(a->offset == b->offset && a->byte_length == b->byte_length &&
+                   a->parent_title_index == b->parent_title_index &&
+                   a->parent_instance == b->parent_instance && a->unique_id == b->unique_id &&
+                   a->name_offset == b->name_offset && a->name_bytes == b->name_bytes &&
+                   a->counters.offset == b->counters.offset &&
+                   a->counters.byte_length == b->counters.byte_length);
+        }
+    }
+}
+
+/*
+ * The first named instance's first name byte changed in place, as a later
+ * capture with every header field repeated would change it: a parse that
+ * still succeeds is another parse. The same bytes received again are the
+ * same parse.
+ */
+static void renamed_in_place(const capture *c)
+{
+    const v1_part *p = &c->v1;
+    if (!p->ok) {
+        return;
+    }
+    const perfbuf_v1_instance *named = NULL;
+    for (uint32_t k = 0; k < p->objects && named == NULL; k++) {
+        for (uint32_t i = 0; i < p->instances[k] && named == NULL; i++) {
+            if (p->instance[k][i].name_bytes > 0) {
+                named = &p->instance[k][i];
+            }
+        }
+    }
+    if (named == NULL || named->name_offset >= c->size) {
+        return;
+    }
+    uint8_t *buf = malloc(c->size);
+    ORACLE(buf != NULL);
+    memcpy(buf, c->data, c->size);
+    perfbuf_v1_block first, again;
+    perfbuf_status st;
+    BUDGETED(c->size, st = perfbuf_v1_parse(buf, c->size, NULL, &first, NULL));
+    ORACLE(st == PERFBUF_OK);
+    BUDGETED(c->size, st = perfbuf_v1_parse(buf, c->size, NULL, &again, NULL));
+    ORACLE(st == PERFBUF_OK && again.parse_id == first.parse_id);
+    buf[named->name_offset] ^= 0x20u;
+    BUDGETED(c->size, st = perfbuf_v1_parse(buf, c->size, NULL, &again, NULL));
+    ORACLE(st != PERFBUF_OK || again.parse_id != first.parse_id);
+    free(buf);
+}
+
 static void reused_buffer(const capture *first, const capture *second)
 {
     if (!first->v1.ok || !second->v1.ok) {
@@ -692,6 +758,9 @@ static void reused_buffer(const capture *first, const capture *second)
     ORACLE(parse[1].v1.ok);
     const v1_part *p1 = &parse[1].v1;
     bool refused = p0->b.parse_id != p1->b.parse_id;
+    if (!refused) {
+        same_shape(p0, p1);
+    }
     for (uint32_t m = 0; m < p1->objects; m++) {
         if (planned && p1->has_block[m]) {
             BUDGETED(second->size, st = perfbuf_v1_plan_read(&plan0, &p1->b, &p1->block[m],
@@ -1058,6 +1127,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
         }
         reused_buffer(&c[0], &c[1]);
         reused_buffer(&c[1], &c[0]);
+        renamed_in_place(&c[0]);
     }
     if (c != NULL) {
         for (int i = 0; i < 2; i++) {
