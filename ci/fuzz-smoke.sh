@@ -1,16 +1,18 @@
 #!/usr/bin/env bash
 # SPDX-License-Identifier: MIT OR Apache-2.0
 # The fuzz smoke job: every harness for FUZZ_SECONDS (default 60) under
-# libFuzzer (ASan+UBSan) and under AFL++ (with a cmplog build), two at a
-# time, then the whole corpus replayed under MemorySanitizer. Fails when any
+# libFuzzer (ASan+UBSan) and for AFL_SECONDS (default FUZZ_SECONDS) under
+# AFL++ (with a cmplog build), two runs at a time, then the whole corpus
+# replayed under MemorySanitizer. Fails when any
 # crash, leak, timeout or sanitizer report is saved. AFL++ exits 0 even when
 # it saved crashes, so its crashes/ and hangs/ folders are checked here.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 seconds=${FUZZ_SECONDS:-60}
+afl_seconds=${AFL_SECONDS:-$seconds}
 work=${FUZZ_WORK:-$(mktemp -d)}
 mkdir -p "$work"
-echo "fuzz-smoke: ${seconds}s per harness and engine, work in $work"
+echo "fuzz-smoke: ${seconds}s per harness under libFuzzer, ${afl_seconds}s under AFL++, work in $work"
 
 bash ci/fuzz-build.sh libfuzzer "$work/libfuzzer" >/dev/null
 bash ci/fuzz-build.sh afl "$work/afl" >/dev/null
@@ -88,7 +90,7 @@ run_afl() {
   large_inputs "$name" && size=(-G 1048576 -t 30000)
   env "${mutator[@]}" AFL_SKIP_CPUFREQ=1 AFL_NO_UI=1 AFL_I_DONT_CARE_ABOUT_MISSING_CRASHES=1 AFL_NO_AFFINITY=1 \
   AFL_SKIP_CRASHES=1 AFL_QUIET=1 \
-    timeout $((seconds + 120)) afl-fuzz -V "$seconds" -m none -i "$dir/in" -o "$dir/out" \
+    timeout $((afl_seconds + 120)) afl-fuzz -V "$afl_seconds" -m none -i "$dir/in" -o "$dir/out" \
     -c "$work/afl/$name.cmplog" "${dict[@]}" "${size[@]}" -- "$work/afl/$name" >"$dir/log" 2>&1 || true
   local stats="$dir/out/default/fuzzer_stats"
   if [ ! -f "$stats" ]; then
@@ -115,21 +117,25 @@ run_afl() {
 }
 
 failed=0
-pids=()
-run_pair() {
-  # Two jobs at a time: one per core.
-  "$@" &
-  pids+=($!)
-  if [ ${#pids[@]} -ge 2 ]; then
-    for pid in "${pids[@]}"; do wait "$pid" || failed=1; done
-    pids=()
+running=0
+# Two runs at a time, one per core: a run starts as soon as either ends, so
+# runs of different lengths leave no core idle.
+launch() {
+  if [ "$running" -ge 2 ]; then
+    wait -n || failed=1
+    running=$((running - 1))
   fi
+  "$@" &
+  running=$((running + 1))
 }
 for name in $harnesses; do
-  run_pair run_libfuzzer "$name"
-  run_pair run_afl "$name"
+  launch run_libfuzzer "$name"
+  launch run_afl "$name"
 done
-for pid in "${pids[@]}"; do wait "$pid" || failed=1; done
+while [ "$running" -gt 0 ]; do
+  wait -n || failed=1
+  running=$((running - 1))
+done
 
 echo "== MemorySanitizer replay of the corpus"
 for name in $harnesses; do
