@@ -4,6 +4,9 @@
 #include "core/text.h"
 #include "core/work.h"
 
+/*@ assigns \nothing;
+    ensures \result == (requested != 0 ? requested : fallback);
+*/
 static uint32_t limit_or(uint32_t requested, uint32_t fallback)
 {
     return requested != 0 ? requested : fallback;

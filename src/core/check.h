@@ -47,10 +47,28 @@ typedef struct pb_ctx {
     pb_mix_lanes shape;
 } pb_ctx;
 
+/*@
+  // A context a reader may report through: err, when set, is an object
+  // of its own (never the context itself).
+  predicate pb_ctx_ok(pb_ctx *ctx) =
+      \valid(ctx) &&
+      (ctx->err == \null || (\valid(ctx->err) && \separated(ctx->err, ctx)));
+*/
+
+/*@ requires \valid(ctx);
+    requires opts == \null || \valid_read(opts);
+    requires err == \null || (\valid(err) && \separated(err, ctx));
+    assigns *ctx, *err;
+    ensures pb_ctx_ok(ctx) && ctx->err == err;
+*/
 void pb_ctx_init(pb_ctx *ctx, const perfbuf_options *opts, perfbuf_error *err);
 
 /* Fills *e to name the field at structure_offset + its own offset, with
  * no numbers compared. */
+/*@ requires \valid(e);
+    requires 0 <= field < PB_FIELD_COUNT;
+    assigns *e;
+*/
 void pb_describe(perfbuf_error *e, perfbuf_status status, size_t structure_offset,
                  pb_field_id field);
 
@@ -60,6 +78,12 @@ void pb_error_set(perfbuf_error *e, perfbuf_status status, size_t offset, const 
                   const char *field);
 
 /* Records a rejection of the field at structure_offset + its own offset. */
+/*@ requires pb_ctx_ok(ctx);
+    requires 0 <= field < PB_FIELD_COUNT;
+    assigns *ctx->err;
+    ensures ctx->err == \old(ctx->err);
+    ensures \result == status;
+*/
 perfbuf_status pb_fail(pb_ctx *ctx, perfbuf_status status, size_t structure_offset,
                        pb_field_id field);
 
@@ -78,13 +102,27 @@ perfbuf_status pb_fail_truncated(pb_ctx *ctx, size_t structure_offset, size_t av
 
 /* Loose but known producer behaviour: an error in strict mode, otherwise
  * an anomaly flag (the first one's location is kept). */
+/*@ requires pb_ctx_ok(ctx);
+    requires 0 <= field < PB_FIELD_COUNT;
+    assigns ctx->anomalies, ctx->first_anomaly, *ctx->err;
+    ensures pb_ctx_ok(ctx) && ctx->err == \old(ctx->err);
+    ensures \result == PERFBUF_OK || \result == status;
+*/
 perfbuf_status pb_anomaly(pb_ctx *ctx, uint32_t anomaly, perfbuf_status status,
                           size_t structure_offset, pb_field_id field);
 
 /* A reader's arguments: an output, and bytes unless there are none.
  * INVALID_ARGUMENT (also in the caller's error) when they are missing. */
+/*@ requires pb_ctx_ok(ctx);
+    assigns ctx->err->status;
+    ensures \result == PERFBUF_OK || \result == PERFBUF_E_INVALID_ARGUMENT;
+    ensures \result == PERFBUF_OK <==> out != \null && (data != \null || size == 0);
+*/
 perfbuf_status pb_check_arguments(pb_ctx *ctx, const void *data, size_t size, const void *out);
 
+/*@ requires \valid_read(ctx);
+    assigns \nothing;
+*/
 static inline bool pb_strict(const pb_ctx *ctx)
 {
     return (ctx->flags & PERFBUF_STRICT) != 0;
@@ -173,10 +211,27 @@ static inline int32_t pb_i32(uint32_t v)
  * That is a caller's mix-up, not a broken invariant, so it never traps;
  * the fuzz oracles check that views of one buffer agree with its parse.
  */
+/*@ requires \valid_read(data + (0 .. size - 1));
+    assigns \nothing;
+    ensures pb_valid_view(\result);
+    behavior inside:
+      assumes end <= size && pos <= end;
+      ensures \result.bytes == data && \result.start == pos;
+      ensures \result.pos == pos && \result.end == end;
+    behavior outside:
+      assumes end > size || pos > end;
+      ensures \result.start == 0 && \result.pos == 0 && \result.end == 0;
+    complete behaviors;
+    disjoint behaviors;
+*/
 pb_cursor pb_window(const uint8_t *data, size_t size, size_t pos, size_t end);
 
 /* A silent, lenient context with no limits: re-decoding validated bytes
  * must not judge them again. */
+/*@ requires \valid(ctx);
+    assigns *ctx;
+    ensures pb_ctx_ok(ctx) && ctx->err == \null;
+*/
 void pb_view_ctx(pb_ctx *ctx);
 
 /* A SYSTEMTIME field of a structure window (same contract as pb_field32). */
@@ -188,6 +243,12 @@ perfbuf_systemtime pb_field_systemtime(const pb_cursor *s, pb_field_id f);
  * perfbuf_utf16le_to_utf8. A range outside the buffer (a view of another
  * buffer) is INVALID_ARGUMENT, never an empty name.
  */
+/*@ requires \valid_read(data + (0 .. size - 1));
+    requires cap == 0 || \valid(out + (0 .. cap - 1));
+    requires len == \null || \valid(len);
+    requires \separated(out + (0 .. cap - 1), len);
+    assigns out[0 .. cap - 1], *len;
+*/
 perfbuf_status pb_view_utf16_to_utf8(const uint8_t *data, size_t size, size_t offset,
                                      size_t units, char *out, size_t cap, size_t *len);
 

@@ -35,6 +35,10 @@ typedef struct pb_cursor {
       \valid_read(c) && c->start <= c->pos <= c->end &&
       \valid_read(c->bytes + (c->start .. c->end - 1));
 
+  // The same of a cursor held by value (a function's result or argument).
+  predicate pb_valid_view(pb_cursor c) =
+      c.start <= c.pos <= c.end && \valid_read(c.bytes + (c.start .. c.end - 1));
+
   // The little-endian value of n bytes at p.
   logic integer le16(uint8_t *p) = p[0] + 256 * p[1];
   logic integer le32(uint8_t *p) = le16(p) + 65536 * le16(p + 2);

@@ -13,6 +13,9 @@ void pb_utf8_out_init(pb_utf8_out *o, char *buf, size_t cap)
     o->full = false;
 }
 
+/*@ assigns \nothing;
+    ensures 1 <= \result <= 4;
+*/
 static size_t utf8_length(uint32_t cp)
 {
     return cp < 0x80u ? 1u : cp < 0x800u ? 2u : cp < 0x10000u ? 3u : 4u;
@@ -76,6 +79,14 @@ perfbuf_status pb_utf8_finish(pb_utf8_out *o, size_t *len)
 }
 
 /* Next code point of UTF-16LE text; lone surrogates become U+FFFD. */
+/*@ requires pb_valid(c) && \valid(c);
+    requires \valid(cp) && \separated(c, cp);
+    assigns *c, *cp;
+    ensures pb_valid(c);
+    ensures c->bytes == \old(c->bytes) && c->start == \old(c->start) && c->end == \old(c->end);
+    ensures \old(c->pos) <= c->pos;
+    ensures \result ==> \old(c->pos) < c->pos;
+*/
 static bool next_utf16(pb_cursor *c, uint32_t *cp)
 {
     uint16_t u;
@@ -83,7 +94,8 @@ static bool next_utf16(pb_cursor *c, uint32_t *cp)
         return false;
     }
     if (u >= 0xD800u && u <= 0xDBFFu) {
-        pb_cursor peek = *c;
+        pb_cursor peek;
+        peek = *c;
         uint16_t low;
         if (pb_cursor_read_u16(&peek, &low) && low >= 0xDC00u && low <= 0xDFFFu) {
             *c = peek;
@@ -100,6 +112,12 @@ static bool next_utf16(pb_cursor *c, uint32_t *cp)
 void pb_utf16le_convert(pb_cursor c, pb_utf8_out *o)
 {
     uint32_t cp;
+    /*@ loop invariant pb_valid(&c) && pb_out_ok(o);
+        loop invariant c.end == \at(c.end, Pre);
+        loop invariant o->buf == \at(o->buf, Pre) && o->cap == \at(o->cap, Pre);
+        loop assigns c, cp, o->used, o->needed, o->full, o->buf[0 .. o->cap];
+        loop variant c.end - c.pos;
+    */
     while (!o->full && next_utf16(&c, &cp)) {
         pb_utf8_put(o, cp);
     }

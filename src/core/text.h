@@ -22,6 +22,16 @@ typedef struct pb_utf8_out {
     bool full;      /* a character did not fit: write no more */
 } pb_utf8_out;
 
+/*@
+  // A writer that may write buf[0 .. cap] (the text and its NUL), a buffer
+  // apart from the writer itself; with no buffer it writes nothing.
+  predicate pb_out_ok(pb_utf8_out *o) =
+      \valid(o) && o->used <= o->cap &&
+      (o->buf == \null ==> o->cap == 0) &&
+      (o->buf != \null ==>
+          \valid(o->buf + (0 .. o->cap)) && \separated(o, o->buf + (0 .. o->cap)));
+*/
+
 /* UTF-8 bytes one UTF-16 unit or one code-page byte can become: a BMP
  * character or U+FFFD takes 3, a surrogate pair 4 for 2 units. */
 #define PB_UTF8_MAX_PER_ITEM 3u
@@ -32,16 +42,44 @@ typedef struct pb_utf8_out {
 typedef enum pb_utf8_result { PB_UTF8_END, PB_UTF8_OK, PB_UTF8_INVALID } pb_utf8_result;
 pb_utf8_result pb_utf8_decode(pb_cursor *c, uint32_t *cp);
 
+/*@ requires \valid(o);
+    requires cap == 0 || \valid(buf + (0 .. cap - 1));
+    requires \separated(o, buf + (0 .. cap - 1));
+    assigns *o;
+    ensures pb_out_ok(o);
+    ensures o->buf != \null ==> o->buf == buf && o->cap == cap - 1;
+*/
 void pb_utf8_out_init(pb_utf8_out *o, char *buf, size_t cap);
+/*@ requires pb_out_ok(o);
+    assigns o->used, o->needed, o->full, o->buf[0 .. o->cap];
+    ensures pb_out_ok(o);
+*/
 void pb_utf8_put(pb_utf8_out *o, uint32_t code_point);
 /* Adds n bytes to the count, saturating. */
+/*@ requires \valid(o);
+    assigns o->needed;
+*/
 void pb_utf8_add_needed(pb_utf8_out *o, size_t n);
 /* Adds the most that `items` more units or bytes could need. */
+/*@ requires \valid(o);
+    assigns o->needed;
+*/
 void pb_utf8_add_bound(pb_utf8_out *o, size_t items);
 /* Terminates and reports: OK or OUTPUT_TOO_SMALL; *len = needed. */
+/*@ requires pb_out_ok(o);
+    requires len == \null || \valid(len);
+    requires len == \null || \separated(len, o);
+    requires len == \null || o->buf == \null || \separated(len, o->buf + (0 .. o->cap));
+    assigns o->buf[o->used], *len;
+*/
 perfbuf_status pb_utf8_finish(pb_utf8_out *o, size_t *len);
 
 /* Converts every remaining byte of c (an even count) from UTF-16LE. */
+/*@ requires pb_valid_view(c);
+    requires pb_out_ok(o);
+    assigns o->used, o->needed, o->full, o->buf[0 .. o->cap];
+    ensures pb_out_ok(o);
+*/
 void pb_utf16le_convert(pb_cursor c, pb_utf8_out *o);
 /* Converts every remaining byte of c from a supported code page. */
 void pb_codepage_convert(uint32_t code_page, pb_cursor c, pb_utf8_out *o);
