@@ -14,9 +14,13 @@ work=${FUZZ_WORK:-$(mktemp -d)}
 mkdir -p "$work"
 echo "fuzz-smoke: ${seconds}s per harness under libFuzzer, ${afl_seconds}s under AFL++, work in $work"
 
+# The builds two at a time, one per core: AFL++'s two builds a harness beside
+# libFuzzer's and MSan's one each.
+bash ci/fuzz-build.sh afl "$work/afl" >/dev/null &
+afl_build=$!
 bash ci/fuzz-build.sh libfuzzer "$work/libfuzzer" >/dev/null
-bash ci/fuzz-build.sh afl "$work/afl" >/dev/null
 bash ci/fuzz-build.sh msan "$work/msan" >/dev/null
+wait "$afl_build"
 
 source ci/afl-mutator-env.sh
 harnesses=$(cd fuzz && ls fuzz_*.c | sed 's/\.c$//')
