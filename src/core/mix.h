@@ -14,6 +14,7 @@
 #include <stdint.h>
 
 #include "core/le_load.h"
+#include "core/work.h"
 
 /* The hashes work on 32-bit lanes whose products fit 64 bits, reduced by
  * this mask. */
@@ -60,6 +61,7 @@ static inline void pb_mix_lanes_word(pb_mix_lanes *m, uint64_t word)
 /* n bytes at p, which the caller's cursor handed out (pb_cursor_take). */
 static inline void pb_mix_lanes_bytes(pb_mix_lanes *m, const uint8_t *p, size_t n)
 {
+    PB_WORK(n / 8 + 1); /* a step a word, counted as the cursor counts its reads */
     size_t i = 0;
     for (; n - i >= 8; i += 8) {
         pb_mix_lanes_word(m, pb_le64(p + i));

@@ -577,7 +577,9 @@ perfbuf_status pb_v1_read_object(pb_ctx *ctx, pb_cursor *objects, bool deep,
      * place every instance, and its PerfTime moves with each capture. */
     const uint8_t *header_bytes;
     pb_cursor header_copy = hdr;
-    if (pb_cursor_take(&header_copy, PBS_PERF_OBJECT_TYPE, &header_bytes)) {
+    if (!pb_cursor_take(&header_copy, PBS_PERF_OBJECT_TYPE, &header_bytes)) {
+        PB_UNREACHABLE(); /* hdr is this structure's bytes, taken above */
+    } else {
         pb_mix_lanes_bytes(&ctx->shape, header_bytes, PBS_PERF_OBJECT_TYPE);
     }
     pb_cursor defs;
