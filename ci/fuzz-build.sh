@@ -32,30 +32,76 @@ if [ "$engine" = afl ]; then
     -o "$out/afl_mutator.so"
 fi
 
+# compile_library DIR COMPILER FLAGS...: the library's objects, compiled once
+# for every harness of this engine (each harness used to compile all of it
+# again), into DIR. The flags are the harnesses' own, and every object is
+# linked into every harness (not through an archive, which would drop the
+# ones a harness does not call and with them their lines from the coverage
+# report), so a harness is the program it was when it compiled the sources.
+compile_library() {
+  local dir=$1; shift
+  rm -rf "$dir"
+  mkdir -p "$dir"
+  local src
+  for src in "${library[@]}"; do
+    while [ "$(jobs -rp | wc -l)" -ge "${FUZZ_BUILD_JOBS:-1}" ]; do wait -n || true; done
+    "$@" -c "$src" -o "$dir/$(echo "${src%.c}" | tr / _).o" &
+  done
+  wait
+  # A source that did not compile left no object: say so here rather than
+  # as undefined symbols at the first link.
+  for src in "${library[@]}"; do
+    [ -f "$dir/$(echo "${src%.c}" | tr / _).o" ] || { echo "fuzz-build: $src did not compile" >&2; exit 1; }
+  done
+}
+
+objects="$out/.objects"
+case "$engine" in
+  libfuzzer)
+    # fuzzer-no-link: the coverage instrumentation of -fsanitize=fuzzer
+    # without libFuzzer's main, which the harness's link brings.
+    compile_library "$objects/main" clang-14 "${common[@]}" -DPERFBUF_FUZZ_MUTATOR "$sanitizers" \
+      -fno-sanitize-recover=all -fsanitize=fuzzer-no-link
+    ;;
+  afl)
+    AFL_QUIET=1 compile_library "$objects/main" afl-clang-fast "${common[@]}" -DPERFBUF_FUZZ_MUTATOR "$sanitizers" \
+      -fno-sanitize-recover=all
+    AFL_QUIET=1 AFL_LLVM_CMPLOG=1 compile_library "$objects/cmplog" afl-clang-fast "${common[@]}" -DPERFBUF_FUZZ_MUTATOR
+    ;;
+  msan)
+    compile_library "$objects/main" clang-14 "${common[@]}" -fsanitize=memory -fsanitize-memory-track-origins \
+      -fno-sanitize-recover=all
+    ;;
+  coverage)
+    compile_library "$objects/main" clang-14 "${common[@]}" -fprofile-instr-generate -fcoverage-mapping
+    ;;
+  *)
+    echo "fuzz-build: unknown engine $engine" >&2
+    exit 2
+    ;;
+esac
+main_objects=("$objects/main"/*.o)
+
 for harness in fuzz/fuzz_*.c; do
   name=$(basename "$harness" .c)
   case "$engine" in
     libfuzzer)
       clang-14 "${common[@]}" -DPERFBUF_FUZZ_MUTATOR "$sanitizers" -fno-sanitize-recover=all -fsanitize=fuzzer \
-        "$harness" "${library[@]}" -lm -o "$out/$name"
+        "$harness" "${main_objects[@]}" -lm -o "$out/$name"
       ;;
     afl)
       AFL_QUIET=1 afl-clang-fast "${common[@]}" -DPERFBUF_FUZZ_MUTATOR "$sanitizers" -fno-sanitize-recover=all \
-        -fsanitize=fuzzer "$harness" "${library[@]}" -lm -o "$out/$name"
+        -fsanitize=fuzzer "$harness" "${main_objects[@]}" -lm -o "$out/$name"
       AFL_QUIET=1 AFL_LLVM_CMPLOG=1 afl-clang-fast "${common[@]}" -DPERFBUF_FUZZ_MUTATOR -fsanitize=fuzzer \
-        "$harness" "${library[@]}" -lm -o "$out/$name.cmplog"
+        "$harness" "$objects/cmplog"/*.o -lm -o "$out/$name.cmplog"
       ;;
     msan)
       clang-14 "${common[@]}" -fsanitize=memory -fsanitize-memory-track-origins \
-        -fno-sanitize-recover=all "$harness" fuzz/replay_main.c "${library[@]}" -lm -o "$out/$name"
+        -fno-sanitize-recover=all "$harness" fuzz/replay_main.c "${main_objects[@]}" -lm -o "$out/$name"
       ;;
     coverage)
       clang-14 "${common[@]}" -fprofile-instr-generate -fcoverage-mapping \
-        "$harness" fuzz/replay_main.c "${library[@]}" -lm -o "$out/$name"
-      ;;
-    *)
-      echo "fuzz-build: unknown engine $engine" >&2
-      exit 2
+        "$harness" fuzz/replay_main.c "${main_objects[@]}" -lm -o "$out/$name"
       ;;
   esac
 done
