@@ -247,6 +247,13 @@ perfbuf_status perfbuf_names_parse(const void *data, size_t size, const perfbuf_
     return parse_table(&ctx, (const uint8_t *)data, size, out);
 }
 
+/* The views read [pos, end) of a parsed table through this; its contract
+ * says it writes nothing, without which WP would let it write anything, the
+ * caller's iterator and outputs included. */
+/*@ requires pb_names_table_ok((perfbuf_name_table *)t);
+    assigns \nothing;
+    ensures pb_valid_view(\result);
+*/
 static pb_cursor window(const perfbuf_name_table *t, size_t pos, size_t end)
 {
     return pb_window(t->data, t->size, pos, end);
