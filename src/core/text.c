@@ -254,6 +254,10 @@ bool pb_utf16le_find_nul(const pb_cursor *c, size_t *units)
     pb_cursor scan = *c;
     uint16_t u;
     size_t n = 0;
+    /*@ loop invariant pb_valid(&scan);
+        loop assigns scan.pos, u, n;
+        loop variant scan.end - scan.pos;
+    */
     while (pb_cursor_read_u16(&scan, &u)) {
         if (u == 0) {
             *units = n;
