@@ -5,6 +5,8 @@
 #   - the cursor core (src/core/cursor.h, proofs/cursor_proof.c);
 #   - the UTF-16LE to UTF-8 writer of src/core/text.c (proofs/text_proof.c);
 #   - the validation context of src/core/check.c (proofs/check_proof.c).
+#   - the V2 metadata readers' lists, counter checks and registration
+#     lookups (src/v2/meta.c, proofs/v2_meta_proof.c; not yet its parses).
 # The contracts of the Counter/Help table reader (src/v1/counter_help.c,
 # proofs/counter_help_proof.c) are not proved in full yet and not run here:
 # docs/proofs.md gives their status and the command.
@@ -27,6 +29,7 @@ done
 # (those are proved by their own entry and called by contract).
 TEXT_FCTS=pb_utf8_out_init,utf8_length,pb_utf8_add_needed,pb_utf8_add_bound,pb_utf8_put,pb_utf8_finish,next_utf16,pb_utf16le_convert
 CHECK_FCTS=limit_or,pb_ctx_init,pb_describe,pb_fail,pb_anomaly,pb_check_arguments,pb_strict,pb_window,pb_view_ctx,pb_view_utf16_to_utf8
+V2_META_FCTS=perfbuf_v2_countersets_parse,perfbuf_v2_countersets_get,perfbuf_v2_instance_list_parse,perfbuf_v2_instance_list_begin,view_listed_instance,perfbuf_v2_instance_list_next,perfbuf_v2_listed_name_utf8,instance_type_known,detail_known,decode_counter,check_counter,perfbuf_v2_reginfo_counter,read_counter_id,pb_v2_find_ascending,perfbuf_v2_reginfo_find,check_reference,check_ids,pb_v2_find_in_keys,pb_le32,pb_le64
 
 # prove DIR ENTRY [frama-c options...]: proves DIR/proofs/ENTRY; prints the
 # summary; returns 0 only when every goal is proved.
@@ -72,6 +75,8 @@ part "the cursor core" cursor_proof.c
 # spends in full.
 part "the UTF-8 writer (src/core/text.c)" text_proof.c -wp-split -wp-timeout 120 -wp-fct "$TEXT_FCTS"
 part "the validation context (src/core/check.c)" check_proof.c -wp-split -wp-timeout 120 -wp-fct "$CHECK_FCTS"
+# Typed+cast: the parses convert the caller's const void * to const uint8_t *.
+part "the V2 metadata readers (src/v2/meta.c, in part)" v2_meta_proof.c -wp-model Typed+cast -wp-fct "$V2_META_FCTS"
 
 broken=$(mktemp -d)
 trap 'rm -rf "$broken"' EXIT
@@ -117,5 +122,11 @@ planted "text: pb_utf8_put without its room check" src/core/text.c \
 planted "check: pb_window without its end check" src/core/check.c \
   's/if (end > size || pos > end) {/if (pos > end) {/' \
   check_proof.c -wp-split -wp-fct pb_window -wp-timeout 10
+
+# A listed instance's header is taken 4 bytes long, so its InstanceId is
+# read past what the cursor handed out.
+planted "v2 meta: the instance list's header taken short" src/v2/meta.c \
+  's/pb_cursor_take(region, PBS_PERF_INSTANCE_HEADER, \&hdr)/pb_cursor_take(region, 4, \&hdr)/' \
+  v2_meta_proof.c -wp-model Typed+cast -wp-fct view_listed_instance -wp-timeout 10
 
 echo "prove: every goal of every proved part is proved, and every planted fault is caught ($((SECONDS - start)) s)"
