@@ -6,7 +6,9 @@
 #   - the UTF-16LE to UTF-8 writer of src/core/text.c (proofs/text_proof.c);
 #   - the validation context of src/core/check.c (proofs/check_proof.c).
 #   - the V2 metadata readers' lists, counter checks and registration
-#     lookups (src/v2/meta.c, proofs/v2_meta_proof.c; not yet its parses).
+#     lookups (src/v2/meta.c, proofs/v2_meta_proof.c; not yet its parses);
+#   - the validation context's structure carving, field, GUID and truncation
+#     helpers that those readers call (src/core/check.h, check.c).
 # The contracts of the Counter/Help table reader (src/v1/counter_help.c,
 # proofs/counter_help_proof.c) are not proved in full yet and not run here:
 # docs/proofs.md gives their status and the command.
@@ -29,6 +31,7 @@ done
 # (those are proved by their own entry and called by contract).
 TEXT_FCTS=pb_utf8_out_init,utf8_length,pb_utf8_add_needed,pb_utf8_add_bound,pb_utf8_put,pb_utf8_finish,next_utf16,pb_utf16le_convert
 CHECK_FCTS=limit_or,pb_ctx_init,pb_describe,pb_fail,pb_anomaly,pb_check_arguments,pb_strict,pb_window,pb_view_ctx,pb_view_utf16_to_utf8
+CHECK_STRUCT_FCTS=pb_get32,pb_field32,pb_take_struct,pb_take_checked,pb_fail_compared,pb_fail_truncated,pb_read_guid,pb_field_guid
 V2_META_FCTS=perfbuf_v2_countersets_parse,perfbuf_v2_countersets_get,perfbuf_v2_instance_list_parse,perfbuf_v2_instance_list_begin,view_listed_instance,perfbuf_v2_instance_list_next,perfbuf_v2_listed_name_utf8,instance_type_known,detail_known,decode_counter,check_counter,perfbuf_v2_reginfo_counter,read_counter_id,pb_v2_find_ascending,perfbuf_v2_reginfo_find,check_reference,check_ids,pb_v2_find_in_keys,pb_le32,pb_le64
 
 # prove DIR ENTRY [frama-c options...]: proves DIR/proofs/ENTRY; prints the
@@ -77,6 +80,7 @@ part "the UTF-8 writer (src/core/text.c)" text_proof.c -wp-split -wp-timeout 120
 part "the validation context (src/core/check.c)" check_proof.c -wp-split -wp-timeout 120 -wp-fct "$CHECK_FCTS"
 # Typed+cast: the parses convert the caller's const void * to const uint8_t *.
 part "the V2 metadata readers (src/v2/meta.c, in part)" v2_meta_proof.c -wp-model Typed+cast -wp-fct "$V2_META_FCTS"
+part "the validation context's structure helpers (src/core/check.h, check.c)" check_proof.c -wp-fct "$CHECK_STRUCT_FCTS"
 
 broken=$(mktemp -d)
 trap 'rm -rf "$broken"' EXIT
@@ -128,5 +132,10 @@ planted "check: pb_window without its end check" src/core/check.c \
 planted "v2 meta: the instance list's header taken short" src/v2/meta.c \
   's/pb_cursor_take(region, PBS_PERF_INSTANCE_HEADER, \&hdr)/pb_cursor_take(region, 4, \&hdr)/' \
   v2_meta_proof.c -wp-model Typed+cast -wp-fct view_listed_instance -wp-timeout 10
+# pb_take_checked's fallback carves as much as was refused, so the child
+# would be left unset.
+planted "check: pb_take_checked's fallback carves the refused size" src/core/check.h \
+  's/(void)pb_cursor_sub(parent, 0, child);/(void)pb_cursor_sub(parent, n, child);/' \
+  check_proof.c -wp-fct pb_take_checked -wp-timeout 10
 
 echo "prove: every goal of every proved part is proved, and every planted fault is caught ($((SECONDS - start)) s)"
