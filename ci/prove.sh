@@ -8,7 +8,9 @@
 #   - the V2 metadata readers' lists, counter checks and registration
 #     lookups (src/v2/meta.c, proofs/v2_meta_proof.c; not yet its parses);
 #   - the validation context's structure carving, field, GUID and truncation
-#     helpers that those readers call (src/core/check.h, check.c).
+#     helpers that those readers call (src/core/check.h, check.c);
+#   - the UTF-16LE NUL search of src/core/text.c (pb_utf16le_find_nul);
+#   - the sorted-key lookup of src/core/order.c (proofs/order_proof.c).
 # The contracts of the Counter/Help table reader (src/v1/counter_help.c,
 # proofs/counter_help_proof.c) are not proved in full yet and not run here:
 # docs/proofs.md gives their status and the command.
@@ -81,6 +83,8 @@ part "the validation context (src/core/check.c)" check_proof.c -wp-split -wp-tim
 # Typed+cast: the parses convert the caller's const void * to const uint8_t *.
 part "the V2 metadata readers (src/v2/meta.c, in part)" v2_meta_proof.c -wp-model Typed+cast -wp-fct "$V2_META_FCTS"
 part "the validation context's structure helpers (src/core/check.h, check.c)" check_proof.c -wp-fct "$CHECK_STRUCT_FCTS"
+part "the UTF-16LE NUL search (src/core/text.c)" text_proof.c -wp-fct pb_utf16le_find_nul
+part "the sorted-key lookup (src/core/order.c)" order_proof.c -wp-fct pb_keys_find_sorted
 
 broken=$(mktemp -d)
 trap 'rm -rf "$broken"' EXIT
@@ -137,5 +141,14 @@ planted "v2 meta: the instance list's header taken short" src/v2/meta.c \
 planted "check: pb_take_checked's fallback carves the refused size" src/core/check.h \
   's/(void)pb_cursor_sub(parent, 0, child);/(void)pb_cursor_sub(parent, n, child);/' \
   check_proof.c -wp-fct pb_take_checked -wp-timeout 10
+# The NUL search's scan reaches one byte past the caller's window.
+planted "text: pb_utf16le_find_nul scans one byte too far" src/core/text.c \
+  's/    scan = \*c;/    scan = *c;\n    scan.end++;/' \
+  text_proof.c -wp-fct pb_utf16le_find_nul -wp-timeout 10
+# The sorted-key lookup reads the slot past the last when the key is above
+# every key.
+planted "order: pb_keys_find_sorted without its end check" src/core/order.c \
+  's/if (lo == count || sorted\[lo\] >> 32 != key) {/if (sorted[lo] >> 32 != key) {/' \
+  order_proof.c -wp-fct pb_keys_find_sorted -wp-timeout 10
 
 echo "prove: every goal of every proved part is proved, and every planted fault is caught ($((SECONDS - start)) s)"

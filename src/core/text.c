@@ -251,7 +251,10 @@ perfbuf_status perfbuf_codepage_to_utf8(uint32_t code_page, const void *text, si
 
 bool pb_utf16le_find_nul(const pb_cursor *c, size_t *units)
 {
-    pb_cursor scan = *c;
+    /* Declared, then copied: WP loses the copy when it is the initializer
+     * of a local whose address is taken (as in next_utf16). */
+    pb_cursor scan;
+    scan = *c;
     uint16_t u;
     size_t n = 0;
     /*@ loop invariant pb_valid(&scan);
