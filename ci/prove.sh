@@ -5,7 +5,13 @@
 #   - the cursor core (src/core/cursor.h, proofs/cursor_proof.c);
 #   - the UTF-16LE to UTF-8 writer of src/core/text.c (proofs/text_proof.c);
 #   - the validation context of src/core/check.c (proofs/check_proof.c);
-#   - the Counter/Help table reader of src/v1/counter_help.c (proofs/counter_help_proof.c).
+#   - the Counter/Help table reader of src/v1/counter_help.c (proofs/counter_help_proof.c);
+#   - the V2 metadata readers' lists, counter checks and registration
+#     lookups (src/v2/meta.c, proofs/v2_meta_proof.c; not yet its parses);
+#   - the validation context's structure carving, field, GUID and truncation
+#     helpers that those readers call (src/core/check.h, check.c);
+#   - the UTF-16LE NUL search of src/core/text.c (pb_utf16le_find_nul);
+#   - the sorted-key lookup of src/core/order.c (proofs/order_proof.c).
 # Each part calls what the others prove by its contract only. Fails on any
 # unproven goal; prints the count proved and the time of each part.
 # Then checks that the proof can fail: the same run on a copy with one
@@ -26,6 +32,8 @@ done
 TEXT_FCTS=pb_utf8_out_init,utf8_length,pb_utf8_add_needed,pb_utf8_add_bound,pb_utf8_put,pb_utf8_finish,next_utf16,pb_utf16le_convert
 CHECK_FCTS=limit_or,pb_ctx_init,pb_describe,pb_fail,pb_anomaly,pb_check_arguments,pb_strict,pb_window,pb_view_ctx,pb_view_utf16_to_utf8
 COUNTER_HELP_FCTS=next_string,parse_index,read_entry,walk_table,parse_table,perfbuf_names_parse,window,perfbuf_names_begin,perfbuf_names_next,perfbuf_names_text_utf8,perfbuf_names_find,slot_less,sift_down,sort_slots,perfbuf_names_index_build,perfbuf_names_index_find
+CHECK_STRUCT_FCTS=pb_get32,pb_field32,pb_take_struct,pb_take_checked,pb_fail_compared,pb_fail_truncated,pb_read_guid,pb_field_guid
+V2_META_FCTS=perfbuf_v2_countersets_parse,perfbuf_v2_countersets_get,perfbuf_v2_instance_list_parse,perfbuf_v2_instance_list_begin,view_listed_instance,perfbuf_v2_instance_list_next,perfbuf_v2_listed_name_utf8,instance_type_known,detail_known,decode_counter,check_counter,perfbuf_v2_reginfo_counter,read_counter_id,pb_v2_find_ascending,perfbuf_v2_reginfo_find,check_reference,check_ids,pb_v2_find_in_keys,pb_le32,pb_le64
 
 # prove DIR ENTRY [frama-c options...]: proves DIR/proofs/ENTRY; prints the
 # summary; returns 0 only when every goal is proved.
@@ -76,6 +84,11 @@ part "the validation context (src/core/check.c)" check_proof.c -wp-split -wp-tim
 # exact). Split, as the postconditions of read_entry and walk_table merge
 # every early return into one goal that times out whole.
 part "the Counter/Help table reader (src/v1/counter_help.c)" counter_help_proof.c -wp-model Typed+cast -wp-split -wp-timeout 120 -wp-fct "$COUNTER_HELP_FCTS"
+# Typed+cast: the parses convert the caller's const void * to const uint8_t *.
+part "the V2 metadata readers (src/v2/meta.c, in part)" v2_meta_proof.c -wp-model Typed+cast -wp-fct "$V2_META_FCTS"
+part "the validation context's structure helpers (src/core/check.h, check.c)" check_proof.c -wp-fct "$CHECK_STRUCT_FCTS"
+part "the UTF-16LE NUL search (src/core/text.c)" text_proof.c -wp-fct pb_utf16le_find_nul
+part "the sorted-key lookup (src/core/order.c)" order_proof.c -wp-fct pb_keys_find_sorted
 
 broken=$(mktemp -d)
 trap 'rm -rf "$broken"' EXIT
@@ -126,5 +139,25 @@ planted "check: pb_window without its end check" src/core/check.c \
 planted "counter_help: perfbuf_names_index_find without its bounds check" src/v1/counter_help.c \
   's/if (lo == index->count || index->slots\[lo\].title_index != title_index) {/if (index->slots[lo].title_index != title_index) {/' \
   counter_help_proof.c -wp-model Typed+cast -wp-split -wp-fct perfbuf_names_index_find -wp-timeout 10
+
+# A listed instance's header is taken 4 bytes long, so its InstanceId is
+# read past what the cursor handed out.
+planted "v2 meta: the instance list's header taken short" src/v2/meta.c \
+  's/pb_cursor_take(region, PBS_PERF_INSTANCE_HEADER, \&hdr)/pb_cursor_take(region, 4, \&hdr)/' \
+  v2_meta_proof.c -wp-model Typed+cast -wp-fct view_listed_instance -wp-timeout 10
+# pb_take_checked's fallback carves as much as was refused, so the child
+# would be left unset.
+planted "check: pb_take_checked's fallback carves the refused size" src/core/check.h \
+  's/(void)pb_cursor_sub(parent, 0, child);/(void)pb_cursor_sub(parent, n, child);/' \
+  check_proof.c -wp-fct pb_take_checked -wp-timeout 10
+# The NUL search's scan reaches one byte past the caller's window.
+planted "text: pb_utf16le_find_nul scans one byte too far" src/core/text.c \
+  's/    scan = \*c;/    scan = *c;\n    scan.end++;/' \
+  text_proof.c -wp-fct pb_utf16le_find_nul -wp-timeout 10
+# The sorted-key lookup reads the slot past the last when the key is above
+# every key.
+planted "order: pb_keys_find_sorted without its end check" src/core/order.c \
+  's/if (lo == count || sorted\[lo\] >> 32 != key) {/if (sorted[lo] >> 32 != key) {/' \
+  order_proof.c -wp-fct pb_keys_find_sorted -wp-timeout 10
 
 echo "prove: every goal of every proved part is proved, and every planted fault is caught ($((SECONDS - start)) s)"

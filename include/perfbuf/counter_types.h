@@ -80,10 +80,12 @@ typedef struct perfbuf_counter_type_info {
 } perfbuf_counter_type_info;
 
 /* The entry for a named type, or NULL for any other value. */
+/*@ assigns \nothing; */
 PERFBUF_API const perfbuf_counter_type_info *perfbuf_counter_type_lookup(uint32_t type);
 /* The type's name, or "unknown". */
 PERFBUF_API const char *perfbuf_counter_type_name(uint32_t type);
 /* True for the base types (by value, not by the NOSHOW bit). */
+/*@ assigns \nothing; */
 PERFBUF_API bool perfbuf_counter_type_is_base(uint32_t type);
 /* Samples the type's formula needs (1 or 2), from the formulas rather than
  * the PERF_DELTA_COUNTER bit; 0 for bases, text, no-data, histogram and

@@ -128,6 +128,10 @@ bool pb_keys_find_sorted(const uint64_t *sorted, size_t count, uint32_t key, uin
 {
     size_t lo = 0;
     size_t hi = count;
+    /*@ loop invariant 0 <= lo <= hi <= count;
+        loop assigns lo, hi;
+        loop variant hi - lo;
+    */
     while (lo < hi) {
         PB_WORK(1);
         size_t mid = lo + (hi - lo) / 2;

@@ -60,6 +60,15 @@ static inline bool pb_v2_find_nul(const uint8_t *p, size_t n, size_t *units)
 
 /* A PERF_INSTANCE_HEADER block (header, NUL-terminated UTF-16LE name,
  * padding) followed by value_count PERF_COUNTER_DATA blocks. */
+/*@ requires pb_ctx_ok(ctx);
+    requires pb_valid(region) && \valid(region);
+    requires \valid(out) && \separated(ctx, region, out);
+    requires ctx->err == \null || \separated(ctx->err, region, out);
+    assigns region->pos, *out, ctx->anomalies, ctx->first_anomaly, *ctx->err;
+    ensures pb_valid(region);
+    ensures pb_ctx_ok(ctx) && ctx->err == \old(ctx->err);
+    ensures \result == PERFBUF_OK ==> region->pos > \old(region->pos);
+*/
 perfbuf_status pb_v2_read_instance(pb_ctx *ctx, pb_cursor *region, uint32_t value_count,
                                    perfbuf_v2_instance *out);
 
@@ -69,6 +78,12 @@ perfbuf_status pb_v2_read_instance(pb_ctx *ctx, pb_cursor *region, uint32_t valu
  * probe at key - first key, then a binary search. Inline: a raw sample
  * runs it twice.
  */
+/*@ requires 1 <= n && 4 <= stride <= UINT32_MAX;
+    requires \valid_read(keys + (0 .. (n - 1) * stride + 3));
+    requires \valid(position);
+    assigns *position;
+    ensures \result ==> *position < n;
+*/
 static inline bool pb_v2_find_in_keys(const uint8_t *keys, size_t stride, uint32_t n, uint32_t key,
                                       uint32_t *position)
 {
@@ -83,6 +98,10 @@ static inline bool pb_v2_find_in_keys(const uint8_t *keys, size_t stride, uint32
     }
     uint32_t lo = 0;
     uint32_t hi = n;
+    /*@ loop invariant 0 <= lo <= hi <= n;
+        loop assigns lo, hi, k;
+        loop variant hi - lo;
+    */
     while (lo < hi) {
         PB_WORK(1);
         uint32_t mid = lo + (hi - lo) / 2;
@@ -107,16 +126,27 @@ static inline bool pb_v2_find_in_keys(const uint8_t *keys, size_t stride, uint32
  * start), so the position key - first key is tried before the binary
  * search: one read for such a set, log2(n) otherwise.
  */
+/*@ requires data == \null || \valid_read(data + (0 .. size - 1));
+    requires \valid(position);
+    assigns *position;
+*/
 bool pb_v2_find_ascending(const uint8_t *data, size_t size, size_t first, size_t stride,
                           uint32_t n, uint32_t key, uint32_t *position);
 
 /* A GUID's 16 bytes at p: Data1, Data2, Data3 little-endian, then Data4. */
+/*@ requires \valid_read(p + (0 .. 15));
+    assigns \nothing;
+*/
 static inline perfbuf_guid pb_v2_load_guid(const uint8_t *p)
 {
     perfbuf_guid g;
     g.data1 = pb_le32(p);
     g.data2 = (uint16_t)(p[4] | p[5] << 8);
     g.data3 = (uint16_t)(p[6] | p[7] << 8);
+    /*@ loop invariant 0 <= i <= 8;
+        loop assigns i, g.data4[0 .. 7];
+        loop variant 8 - i;
+    */
     for (size_t i = 0; i < sizeof g.data4; i++) {
         g.data4[i] = p[8 + i];
     }

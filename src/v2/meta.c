@@ -14,6 +14,32 @@
 #include "core/work.h"
 #include "v2/internal.h"
 
+/*@
+  // A counterset list whose bytes the caller still holds: count whole
+  // GUIDs (perfbuf_v2_countersets_parse gives back only such lists).
+  predicate pb_countersets_ok(perfbuf_v2_countersets *l) =
+      \valid_read(l) && l->count <= SIZE_MAX / 16 &&
+      \valid_read(l->data + (0 .. l->count * 16 - 1));
+
+  // An instance list whose bytes the caller still holds.
+  predicate pb_instance_list_ok(perfbuf_v2_instance_list *l) =
+      \valid_read(l) && \valid_read(l->data + (0 .. l->size - 1));
+
+  // A registration whose bytes the caller still holds, and whose sorted
+  // scratch, when it has one, still holds its order_count entries.
+  predicate pb_reginfo_ok(perfbuf_v2_reginfo *r) =
+      \valid_read(r) && \valid_read(r->data + (0 .. r->size - 1)) &&
+      (r->order != \null ==> \valid_read(r->order + (0 .. r->order_count - 1)));
+*/
+
+/* Zeroed answers, copied rather than memset: WP's typed memory model
+ * cannot follow a structure written as bytes through a cast to char.
+ * Static, so that no frame holds a second copy. */
+static const perfbuf_v2_counter_answer counter_answer_zero;
+static const perfbuf_v2_reginfo reginfo_zero;
+static const perfbuf_v2_instance_list instance_list_zero;
+
+/*@ assigns \nothing; */
 static bool instance_type_known(uint32_t t)
 {
     return t == PERFBUF_COUNTERSET_SINGLE_INSTANCE || t == PERFBUF_COUNTERSET_MULTI_INSTANCES ||
@@ -22,6 +48,7 @@ static bool instance_type_known(uint32_t t)
            t == PERFBUF_COUNTERSET_INSTANCE_AGGREGATE;
 }
 
+/*@ assigns \nothing; */
 static bool detail_known(uint32_t d)
 {
     return d == 100 || d == 200;
@@ -29,6 +56,11 @@ static bool detail_known(uint32_t d)
 
 /* Decodes the counter whose 48-byte PERF_COUNTER_REG_INFO the cursor has
  * handed out at p, found at byte `at` of the buffer. */
+/*@ requires \valid_read(p + (0 .. PBS_PERF_COUNTER_REG_INFO - 1));
+    requires \valid(out);
+    assigns *out;
+    ensures out->index == index;
+*/
 static void decode_counter(const uint8_t *p, size_t at, uint32_t index, perfbuf_v2_counter_reg *out)
 {
     out->index = index;
@@ -45,6 +77,13 @@ static void decode_counter(const uint8_t *p, size_t at, uint32_t index, perfbuf_
     out->aggregate = pb_le32(p + PBO_PERF_COUNTER_REG_INFO_AggregateFunc);
 }
 
+/*@ requires pb_ctx_ok(ctx);
+    requires pb_valid((pb_cursor *)s) && \valid_read(c);
+    requires \separated(ctx, s, c);
+    requires ctx->err == \null || \separated(ctx->err, s, c);
+    assigns ctx->anomalies, ctx->first_anomaly, *ctx->err;
+    ensures pb_ctx_ok(ctx) && ctx->err == \old(ctx->err);
+*/
 static perfbuf_status check_counter(pb_ctx *ctx, const pb_cursor *s, const perfbuf_v2_counter_reg *c)
 {
     /* 0xFFFFFFFF is PERF_WILDCARD_COUNTER in a query and "none" in every
@@ -73,6 +112,12 @@ static perfbuf_status check_counter(pb_ctx *ctx, const pb_cursor *s, const perfb
         {pb_field32(s, PBF_PERF_COUNTER_REG_INFO_Reserved) != 0, PERFBUF_ANOMALY_RESERVED_NONZERO,
          PERFBUF_E_RESERVED_NONZERO, PBF_PERF_COUNTER_REG_INFO_Reserved},
     };
+    /*@ loop invariant 0 <= i <= 6;
+        loop invariant \forall integer k; 0 <= k < 6 ==> 0 <= checks[k].field < PB_FIELD_COUNT;
+        loop invariant pb_ctx_ok(ctx) && ctx->err == \at(ctx->err, Pre);
+        loop assigns i, ctx->anomalies, ctx->first_anomaly, *\at(ctx->err, Pre);
+        loop variant 6 - i;
+    */
     for (size_t i = 0; i < sizeof checks / sizeof checks[0]; i++) {
         PB_WORK(1);
         if (checks[i].bad) {
@@ -86,6 +131,13 @@ static perfbuf_status check_counter(pb_ctx *ctx, const pb_cursor *s, const perfb
     return PERFBUF_OK;
 }
 
+/*@ requires data == \null || \valid_read((const uint8_t *)data + (0 .. size - 1));
+    requires opts == \null || \valid_read(opts);
+    requires out == \null || \valid(out);
+    requires err == \null || \valid(err);
+    requires out == \null || err == \null || \separated(out, err);
+    assigns *out, *err;
+*/
 perfbuf_status perfbuf_v2_counter_reg_parse(const void *data, size_t size,
                                            const perfbuf_options *opts,
                                            perfbuf_v2_counter_answer *out, perfbuf_error *err)
@@ -95,7 +147,7 @@ perfbuf_status perfbuf_v2_counter_reg_parse(const void *data, size_t size,
     if (pb_check_arguments(&ctx, data, size, out) != PERFBUF_OK) {
         return PERFBUF_E_INVALID_ARGUMENT;
     }
-    memset(out, 0, sizeof *out);
+    *out = counter_answer_zero;
     pb_cursor all = pb_cursor_make((const uint8_t *)data, size);
     pb_cursor s;
     perfbuf_status st = pb_take_struct(&ctx, &all, PBS_PERF_COUNTER_REG_INFO,
@@ -119,6 +171,12 @@ perfbuf_status perfbuf_v2_counter_reg_parse(const void *data, size_t size,
     return PERFBUF_OK;
 }
 
+/*@ requires r == \null || pb_reginfo_ok((perfbuf_v2_reginfo *)r);
+    requires out == \null || \valid(out);
+    requires r == \null || out == \null || \separated(out, r);
+    assigns *out;
+    ensures \result ==> r != \null && i < r->counter_count;
+*/
 bool perfbuf_v2_reginfo_counter(const perfbuf_v2_reginfo *r, uint32_t i, perfbuf_v2_counter_reg *out)
 {
     if (r == NULL || out == NULL || i >= r->counter_count) {
@@ -157,6 +215,10 @@ bool pb_v2_find_ascending(const uint8_t *data, size_t size, size_t first, size_t
 }
 
 /* The CounterId of counter i, for the ordering module. */
+/*@ requires pb_reginfo_ok((perfbuf_v2_reginfo *)source);
+    requires \valid(id);
+    assigns *id;
+*/
 static bool read_counter_id(const void *source, uint32_t i, uint32_t *id)
 {
     const perfbuf_v2_reginfo *r = source;
@@ -166,6 +228,11 @@ static bool read_counter_id(const void *source, uint32_t i, uint32_t *id)
     return i < r->counter_count && pb_cursor_get_u32(&all, at, id);
 }
 
+/*@ requires r == \null || pb_reginfo_ok((perfbuf_v2_reginfo *)r);
+    requires out == \null || \valid(out);
+    requires r == \null || out == \null || \separated(out, r);
+    assigns *out;
+*/
 perfbuf_status perfbuf_v2_reginfo_find(const perfbuf_v2_reginfo *r, uint32_t id,
                                        perfbuf_v2_counter_reg *out)
 {
@@ -195,6 +262,10 @@ perfbuf_status perfbuf_v2_reginfo_find(const perfbuf_v2_reginfo *r, uint32_t id,
         found = pb_keys_find_sorted(r->order, r->order_count, id, &position);
     } else {
         /* Unordered without scratch: parse allowed this only for a small set. */
+        /*@ loop invariant 0 <= i <= PERFBUF_V2_SMALL_SET;
+            loop assigns i, found, position;
+            loop variant PERFBUF_V2_SMALL_SET - i;
+        */
         for (uint32_t i = 0; i < r->counter_count && i < PERFBUF_V2_SMALL_SET && !found; i++) {
             uint32_t k;
             found = read_counter_id(r, i, &k) && k == id;
@@ -210,6 +281,10 @@ perfbuf_status perfbuf_v2_reginfo_find(const perfbuf_v2_reginfo *r, uint32_t id,
 
 /* A reference to another counter of the set: absent, or a counter whose
  * type can play the role. */
+/*@ requires pb_ctx_ok(ctx) && pb_reginfo_ok((perfbuf_v2_reginfo *)r) && \valid_read(c);
+    requires 0 <= field < PB_FIELD_COUNT;
+    assigns *ctx->err;
+*/
 static perfbuf_status check_reference(pb_ctx *ctx, const perfbuf_v2_reginfo *r,
                                       const perfbuf_v2_counter_reg *c, uint32_t id,
                                       pb_field_id field)
@@ -234,6 +309,14 @@ static perfbuf_status check_reference(pb_ctx *ctx, const perfbuf_v2_reginfo *r,
 }
 
 /* Ids unique, in one pass when they ascend, else sorted into scratch. */
+/*@ requires pb_ctx_ok(ctx);
+    requires \valid(r) && pb_reginfo_ok(r) && r->order == \null;
+    requires (scratch == \null && cap == 0) || \valid(scratch + (0 .. cap - 1));
+    requires \separated(ctx, r, scratch + (0 .. cap - 1));
+    requires ctx->err == \null || \separated(ctx->err, r, scratch + (0 .. cap - 1));
+    assigns r->ids_ascending, r->order, r->order_count, scratch[0 .. cap - 1], *ctx->err;
+    ensures pb_reginfo_ok(r);
+*/
 static perfbuf_status check_ids(pb_ctx *ctx, perfbuf_v2_reginfo *r, uint64_t *scratch, size_t cap)
 {
     uint32_t duplicate = 0;
@@ -263,6 +346,10 @@ static perfbuf_status check_ids(pb_ctx *ctx, perfbuf_v2_reginfo *r, uint64_t *sc
     uint32_t i = 1;
     uint32_t prev = 0;
     uint32_t id = 0;
+    /*@ loop invariant 1 <= i && (i <= r->counter_count || i == 1);
+        loop assigns i, prev, id;
+        loop variant r->counter_count - i;
+    */
     while (i < r->counter_count && read_counter_id(r, i - 1, &prev) && read_counter_id(r, i, &id) &&
            prev < id) {
         i++;
@@ -271,6 +358,18 @@ static perfbuf_status check_ids(pb_ctx *ctx, perfbuf_v2_reginfo *r, uint64_t *sc
                    PBF_PERF_COUNTER_REG_INFO_CounterId);
 }
 
+/*@ requires data == \null || \valid_read((const uint8_t *)data + (0 .. size - 1));
+    requires opts == \null || \valid_read(opts);
+    requires (scratch == \null && cap == 0) || \valid(scratch + (0 .. cap - 1));
+    requires out == \null || \valid(out);
+    requires err == \null || \valid(err);
+    requires out == \null || err == \null || \separated(out, err);
+    requires err == \null || \separated(err, scratch + (0 .. cap - 1));
+    requires out == \null || \separated(out, scratch + (0 .. cap - 1));
+    assigns *out, *err, scratch[0 .. cap - 1];
+    ensures \result == PERFBUF_OK ==>
+        out->data == (const uint8_t *)data && out->size == size;
+*/
 static perfbuf_status parse_reginfo(const void *data, size_t size, const perfbuf_options *opts,
                                     uint64_t *scratch, size_t cap, perfbuf_v2_reginfo *out,
                                     perfbuf_error *err)
@@ -280,7 +379,7 @@ static perfbuf_status parse_reginfo(const void *data, size_t size, const perfbuf
     if (pb_check_arguments(&ctx, data, size, out) != PERFBUF_OK) {
         return PERFBUF_E_INVALID_ARGUMENT;
     }
-    memset(out, 0, sizeof *out);
+    *out = reginfo_zero;
     pb_cursor all = pb_cursor_make((const uint8_t *)data, size);
     pb_cursor hdr;
     perfbuf_status st = pb_take_struct(&ctx, &all, PBS_PERF_COUNTERSET_REG_INFO,
@@ -289,7 +388,7 @@ static perfbuf_status parse_reginfo(const void *data, size_t size, const perfbuf
         return st;
     }
     perfbuf_v2_reginfo r;
-    memset(&r, 0, sizeof r);
+    r = reginfo_zero;
     r.data = (const uint8_t *)data;
     r.size = size;
     r.counterset = pb_field_guid(&hdr, PBF_PERF_COUNTERSET_REG_INFO_CounterSetGuid);
@@ -321,6 +420,13 @@ static perfbuf_status parse_reginfo(const void *data, size_t size, const perfbuf
                                 ctx.max_counters);
     }
     perfbuf_v2_counter_reg c;
+    /*@ loop invariant 0 <= i <= r.counter_count;
+        loop invariant pb_valid(&all) && all.bytes == (const uint8_t *)data;
+        loop invariant all.end - all.pos >= (r.counter_count - i) * PBS_PERF_COUNTER_REG_INFO;
+        loop invariant pb_ctx_ok(&ctx) && ctx.err == err;
+        loop assigns i, all.pos, c, ctx.anomalies, ctx.first_anomaly, *err;
+        loop variant r.counter_count - i;
+    */
     for (uint32_t i = 0; i < r.counter_count; i++) {
         size_t at = all.pos;
         pb_cursor s;
@@ -343,6 +449,11 @@ static perfbuf_status parse_reginfo(const void *data, size_t size, const perfbuf
     if ((st = check_ids(&ctx, &r, scratch, cap)) != PERFBUF_OK) {
         return st;
     }
+    /*@ loop invariant 0 <= i <= r.counter_count;
+        loop invariant pb_ctx_ok(&ctx) && ctx.err == err;
+        loop assigns i, c, *err;
+        loop variant r.counter_count - i;
+    */
     for (uint32_t i = 0; perfbuf_v2_reginfo_counter(&r, i, &c); i++) {
         if ((st = check_reference(&ctx, &r, &c, c.base_id, PBF_PERF_COUNTER_REG_INFO_BaseCounterId)) != PERFBUF_OK ||
             (st = check_reference(&ctx, &r, &c, c.perf_time_id, PBF_PERF_COUNTER_REG_INFO_PerfTimeId)) != PERFBUF_OK ||
@@ -357,12 +468,33 @@ static perfbuf_status parse_reginfo(const void *data, size_t size, const perfbuf
     return PERFBUF_OK;
 }
 
+/*@ requires data == \null || \valid_read((const uint8_t *)data + (0 .. size - 1));
+    requires opts == \null || \valid_read(opts);
+    requires out == \null || \valid(out);
+    requires err == \null || \valid(err);
+    requires out == \null || err == \null || \separated(out, err);
+    assigns *out, *err;
+    ensures \result == PERFBUF_OK ==>
+        out->data == (const uint8_t *)data && out->size == size;
+*/
 perfbuf_status perfbuf_v2_reginfo_parse(const void *data, size_t size, const perfbuf_options *opts,
                                         perfbuf_v2_reginfo *out, perfbuf_error *err)
 {
     return parse_reginfo(data, size, opts, NULL, 0, out, err);
 }
 
+/*@ requires data == \null || \valid_read((const uint8_t *)data + (0 .. size - 1));
+    requires opts == \null || \valid_read(opts);
+    requires scratch == \null || \valid(scratch + (0 .. cap - 1));
+    requires out == \null || \valid(out);
+    requires err == \null || \valid(err);
+    requires out == \null || err == \null || \separated(out, err);
+    requires err == \null || \separated(err, scratch + (0 .. cap - 1));
+    requires out == \null || \separated(out, scratch + (0 .. cap - 1));
+    assigns *out, *err, scratch[0 .. cap - 1];
+    ensures \result == PERFBUF_OK ==>
+        out->data == (const uint8_t *)data && out->size == size;
+*/
 perfbuf_status perfbuf_v2_reginfo_parse_indexed(const void *data, size_t size,
                                                 const perfbuf_options *opts, uint64_t *scratch,
                                                 size_t cap, perfbuf_v2_reginfo *out,
@@ -376,6 +508,14 @@ perfbuf_status perfbuf_v2_reginfo_parse_indexed(const void *data, size_t size,
     return parse_reginfo(data, size, opts, scratch, cap, out, err);
 }
 
+/*@ requires data == \null || \valid_read((const uint8_t *)data + (0 .. size - 1));
+    requires out == \null || \valid(out);
+    requires err == \null || \valid(err);
+    requires out == \null || err == \null || \separated(out, err);
+    assigns *out, *err;
+    ensures \result == PERFBUF_OK ==>
+        out->data == (const uint8_t *)data && pb_countersets_ok(out);
+*/
 perfbuf_status perfbuf_v2_countersets_parse(const void *data, size_t size,
                                             perfbuf_v2_countersets *out, perfbuf_error *err)
 {
@@ -394,6 +534,10 @@ perfbuf_status perfbuf_v2_countersets_parse(const void *data, size_t size,
     return PERFBUF_OK;
 }
 
+/*@ requires l == \null || pb_countersets_ok((perfbuf_v2_countersets *)l);
+    requires out == \null || \valid(out);
+    assigns *out;
+*/
 bool perfbuf_v2_countersets_get(const perfbuf_v2_countersets *l, size_t i, perfbuf_guid *out)
 {
     if (l == NULL || out == NULL || i >= l->count) {
@@ -410,6 +554,15 @@ bool perfbuf_v2_countersets_get(const perfbuf_v2_countersets *l, size_t i, perfb
     return true;
 }
 
+/*@ requires data == \null || \valid_read((const uint8_t *)data + (0 .. size - 1));
+    requires opts == \null || \valid_read(opts);
+    requires out == \null || \valid(out);
+    requires err == \null || \valid(err);
+    requires out == \null || err == \null || \separated(out, err);
+    assigns *out, *err;
+    ensures \result == PERFBUF_OK ==>
+        out->data == (const uint8_t *)data && out->size == size;
+*/
 perfbuf_status perfbuf_v2_instance_list_parse(const void *data, size_t size,
                                               const perfbuf_options *opts,
                                               perfbuf_v2_instance_list *out, perfbuf_error *err)
@@ -419,10 +572,16 @@ perfbuf_status perfbuf_v2_instance_list_parse(const void *data, size_t size,
     if (pb_check_arguments(&ctx, data, size, out) != PERFBUF_OK) {
         return PERFBUF_E_INVALID_ARGUMENT;
     }
-    memset(out, 0, sizeof *out);
+    *out = instance_list_zero;
     pb_cursor all = pb_cursor_make((const uint8_t *)data, size);
     uint32_t count = 0;
     /* Each instance consumes at least its 8-byte header. */
+    /*@ loop invariant pb_valid(&all) && all.bytes == (const uint8_t *)data;
+        loop invariant all.start == 0 && all.end == \at(all.end, LoopEntry);
+        loop invariant pb_ctx_ok(&ctx) && ctx.err == err;
+        loop assigns all.pos, count, ctx.anomalies, ctx.first_anomaly, *err;
+        loop variant all.end - all.pos;
+    */
     while (pb_cursor_remaining(&all) > 0) {
         if (count >= ctx.max_instances) {
             return pb_fail(&ctx, PERFBUF_E_LIMIT_EXCEEDED, all.pos, PBF_PERF_INSTANCE_HEADER_Size);
@@ -442,6 +601,9 @@ perfbuf_status perfbuf_v2_instance_list_parse(const void *data, size_t size,
     return PERFBUF_OK;
 }
 
+/*@ requires \valid(it);
+    assigns *it;
+*/
 void perfbuf_v2_instance_list_begin(perfbuf_v2_list_iter *it)
 {
     it->pos = 0;
@@ -456,6 +618,11 @@ void perfbuf_v2_instance_list_begin(perfbuf_v2_list_iter *it)
  * moves forward by at least 8 bytes) and the name has its NUL; anything
  * else is a view of another buffer: false.
  */
+/*@ requires pb_valid(region) && \valid(region);
+    requires \valid(out) && \separated(region, out);
+    assigns region->pos, *out;
+    ensures pb_valid(region);
+*/
 static bool view_listed_instance(pb_cursor *region, perfbuf_v2_listed_instance *out)
 {
     size_t at = region->pos;
@@ -478,6 +645,12 @@ static bool view_listed_instance(pb_cursor *region, perfbuf_v2_listed_instance *
     return true;
 }
 
+/*@ requires l == \null || pb_instance_list_ok((perfbuf_v2_instance_list *)l);
+    requires it == \null || \valid(it);
+    requires out == \null || \valid(out);
+    requires it == \null || out == \null || \separated(it, out);
+    assigns *it, *out;
+*/
 bool perfbuf_v2_instance_list_next(const perfbuf_v2_instance_list *l, perfbuf_v2_list_iter *it,
                                    perfbuf_v2_listed_instance *out)
 {
@@ -495,6 +668,13 @@ bool perfbuf_v2_instance_list_next(const perfbuf_v2_instance_list *l, perfbuf_v2
     return true;
 }
 
+/*@ requires l == \null || pb_instance_list_ok((perfbuf_v2_instance_list *)l);
+    requires inst == \null || \valid_read(inst);
+    requires out == \null || \valid(out + (0 .. cap - 1));
+    requires len == \null || \valid(len);
+    requires \separated(out + (0 .. cap - 1), len);
+    assigns out[0 .. cap - 1], *len;
+*/
 perfbuf_status perfbuf_v2_listed_name_utf8(const perfbuf_v2_instance_list *l,
                                            const perfbuf_v2_listed_instance *inst, char *out,
                                            size_t cap, size_t *len)
