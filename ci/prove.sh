@@ -5,6 +5,8 @@
 #   - the cursor core (src/core/cursor.h, proofs/cursor_proof.c);
 #   - the UTF-16LE to UTF-8 writer of src/core/text.c (proofs/text_proof.c);
 #   - the validation context of src/core/check.c (proofs/check_proof.c).
+#   - the readers' structure helpers of check.h/check.c and text.c's NUL search (check_proof.c, text_proof.c).
+#   - the V2 identifiers' views (src/v2/identifiers.c) and string views (src/v2/strings.c).
 # The contracts of the Counter/Help table reader (src/v1/counter_help.c,
 # proofs/counter_help_proof.c) are not proved in full yet and not run here:
 # docs/proofs.md gives their status and the command.
@@ -27,6 +29,10 @@ done
 # (those are proved by their own entry and called by contract).
 TEXT_FCTS=pb_utf8_out_init,utf8_length,pb_utf8_add_needed,pb_utf8_add_bound,pb_utf8_put,pb_utf8_finish,next_utf16,pb_utf16le_convert
 CHECK_FCTS=limit_or,pb_ctx_init,pb_describe,pb_fail,pb_anomaly,pb_check_arguments,pb_strict,pb_window,pb_view_ctx,pb_view_utf16_to_utf8
+STRUCT_FCTS=pb_get32,pb_get64,pb_field32,pb_field64,pb_take_struct,pb_take_checked,pb_fail_compared,pb_fail_truncated,pb_read_guid,pb_field_guid
+FIND_NUL_FCTS=pb_utf16le_find_nul
+V2_IDENTIFIERS_FCTS=pb_le32,pb_le64,pb_v2_load_guid,view_identifier,perfbuf_v2_identifiers_begin,perfbuf_v2_identifiers_next,perfbuf_v2_identifier_name_utf8
+V2_STRINGS_FCTS=perfbuf_v2_string_utf8,read_string_header,resolve_origin,locate_string,origin_offset,perfbuf_v2_counter_string_utf8
 
 # prove DIR ENTRY [frama-c options...]: proves DIR/proofs/ENTRY; prints the
 # summary; returns 0 only when every goal is proved.
@@ -72,6 +78,12 @@ part "the cursor core" cursor_proof.c
 # spends in full.
 part "the UTF-8 writer (src/core/text.c)" text_proof.c -wp-split -wp-timeout 120 -wp-fct "$TEXT_FCTS"
 part "the validation context (src/core/check.c)" check_proof.c -wp-split -wp-timeout 120 -wp-fct "$CHECK_FCTS"
+part "the structure helpers (src/core/check.h, check.c)" check_proof.c -wp-timeout 60 -wp-fct "$STRUCT_FCTS"
+part "the NUL search (src/core/text.c)" text_proof.c -wp-timeout 60 -wp-fct "$FIND_NUL_FCTS"
+# wp:bitshift turns pb_v2_load_guid's p[5] << 8 into a product the
+# provers bound; without it the shift's no-overflow goal stays unknown.
+part "the V2 identifiers (src/v2/identifiers.c)" v2_identifiers_proof.c -wp-timeout 60 -wp-auto wp:bitshift -wp-fct "$V2_IDENTIFIERS_FCTS"
+part "the V2 strings' views (src/v2/strings.c)" v2_strings_proof.c -wp-timeout 60 -wp-fct "$V2_STRINGS_FCTS"
 
 broken=$(mktemp -d)
 trap 'rm -rf "$broken"' EXIT
@@ -117,5 +129,21 @@ planted "text: pb_utf8_put without its room check" src/core/text.c \
 planted "check: pb_window without its end check" src/core/check.c \
   's/if (end > size || pos > end) {/if (pos > end) {/' \
   check_proof.c -wp-split -wp-fct pb_window -wp-timeout 10
+# pb_fail_truncated walks the layout table without its end check.
+planted "check: pb_fail_truncated without its table bound" src/core/check.c \
+  's/while (f < PB_FIELD_COUNT \&\& pb_fields\[f\].structure == structure) {/while (pb_fields[f].structure == structure) {/' \
+  check_proof.c -wp-fct pb_fail_truncated -wp-timeout 10
+# pb_utf16le_find_nul claims one more byte than the NUL it found.
+planted "text: pb_utf16le_find_nul's contract claims a byte more" src/core/text.h \
+  's/ensures \\result ==> 2 \* \*units + 2 <= c->end - c->pos;/ensures \\result ==> 2 * *units + 3 <= c->end - c->pos;/' \
+  text_proof.c -wp-fct pb_utf16le_find_nul -wp-timeout 10
+# view_identifier takes 32 header bytes and reads the 4 at 32 (Index).
+planted "v2 identifiers: view_identifier takes a short header" src/v2/identifiers.c \
+  's/pb_cursor_take(region, PBS_PERF_COUNTER_IDENTIFIER, \&hdr)/pb_cursor_take(region, 32, \&hdr)/' \
+  v2_identifiers_proof.c -wp-auto wp:bitshift -wp-fct view_identifier -wp-timeout 10
+# perfbuf_v2_string_utf8 hands a NULL output with a capacity to the writer.
+planted "v2 strings: perfbuf_v2_string_utf8 without its output check" src/v2/strings.c \
+  's/if (s == NULL || (out == NULL \&\& cap != 0)) {/if (s == NULL) {/' \
+  v2_strings_proof.c -wp-fct perfbuf_v2_string_utf8 -wp-timeout 10
 
 echo "prove: every goal of every proved part is proved, and every planted fault is caught ($((SECONDS - start)) s)"

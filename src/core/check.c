@@ -89,6 +89,11 @@ perfbuf_status pb_fail_truncated(pb_ctx *ctx, size_t structure_offset, size_t av
     pb_field_id f = first_field;
     pb_field_id cut = first_field;
     /* Fields of one structure are consecutive in layout.def. */
+    /*@ loop invariant first_field <= f <= PB_FIELD_COUNT;
+        loop invariant 0 <= cut < PB_FIELD_COUNT;
+        loop assigns f, cut;
+        loop variant PB_FIELD_COUNT - f;
+    */
     while (f < PB_FIELD_COUNT && pb_fields[f].structure == structure) {
         PB_WORK(1);
         if ((size_t)pb_fields[f].offset + pb_fields[f].width > available) {
@@ -186,6 +191,10 @@ perfbuf_guid pb_read_guid(const pb_cursor *s, size_t rel)
     (void)pb_cursor_read_u32(&f, &g.data1);
     (void)pb_cursor_read_u16(&f, &g.data2);
     (void)pb_cursor_read_u16(&f, &g.data3);
+    /*@ loop invariant 0 <= i <= 8 && pb_valid(&f);
+        loop assigns i, f.pos, g.data4[0 .. 7];
+        loop variant 8 - i;
+    */
     for (size_t i = 0; i < sizeof g.data4; i++) {
         (void)pb_cursor_read_u8(&f, &g.data4[i]);
     }

@@ -90,6 +90,11 @@ perfbuf_status pb_fail(pb_ctx *ctx, perfbuf_status status, size_t structure_offs
 /* pb_fail for a size, count or offset that broke a bound: the error also
  * carries the value declared and the bound (perfbuf_error says which bound
  * each status compares with). */
+/*@ requires pb_ctx_ok(ctx);
+    requires 0 <= field < PB_FIELD_COUNT;
+    assigns *ctx->err;
+    ensures \result == status;
+*/
 perfbuf_status pb_fail_compared(pb_ctx *ctx, perfbuf_status status, size_t structure_offset,
                                 pb_field_id field, uint64_t declared, uint64_t limit);
 
@@ -97,6 +102,11 @@ perfbuf_status pb_fail_compared(pb_ctx *ctx, perfbuf_status status, size_t struc
  * A structure starting at structure_offset has only `available` bytes:
  * names the first of its fields that does not fit.
  */
+/*@ requires pb_ctx_ok(ctx);
+    requires 0 <= first_field < PB_FIELD_COUNT;
+    assigns *ctx->err;
+    ensures \result == PERFBUF_E_TRUNCATED;
+*/
 perfbuf_status pb_fail_truncated(pb_ctx *ctx, size_t structure_offset, size_t available,
                                  pb_field_id first_field);
 
@@ -129,11 +139,21 @@ static inline bool pb_strict(const pb_ctx *ctx)
 }
 
 /* Reads a field of a structure window by its layout entry. */
+/*@ requires pb_valid((pb_cursor *)s);
+    requires 0 <= f < PB_FIELD_COUNT;
+    requires \valid(v) && \separated(v, s);
+    assigns *v;
+*/
 static inline bool pb_get32(const pb_cursor *s, pb_field_id f, uint32_t *v)
 {
     return pb_cursor_get_u32(s, pb_fields[f].offset, v);
 }
 
+/*@ requires pb_valid((pb_cursor *)s);
+    requires 0 <= f < PB_FIELD_COUNT;
+    requires \valid(v) && \separated(v, s);
+    assigns *v;
+*/
 static inline bool pb_get64(const pb_cursor *s, pb_field_id f, uint64_t *v)
 {
     return pb_cursor_get_u64(s, pb_fields[f].offset, v);
@@ -144,6 +164,10 @@ static inline bool pb_get64(const pb_cursor *s, pb_field_id f, uint64_t *v)
  * size: the read cannot fail (layout.c asserts every field lies inside its
  * structure). Should it ever, fuzzing builds trap and others read 0.
  */
+/*@ requires pb_valid((pb_cursor *)s);
+    requires 0 <= f < PB_FIELD_COUNT;
+    assigns \nothing;
+*/
 static inline uint32_t pb_field32(const pb_cursor *s, pb_field_id f)
 {
     uint32_t v;
@@ -154,6 +178,10 @@ static inline uint32_t pb_field32(const pb_cursor *s, pb_field_id f)
     return v;
 }
 
+/*@ requires pb_valid((pb_cursor *)s);
+    requires 0 <= f < PB_FIELD_COUNT;
+    assigns \nothing;
+*/
 static inline uint64_t pb_field64(const pb_cursor *s, pb_field_id f)
 {
     uint64_t v;
@@ -168,6 +196,20 @@ static inline uint64_t pb_field64(const pb_cursor *s, pb_field_id f)
  * Carves the next `size` bytes of parent as the window of a fixed-size
  * structure, or reports which of its fields (from first_field on) is cut.
  */
+/*@ requires pb_ctx_ok(ctx);
+    requires pb_valid(parent) && \valid(parent);
+    requires \valid(window) && \separated(parent, window, ctx);
+    requires ctx->err == \null || \separated(ctx->err, parent, window);
+    requires 0 <= first_field < PB_FIELD_COUNT;
+    assigns parent->pos, *window, *ctx->err;
+    ensures pb_valid(parent) && pb_valid(window);
+    ensures \result == PERFBUF_OK || \result == PERFBUF_E_TRUNCATED;
+    ensures \result == PERFBUF_OK ==>
+        parent->pos == \old(parent->pos) + size && window->bytes == parent->bytes &&
+        window->start == \old(parent->pos) && window->pos == window->start &&
+        window->end == window->start + size;
+    ensures \result != PERFBUF_OK ==> parent->pos == \old(parent->pos);
+*/
 static inline perfbuf_status pb_take_struct(pb_ctx *ctx, pb_cursor *parent, size_t size,
                                             pb_field_id first_field, pb_cursor *window)
 {
@@ -184,6 +226,16 @@ static inline perfbuf_status pb_take_struct(pb_ctx *ctx, pb_cursor *parent, size
  * not be, fuzzing builds trap and others get an empty window, on which
  * every later read fails safely.
  */
+/*@ requires pb_valid(parent) && \valid(parent);
+    requires \valid(child) && \separated(parent, child);
+    assigns parent->pos, *child;
+    ensures pb_valid(parent) && pb_valid(child);
+    ensures parent->pos >= \old(parent->pos);
+    ensures n <= \old(parent->end - parent->pos) ==>
+        parent->pos == \old(parent->pos) + n && child->bytes == parent->bytes &&
+        child->start == \old(parent->pos) && child->pos == child->start &&
+        child->end == child->start + n;
+*/
 static inline void pb_take_checked(pb_cursor *parent, size_t n, pb_cursor *child)
 {
     if (!pb_cursor_sub(parent, n, child)) {
@@ -253,9 +305,16 @@ perfbuf_status pb_view_utf16_to_utf8(const uint8_t *data, size_t size, size_t of
                                      size_t units, char *out, size_t cap, size_t *len);
 
 /* A GUID field of a structure window (same contract as pb_field32). */
+/*@ requires pb_valid((pb_cursor *)s);
+    requires 0 <= f < PB_FIELD_COUNT;
+    assigns \nothing;
+*/
 perfbuf_guid pb_field_guid(const pb_cursor *s, pb_field_id f);
 
 /* The GUID at byte rel of a window a parse has validated. */
+/*@ requires pb_valid((pb_cursor *)s);
+    assigns \nothing;
+*/
 perfbuf_guid pb_read_guid(const pb_cursor *s, size_t rel);
 
 #endif

@@ -38,11 +38,22 @@ typedef enum pb_keys_result {
  * position in ascending order; *sorted_count their number. Of several
  * duplicates, the one whose later position comes first is reported.
  */
+/*@ requires scratch == \null || \valid(scratch + (0 .. cap - 1));
+    requires \valid(sorted_count) && \valid(duplicate_at);
+    requires \separated(sorted_count, duplicate_at);
+    requires scratch == \null || \separated(scratch + (0 .. cap - 1), sorted_count, duplicate_at);
+    assigns scratch[0 .. cap - 1], *sorted_count, *duplicate_at;
+    ensures \result == PB_KEYS_SORTED ==> scratch != \null && *sorted_count <= cap;
+*/
 pb_keys_result pb_keys_check(pb_key_reader read, const void *source, uint32_t n,
                              uint64_t *scratch, size_t cap, size_t *sorted_count,
                              uint32_t *duplicate_at);
 
 /* The position of key in sorted scratch entries, by binary search. */
+/*@ requires \valid_read(sorted + (0 .. count - 1));
+    requires \valid(position);
+    assigns *position;
+*/
 bool pb_keys_find_sorted(const uint64_t *sorted, size_t count, uint32_t key, uint32_t *position);
 
 /* Sorts n integers ascending: heapsort, O(n log n), constant stack. */

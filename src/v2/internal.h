@@ -107,16 +107,27 @@ static inline bool pb_v2_find_in_keys(const uint8_t *keys, size_t stride, uint32
  * start), so the position key - first key is tried before the binary
  * search: one read for such a set, log2(n) otherwise.
  */
+/*@ requires \valid_read(data + (0 .. size - 1));
+    requires \valid(position);
+    assigns *position;
+*/
 bool pb_v2_find_ascending(const uint8_t *data, size_t size, size_t first, size_t stride,
                           uint32_t n, uint32_t key, uint32_t *position);
 
 /* A GUID's 16 bytes at p: Data1, Data2, Data3 little-endian, then Data4. */
+/*@ requires \valid_read(p + (0 .. 15));
+    assigns \nothing;
+*/
 static inline perfbuf_guid pb_v2_load_guid(const uint8_t *p)
 {
     perfbuf_guid g;
     g.data1 = pb_le32(p);
     g.data2 = (uint16_t)(p[4] | p[5] << 8);
     g.data3 = (uint16_t)(p[6] | p[7] << 8);
+    /*@ loop invariant 0 <= i <= 8;
+        loop assigns i, g.data4[0 .. 7];
+        loop variant 8 - i;
+    */
     for (size_t i = 0; i < sizeof g.data4; i++) {
         g.data4[i] = p[8 + i];
     }
