@@ -11,7 +11,9 @@
 #   - the validation context's structure carving, field, GUID and truncation
 #     helpers that those readers call (src/core/check.h, check.c);
 #   - the UTF-16LE NUL search of src/core/text.c (pb_utf16le_find_nul);
-#   - the sorted-key lookup of src/core/order.c (proofs/order_proof.c).
+#   - the sorted-key lookup of src/core/order.c (proofs/order_proof.c);
+#   - the V2 identifiers' views (src/v2/identifiers.c) and string views
+#     (src/v2/strings.c), not yet their parses.
 # Each part calls what the others prove by its contract only. Fails on any
 # unproven goal; prints the count proved and the time of each part.
 # Then checks that the proof can fail: the same run on a copy with one
@@ -32,8 +34,10 @@ done
 TEXT_FCTS=pb_utf8_out_init,utf8_length,pb_utf8_add_needed,pb_utf8_add_bound,pb_utf8_put,pb_utf8_finish,next_utf16,pb_utf16le_convert
 CHECK_FCTS=limit_or,pb_ctx_init,pb_describe,pb_fail,pb_anomaly,pb_check_arguments,pb_strict,pb_window,pb_view_ctx,pb_view_utf16_to_utf8
 COUNTER_HELP_FCTS=next_string,parse_index,read_entry,walk_table,parse_table,perfbuf_names_parse,window,perfbuf_names_begin,perfbuf_names_next,perfbuf_names_text_utf8,perfbuf_names_find,slot_less,sift_down,sort_slots,perfbuf_names_index_build,perfbuf_names_index_find
-CHECK_STRUCT_FCTS=pb_get32,pb_field32,pb_take_struct,pb_take_checked,pb_fail_compared,pb_fail_truncated,pb_read_guid,pb_field_guid
 V2_META_FCTS=perfbuf_v2_countersets_parse,perfbuf_v2_countersets_get,perfbuf_v2_instance_list_parse,perfbuf_v2_instance_list_begin,view_listed_instance,perfbuf_v2_instance_list_next,perfbuf_v2_listed_name_utf8,instance_type_known,detail_known,decode_counter,check_counter,perfbuf_v2_reginfo_counter,read_counter_id,pb_v2_find_ascending,perfbuf_v2_reginfo_find,check_reference,check_ids,pb_v2_find_in_keys,pb_le32,pb_le64
+STRUCT_FCTS=pb_get32,pb_get64,pb_field32,pb_field64,pb_take_struct,pb_take_checked,pb_fail_compared,pb_fail_truncated,pb_read_guid,pb_field_guid
+V2_IDENTIFIERS_FCTS=pb_v2_load_guid,view_identifier,perfbuf_v2_identifiers_begin,perfbuf_v2_identifiers_next,perfbuf_v2_identifier_name_utf8
+V2_STRINGS_FCTS=perfbuf_v2_string_utf8,read_string_header,resolve_origin,locate_string,origin_offset,perfbuf_v2_counter_string_utf8
 
 # prove DIR ENTRY [frama-c options...]: proves DIR/proofs/ENTRY; prints the
 # summary; returns 0 only when every goal is proved.
@@ -86,9 +90,14 @@ part "the validation context (src/core/check.c)" check_proof.c -wp-split -wp-tim
 part "the Counter/Help table reader (src/v1/counter_help.c)" counter_help_proof.c -wp-model Typed+cast -wp-split -wp-timeout 120 -wp-fct "$COUNTER_HELP_FCTS"
 # Typed+cast: the parses convert the caller's const void * to const uint8_t *.
 part "the V2 metadata readers (src/v2/meta.c, in part)" v2_meta_proof.c -wp-model Typed+cast -wp-fct "$V2_META_FCTS"
-part "the validation context's structure helpers (src/core/check.h, check.c)" check_proof.c -wp-fct "$CHECK_STRUCT_FCTS"
-part "the UTF-16LE NUL search (src/core/text.c)" text_proof.c -wp-fct pb_utf16le_find_nul
+ (src/core/check.h, check.c)" check_proof.c -wp-timeout 60 -wp-fct "$STRUCT_FCTS"
+part "the structure helpers (src/core/check.h, check.c)" check_proof.c -wp-timeout 60 -wp-fct "$STRUCT_FCTS"
+part "the UTF-16LE NUL search (src/core/text.c)" text_proof.c -wp-timeout 60 -wp-fct pb_utf16le_find_nul
 part "the sorted-key lookup (src/core/order.c)" order_proof.c -wp-fct pb_keys_find_sorted
+# wp:bitshift turns pb_v2_load_guid's p[5] << 8 into a product the
+# provers bound; without it the shift's no-overflow goal stays unknown.
+part "the V2 identifiers (src/v2/identifiers.c)" v2_identifiers_proof.c -wp-timeout 60 -wp-auto wp:bitshift -wp-fct "$V2_IDENTIFIERS_FCTS"
+part "the V2 strings' views (src/v2/strings.c)" v2_strings_proof.c -wp-timeout 60 -wp-fct "$V2_STRINGS_FCTS"
 
 broken=$(mktemp -d)
 trap 'rm -rf "$broken"' EXIT
@@ -159,5 +168,17 @@ planted "text: pb_utf16le_find_nul scans one byte too far" src/core/text.c \
 planted "order: pb_keys_find_sorted without its end check" src/core/order.c \
   's/if (lo == count || sorted\[lo\] >> 32 != key) {/if (sorted[lo] >> 32 != key) {/' \
   order_proof.c -wp-fct pb_keys_find_sorted -wp-timeout 10
+# pb_fail_truncated walks the layout table without its end check.
+planted "check: pb_fail_truncated without its table bound" src/core/check.c \
+  's/while (f < PB_FIELD_COUNT \&\& pb_fields\[f\].structure == structure) {/while (pb_fields[f].structure == structure) {/' \
+  check_proof.c -wp-fct pb_fail_truncated -wp-timeout 10
+# view_identifier takes 32 header bytes and reads the 4 at 32 (Index).
+planted "v2 identifiers: view_identifier takes a short header" src/v2/identifiers.c \
+  's/pb_cursor_take(region, PBS_PERF_COUNTER_IDENTIFIER, \&hdr)/pb_cursor_take(region, 32, \&hdr)/' \
+  v2_identifiers_proof.c -wp-auto wp:bitshift -wp-fct view_identifier -wp-timeout 10
+# perfbuf_v2_string_utf8 hands a NULL output with a capacity to the writer.
+planted "v2 strings: perfbuf_v2_string_utf8 without its output check" src/v2/strings.c \
+  's/if (s == NULL || (out == NULL \&\& cap != 0)) {/if (s == NULL) {/' \
+  v2_strings_proof.c -wp-fct perfbuf_v2_string_utf8 -wp-timeout 10
 
 echo "prove: every goal of every proved part is proved, and every planted fault is caught ($((SECONDS - start)) s)"

@@ -149,6 +149,11 @@ static inline bool pb_get32(const pb_cursor *s, pb_field_id f, uint32_t *v)
     return pb_cursor_get_u32(s, pb_fields[f].offset, v);
 }
 
+/*@ requires pb_valid((pb_cursor *)s);
+    requires 0 <= f < PB_FIELD_COUNT;
+    requires \valid(v) && \separated(v, s);
+    assigns *v;
+*/
 static inline bool pb_get64(const pb_cursor *s, pb_field_id f, uint64_t *v)
 {
     return pb_cursor_get_u64(s, pb_fields[f].offset, v);
@@ -173,6 +178,10 @@ static inline uint32_t pb_field32(const pb_cursor *s, pb_field_id f)
     return v;
 }
 
+/*@ requires pb_valid((pb_cursor *)s);
+    requires 0 <= f < PB_FIELD_COUNT;
+    assigns \nothing;
+*/
 static inline uint64_t pb_field64(const pb_cursor *s, pb_field_id f)
 {
     uint64_t v;
@@ -194,10 +203,12 @@ static inline uint64_t pb_field64(const pb_cursor *s, pb_field_id f)
     requires 0 <= first_field < PB_FIELD_COUNT;
     assigns parent->pos, *window, *ctx->err;
     ensures pb_valid(parent) && pb_valid(window);
+    ensures \result == PERFBUF_OK || \result == PERFBUF_E_TRUNCATED;
     ensures \result == PERFBUF_OK ==>
         parent->pos == \old(parent->pos) + size && window->bytes == parent->bytes &&
         window->start == \old(parent->pos) && window->pos == window->start &&
-        window->end == \old(parent->pos) + size;
+        window->end == window->start + size;
+    ensures \result != PERFBUF_OK ==> parent->pos == \old(parent->pos);
 */
 static inline perfbuf_status pb_take_struct(pb_ctx *ctx, pb_cursor *parent, size_t size,
                                             pb_field_id first_field, pb_cursor *window)
@@ -223,6 +234,7 @@ static inline perfbuf_status pb_take_struct(pb_ctx *ctx, pb_cursor *parent, size
     ensures child->start == \old(parent->pos) && child->pos == child->start;
     ensures n <= \old(parent->end - parent->pos) ==>
         parent->pos == \old(parent->pos) + n && child->end == \old(parent->pos) + n;
+    ensures parent->pos >= \old(parent->pos);
 */
 static inline void pb_take_checked(pb_cursor *parent, size_t n, pb_cursor *child)
 {

@@ -258,6 +258,8 @@ bool pb_utf16le_find_nul(const pb_cursor *c, size_t *units)
     uint16_t u;
     size_t n = 0;
     /*@ loop invariant pb_valid(&scan);
+        loop invariant scan.bytes == c->bytes && scan.start == c->start && scan.end == c->end;
+        loop invariant scan.pos == c->pos + 2 * n;
         loop assigns scan.pos, u, n;
         loop variant scan.end - scan.pos;
     */

@@ -91,6 +91,7 @@ void pb_codepage_convert(uint32_t code_page, pb_cursor c, pb_utf8_out *o);
 /*@ requires pb_valid((pb_cursor *)c);
     requires \valid(units) && \separated(units, c);
     assigns *units;
+    ensures \result ==> 2 * *units + 2 <= c->end - c->pos;
 */
 bool pb_utf16le_find_nul(const pb_cursor *c, size_t *units);
 

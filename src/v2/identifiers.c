@@ -5,15 +5,33 @@
  * and padding, and whose Index says which PERF_COUNTER_HEADER of the query
  * data holds its results.
  */
-#include <string.h>
-
 #include "perfbuf/v2_meta.h"
 
 #include "core/check.h"
 #include "core/text.h"
 #include "v2/internal.h"
 
+/*@
+  // A list whose bytes the caller still holds: every byte counted in size
+  // may be read (perfbuf_v2_identifiers_parse gives back only such lists).
+  predicate pb_v2_identifiers_ok(perfbuf_v2_identifiers *l) =
+      \valid_read(l) && \valid_read(l->data + (0 .. l->size - 1));
+*/
+
+/* Zeroed answers, copied rather than memset, with the same effect: WP
+ * cannot follow memset's byte-wise writes into a structure. */
+static const perfbuf_v2_identifier identifier_zero;
+static const perfbuf_v2_identifiers identifiers_zero;
+
 /* One identifier: steps region past it. */
+/*@ requires pb_ctx_ok(ctx);
+    requires pb_valid(region) && \valid(region);
+    requires \valid(out) && \separated(region, out, ctx);
+    requires ctx->err == \null || \separated(ctx->err, region, out);
+    assigns region->pos, *out, ctx->anomalies, ctx->first_anomaly, *ctx->err;
+    ensures pb_valid(region);
+    ensures \result == PERFBUF_OK ==> region->pos > \old(region->pos);
+*/
 static perfbuf_status read_identifier(pb_ctx *ctx, pb_cursor *region, perfbuf_v2_identifier *out)
 {
     size_t at = region->pos;
@@ -47,7 +65,7 @@ static perfbuf_status read_identifier(pb_ctx *ctx, pb_cursor *region, perfbuf_v2
     if (st != PERFBUF_OK) {
         return st;
     }
-    memset(out, 0, sizeof *out);
+    *out = identifier_zero;
     out->offset = at;
     out->size = size;
     out->counterset = pb_field_guid(&hdr, PBF_PERF_COUNTER_IDENTIFIER_CounterSetGuid);
@@ -76,6 +94,15 @@ static perfbuf_status read_identifier(pb_ctx *ctx, pb_cursor *region, perfbuf_v2
     return st;
 }
 
+/*@ requires data == \null || \valid_read((const uint8_t *)data + (0 .. size - 1));
+    requires opts == \null || \valid_read(opts);
+    requires out == \null || \valid(out);
+    requires err == \null || \valid(err);
+    requires out == \null || err == \null || \separated(out, err);
+    assigns *out, *err;
+    ensures \result == PERFBUF_OK ==>
+        out->data == (const uint8_t *)data && out->size == size && pb_v2_identifiers_ok(out);
+*/
 perfbuf_status perfbuf_v2_identifiers_parse(const void *data, size_t size,
                                             const perfbuf_options *opts,
                                             perfbuf_v2_identifiers *out, perfbuf_error *err)
@@ -85,10 +112,16 @@ perfbuf_status perfbuf_v2_identifiers_parse(const void *data, size_t size,
     if (pb_check_arguments(&ctx, data, size, out) != PERFBUF_OK) {
         return PERFBUF_E_INVALID_ARGUMENT;
     }
-    memset(out, 0, sizeof *out);
+    *out = identifiers_zero;
     pb_cursor all = pb_cursor_make((const uint8_t *)data, size);
     uint32_t count = 0;
     /* Each identifier consumes at least its 40-byte header. */
+    /*@ loop invariant pb_valid(&all) && pb_ctx_ok(&ctx) && ctx.err == err;
+        loop invariant all.bytes == (const uint8_t *)data && all.start == 0 &&
+                       all.end == (data == \null ? 0 : size);
+        loop assigns all.pos, count, ctx.anomalies, ctx.first_anomaly, *err;
+        loop variant all.end - all.pos;
+    */
     while (pb_cursor_remaining(&all) > 0) {
         if (count >= ctx.max_counters) {
             return pb_fail(&ctx, PERFBUF_E_LIMIT_EXCEEDED, all.pos, PBF_PERF_COUNTER_IDENTIFIER_Size);
@@ -108,6 +141,10 @@ perfbuf_status perfbuf_v2_identifiers_parse(const void *data, size_t size,
     return PERFBUF_OK;
 }
 
+/*@ requires \valid(it);
+    assigns *it;
+    ensures it->pos == 0 && it->next_index == 0;
+*/
 void perfbuf_v2_identifiers_begin(perfbuf_v2_list_iter *it)
 {
     it->pos = 0;
@@ -122,6 +159,10 @@ void perfbuf_v2_identifiers_begin(perfbuf_v2_list_iter *it)
  * region (so each step moves forward by at least 40 bytes), and a name
  * area has its NUL. Anything else is a view of another buffer: false.
  */
+/*@ requires pb_valid(region) && \valid(region);
+    requires \valid(out) && \separated(region, out);
+    assigns region->pos, *out;
+*/
 static bool view_identifier(pb_cursor *region, perfbuf_v2_identifier *out)
 {
     size_t at = region->pos;
@@ -140,22 +181,35 @@ static bool view_identifier(pb_cursor *region, perfbuf_v2_identifier *out)
     if (has_name && !pb_utf16le_find_nul(&name, &units)) {
         return false;
     }
-    memset(out, 0, sizeof *out);
-    out->offset = at;
-    out->size = size;
-    out->counterset = pb_v2_load_guid(hdr + PBO_PERF_COUNTER_IDENTIFIER_CounterSetGuid);
-    out->status = pb_le32(hdr + PBO_PERF_COUNTER_IDENTIFIER_Status);
-    out->counter_id = pb_le32(hdr + PBO_PERF_COUNTER_IDENTIFIER_CounterId);
-    out->instance_id = pb_le32(hdr + PBO_PERF_COUNTER_IDENTIFIER_InstanceId);
-    out->query_index = pb_le32(hdr + PBO_PERF_COUNTER_IDENTIFIER_Index);
+    /* Filled in a local and stored once, as the zeroing and the field
+     * stores left *out: one store keeps the proof of the region's cursor
+     * short. */
+    perfbuf_v2_identifier v = identifier_zero;
+    v.offset = at;
+    v.size = size;
+    v.counterset = pb_v2_load_guid(hdr + PBO_PERF_COUNTER_IDENTIFIER_CounterSetGuid);
+    v.status = pb_le32(hdr + PBO_PERF_COUNTER_IDENTIFIER_Status);
+    v.counter_id = pb_le32(hdr + PBO_PERF_COUNTER_IDENTIFIER_CounterId);
+    v.instance_id = pb_le32(hdr + PBO_PERF_COUNTER_IDENTIFIER_InstanceId);
+    v.query_index = pb_le32(hdr + PBO_PERF_COUNTER_IDENTIFIER_Index);
     if (has_name) {
-        out->has_name = true;
-        out->name_offset = name.start;
-        out->name_units = units;
+        v.has_name = true;
+        v.name_offset = name.start;
+        v.name_units = units;
     }
+    *out = v;
     return true;
 }
 
+/*@ requires l == \null || pb_v2_identifiers_ok((perfbuf_v2_identifiers *)l);
+    requires it == \null || \valid(it);
+    requires out == \null || \valid(out);
+    requires l == \null || it == \null || \separated(l, it);
+    requires l == \null || out == \null || \separated(l, out);
+    requires it == \null || out == \null || \separated(it, out);
+    assigns *it, *out;
+    ensures \result ==> it->next_index == \old(it->next_index) + 1;
+*/
 bool perfbuf_v2_identifiers_next(const perfbuf_v2_identifiers *l, perfbuf_v2_list_iter *it,
                                  perfbuf_v2_identifier *out)
 {
@@ -173,6 +227,13 @@ bool perfbuf_v2_identifiers_next(const perfbuf_v2_identifiers *l, perfbuf_v2_lis
     return true;
 }
 
+/*@ requires l == \null || pb_v2_identifiers_ok((perfbuf_v2_identifiers *)l);
+    requires id == \null || \valid_read(id);
+    requires out == \null || \valid(out + (0 .. cap - 1));
+    requires len == \null || \valid(len);
+    requires \separated(out + (0 .. cap - 1), len);
+    assigns out[0 .. cap - 1], *len;
+*/
 perfbuf_status perfbuf_v2_identifier_name_utf8(const perfbuf_v2_identifiers *l,
                                                const perfbuf_v2_identifier *id, char *out,
                                                size_t cap, size_t *len)

@@ -4,8 +4,6 @@
  * string, the provider GUID, and the per-counter string blocks
  * (PERF_STRING_BUFFER_HEADER + PERF_STRING_COUNTER_HEADER array + strings).
  */
-#include <string.h>
-
 #include "perfbuf/v2_meta.h"
 
 #include "core/check.h"
@@ -13,6 +11,34 @@
 #include "core/text.h"
 #include "v2/internal.h"
 
+/*@
+  // A string answer whose bytes the caller still holds.
+  predicate pb_v2_string_ok(perfbuf_v2_string *s) =
+      \valid_read(s) && \valid_read(s->data + (0 .. s->size - 1));
+
+  // A string block whose bytes the caller still holds, and whose sorted
+  // scratch, when it has one, still holds its order_count entries.
+  predicate pb_v2_strings_ok(perfbuf_v2_strings *s) =
+      \valid_read(s) && \valid_read(s->data + (0 .. s->size - 1)) &&
+      (s->order != \null ==> \valid_read(s->order + (0 .. s->order_count - 1)));
+*/
+
+/* Zeroed answers, copied rather than memset, with the same effect: WP
+ * cannot follow memset's byte-wise writes into a structure. */
+static const perfbuf_v2_string string_zero;
+static const perfbuf_guid guid_zero;
+static const perfbuf_v2_strings strings_zero;
+static const perfbuf_v2_counter_string counter_string_zero;
+
+/*@ requires data == \null || \valid_read((const uint8_t *)data + (0 .. size - 1));
+    requires opts == \null || \valid_read(opts);
+    requires out == \null || \valid(out);
+    requires err == \null || \valid(err);
+    requires out == \null || err == \null || \separated(out, err);
+    assigns *out, *err;
+    ensures \result == PERFBUF_OK ==>
+        out->data == (const uint8_t *)data && out->size == size && pb_v2_string_ok(out);
+*/
 perfbuf_status perfbuf_v2_string_parse(const void *data, size_t size, const perfbuf_options *opts,
                                        perfbuf_v2_string *out, perfbuf_error *err)
 {
@@ -21,7 +47,7 @@ perfbuf_status perfbuf_v2_string_parse(const void *data, size_t size, const perf
     if (pb_check_arguments(&ctx, data, size, out) != PERFBUF_OK) {
         return PERFBUF_E_INVALID_ARGUMENT;
     }
-    memset(out, 0, sizeof *out);
+    *out = string_zero;
     pb_cursor all = pb_cursor_make((const uint8_t *)data, size);
     size_t units = 0;
     if (!pb_utf16le_find_nul(&all, &units)) {
@@ -44,6 +70,12 @@ perfbuf_status perfbuf_v2_string_parse(const void *data, size_t size, const perf
     return PERFBUF_OK;
 }
 
+/*@ requires s == \null || pb_v2_string_ok((perfbuf_v2_string *)s);
+    requires out == \null || \valid(out + (0 .. cap - 1));
+    requires len == \null || \valid(len);
+    requires \separated(out + (0 .. cap - 1), len);
+    assigns out[0 .. cap - 1], *len;
+*/
 perfbuf_status perfbuf_v2_string_utf8(const perfbuf_v2_string *s, char *out, size_t cap,
                                       size_t *len)
 {
@@ -53,6 +85,12 @@ perfbuf_status perfbuf_v2_string_utf8(const perfbuf_v2_string *s, char *out, siz
     return pb_view_utf16_to_utf8(s->data, s->size, 0, s->units, out, cap, len);
 }
 
+/*@ requires data == \null || \valid_read((const uint8_t *)data + (0 .. size - 1));
+    requires out == \null || \valid(out);
+    requires err == \null || \valid(err);
+    requires out == \null || err == \null || \separated(out, err);
+    assigns *out, *err;
+*/
 perfbuf_status perfbuf_v2_provider_guid_parse(const void *data, size_t size, perfbuf_guid *out,
                                               perfbuf_error *err)
 {
@@ -61,7 +99,7 @@ perfbuf_status perfbuf_v2_provider_guid_parse(const void *data, size_t size, per
     if (pb_check_arguments(&ctx, data, size, out) != PERFBUF_OK) {
         return PERFBUF_E_INVALID_ARGUMENT;
     }
-    memset(out, 0, sizeof *out);
+    *out = guid_zero;
     pb_cursor all = pb_cursor_make((const uint8_t *)data, size);
     pb_cursor guid;
     perfbuf_status st = pb_take_struct(&ctx, &all, PBS_PROVIDER_GUID, PBF_PROVIDER_GUID_Guid, &guid);
@@ -77,6 +115,10 @@ perfbuf_status perfbuf_v2_provider_guid_parse(const void *data, size_t size, per
 }
 
 /* The string header i of a block whose headers have been shown to fit. */
+/*@ requires pb_valid((pb_cursor *)block);
+    requires \valid(id) && \valid(offset) && \separated(id, offset);
+    assigns *id, *offset;
+*/
 static void read_string_header(const pb_cursor *block, uint32_t i, uint32_t *id, uint32_t *offset)
 {
     pb_cursor h;
@@ -96,9 +138,16 @@ static void read_string_header(const pb_cursor *block, uint32_t i, uint32_t *id,
  * every string at or past the headers. An offset that would land inside
  * the headers under perflib.h's reading can only be MS-PCQ's.
  */
+/*@ requires pb_valid((pb_cursor *)block);
+    assigns \nothing;
+*/
 static perfbuf_v2_string_origin resolve_origin(const pb_cursor *block, uint32_t count,
                                                size_t strings_offset)
 {
+    /*@ loop invariant 0 <= i <= count;
+        loop assigns i;
+        loop variant count - i;
+    */
     for (uint32_t i = 0; i < count; i++) {
         uint32_t id;
         uint32_t offset;
@@ -114,6 +163,12 @@ static perfbuf_v2_string_origin resolve_origin(const pb_cursor *block, uint32_t 
  * Locates the string of one header: where it starts and how many code
  * units precede its NUL. The block cursor covers exactly dwSize bytes.
  */
+/*@ requires pb_ctx_ok(ctx);
+    requires pb_valid((pb_cursor *)block);
+    requires \valid(start) && \valid(units) && \separated(start, units);
+    requires ctx->err == \null || \separated(ctx->err, start, units);
+    assigns *start, *units, *ctx->err;
+*/
 static perfbuf_status locate_string(pb_ctx *ctx, const pb_cursor *block, size_t header_at,
                                     size_t origin_at, size_t strings_offset, uint32_t offset,
                                     size_t budget, size_t *start, size_t *units)
@@ -154,12 +209,19 @@ static perfbuf_status locate_string(pb_ctx *ctx, const pb_cursor *block, size_t 
     return PERFBUF_OK;
 }
 
+/*@ assigns \nothing; */
 static size_t origin_offset(perfbuf_v2_string_origin origin, size_t strings_offset)
 {
     return origin == PERFBUF_V2_STRINGS_FROM_ARRAY_END ? strings_offset : 0;
 }
 
 /* The dwCounterId of header i, for the ordering module. */
+/*@ requires \valid_read((perfbuf_v2_strings *)source);
+    requires \valid_read(((perfbuf_v2_strings *)source)->data +
+                          (0 .. ((perfbuf_v2_strings *)source)->size - 1));
+    requires \valid(id);
+    assigns *id;
+*/
 static bool read_string_id(const void *source, uint32_t i, uint32_t *id)
 {
     const perfbuf_v2_strings *s = source;
@@ -169,6 +231,15 @@ static bool read_string_id(const void *source, uint32_t i, uint32_t *id)
     return i < s->count && pb_cursor_get_u32(&all, at, id);
 }
 
+/*@ requires pb_ctx_ok(ctx);
+    requires \valid(s) && \valid_read(s->data + (0 .. s->size - 1));
+    requires scratch == \null || \valid(scratch + (0 .. cap - 1));
+    requires \separated(s, ctx);
+    requires ctx->err == \null || \separated(ctx->err, s);
+    requires scratch == \null || \separated(scratch + (0 .. cap - 1), s, ctx);
+    assigns s->ids_ascending, s->order, s->order_count, scratch[0 .. cap - 1], *ctx->err;
+    ensures s->order == \old(s->order) || (s->order == scratch && s->order_count <= cap);
+*/
 static perfbuf_status check_ids(pb_ctx *ctx, perfbuf_v2_strings *s, uint64_t *scratch, size_t cap)
 {
     uint32_t duplicate = 0;
@@ -196,6 +267,10 @@ static perfbuf_status check_ids(pb_ctx *ctx, perfbuf_v2_strings *s, uint64_t *sc
     uint32_t i = 1;
     uint32_t prev = 0;
     uint32_t id = 0;
+    /*@ loop invariant 1 <= i;
+        loop assigns i, prev, id;
+        loop variant s->count - i;
+    */
     while (i < s->count && read_string_id(s, i - 1, &prev) && read_string_id(s, i, &id) && prev < id) {
         i++;
     }
@@ -204,6 +279,18 @@ static perfbuf_status check_ids(pb_ctx *ctx, perfbuf_v2_strings *s, uint64_t *sc
                    PBF_PERF_STRING_COUNTER_HEADER_dwCounterId);
 }
 
+/*@ requires data == \null || \valid_read((const uint8_t *)data + (0 .. size - 1));
+    requires opts == \null || \valid_read(opts);
+    requires out == \null || \valid(out);
+    requires err == \null || \valid(err);
+    requires scratch == \null || \valid(scratch + (0 .. cap - 1));
+    requires out == \null || err == \null || \separated(out, err);
+    requires scratch == \null || out == \null || \separated(scratch + (0 .. cap - 1), out);
+    requires scratch == \null || err == \null || \separated(scratch + (0 .. cap - 1), err);
+    assigns *out, *err, scratch[0 .. cap - 1];
+    ensures \result == PERFBUF_OK ==>
+        out->data == (const uint8_t *)data && out->size <= size && pb_v2_strings_ok(out);
+*/
 static perfbuf_status parse_strings(const void *data, size_t size, perfbuf_v2_string_origin origin,
                                     const perfbuf_options *opts, uint64_t *scratch, size_t cap,
                                     perfbuf_v2_strings *out, perfbuf_error *err)
@@ -217,7 +304,7 @@ static perfbuf_status parse_strings(const void *data, size_t size, perfbuf_v2_st
     if (pb_check_arguments(&ctx, data, size, origin_known ? out : NULL) != PERFBUF_OK) {
         return PERFBUF_E_INVALID_ARGUMENT;
     }
-    memset(out, 0, sizeof *out);
+    *out = strings_zero;
     pb_cursor all = pb_cursor_make((const uint8_t *)data, size);
     pb_cursor hdr;
     perfbuf_status st = pb_take_struct(&ctx, &all, PBS_PERF_STRING_BUFFER_HEADER,
@@ -262,8 +349,7 @@ static perfbuf_status parse_strings(const void *data, size_t size, perfbuf_v2_st
     if (origin == PERFBUF_V2_STRINGS_AUTO) {
         origin = resolve_origin(&block, count, strings_offset);
     }
-    perfbuf_v2_strings view;
-    memset(&view, 0, sizeof view);
+    perfbuf_v2_strings view = strings_zero;
     view.data = (const uint8_t *)data;
     view.size = block_size;
     view.count = count;
@@ -276,6 +362,11 @@ static perfbuf_status parse_strings(const void *data, size_t size, perfbuf_v2_st
     /* Disjoint strings with their NULs fit in the bytes after the headers;
      * each scan spends from that. */
     size_t budget = block_size - strings_offset;
+    /*@ loop invariant 0 <= i <= count;
+        loop invariant pb_ctx_ok(&ctx) && ctx.err == err;
+        loop assigns i, st, budget, *err;
+        loop variant count - i;
+    */
     for (uint32_t i = 0; i < count; i++) {
         size_t header_at = PBS_PERF_STRING_BUFFER_HEADER + (size_t)i * PBS_PERF_STRING_COUNTER_HEADER;
         uint32_t id;
@@ -300,6 +391,15 @@ static perfbuf_status parse_strings(const void *data, size_t size, perfbuf_v2_st
     return PERFBUF_OK;
 }
 
+/*@ requires data == \null || \valid_read((const uint8_t *)data + (0 .. size - 1));
+    requires opts == \null || \valid_read(opts);
+    requires out == \null || \valid(out);
+    requires err == \null || \valid(err);
+    requires out == \null || err == \null || \separated(out, err);
+    assigns *out, *err;
+    ensures \result == PERFBUF_OK ==>
+        out->data == (const uint8_t *)data && out->size <= size && pb_v2_strings_ok(out);
+*/
 perfbuf_status perfbuf_v2_strings_parse(const void *data, size_t size,
                                         perfbuf_v2_string_origin origin,
                                         const perfbuf_options *opts, perfbuf_v2_strings *out,
@@ -308,6 +408,18 @@ perfbuf_status perfbuf_v2_strings_parse(const void *data, size_t size,
     return parse_strings(data, size, origin, opts, NULL, 0, out, err);
 }
 
+/*@ requires data == \null || \valid_read((const uint8_t *)data + (0 .. size - 1));
+    requires opts == \null || \valid_read(opts);
+    requires out == \null || \valid(out);
+    requires err == \null || \valid(err);
+    requires scratch == \null || \valid(scratch + (0 .. cap - 1));
+    requires out == \null || err == \null || \separated(out, err);
+    requires scratch == \null || out == \null || \separated(scratch + (0 .. cap - 1), out);
+    requires scratch == \null || err == \null || \separated(scratch + (0 .. cap - 1), err);
+    assigns *out, *err, scratch[0 .. cap - 1];
+    ensures \result == PERFBUF_OK ==>
+        out->data == (const uint8_t *)data && out->size <= size && pb_v2_strings_ok(out);
+*/
 perfbuf_status perfbuf_v2_strings_parse_indexed(const void *data, size_t size,
                                                 perfbuf_v2_string_origin origin,
                                                 const perfbuf_options *opts, uint64_t *scratch,
@@ -329,6 +441,11 @@ perfbuf_status perfbuf_v2_strings_parse_indexed(const void *data, size_t size,
  * not judged again; the text is still found through a cursor bounded by
  * the block, so a header the parse never saw cannot read past it.
  */
+/*@ requires s == \null || pb_v2_strings_ok((perfbuf_v2_strings *)s);
+    requires out == \null || \valid(out);
+    requires s == \null || out == \null || \separated(s, out);
+    assigns *out;
+*/
 bool perfbuf_v2_strings_get(const perfbuf_v2_strings *s, uint32_t i, perfbuf_v2_counter_string *out)
 {
     if (s == NULL || out == NULL || i >= s->count) {
@@ -337,7 +454,7 @@ bool perfbuf_v2_strings_get(const perfbuf_v2_strings *s, uint32_t i, perfbuf_v2_
     size_t header_at = PBS_PERF_STRING_BUFFER_HEADER + (size_t)i * PBS_PERF_STRING_COUNTER_HEADER;
     pb_cursor header = pb_window(s->data, s->size, header_at, s->size);
     const uint8_t *hdr;
-    memset(out, 0, sizeof *out);
+    *out = counter_string_zero;
     out->index = i;
     out->offset = header_at;
     /* The parse proved count headers inside the block. */
@@ -367,6 +484,11 @@ bool perfbuf_v2_strings_get(const perfbuf_v2_strings *s, uint32_t i, perfbuf_v2_
     return true;
 }
 
+/*@ requires s == \null || pb_v2_strings_ok((perfbuf_v2_strings *)s);
+    requires out == \null || \valid(out);
+    requires s == \null || out == \null || \separated(s, out);
+    assigns *out;
+*/
 perfbuf_status perfbuf_v2_strings_find(const perfbuf_v2_strings *s, uint32_t counter_id,
                                        perfbuf_v2_counter_string *out)
 {
@@ -383,6 +505,10 @@ perfbuf_status perfbuf_v2_strings_find(const perfbuf_v2_strings *s, uint32_t cou
     } else if (s->order != NULL) {
         found = pb_keys_find_sorted(s->order, s->order_count, counter_id, &position);
     } else {
+        /*@ loop invariant 0 <= i <= PERFBUF_V2_SMALL_SET;
+            loop assigns i, found, position;
+            loop variant PERFBUF_V2_SMALL_SET - i;
+        */
         for (uint32_t i = 0; i < s->count && i < PERFBUF_V2_SMALL_SET && !found; i++) {
             uint32_t id;
             found = read_string_id(s, i, &id) && id == counter_id;
@@ -395,6 +521,13 @@ perfbuf_status perfbuf_v2_strings_find(const perfbuf_v2_strings *s, uint32_t cou
     return PERFBUF_OK;
 }
 
+/*@ requires s == \null || pb_v2_strings_ok((perfbuf_v2_strings *)s);
+    requires str == \null || \valid_read(str);
+    requires out == \null || \valid(out + (0 .. cap - 1));
+    requires len == \null || \valid(len);
+    requires \separated(out + (0 .. cap - 1), len);
+    assigns out[0 .. cap - 1], *len;
+*/
 perfbuf_status perfbuf_v2_counter_string_utf8(const perfbuf_v2_strings *s,
                                               const perfbuf_v2_counter_string *str, char *out,
                                               size_t cap, size_t *len)
