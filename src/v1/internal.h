@@ -267,7 +267,7 @@ static inline bool pb_v1_same_parse(const perfbuf_v1_block *b, uint64_t parse_id
 /*@ requires pb_v1_block_ok(b);
     requires \valid_read(block) && \valid(window);
     assigns *window;
-    ensures pb_valid(window);
+    ensures \result ==> pb_valid(window);
 */
 static inline bool pb_v1_counter_block_of(const perfbuf_v1_block *b,
                                           const perfbuf_v1_counter_block *block, pb_cursor *window)
