@@ -8,12 +8,15 @@
 #   - the Counter/Help table reader of src/v1/counter_help.c (proofs/counter_help_proof.c);
 #   - the V2 metadata readers' lists, counter checks and registration
 #     lookups (src/v2/meta.c, proofs/v2_meta_proof.c; not yet its parses);
-#   - the validation context's structure carving, field, GUID and truncation
-#     helpers that those readers call (src/core/check.h, check.c);
-#   - the UTF-16LE NUL search of src/core/text.c (pb_utf16le_find_nul);
+#   - the core helpers every structure reader calls: check.h's field reads,
+#     structure carving, GUID, SYSTEMTIME and truncation errors, the
+#     little-endian loads (le_load.h), the shape mixer (mix.h), and
+#     text.c's NUL scanners;
 #   - the sorted-key lookup of src/core/order.c (proofs/order_proof.c);
 #   - the V2 identifiers' views (src/v2/identifiers.c) and string views
-#     (src/v2/strings.c), not yet their parses.
+#     (src/v2/strings.c), not yet their parses;
+#   - the leaf checks, iterator starts and three views of the V1 data block
+#     (src/v1/block.c, proofs/v1_block_proof.c), not yet its parse.
 # Each part calls what the others prove by its contract only. Fails on any
 # unproven goal; prints the count proved and the time of each part.
 # Then checks that the proof can fail: the same run on a copy with one
@@ -34,10 +37,12 @@ done
 TEXT_FCTS=pb_utf8_out_init,utf8_length,pb_utf8_add_needed,pb_utf8_add_bound,pb_utf8_put,pb_utf8_finish,next_utf16,pb_utf16le_convert
 CHECK_FCTS=limit_or,pb_ctx_init,pb_describe,pb_fail,pb_anomaly,pb_check_arguments,pb_strict,pb_window,pb_view_ctx,pb_view_utf16_to_utf8
 COUNTER_HELP_FCTS=next_string,parse_index,read_entry,walk_table,parse_table,perfbuf_names_parse,window,perfbuf_names_begin,perfbuf_names_next,perfbuf_names_text_utf8,perfbuf_names_find,slot_less,sift_down,sort_slots,perfbuf_names_index_build,perfbuf_names_index_find
-V2_META_FCTS=perfbuf_v2_countersets_parse,perfbuf_v2_countersets_get,perfbuf_v2_instance_list_parse,perfbuf_v2_instance_list_begin,view_listed_instance,perfbuf_v2_instance_list_next,perfbuf_v2_listed_name_utf8,instance_type_known,detail_known,decode_counter,check_counter,perfbuf_v2_reginfo_counter,read_counter_id,pb_v2_find_ascending,perfbuf_v2_reginfo_find,check_reference,check_ids,pb_v2_find_in_keys,pb_le32,pb_le64
-STRUCT_FCTS=pb_get32,pb_get64,pb_field32,pb_field64,pb_take_struct,pb_take_checked,pb_fail_compared,pb_fail_truncated,pb_read_guid,pb_field_guid
+V2_META_FCTS=perfbuf_v2_countersets_parse,perfbuf_v2_countersets_get,perfbuf_v2_instance_list_parse,perfbuf_v2_instance_list_begin,view_listed_instance,perfbuf_v2_instance_list_next,perfbuf_v2_listed_name_utf8,instance_type_known,detail_known,decode_counter,check_counter,perfbuf_v2_reginfo_counter,read_counter_id,pb_v2_find_ascending,perfbuf_v2_reginfo_find,check_reference,check_ids,pb_v2_find_in_keys
 V2_IDENTIFIERS_FCTS=pb_v2_load_guid,view_identifier,perfbuf_v2_identifiers_begin,perfbuf_v2_identifiers_next,perfbuf_v2_identifier_name_utf8
 V2_STRINGS_FCTS=perfbuf_v2_string_utf8,read_string_header,resolve_origin,locate_string,origin_offset,perfbuf_v2_counter_string_utf8
+READ_FCTS=pb_fail_compared,pb_fail_truncated,pb_read_guid,pb_field_guid,pb_field_systemtime,pb_get32,pb_get64,pb_field32,pb_field64,pb_take_struct,pb_take_checked,pb_i32,pb_i64,pb_le32,pb_le64,pb_mix_fmix32,pb_mix64,pb_mix_lanes_word,pb_mix_lanes_bytes,pb_mix_lanes_value
+NUL_FCTS=pb_utf16le_find_nul,pb_text_find_terminator
+V1_BLOCK_FCTS=check_leftover,check_length,signature_ok,identity_step,field32,field64,mix_instance_shape,pb_v1_prefetch_ahead,pb_v1_counter_claim,pb_v1_same_parse,perfbuf_v1_objects_begin,perfbuf_v1_counters_begin,perfbuf_v1_instances_begin,pb_v1_window,pb_v1_view_counter_block,perfbuf_v1_system_name_utf8
 
 # prove DIR ENTRY [frama-c options...]: proves DIR/proofs/ENTRY; prints the
 # summary; returns 0 only when every goal is proved.
@@ -83,6 +88,10 @@ part "the cursor core" cursor_proof.c
 # spends in full.
 part "the UTF-8 writer (src/core/text.c)" text_proof.c -wp-split -wp-timeout 120 -wp-fct "$TEXT_FCTS"
 part "the validation context (src/core/check.c)" check_proof.c -wp-split -wp-timeout 120 -wp-fct "$CHECK_FCTS"
+# The helpers every structure reader calls, before the readers that call them by contract.
+part "the sorted-key lookup (src/core/order.c)" order_proof.c -wp-fct pb_keys_find_sorted
+part "the readers' core helpers (src/core/check.h, check.c, mix.h, le_load.h)" check_proof.c -wp-split -wp-timeout 120 -wp-fct "$READ_FCTS"
+part "the NUL scanners (src/core/text.c)" text_proof.c -wp-split -wp-fct "$NUL_FCTS"
 # Typed+cast: perfbuf_names_parse converts the caller's const void * to
 # const uint8_t * (one-byte cells on both sides, so keeping the address is
 # exact). Split, as the postconditions of read_entry and walk_table merge
@@ -90,14 +99,11 @@ part "the validation context (src/core/check.c)" check_proof.c -wp-split -wp-tim
 part "the Counter/Help table reader (src/v1/counter_help.c)" counter_help_proof.c -wp-model Typed+cast -wp-split -wp-timeout 120 -wp-fct "$COUNTER_HELP_FCTS"
 # Typed+cast: the parses convert the caller's const void * to const uint8_t *.
 part "the V2 metadata readers (src/v2/meta.c, in part)" v2_meta_proof.c -wp-model Typed+cast -wp-fct "$V2_META_FCTS"
- (src/core/check.h, check.c)" check_proof.c -wp-timeout 60 -wp-fct "$STRUCT_FCTS"
-part "the structure helpers (src/core/check.h, check.c)" check_proof.c -wp-timeout 60 -wp-fct "$STRUCT_FCTS"
-part "the UTF-16LE NUL search (src/core/text.c)" text_proof.c -wp-timeout 60 -wp-fct pb_utf16le_find_nul
-part "the sorted-key lookup (src/core/order.c)" order_proof.c -wp-fct pb_keys_find_sorted
 # wp:bitshift turns pb_v2_load_guid's p[5] << 8 into a product the
 # provers bound; without it the shift's no-overflow goal stays unknown.
 part "the V2 identifiers (src/v2/identifiers.c)" v2_identifiers_proof.c -wp-timeout 60 -wp-auto wp:bitshift -wp-fct "$V2_IDENTIFIERS_FCTS"
 part "the V2 strings' views (src/v2/strings.c)" v2_strings_proof.c -wp-timeout 60 -wp-fct "$V2_STRINGS_FCTS"
+part "the V1 data block's leaf checks (src/v1/block.c)" v1_block_proof.c -wp-split -wp-fct "$V1_BLOCK_FCTS"
 
 broken=$(mktemp -d)
 trap 'rm -rf "$broken"' EXIT
@@ -180,5 +186,11 @@ planted "v2 identifiers: view_identifier takes a short header" src/v2/identifier
 planted "v2 strings: perfbuf_v2_string_utf8 without its output check" src/v2/strings.c \
   's/if (s == NULL || (out == NULL \&\& cap != 0)) {/if (s == NULL) {/' \
   v2_strings_proof.c -wp-fct perfbuf_v2_string_utf8 -wp-timeout 10
+
+# The shape hash of an instance reads its counter block's ByteLength
+# without checking that the bytes it was handed hold one.
+planted "v1 block: mix_instance_shape without its room check" src/v1/block.c \
+  's/if (consumed - definition >= PBS_PERF_COUNTER_BLOCK) {/if (consumed >= definition) {/' \
+  v1_block_proof.c -wp-split -wp-fct mix_instance_shape -wp-timeout 10
 
 echo "prove: every goal of every proved part is proved, and every planted fault is caught ($((SECONDS - start)) s)"

@@ -58,6 +58,7 @@ extern "C" {
 
 /* The value size a type's size bits give; VARIABLE means "see CounterSize". */
 #define PERFBUF_SIZE_VARIABLE 0xFFFFFFFFu
+/*@ assigns \nothing; */
 PERFBUF_API uint32_t perfbuf_counter_type_size(uint32_t type);
 
 typedef enum perfbuf_time_base {
@@ -80,7 +81,9 @@ typedef struct perfbuf_counter_type_info {
 } perfbuf_counter_type_info;
 
 /* The entry for a named type, or NULL for any other value. */
-/*@ assigns \nothing; */
+/*@ assigns \nothing;
+    ensures \result == \null || \valid_read(\result);
+*/
 PERFBUF_API const perfbuf_counter_type_info *perfbuf_counter_type_lookup(uint32_t type);
 /* The type's name, or "unknown". */
 PERFBUF_API const char *perfbuf_counter_type_name(uint32_t type);

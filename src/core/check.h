@@ -209,6 +209,7 @@ static inline uint64_t pb_field64(const pb_cursor *s, pb_field_id f)
         window->start == \old(parent->pos) && window->pos == window->start &&
         window->end == window->start + size;
     ensures \result != PERFBUF_OK ==> parent->pos == \old(parent->pos);
+    ensures pb_ctx_ok(ctx) && ctx->err == \old(ctx->err);
 */
 static inline perfbuf_status pb_take_struct(pb_ctx *ctx, pb_cursor *parent, size_t size,
                                             pb_field_id first_field, pb_cursor *window)
@@ -244,16 +245,19 @@ static inline void pb_take_checked(pb_cursor *parent, size_t n, pb_cursor *child
     }
 }
 
-/* Two's-complement reinterpretation without implementation-defined casts. */
+/* Two's-complement reinterpretation without implementation-defined casts.
+ * UINT64_MAX - v is ~v, written as a subtraction so that the provers see
+ * it below INT64_MAX here (they are not told what ~ does to a bound). */
+/*@ assigns \nothing; */
 static inline int64_t pb_i64(uint64_t v)
 {
-    return v <= (uint64_t)INT64_MAX ? (int64_t)v : -(int64_t)(~v) - 1;
+    return v <= (uint64_t)INT64_MAX ? (int64_t)v : -(int64_t)(UINT64_MAX - v) - 1;
 }
 
 /*@ assigns \nothing; */
 static inline int32_t pb_i32(uint32_t v)
 {
-    return v <= (uint32_t)INT32_MAX ? (int32_t)v : -(int32_t)(~v) - 1;
+    return v <= (uint32_t)INT32_MAX ? (int32_t)v : -(int32_t)(UINT32_MAX - v) - 1;
 }
 
 /*
@@ -288,6 +292,10 @@ pb_cursor pb_window(const uint8_t *data, size_t size, size_t pos, size_t end);
 void pb_view_ctx(pb_ctx *ctx);
 
 /* A SYSTEMTIME field of a structure window (same contract as pb_field32). */
+/*@ requires pb_valid((pb_cursor *)s);
+    requires 0 <= f < PB_FIELD_COUNT;
+    assigns \nothing;
+*/
 perfbuf_systemtime pb_field_systemtime(const pb_cursor *s, pb_field_id f);
 
 /*

@@ -21,6 +21,7 @@
 #define PB_MIX_LANE 0xFFFFFFFFu
 
 /* A 32-bit finalizer (the avalanche step of MurmurHash3's fmix32). */
+/*@ assigns \nothing; */
 static inline uint64_t pb_mix_fmix32(uint64_t h)
 {
     h ^= h >> 16;
@@ -31,6 +32,7 @@ static inline uint64_t pb_mix_fmix32(uint64_t h)
     return h;
 }
 
+/*@ assigns \nothing; */
 static inline uint64_t pb_mix64(uint64_t x)
 {
     uint64_t lo = pb_mix_fmix32(x & PB_MIX_LANE);
@@ -52,6 +54,9 @@ typedef struct pb_mix_lanes {
     uint64_t high;
 } pb_mix_lanes;
 
+/*@ requires \valid(m);
+    assigns *m;
+*/
 static inline void pb_mix_lanes_word(pb_mix_lanes *m, uint64_t word)
 {
     m->low = ((m->low ^ (word & PB_MIX_LANE)) * 0x9E3779B1u) & PB_MIX_LANE;
@@ -59,15 +64,27 @@ static inline void pb_mix_lanes_word(pb_mix_lanes *m, uint64_t word)
 }
 
 /* n bytes at p, which the caller's cursor handed out (pb_cursor_take). */
+/*@ requires \valid(m);
+    requires \valid_read(p + (0 .. n - 1));
+    assigns *m;
+*/
 static inline void pb_mix_lanes_bytes(pb_mix_lanes *m, const uint8_t *p, size_t n)
 {
     PB_WORK(n / 8 + 1); /* a step a word, counted as the cursor counts its reads */
     size_t i = 0;
+    /*@ loop invariant 0 <= i <= n;
+        loop assigns i, *m;
+        loop variant n - i;
+    */
     for (; n - i >= 8; i += 8) {
         pb_mix_lanes_word(m, pb_le64(p + i));
     }
     if (i < n) {
         uint64_t tail = 0;
+        /*@ loop invariant 0 <= k && i + k <= n;
+            loop assigns k, tail;
+            loop variant n - i - k;
+        */
         for (unsigned k = 0; i + k < n; k++) {
             tail |= (uint64_t)p[i + k] << (8 * k);
         }
@@ -75,6 +92,9 @@ static inline void pb_mix_lanes_bytes(pb_mix_lanes *m, const uint8_t *p, size_t 
     }
 }
 
+/*@ requires \valid_read(m);
+    assigns \nothing;
+*/
 static inline uint64_t pb_mix_lanes_value(const pb_mix_lanes *m)
 {
     return pb_mix64(m->high << 32 | m->low);

@@ -283,9 +283,16 @@ bool pb_text_find_terminator(uint32_t code_page, const pb_cursor *c, size_t *byt
         *bytes = units * 2;
         return true;
     }
-    pb_cursor scan = *c;
+    /* Declared, then copied into: the proof loses a copy that initialises
+     * a local whose address is taken (docs/proofs.md). */
+    pb_cursor scan;
+    scan = *c;
     uint8_t b;
     size_t n = 0;
+    /*@ loop invariant pb_valid(&scan);
+        loop assigns scan.pos, b, n;
+        loop variant scan.end - scan.pos;
+    */
     while (pb_cursor_read_u8(&scan, &b)) {
         if (b == 0) {
             *bytes = n;

@@ -99,6 +99,10 @@ bool pb_utf16le_find_nul(const pb_cursor *c, size_t *units);
  * Finds the terminator of a name in a code page (0: UTF-16LE, a NUL code
  * unit; otherwise a NUL byte). On success *bytes is the text's length.
  */
+/*@ requires pb_valid((pb_cursor *)c);
+    requires \valid(bytes);
+    assigns *bytes;
+*/
 bool pb_text_find_terminator(uint32_t code_page, const pb_cursor *c, size_t *bytes);
 
 /* Converts every remaining byte of c as text in code_page (0: UTF-16LE). */

@@ -15,9 +15,19 @@
 #include "core/text.h"
 #include "v1/internal.h"
 
+/* Cursors here are declared, then copied into: the proof (docs/proofs.md)
+ * loses a structure copy that initialises a local whose address is taken.
+ * The steps and their order are the same. */
+
 /* The smallest instance: its definition and an empty counter block. */
 #define MIN_INSTANCE_BYTES PB_V1_MIN_INSTANCE_BYTES
 
+/*@ requires pb_ctx_ok(ctx);
+    requires pb_valid((pb_cursor *)region);
+    requires 0 <= field < PB_FIELD_COUNT;
+    assigns ctx->anomalies, ctx->first_anomaly, *ctx->err;
+    ensures pb_ctx_ok(ctx) && ctx->err == \old(ctx->err);
+*/
 static perfbuf_status check_leftover(pb_ctx *ctx, const pb_cursor *region, size_t at,
                                      pb_field_id field)
 {
@@ -29,6 +39,12 @@ static perfbuf_status check_leftover(pb_ctx *ctx, const pb_cursor *region, size_
 }
 
 /* A length that covers its own fixed header: at least it, inside parent. */
+/*@ requires pb_ctx_ok(ctx);
+    requires pb_valid((pb_cursor *)parent);
+    requires 0 <= field < PB_FIELD_COUNT;
+    assigns ctx->anomalies, ctx->first_anomaly, *ctx->err;
+    ensures pb_ctx_ok(ctx) && ctx->err == \old(ctx->err);
+*/
 static perfbuf_status check_length(pb_ctx *ctx, uint32_t length, size_t header,
                                    const pb_cursor *parent, size_t at, pb_field_id field,
                                    bool must_align)
@@ -46,10 +62,18 @@ static perfbuf_status check_length(pb_ctx *ctx, uint32_t length, size_t header,
     return PERFBUF_OK;
 }
 
+/*@ requires pb_ctx_ok(ctx);
+    requires pb_valid(defs) && \valid(defs);
+    requires \valid(out) && \separated(defs, out, ctx);
+    requires ctx->err == \null || \separated(ctx->err, defs, out);
+    assigns defs->pos, *out, ctx->anomalies, ctx->first_anomaly, *ctx->err;
+    ensures pb_valid(defs) && pb_ctx_ok(ctx) && ctx->err == \old(ctx->err);
+*/
 perfbuf_status pb_v1_read_counter(pb_ctx *ctx, pb_cursor *defs, perfbuf_v1_counter *out)
 {
     size_t at = defs->pos;
-    pb_cursor peek = *defs;
+    pb_cursor peek;
+    peek = *defs;
     pb_cursor hdr;
     perfbuf_status st = pb_take_struct(ctx, &peek, PBS_PERF_COUNTER_DEFINITION,
                                        PBF_PERF_COUNTER_DEFINITION_ByteLength, &hdr);
@@ -102,11 +126,20 @@ perfbuf_status pb_v1_read_counter(pb_ctx *ctx, pb_cursor *defs, perfbuf_v1_count
     return PERFBUF_OK;
 }
 
+/*@ requires pb_ctx_ok(ctx);
+    requires pb_valid(data) && \valid(data);
+    requires reach == \null || \valid_read(reach);
+    requires \valid(out) && \separated(data, out, ctx);
+    requires ctx->err == \null || \separated(ctx->err, data, out);
+    assigns data->pos, *out, ctx->anomalies, ctx->first_anomaly, *ctx->err;
+    ensures pb_valid(data) && pb_ctx_ok(ctx) && ctx->err == \old(ctx->err);
+*/
 perfbuf_status pb_v1_read_counter_block(pb_ctx *ctx, pb_cursor *data, const pb_v1_reach *reach,
                                         perfbuf_v1_counter_block *out)
 {
     size_t at = data->pos;
-    pb_cursor peek = *data;
+    pb_cursor peek;
+    peek = *data;
     pb_cursor hdr;
     perfbuf_status st = pb_take_struct(ctx, &peek, PBS_PERF_COUNTER_BLOCK,
                                        PBF_PERF_COUNTER_BLOCK_ByteLength, &hdr);
@@ -133,17 +166,33 @@ perfbuf_status pb_v1_read_counter_block(pb_ctx *ctx, pb_cursor *data, const pb_v
     return PERFBUF_OK;
 }
 
+/*@ requires pb_ctx_ok(ctx);
+    requires pb_valid(data) && \valid(data);
+    requires \valid(out) && \separated(data, out, ctx);
+    requires ctx->err == \null || \separated(ctx->err, data, out);
+    assigns data->pos, *out, ctx->anomalies, ctx->first_anomaly, *ctx->err;
+    ensures pb_valid(data) && pb_ctx_ok(ctx) && ctx->err == \old(ctx->err);
+*/
 perfbuf_status pb_v1_read_instance(pb_ctx *ctx, pb_cursor *data, uint32_t code_page,
                                    perfbuf_v1_instance *out)
 {
     return pb_v1_read_instance_known(ctx, data, code_page, NULL, out);
 }
 
+/*@ requires pb_ctx_ok(ctx);
+    requires pb_valid(data) && \valid(data);
+    requires known_name_bytes == \null || \valid_read(known_name_bytes);
+    requires \valid(out) && \separated(data, out, ctx);
+    requires ctx->err == \null || \separated(ctx->err, data, out);
+    assigns data->pos, *out, ctx->anomalies, ctx->first_anomaly, *ctx->err;
+    ensures pb_valid(data) && pb_ctx_ok(ctx) && ctx->err == \old(ctx->err);
+*/
 perfbuf_status pb_v1_read_instance_known(pb_ctx *ctx, pb_cursor *data, uint32_t code_page,
                                          const size_t *known_name_bytes, perfbuf_v1_instance *out)
 {
     size_t at = data->pos;
-    pb_cursor peek = *data;
+    pb_cursor peek;
+    peek = *data;
     pb_cursor hdr;
     perfbuf_status st = pb_take_struct(ctx, &peek, PBS_PERF_INSTANCE_DEFINITION,
                                        PBF_PERF_INSTANCE_DEFINITION_ByteLength, &hdr);
@@ -231,6 +280,10 @@ perfbuf_status pb_v1_read_instance_known(pb_ctx *ctx, pb_cursor *data, uint32_t 
  * identical range: the page restricts neither, and each read stays inside
  * its counter block whatever it shares.
  */
+/*@ requires pb_ctx_ok(ctx);
+    requires pb_valid_view(defs);
+    assigns *ctx->err;
+*/
 static perfbuf_status fail_claim_budget(pb_ctx *ctx, pb_cursor defs, uint32_t counter_count,
                                         uint64_t budget_end)
 {
@@ -239,6 +292,11 @@ static perfbuf_status fail_claim_budget(pb_ctx *ctx, pb_cursor defs, uint32_t co
      * first went over it. The definitions were all validated above. */
     uint64_t claimed = 0;
     size_t at = defs.pos;
+    /*@ loop invariant 0 <= i <= counter_count;
+        loop invariant pb_valid(&defs);
+        loop assigns i, defs.pos, at, claimed;
+        loop variant counter_count - i;
+    */
     for (uint32_t i = 0; i < counter_count; i++) {
         perfbuf_v1_counter c;
         if (!pb_v1_view_counter(&defs, &c)) {
@@ -256,6 +314,13 @@ static perfbuf_status fail_claim_budget(pb_ctx *ctx, pb_cursor defs, uint32_t co
 /* Definitions of one object: each one's own checks, the base counter that
  * must follow fraction, average and precision types, and the largest end
  * of any counter, which every counter block must reach. */
+/*@ requires pb_ctx_ok(ctx);
+    requires pb_valid_view(defs);
+    requires \valid_read(o) && \valid(reach) && \separated(reach, o, ctx);
+    requires ctx->err == \null || \separated(ctx->err, o, reach);
+    assigns *reach, ctx->anomalies, ctx->first_anomaly, *ctx->err;
+    ensures pb_ctx_ok(ctx) && ctx->err == \old(ctx->err);
+*/
 static perfbuf_status check_definitions(pb_ctx *ctx, pb_cursor defs, const perfbuf_v1_object *o,
                                         pb_v1_reach *reach)
 {
@@ -268,6 +333,14 @@ static perfbuf_status check_definitions(pb_ctx *ctx, pb_cursor defs, const perfb
      * claimed end: see fail_claim_budget. */
     uint64_t claimed = 0;
     uint64_t claimed_end = 0;
+    /*@ loop invariant 0 <= i <= o->counter_count;
+        loop invariant pb_valid(&defs) && pb_ctx_ok(ctx);
+        loop invariant ctx->err == \at(ctx->err, Pre);
+        loop invariant pending == \null || \valid_read(pending);
+        loop assigns i, defs.pos, pending, pending_at, reach->end, reach->definition, claimed,
+                     claimed_end, ctx->anomalies, ctx->first_anomaly, *\at(ctx->err, Pre);
+        loop variant o->counter_count - i;
+    */
     for (uint32_t i = 0; i < o->counter_count; i++) {
         perfbuf_v1_counter c;
         perfbuf_status st = pb_v1_read_counter(ctx, &defs, &c);
@@ -354,9 +427,15 @@ static perfbuf_status check_definitions(pb_ctx *ctx, pb_cursor defs, const perfb
  * so its last unit is the NUL and the name is not scanned; any other span
  * goes to the full scan.
  */
+/*@ requires pb_valid(data) && \valid(data);
+    requires unit == 1 || unit == 2;
+    assigns *data;
+    ensures pb_valid(data);
+*/
 PB_V1_WALK_INLINE bool instance_passes(pb_cursor *data, uint32_t unit, uint64_t reach_end)
 {
-    pb_cursor head_peek = *data;
+    pb_cursor head_peek;
+    head_peek = *data;
     const uint8_t *head;
     if (!pb_cursor_take(&head_peek, PBS_PERF_INSTANCE_DEFINITION, &head)) {
         return false;
@@ -364,7 +443,8 @@ PB_V1_WALK_INLINE bool instance_passes(pb_cursor *data, uint32_t unit, uint64_t 
     uint32_t length = pb_le32(head + PBO_PERF_INSTANCE_DEFINITION_ByteLength);
     uint32_t name_offset = pb_le32(head + PBO_PERF_INSTANCE_DEFINITION_NameOffset);
     uint32_t name_length = pb_le32(head + PBO_PERF_INSTANCE_DEFINITION_NameLength);
-    pb_cursor walk = *data;
+    pb_cursor walk;
+    walk = *data;
     const uint8_t *inst;
     if (length < PBS_PERF_INSTANCE_DEFINITION || length % 8 != 0 ||
         !pb_cursor_take(&walk, length, &inst)) {
@@ -385,7 +465,8 @@ PB_V1_WALK_INLINE bool instance_passes(pb_cursor *data, uint32_t unit, uint64_t 
             return false;
         }
     }
-    pb_cursor block_peek = walk;
+    pb_cursor block_peek;
+    block_peek = walk;
     const uint8_t *block;
     if (!pb_cursor_take(&block_peek, PBS_PERF_COUNTER_BLOCK, &block)) {
         return false;
@@ -403,6 +484,14 @@ PB_V1_WALK_INLINE bool instance_passes(pb_cursor *data, uint32_t unit, uint64_t 
  * name what is wrong with it (or record what they tolerate); *consumed is
  * how far they read. The cursor comes by value, so that the walk's own
  * stays in registers. */
+/*@ requires pb_ctx_ok(ctx);
+    requires pb_valid_view(data);
+    requires \valid_read(reach);
+    requires \valid(consumed) && \separated(consumed, ctx);
+    requires ctx->err == \null || \separated(ctx->err, consumed);
+    assigns *consumed, ctx->anomalies, ctx->first_anomaly, *ctx->err;
+    ensures pb_ctx_ok(ctx) && ctx->err == \old(ctx->err);
+*/
 static PB_NOINLINE perfbuf_status check_instance_decoded(pb_ctx *ctx, pb_cursor data,
                                                          uint32_t code_page,
                                                          const pb_v1_reach *reach,
@@ -426,6 +515,10 @@ static PB_NOINLINE perfbuf_status check_instance_decoded(pb_ctx *ctx, pb_cursor 
  * bytes at `at`. The counter values are left out: hashing them would double
  * the parse's time, and nothing kept across calls is derived from them.
  */
+/*@ requires \valid(shape);
+    requires pb_valid_view(at);
+    assigns *shape;
+*/
 static inline void mix_instance_shape(pb_mix_lanes *shape, pb_cursor at, size_t consumed)
 {
     const uint8_t *bytes;
@@ -449,16 +542,32 @@ static inline void mix_instance_shape(pb_mix_lanes *shape, pb_cursor at, size_t 
  * read), since a cursor whose address is passed out would go through
  * memory at every step.
  */
+/*@ requires pb_ctx_ok(ctx);
+    requires pb_valid(data) && \valid(data) && \separated(data, ctx);
+    requires \valid_read(reach);
+    requires unit == 1 || unit == 2;
+    requires ctx->err == \null || \separated(ctx->err, data);
+    assigns *data, ctx->shape, ctx->anomalies, ctx->first_anomaly, *ctx->err;
+    ensures pb_valid(data) && pb_ctx_ok(ctx) && ctx->err == \old(ctx->err);
+*/
 PB_V1_WALK_INLINE perfbuf_status walk_instances(pb_ctx *ctx, pb_cursor *data, uint32_t count,
                                                 uint32_t code_page, uint32_t unit,
                                                 const pb_v1_reach *reach)
 {
     uint64_t reach_end = reach->end;
-    pb_cursor walk = *data;
+    pb_cursor walk;
+    walk = *data;
     pb_mix_lanes shape = ctx->shape;
+    /*@ loop invariant 0 <= i <= count;
+        loop invariant pb_valid(&walk) && pb_ctx_ok(ctx);
+        loop invariant ctx->err == \at(ctx->err, Pre);
+        loop assigns i, walk, shape, ctx->anomalies, ctx->first_anomaly, *\at(ctx->err, Pre);
+        loop variant count - i;
+    */
     for (uint32_t i = 0; i < count; i++) {
         pb_v1_prefetch_ahead(&walk, PB_V1_PREFETCH_AHEAD);
-        pb_cursor instance = walk;
+        pb_cursor instance;
+        instance = walk;
         if (!instance_passes(&walk, unit, reach_end)) {
             size_t consumed = 0;
             perfbuf_status st = check_instance_decoded(ctx, walk, code_page, reach, &consumed);
@@ -478,6 +587,12 @@ PB_V1_WALK_INLINE perfbuf_status walk_instances(pb_ctx *ctx, pb_cursor *data, ui
     return PERFBUF_OK;
 }
 
+/*@ requires pb_ctx_ok(ctx);
+    requires pb_valid_view(data);
+    requires \valid_read(o) && \valid_read(reach);
+    assigns ctx->shape, ctx->anomalies, ctx->first_anomaly, *ctx->err;
+    ensures pb_ctx_ok(ctx) && ctx->err == \old(ctx->err);
+*/
 static perfbuf_status check_object_data(pb_ctx *ctx, pb_cursor data, const perfbuf_v1_object *o,
                                         const pb_v1_reach *reach)
 {
@@ -496,11 +611,19 @@ static perfbuf_status check_object_data(pb_ctx *ctx, pb_cursor data, const perfb
     return check_leftover(ctx, &data, o->offset, PBF_PERF_OBJECT_TYPE_TotalByteLength);
 }
 
+/*@ requires pb_ctx_ok(ctx);
+    requires pb_valid(objects) && \valid(objects);
+    requires \valid(out) && \separated(objects, out, ctx);
+    requires ctx->err == \null || \separated(ctx->err, objects, out);
+    assigns objects->pos, *out, ctx->shape, ctx->anomalies, ctx->first_anomaly, *ctx->err;
+    ensures pb_valid(objects) && pb_ctx_ok(ctx) && ctx->err == \old(ctx->err);
+*/
 perfbuf_status pb_v1_read_object(pb_ctx *ctx, pb_cursor *objects, bool deep,
                                  perfbuf_v1_object *out)
 {
     size_t at = objects->pos;
-    pb_cursor peek = *objects;
+    pb_cursor peek;
+    peek = *objects;
     pb_cursor hdr;
     perfbuf_status st = pb_take_struct(ctx, &peek, PBS_PERF_OBJECT_TYPE,
                                        PBF_PERF_OBJECT_TYPE_TotalByteLength, &hdr);
@@ -576,7 +699,8 @@ perfbuf_status pb_v1_read_object(pb_ctx *ctx, pb_cursor *objects, bool deep,
     /* The object's header into the parse's shape: its lengths and counts
      * place every instance, and its PerfTime moves with each capture. */
     const uint8_t *header_bytes;
-    pb_cursor header_copy = hdr;
+    pb_cursor header_copy;
+    header_copy = hdr;
     if (!pb_cursor_take(&header_copy, PBS_PERF_OBJECT_TYPE, &header_bytes)) {
         PB_UNREACHABLE(); /* hdr is this structure's bytes, taken above */
     } else {
@@ -597,6 +721,9 @@ perfbuf_status pb_v1_read_object(pb_ctx *ctx, pb_cursor *objects, bool deep,
     return check_object_data(ctx, data, out, &reach);
 }
 
+/*@ requires pb_valid((pb_cursor *)hdr);
+    assigns \nothing;
+*/
 static bool signature_ok(const pb_cursor *hdr)
 {
     static const uint16_t perf[4] = {'P', 'E', 'R', 'F'};
@@ -604,6 +731,10 @@ static bool signature_ok(const pb_cursor *hdr)
     if (!pb_cursor_slice(hdr, PBO_PERF_DATA_BLOCK_Signature, 8, &sig)) {
         return false;
     }
+    /*@ loop invariant 0 <= i <= 4 && pb_valid(&sig);
+        loop assigns i, sig.pos;
+        loop variant 4 - i;
+    */
     for (int i = 0; i < 4; i++) {
         uint16_t u;
         if (!pb_cursor_read_u16(&sig, &u) || u != perf[i]) {
@@ -614,6 +745,13 @@ static bool signature_ok(const pb_cursor *hdr)
 }
 
 /* The computer name span inside the header; an empty name is valid. */
+/*@ requires pb_ctx_ok(ctx);
+    requires pb_valid((pb_cursor *)header_region) && pb_valid((pb_cursor *)hdr);
+    requires \valid(q) && \separated(q, ctx, header_region, hdr);
+    requires ctx->err == \null || \separated(ctx->err, q);
+    assigns q->system_name_offset, q->system_name_units, *ctx->err;
+    ensures pb_ctx_ok(ctx) && ctx->err == \old(ctx->err);
+*/
 static perfbuf_status read_system_name(pb_ctx *ctx, const pb_cursor *header_region,
                                        const pb_cursor *hdr, perfbuf_v1_block *q)
 {
@@ -657,12 +795,21 @@ static perfbuf_status read_system_name(pb_ctx *ctx, const pb_cursor *header_regi
 
 /* The whole parse, writing the view straight into *q (no copy on the
  * stack: the largest frame stays small). */
+/*@ requires pb_ctx_ok(ctx);
+    requires \valid_read((const uint8_t *)data + (0 .. received - 1));
+    requires \valid(out) && \separated(out, ctx);
+    requires ctx->err == \null || \separated(ctx->err, out);
+    assigns *out, ctx->shape, ctx->anomalies, ctx->first_anomaly, *ctx->err;
+*/
 static perfbuf_status parse_block(pb_ctx *ctx, const void *data, size_t received,
                                   perfbuf_v1_block *out)
 {
 
-    pb_cursor all = pb_cursor_make((const uint8_t *)data, received);
-    pb_cursor peek = all;
+    pb_cursor all;
+
+    all = pb_cursor_make((const uint8_t *)data, received);
+    pb_cursor peek;
+    peek = all;
     pb_cursor hdr;
     perfbuf_status st = pb_take_struct(ctx, &peek, PBS_PERF_DATA_BLOCK,
                                        PBF_PERF_DATA_BLOCK_Signature, &hdr);
@@ -734,6 +881,13 @@ static perfbuf_status parse_block(pb_ctx *ctx, const void *data, size_t received
     }
     uint32_t found = 0;
     size_t instances = 0;
+    /*@ loop invariant 0 <= found <= declared;
+        loop invariant pb_valid(&block) && pb_ctx_ok(ctx);
+        loop invariant ctx->err == \at(ctx->err, Pre);
+        loop assigns found, instances, st, block.pos, ctx->shape, ctx->anomalies,
+                     ctx->first_anomaly, *\at(ctx->err, Pre);
+        loop variant declared - found;
+    */
     for (; found < declared; found++) {
         /* Providers are known to claim more objects than they wrote: a
          * lenient parse keeps the objects that are there. */
@@ -785,11 +939,15 @@ static perfbuf_status parse_block(pb_ctx *ctx, const void *data, size_t received
 /* Each field through the mixer of core/mix.h (a bijection of 64 bits whose
  * arithmetic never wraps, for -fsanitize=integer): a field that differs
  * changes the identity but for a 2^-64 chance. */
+/*@ assigns \nothing; */
 static uint64_t identity_step(uint64_t h, uint64_t field)
 {
     return pb_mix64(h ^ field);
 }
 
+/*@ requires \valid_read(b) && \valid_read(shape);
+    assigns \nothing;
+*/
 uint64_t pb_v1_parse_identity(const perfbuf_v1_block *b, const pb_mix_lanes *shape)
 {
     const perfbuf_systemtime *t = &b->system_time;
@@ -812,6 +970,13 @@ uint64_t pb_v1_parse_identity(const perfbuf_v1_block *b, const pb_mix_lanes *sha
     return h != 0 ? h : 1u;
 }
 
+/*@ requires data == \null || \valid_read((const uint8_t *)data + (0 .. received - 1));
+    requires opts == \null || \valid_read(opts);
+    requires out == \null || \valid(out);
+    requires err == \null || \valid(err);
+    requires out == \null || err == \null || \separated(out, err);
+    assigns *out, *err;
+*/
 perfbuf_status perfbuf_v1_parse(const void *data, size_t received, const perfbuf_options *opts,
                                 perfbuf_v1_block *out, perfbuf_error *err)
 {
@@ -845,6 +1010,9 @@ perfbuf_status perfbuf_v1_parse(const void *data, size_t received, const perfbuf
  * The cursor proves the field's bytes are inside the window; pb_le32 and
  * pb_le64 decode them in the form gcc folds into one load (src/core/le_load.h),
  * since every view of every instance reads its fields here. */
+/*@ requires pb_valid((pb_cursor *)s);
+    assigns \nothing;
+*/
 static uint32_t field32(const pb_cursor *s, size_t rel)
 {
     pb_cursor field;
@@ -856,6 +1024,9 @@ static uint32_t field32(const pb_cursor *s, size_t rel)
     return pb_le32(bytes);
 }
 
+/*@ requires pb_valid((pb_cursor *)s);
+    assigns \nothing;
+*/
 static uint64_t field64(const pb_cursor *s, size_t rel)
 {
     pb_cursor field;
@@ -867,10 +1038,16 @@ static uint64_t field64(const pb_cursor *s, size_t rel)
     return pb_le64(bytes);
 }
 
+/*@ requires pb_valid(objects) && \valid(objects);
+    requires \valid(out) && \separated(objects, out);
+    assigns objects->pos, *out;
+    ensures pb_valid(objects);
+*/
 bool pb_v1_view_object(pb_cursor *objects, perfbuf_v1_object *out)
 {
     size_t at = objects->pos;
-    pb_cursor peek = *objects;
+    pb_cursor peek;
+    peek = *objects;
     pb_cursor hdr;
     if (!pb_cursor_sub(&peek, PBS_PERF_OBJECT_TYPE, &hdr)) {
         return false;
@@ -909,10 +1086,16 @@ bool pb_v1_view_object(pb_cursor *objects, perfbuf_v1_object *out)
     return true;
 }
 
+/*@ requires pb_valid(defs) && \valid(defs);
+    requires \valid(out) && \separated(defs, out);
+    assigns defs->pos, *out;
+    ensures pb_valid(defs);
+*/
 bool pb_v1_view_counter(pb_cursor *defs, perfbuf_v1_counter *out)
 {
     size_t at = defs->pos;
-    pb_cursor peek = *defs;
+    pb_cursor peek;
+    peek = *defs;
     pb_cursor hdr;
     if (!pb_cursor_sub(&peek, PBS_PERF_COUNTER_DEFINITION, &hdr)) {
         return false;
@@ -933,10 +1116,16 @@ bool pb_v1_view_counter(pb_cursor *defs, perfbuf_v1_counter *out)
     return true;
 }
 
+/*@ requires pb_valid(data) && \valid(data);
+    requires \valid(out) && \separated(data, out);
+    assigns data->pos, *out;
+    ensures pb_valid(data);
+*/
 bool pb_v1_view_counter_block(pb_cursor *data, uint64_t parse_id, perfbuf_v1_counter_block *out)
 {
     size_t at = data->pos;
-    pb_cursor peek = *data;
+    pb_cursor peek;
+    peek = *data;
     const uint8_t *head;
     if (!pb_cursor_take(&peek, PBS_PERF_COUNTER_BLOCK, &head)) {
         return false;
@@ -957,10 +1146,19 @@ bool pb_v1_view_counter_block(pb_cursor *data, uint64_t parse_id, perfbuf_v1_cou
  * every accepted input), reading four units at a time: a view finds the
  * length of every instance's name, so this is on every walk's path.
  */
+/*@ requires pb_valid((pb_cursor *)name);
+    requires \valid(bytes);
+    assigns *bytes;
+*/
 bool pb_v1_utf16_name_bytes(const pb_cursor *name, size_t *bytes)
 {
-    pb_cursor scan = *name;
+    pb_cursor scan;
+    scan = *name;
     const uint8_t *four;
+    /*@ loop invariant pb_valid(&scan);
+        loop assigns scan.pos, four;
+        loop variant scan.end - scan.pos;
+    */
     for (;;) {
         size_t at = pb_cursor_consumed(&scan);
         if (pb_cursor_remaining(&scan) < 8 || !pb_cursor_take(&scan, 8, &four)) {
@@ -973,6 +1171,10 @@ bool pb_v1_utf16_name_bytes(const pb_cursor *name, size_t *bytes)
          * or-ing the word in mark the units that are 0. */
         uint64_t low = (word & 0x7FFF7FFF7FFF7FFFu) + 0x7FFF7FFF7FFF7FFFu;
         if ((~(low | word) & 0x8000800080008000u) != 0) {
+            /*@ loop invariant 0 <= unit <= 4;
+                loop assigns unit;
+                loop variant 4 - unit;
+            */
             for (unsigned unit = 0; unit < 4; unit++) {
                 if (((word >> (16 * unit)) & 0xFFFFu) == 0) {
                     *bytes = at + 2 * (size_t)unit;
@@ -989,6 +1191,10 @@ bool pb_v1_utf16_name_bytes(const pb_cursor *name, size_t *bytes)
     if (tail == 0 || !pb_cursor_take(&scan, tail, &units)) {
         return false;
     }
+    /*@ loop invariant 0 <= k <= tail && k % 2 == 0;
+        loop assigns k;
+        loop variant tail - k;
+    */
     for (size_t k = 0; k < tail; k += 2) {
         if ((units[k] | units[k + 1]) == 0) {
             *bytes = at + k;
@@ -998,6 +1204,12 @@ bool pb_v1_utf16_name_bytes(const pb_cursor *name, size_t *bytes)
     return false;
 }
 
+/*@ requires pb_valid(data) && \valid(data);
+    requires known_name_bytes == \null || \valid_read(known_name_bytes);
+    requires \valid(out) && \separated(data, out);
+    assigns *data, *out;
+    ensures pb_valid(data);
+*/
 bool pb_v1_view_instance(pb_cursor *data, uint64_t parse_id, uint32_t code_page,
                          const size_t *known_name_bytes, perfbuf_v1_instance *out)
 {
@@ -1031,12 +1243,20 @@ bool pb_v1_view_instance(pb_cursor *data, uint64_t parse_id, uint32_t code_page,
     return true;
 }
 
+/*@ requires pb_v1_block_ok(b);
+    assigns \nothing;
+    ensures pb_valid_view(\result);
+*/
 pb_cursor pb_v1_window(const perfbuf_v1_block *b, size_t pos, size_t end)
 {
     return pb_window(b->data, b->size, pos, end);
 }
 
 
+/*@ requires \valid_read(b) && \valid(it);
+    assigns *it;
+    ensures it->next_index == 0;
+*/
 void perfbuf_v1_objects_begin(const perfbuf_v1_block *b, perfbuf_v1_iter *it)
 {
     it->pos = b->header_length;
@@ -1046,13 +1266,21 @@ void perfbuf_v1_objects_begin(const perfbuf_v1_block *b, perfbuf_v1_iter *it)
     it->code_page = 0;
 }
 
+/*@ requires pb_v1_block_ok(b);
+    requires \valid(it) && \valid(out) && \separated(it, out, b);
+    assigns *it, *out;
+    ensures it->count == \old(it->count);
+    ensures \result ==> \old(it->next_index) < it->count &&
+                        it->next_index == \old(it->next_index) + 1;
+*/
 bool perfbuf_v1_objects_next(const perfbuf_v1_block *b, perfbuf_v1_iter *it,
                              perfbuf_v1_object *out)
 {
     if (it->next_index >= it->count) {
         return false;
     }
-    pb_cursor c = pb_v1_window(b, it->pos, it->end);
+    pb_cursor c;
+    c = pb_v1_window(b, it->pos, it->end);
     if (!pb_v1_view_object(&c, out)) {
         /* An iterator or view of another buffer: nothing to read. */
         it->next_index = it->count;
@@ -1063,6 +1291,11 @@ bool perfbuf_v1_objects_next(const perfbuf_v1_block *b, perfbuf_v1_iter *it,
     return true;
 }
 
+/*@ requires b == \null || pb_v1_block_ok(b);
+    requires out == \null || \valid(out);
+    requires b == \null || out == \null || \separated(out, b);
+    assigns *out;
+*/
 perfbuf_status perfbuf_v1_find_object(const perfbuf_v1_block *b, uint32_t title_index,
                                       perfbuf_v1_object *out)
 {
@@ -1071,6 +1304,10 @@ perfbuf_status perfbuf_v1_find_object(const perfbuf_v1_block *b, uint32_t title_
     }
     perfbuf_v1_iter it;
     perfbuf_v1_objects_begin(b, &it);
+    /*@ loop invariant it.next_index <= it.count;
+        loop assigns it, *out;
+        loop variant it.count - it.next_index;
+    */
     while (perfbuf_v1_objects_next(b, &it, out)) {
         if (out->name_title_index == title_index) {
             return PERFBUF_OK;
@@ -1079,6 +1316,9 @@ perfbuf_status perfbuf_v1_find_object(const perfbuf_v1_block *b, uint32_t title_
     return PERFBUF_E_NOT_FOUND;
 }
 
+/*@ requires \valid_read(o) && \valid(it);
+    assigns *it;
+*/
 void perfbuf_v1_counters_begin(const perfbuf_v1_object *o, perfbuf_v1_iter *it)
 {
     it->pos = o->definitions_offset;
@@ -1088,13 +1328,21 @@ void perfbuf_v1_counters_begin(const perfbuf_v1_object *o, perfbuf_v1_iter *it)
     it->code_page = 0;
 }
 
+/*@ requires pb_v1_block_ok(b);
+    requires \valid(it) && \valid(out) && \separated(it, out, b);
+    assigns *it, *out;
+    ensures it->count == \old(it->count);
+    ensures \result ==> \old(it->next_index) < it->count &&
+                        it->next_index == \old(it->next_index) + 1;
+*/
 bool perfbuf_v1_counters_next(const perfbuf_v1_block *b, perfbuf_v1_iter *it,
                               perfbuf_v1_counter *out)
 {
     if (it->next_index >= it->count) {
         return false;
     }
-    pb_cursor c = pb_v1_view_window(b, it->pos, it->end);
+    pb_cursor c;
+    c = pb_v1_view_window(b, it->pos, it->end);
     if (!pb_v1_view_counter(&c, out)) {
         /* An iterator or view of another buffer: nothing to read. */
         it->next_index = it->count;
@@ -1105,13 +1353,18 @@ bool perfbuf_v1_counters_next(const perfbuf_v1_block *b, perfbuf_v1_iter *it,
     return true;
 }
 
+/*@ requires pb_v1_block_ok(b) && \valid_read(o);
+    requires \valid(out);
+    assigns *out;
+*/
 bool perfbuf_v1_object_counter_block(const perfbuf_v1_block *b, const perfbuf_v1_object *o,
                                      perfbuf_v1_counter_block *out)
 {
     if (o->num_instances != PERFBUF_V1_NO_INSTANCES) {
         return false;
     }
-    pb_cursor c = pb_v1_window(b, o->data_offset, o->offset + o->total_length);
+    pb_cursor c;
+    c = pb_v1_window(b, o->data_offset, o->offset + o->total_length);
     if (!pb_v1_view_counter_block(&c, b->parse_id, out)) {
         /* An iterator or view of another buffer: nothing to read. */
         return false;
@@ -1119,6 +1372,9 @@ bool perfbuf_v1_object_counter_block(const perfbuf_v1_block *b, const perfbuf_v1
     return true;
 }
 
+/*@ requires \valid_read(o) && \valid(it);
+    assigns *it;
+*/
 void perfbuf_v1_instances_begin(const perfbuf_v1_object *o, perfbuf_v1_iter *it)
 {
     it->pos = o->data_offset;
@@ -1128,13 +1384,21 @@ void perfbuf_v1_instances_begin(const perfbuf_v1_object *o, perfbuf_v1_iter *it)
     it->code_page = o->code_page;
 }
 
+/*@ requires pb_v1_block_ok(b);
+    requires \valid(it) && \valid(out) && \separated(it, out, b);
+    assigns *it, *out;
+    ensures it->count == \old(it->count);
+    ensures \result ==> \old(it->next_index) < it->count &&
+                        it->next_index == \old(it->next_index) + 1;
+*/
 bool perfbuf_v1_instances_next(const perfbuf_v1_block *b, perfbuf_v1_iter *it,
                                perfbuf_v1_instance *out)
 {
     if (it->next_index >= it->count) {
         return false;
     }
-    pb_cursor c = pb_v1_view_window(b, it->pos, it->end);
+    pb_cursor c;
+    c = pb_v1_view_window(b, it->pos, it->end);
     pb_v1_prefetch_ahead(&c, PB_V1_PREFETCH_AHEAD);
     if (!pb_v1_view_instance(&c, b->parse_id, it->code_page, NULL, out)) {
         /* An iterator or view of another buffer: nothing to read. */
@@ -1146,12 +1410,22 @@ bool perfbuf_v1_instances_next(const perfbuf_v1_block *b, perfbuf_v1_iter *it,
     return true;
 }
 
+/*@ requires pb_v1_block_ok(b) && \valid(out);
+    assigns *out;
+*/
 bool pb_v1_object_at(const perfbuf_v1_block *b, size_t offset, perfbuf_v1_object *out)
 {
-    pb_cursor c = pb_v1_window(b, offset, b->size);
+    pb_cursor c;
+    c = pb_v1_window(b, offset, b->size);
     return offset >= b->header_length && pb_v1_view_object(&c, out);
 }
 
+/*@ requires pb_v1_block_ok(b);
+    requires \valid_read(block) && \valid_read(counter);
+    requires \valid(value);
+    assigns *value;
+    ensures \result ==> pb_valid(value);
+*/
 bool pb_v1_counter_slice(const perfbuf_v1_block *b, const perfbuf_v1_counter_block *block,
                          const perfbuf_v1_counter *counter, pb_cursor *value)
 {
@@ -1160,6 +1434,11 @@ bool pb_v1_counter_slice(const perfbuf_v1_block *b, const perfbuf_v1_counter_blo
            pb_cursor_slice(&c, counter->counter_offset, counter->size, value);
 }
 
+/*@ requires b == \null || pb_v1_block_ok(b);
+    requires block == \null || \valid_read(block);
+    requires counter == \null || \valid_read(counter);
+    assigns \nothing;
+*/
 uint64_t perfbuf_v1_counter_value(const perfbuf_v1_block *b, const perfbuf_v1_counter_block *block,
                                   const perfbuf_v1_counter *counter)
 {
@@ -1180,6 +1459,11 @@ uint64_t perfbuf_v1_counter_value(const perfbuf_v1_block *b, const perfbuf_v1_co
     return v;
 }
 
+/*@ requires b == \null || pb_v1_block_ok(b);
+    requires block == \null || \valid_read(block);
+    requires counter == \null || \valid_read(counter);
+    assigns \nothing;
+*/
 const uint8_t *perfbuf_v1_counter_bytes(const perfbuf_v1_block *b,
                                         const perfbuf_v1_counter_block *block,
                                         const perfbuf_v1_counter *counter)
@@ -1192,6 +1476,12 @@ const uint8_t *perfbuf_v1_counter_bytes(const perfbuf_v1_block *b,
     return pb_cursor_data(&value);
 }
 
+/*@ requires b == \null || pb_v1_block_ok(b);
+    requires cap == 0 || \valid(out + (0 .. cap - 1));
+    requires len == \null || \valid(len);
+    requires \separated(out + (0 .. cap - 1), len);
+    assigns out[0 .. cap - 1], *len;
+*/
 perfbuf_status perfbuf_v1_system_name_utf8(const perfbuf_v1_block *b, char *out, size_t cap,
                                            size_t *len)
 {

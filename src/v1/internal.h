@@ -7,6 +7,16 @@
 #include "core/check.h"
 #include "core/le_load.h"
 
+/* Cursors here are declared, then copied into: the proof (docs/proofs.md)
+ * loses a structure copy that initialises a local whose address is taken. */
+
+/*@
+  // A block whose bytes the caller still holds: every byte counted in size
+  // may be read (a parse gives back only such blocks, a zeroed one too).
+  predicate pb_v1_block_ok(perfbuf_v1_block *b) =
+      \valid_read(b) && \valid_read(b->data + (0 .. b->size - 1));
+*/
+
 /* How far into every counter block the object's counters reach, and the
  * definition that reaches furthest. */
 typedef struct pb_v1_reach {
@@ -22,6 +32,9 @@ typedef struct pb_v1_reach {
  * the PERF_COUNTER_DEFINITION page documents; this bounds how many.
  */
 #define PB_V1_CLAIM_FACTOR 2u
+/*@ requires \valid_read(c);
+    assigns \nothing;
+*/
 static inline uint64_t pb_v1_counter_claim(const perfbuf_v1_counter *c)
 {
     return c->size > 0 ? c->size : 1u;
@@ -62,9 +75,14 @@ bool pb_v1_utf16_name_bytes(const pb_cursor *name, size_t *bytes);
 pb_cursor pb_v1_window(const perfbuf_v1_block *b, size_t pos, size_t end);
 /* The same, inline for the iterators and plans (an empty cursor when the
  * range is not inside b). */
+/*@ requires pb_v1_block_ok(b);
+    assigns \nothing;
+    ensures pb_valid_view(\result);
+*/
 static inline pb_cursor pb_v1_view_window(const perfbuf_v1_block *b, size_t pos, size_t end)
 {
-    pb_cursor c = pb_cursor_make(b->data, b->size);
+    pb_cursor c;
+    c = pb_cursor_make(b->data, b->size);
     if (end > c.end || pos > end) {
         /* Empty, over b's own bytes rather than NULL: no read can succeed,
          * and no compiler follows a NULL base into the callers' loads. */
@@ -100,10 +118,17 @@ typedef struct pb_v1_instance_step {
     uint32_t counters_bytes; /* and its ByteLength */
 } pb_v1_instance_step;
 
+/*@ requires pb_valid(data) && \valid(data);
+    requires \valid(out) && \separated(data, out);
+    assigns *data, *out;
+    ensures pb_valid(data);
+    ensures \result ==> pb_valid(&out->name) && \valid_read(out->head + (0 .. 23));
+*/
 static inline bool pb_v1_step_instance(pb_cursor *data, uint32_t code_page,
                                        pb_v1_instance_step *out)
 {
-    pb_cursor peek = *data;
+    pb_cursor peek;
+    peek = *data;
     const uint8_t *head;
     if (!pb_cursor_take(&peek, PBS_PERF_INSTANCE_DEFINITION, &head)) {
         return false;
@@ -126,7 +151,8 @@ static inline bool pb_v1_step_instance(pb_cursor *data, uint32_t code_page,
         return false;
     }
     size_t counters = peek.pos;
-    pb_cursor block = peek;
+    pb_cursor block;
+    block = peek;
     const uint8_t *block_head;
     if (!pb_cursor_take(&block, PBS_PERF_COUNTER_BLOCK, &block_head)) {
         return false;
@@ -177,7 +203,8 @@ static inline bool pb_v1_object_of_block(const perfbuf_v1_block *b, const perfbu
     if (o->offset < b->header_length) {
         return false;
     }
-    pb_cursor c = pb_v1_view_window(b, o->offset, b->size);
+    pb_cursor c;
+    c = pb_v1_view_window(b, o->offset, b->size);
     const uint8_t *h;
     if (!pb_cursor_take(&c, PBS_PERF_OBJECT_TYPE, &h)) {
         return false;
@@ -223,6 +250,9 @@ uint64_t pb_v1_parse_identity(const perfbuf_v1_block *b, const pb_mix_lanes *sha
  * of parse_id makes, O(1). A zeroed b (a failed parse) has parse_id 0 and
  * matches nothing.
  */
+/*@ requires \valid_read(b);
+    assigns \nothing;
+*/
 static inline bool pb_v1_same_parse(const perfbuf_v1_block *b, uint64_t parse_id)
 {
     return b->parse_id != 0 && parse_id == b->parse_id;
@@ -234,6 +264,11 @@ static inline bool pb_v1_same_parse(const perfbuf_v1_block *b, uint64_t parse_id
  * are a PERF_COUNTER_BLOCK.ByteLength equal to its byte_length, inside b).
  * O(1). *window is then the block's bytes.
  */
+/*@ requires pb_v1_block_ok(b);
+    requires \valid_read(block) && \valid(window);
+    assigns *window;
+    ensures \result ==> pb_valid(window);
+*/
 static inline bool pb_v1_counter_block_of(const perfbuf_v1_block *b,
                                           const perfbuf_v1_counter_block *block, pb_cursor *window)
 {
@@ -243,7 +278,8 @@ static inline bool pb_v1_counter_block_of(const perfbuf_v1_block *b,
         return false;
     }
     *window = pb_v1_view_window(b, block->offset, block->offset + block->byte_length);
-    pb_cursor head = *window;
+    pb_cursor head;
+    head = *window;
     const uint8_t *field;
     /* Taken through the cursor's check, decoded in the form gcc folds
      * into one load (core/le_load.h): every value read passes here. */
@@ -274,6 +310,9 @@ static inline bool pb_v1_counter_block_of(const perfbuf_v1_block *b,
  * scaling table). A hint only: nothing is read through it, and the
  * address is formed only inside the window.
  */
+/*@ requires pb_valid((pb_cursor *)c);
+    assigns \nothing;
+*/
 static inline void pb_v1_prefetch_ahead(const pb_cursor *c, size_t ahead)
 {
 #if defined(__GNUC__) || defined(__clang__)
