@@ -89,6 +89,11 @@ perfbuf_status pb_fail_truncated(pb_ctx *ctx, size_t structure_offset, size_t av
     pb_field_id f = first_field;
     pb_field_id cut = first_field;
     /* Fields of one structure are consecutive in layout.def. */
+    /*@ loop invariant first_field <= f <= PB_FIELD_COUNT;
+        loop invariant 0 <= cut < PB_FIELD_COUNT;
+        loop assigns f, cut;
+        loop variant PB_FIELD_COUNT - f;
+    */
     while (f < PB_FIELD_COUNT && pb_fields[f].structure == structure) {
         PB_WORK(1);
         if ((size_t)pb_fields[f].offset + pb_fields[f].width > available) {

@@ -90,6 +90,12 @@ perfbuf_status pb_fail(pb_ctx *ctx, perfbuf_status status, size_t structure_offs
 /* pb_fail for a size, count or offset that broke a bound: the error also
  * carries the value declared and the bound (perfbuf_error says which bound
  * each status compares with). */
+/*@ requires pb_ctx_ok(ctx);
+    requires 0 <= field < PB_FIELD_COUNT;
+    assigns *ctx->err;
+    ensures ctx->err == \old(ctx->err);
+    ensures \result == status;
+*/
 perfbuf_status pb_fail_compared(pb_ctx *ctx, perfbuf_status status, size_t structure_offset,
                                 pb_field_id field, uint64_t declared, uint64_t limit);
 
@@ -97,6 +103,12 @@ perfbuf_status pb_fail_compared(pb_ctx *ctx, perfbuf_status status, size_t struc
  * A structure starting at structure_offset has only `available` bytes:
  * names the first of its fields that does not fit.
  */
+/*@ requires pb_ctx_ok(ctx);
+    requires 0 <= first_field < PB_FIELD_COUNT;
+    assigns *ctx->err;
+    ensures ctx->err == \old(ctx->err);
+    ensures \result == PERFBUF_E_TRUNCATED;
+*/
 perfbuf_status pb_fail_truncated(pb_ctx *ctx, size_t structure_offset, size_t available,
                                  pb_field_id first_field);
 
@@ -129,11 +141,21 @@ static inline bool pb_strict(const pb_ctx *ctx)
 }
 
 /* Reads a field of a structure window by its layout entry. */
+/*@ requires pb_valid((pb_cursor *)s);
+    requires 0 <= f < PB_FIELD_COUNT;
+    requires \valid(v) && \separated(v, s);
+    assigns *v;
+*/
 static inline bool pb_get32(const pb_cursor *s, pb_field_id f, uint32_t *v)
 {
     return pb_cursor_get_u32(s, pb_fields[f].offset, v);
 }
 
+/*@ requires pb_valid((pb_cursor *)s);
+    requires 0 <= f < PB_FIELD_COUNT;
+    requires \valid(v) && \separated(v, s);
+    assigns *v;
+*/
 static inline bool pb_get64(const pb_cursor *s, pb_field_id f, uint64_t *v)
 {
     return pb_cursor_get_u64(s, pb_fields[f].offset, v);
@@ -144,6 +166,10 @@ static inline bool pb_get64(const pb_cursor *s, pb_field_id f, uint64_t *v)
  * size: the read cannot fail (layout.c asserts every field lies inside its
  * structure). Should it ever, fuzzing builds trap and others read 0.
  */
+/*@ requires pb_valid((pb_cursor *)s);
+    requires 0 <= f < PB_FIELD_COUNT;
+    assigns \nothing;
+*/
 static inline uint32_t pb_field32(const pb_cursor *s, pb_field_id f)
 {
     uint32_t v;
@@ -154,6 +180,10 @@ static inline uint32_t pb_field32(const pb_cursor *s, pb_field_id f)
     return v;
 }
 
+/*@ requires pb_valid((pb_cursor *)s);
+    requires 0 <= f < PB_FIELD_COUNT;
+    assigns \nothing;
+*/
 static inline uint64_t pb_field64(const pb_cursor *s, pb_field_id f)
 {
     uint64_t v;
@@ -168,6 +198,15 @@ static inline uint64_t pb_field64(const pb_cursor *s, pb_field_id f)
  * Carves the next `size` bytes of parent as the window of a fixed-size
  * structure, or reports which of its fields (from first_field on) is cut.
  */
+/*@ requires pb_ctx_ok(ctx);
+    requires pb_valid(parent) && \valid(parent);
+    requires \valid(window) && \separated(parent, window, ctx);
+    requires ctx->err == \null || \separated(ctx->err, parent, window);
+    requires 0 <= first_field < PB_FIELD_COUNT;
+    assigns parent->pos, *window, *ctx->err;
+    ensures pb_valid(parent) && pb_valid(window);
+    ensures \result == PERFBUF_OK ==> window->end - window->start == size;
+*/
 static inline perfbuf_status pb_take_struct(pb_ctx *ctx, pb_cursor *parent, size_t size,
                                             pb_field_id first_field, pb_cursor *window)
 {
@@ -184,6 +223,11 @@ static inline perfbuf_status pb_take_struct(pb_ctx *ctx, pb_cursor *parent, size
  * not be, fuzzing builds trap and others get an empty window, on which
  * every later read fails safely.
  */
+/*@ requires pb_valid(parent) && \valid(parent);
+    requires \valid(child) && \separated(parent, child);
+    assigns parent->pos, *child;
+    ensures pb_valid(parent) && pb_valid(child);
+*/
 static inline void pb_take_checked(pb_cursor *parent, size_t n, pb_cursor *child)
 {
     if (!pb_cursor_sub(parent, n, child)) {
@@ -192,15 +236,19 @@ static inline void pb_take_checked(pb_cursor *parent, size_t n, pb_cursor *child
     }
 }
 
-/* Two's-complement reinterpretation without implementation-defined casts. */
+/* Two's-complement reinterpretation without implementation-defined casts.
+ * UINT64_MAX - v is ~v, written so that WP's provers, which know
+ * subtraction but not the arithmetic value of a bitwise not, prove it. */
+/*@ assigns \nothing; */
 static inline int64_t pb_i64(uint64_t v)
 {
-    return v <= (uint64_t)INT64_MAX ? (int64_t)v : -(int64_t)(~v) - 1;
+    return v <= (uint64_t)INT64_MAX ? (int64_t)v : -(int64_t)(UINT64_MAX - v) - 1;
 }
 
+/*@ assigns \nothing; */
 static inline int32_t pb_i32(uint32_t v)
 {
-    return v <= (uint32_t)INT32_MAX ? (int32_t)v : -(int32_t)(~v) - 1;
+    return v <= (uint32_t)INT32_MAX ? (int32_t)v : -(int32_t)(UINT32_MAX - v) - 1;
 }
 
 /*
@@ -235,6 +283,10 @@ pb_cursor pb_window(const uint8_t *data, size_t size, size_t pos, size_t end);
 void pb_view_ctx(pb_ctx *ctx);
 
 /* A SYSTEMTIME field of a structure window (same contract as pb_field32). */
+/*@ requires pb_valid((pb_cursor *)s);
+    requires 0 <= f < PB_FIELD_COUNT;
+    assigns \nothing;
+*/
 perfbuf_systemtime pb_field_systemtime(const pb_cursor *s, pb_field_id f);
 
 /*

@@ -14,11 +14,17 @@
 
 #include <stdint.h>
 
+/*@ requires \valid_read(p + (0 .. 3));
+    assigns \nothing;
+*/
 static inline uint32_t pb_le32(const uint8_t *p)
 {
     return (uint32_t)p[0] | (uint32_t)p[1] << 8 | (uint32_t)p[2] << 16 | (uint32_t)p[3] << 24;
 }
 
+/*@ requires \valid_read(p + (0 .. 7));
+    assigns \nothing;
+*/
 static inline uint64_t pb_le64(const uint8_t *p)
 {
     return (uint64_t)pb_le32(p) | (uint64_t)pb_le32(p + 4) << 32;

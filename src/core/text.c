@@ -251,9 +251,17 @@ perfbuf_status perfbuf_codepage_to_utf8(uint32_t code_page, const void *text, si
 
 bool pb_utf16le_find_nul(const pb_cursor *c, size_t *units)
 {
-    pb_cursor scan = *c;
+    /* Declared, then copied: WP loses a copy that initializes a local
+     * whose address is taken (docs/proofs.md). */
+    pb_cursor scan;
+    scan = *c;
     uint16_t u;
     size_t n = 0;
+    /*@ loop invariant pb_valid(&scan);
+        loop invariant scan.end == c->end;
+        loop assigns scan.pos, u, n;
+        loop variant scan.end - scan.pos;
+    */
     while (pb_cursor_read_u16(&scan, &u)) {
         if (u == 0) {
             *units = n;

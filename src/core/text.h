@@ -88,6 +88,10 @@ void pb_codepage_convert(uint32_t code_page, pb_cursor c, pb_utf8_out *o);
  * Finds the first NUL code unit among the remaining whole units of c.
  * On success *units is the count before it.
  */
+/*@ requires pb_valid((pb_cursor *)c);
+    requires \valid(units) && \separated(units, c);
+    assigns *units;
+*/
 bool pb_utf16le_find_nul(const pb_cursor *c, size_t *units);
 
 /*
