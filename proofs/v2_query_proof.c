@@ -1,0 +1,8 @@
+/* SPDX-License-Identifier: MIT OR Apache-2.0 */
+/*
+ * The proof's entry for the V2 query-data reader: src/v2/query.c exactly
+ * as the library compiles it, calling the cursor core, the validation
+ * context and the UTF-8 writer by their contracts (proved by
+ * cursor_proof.c, check_proof.c and text_proof.c).
+ */
+#include "../src/v2/query.c"
