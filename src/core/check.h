@@ -93,6 +93,7 @@ perfbuf_status pb_fail(pb_ctx *ctx, perfbuf_status status, size_t structure_offs
 /*@ requires pb_ctx_ok(ctx);
     requires 0 <= field < PB_FIELD_COUNT;
     assigns *ctx->err;
+    ensures ctx->err == \old(ctx->err);
     ensures \result == status;
 */
 perfbuf_status pb_fail_compared(pb_ctx *ctx, perfbuf_status status, size_t structure_offset,
@@ -105,6 +106,7 @@ perfbuf_status pb_fail_compared(pb_ctx *ctx, perfbuf_status status, size_t struc
 /*@ requires pb_ctx_ok(ctx);
     requires 0 <= first_field < PB_FIELD_COUNT;
     assigns *ctx->err;
+    ensures ctx->err == \old(ctx->err);
     ensures \result == PERFBUF_E_TRUNCATED;
 */
 perfbuf_status pb_fail_truncated(pb_ctx *ctx, size_t structure_offset, size_t available,

@@ -8,9 +8,20 @@
 #include "core/le_load.h"
 #include "core/work.h"
 
+/*@
+  // A query whose bytes the caller still holds: every byte the parse
+  // walked may be read (perfbuf_v2_query_parse gives back only such).
+  predicate pb_v2_query_ok(perfbuf_v2_query *q) =
+      \valid_read(q) && \valid_read(q->data + (0 .. q->size - 1));
+*/
+
 /* The query's bytes [pos, end), or an empty cursor when that is not
  * inside the walked buffer (a view of another buffer). Inline: the views
  * run it once per value. */
+/*@ requires pb_v2_query_ok((perfbuf_v2_query *)q);
+    assigns \nothing;
+    ensures pb_valid_view(\result);
+*/
 static inline pb_cursor pb_v2_window(const perfbuf_v2_query *q, size_t pos, size_t end)
 {
     pb_cursor c = pb_cursor_make(NULL, 0);
@@ -32,9 +43,17 @@ static inline pb_cursor pb_v2_window(const perfbuf_v2_query *q, size_t pos, size
  * with no arithmetic that wraps (the sanitizers' unsigned-overflow check
  * holds here too). A trailing odd byte is no unit.
  */
+/*@ requires \valid_read(p + (0 .. n - 1));
+    requires \valid(units);
+    assigns *units;
+*/
 static inline bool pb_v2_find_nul(const uint8_t *p, size_t n, size_t *units)
 {
     size_t i = 0;
+    /*@ loop invariant 0 <= i <= n;
+        loop assigns i;
+        loop variant n - i;
+    */
     for (; n - i >= 8; i += 8) {
         PB_WORK(1);
         uint64_t x = pb_le64(p + i);
@@ -48,6 +67,10 @@ static inline bool pb_v2_find_nul(const uint8_t *p, size_t n, size_t *units)
             return true;
         }
     }
+    /*@ loop invariant 0 <= i <= n;
+        loop assigns i;
+        loop variant n - i;
+    */
     for (; n - i >= 2; i += 2) {
         PB_WORK(1);
         if ((p[i] | p[i + 1]) == 0) {

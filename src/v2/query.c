@@ -3,6 +3,10 @@
  * PerfLib V2 query data. The parse validates every structure once; the
  * views and iterators then read what it proved, at fixed offsets, without
  * judging it again (docs/v2-query.md, "Validate once, views trust").
+ *
+ * A cursor copied into a local whose address is taken is declared first
+ * and then assigned: WP loses a copy that initializes such a local
+ * (docs/proofs.md), and the compiler makes the same code of both.
  */
 #include "perfbuf/v2_query.h"
 
@@ -28,6 +32,7 @@ const char *perfbuf_v2_kind_name(uint32_t kind)
     }
 }
 
+/*@ assigns \nothing; */
 static bool kind_is_known(uint32_t kind)
 {
     return kind == PERFBUF_V2_ERROR_RETURN || kind == PERFBUF_V2_SINGLE_COUNTER ||
@@ -35,11 +40,13 @@ static bool kind_is_known(uint32_t kind)
            kind == PERFBUF_V2_COUNTERSET;
 }
 
+/*@ assigns \nothing; */
 static bool kind_has_ids(uint32_t kind)
 {
     return kind == PERFBUF_V2_MULTIPLE_COUNTERS || kind == PERFBUF_V2_COUNTERSET;
 }
 
+/*@ assigns \nothing; */
 static bool kind_has_instances(uint32_t kind)
 {
     return kind == PERFBUF_V2_MULTIPLE_INSTANCES || kind == PERFBUF_V2_COUNTERSET;
@@ -50,6 +57,12 @@ static bool kind_has_instances(uint32_t kind)
  * next multiple of 8 (counted from the region's first byte) is allowed,
  * more is trailing bytes.
  */
+/*@ requires pb_ctx_ok(ctx);
+    requires pb_valid((pb_cursor *)region);
+    requires 0 <= size_field < PB_FIELD_COUNT;
+    assigns ctx->anomalies, ctx->first_anomaly, *ctx->err;
+    ensures pb_ctx_ok(ctx) && ctx->err == \old(ctx->err);
+*/
 static perfbuf_status check_leftover(pb_ctx *ctx, const pb_cursor *region, size_t structure_offset,
                                      pb_field_id size_field)
 {
@@ -63,6 +76,12 @@ static perfbuf_status check_leftover(pb_ctx *ctx, const pb_cursor *region, size_
 
 /* A size that covers a header and what follows it: at least the header,
  * inside the parent, a multiple of 8. */
+/*@ requires pb_ctx_ok(ctx);
+    requires pb_valid((pb_cursor *)parent);
+    requires 0 <= field < PB_FIELD_COUNT;
+    assigns ctx->anomalies, ctx->first_anomaly, *ctx->err;
+    ensures pb_ctx_ok(ctx) && ctx->err == \old(ctx->err);
+*/
 static perfbuf_status check_block_size(pb_ctx *ctx, uint32_t size, size_t header_size,
                                        const pb_cursor *parent, size_t at, pb_field_id field)
 {
@@ -82,6 +101,13 @@ static perfbuf_status check_block_size(pb_ctx *ctx, uint32_t size, size_t header
 
 /* PERF_COUNTER_DATA: steps parent past it; *value covers the dwDataSize
  * bytes of the value. */
+/*@ requires pb_ctx_ok(ctx);
+    requires pb_valid(parent) && \valid(parent);
+    requires \valid(value) && \separated(parent, value, ctx);
+    requires ctx->err == \null || \separated(ctx->err, parent, value);
+    assigns parent->pos, *value, ctx->anomalies, ctx->first_anomaly, *ctx->err;
+    ensures pb_valid(parent) && pb_ctx_ok(ctx) && ctx->err == \old(ctx->err);
+*/
 static perfbuf_status read_counter_data(pb_ctx *ctx, pb_cursor *parent, pb_cursor *value)
 {
     size_t at = parent->pos;
@@ -117,6 +143,12 @@ static perfbuf_status read_counter_data(pb_ctx *ctx, pb_cursor *parent, pb_curso
 }
 
 /* The full judgement of one PERF_COUNTER_DATA, off the fast path. */
+/*@ requires pb_ctx_ok(ctx);
+    requires pb_valid(parent) && \valid(parent) && \separated(parent, ctx);
+    requires ctx->err == \null || \separated(ctx->err, parent);
+    assigns parent->pos, ctx->anomalies, ctx->first_anomaly, *ctx->err;
+    ensures pb_valid(parent) && pb_ctx_ok(ctx) && ctx->err == \old(ctx->err);
+*/
 PB_NOINLINE static perfbuf_status judge_counter_data(pb_ctx *ctx, pb_cursor *parent)
 {
     pb_cursor value = pb_cursor_make(NULL, 0);
@@ -146,9 +178,16 @@ _Static_assert(PBO_PERF_COUNTER_DATA_dwSize == PBO_PERF_COUNTER_DATA_dwDataSize 
  * (dwDataSize + 7) >> 3 is 1 (a dwDataSize of 0 gives 0). No operation
  * wraps: the sanitizers' unsigned-overflow check holds here too.
  */
+/*@ requires \valid_read(row + (0 .. 16 * count - 1));
+    assigns \nothing;
+*/
 static uint64_t common_row_wrong(const uint8_t *row, uint32_t count)
 {
     uint64_t wrong = 0;
+    /*@ loop invariant 0 <= i <= count;
+        loop assigns i, wrong;
+        loop variant count - i;
+    */
     for (uint32_t i = 0; i < count; i++) {
         const uint8_t *value = row + (size_t)i * COMMON_VALUE_STRIDE;
         uint64_t word = pb_le64(value + PBO_PERF_COUNTER_DATA_dwDataSize);
@@ -167,11 +206,19 @@ static uint64_t common_row_wrong(const uint8_t *row, uint32_t count)
  * that is a multiple of 8 is "size = header + dwDataSize rounded up to 8".
  * False, with the parent unchanged, for any other row.
  */
+/*@ requires pb_valid(parent) && \valid(parent);
+    requires \valid(sizes) && \separated(parent, sizes);
+    assigns *parent, sizes->first;
+    ensures pb_valid(parent);
+    ensures parent->bytes == \old(parent->bytes) && parent->start == \old(parent->start) &&
+            parent->end == \old(parent->end);
+*/
 static bool skip_uniform_row(pb_cursor *parent, uint32_t count, value_sizes *sizes)
 {
     uint32_t size = sizes->first;
     if (size == 0) {
-        pb_cursor peek = *parent;
+        pb_cursor peek;
+        peek = *parent;
         const uint8_t *first;
         if (!pb_cursor_take(&peek, PBS_PERF_COUNTER_DATA, &first)) {
             return false;
@@ -181,10 +228,12 @@ static bool skip_uniform_row(pb_cursor *parent, uint32_t count, value_sizes *siz
     /* Two 32-bit factors: the product fits in 64 bits, and once it is at
      * most what remains it fits in a size_t. */
     uint64_t row_bytes = (uint64_t)count * size;
+    //@ assert row_bytes == count * size;
     if (size < PBS_PERF_COUNTER_DATA || size % 8 != 0 || row_bytes > pb_cursor_remaining(parent)) {
         return false;
     }
-    pb_cursor c = *parent;
+    pb_cursor c;
+    c = *parent;
     const uint8_t *row;
     if (!pb_cursor_take(&c, (size_t)row_bytes, &row)) {
         return false;
@@ -199,7 +248,12 @@ static bool skip_uniform_row(pb_cursor *parent, uint32_t count, value_sizes *siz
          * rounded up to 8 is the room", with nothing that wraps. */
         uint64_t room = (uint64_t)size - PBS_PERF_COUNTER_DATA;
         wrong = 0;
+        /*@ loop invariant 0 <= i <= count;
+            loop assigns i, wrong;
+            loop variant count - i;
+        */
         for (uint32_t i = 0; i < count; i++) {
+            //@ assert (i + 1) * size <= count * size;
             const uint8_t *value = row + (size_t)i * size;
             uint64_t data_size = pb_le32(value + PBO_PERF_COUNTER_DATA_dwDataSize);
             wrong |= (uint64_t)(pb_le32(value + PBO_PERF_COUNTER_DATA_dwSize) ^ size) |
@@ -225,6 +279,15 @@ static bool skip_uniform_row(pb_cursor *parent, uint32_t count, value_sizes *siz
  * what is wrong; so every path accepts exactly the same bytes. sizes
  * records whether every value had the block's first size.
  */
+/*@ requires pb_ctx_ok(ctx);
+    requires pb_valid(parent) && \valid(parent);
+    requires \valid(sizes) && \separated(parent, sizes, ctx);
+    requires ctx->err == \null || \separated(ctx->err, parent, sizes);
+    assigns *parent, *sizes, ctx->anomalies, ctx->first_anomaly, *ctx->err;
+    ensures pb_valid(parent) && pb_ctx_ok(ctx) && ctx->err == \old(ctx->err);
+    ensures parent->bytes == \old(parent->bytes) && parent->start == \old(parent->start) &&
+            parent->end == \old(parent->end);
+*/
 static perfbuf_status skip_counter_data(pb_ctx *ctx, pb_cursor *parent, uint32_t count,
                                         value_sizes *sizes)
 {
@@ -232,9 +295,17 @@ static perfbuf_status skip_counter_data(pb_ctx *ctx, pb_cursor *parent, uint32_t
         return PERFBUF_OK;
     }
     /* A local copy keeps the cursor in registers through the loop. */
-    pb_cursor c = *parent;
+    pb_cursor c;
+    c = *parent;
     uint32_t first = sizes->first;
     bool mixed = false;
+    /*@ loop invariant 0 <= i <= count;
+        loop invariant pb_valid(&c) && c.bytes == parent->bytes && c.start == parent->start &&
+                       c.end == parent->end;
+        loop invariant pb_ctx_ok(ctx) && ctx->err == \at(ctx->err, Pre);
+        loop assigns i, c, first, mixed, ctx->anomalies, ctx->first_anomaly, *\at(ctx->err, Pre);
+        loop variant count - i;
+    */
     for (uint32_t i = 0; i < count; i++) {
         size_t at = c.pos;
         const uint8_t *p;
@@ -252,7 +323,8 @@ static perfbuf_status skip_counter_data(pb_ctx *ctx, pb_cursor *parent, uint32_t
         }
         /* A copy, so that the fast path's cursor never has its address
          * taken and stays in registers. */
-        pb_cursor slow = c;
+        pb_cursor slow;
+        slow = c;
         slow.pos = at;
         perfbuf_status st = judge_counter_data(ctx, &slow);
         c = slow;
@@ -268,6 +340,14 @@ static perfbuf_status skip_counter_data(pb_ctx *ctx, pb_cursor *parent, uint32_t
 }
 
 /* PERF_MULTI_COUNTERS and its id list, then the padding to 8. */
+/*@ requires pb_ctx_ok(ctx);
+    requires pb_valid(body) && \valid(body);
+    requires \valid(out) && \valid(ascending) && \separated(body, out, ascending, ctx);
+    requires ctx->err == \null || \separated(ctx->err, body, out, ascending);
+    assigns body->pos, out->counter_count, out->ids_offset, *ascending, ctx->anomalies,
+            ctx->first_anomaly, *ctx->err;
+    ensures pb_valid(body) && pb_ctx_ok(ctx) && ctx->err == \old(ctx->err);
+*/
 static perfbuf_status read_id_list(pb_ctx *ctx, pb_cursor *body, perfbuf_v2_block *out,
                                    bool *ascending)
 {
@@ -313,10 +393,15 @@ static perfbuf_status read_id_list(pb_ctx *ctx, pb_cursor *body, perfbuf_v2_bloc
     /* Not a rule (a repeated or unordered id is accepted), a fact for the
      * views: PERFBUF_V2_LAYOUT_ASCENDING_IDS. */
     const uint8_t *ids;
-    pb_cursor list = *body;
+    pb_cursor list;
+    list = *body;
     if (count > 0 && pb_cursor_take(&list, exact, &ids) && ids != NULL) {
         PB_WORK(count);
         uint32_t previous = pb_le32(ids);
+        /*@ loop invariant 1 <= i <= count;
+            loop assigns i, previous, *ascending;
+            loop variant count - i;
+        */
         for (uint32_t i = 1; i < count && *ascending; i++) {
             uint32_t id = pb_le32(ids + (size_t)i * 4);
             *ascending = id > previous;
@@ -332,6 +417,15 @@ static perfbuf_status read_id_list(pb_ctx *ctx, pb_cursor *body, perfbuf_v2_bloc
 }
 
 /* PERF_MULTI_INSTANCES: *region receives the instance blocks it covers. */
+/*@ requires pb_ctx_ok(ctx);
+    requires pb_valid(body) && \valid(body);
+    requires \valid(out) && \valid(region) && \separated(body, out, region, ctx);
+    requires ctx->err == \null || \separated(ctx->err, body, out, region);
+    assigns body->pos, *region, out->instance_count, out->items_offset, out->items_end,
+            ctx->anomalies, ctx->first_anomaly, *ctx->err;
+    ensures pb_valid(body) && pb_ctx_ok(ctx) && ctx->err == \old(ctx->err);
+    ensures \result == PERFBUF_OK ==> pb_valid(region);
+*/
 static perfbuf_status read_instance_list(pb_ctx *ctx, pb_cursor *body, perfbuf_v2_block *out,
                                          pb_cursor *region)
 {
@@ -373,9 +467,18 @@ static perfbuf_status read_instance_list(pb_ctx *ctx, pb_cursor *body, perfbuf_v
  * with region unchanged, for anything else, which the full judgement in
  * pb_v2_read_instance then names.
  */
+/*@ requires pb_valid(region) && \valid(region);
+    requires \valid(out) && \separated(region, out);
+    assigns *region, out->id, out->offset, out->size, out->name_offset, out->name_units,
+            out->values_offset;
+    ensures pb_valid(region);
+    ensures region->bytes == \old(region->bytes) && region->start == \old(region->start) &&
+            region->end == \old(region->end);
+*/
 static bool fast_instance_header(pb_cursor *region, perfbuf_v2_instance *out)
 {
-    pb_cursor c = *region;
+    pb_cursor c;
+    c = *region;
     const uint8_t *hdr;
     if (!pb_cursor_take(&c, PBS_PERF_INSTANCE_HEADER, &hdr)) {
         return false;
@@ -434,6 +537,8 @@ perfbuf_status pb_v2_read_instance(pb_ctx *ctx, pb_cursor *region, uint32_t valu
             return st;
         }
     }
+    /* The provers reach the postcondition more easily in two steps. */
+    //@ assert pb_valid(region);
     out->id = id;
     out->offset = at;
     out->size = size;
@@ -445,6 +550,13 @@ perfbuf_status pb_v2_read_instance(pb_ctx *ctx, pb_cursor *region, uint32_t valu
 }
 
 /* One PERF_COUNTER_HEADER block and everything it contains. */
+/*@ requires pb_ctx_ok(ctx);
+    requires pb_valid(blocks) && \valid(blocks);
+    requires \valid(out) && \valid(layout) && \separated(blocks, out, layout, ctx);
+    requires ctx->err == \null || \separated(ctx->err, blocks, out, layout);
+    assigns blocks->pos, *out, *layout, ctx->anomalies, ctx->first_anomaly, *ctx->err;
+    ensures pb_valid(blocks) && pb_ctx_ok(ctx) && ctx->err == \old(ctx->err);
+*/
 PB_NOINLINE static perfbuf_status read_block(pb_ctx *ctx, pb_cursor *blocks,
                                               perfbuf_v2_block *out, uint32_t *layout)
 {
@@ -501,6 +613,11 @@ PB_NOINLINE static perfbuf_status read_block(pb_ctx *ctx, pb_cursor *blocks,
         if (st != PERFBUF_OK) {
             return st;
         }
+        /*@ loop invariant 0 <= i <= out->instance_count;
+            loop invariant pb_valid(&region) && pb_ctx_ok(ctx) && ctx->err == \at(ctx->err, Pre);
+            loop assigns i, region, sizes, ctx->anomalies, ctx->first_anomaly, *\at(ctx->err, Pre);
+            loop variant out->instance_count - i;
+        */
         for (uint32_t i = 0; i < out->instance_count; i++) {
             perfbuf_v2_instance inst;
             if (!fast_instance_header(&region, &inst)) {
@@ -531,6 +648,13 @@ PB_NOINLINE static perfbuf_status read_block(pb_ctx *ctx, pb_cursor *blocks,
     return check_leftover(ctx, &body, at, PBF_PERF_COUNTER_HEADER_dwSize);
 }
 
+/*@ requires data == \null || \valid_read((const uint8_t *)data + (0 .. received - 1));
+    requires opts == \null || \valid_read(opts);
+    requires out == \null || \valid(out);
+    requires err == \null || \valid(err);
+    assigns *out, *err;
+    ensures \result == PERFBUF_OK ==> pb_v2_query_ok(out);
+*/
 perfbuf_status perfbuf_v2_query_parse(const void *data, size_t received,
                                       const perfbuf_options *opts, perfbuf_v2_query *out,
                                       perfbuf_error *err)
@@ -587,6 +711,11 @@ perfbuf_status perfbuf_v2_query_parse(const void *data, size_t received,
                                 PBF_PERF_DATA_HEADER_dwNumCounters, count, ctx.max_sections);
     }
     uint32_t layout = PERFBUF_V2_LAYOUT_UNIFORM_VALUES | PERFBUF_V2_LAYOUT_ASCENDING_IDS;
+    /*@ loop invariant 0 <= i <= count;
+        loop invariant pb_valid(&blocks) && pb_ctx_ok(&ctx) && ctx.err == err;
+        loop assigns i, blocks.pos, layout, ctx.anomalies, ctx.first_anomaly, *err;
+        loop variant count - i;
+    */
     for (uint32_t i = 0; i < count; i++) {
         perfbuf_v2_block block;
         st = read_block(&ctx, &blocks, &block, &layout);
@@ -800,9 +929,11 @@ static bool view_instance(const perfbuf_v2_query *q, pb_cursor *region, uint32_t
     }
     /* Only the sizes are needed to step over the values; when the parse
      * proved that they are all the first one's, their count times it. */
-    pb_cursor c = *region;
+    pb_cursor c;
+    c = *region;
     const uint8_t *first;
-    pb_cursor peek = c;
+    pb_cursor peek;
+    peek = c;
     if ((q->layout & PERFBUF_V2_LAYOUT_UNIFORM_VALUES) != 0 && value_count > 0 &&
         pb_cursor_take(&peek, PBS_PERF_COUNTER_DATA, &first)) {
         uint32_t size = pb_le32(first + PBO_PERF_COUNTER_DATA_dwSize);
@@ -882,8 +1013,10 @@ static ROW_ALWAYS_INLINE uint32_t read_row_at_stride(const uint8_t *row, uint32_
 static ROW_ALWAYS_INLINE bool read_uniform_values(pb_cursor *region, uint32_t count,
                                                   uint64_t *values, uint32_t *non_integers)
 {
-    pb_cursor c = *region;
-    pb_cursor first = c;
+    pb_cursor c;
+    c = *region;
+    pb_cursor first;
+    first = c;
     const uint8_t *hdr;
     if (count == 0 || !pb_cursor_take(&first, PBS_PERF_COUNTER_DATA, &hdr)) {
         return false;
@@ -930,7 +1063,8 @@ static bool read_values(pb_cursor *region, uint32_t count, uint64_t *values, uin
 PB_NOINLINE static bool walk_values(pb_cursor *region, uint32_t count, uint64_t *values,
                                     uint32_t *done, uint32_t *non_integers)
 {
-    pb_cursor c = *region;
+    pb_cursor c;
+    c = *region;
     uint32_t others = 0;
     for (uint32_t i = 0; i < count; i++) {
         const uint8_t *hdr;
