@@ -7,7 +7,8 @@
 #   - the validation context of src/core/check.c (proofs/check_proof.c);
 #   - the Counter/Help table reader of src/v1/counter_help.c (proofs/counter_help_proof.c);
 #   - the V2 metadata readers' lists, counter checks and registration
-#     lookups (src/v2/meta.c, proofs/v2_meta_proof.c; not yet its parses);
+#     lookups and the single counter's parse (src/v2/meta.c,
+#     proofs/v2_meta_proof.c; not yet the registration parses);
 #   - the core helpers every structure reader calls: check.h's field reads,
 #     structure carving, GUID, SYSTEMTIME and truncation errors, the
 #     little-endian loads (le_load.h), the shape mixer (mix.h), and
@@ -39,7 +40,7 @@ done
 TEXT_FCTS=pb_utf8_out_init,utf8_length,pb_utf8_add_needed,pb_utf8_add_bound,pb_utf8_put,pb_utf8_finish,next_utf16,pb_utf16le_convert
 CHECK_FCTS=limit_or,pb_ctx_init,pb_describe,pb_fail,pb_anomaly,pb_check_arguments,pb_strict,pb_window,pb_view_ctx,pb_view_utf16_to_utf8
 COUNTER_HELP_FCTS=next_string,parse_index,read_entry,walk_table,parse_table,perfbuf_names_parse,window,perfbuf_names_begin,perfbuf_names_next,perfbuf_names_text_utf8,perfbuf_names_find,slot_less,sift_down,sort_slots,perfbuf_names_index_build,perfbuf_names_index_find
-V2_META_FCTS=perfbuf_v2_countersets_parse,perfbuf_v2_countersets_get,perfbuf_v2_instance_list_parse,perfbuf_v2_instance_list_begin,view_listed_instance,perfbuf_v2_instance_list_next,perfbuf_v2_listed_name_utf8,instance_type_known,detail_known,decode_counter,check_counter,perfbuf_v2_reginfo_counter,read_counter_id,pb_v2_find_ascending,perfbuf_v2_reginfo_find,check_reference,check_ids,pb_v2_find_in_keys
+V2_META_FCTS=clear_counter_answer,perfbuf_v2_counter_reg_parse,perfbuf_v2_countersets_parse,perfbuf_v2_countersets_get,perfbuf_v2_instance_list_parse,perfbuf_v2_instance_list_begin,view_listed_instance,perfbuf_v2_instance_list_next,perfbuf_v2_listed_name_utf8,instance_type_known,detail_known,decode_counter,check_counter,perfbuf_v2_reginfo_counter,read_counter_id,pb_v2_find_ascending,perfbuf_v2_reginfo_find,check_reference,check_ids,pb_v2_find_in_keys
 V2_IDENTIFIERS_FCTS=pb_v2_load_guid,view_identifier,perfbuf_v2_identifiers_begin,perfbuf_v2_identifiers_next,perfbuf_v2_identifier_name_utf8
 V2_STRINGS_FCTS=perfbuf_v2_string_utf8,read_string_header,resolve_origin,locate_string,origin_offset,perfbuf_v2_counter_string_utf8
 READ_FCTS=pb_fail_compared,pb_fail_truncated,pb_read_guid,pb_field_guid,pb_field_systemtime,pb_get32,pb_get64,pb_field32,pb_field64,pb_take_struct,pb_take_checked,pb_i32,pb_i64,pb_le32,pb_le64,pb_mix_fmix32,pb_mix64,pb_mix_lanes_word,pb_mix_lanes_bytes,pb_mix_lanes_value
