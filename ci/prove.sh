@@ -16,8 +16,9 @@
 #   - the sorted-key lookup of src/core/order.c (proofs/order_proof.c);
 #   - the V2 identifiers' views (src/v2/identifiers.c) and string views
 #     (src/v2/strings.c), not yet their parses;
-#   - the leaf checks, iterator starts and three views of the V1 data block
-#     (src/v1/block.c, proofs/v1_block_proof.c), not yet its parse;
+#   - the leaf checks, iterator starts, three views and the counter value
+#     reads of the V1 data block (src/v1/block.c, proofs/v1_block_proof.c),
+#     not yet its parse;
 #   - the V2 query parse's helpers (src/v2/query.c, proofs/v2_query_proof.c),
 #     not yet the parse itself or its iterators.
 # Each part calls what the others prove by its contract only. Fails on any
@@ -45,8 +46,8 @@ V2_IDENTIFIERS_FCTS=pb_v2_load_guid,view_identifier,perfbuf_v2_identifiers_begin
 V2_STRINGS_FCTS=perfbuf_v2_string_utf8,read_string_header,resolve_origin,locate_string,origin_offset,perfbuf_v2_counter_string_utf8
 READ_FCTS=pb_fail_compared,pb_fail_truncated,pb_read_guid,pb_field_guid,pb_field_systemtime,pb_get32,pb_get64,pb_field32,pb_field64,pb_take_struct,pb_take_checked,pb_i32,pb_i64,pb_le32,pb_le64,pb_mix_fmix32,pb_mix64,pb_mix_lanes_word,pb_mix_lanes_bytes,pb_mix_lanes_value
 NUL_FCTS=pb_utf16le_find_nul,pb_text_find_terminator
-V1_BLOCK_FCTS=check_leftover,check_length,signature_ok,identity_step,field32,field64,mix_instance_shape,pb_v1_prefetch_ahead,pb_v1_counter_claim,pb_v1_same_parse,perfbuf_v1_objects_begin,perfbuf_v1_counters_begin,perfbuf_v1_instances_begin,pb_v1_window,pb_v1_view_counter_block,perfbuf_v1_system_name_utf8
 V2_QUERY_FCTS=pb_v2_window,pb_v2_find_nul,pb_v2_read_instance,kind_is_known,kind_has_ids,kind_has_instances,check_leftover,check_block_size,read_counter_data,judge_counter_data,common_row_wrong,skip_uniform_row,fast_instance_header
+V1_BLOCK_FCTS=check_leftover,check_length,signature_ok,identity_step,field32,field64,mix_instance_shape,pb_v1_prefetch_ahead,pb_v1_counter_claim,pb_v1_same_parse,perfbuf_v1_objects_begin,perfbuf_v1_counters_begin,perfbuf_v1_instances_begin,pb_v1_window,pb_v1_view_counter_block,perfbuf_v1_system_name_utf8,pb_v1_view_window,pb_v1_counter_block_of,pb_v1_counter_slice,perfbuf_v1_counter_value,perfbuf_v1_counter_bytes
 
 # prove DIR ENTRY [frama-c options...]: proves DIR/proofs/ENTRY; prints the
 # summary; returns 0 only when every goal is proved.

@@ -62,6 +62,8 @@ static perfbuf_status check_length(pb_ctx *ctx, uint32_t length, size_t header,
     return PERFBUF_OK;
 }
 
+static perfbuf_status check_counter_fields(pb_ctx *ctx, const perfbuf_v1_counter *out, size_t at);
+
 /*@ requires pb_ctx_ok(ctx);
     requires pb_valid(defs) && \valid(defs);
     requires \valid(out) && \separated(defs, out, ctx);
@@ -88,6 +90,10 @@ perfbuf_status pb_v1_read_counter(pb_ctx *ctx, pb_cursor *defs, perfbuf_v1_count
     }
     pb_cursor def;
     pb_take_checked(defs, length, &def);
+    /* For the proof: the cursor's bytes are the caller's, none of the
+     * locals freed on return, and the error pointer is the caller's. */
+    /*@ assert pb_valid(defs) && defs->bytes == \at(defs->bytes, Pre) &&
+               ctx->err == \at(ctx->err, Pre); */
     out->offset = at;
     out->byte_length = length;
     out->name_title_index = pb_field32(&hdr, PBF_PERF_COUNTER_DEFINITION_CounterNameTitleIndex);
@@ -97,7 +103,22 @@ perfbuf_status pb_v1_read_counter(pb_ctx *ctx, pb_cursor *defs, perfbuf_v1_count
     out->type = pb_field32(&hdr, PBF_PERF_COUNTER_DEFINITION_CounterType);
     out->size = pb_field32(&hdr, PBF_PERF_COUNTER_DEFINITION_CounterSize);
     out->counter_offset = pb_field32(&hdr, PBF_PERF_COUNTER_DEFINITION_CounterOffset);
+    st = check_counter_fields(ctx, out, at);
+    /*@ assert pb_valid(defs) && defs->bytes == \at(defs->bytes, Pre); */
+    return st;
+}
 
+/* The checks of a decoded definition's type, size and offset, apart from
+ * its reading so that each proof stays small enough for the provers. */
+/*@ requires pb_ctx_ok(ctx);
+    requires \valid_read(out) && \separated(out, ctx);
+    requires ctx->err == \null || \separated(ctx->err, out);
+    assigns ctx->anomalies, ctx->first_anomaly, *ctx->err;
+    ensures pb_ctx_ok(ctx) && ctx->err == \old(ctx->err);
+*/
+static perfbuf_status check_counter_fields(pb_ctx *ctx, const perfbuf_v1_counter *out, size_t at)
+{
+    perfbuf_status st;
     if (perfbuf_counter_type_lookup(out->type) == NULL) {
         st = pb_anomaly(ctx, PERFBUF_ANOMALY_UNKNOWN_VALUE, PERFBUF_E_UNKNOWN_VALUE, at,
                         PBF_PERF_COUNTER_DEFINITION_CounterType);

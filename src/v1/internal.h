@@ -77,7 +77,7 @@ pb_cursor pb_v1_window(const perfbuf_v1_block *b, size_t pos, size_t end);
  * range is not inside b). */
 /*@ requires pb_v1_block_ok(b);
     assigns \nothing;
-    ensures pb_valid_view(\result);
+    ensures pb_valid_view(\result) && \result.bytes == b->data;
 */
 static inline pb_cursor pb_v1_view_window(const perfbuf_v1_block *b, size_t pos, size_t end)
 {
@@ -267,7 +267,7 @@ static inline bool pb_v1_same_parse(const perfbuf_v1_block *b, uint64_t parse_id
 /*@ requires pb_v1_block_ok(b);
     requires \valid_read(block) && \valid(window);
     assigns *window;
-    ensures \result ==> pb_valid(window);
+    ensures \result ==> pb_valid(window) && window->bytes == \old(b->data);
 */
 static inline bool pb_v1_counter_block_of(const perfbuf_v1_block *b,
                                           const perfbuf_v1_counter_block *block, pb_cursor *window)
