@@ -21,7 +21,7 @@ for fuzzer in "$OUT"/fuzz_*; do
   name=$(basename "$fuzzer")
   mkdir -p "$work/corpus-$name"
   unzip -q -o "$OUT/${name}_seed_corpus.zip" -d "$work/corpus-$name"
-  "$fuzzer" -max_total_time=5 "$work/corpus-$name" >"$work/$name.log" 2>&1 ||
+  "$fuzzer" -max_total_time=3 "$work/corpus-$name" >"$work/$name.log" 2>&1 ||
     { tail -n 20 "$work/$name.log"; echo "oss-fuzz-local: $name failed"; exit 1; }
   count=$((count + 1))
 done

@@ -119,6 +119,7 @@ trap 'rm -rf "$broken"' EXIT
 # planted WHAT FILE SED ENTRY [options...]: on a fresh copy of the sources,
 # applies SED to FILE, checks that it changed the file, and that the proof
 # of ENTRY then reports an unproved goal (after getting as far as proving).
+# The runs give a goal 5 s: a fault needs only one goal left unproved.
 planted() {
   local what=$1 file=$2 script=$3; shift 3
   echo "== a planted fault must fail: $what"
@@ -156,54 +157,54 @@ planted "text: pb_utf8_put without its room check" src/core/text.c \
 # pb_window accepts an end past the buffer.
 planted "check: pb_window without its end check" src/core/check.c \
   's/if (end > size || pos > end) {/if (pos > end) {/' \
-  check_proof.c -wp-split -wp-fct pb_window -wp-timeout 10
+  check_proof.c -wp-split -wp-fct pb_window -wp-timeout 5
 # perfbuf_names_index_find reads the slot past the last when no slot's
 # index is at least the one looked up.
 planted "counter_help: perfbuf_names_index_find without its bounds check" src/v1/counter_help.c \
   's/if (lo == index->count || index->slots\[lo\].title_index != title_index) {/if (index->slots[lo].title_index != title_index) {/' \
-  counter_help_proof.c -wp-model Typed+cast -wp-split -wp-fct perfbuf_names_index_find -wp-timeout 10
+  counter_help_proof.c -wp-model Typed+cast -wp-split -wp-fct perfbuf_names_index_find -wp-timeout 5
 
 # A listed instance's header is taken 4 bytes long, so its InstanceId is
 # read past what the cursor handed out.
 planted "v2 meta: the instance list's header taken short" src/v2/meta.c \
   's/pb_cursor_take(region, PBS_PERF_INSTANCE_HEADER, \&hdr)/pb_cursor_take(region, 4, \&hdr)/' \
-  v2_meta_proof.c -wp-model Typed+cast -wp-fct view_listed_instance -wp-timeout 10
+  v2_meta_proof.c -wp-model Typed+cast -wp-fct view_listed_instance -wp-timeout 5
 # pb_take_checked's fallback carves as much as was refused, so the child
 # would be left unset.
 planted "check: pb_take_checked's fallback carves the refused size" src/core/check.h \
   's/(void)pb_cursor_sub(parent, 0, child);/(void)pb_cursor_sub(parent, n, child);/' \
-  check_proof.c -wp-fct pb_take_checked -wp-timeout 10
+  check_proof.c -wp-fct pb_take_checked -wp-timeout 5
 # The NUL search's scan reaches one byte past the caller's window.
 planted "text: pb_utf16le_find_nul scans one byte too far" src/core/text.c \
   's/    scan = \*c;/    scan = *c;\n    scan.end++;/' \
-  text_proof.c -wp-fct pb_utf16le_find_nul -wp-timeout 10
+  text_proof.c -wp-fct pb_utf16le_find_nul -wp-timeout 5
 # The sorted-key lookup reads the slot past the last when the key is above
 # every key.
 planted "order: pb_keys_find_sorted without its end check" src/core/order.c \
   's/if (lo == count || sorted\[lo\] >> 32 != key) {/if (sorted[lo] >> 32 != key) {/' \
-  order_proof.c -wp-fct pb_keys_find_sorted -wp-timeout 10
+  order_proof.c -wp-fct pb_keys_find_sorted -wp-timeout 5
 # pb_fail_truncated walks the layout table without its end check.
 planted "check: pb_fail_truncated without its table bound" src/core/check.c \
   's/while (f < PB_FIELD_COUNT \&\& pb_fields\[f\].structure == structure) {/while (pb_fields[f].structure == structure) {/' \
-  check_proof.c -wp-fct pb_fail_truncated -wp-timeout 10
+  check_proof.c -wp-fct pb_fail_truncated -wp-timeout 5
 # view_identifier takes 32 header bytes and reads the 4 at 32 (Index).
 planted "v2 identifiers: view_identifier takes a short header" src/v2/identifiers.c \
   's/pb_cursor_take(region, PBS_PERF_COUNTER_IDENTIFIER, \&hdr)/pb_cursor_take(region, 32, \&hdr)/' \
-  v2_identifiers_proof.c -wp-auto wp:bitshift -wp-fct view_identifier -wp-timeout 10
+  v2_identifiers_proof.c -wp-auto wp:bitshift -wp-fct view_identifier -wp-timeout 5
 # perfbuf_v2_string_utf8 hands a NULL output with a capacity to the writer.
 planted "v2 strings: perfbuf_v2_string_utf8 without its output check" src/v2/strings.c \
   's/if (s == NULL || (out == NULL \&\& cap != 0)) {/if (s == NULL) {/' \
-  v2_strings_proof.c -wp-fct perfbuf_v2_string_utf8 -wp-timeout 10
+  v2_strings_proof.c -wp-fct perfbuf_v2_string_utf8 -wp-timeout 5
 
 # The shape hash of an instance reads its counter block's ByteLength
 # without checking that the bytes it was handed hold one.
 planted "v1 block: mix_instance_shape without its room check" src/v1/block.c \
   's/if (consumed - definition >= PBS_PERF_COUNTER_BLOCK) {/if (consumed >= definition) {/' \
-  v1_block_proof.c -wp-split -wp-fct mix_instance_shape -wp-timeout 10
+  v1_block_proof.c -wp-split -wp-fct mix_instance_shape -wp-timeout 5
 
 # pb_v2_find_nul reads an 8-byte word when only 4 bytes are left.
 planted "v2 query: pb_v2_find_nul reads 8 bytes with 4 left" src/v2/internal.h \
   's/for (; n - i >= 8; i += 8) {/for (; n - i >= 4; i += 8) {/' \
-  v2_query_proof.c -c11 -wp-model Typed+cast -wp-split -wp-prover cvc4,z3 -wp-fct pb_v2_find_nul -wp-timeout 10
+  v2_query_proof.c -c11 -wp-model Typed+cast -wp-split -wp-prover cvc4,z3 -wp-fct pb_v2_find_nul -wp-timeout 5
 
 echo "prove: every goal of every proved part is proved, and every planted fault is caught ($((SECONDS - start)) s)"
