@@ -92,8 +92,10 @@ perfbuf_status pb_v1_read_counter(pb_ctx *ctx, pb_cursor *defs, perfbuf_v1_count
     pb_take_checked(defs, length, &def);
     /* For the proof: the cursor's bytes are the caller's, none of the
      * locals freed on return, and the error pointer is the caller's. */
-    /*@ assert pb_valid(defs) && defs->bytes == \at(defs->bytes, Pre) &&
-               ctx->err == \at(ctx->err, Pre); */
+    /*@ assert pb_valid(defs); */
+    /*@ assert defs->bytes == \at(defs->bytes, Pre); */
+    /*@ assert ctx->err == \at(ctx->err, Pre); */
+    /*@ assert hdr_kept: pb_valid(&hdr); */
     out->offset = at;
     out->byte_length = length;
     out->name_title_index = pb_field32(&hdr, PBF_PERF_COUNTER_DEFINITION_CounterNameTitleIndex);
@@ -632,6 +634,47 @@ static perfbuf_status check_object_data(pb_ctx *ctx, pb_cursor data, const perfb
     return check_leftover(ctx, &data, o->offset, PBF_PERF_OBJECT_TYPE_TotalByteLength);
 }
 
+/* A decoded object's definitions and data (the deep parse), apart from
+ * its header's reading so that each proof stays small enough for the
+ * provers (docs/proofs.md): the same steps in the same order. */
+/*@ requires pb_ctx_ok(ctx);
+    requires pb_valid((pb_cursor *)hdr) && pb_valid((pb_cursor *)obj);
+    requires \valid_read(o) && \separated(o, ctx);
+    requires ctx->err == \null || \separated(ctx->err, o);
+    assigns ctx->shape, ctx->anomalies, ctx->first_anomaly, *ctx->err;
+    ensures pb_ctx_ok(ctx) && ctx->err == \old(ctx->err);
+*/
+static perfbuf_status check_object_parts(pb_ctx *ctx, const pb_cursor *hdr, const pb_cursor *obj,
+                                         size_t at, const perfbuf_v1_object *o)
+{
+    size_t header = o->header_length;
+    size_t definition = o->definition_length;
+    size_t total = o->total_length;
+    /* The object's header into the parse's shape: its lengths and counts
+     * place every instance, and its PerfTime moves with each capture. */
+    const uint8_t *header_bytes;
+    pb_cursor header_copy;
+    header_copy = *hdr;
+    if (!pb_cursor_take(&header_copy, PBS_PERF_OBJECT_TYPE, &header_bytes)) {
+        PB_UNREACHABLE(); /* hdr is this structure's bytes, taken above */
+    } else {
+        pb_mix_lanes_bytes(&ctx->shape, header_bytes, PBS_PERF_OBJECT_TYPE);
+    }
+    pb_cursor defs;
+    pb_cursor data;
+    if (!pb_cursor_slice(obj, header, definition - header, &defs) ||
+        !pb_cursor_slice(obj, definition, total - definition, &data)) {
+        PB_UNREACHABLE();
+        return pb_fail(ctx, PERFBUF_E_SIZE_TOO_LARGE, at, PBF_PERF_OBJECT_TYPE_DefinitionLength);
+    }
+    pb_v1_reach reach;
+    perfbuf_status st = check_definitions(ctx, defs, o, &reach);
+    if (st != PERFBUF_OK) {
+        return st;
+    }
+    return check_object_data(ctx, data, o, &reach);
+}
+
 /*@ requires pb_ctx_ok(ctx);
     requires pb_valid(objects) && \valid(objects);
     requires \valid(out) && \separated(objects, out, ctx);
@@ -717,29 +760,7 @@ perfbuf_status pb_v1_read_object(pb_ctx *ctx, pb_cursor *objects, bool deep,
     if (!deep) {
         return PERFBUF_OK;
     }
-    /* The object's header into the parse's shape: its lengths and counts
-     * place every instance, and its PerfTime moves with each capture. */
-    const uint8_t *header_bytes;
-    pb_cursor header_copy;
-    header_copy = hdr;
-    if (!pb_cursor_take(&header_copy, PBS_PERF_OBJECT_TYPE, &header_bytes)) {
-        PB_UNREACHABLE(); /* hdr is this structure's bytes, taken above */
-    } else {
-        pb_mix_lanes_bytes(&ctx->shape, header_bytes, PBS_PERF_OBJECT_TYPE);
-    }
-    pb_cursor defs;
-    pb_cursor data;
-    if (!pb_cursor_slice(&obj, header, definition - header, &defs) ||
-        !pb_cursor_slice(&obj, definition, total - definition, &data)) {
-        PB_UNREACHABLE();
-        return pb_fail(ctx, PERFBUF_E_SIZE_TOO_LARGE, at, PBF_PERF_OBJECT_TYPE_DefinitionLength);
-    }
-    pb_v1_reach reach;
-    st = check_definitions(ctx, defs, out, &reach);
-    if (st != PERFBUF_OK) {
-        return st;
-    }
-    return check_object_data(ctx, data, out, &reach);
+    return check_object_parts(ctx, &hdr, &obj, at, out);
 }
 
 /*@ requires pb_valid((pb_cursor *)hdr);
@@ -887,10 +908,16 @@ static perfbuf_status parse_block(pb_ctx *ctx, const void *data, size_t received
     pb_cursor header_region;
     pb_take_checked(&all, total, &block);
     pb_take_checked(&block, header, &header_region);
+    /*@ assert pb_valid(&block); */
     st = read_system_name(ctx, &header_region, &hdr, out);
     if (st != PERFBUF_OK) {
         return st;
     }
+    /* For the proof: the walk's cursor and the header's, and the error
+     * pointer, are kept past the writes through the caller's pointers. */
+    /*@ assert pb_valid(&block); */
+    /*@ assert pb_valid(&hdr); */
+    /*@ assert ctx->err == \at(ctx->err, Pre); */
     if (declared > ctx->max_sections) {
         return pb_fail_compared(ctx, PERFBUF_E_LIMIT_EXCEEDED, 0,
                                 PBF_PERF_DATA_BLOCK_NumObjectTypes, declared, ctx->max_sections);
@@ -991,6 +1018,21 @@ uint64_t pb_v1_parse_identity(const perfbuf_v1_block *b, const pb_mix_lanes *sha
     return h != 0 ? h : 1u;
 }
 
+/* Clears the answer: a zeroed constant rather than memset, which WP's typed
+ * memory model cannot follow through the cast to bytes (every field gets
+ * the same zero; only the padding between fields is no longer written, and
+ * no caller reads it), and in a call rather than a copy in place, after
+ * which the provers lose that the context's fields were kept
+ * (docs/proofs.md). */
+/*@ requires \valid(out);
+    assigns *out;
+*/
+static void clear_block(perfbuf_v1_block *out)
+{
+    static const perfbuf_v1_block block_zero;
+    *out = block_zero;
+}
+
 /*@ requires data == \null || \valid_read((const uint8_t *)data + (0 .. received - 1));
     requires opts == \null || \valid_read(opts);
     requires out == \null || \valid(out);
@@ -1006,10 +1048,10 @@ perfbuf_status perfbuf_v1_parse(const void *data, size_t received, const perfbuf
     if (pb_check_arguments(&ctx, data, received, out) != PERFBUF_OK) {
         return PERFBUF_E_INVALID_ARGUMENT;
     }
-    memset(out, 0, sizeof *out);
+    clear_block(out);
     perfbuf_status st = parse_block(&ctx, data, received, out);
     if (st != PERFBUF_OK) {
-        memset(out, 0, sizeof *out);
+        clear_block(out);
     }
     return st;
 }
