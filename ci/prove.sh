@@ -23,6 +23,8 @@
 #     not yet the parse itself or its iterators.
 #   - the V1 data block's parse and its walk of objects and counter
 #     definitions (src/v1/block.c, proofs/v1_block_proof.c).
+#   - the V2 query data's iterators and views (src/v2/query.c, the same
+#     entry), not yet perfbuf_v2_block_read_all.
 # Each part calls what the others prove by its contract only. Fails on any
 # unproven goal; prints the count proved and the time of each part.
 # Then checks that the proof can fail: the same run on a copy with one
@@ -51,6 +53,7 @@ NUL_FCTS=pb_utf16le_find_nul,pb_text_find_terminator
 V2_QUERY_FCTS=pb_v2_window,pb_v2_find_nul,pb_v2_read_instance,kind_is_known,kind_has_ids,kind_has_instances,check_leftover,check_block_size,read_counter_data,judge_counter_data,common_row_wrong,skip_uniform_row,fast_instance_header
 V1_BLOCK_FCTS=check_leftover,check_length,signature_ok,identity_step,field32,field64,mix_instance_shape,pb_v1_prefetch_ahead,pb_v1_counter_claim,pb_v1_same_parse,perfbuf_v1_objects_begin,perfbuf_v1_counters_begin,perfbuf_v1_instances_begin,pb_v1_window,pb_v1_view_counter_block,perfbuf_v1_system_name_utf8,pb_v1_view_window,pb_v1_counter_block_of,pb_v1_counter_slice,perfbuf_v1_counter_value,perfbuf_v1_counter_bytes
 V1_WALK_FCTS=check_counter_fields,pb_v1_read_counter,read_system_name,pb_v1_parse_identity,fail_claim_budget,check_definitions,clear_block,perfbuf_v1_parse
+V2_QUERY_VIEWS_FCTS=perfbuf_v2_kind_name,window,take_sized,view_block,perfbuf_v2_blocks_begin,perfbuf_v2_blocks_next,perfbuf_v2_block_counter_id,perfbuf_v2_instances_begin,view_counter_data,view_instance_header,view_instance,read_row_at_stride,read_uniform_values,walk_values,read_values,perfbuf_v2_instances_next,perfbuf_v2_block_values_begin,perfbuf_v2_instance_values_begin,perfbuf_v2_values_next,perfbuf_v2_values_read,perfbuf_v2_instances_next_values,perfbuf_v2_instance_name_utf8,perfbuf_v2_instance_name_utf16
 
 # prove DIR ENTRY [frama-c options...]: proves DIR/proofs/ENTRY; prints the
 # summary; returns 0 only when every goal is proved.
@@ -120,6 +123,9 @@ part "the V2 query parse's helpers (src/v2/query.c)" v2_query_proof.c -c11 -wp-m
 # (z3-ce): through the plain driver Z3 stops with an error on five of this
 # part's goals (cursors kept past a call), which z3-ce proves in under 2 s.
 part "the V1 data block's parse walk (src/v1/block.c)" v1_block_proof.c -wp-model Typed+cast -wp-prover z3-ce,cvc4 -wp-timeout 60 -wp-fct "$V1_WALK_FCTS"
+# The same options; split, as view_instance's postcondition merges its
+# early returns after a cursor copied back into the caller's.
+part "the V2 query data's iterators and views (src/v2/query.c)" v2_query_proof.c -c11 -wp-model Typed+cast -wp-split -wp-prover cvc4,z3 -wp-timeout 60 -wp-fct "$V2_QUERY_VIEWS_FCTS"
 
 broken=$(mktemp -d)
 trap 'rm -rf "$broken"' EXIT
@@ -219,5 +225,10 @@ planted "v2 query: pb_v2_find_nul reads 8 bytes with 4 left" src/v2/internal.h \
 planted "v1 parse: perfbuf_v1_parse without its argument check" src/v1/block.c \
   's/if (pb_check_arguments(&ctx, data, received, out) != PERFBUF_OK) {/if (pb_check_arguments(\&ctx, data, received, out) != PERFBUF_OK \&\& data == NULL) {/' \
   v1_block_proof.c -wp-model Typed+cast -wp-prover z3-ce,cvc4 -wp-fct perfbuf_v1_parse -wp-timeout 5
+# The uniform row's reader takes a value's dwDataSize without comparing it
+# with the room after the header, so an 8-byte value could be read past it.
+planted "v2 query views: read_row_at_stride without its room check" src/v2/query.c \
+  's/if (pb_le32(value + PBO_PERF_COUNTER_DATA_dwSize) != stride || data_size > room) {/if (pb_le32(value + PBO_PERF_COUNTER_DATA_dwSize) != stride) {/' \
+  v2_query_proof.c -c11 -wp-model Typed+cast -wp-split -wp-prover cvc4,z3 -wp-fct read_row_at_stride -wp-timeout 5
 
 echo "prove: every goal of every proved part is proved, and every planted fault is caught ($((SECONDS - start)) s)"

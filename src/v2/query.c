@@ -14,6 +14,9 @@
 #include "core/text.h"
 #include "v2/internal.h"
 
+/*@ assigns \nothing;
+    ensures \result != \null;
+*/
 const char *perfbuf_v2_kind_name(uint32_t kind)
 {
     switch (kind) {
@@ -751,6 +754,10 @@ perfbuf_status perfbuf_v2_query_parse(const void *data, size_t received,
  */
 
 /* pb_window, inline: it runs once per value. */
+/*@ requires pb_v2_query_ok((perfbuf_v2_query *)q);
+    assigns \nothing;
+    ensures pb_valid_view(\result);
+*/
 static inline pb_cursor window(const perfbuf_v2_query *q, size_t pos, size_t end)
 {
     return pb_v2_window(q, pos, end);
@@ -758,6 +765,16 @@ static inline pb_cursor window(const perfbuf_v2_query *q, size_t pos, size_t end
 
 /* The header of a structure of `size` bytes at the cursor, and the n bytes
  * its first size field says follow it (n = field - size), or false. */
+/*@ requires pb_valid(c) && \valid(c);
+    requires size_field_offset + 4 <= header;
+    requires \valid(hdr) && \valid(body) && \separated(c, hdr, body);
+    assigns c->pos, *hdr, *body;
+    ensures pb_valid(c);
+    ensures \result ==> c->pos == \old(c->pos) + header;
+    ensures \result ==> \valid_read(*hdr + (0 .. header - 1));
+    ensures \result ==> *body <= c->end - c->pos;
+    ensures !\result ==> c->pos == \old(c->pos);
+*/
 static bool take_sized(pb_cursor *c, size_t header, size_t size_field_offset,
                        const uint8_t **hdr, size_t *body)
 {
@@ -775,6 +792,11 @@ static bool take_sized(pb_cursor *c, size_t header, size_t size_field_offset,
 }
 
 /* One block as the parse saw it: header, id list, instance list. */
+/*@ requires pb_valid(blocks) && \valid(blocks);
+    requires \valid(out) && \separated(blocks, out);
+    assigns blocks->pos, *out;
+    ensures pb_valid(blocks);
+*/
 PB_NOINLINE static bool view_block(pb_cursor *blocks, perfbuf_v2_block *out)
 {
     size_t at = blocks->pos;
@@ -826,6 +848,9 @@ PB_NOINLINE static bool view_block(pb_cursor *blocks, perfbuf_v2_block *out)
     return true;
 }
 
+/*@ requires \valid_read(q) && \valid(it) && \separated(q, it);
+    assigns *it;
+*/
 void perfbuf_v2_blocks_begin(const perfbuf_v2_query *q, perfbuf_v2_iter *it)
 {
     it->pos = PBS_PERF_DATA_HEADER;
@@ -834,6 +859,10 @@ void perfbuf_v2_blocks_begin(const perfbuf_v2_query *q, perfbuf_v2_iter *it)
     it->count = q->block_count;
 }
 
+/*@ requires pb_v2_query_ok((perfbuf_v2_query *)q);
+    requires \valid(it) && \valid(out) && \separated(q, it, out);
+    assigns *it, *out;
+*/
 bool perfbuf_v2_blocks_next(const perfbuf_v2_query *q, perfbuf_v2_iter *it, perfbuf_v2_block *out)
 {
     if (it->next_index >= it->count) {
@@ -850,6 +879,10 @@ bool perfbuf_v2_blocks_next(const perfbuf_v2_query *q, perfbuf_v2_iter *it, perf
     return true;
 }
 
+/*@ requires pb_v2_query_ok((perfbuf_v2_query *)q);
+    requires \valid_read(block);
+    assigns \nothing;
+*/
 uint32_t perfbuf_v2_block_counter_id(const perfbuf_v2_query *q, const perfbuf_v2_block *block,
                                      uint32_t i)
 {
@@ -865,6 +898,9 @@ uint32_t perfbuf_v2_block_counter_id(const perfbuf_v2_query *q, const perfbuf_v2
     return id;
 }
 
+/*@ requires \valid_read(block) && \valid(it) && \separated(block, it);
+    assigns *it;
+*/
 void perfbuf_v2_instances_begin(const perfbuf_v2_block *block, perfbuf_v2_iter *it)
 {
     it->pos = block->items_offset;
@@ -875,6 +911,12 @@ void perfbuf_v2_instances_begin(const perfbuf_v2_block *block, perfbuf_v2_iter *
 
 /* PERF_COUNTER_DATA at the cursor: its value's bytes, and the cursor past
  * it; or false. */
+/*@ requires pb_valid(c) && \valid(c);
+    requires \valid(value) && \separated(c, value);
+    assigns c->pos, *value;
+    ensures pb_valid(c);
+    ensures \result ==> pb_valid(value);
+*/
 static inline bool view_counter_data(pb_cursor *c, pb_cursor *value)
 {
     const uint8_t *hdr;
@@ -894,6 +936,11 @@ static inline bool view_counter_data(pb_cursor *c, pb_cursor *value)
 
 /* An instance's header and name up to its NUL, as the parse saw them;
  * region is left at its first value. */
+/*@ requires pb_valid(region) && \valid(region);
+    requires \valid(out) && \separated(region, out);
+    assigns region->pos, *out;
+    ensures pb_valid(region);
+*/
 static bool view_instance_header(pb_cursor *region, uint32_t value_count,
                                  perfbuf_v2_instance *out)
 {
@@ -921,6 +968,12 @@ static bool view_instance_header(pb_cursor *region, uint32_t value_count,
 }
 
 /* An instance as the parse saw it: header, name, and past its values. */
+/*@ requires \valid_read(q);
+    requires pb_valid(region) && \valid(region);
+    requires \valid(out) && \separated(q, region, out);
+    assigns *region, *out;
+    ensures pb_valid(region);
+*/
 static bool view_instance(const perfbuf_v2_query *q, pb_cursor *region, uint32_t value_count,
                           perfbuf_v2_instance *out)
 {
@@ -944,6 +997,11 @@ static bool view_instance(const perfbuf_v2_query *q, pb_cursor *region, uint32_t
             return true;
         }
     }
+    /*@ loop invariant 0 <= i <= value_count;
+        loop invariant pb_valid(&c);
+        loop assigns i, c.pos;
+        loop variant value_count - i;
+    */
     for (uint32_t i = 0; i < value_count; i++) {
         const uint8_t *value_hdr;
         if (!pb_cursor_take(&c, PBS_PERF_COUNTER_DATA, &value_hdr)) {
@@ -970,6 +1028,11 @@ static bool view_instance(const perfbuf_v2_query *q, pb_cursor *region, uint32_t
  * cursor handed out, into values: the number that are not integers, or
  * UINT32_MAX at the first whose dwSize is not the stride or whose
  * dwDataSize exceeds the room after the header. */
+/*@ requires PBS_PERF_COUNTER_DATA <= stride;
+    requires \valid_read(row + (0 .. count * stride - 1));
+    requires \valid(values + (0 .. count - 1));
+    assigns values[0 .. count - 1];
+*/
 static ROW_ALWAYS_INLINE uint32_t read_row_at_stride(const uint8_t *row, uint32_t count,
                                                      uint32_t stride, uint64_t *values)
 {
@@ -980,8 +1043,13 @@ static ROW_ALWAYS_INLINE uint32_t read_row_at_stride(const uint8_t *row, uint32_
 #if defined(__GNUC__) || defined(__clang__)
     _Pragma("GCC unroll 4")
 #endif
+    /*@ loop invariant 0 <= i <= count;
+        loop assigns i, others, values[0 .. count - 1];
+        loop variant count - i;
+    */
     for (uint32_t i = 0; i < count; i++) {
         PB_WORK(1);
+        /*@ assert i * stride + stride <= count * stride; */
         const uint8_t *value = row + (size_t)i * stride;
         uint32_t data_size = pb_le32(value + PBO_PERF_COUNTER_DATA_dwDataSize);
         if (pb_le32(value + PBO_PERF_COUNTER_DATA_dwSize) != stride || data_size > room) {
@@ -1010,6 +1078,12 @@ static ROW_ALWAYS_INLINE uint32_t read_row_at_stride(const uint8_t *row, uint32_
  * still compared with the stride and every dwDataSize with the room after
  * the header, so a row that is not uniform is left to the general walk.
  */
+/*@ requires pb_valid(region) && \valid(region);
+    requires \valid(values + (0 .. count - 1)) && \valid(non_integers);
+    requires \separated(region, values + (0 .. count - 1), non_integers);
+    assigns *region, values[0 .. count - 1], *non_integers;
+    ensures pb_valid(region);
+*/
 static ROW_ALWAYS_INLINE bool read_uniform_values(pb_cursor *region, uint32_t count,
                                                   uint64_t *values, uint32_t *non_integers)
 {
@@ -1041,6 +1115,12 @@ static ROW_ALWAYS_INLINE bool read_uniform_values(pb_cursor *region, uint32_t co
     return true;
 }
 
+/*@ requires pb_valid(region) && \valid(region);
+    requires \valid(values + (0 .. count - 1)) && \valid(done) && \valid(non_integers);
+    requires \separated(region, values + (0 .. count - 1), done, non_integers);
+    assigns *region, values[0 .. count - 1], *done, *non_integers;
+    ensures pb_valid(region);
+*/
 static bool walk_values(pb_cursor *region, uint32_t count, uint64_t *values, uint32_t *done,
                         uint32_t *non_integers);
 
@@ -1049,6 +1129,12 @@ static bool walk_values(pb_cursor *region, uint32_t count, uint64_t *values, uin
  * integer, or 0 for a value of another size (counted). False, with *done
  * values written, where a size does not hold (a view of another buffer).
  */
+/*@ requires pb_valid(region) && \valid(region);
+    requires \valid(values + (0 .. count - 1)) && \valid(done) && \valid(non_integers);
+    requires \separated(region, values + (0 .. count - 1), done, non_integers);
+    assigns *region, values[0 .. count - 1], *done, *non_integers;
+    ensures pb_valid(region);
+*/
 static bool read_values(pb_cursor *region, uint32_t count, uint64_t *values, uint32_t *done,
                         uint32_t *non_integers)
 {
@@ -1060,12 +1146,23 @@ static bool read_values(pb_cursor *region, uint32_t count, uint64_t *values, uin
 }
 
 /* read_values after its uniform row failed: each value by its own dwSize. */
+/*@ requires pb_valid(region) && \valid(region);
+    requires \valid(values + (0 .. count - 1)) && \valid(done) && \valid(non_integers);
+    requires \separated(region, values + (0 .. count - 1), done, non_integers);
+    assigns *region, values[0 .. count - 1], *done, *non_integers;
+    ensures pb_valid(region);
+*/
 PB_NOINLINE static bool walk_values(pb_cursor *region, uint32_t count, uint64_t *values,
                                     uint32_t *done, uint32_t *non_integers)
 {
     pb_cursor c;
     c = *region;
     uint32_t others = 0;
+    /*@ loop invariant 0 <= i <= count;
+        loop invariant pb_valid(&c);
+        loop assigns i, c.pos, others, values[0 .. count - 1];
+        loop variant count - i;
+    */
     for (uint32_t i = 0; i < count; i++) {
         const uint8_t *hdr;
         const uint8_t *body;
@@ -1099,6 +1196,11 @@ PB_NOINLINE static bool walk_values(pb_cursor *region, uint32_t count, uint64_t 
     return true;
 }
 
+/*@ requires pb_v2_query_ok((perfbuf_v2_query *)q);
+    requires \valid_read(block) && \valid(it) && \valid(out);
+    requires \separated(q, block, it, out);
+    assigns *it, *out;
+*/
 bool perfbuf_v2_instances_next(const perfbuf_v2_query *q, const perfbuf_v2_block *block,
                                perfbuf_v2_iter *it, perfbuf_v2_instance *out)
 {
@@ -1116,6 +1218,9 @@ bool perfbuf_v2_instances_next(const perfbuf_v2_query *q, const perfbuf_v2_block
     return true;
 }
 
+/*@ requires \valid_read(block) && \valid(it) && \separated(block, it);
+    assigns *it;
+*/
 void perfbuf_v2_block_values_begin(const perfbuf_v2_block *block, perfbuf_v2_iter *it)
 {
     it->pos = block->items_offset;
@@ -1124,6 +1229,9 @@ void perfbuf_v2_block_values_begin(const perfbuf_v2_block *block, perfbuf_v2_ite
     it->count = kind_has_instances(block->kind) ? 0 : block->counter_count;
 }
 
+/*@ requires \valid_read(inst) && \valid(it) && \separated(inst, it);
+    assigns *it;
+*/
 void perfbuf_v2_instance_values_begin(const perfbuf_v2_instance *inst, perfbuf_v2_iter *it)
 {
     it->pos = inst->values_offset;
@@ -1134,6 +1242,11 @@ void perfbuf_v2_instance_values_begin(const perfbuf_v2_instance *inst, perfbuf_v
     it->count = inst->value_count;
 }
 
+/*@ requires pb_v2_query_ok((perfbuf_v2_query *)q);
+    requires \valid_read(block) && \valid(it) && \valid(out);
+    requires \separated(q, block, it, out);
+    assigns *it, *out;
+*/
 bool perfbuf_v2_values_next(const perfbuf_v2_query *q, const perfbuf_v2_block *block,
                             perfbuf_v2_iter *it, perfbuf_v2_value *out)
 {
@@ -1171,6 +1284,20 @@ bool perfbuf_v2_values_next(const perfbuf_v2_query *q, const perfbuf_v2_block *b
     return true;
 }
 
+/*@ requires q == \null || pb_v2_query_ok((perfbuf_v2_query *)q);
+    requires block == \null || \valid_read(block);
+    requires inst == \null || \valid_read(inst);
+    requires values == \null || \valid(values + (0 .. cap - 1));
+    requires out == \null || \valid(out);
+    requires q == \null || out == \null || \separated(q, out);
+    requires q == \null || values == \null || \separated(q, values + (0 .. cap - 1));
+    requires block == \null || out == \null || \separated(block, out);
+    requires block == \null || values == \null || \separated(block, values + (0 .. cap - 1));
+    requires inst == \null || out == \null || \separated(inst, out);
+    requires inst == \null || values == \null || \separated(inst, values + (0 .. cap - 1));
+    requires out == \null || values == \null || \separated(out, values + (0 .. cap - 1));
+    assigns *out, values[0 .. cap - 1];
+*/
 perfbuf_status perfbuf_v2_values_read(const perfbuf_v2_query *q, const perfbuf_v2_block *block,
                                      const perfbuf_v2_instance *inst, uint64_t *values,
                                      size_t cap, perfbuf_v2_values_read_result *out)
@@ -1198,6 +1325,28 @@ perfbuf_status perfbuf_v2_values_read(const perfbuf_v2_query *q, const perfbuf_v
     return PERFBUF_OK;
 }
 
+/*@ requires q == \null || pb_v2_query_ok((perfbuf_v2_query *)q);
+    requires block == \null || \valid_read(block);
+    requires it == \null || \valid(it);
+    requires out == \null || \valid(out);
+    requires read == \null || \valid(read);
+    requires values == \null || \valid(values + (0 .. cap - 1));
+    requires q == \null || it == \null || \separated(q, it);
+    requires q == \null || out == \null || \separated(q, out);
+    requires q == \null || read == \null || \separated(q, read);
+    requires q == \null || values == \null || \separated(q, values + (0 .. cap - 1));
+    requires block == \null || it == \null || \separated(block, it);
+    requires block == \null || out == \null || \separated(block, out);
+    requires block == \null || read == \null || \separated(block, read);
+    requires block == \null || values == \null || \separated(block, values + (0 .. cap - 1));
+    requires it == \null || out == \null || \separated(it, out);
+    requires it == \null || read == \null || \separated(it, read);
+    requires it == \null || values == \null || \separated(it, values + (0 .. cap - 1));
+    requires out == \null || read == \null || \separated(out, read);
+    requires out == \null || values == \null || \separated(out, values + (0 .. cap - 1));
+    requires read == \null || values == \null || \separated(read, values + (0 .. cap - 1));
+    assigns *it, *out, *read, values[0 .. cap - 1];
+*/
 perfbuf_status perfbuf_v2_instances_next_values(const perfbuf_v2_query *q,
                                                 const perfbuf_v2_block *block,
                                                 perfbuf_v2_iter *it, perfbuf_v2_instance *out,
@@ -1237,6 +1386,17 @@ perfbuf_status perfbuf_v2_instances_next_values(const perfbuf_v2_query *q,
  * the cursor's take per value: in V2 that size is where the next value
  * starts, not a check a plan could make once.
  */
+/*@ requires q == \null || pb_v2_query_ok((perfbuf_v2_query *)q);
+    requires block == \null || \valid_read(block);
+    requires needed == \null || \valid(needed);
+    requires values == \null || \valid(values + (0 .. cap - 1));
+    requires q == \null || needed == \null || \separated(q, needed);
+    requires q == \null || values == \null || \separated(q, values + (0 .. cap - 1));
+    requires block == \null || needed == \null || \separated(block, needed);
+    requires block == \null || values == \null || \separated(block, values + (0 .. cap - 1));
+    requires needed == \null || values == \null || \separated(needed, values + (0 .. cap - 1));
+    assigns *needed, values[0 .. cap - 1];
+*/
 perfbuf_status perfbuf_v2_block_read_all(const perfbuf_v2_query *q, const perfbuf_v2_block *block,
                                          uint64_t *values, size_t cap, size_t *needed)
 {
@@ -1250,6 +1410,7 @@ perfbuf_status perfbuf_v2_block_read_all(const perfbuf_v2_query *q, const perfbu
         *needed = SIZE_MAX;
         return PERFBUF_E_OUTPUT_TOO_SMALL;
     }
+    /*@ assert rows * count <= SIZE_MAX; */
     *needed = (size_t)rows * count;
     if (cap < *needed) {
         return PERFBUF_E_OUTPUT_TOO_SMALL;
@@ -1259,6 +1420,12 @@ perfbuf_status perfbuf_v2_block_read_all(const perfbuf_v2_query *q, const perfbu
         return PERFBUF_OK;
     }
     pb_cursor c = window(q, block->items_offset, block->items_end);
+    /*@ loop invariant 0 <= row <= rows;
+        loop invariant rows * count <= cap;
+        loop invariant pb_valid(&c);
+        loop assigns row, c, values[0 .. cap - 1];
+        loop variant rows - row;
+    */
     for (uint32_t row = 0; row < rows; row++) {
         PB_WORK(1);
         const uint8_t *hdr;
@@ -1282,6 +1449,13 @@ perfbuf_status perfbuf_v2_block_read_all(const perfbuf_v2_query *q, const perfbu
     return PERFBUF_OK;
 }
 
+/*@ requires q == \null || pb_v2_query_ok((perfbuf_v2_query *)q);
+    requires inst == \null || \valid_read(inst);
+    requires out == \null || \valid(out + (0 .. cap - 1));
+    requires len == \null || \valid(len);
+    requires \separated(out + (0 .. cap - 1), len);
+    assigns out[0 .. cap - 1], *len;
+*/
 perfbuf_status perfbuf_v2_instance_name_utf8(const perfbuf_v2_query *q,
                                              const perfbuf_v2_instance *inst, char *out,
                                              size_t cap, size_t *len)
@@ -1293,6 +1467,17 @@ perfbuf_status perfbuf_v2_instance_name_utf8(const perfbuf_v2_query *q,
                                  len);
 }
 
+/*@ requires q == \null || pb_v2_query_ok((perfbuf_v2_query *)q);
+    requires inst == \null || \valid_read(inst);
+    requires out == \null || \valid(out + (0 .. cap - 1));
+    requires units == \null || \valid(units);
+    requires q == \null || out == \null || \separated(q, out + (0 .. cap - 1));
+    requires q == \null || units == \null || \separated(q, units);
+    requires inst == \null || out == \null || \separated(inst, out + (0 .. cap - 1));
+    requires inst == \null || units == \null || \separated(inst, units);
+    requires out == \null || units == \null || \separated(out + (0 .. cap - 1), units);
+    assigns out[0 .. cap - 1], *units;
+*/
 perfbuf_status perfbuf_v2_instance_name_utf16(const perfbuf_v2_query *q,
                                               const perfbuf_v2_instance *inst, uint16_t *out,
                                               size_t cap, size_t *units)
@@ -1312,6 +1497,11 @@ perfbuf_status perfbuf_v2_instance_name_utf16(const perfbuf_v2_query *q,
         return PERFBUF_E_INVALID_ARGUMENT;
     }
     pb_cursor c = window(q, inst->name_offset, end);
+    /*@ loop invariant 0 <= i <= inst->name_units;
+        loop invariant pb_valid(&c);
+        loop assigns i, c.pos, out[0 .. cap - 1];
+        loop variant inst->name_units - i;
+    */
     for (size_t i = 0; i < inst->name_units; i++) {
         if (!pb_cursor_read_u16(&c, &out[i])) {
             /* An iterator or view of another buffer: nothing to read. */
