@@ -55,6 +55,24 @@ V1_BLOCK_FCTS=check_leftover,check_length,signature_ok,identity_step,field32,fie
 V1_WALK_FCTS=check_counter_fields,pb_v1_read_counter,read_system_name,pb_v1_parse_identity,fail_claim_budget,check_definitions,clear_block,perfbuf_v1_parse
 V2_QUERY_VIEWS_FCTS=perfbuf_v2_kind_name,window,take_sized,view_block,perfbuf_v2_blocks_begin,perfbuf_v2_blocks_next,perfbuf_v2_block_counter_id,perfbuf_v2_instances_begin,view_counter_data,view_instance_header,view_instance,read_row_at_stride,read_uniform_values,walk_values,read_values,perfbuf_v2_instances_next,perfbuf_v2_block_values_begin,perfbuf_v2_instance_values_begin,perfbuf_v2_values_next,perfbuf_v2_values_read,perfbuf_v2_instances_next_values,perfbuf_v2_instance_name_utf8,perfbuf_v2_instance_name_utf16
 
+# The provers' verdicts, one file per goal that Z3 or CVC4 proved, named by
+# the digest of the goal's whole text (hypotheses, conclusion, prover and its
+# options; not the path it was run from). A goal whose text is unchanged takes
+# its recorded verdict; any other goal, such as every goal of a function
+# whose code or whose callees' contracts changed, is proved by the provers in
+# the run. PROVE_CACHE=none proves every goal afresh (a reviewer's run,
+# about 40 minutes on two idle cores); PROVE_CACHE=update also records the
+# new verdicts, which is how proofs/wp-cache/ is refreshed after a change
+# (remove it first to drop the entries no goal uses any more).
+cache_mode=${PROVE_CACHE:-replay}
+case "$cache_mode" in
+  none | replay | update | rebuild) ;;
+  *) echo "prove: PROVE_CACHE must be none, replay, update or rebuild"; exit 2 ;;
+esac
+cache_dir=$PWD/proofs/wp-cache
+mkdir -p "$cache_dir"
+echo "prove: WP cache mode $cache_mode, $(find "$cache_dir" -name '*.json' | wc -l) recorded verdicts in proofs/wp-cache"
+
 # prove DIR ENTRY [frama-c options...]: proves DIR/proofs/ENTRY; prints the
 # summary; returns 0 only when every goal is proved.
 prove() {
@@ -62,6 +80,7 @@ prove() {
   local log
   log=$(mktemp)
   frama-c -wp -wp-rte -wp-prover z3,cvc4 -wp-timeout 30 -wp-par 2 \
+    -wp-cache "$cache_mode" -wp-cache-dir "$cache_dir" \
     -cpp-extra-args="-I$dir/include -I$dir/src" "$@" "$dir/proofs/$entry" >"$log" 2>&1 || true
   local summary
   summary=$(grep -E "Proved goals:" "$log" | tail -n 1 || true)
@@ -71,6 +90,9 @@ prove() {
     return 1
   fi
   echo "$summary"
+  # Who proved what: Qed (WP's simplifier, always in the run), and each
+  # prover with "(cached: N)" for the verdicts taken from proofs/wp-cache.
+  sed -n '/Proved goals:/,/^\[/p' "$log" | grep -E "^  (Qed|Z3|CVC4|Alt)" || true
   grep -E "^\[wp\] \[(Failed|Timeout|Unknown)\]|^\[wp\] .*Goal .*(Timeout|Unknown|Failed)" "$log" | head -n 20 || true
   local proved total
   proved=$(echo "$summary" | sed -E 's/.*Proved goals: *([0-9]+) *\/ *([0-9]+).*/\1/')
@@ -139,18 +161,24 @@ planted() {
   echo "== a planted fault must fail: $what"
   local t0=$SECONDS
   rm -rf "$broken"/*
-  cp -r include src proofs "$broken/"
+  cp -r include src "$broken/"
+  mkdir "$broken/proofs"
+  cp proofs/*.c "$broken/proofs/"
   sed "$script" "$file" >"$broken/$file"
   if cmp -s "$file" "$broken/$file"; then
     echo "prove: the self-test could not plant its fault in $file (did the code change?)"
     exit 1
   fi
-  local out
+  # The broken copy reads the recorded verdicts but adds none: the goals the
+  # fault changes have texts no entry has, so the provers meet them here.
+  local out saved_mode=$cache_mode
+  [ "$cache_mode" = none ] || cache_mode=replay
   if out=$(prove "$broken" "$@"); then
     echo "$out"
     echo "prove: a planted fault ($what) was reported proved"
     exit 1
   fi
+  cache_mode=$saved_mode
   echo "$out" | tail -n 5
   # It must have been proved and found wrong, not failed to parse.
   if ! grep -q "Proved goals:" <<<"$out"; then
