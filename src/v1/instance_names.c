@@ -19,6 +19,10 @@ static bool index_of_parse(const perfbuf_v1_block *b, const perfbuf_v1_instance_
     return index->block_data == b->data && pb_v1_same_parse(b, index->parse_id);
 }
 
+/*@ requires pb_v1_block_ok(b) && \valid_read(inst);
+    assigns \nothing;
+    ensures pb_valid_view(\result);
+*/
 static pb_cursor name_window(const perfbuf_v1_block *b, const perfbuf_v1_instance *inst)
 {
     return pb_v1_window(b, inst->name_offset, inst->name_offset + inst->name_bytes);
@@ -40,10 +44,15 @@ perfbuf_status perfbuf_v1_instance_name_utf8(const perfbuf_v1_block *b,
     return pb_utf8_finish(&o, len);
 }
 
+/*@ requires pb_v1_block_ok(b) && \valid_read(inst);
+    assigns \nothing;
+*/
 const uint8_t *perfbuf_v1_instance_name_bytes(const perfbuf_v1_block *b,
                                               const perfbuf_v1_instance *inst)
 {
-    pb_cursor c = name_window(b, inst);
+    /* Declared, then copied into: see v1/internal.h. */
+    pb_cursor c;
+    c = name_window(b, inst);
     return pb_cursor_data(&c);
 }
 
@@ -342,9 +351,14 @@ static perfbuf_status locate_parent(const perfbuf_v1_block *b, const perfbuf_v1_
 }
 
 /* The span NameLength gives an instance's name at `offset`, unscanned. */
+/*@ requires pb_v1_block_ok(b) && \valid(span);
+    assigns *span;
+    ensures \result ==> pb_valid(span);
+*/
 static bool name_span(const perfbuf_v1_block *b, size_t offset, pb_cursor *span)
 {
-    pb_cursor all = pb_window(b->data, b->size, offset, b->size);
+    pb_cursor all;
+    all = pb_window(b->data, b->size, offset, b->size);
     uint32_t name_offset;
     uint32_t name_length;
     uint32_t length;
@@ -365,6 +379,9 @@ static bool name_span(const perfbuf_v1_block *b, size_t offset, pb_cursor *span)
  * views of another capture (two samples mixed up) must not name a parent
  * or a name in this one. O(1): the instance's header is read again.
  */
+/*@ requires pb_v1_block_ok(b) && \valid_read(o) && \valid_read(inst);
+    assigns \nothing;
+*/
 static bool instance_of_block(const perfbuf_v1_block *b, const perfbuf_v1_object *o,
                               const perfbuf_v1_instance *inst)
 {
@@ -372,7 +389,8 @@ static bool instance_of_block(const perfbuf_v1_block *b, const perfbuf_v1_object
         inst->offset - o->data_offset >= o->total_length - o->definition_length) {
         return false;
     }
-    pb_cursor all = pb_window(b->data, b->size, inst->offset, b->size);
+    pb_cursor all;
+    all = pb_window(b->data, b->size, inst->offset, b->size);
     uint32_t length;
     uint32_t parent_title;
     uint32_t parent_instance;

@@ -72,6 +72,10 @@ bool pb_v1_view_instance(pb_cursor *data, uint64_t parse_id, uint32_t code_page,
 bool pb_v1_utf16_name_bytes(const pb_cursor *name, size_t *bytes);
 
 /* A cursor over [pos, end) of a validated block. */
+/*@ requires pb_v1_block_ok(b);
+    assigns \nothing;
+    ensures pb_valid_view(\result);
+*/
 pb_cursor pb_v1_window(const perfbuf_v1_block *b, size_t pos, size_t end);
 /* The same, inline for the iterators and plans (an empty cursor when the
  * range is not inside b). */
@@ -121,7 +125,7 @@ typedef struct pb_v1_instance_step {
 /*@ requires pb_valid(data) && \valid(data);
     requires \valid(out) && \separated(data, out);
     assigns *data, *out;
-    ensures pb_valid(data);
+    ensures pb_valid(data) && data->bytes == \old(data->bytes);
     ensures \result ==> pb_valid(&out->name) && \valid_read(out->head + (0 .. 23));
 */
 static inline bool pb_v1_step_instance(pb_cursor *data, uint32_t code_page,
@@ -198,6 +202,9 @@ perfbuf_status pb_v1_parent_slot(const perfbuf_v1_block *b, const perfbuf_v1_obj
  * (its two divisions as products, which fit 64 bits: a count below 2^32
  * times a structure's size).
  */
+/*@ requires pb_v1_block_ok(b) && \valid_read(o);
+    assigns \nothing;
+*/
 static inline bool pb_v1_object_of_block(const perfbuf_v1_block *b, const perfbuf_v1_object *o)
 {
     if (o->offset < b->header_length) {
