@@ -27,6 +27,8 @@
 #     entry), not yet perfbuf_v2_block_read_all.
 #   - the V1 data block's views and iterators (src/v1/block.c) and the first
 #     instance-name views (src/v1/instance_names.c, proofs/v1_instance_names_proof.c);
+#   - the V2 registration parse's steps (src/v2/meta.c, proofs/v2_meta_proof.c),
+#     not yet the parse itself.
 # Each part calls what the others prove by its contract only. Fails on any
 # unproven goal; prints the count proved and the time of each part.
 # Then checks that the proof can fail: the same run on a copy with one
@@ -58,6 +60,7 @@ V1_WALK_FCTS=check_counter_fields,pb_v1_read_counter,read_system_name,pb_v1_pars
 V2_QUERY_VIEWS_FCTS=perfbuf_v2_kind_name,window,take_sized,view_block,perfbuf_v2_blocks_begin,perfbuf_v2_blocks_next,perfbuf_v2_block_counter_id,perfbuf_v2_instances_begin,view_counter_data,view_instance_header,view_instance,read_row_at_stride,read_uniform_values,walk_values,read_values,perfbuf_v2_instances_next,perfbuf_v2_block_values_begin,perfbuf_v2_instance_values_begin,perfbuf_v2_values_next,perfbuf_v2_values_read,perfbuf_v2_instances_next_values,perfbuf_v2_instance_name_utf8,perfbuf_v2_instance_name_utf16
 V1_VIEWS_FCTS=pb_v1_view_object,pb_v1_view_counter,pb_v1_utf16_name_bytes,perfbuf_v1_objects_next,perfbuf_v1_find_object,perfbuf_v1_counters_next,perfbuf_v1_object_counter_block,perfbuf_v1_instances_next,pb_v1_object_at,pb_v1_object_of_block
 V1_NAMES_FCTS=name_window,perfbuf_v1_instance_name_bytes,name_span,instance_of_block
+V2_REGINFO_FCTS=clear_reginfo,store_reginfo,record_anomalies,read_reginfo_header,check_reginfo_counters,check_reginfo_references
 
 # The provers' verdicts, one file per goal that Z3 or CVC4 proved, named by
 # the digest of the goal's whole text (hypotheses, conclusion, prover and its
@@ -161,6 +164,9 @@ part "the V2 query data's iterators and views (src/v2/query.c)" v2_query_proof.c
 part "the V1 data block's views (src/v1/block.c)" v1_block_proof.c -wp-prover cvc4,z3 -wp-timeout 60 -wp-fct "$V1_VIEWS_FCTS"
 part "the V1 instance view (src/v1/block.c)" v1_block_proof.c -wp-split -wp-prover cvc4,z3 -wp-fct pb_v1_view_instance
 part "the V1 instance names' views (src/v1/instance_names.c, in part)" v1_instance_names_proof.c -wp-prover cvc4,z3 -wp-fct "$V1_NAMES_FCTS"
+# Typed+cast, as the V2 metadata readers' part: the walk these steps belong to
+# converts the caller's const void *.
+part "the V2 registration parse's steps (src/v2/meta.c)" v2_meta_proof.c -wp-model Typed+cast -wp-fct "$V2_REGINFO_FCTS"
 
 broken=$(mktemp -d)
 trap 'rm -rf "$broken"' EXIT
@@ -281,5 +287,10 @@ planted "v1 views: pb_v1_utf16_name_bytes keeps an odd tail" src/v1/block.c \
 planted "v1 instance names: name_span leaves an empty name's span unset" src/v1/instance_names.c \
   's/return pb_cursor_slice(\&all, 0, 0, span);/return true;/' \
   v1_instance_names_proof.c -wp-prover cvc4,z3 -wp-fct name_span -wp-timeout 5
+# The registration's counter walk decodes NumCounters counters without
+# checking that the bytes left hold them.
+planted "v2 meta: the registration's counter walk without its count check" src/v2/meta.c \
+  's/if (count > pb_cursor_remaining(all) \/ PBS_PERF_COUNTER_REG_INFO) {/if (false) {/' \
+  v2_meta_proof.c -wp-model Typed+cast -wp-fct check_reginfo_counters -wp-timeout 5
 
 echo "prove: every goal of every proved part is proved, and every planted fault is caught ($((SECONDS - start)) s)"

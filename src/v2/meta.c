@@ -329,6 +329,7 @@ static perfbuf_status check_reference(pb_ctx *ctx, const perfbuf_v2_reginfo *r,
     requires ctx->err == \null || \separated(ctx->err, r, scratch + (0 .. cap - 1));
     assigns r->ids_ascending, r->order, r->order_count, scratch[0 .. cap - 1], *ctx->err;
     ensures pb_reginfo_ok(r);
+    ensures pb_ctx_ok(ctx) && ctx->err == \old(ctx->err);
 */
 static perfbuf_status check_ids(pb_ctx *ctx, perfbuf_v2_reginfo *r, uint64_t *scratch, size_t cap)
 {
@@ -371,6 +372,165 @@ static perfbuf_status check_ids(pb_ctx *ctx, perfbuf_v2_reginfo *r, uint64_t *sc
                    PBF_PERF_COUNTER_REG_INFO_CounterId);
 }
 
+/* Clears a registration. A call rather than the copy in place, as
+ * clear_counter_answer: past a structure copy the provers no longer see
+ * that the context's fields are kept. */
+/*@ requires \valid(out);
+    assigns *out;
+    ensures out->order == \null;
+*/
+static void clear_reginfo(perfbuf_v2_reginfo *out)
+{
+    *out = reginfo_zero;
+}
+
+/* Stores the finished registration into the caller's answer, for the
+ * same reason a call. The provers do not take a field back out of a
+ * structure copy (Z3 gives up, CVC4 times out), so the two fields the
+ * caller's postcondition names are stored again: the caller's data and
+ * size, which it put in r. */
+/*@ requires \valid(out) && \valid_read(r) && \separated(out, r);
+    assigns *out;
+    ensures out->data == data && out->size == size;
+*/
+static void store_reginfo(perfbuf_v2_reginfo *out, const perfbuf_v2_reginfo *r,
+                          const uint8_t *data, size_t size)
+{
+    *out = *r;
+    out->data = data;
+    out->size = size;
+}
+
+/* The anomalies the parse tolerated, into the registration. A call for
+ * the same reason: first_anomaly is a structure, copied in place. */
+/*@ requires \valid(r) && \valid_read(ctx) && \separated(r, ctx);
+    assigns r->anomalies, r->first_anomaly;
+*/
+static void record_anomalies(perfbuf_v2_reginfo *r, const pb_ctx *ctx)
+{
+    r->anomalies = ctx->anomalies;
+    r->first_anomaly = ctx->first_anomaly;
+}
+
+/*
+ * parse_reginfo's steps, each in a function of its own with the same
+ * checks in the same order: as one function, its postcondition and its
+ * first loop's invariants on the cursor timed out at 20 s a goal; in
+ * these, each goal proves in a few seconds.
+ */
+
+/* The counterset header's fields into *r, its reserved type, detail
+ * level and instance type judged. */
+/*@ requires pb_ctx_ok(ctx);
+    requires pb_valid((pb_cursor *)hdr) && \valid(r);
+    requires \separated(ctx, hdr, r);
+    requires ctx->err == \null || \separated(ctx->err, hdr, r);
+    assigns r->counterset, r->detail_level, r->counter_count, r->instance_type,
+            ctx->anomalies, ctx->first_anomaly, *ctx->err;
+    ensures pb_ctx_ok(ctx) && ctx->err == \old(ctx->err);
+*/
+static perfbuf_status read_reginfo_header(pb_ctx *ctx, const pb_cursor *hdr, perfbuf_v2_reginfo *r)
+{
+    perfbuf_status st = PERFBUF_OK;
+    r->counterset = pb_field_guid(hdr, PBF_PERF_COUNTERSET_REG_INFO_CounterSetGuid);
+    r->detail_level = pb_field32(hdr, PBF_PERF_COUNTERSET_REG_INFO_DetailLevel);
+    r->counter_count = pb_field32(hdr, PBF_PERF_COUNTERSET_REG_INFO_NumCounters);
+    r->instance_type = pb_field32(hdr, PBF_PERF_COUNTERSET_REG_INFO_InstanceType);
+    if (pb_field32(hdr, PBF_PERF_COUNTERSET_REG_INFO_CounterSetType) != 0) {
+        st = pb_anomaly(ctx, PERFBUF_ANOMALY_RESERVED_NONZERO, PERFBUF_E_RESERVED_NONZERO, 0,
+                        PBF_PERF_COUNTERSET_REG_INFO_CounterSetType);
+    }
+    if (st == PERFBUF_OK && !detail_known(r->detail_level)) {
+        st = pb_anomaly(ctx, PERFBUF_ANOMALY_UNKNOWN_VALUE, PERFBUF_E_UNKNOWN_VALUE, 0,
+                        PBF_PERF_COUNTERSET_REG_INFO_DetailLevel);
+    }
+    if (st != PERFBUF_OK) {
+        return st;
+    }
+    if (!instance_type_known(r->instance_type)) {
+        return pb_fail(ctx, PERFBUF_E_UNKNOWN_VALUE, 0, PBF_PERF_COUNTERSET_REG_INFO_InstanceType);
+    }
+    return PERFBUF_OK;
+}
+
+/* The count against the bytes left and the limit, then each counter
+ * decoded and checked, then the bytes after the last. */
+/*@ requires pb_ctx_ok(ctx);
+    requires pb_valid(all) && \valid(all);
+    requires \separated(ctx, all);
+    requires ctx->err == \null || \separated(ctx->err, all);
+    assigns all->pos, ctx->anomalies, ctx->first_anomaly, *ctx->err;
+    ensures pb_ctx_ok(ctx) && ctx->err == \old(ctx->err);
+*/
+static perfbuf_status check_reginfo_counters(pb_ctx *ctx, pb_cursor *all, uint32_t count)
+{
+    perfbuf_status st;
+    if (count > pb_cursor_remaining(all) / PBS_PERF_COUNTER_REG_INFO) {
+        return pb_fail_compared(ctx, PERFBUF_E_COUNT_TOO_LARGE, 0,
+                                PBF_PERF_COUNTERSET_REG_INFO_NumCounters, count,
+                                pb_cursor_remaining(all) / PBS_PERF_COUNTER_REG_INFO);
+    }
+    if (count > ctx->max_counters) {
+        return pb_fail_compared(ctx, PERFBUF_E_LIMIT_EXCEEDED, 0,
+                                PBF_PERF_COUNTERSET_REG_INFO_NumCounters, count,
+                                ctx->max_counters);
+    }
+    perfbuf_v2_counter_reg c;
+    /*@ loop invariant 0 <= i <= count;
+        loop invariant pb_valid(all);
+        loop invariant all->end - all->pos >= (count - i) * PBS_PERF_COUNTER_REG_INFO;
+        loop invariant pb_ctx_ok(ctx) && ctx->err == \at(ctx->err, Pre);
+        loop assigns i, st, all->pos, c, ctx->anomalies, ctx->first_anomaly, *\at(ctx->err, Pre);
+        loop variant count - i;
+    */
+    for (uint32_t i = 0; i < count; i++) {
+        size_t at = all->pos;
+        pb_cursor s;
+        pb_take_checked(all, PBS_PERF_COUNTER_REG_INFO, &s);
+        decode_counter(pb_cursor_data(&s), at, i, &c);
+        st = check_counter(ctx, &s, &c);
+        if (st != PERFBUF_OK) {
+            return st;
+        }
+    }
+    if (pb_cursor_remaining(all) > 0) {
+        st = pb_anomaly(ctx, PERFBUF_ANOMALY_TRAILING_BYTES, PERFBUF_E_TRAILING_BYTES, 0,
+                        PBF_PERF_COUNTERSET_REG_INFO_NumCounters);
+        if (st != PERFBUF_OK) {
+            return st;
+        }
+    }
+    return PERFBUF_OK;
+}
+
+/* Every reference of every counter names a counter that can serve, found
+ * in O(log n) through what check_ids learnt. */
+/*@ requires pb_ctx_ok(ctx) && pb_reginfo_ok(r);
+    requires \separated(ctx, r);
+    requires ctx->err == \null || \separated(ctx->err, r);
+    assigns *ctx->err;
+    ensures pb_ctx_ok(ctx) && ctx->err == \old(ctx->err);
+*/
+static perfbuf_status check_reginfo_references(pb_ctx *ctx, const perfbuf_v2_reginfo *r)
+{
+    perfbuf_status st;
+    perfbuf_v2_counter_reg c;
+    /*@ loop invariant 0 <= i <= r->counter_count;
+        loop invariant pb_ctx_ok(ctx) && ctx->err == \at(ctx->err, Pre);
+        loop assigns i, st, c, *\at(ctx->err, Pre);
+        loop variant r->counter_count - i;
+    */
+    for (uint32_t i = 0; perfbuf_v2_reginfo_counter(r, i, &c); i++) {
+        if ((st = check_reference(ctx, r, &c, c.base_id, PBF_PERF_COUNTER_REG_INFO_BaseCounterId)) != PERFBUF_OK ||
+            (st = check_reference(ctx, r, &c, c.perf_time_id, PBF_PERF_COUNTER_REG_INFO_PerfTimeId)) != PERFBUF_OK ||
+            (st = check_reference(ctx, r, &c, c.perf_freq_id, PBF_PERF_COUNTER_REG_INFO_PerfFreqId)) != PERFBUF_OK ||
+            (st = check_reference(ctx, r, &c, c.multi_id, PBF_PERF_COUNTER_REG_INFO_MultiId)) != PERFBUF_OK) {
+            return st;
+        }
+    }
+    return PERFBUF_OK;
+}
+
 /*@ requires data == \null || \valid_read((const uint8_t *)data + (0 .. size - 1));
     requires opts == \null || \valid_read(opts);
     requires (scratch == \null && cap == 0) || \valid(scratch + (0 .. cap - 1));
@@ -392,7 +552,7 @@ static perfbuf_status parse_reginfo(const void *data, size_t size, const perfbuf
     if (pb_check_arguments(&ctx, data, size, out) != PERFBUF_OK) {
         return PERFBUF_E_INVALID_ARGUMENT;
     }
-    *out = reginfo_zero;
+    clear_reginfo(out);
     pb_cursor all = pb_cursor_make((const uint8_t *)data, size);
     pb_cursor hdr;
     perfbuf_status st = pb_take_struct(&ctx, &all, PBS_PERF_COUNTERSET_REG_INFO,
@@ -401,83 +561,24 @@ static perfbuf_status parse_reginfo(const void *data, size_t size, const perfbuf
         return st;
     }
     perfbuf_v2_reginfo r;
-    r = reginfo_zero;
+    clear_reginfo(&r);
     r.data = (const uint8_t *)data;
     r.size = size;
-    r.counterset = pb_field_guid(&hdr, PBF_PERF_COUNTERSET_REG_INFO_CounterSetGuid);
-    r.detail_level = pb_field32(&hdr, PBF_PERF_COUNTERSET_REG_INFO_DetailLevel);
-    r.counter_count = pb_field32(&hdr, PBF_PERF_COUNTERSET_REG_INFO_NumCounters);
-    r.instance_type = pb_field32(&hdr, PBF_PERF_COUNTERSET_REG_INFO_InstanceType);
-    if (pb_field32(&hdr, PBF_PERF_COUNTERSET_REG_INFO_CounterSetType) != 0) {
-        st = pb_anomaly(&ctx, PERFBUF_ANOMALY_RESERVED_NONZERO, PERFBUF_E_RESERVED_NONZERO, 0,
-                        PBF_PERF_COUNTERSET_REG_INFO_CounterSetType);
-    }
-    if (st == PERFBUF_OK && !detail_known(r.detail_level)) {
-        st = pb_anomaly(&ctx, PERFBUF_ANOMALY_UNKNOWN_VALUE, PERFBUF_E_UNKNOWN_VALUE, 0,
-                        PBF_PERF_COUNTERSET_REG_INFO_DetailLevel);
-    }
-    if (st != PERFBUF_OK) {
+    if ((st = read_reginfo_header(&ctx, &hdr, &r)) != PERFBUF_OK) {
         return st;
     }
-    if (!instance_type_known(r.instance_type)) {
-        return pb_fail(&ctx, PERFBUF_E_UNKNOWN_VALUE, 0, PBF_PERF_COUNTERSET_REG_INFO_InstanceType);
+    if ((st = check_reginfo_counters(&ctx, &all, r.counter_count)) != PERFBUF_OK) {
+        return st;
     }
-    if (r.counter_count > pb_cursor_remaining(&all) / PBS_PERF_COUNTER_REG_INFO) {
-        return pb_fail_compared(&ctx, PERFBUF_E_COUNT_TOO_LARGE, 0,
-                                PBF_PERF_COUNTERSET_REG_INFO_NumCounters, r.counter_count,
-                                pb_cursor_remaining(&all) / PBS_PERF_COUNTER_REG_INFO);
-    }
-    if (r.counter_count > ctx.max_counters) {
-        return pb_fail_compared(&ctx, PERFBUF_E_LIMIT_EXCEEDED, 0,
-                                PBF_PERF_COUNTERSET_REG_INFO_NumCounters, r.counter_count,
-                                ctx.max_counters);
-    }
-    perfbuf_v2_counter_reg c;
-    /*@ loop invariant 0 <= i <= r.counter_count;
-        loop invariant pb_valid(&all) && all.bytes == (const uint8_t *)data;
-        loop invariant all.end - all.pos >= (r.counter_count - i) * PBS_PERF_COUNTER_REG_INFO;
-        loop invariant pb_ctx_ok(&ctx) && ctx.err == err;
-        loop assigns i, all.pos, c, ctx.anomalies, ctx.first_anomaly, *err;
-        loop variant r.counter_count - i;
-    */
-    for (uint32_t i = 0; i < r.counter_count; i++) {
-        size_t at = all.pos;
-        pb_cursor s;
-        pb_take_checked(&all, PBS_PERF_COUNTER_REG_INFO, &s);
-        decode_counter(pb_cursor_data(&s), at, i, &c);
-        st = check_counter(&ctx, &s, &c);
-        if (st != PERFBUF_OK) {
-            return st;
-        }
-    }
-    if (pb_cursor_remaining(&all) > 0) {
-        st = pb_anomaly(&ctx, PERFBUF_ANOMALY_TRAILING_BYTES, PERFBUF_E_TRAILING_BYTES, 0,
-                        PBF_PERF_COUNTERSET_REG_INFO_NumCounters);
-        if (st != PERFBUF_OK) {
-            return st;
-        }
-    }
-    /* Ids unique; then every reference names a counter that can serve,
-     * found in O(log n) through what check_ids learnt. */
+    /* Ids unique; then every reference names a counter that can serve. */
     if ((st = check_ids(&ctx, &r, scratch, cap)) != PERFBUF_OK) {
         return st;
     }
-    /*@ loop invariant 0 <= i <= r.counter_count;
-        loop invariant pb_ctx_ok(&ctx) && ctx.err == err;
-        loop assigns i, c, *err;
-        loop variant r.counter_count - i;
-    */
-    for (uint32_t i = 0; perfbuf_v2_reginfo_counter(&r, i, &c); i++) {
-        if ((st = check_reference(&ctx, &r, &c, c.base_id, PBF_PERF_COUNTER_REG_INFO_BaseCounterId)) != PERFBUF_OK ||
-            (st = check_reference(&ctx, &r, &c, c.perf_time_id, PBF_PERF_COUNTER_REG_INFO_PerfTimeId)) != PERFBUF_OK ||
-            (st = check_reference(&ctx, &r, &c, c.perf_freq_id, PBF_PERF_COUNTER_REG_INFO_PerfFreqId)) != PERFBUF_OK ||
-            (st = check_reference(&ctx, &r, &c, c.multi_id, PBF_PERF_COUNTER_REG_INFO_MultiId)) != PERFBUF_OK) {
-            return st;
-        }
+    if ((st = check_reginfo_references(&ctx, &r)) != PERFBUF_OK) {
+        return st;
     }
-    r.anomalies = ctx.anomalies;
-    r.first_anomaly = ctx.first_anomaly;
-    *out = r;
+    record_anomalies(&r, &ctx);
+    store_reginfo(out, &r, (const uint8_t *)data, size);
     return PERFBUF_OK;
 }
 
