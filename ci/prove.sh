@@ -29,6 +29,8 @@
 #     instance-name views (src/v1/instance_names.c, proofs/v1_instance_names_proof.c);
 #   - the V2 registration parse's steps (src/v2/meta.c, proofs/v2_meta_proof.c),
 #     not yet the parse itself.
+#   - the V1 data block's instance reader (its name's checks) and the
+#     instance check of the parse's slow path (src/v1/block.c).
 # Each part calls what the others prove by its contract only. Fails on any
 # unproven goal; prints the count proved and the time of each part.
 # Then checks that the proof can fail: the same run on a copy with one
@@ -61,6 +63,7 @@ V2_QUERY_VIEWS_FCTS=perfbuf_v2_kind_name,window,take_sized,view_block,perfbuf_v2
 V1_VIEWS_FCTS=pb_v1_view_object,pb_v1_view_counter,pb_v1_utf16_name_bytes,perfbuf_v1_objects_next,perfbuf_v1_find_object,perfbuf_v1_counters_next,perfbuf_v1_object_counter_block,perfbuf_v1_instances_next,pb_v1_object_at,pb_v1_object_of_block
 V1_NAMES_FCTS=name_window,perfbuf_v1_instance_name_bytes,name_span,instance_of_block
 V2_REGINFO_FCTS=clear_reginfo,store_reginfo,record_anomalies,read_reginfo_header,check_reginfo_counters,check_reginfo_references
+V1_INSTANCE_FCTS=read_instance_name,pb_v1_read_instance,check_instance_decoded
 
 # The provers' verdicts, one file per goal that Z3 or CVC4 proved, named by
 # the digest of the goal's whole text (hypotheses, conclusion, prover and its
@@ -167,6 +170,9 @@ part "the V1 instance names' views (src/v1/instance_names.c, in part)" v1_instan
 # Typed+cast, as the V2 metadata readers' part: the walk these steps belong to
 # converts the caller's const void *.
 part "the V2 registration parse's steps (src/v2/meta.c)" v2_meta_proof.c -wp-model Typed+cast -wp-fct "$V2_REGINFO_FCTS"
+# Split: each return's postcondition on the caller's cursor is a goal of
+# its own. CVC4 first: Z3 stops with an error on most of them.
+part "the V1 data block's instance readers (src/v1/block.c)" v1_block_proof.c -wp-split -wp-prover cvc4,z3 -wp-fct "$V1_INSTANCE_FCTS"
 
 broken=$(mktemp -d)
 trap 'rm -rf "$broken"' EXIT
@@ -292,5 +298,11 @@ planted "v1 instance names: name_span leaves an empty name's span unset" src/v1/
 planted "v2 meta: the registration's counter walk without its count check" src/v2/meta.c \
   's/if (count > pb_cursor_remaining(all) \/ PBS_PERF_COUNTER_REG_INFO) {/if (false) {/' \
   v2_meta_proof.c -wp-model Typed+cast -wp-fct check_reginfo_counters -wp-timeout 5
+
+# An instance's name reads the recorded name length without checking
+# that one was given (NULL from pb_v1_read_instance).
+planted "v1 block: read_instance_name reads a NULL known length" src/v1/block.c \
+  's/^    if (known_name_bytes != NULL \&\& \*known_name_bytes <= name_length) {/    if (*known_name_bytes <= name_length) {/' \
+  v1_block_proof.c -wp-split -wp-prover cvc4,z3 -wp-fct read_instance_name -wp-timeout 5
 
 echo "prove: every goal of every proved part is proved, and every planted fault is caught ($((SECONDS - start)) s)"

@@ -183,6 +183,9 @@ perfbuf_status pb_v1_read_counter_block(pb_ctx *ctx, pb_cursor *data, const pb_v
     }
     pb_cursor block;
     pb_take_checked(data, length, &block);
+    /* For the proof: the cursor's bytes are the caller's, none of the
+     * locals freed on return. */
+    /*@ assert pb_valid(data) && data->bytes == \at(data->bytes, Pre); */
     out->offset = at;
     out->byte_length = length;
     out->parse_id = 0; /* bytes, not yet a parse's: only views stamp one */
@@ -200,6 +203,72 @@ perfbuf_status pb_v1_read_instance(pb_ctx *ctx, pb_cursor *data, uint32_t code_p
                                    perfbuf_v1_instance *out)
 {
     return pb_v1_read_instance_known(ctx, data, code_page, NULL, out);
+}
+
+/* An instance's name: its span inside the instance's bytes (inst) and its
+ * length before the terminator. Apart from pb_v1_read_instance_known so
+ * that the proof of the caller's cursor sees one call, not every return. */
+/*@ requires pb_ctx_ok(ctx);
+    requires pb_valid((pb_cursor *)inst);
+    requires known_name_bytes == \null || \valid_read(known_name_bytes);
+    requires \valid(out) && \separated(out, ctx);
+    requires ctx->err == \null || \separated(ctx->err, out);
+    assigns out->name_offset, out->name_bytes, ctx->anomalies, ctx->first_anomaly, *ctx->err;
+    ensures pb_ctx_ok(ctx) && ctx->err == \old(ctx->err);
+*/
+static perfbuf_status read_instance_name(pb_ctx *ctx, const pb_cursor *inst, size_t at,
+                                         uint32_t length, uint32_t name_offset,
+                                         uint32_t name_length, uint32_t code_page,
+                                         const size_t *known_name_bytes,
+                                         perfbuf_v1_instance *out)
+{
+    perfbuf_status st;
+    if (name_length == 0) {
+        return PERFBUF_OK;
+    }
+    if (name_offset < PBS_PERF_INSTANCE_DEFINITION) {
+        return pb_fail_compared(ctx, PERFBUF_E_OVERLAP, at,
+                                PBF_PERF_INSTANCE_DEFINITION_NameOffset, name_offset,
+                                PBS_PERF_INSTANCE_DEFINITION);
+    }
+    if (name_offset > length) {
+        return pb_fail_compared(ctx, PERFBUF_E_OFFSET_OUT_OF_RANGE, at,
+                                PBF_PERF_INSTANCE_DEFINITION_NameOffset, name_offset, length);
+    }
+    if (name_length > length - name_offset) {
+        return pb_fail_compared(ctx, PERFBUF_E_SIZE_TOO_LARGE, at,
+                                PBF_PERF_INSTANCE_DEFINITION_NameLength, name_length,
+                                length - name_offset);
+    }
+    if (code_page == 0 && name_length % 2 != 0) {
+        return pb_fail(ctx, PERFBUF_E_ODD_LENGTH, at, PBF_PERF_INSTANCE_DEFINITION_NameLength);
+    }
+    pb_cursor name;
+    if (!pb_cursor_slice(inst, name_offset, name_length, &name)) {
+        PB_UNREACHABLE();
+        return pb_fail(ctx, PERFBUF_E_OFFSET_OUT_OF_RANGE, at,
+                       PBF_PERF_INSTANCE_DEFINITION_NameOffset);
+    }
+    out->name_offset = name.start;
+    /* NameLength counts the terminator; a name without one is its whole
+     * span, tolerated (and reported) since its length is known anyway. */
+    size_t text_bytes;
+    if (known_name_bytes != NULL && *known_name_bytes <= name_length) {
+        /* An index recorded it when this instance was walked: a parent
+         * shared by many children is not scanned again for each. */
+        out->name_bytes = *known_name_bytes;
+        return PERFBUF_OK;
+    }
+    if (!pb_text_find_terminator(code_page, &name, &text_bytes)) {
+        text_bytes = name_length;
+        st = pb_anomaly(ctx, PERFBUF_ANOMALY_UNTERMINATED, PERFBUF_E_UNTERMINATED_STRING, at,
+                        PBF_PERF_INSTANCE_DEFINITION_NameLength);
+        if (st != PERFBUF_OK) {
+            return st;
+        }
+    }
+    out->name_bytes = text_bytes;
+    return PERFBUF_OK;
 }
 
 /*@ requires pb_ctx_ok(ctx);
@@ -230,6 +299,10 @@ perfbuf_status pb_v1_read_instance_known(pb_ctx *ctx, pb_cursor *data, uint32_t 
     }
     pb_cursor inst;
     pb_take_checked(data, length, &inst);
+    /* For the proof: the cursor's bytes are the caller's, none of the
+     * locals freed on return, and the error pointer is the caller's. */
+    /*@ assert pb_valid(data) && data->bytes == \at(data->bytes, Pre) &&
+               ctx->err == \at(ctx->err, Pre); */
     uint32_t name_offset = pb_field32(&hdr, PBF_PERF_INSTANCE_DEFINITION_NameOffset);
     uint32_t name_length = pb_field32(&hdr, PBF_PERF_INSTANCE_DEFINITION_NameLength);
     out->offset = at;
@@ -240,52 +313,13 @@ perfbuf_status pb_v1_read_instance_known(pb_ctx *ctx, pb_cursor *data, uint32_t 
     out->code_page = code_page;
     out->name_offset = at + PBS_PERF_INSTANCE_DEFINITION;
     out->name_bytes = 0;
-    if (name_length == 0) {
-        return PERFBUF_OK;
-    }
-    if (name_offset < PBS_PERF_INSTANCE_DEFINITION) {
-        return pb_fail_compared(ctx, PERFBUF_E_OVERLAP, at,
-                                PBF_PERF_INSTANCE_DEFINITION_NameOffset, name_offset,
-                                PBS_PERF_INSTANCE_DEFINITION);
-    }
-    if (name_offset > length) {
-        return pb_fail_compared(ctx, PERFBUF_E_OFFSET_OUT_OF_RANGE, at,
-                                PBF_PERF_INSTANCE_DEFINITION_NameOffset, name_offset, length);
-    }
-    if (name_length > length - name_offset) {
-        return pb_fail_compared(ctx, PERFBUF_E_SIZE_TOO_LARGE, at,
-                                PBF_PERF_INSTANCE_DEFINITION_NameLength, name_length,
-                                length - name_offset);
-    }
-    if (code_page == 0 && name_length % 2 != 0) {
-        return pb_fail(ctx, PERFBUF_E_ODD_LENGTH, at, PBF_PERF_INSTANCE_DEFINITION_NameLength);
-    }
-    pb_cursor name;
-    if (!pb_cursor_slice(&inst, name_offset, name_length, &name)) {
-        PB_UNREACHABLE();
-        return pb_fail(ctx, PERFBUF_E_OFFSET_OUT_OF_RANGE, at,
-                       PBF_PERF_INSTANCE_DEFINITION_NameOffset);
-    }
-    out->name_offset = name.start;
-    /* NameLength counts the terminator; a name without one is its whole
-     * span, tolerated (and reported) since its length is known anyway. */
-    size_t text_bytes;
-    if (known_name_bytes != NULL && *known_name_bytes <= name_length) {
-        /* An index recorded it when this instance was walked: a parent
-         * shared by many children is not scanned again for each. */
-        out->name_bytes = *known_name_bytes;
-        return PERFBUF_OK;
-    }
-    if (!pb_text_find_terminator(code_page, &name, &text_bytes)) {
-        text_bytes = name_length;
-        st = pb_anomaly(ctx, PERFBUF_ANOMALY_UNTERMINATED, PERFBUF_E_UNTERMINATED_STRING, at,
-                        PBF_PERF_INSTANCE_DEFINITION_NameLength);
-        if (st != PERFBUF_OK) {
-            return st;
-        }
-    }
-    out->name_bytes = text_bytes;
-    return PERFBUF_OK;
+    /*@ assert pb_valid(data) && data->bytes == \at(data->bytes, Pre) &&
+               ctx->err == \at(ctx->err, Pre); */
+    st = read_instance_name(ctx, &inst, at, length, name_offset, name_length, code_page,
+                            known_name_bytes, out);
+    /* For the proof, as above: the name's checks wrote none of *data. */
+    /*@ assert pb_valid(data) && data->bytes == \at(data->bytes, Pre); */
+    return st;
 }
 
 /*

@@ -125,8 +125,14 @@ typedef struct pb_v1_instance_step {
 /*@ requires pb_valid(data) && \valid(data);
     requires \valid(out) && \separated(data, out);
     assigns *data, *out;
-    ensures pb_valid(data) && data->bytes == \old(data->bytes);
+    ensures pb_valid(data);
+    ensures data->bytes == \old(data->bytes) && data->start == \old(data->start) &&
+            data->end == \old(data->end);
+    ensures \result ==> data->pos > \old(data->pos);
+    ensures !\result ==> data->pos == \old(data->pos);
     ensures \result ==> pb_valid(&out->name) && \valid_read(out->head + (0 .. 23));
+    ensures \result ==> out->name.bytes == \old(data->bytes) &&
+            out->head == \old(data->bytes) + \old(data->pos);
 */
 static inline bool pb_v1_step_instance(pb_cursor *data, uint32_t code_page,
                                        pb_v1_instance_step *out)
