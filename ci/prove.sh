@@ -31,6 +31,7 @@
 #     not yet the parse itself.
 #   - the V1 data block's instance reader (its name's checks) and the
 #     instance check of the parse's slow path (src/v1/block.c).
+#   - the V2 query parse's block contents: id list, instance list, values.
 # Each part calls what the others prove by its contract only. Fails on any
 # unproven goal; prints the count proved and the time of each part.
 # Then checks that the proof can fail: the same run on a copy with one
@@ -64,6 +65,7 @@ V1_VIEWS_FCTS=pb_v1_view_object,pb_v1_view_counter,pb_v1_utf16_name_bytes,perfbu
 V1_NAMES_FCTS=name_window,perfbuf_v1_instance_name_bytes,name_span,instance_of_block
 V2_REGINFO_FCTS=clear_reginfo,store_reginfo,record_anomalies,read_reginfo_header,check_reginfo_counters,check_reginfo_references
 V1_INSTANCE_FCTS=read_instance_name,pb_v1_read_instance,check_instance_decoded
+V2_QUERY_PARSE_FCTS=judge_value_at,skip_counter_data,ids_ascend,read_id_list,read_instance_list,read_instance_values,check_reserved,describe_block,read_block_header
 
 # The provers' verdicts, one file per goal that Z3 or CVC4 proved, named by
 # the digest of the goal's whole text (hypotheses, conclusion, prover and its
@@ -173,6 +175,9 @@ part "the V2 registration parse's steps (src/v2/meta.c)" v2_meta_proof.c -wp-mod
 # Split: each return's postcondition on the caller's cursor is a goal of
 # its own. CVC4 first: Z3 stops with an error on most of them.
 part "the V1 data block's instance readers (src/v1/block.c)" v1_block_proof.c -wp-split -wp-prover cvc4,z3 -wp-fct "$V1_INSTANCE_FCTS"
+# Split: the postconditions of skip_counter_data and read_id_list merge
+# their early returns into one goal that times out whole.
+part "the V2 query parse's block contents (src/v2/query.c)" v2_query_proof.c -c11 -wp-model Typed+cast -wp-split -wp-prover cvc4,z3 -wp-timeout 60 -wp-fct "$V2_QUERY_PARSE_FCTS"
 
 broken=$(mktemp -d)
 trap 'rm -rf "$broken"' EXIT
@@ -304,5 +309,9 @@ planted "v2 meta: the registration's counter walk without its count check" src/v
 planted "v1 block: read_instance_name reads a NULL known length" src/v1/block.c \
   's/^    if (known_name_bytes != NULL \&\& \*known_name_bytes <= name_length) {/    if (*known_name_bytes <= name_length) {/' \
   v1_block_proof.c -wp-split -wp-prover cvc4,z3 -wp-fct read_instance_name -wp-timeout 5
+# The id list's order check reads the id past the last.
+planted "v2 query: ids_ascend reads one id past the list" src/v2/query.c \
+  's/for (uint32_t i = 1; i < count \&\& \*ascending; i++) {/for (uint32_t i = 1; i <= count \&\& *ascending; i++) {/' \
+  v2_query_proof.c -c11 -wp-model Typed+cast -wp-split -wp-prover cvc4,z3 -wp-fct ids_ascend -wp-timeout 5
 
 echo "prove: every goal of every proved part is proved, and every planted fault is caught ($((SECONDS - start)) s)"

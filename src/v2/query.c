@@ -272,6 +272,31 @@ static bool skip_uniform_row(pb_cursor *parent, uint32_t count, value_sizes *siz
 }
 
 /*
+ * skip_counter_data's slow path: the value at `at` judged in full. On a
+ * copy, so that the fast path's cursor stays in registers; in a function
+ * of its own, because WP models each copy in place as forgetting every
+ * cell of the cursor, after which the provers could not see that the
+ * caller's window was kept.
+ */
+/*@ requires pb_ctx_ok(ctx);
+    requires pb_valid(c) && \valid(c) && \separated(c, ctx);
+    requires ctx->err == \null || \separated(ctx->err, c);
+    requires c->start <= at <= c->end;
+    assigns *c, ctx->anomalies, ctx->first_anomaly, *ctx->err;
+    ensures pb_valid(c) && pb_ctx_ok(ctx) && ctx->err == \old(ctx->err);
+    ensures c->bytes == \old(c->bytes) && c->start == \old(c->start) && c->end == \old(c->end);
+*/
+static perfbuf_status judge_value_at(pb_ctx *ctx, pb_cursor *c, size_t at)
+{
+    pb_cursor slow;
+    slow = *c;
+    slow.pos = at;
+    perfbuf_status st = judge_counter_data(ctx, &slow);
+    *c = slow;
+    return st;
+}
+
+/*
  * count PERF_COUNTER_DATA in one pass. A row of one size goes through
  * skip_uniform_row. Otherwise each value is decoded at once and judged
  * by one test that stands for everything read_counter_data checks: a size
@@ -303,8 +328,8 @@ static perfbuf_status skip_counter_data(pb_ctx *ctx, pb_cursor *parent, uint32_t
     uint32_t first = sizes->first;
     bool mixed = false;
     /*@ loop invariant 0 <= i <= count;
-        loop invariant pb_valid(&c) && c.bytes == parent->bytes && c.start == parent->start &&
-                       c.end == parent->end;
+        loop invariant pb_valid(&c) && c.bytes == \at(parent->bytes, Pre) &&
+                       c.start == \at(parent->start, Pre) && c.end == \at(parent->end, Pre);
         loop invariant pb_ctx_ok(ctx) && ctx->err == \at(ctx->err, Pre);
         loop assigns i, c, first, mixed, ctx->anomalies, ctx->first_anomaly, *\at(ctx->err, Pre);
         loop variant count - i;
@@ -324,13 +349,7 @@ static perfbuf_status skip_counter_data(pb_ctx *ctx, pb_cursor *parent, uint32_t
                 continue;
             }
         }
-        /* A copy, so that the fast path's cursor never has its address
-         * taken and stays in registers. */
-        pb_cursor slow;
-        slow = c;
-        slow.pos = at;
-        perfbuf_status st = judge_counter_data(ctx, &slow);
-        c = slow;
+        perfbuf_status st = judge_value_at(ctx, &c, at);
         if (st != PERFBUF_OK) {
             *parent = c;
             return st;
@@ -340,6 +359,37 @@ static perfbuf_status skip_counter_data(pb_ctx *ctx, pb_cursor *parent, uint32_t
     sizes->mixed |= mixed;
     *parent = c;
     return PERFBUF_OK;
+}
+
+/*
+ * Not a rule (a repeated or unordered id is accepted), a fact for the
+ * views: PERFBUF_V2_LAYOUT_ASCENDING_IDS. The count ids (exact bytes) at
+ * the cursor, read on a copy of it. A function of its own so that the
+ * provers of read_id_list see at once that the cursor is only read.
+ */
+/*@ requires pb_valid((pb_cursor *)body);
+    requires exact == count * 4;
+    requires \valid(ascending) && \separated(ascending, body);
+    assigns *ascending;
+*/
+static void ids_ascend(const pb_cursor *body, uint32_t count, size_t exact, bool *ascending)
+{
+    const uint8_t *ids;
+    pb_cursor list;
+    list = *body;
+    if (count > 0 && pb_cursor_take(&list, exact, &ids) && ids != NULL) {
+        PB_WORK(count);
+        uint32_t previous = pb_le32(ids);
+        /*@ loop invariant 1 <= i <= count;
+            loop assigns i, previous, *ascending;
+            loop variant count - i;
+        */
+        for (uint32_t i = 1; i < count && *ascending; i++) {
+            uint32_t id = pb_le32(ids + (size_t)i * 4);
+            *ascending = id > previous;
+            previous = id;
+        }
+    }
 }
 
 /* PERF_MULTI_COUNTERS and its id list, then the padding to 8. */
@@ -393,24 +443,7 @@ static perfbuf_status read_id_list(pb_ctx *ctx, pb_cursor *body, perfbuf_v2_bloc
     }
     out->counter_count = count;
     out->ids_offset = body->pos;
-    /* Not a rule (a repeated or unordered id is accepted), a fact for the
-     * views: PERFBUF_V2_LAYOUT_ASCENDING_IDS. */
-    const uint8_t *ids;
-    pb_cursor list;
-    list = *body;
-    if (count > 0 && pb_cursor_take(&list, exact, &ids) && ids != NULL) {
-        PB_WORK(count);
-        uint32_t previous = pb_le32(ids);
-        /*@ loop invariant 1 <= i <= count;
-            loop assigns i, previous, *ascending;
-            loop variant count - i;
-        */
-        for (uint32_t i = 1; i < count && *ascending; i++) {
-            uint32_t id = pb_le32(ids + (size_t)i * 4);
-            *ascending = id > previous;
-            previous = id;
-        }
-    }
+    ids_ascend(body, count, exact, ascending);
     /* The next structure starts 8-aligned whether or not dwSize counted
      * the padding (docs/formats.md#o-5-perf_multi_counters-dwsize). */
     if (!pb_cursor_skip(body, list_bytes) || !pb_cursor_skip(body, pb_pad8(size))) {
@@ -552,6 +585,145 @@ perfbuf_status pb_v2_read_instance(pb_ctx *ctx, pb_cursor *region, uint32_t valu
     return PERFBUF_OK;
 }
 
+/*
+ * read_block's steps sit in the static functions below, in the same
+ * order: proved as one function, its goals (every check of the header
+ * and of what the block contains merged into one postcondition) timed
+ * out.
+ */
+
+/* What a block's header says. A call of its own: after it the provers see
+ * at once that the cursors and the context were kept, which after nine
+ * stores in a row they did not. */
+/*@ requires \valid(out) && pb_valid((pb_cursor *)body) && \separated(out, body);
+    assigns out->status, out->kind, out->offset, out->size, out->counter_count,
+            out->instance_count, out->ids_offset, out->items_offset, out->items_end;
+*/
+static void describe_block(perfbuf_v2_block *out, uint32_t status, uint32_t kind, size_t at,
+                           uint32_t size, const pb_cursor *body)
+{
+    out->status = status;
+    out->kind = (perfbuf_v2_kind)kind;
+    out->offset = at;
+    out->size = size;
+    out->counter_count = (kind == PERFBUF_V2_ERROR_RETURN) ? 0 : 1;
+    out->instance_count = 0;
+    out->ids_offset = 0;
+    out->items_offset = body->pos;
+    out->items_end = body->end;
+}
+
+/* A Reserved that is not 0: an anomaly. A call of its own, so that no
+ * memory state of two branches is merged before the block's body is
+ * carved. */
+/*@ requires pb_ctx_ok(ctx);
+    assigns ctx->anomalies, ctx->first_anomaly, *ctx->err;
+    ensures pb_ctx_ok(ctx) && ctx->err == \old(ctx->err);
+*/
+static perfbuf_status check_reserved(pb_ctx *ctx, uint32_t reserved, size_t at)
+{
+    if (reserved != 0) {
+        return pb_anomaly(ctx, PERFBUF_ANOMALY_RESERVED_NONZERO, PERFBUF_E_RESERVED_NONZERO, at,
+                          PBF_PERF_COUNTER_HEADER_Reserved);
+    }
+    return PERFBUF_OK;
+}
+
+/* The PERF_COUNTER_HEADER at `at`: *body receives the bytes it covers,
+ * *kind its dwType, and out what the header says. */
+/*@ requires pb_ctx_ok(ctx);
+    requires pb_valid(blocks) && \valid(blocks);
+    requires \valid(out) && \valid(body) && \valid(kind);
+    requires \separated(blocks, out, body, kind, ctx);
+    requires ctx->err == \null || \separated(ctx->err, blocks, out, body, kind);
+    assigns blocks->pos, *body, *kind, *out, ctx->anomalies, ctx->first_anomaly, *ctx->err;
+    ensures pb_valid(blocks) && pb_ctx_ok(ctx) && ctx->err == \old(ctx->err);
+    ensures \result == PERFBUF_OK ==> pb_valid(body);
+*/
+static perfbuf_status read_block_header(pb_ctx *ctx, pb_cursor *blocks, size_t at,
+                                        perfbuf_v2_block *out, pb_cursor *body, uint32_t *kind)
+{
+    pb_cursor hdr;
+    perfbuf_status st = pb_take_struct(ctx, blocks, PBS_PERF_COUNTER_HEADER,
+                                       PBF_PERF_COUNTER_HEADER_dwStatus, &hdr);
+    if (st != PERFBUF_OK) {
+        return st;
+    }
+    uint32_t status = pb_field32(&hdr, PBF_PERF_COUNTER_HEADER_dwStatus);
+    uint32_t type = pb_field32(&hdr, PBF_PERF_COUNTER_HEADER_dwType);
+    uint32_t size = pb_field32(&hdr, PBF_PERF_COUNTER_HEADER_dwSize);
+    uint32_t reserved = pb_field32(&hdr, PBF_PERF_COUNTER_HEADER_Reserved);
+    st = check_block_size(ctx, size, PBS_PERF_COUNTER_HEADER, blocks, at,
+                                         PBF_PERF_COUNTER_HEADER_dwSize);
+    if (st != PERFBUF_OK) {
+        return st;
+    }
+    if (!kind_is_known(type)) {
+        return pb_fail(ctx, PERFBUF_E_UNKNOWN_VALUE, at, PBF_PERF_COUNTER_HEADER_dwType);
+    }
+    st = check_reserved(ctx, reserved, at);
+    if (st != PERFBUF_OK) {
+        return st;
+    }
+    pb_take_checked(blocks, size - PBS_PERF_COUNTER_HEADER, body);
+    describe_block(out, status, type, at, size, body);
+    *kind = type;
+    return PERFBUF_OK;
+}
+
+/* One instance of a block: its header and name, then its values. */
+/*@ requires pb_ctx_ok(ctx);
+    requires pb_valid(region) && \valid(region);
+    requires \valid(sizes) && \separated(region, sizes, ctx);
+    requires ctx->err == \null || \separated(ctx->err, region, sizes);
+    assigns *region, *sizes, ctx->anomalies, ctx->first_anomaly, *ctx->err;
+    ensures pb_valid(region) && pb_ctx_ok(ctx) && ctx->err == \old(ctx->err);
+*/
+static perfbuf_status read_instance_values(pb_ctx *ctx, pb_cursor *region, uint32_t counter_count,
+                                           value_sizes *sizes)
+{
+    perfbuf_v2_instance inst;
+    if (!fast_instance_header(region, &inst)) {
+        perfbuf_status st = pb_v2_read_instance(ctx, region, counter_count, &inst);
+        if (st != PERFBUF_OK) {
+            return st;
+        }
+    }
+    return skip_counter_data(ctx, region, counter_count, sizes);
+}
+
+/* PERF_MULTI_INSTANCES and its instances, each with its values. */
+/*@ requires pb_ctx_ok(ctx);
+    requires pb_valid(body) && \valid(body);
+    requires \valid(out) && \valid(sizes) && \separated(body, out, sizes, ctx);
+    requires ctx->err == \null || \separated(ctx->err, body, out, sizes);
+    assigns body->pos, out->instance_count, out->items_offset, out->items_end, *sizes,
+            ctx->anomalies, ctx->first_anomaly, *ctx->err;
+    ensures pb_valid(body) && pb_ctx_ok(ctx) && ctx->err == \old(ctx->err);
+*/
+static perfbuf_status read_instances(pb_ctx *ctx, pb_cursor *body, perfbuf_v2_block *out,
+                                     value_sizes *sizes)
+{
+    pb_cursor region = pb_cursor_make(NULL, 0);
+    perfbuf_status st = read_instance_list(ctx, body, out, &region);
+    if (st != PERFBUF_OK) {
+        return st;
+    }
+    /*@ loop invariant 0 <= i <= out->instance_count;
+        loop invariant pb_valid(&region) && pb_ctx_ok(ctx) && ctx->err == \at(ctx->err, Pre);
+        loop assigns i, region, *sizes, ctx->anomalies, ctx->first_anomaly, *\at(ctx->err, Pre);
+        loop variant out->instance_count - i;
+    */
+    for (uint32_t i = 0; i < out->instance_count; i++) {
+        st = read_instance_values(ctx, &region, out->counter_count, sizes);
+        if (st != PERFBUF_OK) {
+            return st;
+        }
+    }
+    return check_leftover(ctx, &region, region.start - PBS_PERF_MULTI_INSTANCES,
+                          PBF_PERF_MULTI_INSTANCES_dwTotalSize);
+}
+
 /* One PERF_COUNTER_HEADER block and everything it contains. */
 /*@ requires pb_ctx_ok(ctx);
     requires pb_valid(blocks) && \valid(blocks);
@@ -564,42 +736,12 @@ PB_NOINLINE static perfbuf_status read_block(pb_ctx *ctx, pb_cursor *blocks,
                                               perfbuf_v2_block *out, uint32_t *layout)
 {
     size_t at = blocks->pos;
-    pb_cursor hdr;
-    perfbuf_status st = pb_take_struct(ctx, blocks, PBS_PERF_COUNTER_HEADER,
-                                       PBF_PERF_COUNTER_HEADER_dwStatus, &hdr);
-    if (st != PERFBUF_OK) {
-        return st;
-    }
-    uint32_t status = pb_field32(&hdr, PBF_PERF_COUNTER_HEADER_dwStatus);
-    uint32_t kind = pb_field32(&hdr, PBF_PERF_COUNTER_HEADER_dwType);
-    uint32_t size = pb_field32(&hdr, PBF_PERF_COUNTER_HEADER_dwSize);
-    uint32_t reserved = pb_field32(&hdr, PBF_PERF_COUNTER_HEADER_Reserved);
-    st = check_block_size(ctx, size, PBS_PERF_COUNTER_HEADER, blocks, at,
-                                         PBF_PERF_COUNTER_HEADER_dwSize);
-    if (st != PERFBUF_OK) {
-        return st;
-    }
-    if (!kind_is_known(kind)) {
-        return pb_fail(ctx, PERFBUF_E_UNKNOWN_VALUE, at, PBF_PERF_COUNTER_HEADER_dwType);
-    }
-    if (reserved != 0) {
-        st = pb_anomaly(ctx, PERFBUF_ANOMALY_RESERVED_NONZERO, PERFBUF_E_RESERVED_NONZERO, at,
-                        PBF_PERF_COUNTER_HEADER_Reserved);
-        if (st != PERFBUF_OK) {
-            return st;
-        }
-    }
     pb_cursor body;
-    pb_take_checked(blocks, size - PBS_PERF_COUNTER_HEADER, &body);
-    out->status = status;
-    out->kind = (perfbuf_v2_kind)kind;
-    out->offset = at;
-    out->size = size;
-    out->counter_count = (kind == PERFBUF_V2_ERROR_RETURN) ? 0 : 1;
-    out->instance_count = 0;
-    out->ids_offset = 0;
-    out->items_offset = body.pos;
-    out->items_end = body.end;
+    uint32_t kind;
+    perfbuf_status st = read_block_header(ctx, blocks, at, out, &body, &kind);
+    if (st != PERFBUF_OK) {
+        return st;
+    }
 
     bool ascending = true;
     value_sizes sizes = {0, false};
@@ -611,31 +753,7 @@ PB_NOINLINE static perfbuf_status read_block(pb_ctx *ctx, pb_cursor *blocks,
         out->items_offset = body.pos;
     }
     if (kind_has_instances(kind)) {
-        pb_cursor region = pb_cursor_make(NULL, 0);
-        st = read_instance_list(ctx, &body, out, &region);
-        if (st != PERFBUF_OK) {
-            return st;
-        }
-        /*@ loop invariant 0 <= i <= out->instance_count;
-            loop invariant pb_valid(&region) && pb_ctx_ok(ctx) && ctx->err == \at(ctx->err, Pre);
-            loop assigns i, region, sizes, ctx->anomalies, ctx->first_anomaly, *\at(ctx->err, Pre);
-            loop variant out->instance_count - i;
-        */
-        for (uint32_t i = 0; i < out->instance_count; i++) {
-            perfbuf_v2_instance inst;
-            if (!fast_instance_header(&region, &inst)) {
-                st = pb_v2_read_instance(ctx, &region, out->counter_count, &inst);
-                if (st != PERFBUF_OK) {
-                    return st;
-                }
-            }
-            st = skip_counter_data(ctx, &region, out->counter_count, &sizes);
-            if (st != PERFBUF_OK) {
-                return st;
-            }
-        }
-        st = check_leftover(ctx, &region, region.start - PBS_PERF_MULTI_INSTANCES,
-                            PBF_PERF_MULTI_INSTANCES_dwTotalSize);
+        st = read_instances(ctx, &body, out, &sizes);
     } else {
         st = skip_counter_data(ctx, &body, out->counter_count, &sizes);
     }
@@ -651,10 +769,23 @@ PB_NOINLINE static perfbuf_status read_block(pb_ctx *ctx, pb_cursor *blocks,
     return check_leftover(ctx, &body, at, PBF_PERF_COUNTER_HEADER_dwSize);
 }
 
+/* Clears the answer. A call rather than the copy in place: WP models a
+ * structure copy as forgetting every cell under *out, after which each
+ * later call made the provers show again that the context was kept. */
+/*@ requires \valid(out);
+    assigns *out;
+*/
+static void clear_query(perfbuf_v2_query *out)
+{
+    perfbuf_v2_query zero = {0};
+    *out = zero;
+}
+
 /*@ requires data == \null || \valid_read((const uint8_t *)data + (0 .. received - 1));
     requires opts == \null || \valid_read(opts);
     requires out == \null || \valid(out);
     requires err == \null || \valid(err);
+    requires out == \null || err == \null || \separated(out, err);
     assigns *out, *err;
     ensures \result == PERFBUF_OK ==> pb_v2_query_ok(out);
 */
@@ -667,8 +798,7 @@ perfbuf_status perfbuf_v2_query_parse(const void *data, size_t received,
     if (pb_check_arguments(&ctx, data, received, out) != PERFBUF_OK) {
         return PERFBUF_E_INVALID_ARGUMENT;
     }
-    perfbuf_v2_query zero = {0};
-    *out = zero;
+    clear_query(out);
 
     pb_cursor all = pb_cursor_make((const uint8_t *)data, received);
     pb_cursor hdr;
