@@ -22,6 +22,7 @@
 #   - the V2 query parse's helpers (src/v2/query.c, proofs/v2_query_proof.c),
 #     not yet the parse itself or its iterators.
 #   - the V2 identifiers' parse (src/v2/identifiers.c), calling read_identifier by contract;
+#   - the V2 string and provider GUID parses and the string block's lookups (src/v2/strings.c).
 # Each part calls what the others prove by its contract only. Fails on any
 # unproven goal; prints the count proved and the time of each part.
 # Then checks that the proof can fail: the same run on a copy with one
@@ -50,6 +51,7 @@ NUL_FCTS=pb_utf16le_find_nul,pb_text_find_terminator
 V2_QUERY_FCTS=pb_v2_window,pb_v2_find_nul,pb_v2_read_instance,kind_is_known,kind_has_ids,kind_has_instances,check_leftover,check_block_size,read_counter_data,judge_counter_data,common_row_wrong,skip_uniform_row,fast_instance_header
 V1_BLOCK_FCTS=check_leftover,check_length,signature_ok,identity_step,field32,field64,mix_instance_shape,pb_v1_prefetch_ahead,pb_v1_counter_claim,pb_v1_same_parse,perfbuf_v1_objects_begin,perfbuf_v1_counters_begin,perfbuf_v1_instances_begin,pb_v1_window,pb_v1_view_counter_block,perfbuf_v1_system_name_utf8,pb_v1_view_window,pb_v1_counter_block_of,pb_v1_counter_slice,perfbuf_v1_counter_value,perfbuf_v1_counter_bytes
 V2_IDENTIFIERS_PARSE_FCTS=fill_identifier,clear_identifiers,perfbuf_v2_identifiers_parse
+V2_STRINGS_PARSE_FCTS=clear_guid,clear_string,clear_counter_string,perfbuf_v2_provider_guid_parse,read_string_id,perfbuf_v2_string_parse,perfbuf_v2_strings_get,perfbuf_v2_strings_find
 
 # prove DIR ENTRY [frama-c options...]: proves DIR/proofs/ENTRY; prints the
 # summary; returns 0 only when every goal is proved.
@@ -117,6 +119,8 @@ part "the V2 query parse's helpers (src/v2/query.c)" v2_query_proof.c -c11 -wp-m
 # The identifiers' parse (Typed+cast: its const void * data); it calls
 # read_identifier by its contract, not yet proved in CI.
 part "the V2 identifiers' parse (src/v2/identifiers.c)" v2_identifiers_proof.c -wp-model Typed+cast -wp-timeout 60 -wp-fct "$V2_IDENTIFIERS_PARSE_FCTS"
+# The V2 string answers' parses and lookups (Typed+cast: their const void * data).
+part "the V2 strings' parses and lookups (src/v2/strings.c, in part)" v2_strings_proof.c -wp-model Typed+cast -wp-timeout 60 -wp-fct "$V2_STRINGS_PARSE_FCTS"
 
 broken=$(mktemp -d)
 trap 'rm -rf "$broken"' EXIT
@@ -217,5 +221,11 @@ planted "v2 query: pb_v2_find_nul reads 8 bytes with 4 left" src/v2/internal.h \
 planted "v2 identifiers: the parse's list starts one byte in" src/v2/identifiers.c \
   's/    out->data = (const uint8_t \*)data;/    out->data = (const uint8_t *)data + 1;/' \
   v2_identifiers_proof.c -wp-model Typed+cast -wp-fct perfbuf_v2_identifiers_parse -wp-timeout 5
+
+# The single string's parse hands back an answer one byte longer than the
+# buffer, so its view would read one byte past it.
+planted "v2 strings: the string parse's answer one byte long" src/v2/strings.c \
+  's/    out->size = size;/    out->size = size + 1;/' \
+  v2_strings_proof.c -wp-model Typed+cast -wp-fct perfbuf_v2_string_parse -wp-timeout 5
 
 echo "prove: every goal of every proved part is proved, and every planted fault is caught ($((SECONDS - start)) s)"
