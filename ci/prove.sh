@@ -32,6 +32,8 @@
 #   - the V1 data block's instance reader (its name's checks) and the
 #     instance check of the parse's slow path (src/v1/block.c).
 #   - the V2 query parse's block contents: id list, instance list, values.
+#   - the V2 identifiers' parse (src/v2/identifiers.c), calling read_identifier by contract;
+#   - the V2 string and provider GUID parses and the string block's lookups (src/v2/strings.c).
 # Each part calls what the others prove by its contract only. Fails on any
 # unproven goal; prints the count proved and the time of each part.
 # Then checks that the proof can fail: the same run on a copy with one
@@ -66,6 +68,8 @@ V1_NAMES_FCTS=name_window,perfbuf_v1_instance_name_bytes,name_span,instance_of_b
 V2_REGINFO_FCTS=clear_reginfo,store_reginfo,record_anomalies,read_reginfo_header,check_reginfo_counters,check_reginfo_references
 V1_INSTANCE_FCTS=read_instance_name,pb_v1_read_instance,check_instance_decoded
 V2_QUERY_PARSE_FCTS=judge_value_at,skip_counter_data,ids_ascend,read_id_list,read_instance_list,read_instance_values,check_reserved,describe_block,read_block_header
+V2_IDENTIFIERS_PARSE_FCTS=fill_identifier,clear_identifiers,perfbuf_v2_identifiers_parse
+V2_STRINGS_PARSE_FCTS=clear_guid,clear_string,clear_counter_string,perfbuf_v2_provider_guid_parse,read_string_id,perfbuf_v2_string_parse,perfbuf_v2_strings_get,perfbuf_v2_strings_find
 
 # The provers' verdicts, one file per goal that Z3 or CVC4 proved, named by
 # the digest of the goal's whole text (hypotheses, conclusion, prover and its
@@ -178,6 +182,11 @@ part "the V1 data block's instance readers (src/v1/block.c)" v1_block_proof.c -w
 # Split: the postconditions of skip_counter_data and read_id_list merge
 # their early returns into one goal that times out whole.
 part "the V2 query parse's block contents (src/v2/query.c)" v2_query_proof.c -c11 -wp-model Typed+cast -wp-split -wp-prover cvc4,z3 -wp-timeout 60 -wp-fct "$V2_QUERY_PARSE_FCTS"
+# The identifiers' parse (Typed+cast: its const void * data); it calls
+# read_identifier by its contract, not yet proved in CI.
+part "the V2 identifiers' parse (src/v2/identifiers.c)" v2_identifiers_proof.c -wp-model Typed+cast -wp-timeout 60 -wp-fct "$V2_IDENTIFIERS_PARSE_FCTS"
+# The V2 string answers' parses and lookups (Typed+cast: their const void * data).
+part "the V2 strings' parses and lookups (src/v2/strings.c, in part)" v2_strings_proof.c -wp-model Typed+cast -wp-timeout 60 -wp-fct "$V2_STRINGS_PARSE_FCTS"
 
 broken=$(mktemp -d)
 trap 'rm -rf "$broken"' EXIT
@@ -313,5 +322,17 @@ planted "v1 block: read_instance_name reads a NULL known length" src/v1/block.c 
 planted "v2 query: ids_ascend reads one id past the list" src/v2/query.c \
   's/for (uint32_t i = 1; i < count \&\& \*ascending; i++) {/for (uint32_t i = 1; i <= count \&\& *ascending; i++) {/' \
   v2_query_proof.c -c11 -wp-model Typed+cast -wp-split -wp-prover cvc4,z3 -wp-fct ids_ascend -wp-timeout 5
+
+# The identifiers' parse hands back a list one byte into the buffer, so a
+# view would read one byte past its end.
+planted "v2 identifiers: the parse's list starts one byte in" src/v2/identifiers.c \
+  's/    out->data = (const uint8_t \*)data;/    out->data = (const uint8_t *)data + 1;/' \
+  v2_identifiers_proof.c -wp-model Typed+cast -wp-fct perfbuf_v2_identifiers_parse -wp-timeout 5
+
+# The single string's parse hands back an answer one byte longer than the
+# buffer, so its view would read one byte past it.
+planted "v2 strings: the string parse's answer one byte long" src/v2/strings.c \
+  's/    out->size = size;/    out->size = size + 1;/' \
+  v2_strings_proof.c -wp-model Typed+cast -wp-fct perfbuf_v2_string_parse -wp-timeout 5
 
 echo "prove: every goal of every proved part is proved, and every planted fault is caught ($((SECONDS - start)) s)"

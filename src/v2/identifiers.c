@@ -23,6 +23,27 @@
 static const perfbuf_v2_identifier identifier_zero;
 static const perfbuf_v2_identifiers identifiers_zero;
 
+/* An identifier's header fields, over a cleared answer. In a function of
+ * its own: past a structure copy in place (the clearing, the GUID) the
+ * provers must show again, after each later call, that the caller's
+ * cursor and context were kept; past a call that only `assigns *out`
+ * they see it at once. */
+/*@ requires \valid(out) && pb_valid((pb_cursor *)hdr) && \separated(out, hdr);
+    assigns *out;
+*/
+static void fill_identifier(perfbuf_v2_identifier *out, const pb_cursor *hdr, size_t at,
+                            uint32_t size)
+{
+    *out = identifier_zero;
+    out->offset = at;
+    out->size = size;
+    out->counterset = pb_field_guid(hdr, PBF_PERF_COUNTER_IDENTIFIER_CounterSetGuid);
+    out->status = pb_field32(hdr, PBF_PERF_COUNTER_IDENTIFIER_Status);
+    out->counter_id = pb_field32(hdr, PBF_PERF_COUNTER_IDENTIFIER_CounterId);
+    out->instance_id = pb_field32(hdr, PBF_PERF_COUNTER_IDENTIFIER_InstanceId);
+    out->query_index = pb_field32(hdr, PBF_PERF_COUNTER_IDENTIFIER_Index);
+}
+
 /* One identifier: steps region past it. */
 /*@ requires pb_ctx_ok(ctx);
     requires pb_valid(region) && \valid(region);
@@ -65,14 +86,7 @@ static perfbuf_status read_identifier(pb_ctx *ctx, pb_cursor *region, perfbuf_v2
     if (st != PERFBUF_OK) {
         return st;
     }
-    *out = identifier_zero;
-    out->offset = at;
-    out->size = size;
-    out->counterset = pb_field_guid(&hdr, PBF_PERF_COUNTER_IDENTIFIER_CounterSetGuid);
-    out->status = pb_field32(&hdr, PBF_PERF_COUNTER_IDENTIFIER_Status);
-    out->counter_id = pb_field32(&hdr, PBF_PERF_COUNTER_IDENTIFIER_CounterId);
-    out->instance_id = pb_field32(&hdr, PBF_PERF_COUNTER_IDENTIFIER_InstanceId);
-    out->query_index = pb_field32(&hdr, PBF_PERF_COUNTER_IDENTIFIER_Index);
+    fill_identifier(out, &hdr, at, size);
     pb_cursor name;
     pb_take_checked(region, size - PBS_PERF_COUNTER_IDENTIFIER, &name);
     if (pb_cursor_size(&name) == 0) {
@@ -94,6 +108,17 @@ static perfbuf_status read_identifier(pb_ctx *ctx, pb_cursor *region, perfbuf_v2
     return st;
 }
 
+/* The answer cleared, in a function of its own for the same reason as
+ * fill_identifier: past the copy in place the provers must show again,
+ * after each call, that the local context's error pointer was kept. */
+/*@ requires \valid(out);
+    assigns *out;
+*/
+static void clear_identifiers(perfbuf_v2_identifiers *out)
+{
+    *out = identifiers_zero;
+}
+
 /*@ requires data == \null || \valid_read((const uint8_t *)data + (0 .. size - 1));
     requires opts == \null || \valid_read(opts);
     requires out == \null || \valid(out);
@@ -112,7 +137,7 @@ perfbuf_status perfbuf_v2_identifiers_parse(const void *data, size_t size,
     if (pb_check_arguments(&ctx, data, size, out) != PERFBUF_OK) {
         return PERFBUF_E_INVALID_ARGUMENT;
     }
-    *out = identifiers_zero;
+    clear_identifiers(out);
     pb_cursor all = pb_cursor_make((const uint8_t *)data, size);
     uint32_t count = 0;
     /* Each identifier consumes at least its 40-byte header. */

@@ -30,6 +30,34 @@ static const perfbuf_guid guid_zero;
 static const perfbuf_v2_strings strings_zero;
 static const perfbuf_v2_counter_string counter_string_zero;
 
+/* The answers cleared, each in a function of its own: past a structure
+ * copy in place the provers must show again, after each call, that the
+ * local context's error pointer was kept; past a call that only
+ * `assigns *out` they see it at once. */
+/*@ requires \valid(out);
+    assigns *out;
+*/
+static void clear_guid(perfbuf_guid *out)
+{
+    *out = guid_zero;
+}
+
+/*@ requires \valid(out);
+    assigns *out;
+*/
+static void clear_string(perfbuf_v2_string *out)
+{
+    *out = string_zero;
+}
+
+/*@ requires \valid(out);
+    assigns *out;
+*/
+static void clear_counter_string(perfbuf_v2_counter_string *out)
+{
+    *out = counter_string_zero;
+}
+
 /*@ requires data == \null || \valid_read((const uint8_t *)data + (0 .. size - 1));
     requires opts == \null || \valid_read(opts);
     requires out == \null || \valid(out);
@@ -47,7 +75,7 @@ perfbuf_status perfbuf_v2_string_parse(const void *data, size_t size, const perf
     if (pb_check_arguments(&ctx, data, size, out) != PERFBUF_OK) {
         return PERFBUF_E_INVALID_ARGUMENT;
     }
-    *out = string_zero;
+    clear_string(out);
     pb_cursor all = pb_cursor_make((const uint8_t *)data, size);
     size_t units = 0;
     if (!pb_utf16le_find_nul(&all, &units)) {
@@ -99,7 +127,7 @@ perfbuf_status perfbuf_v2_provider_guid_parse(const void *data, size_t size, per
     if (pb_check_arguments(&ctx, data, size, out) != PERFBUF_OK) {
         return PERFBUF_E_INVALID_ARGUMENT;
     }
-    *out = guid_zero;
+    clear_guid(out);
     pb_cursor all = pb_cursor_make((const uint8_t *)data, size);
     pb_cursor guid;
     perfbuf_status st = pb_take_struct(&ctx, &all, PBS_PROVIDER_GUID, PBF_PROVIDER_GUID_Guid, &guid);
@@ -452,9 +480,12 @@ bool perfbuf_v2_strings_get(const perfbuf_v2_strings *s, uint32_t i, perfbuf_v2_
         return false;
     }
     size_t header_at = PBS_PERF_STRING_BUFFER_HEADER + (size_t)i * PBS_PERF_STRING_COUNTER_HEADER;
-    pb_cursor header = pb_window(s->data, s->size, header_at, s->size);
+    /* Declared, then assigned: WP loses a copy that initializes a local
+     * whose address is taken. */
+    pb_cursor header;
+    header = pb_window(s->data, s->size, header_at, s->size);
     const uint8_t *hdr;
-    *out = counter_string_zero;
+    clear_counter_string(out);
     out->index = i;
     out->offset = header_at;
     /* The parse proved count headers inside the block. */
@@ -472,7 +503,8 @@ bool perfbuf_v2_strings_get(const perfbuf_v2_strings *s, uint32_t i, perfbuf_v2_
      * with no NUL. */
     size_t at = SIZE_MAX;
     (void)pb_add(origin_offset(s->origin, s->strings_offset), offset, &at);
-    pb_cursor text = pb_window(s->data, s->size, at, s->size);
+    pb_cursor text;
+    text = pb_window(s->data, s->size, at, s->size);
     size_t units;
     if (!pb_utf16le_find_nul(&text, &units)) {
         PB_UNREACHABLE();
