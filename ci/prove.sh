@@ -27,8 +27,7 @@
 #     entry), not yet perfbuf_v2_block_read_all.
 #   - the V1 data block's views and iterators (src/v1/block.c) and the first
 #     instance-name views (src/v1/instance_names.c, proofs/v1_instance_names_proof.c);
-#   - the V2 registration parse's steps (src/v2/meta.c, proofs/v2_meta_proof.c),
-#     not yet the parse itself.
+#   - the V2 registration parses and their steps (src/v2/meta.c, proofs/v2_meta_proof.c);
 #   - the V1 data block's instance reader (its name's checks) and the
 #     instance check of the parse's slow path (src/v1/block.c).
 #   - the V2 query parse's block contents: id list, instance list, values.
@@ -65,7 +64,7 @@ V1_WALK_FCTS=check_counter_fields,pb_v1_read_counter,read_system_name,pb_v1_pars
 V2_QUERY_VIEWS_FCTS=perfbuf_v2_kind_name,window,take_sized,view_block,perfbuf_v2_blocks_begin,perfbuf_v2_blocks_next,perfbuf_v2_block_counter_id,perfbuf_v2_instances_begin,view_counter_data,view_instance_header,view_instance,read_row_at_stride,read_uniform_values,walk_values,read_values,perfbuf_v2_instances_next,perfbuf_v2_block_values_begin,perfbuf_v2_instance_values_begin,perfbuf_v2_values_next,perfbuf_v2_values_read,perfbuf_v2_instances_next_values,perfbuf_v2_instance_name_utf8,perfbuf_v2_instance_name_utf16
 V1_VIEWS_FCTS=pb_v1_view_object,pb_v1_view_counter,pb_v1_utf16_name_bytes,perfbuf_v1_objects_next,perfbuf_v1_find_object,perfbuf_v1_counters_next,perfbuf_v1_object_counter_block,perfbuf_v1_instances_next,pb_v1_object_at,pb_v1_object_of_block
 V1_NAMES_FCTS=name_window,perfbuf_v1_instance_name_bytes,name_span,instance_of_block
-V2_REGINFO_FCTS=clear_reginfo,store_reginfo,record_anomalies,read_reginfo_header,check_reginfo_counters,check_reginfo_references
+V2_REGINFO_FCTS=clear_reginfo,store_reginfo,record_anomalies,read_reginfo_header,check_reginfo_counters,check_reginfo_references,parse_reginfo,perfbuf_v2_reginfo_parse,perfbuf_v2_reginfo_parse_indexed
 V1_INSTANCE_FCTS=read_instance_name,pb_v1_read_instance,check_instance_decoded
 V2_QUERY_PARSE_FCTS=judge_value_at,skip_counter_data,ids_ascend,read_id_list,read_instance_list,read_instance_values,check_reserved,describe_block,read_block_header
 V2_IDENTIFIERS_PARSE_FCTS=fill_identifier,clear_identifiers,perfbuf_v2_identifiers_parse
@@ -173,9 +172,12 @@ part "the V2 query data's iterators and views (src/v2/query.c)" v2_query_proof.c
 part "the V1 data block's views (src/v1/block.c)" v1_block_proof.c -wp-prover cvc4,z3 -wp-timeout 60 -wp-fct "$V1_VIEWS_FCTS"
 part "the V1 instance view (src/v1/block.c)" v1_block_proof.c -wp-split -wp-prover cvc4,z3 -wp-fct pb_v1_view_instance
 part "the V1 instance names' views (src/v1/instance_names.c, in part)" v1_instance_names_proof.c -wp-prover cvc4,z3 -wp-fct "$V1_NAMES_FCTS"
-# Typed+cast, as the V2 metadata readers' part: the walk these steps belong to
-# converts the caller's const void *.
-part "the V2 registration parse's steps (src/v2/meta.c)" v2_meta_proof.c -wp-model Typed+cast -wp-fct "$V2_REGINFO_FCTS"
+# Typed+cast, as the V2 metadata readers' part: the parses convert the
+# caller's const void *. Z3 also through why3's counterexample driver (z3-ce), as for the V1 parse
+# walk: through the plain driver Z3 stops with an error on parse_reginfo's
+# two preconditions past calls that may write through the error pointer,
+# which z3-ce proves.
+part "the V2 registration parses (src/v2/meta.c)" v2_meta_proof.c -wp-model Typed+cast -wp-prover z3-ce,cvc4 -wp-timeout 60 -wp-fct "$V2_REGINFO_FCTS"
 # Split: each return's postcondition on the caller's cursor is a goal of
 # its own. CVC4 first: Z3 stops with an error on most of them.
 part "the V1 data block's instance readers (src/v1/block.c)" v1_block_proof.c -wp-split -wp-prover cvc4,z3 -wp-fct "$V1_INSTANCE_FCTS"
