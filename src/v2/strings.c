@@ -58,6 +58,32 @@ static void clear_counter_string(perfbuf_v2_counter_string *out)
     *out = counter_string_zero;
 }
 
+/*@ requires \valid(out);
+    assigns *out;
+    ensures out->order == \null;
+*/
+static void clear_strings(perfbuf_v2_strings *out)
+{
+    *out = strings_zero;
+}
+
+/*@ requires \valid(out) && \valid_read(v) && \separated(out, v);
+    assigns *out;
+    ensures out->data == v->data && out->size == v->size;
+    ensures out->order_count == v->order_count;
+    ensures out->order == v->order;
+*/
+static void store_strings(perfbuf_v2_strings *out, const perfbuf_v2_strings *v)
+{
+    *out = *v;
+    /* The same values stored again: the provers do not take a field back out
+     * of a structure copy (as store_reginfo in meta.c). */
+    out->data = v->data;
+    out->size = v->size;
+    out->order = v->order;
+    out->order_count = v->order_count;
+}
+
 /*@ requires data == \null || \valid_read((const uint8_t *)data + (0 .. size - 1));
     requires opts == \null || \valid_read(opts);
     requires out == \null || \valid(out);
@@ -261,7 +287,7 @@ static bool read_string_id(const void *source, uint32_t i, uint32_t *id)
 
 /*@ requires pb_ctx_ok(ctx);
     requires \valid(s) && \valid_read(s->data + (0 .. s->size - 1));
-    requires scratch == \null || \valid(scratch + (0 .. cap - 1));
+    requires (scratch == \null && cap == 0) || \valid(scratch + (0 .. cap - 1));
     requires \separated(s, ctx);
     requires ctx->err == \null || \separated(ctx->err, s);
     requires scratch == \null || \separated(scratch + (0 .. cap - 1), s, ctx);
@@ -311,7 +337,7 @@ static perfbuf_status check_ids(pb_ctx *ctx, perfbuf_v2_strings *s, uint64_t *sc
     requires opts == \null || \valid_read(opts);
     requires out == \null || \valid(out);
     requires err == \null || \valid(err);
-    requires scratch == \null || \valid(scratch + (0 .. cap - 1));
+    requires (scratch == \null && cap == 0) || \valid(scratch + (0 .. cap - 1));
     requires out == \null || err == \null || \separated(out, err);
     requires scratch == \null || out == \null || \separated(scratch + (0 .. cap - 1), out);
     requires scratch == \null || err == \null || \separated(scratch + (0 .. cap - 1), err);
@@ -332,7 +358,7 @@ static perfbuf_status parse_strings(const void *data, size_t size, perfbuf_v2_st
     if (pb_check_arguments(&ctx, data, size, origin_known ? out : NULL) != PERFBUF_OK) {
         return PERFBUF_E_INVALID_ARGUMENT;
     }
-    *out = strings_zero;
+    clear_strings(out);
     pb_cursor all = pb_cursor_make((const uint8_t *)data, size);
     pb_cursor hdr;
     perfbuf_status st = pb_take_struct(&ctx, &all, PBS_PERF_STRING_BUFFER_HEADER,
@@ -372,12 +398,16 @@ static perfbuf_status parse_strings(const void *data, size_t size, perfbuf_v2_st
     if (st != PERFBUF_OK) {
         return st;
     }
-    pb_cursor block = pb_window((const uint8_t *)data, block_size, 0, block_size);
+    /* Declared, then assigned: WP loses a copy that initializes a local
+     * whose address is taken. */
+    pb_cursor block;
+    block = pb_window((const uint8_t *)data, block_size, 0, block_size);
     size_t strings_offset = PBS_PERF_STRING_BUFFER_HEADER + (size_t)count * PBS_PERF_STRING_COUNTER_HEADER;
     if (origin == PERFBUF_V2_STRINGS_AUTO) {
         origin = resolve_origin(&block, count, strings_offset);
     }
-    perfbuf_v2_strings view = strings_zero;
+    perfbuf_v2_strings view;
+    clear_strings(&view);
     view.data = (const uint8_t *)data;
     view.size = block_size;
     view.count = count;
@@ -415,7 +445,7 @@ static perfbuf_status parse_strings(const void *data, size_t size, perfbuf_v2_st
     }
     view.anomalies = ctx.anomalies;
     view.first_anomaly = ctx.first_anomaly;
-    *out = view;
+    store_strings(out, &view);
     return PERFBUF_OK;
 }
 
