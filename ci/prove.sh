@@ -54,6 +54,8 @@ V1_NAMES_FCTS=name_window,perfbuf_v1_instance_name_bytes,name_span,instance_of_b
 V2_REGINFO_FCTS=clear_reginfo,store_reginfo,record_anomalies,read_reginfo_header,check_reginfo_counters,check_reginfo_references,parse_reginfo,perfbuf_v2_reginfo_parse,perfbuf_v2_reginfo_parse_indexed
 V1_INSTANCE_FCTS=read_instance_name,pb_v1_read_instance,check_instance_decoded
 V1_INSTANCE_KNOWN_FCTS=pb_v1_read_counter_block,pb_v1_read_instance_known,pb_v1_step_instance
+V1_OBJECT_DATA_FCTS=check_object_data,instance_passes
+V2_QUERY_BLOCK_FCTS=read_block
 V2_QUERY_PARSE_FCTS=judge_value_at,skip_counter_data,ids_ascend,read_id_list,read_instance_list,read_instance_values,check_reserved,describe_block,read_block_header
 V2_IDENTIFIERS_PARSE_FCTS=fill_identifier,read_identifier,clear_identifiers,perfbuf_v2_identifiers_parse
 V2_STRINGS_PARSE_FCTS=clear_guid,clear_string,clear_counter_string,perfbuf_v2_provider_guid_parse,read_string_id,perfbuf_v2_string_parse,perfbuf_v2_strings_get,perfbuf_v2_strings_find,clear_strings,store_strings,check_ids,parse_strings,perfbuf_v2_strings_parse,perfbuf_v2_strings_parse_indexed
@@ -173,6 +175,12 @@ part "the V1 data block's instance readers (src/v1/block.c)" v1_block_proof.c -w
 # cursor past calls that may write through the error pointer, which timed
 # out under CVC4 and stopped Z3's plain driver with an error.
 part "the V1 instance step, counter block and known-size read (src/v1/block.c)" v1_block_proof.c -wp-prover z3-ce,cvc4 -wp-timeout 60 -wp-fct "$V1_INSTANCE_KNOWN_FCTS"
+# The same options: an object's data (its counter block, or its instances'
+# fast check), calling the instance walk by its contract.
+part "the V1 object's data (src/v1/block.c)" v1_block_proof.c -wp-prover z3-ce,cvc4 -wp-timeout 60 -wp-fct "$V1_OBJECT_DATA_FCTS"
+# One block of the V2 query data, calling its steps by their contracts; the
+# V2 query options with Z3 also through z3-ce, unsplit.
+part "the V2 query data's block reader (src/v2/query.c)" v2_query_proof.c -c11 -wp-model Typed+cast -wp-prover z3-ce,cvc4 -wp-timeout 60 -wp-fct "$V2_QUERY_BLOCK_FCTS"
 # Split: the postconditions of skip_counter_data and read_id_list merge
 # their early returns into one goal that times out whole.
 part "the V2 query parse's block contents (src/v2/query.c)" v2_query_proof.c -c11 -wp-model Typed+cast -wp-split -wp-prover cvc4,z3 -wp-timeout 60 -wp-fct "$V2_QUERY_PARSE_FCTS"
@@ -331,5 +339,23 @@ planted "v2 identifiers: the parse's list starts one byte in" src/v2/identifiers
 planted "v2 strings: the string parse's answer one byte long" src/v2/strings.c \
   's/    out->size = size;/    out->size = size + 1;/' \
   v2_strings_proof.c -wp-model Typed+cast -wp-fct perfbuf_v2_string_parse -wp-timeout 5
+
+# The instance step takes 8 bytes of header and reads NameOffset and
+# NameLength (at 16 and 20) past them.
+planted "v1 block: pb_v1_step_instance takes a short header" src/v1/internal.h \
+  's/if (!pb_cursor_take(\&peek, PBS_PERF_INSTANCE_DEFINITION, \&head)) {/if (!pb_cursor_take(\&peek, 8, \&head)) {/' \
+  v1_block_proof.c -wp-prover z3-ce,cvc4 -wp-fct pb_v1_step_instance -wp-timeout 5
+
+# The instances' fast check reads a name's last unit without checking that
+# the name ends inside its instance.
+planted "v1 block: instance_passes without its name-end check" src/v1/block.c \
+  's/if (name_offset < PBS_PERF_INSTANCE_DEFINITION || name_end > length ||/if (name_offset < PBS_PERF_INSTANCE_DEFINITION ||/' \
+  v1_block_proof.c -wp-prover z3-ce,cvc4 -wp-fct instance_passes -wp-timeout 5
+
+# The block reader goes on when its header was refused, with a body cursor
+# that was never carved.
+planted "v2 query: read_block past a refused header" src/v2/query.c \
+  '/perfbuf_status st = read_block_header(ctx, blocks, at, out, \&body, \&kind);/{n;s/if (st != PERFBUF_OK) {/if (false) {/;}' \
+  v2_query_proof.c -c11 -wp-model Typed+cast -wp-prover z3-ce,cvc4 -wp-fct read_block -wp-timeout 5
 
 echo "prove: every goal of every proved part is proved, and every planted fault is caught ($((SECONDS - start)) s)"
