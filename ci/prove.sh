@@ -106,14 +106,50 @@ prove() {
   [ "$proved" = "$total" ] && [ "$total" -gt 0 ]
 }
 
+# The parts and the planted faults run PROVE_JOBS at a time (2 by default,
+# one per core of a CI machine): WP builds and simplifies every goal, and
+# looks each up in the cache, in one process, so a run that finds most
+# verdicts recorded keeps one core busy; two runs keep both. Each job's output
+# is printed whole, in the order of this file, once every job has ended.
+PROVE_JOBS=${PROVE_JOBS:-2}
+jobs_dir=$(mktemp -d)
+trap 'rm -rf "$jobs_dir"' EXIT
+job_count=0
+
+# job FUNCTION ARGS...: runs FUNCTION ARGS in the background once fewer
+# than PROVE_JOBS jobs run, its output and status kept in jobs_dir.
+job() {
+  while [ "$(jobs -rp | wc -l)" -ge "$PROVE_JOBS" ]; do
+    wait -n || true
+  done
+  job_count=$((job_count + 1))
+  local id
+  id=$(printf '%03d' "$job_count")
+  ( if "$@"; then echo ok >"$jobs_dir/$id.status"; else echo failed >"$jobs_dir/$id.status"; fi ) \
+    >"$jobs_dir/$id.log" 2>&1 &
+}
+
+# finish: waits for every job, prints their outputs in order, and fails
+# when any job failed.
+finish() {
+  wait || true
+  local failed=0 log
+  for log in "$jobs_dir"/*.log; do
+    cat "$log"
+    [ "$(cat "${log%.log}.status" 2>/dev/null)" = ok ] || failed=1
+  done
+  return "$failed"
+}
+
 # part NAME ENTRY [options...]: proves one part and prints its time.
-part() {
+part() { job prove_part "$@"; }
+prove_part() {
   local name=$1; shift
   echo "== $name"
   local t0=$SECONDS
   if ! prove "$PWD" "$@"; then
     echo "prove: some goals of $name are not proved"
-    exit 1
+    return 1
   fi
   echo "prove: $name: $((SECONDS - t0)) s"
 }
@@ -193,41 +229,40 @@ part "the V2 identifiers' parse (src/v2/identifiers.c)" v2_identifiers_proof.c -
 # goals past calls that may write through the error pointer.
 part "the V2 strings' parses and lookups (src/v2/strings.c)" v2_strings_proof.c -wp-model Typed+cast -wp-prover z3-ce,cvc4 -wp-timeout 60 -wp-fct "$V2_STRINGS_PARSE_FCTS"
 
-broken=$(mktemp -d)
-trap 'rm -rf "$broken"' EXIT
 
 # planted WHAT FILE SED ENTRY [options...]: on a fresh copy of the sources,
 # applies SED to FILE, checks that it changed the file, and that the proof
 # of ENTRY then reports an unproved goal (after getting as far as proving).
 # The runs give a goal 5 s: a fault needs only one goal left unproved.
-planted() {
+planted() { job plant_fault "$@"; }
+plant_fault() {
   local what=$1 file=$2 script=$3; shift 3
   echo "== a planted fault must fail: $what"
   local t0=$SECONDS
-  rm -rf "$broken"/*
+  local broken
+  broken=$(mktemp -d -p "$jobs_dir")
   cp -r include src "$broken/"
   mkdir "$broken/proofs"
   cp proofs/*.c "$broken/proofs/"
   sed "$script" "$file" >"$broken/$file"
   if cmp -s "$file" "$broken/$file"; then
     echo "prove: the self-test could not plant its fault in $file (did the code change?)"
-    exit 1
+    return 1
   fi
   # The broken copy reads the recorded verdicts but adds none: the goals the
   # fault changes have texts no entry has, so the provers meet them here.
-  local out saved_mode=$cache_mode
+  local out
   [ "$cache_mode" = none ] || cache_mode=replay
   if out=$(prove "$broken" "$@"); then
     echo "$out"
     echo "prove: a planted fault ($what) was reported proved"
-    exit 1
+    return 1
   fi
-  cache_mode=$saved_mode
   echo "$out" | tail -n 5
   # It must have been proved and found wrong, not failed to parse.
   if ! grep -q "Proved goals:" <<<"$out"; then
     echo "prove: the broken copy did not get as far as the proof"
-    exit 1
+    return 1
   fi
   echo "prove: rejected, as it must be ($((SECONDS - t0)) s)"
 }
@@ -358,4 +393,8 @@ planted "v2 query: read_block past a refused header" src/v2/query.c \
   '/perfbuf_status st = read_block_header(ctx, blocks, at, out, \&body, \&kind);/{n;s/if (st != PERFBUF_OK) {/if (false) {/;}' \
   v2_query_proof.c -c11 -wp-model Typed+cast -wp-prover z3-ce,cvc4 -wp-fct read_block -wp-timeout 5
 
+if ! finish; then
+  echo "prove: some goal is not proved, or some planted fault was not caught (above)"
+  exit 1
+fi
 echo "prove: every goal of every proved part is proved, and every planted fault is caught ($((SECONDS - start)) s)"

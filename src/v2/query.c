@@ -736,8 +736,12 @@ PB_NOINLINE static perfbuf_status read_block(pb_ctx *ctx, pb_cursor *blocks,
                                               perfbuf_v2_block *out, uint32_t *layout)
 {
     size_t at = blocks->pos;
+    /* Set here although read_block_header sets both before any success: gcc
+     * at -O2 cannot see that (-Wmaybe-uninitialized). Assigned on a line of
+     * its own, as WP loses a copy that initializes an address-taken local. */
     pb_cursor body;
-    uint32_t kind;
+    body = pb_cursor_make(NULL, 0);
+    uint32_t kind = 0;
     perfbuf_status st = read_block_header(ctx, blocks, at, out, &body, &kind);
     if (st != PERFBUF_OK) {
         return st;
