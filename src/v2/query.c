@@ -711,7 +711,7 @@ static perfbuf_status read_instances(pb_ctx *ctx, pb_cursor *body, perfbuf_v2_bl
     }
     /*@ loop invariant 0 <= i <= out->instance_count;
         loop invariant pb_valid(&region) && pb_ctx_ok(ctx) && ctx->err == \at(ctx->err, Pre);
-        loop assigns i, region, *sizes, ctx->anomalies, ctx->first_anomaly, *\at(ctx->err, Pre);
+        loop assigns i, st, region, *sizes, ctx->anomalies, ctx->first_anomaly, *\at(ctx->err, Pre);
         loop variant out->instance_count - i;
     */
     for (uint32_t i = 0; i < out->instance_count; i++) {
@@ -785,6 +785,88 @@ static void clear_query(perfbuf_v2_query *out)
     *out = zero;
 }
 
+/* Stores the finished answer into the caller's, for the same reason a
+ * call: q's fields, then what the walk learnt (the anomalies it tolerated
+ * and the layout). The provers do not take a field back out of a
+ * structure copy, so the two fields the parse's postcondition names are
+ * stored again: the caller's data and the size the header gave. */
+/*@ requires \valid(out) && \valid_read(q) && \valid_read(ctx);
+    requires \separated(out, q, ctx);
+    assigns *out;
+    ensures out->data == data && out->size == size;
+*/
+static void store_query(perfbuf_v2_query *out, const perfbuf_v2_query *q, const pb_ctx *ctx,
+                        uint32_t layout, const uint8_t *data, size_t size)
+{
+    *out = *q;
+    out->anomalies = ctx->anomalies;
+    out->first_anomaly = ctx->first_anomaly;
+    out->layout = layout;
+    out->data = data;
+    out->size = size;
+}
+
+/* The parse's first step, a function of its own as parse_reginfo's
+ * (src/v2/meta.c): as one function with the block walk, the walk's
+ * invariant on the context was not shown to hold on entry. The
+ * PERF_DATA_HEADER's fields into *q, its TotalSize judged against the
+ * bytes received, the blocks' bytes carved into *blocks, and NumCounters
+ * judged against them and the limit. */
+/*@ requires pb_ctx_ok(ctx);
+    requires pb_valid((pb_cursor *)hdr) && pb_valid(all) && \valid(all);
+    requires \valid(q) && \valid(blocks);
+    requires \separated(ctx, hdr, all, q, blocks);
+    requires ctx->err == \null || \separated(ctx->err, hdr, all, q, blocks);
+    assigns all->pos, *blocks, q->perf_time_stamp, q->perf_time_100ns, q->perf_freq,
+            q->system_time, q->received, q->size, q->block_count,
+            ctx->anomalies, ctx->first_anomaly, *ctx->err;
+    ensures pb_ctx_ok(ctx) && ctx->err == \old(ctx->err);
+    ensures \result == PERFBUF_OK ==> pb_valid(blocks) && q->size <= received;
+*/
+static perfbuf_status read_query_header(pb_ctx *ctx, const pb_cursor *hdr, pb_cursor *all,
+                                        size_t received, perfbuf_v2_query *q, pb_cursor *blocks)
+{
+    perfbuf_status st = PERFBUF_OK;
+    uint32_t total = pb_field32(hdr, PBF_PERF_DATA_HEADER_dwTotalSize);
+    uint32_t count = pb_field32(hdr, PBF_PERF_DATA_HEADER_dwNumCounters);
+    q->perf_time_stamp = pb_i64(pb_field64(hdr, PBF_PERF_DATA_HEADER_PerfTimeStamp));
+    q->perf_time_100ns = pb_i64(pb_field64(hdr, PBF_PERF_DATA_HEADER_PerfTime100NSec));
+    q->perf_freq = pb_i64(pb_field64(hdr, PBF_PERF_DATA_HEADER_PerfFreq));
+    q->system_time = pb_field_systemtime(hdr, PBF_PERF_DATA_HEADER_SystemTime);
+    if (total < PBS_PERF_DATA_HEADER) {
+        return pb_fail_compared(ctx, PERFBUF_E_SIZE_TOO_SMALL, 0,
+                                PBF_PERF_DATA_HEADER_dwTotalSize, total, PBS_PERF_DATA_HEADER);
+    }
+    if (total > received) {
+        return pb_fail_compared(ctx, PERFBUF_E_SIZE_EXCEEDS_RECEIVED, 0,
+                                PBF_PERF_DATA_HEADER_dwTotalSize, total, received);
+    }
+    if (total % 8 != 0) {
+        st = pb_anomaly(ctx, PERFBUF_ANOMALY_UNALIGNED_SIZE, PERFBUF_E_SIZE_UNALIGNED, 0,
+                        PBF_PERF_DATA_HEADER_dwTotalSize);
+    } else if (total < received) {
+        st = pb_anomaly(ctx, PERFBUF_ANOMALY_TRAILING_BYTES, PERFBUF_E_TRAILING_BYTES, 0,
+                        PBF_PERF_DATA_HEADER_dwTotalSize);
+    }
+    if (st != PERFBUF_OK) {
+        return st;
+    }
+    pb_take_checked(all, total - PBS_PERF_DATA_HEADER, blocks);
+    if (count > pb_cursor_remaining(blocks) / PBS_PERF_COUNTER_HEADER) {
+        return pb_fail_compared(ctx, PERFBUF_E_COUNT_TOO_LARGE, 0,
+                                PBF_PERF_DATA_HEADER_dwNumCounters, count,
+                                pb_cursor_remaining(blocks) / PBS_PERF_COUNTER_HEADER);
+    }
+    if (count > ctx->max_sections) {
+        return pb_fail_compared(ctx, PERFBUF_E_LIMIT_EXCEEDED, 0,
+                                PBF_PERF_DATA_HEADER_dwNumCounters, count, ctx->max_sections);
+    }
+    q->received = received;
+    q->size = total;
+    q->block_count = count;
+    return PERFBUF_OK;
+}
+
 /*@ requires data == \null || \valid_read((const uint8_t *)data + (0 .. received - 1));
     requires opts == \null || \valid_read(opts);
     requires out == \null || \valid(out);
@@ -811,46 +893,18 @@ perfbuf_status perfbuf_v2_query_parse(const void *data, size_t received,
     if (st != PERFBUF_OK) {
         return st;
     }
-    perfbuf_v2_query q = {0};
-    uint32_t total = pb_field32(&hdr, PBF_PERF_DATA_HEADER_dwTotalSize);
-    uint32_t count = pb_field32(&hdr, PBF_PERF_DATA_HEADER_dwNumCounters);
-    q.perf_time_stamp = pb_i64(pb_field64(&hdr, PBF_PERF_DATA_HEADER_PerfTimeStamp));
-    q.perf_time_100ns = pb_i64(pb_field64(&hdr, PBF_PERF_DATA_HEADER_PerfTime100NSec));
-    q.perf_freq = pb_i64(pb_field64(&hdr, PBF_PERF_DATA_HEADER_PerfFreq));
-    q.system_time = pb_field_systemtime(&hdr, PBF_PERF_DATA_HEADER_SystemTime);
-    if (total < PBS_PERF_DATA_HEADER) {
-        return pb_fail_compared(&ctx, PERFBUF_E_SIZE_TOO_SMALL, 0,
-                                PBF_PERF_DATA_HEADER_dwTotalSize, total, PBS_PERF_DATA_HEADER);
-    }
-    if (total > received) {
-        return pb_fail_compared(&ctx, PERFBUF_E_SIZE_EXCEEDS_RECEIVED, 0,
-                                PBF_PERF_DATA_HEADER_dwTotalSize, total, received);
-    }
-    if (total % 8 != 0) {
-        st = pb_anomaly(&ctx, PERFBUF_ANOMALY_UNALIGNED_SIZE, PERFBUF_E_SIZE_UNALIGNED, 0,
-                        PBF_PERF_DATA_HEADER_dwTotalSize);
-    } else if (total < received) {
-        st = pb_anomaly(&ctx, PERFBUF_ANOMALY_TRAILING_BYTES, PERFBUF_E_TRAILING_BYTES, 0,
-                        PBF_PERF_DATA_HEADER_dwTotalSize);
-    }
+    perfbuf_v2_query q;
+    clear_query(&q);
+    pb_cursor blocks;
+    st = read_query_header(&ctx, &hdr, &all, received, &q, &blocks);
     if (st != PERFBUF_OK) {
         return st;
     }
-    pb_cursor blocks;
-    pb_take_checked(&all, total - PBS_PERF_DATA_HEADER, &blocks);
-    if (count > pb_cursor_remaining(&blocks) / PBS_PERF_COUNTER_HEADER) {
-        return pb_fail_compared(&ctx, PERFBUF_E_COUNT_TOO_LARGE, 0,
-                                PBF_PERF_DATA_HEADER_dwNumCounters, count,
-                                pb_cursor_remaining(&blocks) / PBS_PERF_COUNTER_HEADER);
-    }
-    if (count > ctx.max_sections) {
-        return pb_fail_compared(&ctx, PERFBUF_E_LIMIT_EXCEEDED, 0,
-                                PBF_PERF_DATA_HEADER_dwNumCounters, count, ctx.max_sections);
-    }
+    uint32_t count = q.block_count;
     uint32_t layout = PERFBUF_V2_LAYOUT_UNIFORM_VALUES | PERFBUF_V2_LAYOUT_ASCENDING_IDS;
     /*@ loop invariant 0 <= i <= count;
         loop invariant pb_valid(&blocks) && pb_ctx_ok(&ctx) && ctx.err == err;
-        loop assigns i, blocks.pos, layout, ctx.anomalies, ctx.first_anomaly, *err;
+        loop assigns i, st, blocks.pos, layout, ctx.anomalies, ctx.first_anomaly, *err;
         loop variant count - i;
     */
     for (uint32_t i = 0; i < count; i++) {
@@ -864,14 +918,7 @@ perfbuf_status perfbuf_v2_query_parse(const void *data, size_t received,
     if (st != PERFBUF_OK) {
         return st;
     }
-    q.data = (const uint8_t *)data;
-    q.received = received;
-    q.size = total;
-    q.block_count = count;
-    q.anomalies = ctx.anomalies;
-    q.layout = layout;
-    q.first_anomaly = ctx.first_anomaly;
-    *out = q;
+    store_query(out, &q, &ctx, layout, (const uint8_t *)data, q.size);
     return PERFBUF_OK;
 }
 
