@@ -1620,7 +1620,10 @@ perfbuf_status perfbuf_v2_block_read_all(const perfbuf_v2_query *q, const perfbu
         }
         uint32_t done;
         uint32_t non_integers;
-        /* read_values, its uniform row copied in: no call per row. */
+        /* read_values, its uniform row copied in: no call per row. The
+         * row's values end inside the output, as row < rows: a product's
+         * bound the provers take from this hint (itself a goal). */
+        /*@ assert (row + 1) * count <= rows * count; */
         uint64_t *row_values = values + (size_t)row * count;
         if (!read_uniform_values(&c, count, row_values, &non_integers) &&
             !walk_values(&c, count, row_values, &done, &non_integers)) {
