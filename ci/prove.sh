@@ -13,9 +13,9 @@
 #     checks, the views, iterators and value reads; not yet parse_block and
 #     the object and instance walk under it; the first instance-name views
 #     (src/v1/instance_names.c);
-#   - the V2 query data (src/v2/query.c): what a block contains and the
-#     parse's helpers, the iterators and views; not yet the block walk and
-#     the parse's entry;
+#   - the V2 query data (src/v2/query.c), in full: the parse's entry, its
+#     block walk and helpers, what a block contains, the iterators, views
+#     and value reads;
 #   - the V2 metadata (src/v2/meta.c, identifiers.c, strings.c): the
 #     registration, counter, counterset, instance-list, identifiers and
 #     string parses, their views and lookups, in full.
@@ -57,6 +57,7 @@ V1_INSTANCE_KNOWN_FCTS=pb_v1_read_counter_block,pb_v1_read_instance_known,pb_v1_
 V1_OBJECT_DATA_FCTS=check_object_data,instance_passes
 V2_QUERY_BLOCK_FCTS=read_block
 V2_QUERY_PARSE_FCTS=judge_value_at,skip_counter_data,ids_ascend,read_id_list,read_instance_list,read_instance_values,check_reserved,describe_block,read_block_header
+V2_QUERY_ENTRY_FCTS=clear_query,store_query,read_query_header,perfbuf_v2_query_parse
 V2_IDENTIFIERS_PARSE_FCTS=fill_identifier,read_identifier,clear_identifiers,perfbuf_v2_identifiers_parse
 V2_STRINGS_PARSE_FCTS=clear_guid,clear_string,clear_counter_string,perfbuf_v2_provider_guid_parse,read_string_id,perfbuf_v2_string_parse,perfbuf_v2_strings_get,perfbuf_v2_strings_find,clear_strings,store_strings,check_ids,parse_strings,perfbuf_v2_strings_parse,perfbuf_v2_strings_parse_indexed
 
@@ -220,6 +221,16 @@ part "the V2 query data's block reader (src/v2/query.c)" v2_query_proof.c -c11 -
 # Split: the postconditions of skip_counter_data and read_id_list merge
 # their early returns into one goal that times out whole.
 part "the V2 query parse's block contents (src/v2/query.c)" v2_query_proof.c -c11 -wp-model Typed+cast -wp-split -wp-prover cvc4,z3 -wp-timeout 60 -wp-fct "$V2_QUERY_PARSE_FCTS"
+# A block's instances, each read by its contract: split, with Z3 also
+# through z3-ce, which proves the postcondition on the context past the
+# loop that Z3's plain driver stops on with an error.
+part "the V2 query data's instance walk (src/v2/query.c)" v2_query_proof.c -c11 -wp-model Typed+cast -wp-split -wp-prover z3-ce,cvc4 -wp-timeout 60 -wp-fct read_instances
+# The parse's entry: the header's checks, the block walk calling read_block
+# by its contract, the answer stored. Unsplit, with Z3 also through z3-ce
+# (goals past calls that may write through the error pointer).
+part "the V2 query parse's entry (src/v2/query.c)" v2_query_proof.c -c11 -wp-model Typed+cast -wp-prover z3-ce,cvc4 -wp-timeout 60 -wp-fct "$V2_QUERY_ENTRY_FCTS"
+# Every value of a block in one call, with the options of the query's views.
+part "the V2 query data's block read (src/v2/query.c)" v2_query_proof.c -c11 -wp-model Typed+cast -wp-split -wp-prover cvc4,z3 -wp-timeout 60 -wp-fct perfbuf_v2_block_read_all
 # The identifiers' parse (Typed+cast: its const void * data), with
 # wp:bitshift as the identifiers' views and Z3 also through z3-ce, which
 # proves read_identifier's postconditions unsplit.
@@ -392,6 +403,21 @@ planted "v1 block: instance_passes without its name-end check" src/v1/block.c \
 planted "v2 query: read_block past a refused header" src/v2/query.c \
   '/perfbuf_status st = read_block_header(ctx, blocks, at, out, \&body, \&kind);/{n;s/if (st != PERFBUF_OK) {/if (false) {/;}' \
   v2_query_proof.c -c11 -wp-model Typed+cast -wp-prover z3-ce,cvc4 -wp-fct read_block -wp-timeout 5
+
+# read_instances reads one instance past the count the list gave.
+planted "v2 query: read_instances reads one instance too many" src/v2/query.c \
+  's/for (uint32_t i = 0; i < out->instance_count; i++) {/for (uint32_t i = 0; i <= out->instance_count; i++) {/' \
+  v2_query_proof.c -c11 -wp-model Typed+cast -wp-split -wp-prover z3-ce,cvc4 -wp-fct read_instances -wp-timeout 5
+# The parse's header accepts a TotalSize past the bytes received, so the
+# answer's size would cover bytes the caller does not have.
+planted "v2 query: the parse without its total > received check" src/v2/query.c \
+  's/    if (total > received) {/    if (false) {/' \
+  v2_query_proof.c -c11 -wp-model Typed+cast -wp-prover z3-ce,cvc4 -wp-fct read_query_header -wp-timeout 5
+# The block read writes every value without checking that the output
+# holds them. Unsplit: the fault needs one goal, not the part's 1,284.
+planted "v2 query: perfbuf_v2_block_read_all without its capacity check" src/v2/query.c \
+  's/    if (cap < \*needed) {/    if (false) {/' \
+  v2_query_proof.c -c11 -wp-model Typed+cast -wp-prover cvc4,z3 -wp-fct perfbuf_v2_block_read_all -wp-timeout 5
 
 if ! finish; then
   echo "prove: some goal is not proved, or some planted fault was not caught (above)"
