@@ -486,7 +486,7 @@ static perfbuf_status check_definitions(pb_ctx *ctx, pb_cursor defs, const perfb
  */
 /*@ requires pb_valid(data) && \valid(data);
     requires unit == 1 || unit == 2;
-    assigns *data;
+    assigns data->pos;
     ensures pb_valid(data);
 */
 PB_V1_WALK_INLINE bool instance_passes(pb_cursor *data, uint32_t unit, uint64_t reach_end)
@@ -533,7 +533,8 @@ PB_V1_WALK_INLINE bool instance_passes(pb_cursor *data, uint32_t unit, uint64_t 
         block_length < reach_end || !pb_cursor_skip(&walk, block_length)) {
         return false;
     }
-    *data = walk;
+    /* Only the position moved: the window stays the caller's. */
+    data->pos = walk.pos;
     return true;
 }
 
@@ -604,7 +605,7 @@ static inline void mix_instance_shape(pb_mix_lanes *shape, pb_cursor at, size_t 
     requires \valid_read(reach);
     requires unit == 1 || unit == 2;
     requires ctx->err == \null || \separated(ctx->err, data);
-    assigns *data, ctx->shape, ctx->anomalies, ctx->first_anomaly, *ctx->err;
+    assigns data->pos, ctx->shape, ctx->anomalies, ctx->first_anomaly, *ctx->err;
     ensures pb_valid(data) && pb_ctx_ok(ctx) && ctx->err == \old(ctx->err);
 */
 PB_V1_WALK_INLINE perfbuf_status walk_instances(pb_ctx *ctx, pb_cursor *data, uint32_t count,
@@ -618,7 +619,9 @@ PB_V1_WALK_INLINE perfbuf_status walk_instances(pb_ctx *ctx, pb_cursor *data, ui
     /*@ loop invariant 0 <= i <= count;
         loop invariant pb_valid(&walk) && pb_ctx_ok(ctx);
         loop invariant ctx->err == \at(ctx->err, Pre);
-        loop assigns i, walk, shape, ctx->anomalies, ctx->first_anomaly, *\at(ctx->err, Pre);
+        loop invariant walk.bytes == data->bytes && walk.start == data->start;
+        loop invariant walk.end == data->end;
+        loop assigns i, walk.pos, shape, ctx->anomalies, ctx->first_anomaly, *\at(ctx->err, Pre);
         loop variant count - i;
     */
     for (uint32_t i = 0; i < count; i++) {
@@ -640,7 +643,9 @@ PB_V1_WALK_INLINE perfbuf_status walk_instances(pb_ctx *ctx, pb_cursor *data, ui
         mix_instance_shape(&shape, instance, walk.pos - instance.pos);
     }
     ctx->shape = shape;
-    *data = walk;
+    /* Only the position moved (the window is the caller's): one store
+     * rather than a structure copy, which the proof follows. */
+    data->pos = walk.pos;
     return PERFBUF_OK;
 }
 
