@@ -535,6 +535,28 @@ static void test_block_index_tampered(void)
     CHECK_EQ_U(perfbuf_v1_find_instance(&c.b, &children, "Alpha/a#1234567890", 18, &index,
                                         &found),
                PERFBUF_E_NOT_FOUND);
+    memcpy(slots, pristine, sizeof slots);
+
+    /* An object count past the slots (a tampered copy): the search over
+     * the objects' keys stays inside the caller's slot_count entries,
+     * here an allocation of exactly that many. */
+    uint64_t *exact = malloc(index.slot_count * sizeof *exact);
+    CHECK(exact != NULL);
+    memcpy(exact, pristine, index.slot_count * sizeof *exact);
+    perfbuf_v1_instance_index inflated = index;
+    inflated.slots = exact;
+    inflated.object_count = UINT32_MAX;
+    CHECK_EQ_U(perfbuf_v1_parent(&c.b, &children, &alpha_child, &inflated, &parent, NULL),
+               PERFBUF_E_NOT_FOUND);
+    inflated.object_count = (uint32_t)index.slot_count + 1u;
+    CHECK_EQ_U(perfbuf_v1_parent(&c.b, &children, &alpha_child, &inflated, &parent, NULL),
+               PERFBUF_E_NOT_FOUND);
+    /* The same copy with its count as built still answers. */
+    inflated.object_count = index.object_count;
+    CHECK(perfbuf_v1_parent(&c.b, &children, &alpha_child, &inflated, &parent, NULL) ==
+          PERFBUF_OK);
+    CHECK_EQ_U(parent.index, 0u);
+    free(exact);
     capture_free(&c);
 }
 

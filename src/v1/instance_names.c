@@ -224,6 +224,11 @@ perfbuf_status perfbuf_v1_block_index_build(const perfbuf_v1_block *b, uint64_t 
 static bool block_index_object(const perfbuf_v1_block *b, const perfbuf_v1_instance_index *index,
                                uint32_t title, size_t *slot, perfbuf_v1_object *object)
 {
+    /* The index is the caller's memory: a count past its slots would send
+     * the search past the caller's array. */
+    if (index->object_count > index->slot_count) {
+        return false;
+    }
     size_t lo = 0;
     size_t hi = index->object_count;
     while (lo < hi) {
