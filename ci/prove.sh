@@ -11,9 +11,10 @@
 #   - the Counter/Help table reader (src/v1/counter_help.c), in full;
 #   - the V1 data block (src/v1/block.c, src/v1/internal.h): the parse's
 #     entry, its counter definitions' walk and instance reader, the leaf
-#     checks, the views, iterators and value reads, the instance walk; not
-#     yet parse_block and the object walk under it; the first instance-name
-#     views and the UTF-8 instance name (src/v1/instance_names.c);
+#     checks, the views, iterators and value reads, the instance walk, the
+#     object reader; not yet parse_block and the object walk in it; the
+#     first instance-name views and the UTF-8 instance name
+#     (src/v1/instance_names.c);
 #   - the V2 query data (src/v2/query.c), in full: the parse's entry, its
 #     block walk and helpers, what a block contains, the iterators, views
 #     and value reads;
@@ -57,6 +58,7 @@ V1_INSTANCE_FCTS=read_instance_name,pb_v1_read_instance,check_instance_decoded
 V1_INSTANCE_KNOWN_FCTS=pb_v1_read_counter_block,pb_v1_read_instance_known,pb_v1_step_instance
 V1_OBJECT_DATA_FCTS=check_object_data,instance_passes
 V1_INSTANCE_WALK_FCTS=walk_instances
+V1_OBJECT_FCTS=read_object_header,describe_object,check_object_parts,pb_v1_read_object
 V2_QUERY_BLOCK_FCTS=read_block
 V2_QUERY_PARSE_FCTS=judge_value_at,skip_counter_data,ids_ascend,read_id_list,read_instance_list,read_instance_values,check_reserved,describe_block,read_block_header
 V2_QUERY_ENTRY_FCTS=clear_query,store_query,read_query_header,perfbuf_v2_query_parse
@@ -220,6 +222,9 @@ part "the V1 object's data (src/v1/block.c)" v1_block_proof.c -wp-prover z3-ce,c
 # The same options: the instance walk, its cursor stored back by its
 # position alone (a structure copy in place was not followed).
 part "the V1 instance walk (src/v1/block.c)" v1_block_proof.c -wp-prover z3-ce,cvc4 -wp-timeout 60 -wp-fct "$V1_INSTANCE_WALK_FCTS"
+# The same options: an object's reader, its header's checks, description
+# and deep parse in calls of their own (each proof small enough).
+part "the V1 object reader (src/v1/block.c)" v1_block_proof.c -wp-prover z3-ce,cvc4 -wp-timeout 60 -wp-fct "$V1_OBJECT_FCTS"
 # One block of the V2 query data, calling its steps by their contracts; the
 # V2 query options with Z3 also through z3-ce, unsplit.
 part "the V2 query data's block reader (src/v2/query.c)" v2_query_proof.c -c11 -wp-model Typed+cast -wp-prover z3-ce,cvc4 -wp-timeout 60 -wp-fct "$V2_QUERY_BLOCK_FCTS"
@@ -437,6 +442,12 @@ planted "v2 query: perfbuf_v2_block_read_all without its capacity check" src/v2/
 planted "v1 block: walk_instances steps without its bounds check" src/v1/block.c \
   's/            if (!pb_cursor_skip(\&walk, consumed)) {/            walk.pos += consumed;\n            if (false) {/' \
   v1_block_proof.c -wp-prover z3-ce,cvc4 -wp-fct walk_instances -wp-timeout 5
+
+# The object reader goes on when its header was refused, reading fields of
+# a header window that was never carved.
+planted "v1 block: pb_v1_read_object past a refused header" src/v1/block.c \
+  '/perfbuf_status st = read_object_header(ctx, objects, \&hdr);/{n;s/if (st != PERFBUF_OK) {/if (false) {/;}' \
+  v1_block_proof.c -wp-prover z3-ce,cvc4 -wp-fct pb_v1_read_object -wp-timeout 5
 
 if ! finish; then
   echo "prove: some goal is not proved, or some planted fault was not caught (above)"

@@ -678,6 +678,7 @@ static perfbuf_status check_object_data(pb_ctx *ctx, pb_cursor data, const perfb
  * provers (docs/proofs.md): the same steps in the same order. */
 /*@ requires pb_ctx_ok(ctx);
     requires pb_valid((pb_cursor *)hdr) && pb_valid((pb_cursor *)obj);
+    requires \separated(ctx, hdr, obj);
     requires \valid_read(o) && \separated(o, ctx);
     requires ctx->err == \null || \separated(ctx->err, o);
     assigns ctx->shape, ctx->anomalies, ctx->first_anomaly, *ctx->err;
@@ -714,28 +715,35 @@ static perfbuf_status check_object_parts(pb_ctx *ctx, const pb_cursor *hdr, cons
     return check_object_data(ctx, data, o, &reach);
 }
 
+/* An object's header: the structure whole at the walk's place, its
+ * TotalByteLength covering it inside what is left of the walk, and
+ * HeaderLength <= DefinitionLength <= TotalByteLength. The walk's cursor is
+ * only read, so that the caller's keeps its window past these checks
+ * (docs/proofs.md). *hdr is said to be a window only when the header is
+ * accepted: pb_take_struct's contract says nothing of a refused one, which
+ * the provers cannot then tell from a window into the local copy gone on
+ * return. */
 /*@ requires pb_ctx_ok(ctx);
-    requires pb_valid(objects) && \valid(objects);
-    requires \valid(out) && \separated(objects, out, ctx);
-    requires ctx->err == \null || \separated(ctx->err, objects, out);
-    assigns objects->pos, *out, ctx->shape, ctx->anomalies, ctx->first_anomaly, *ctx->err;
-    ensures pb_valid(objects) && pb_ctx_ok(ctx) && ctx->err == \old(ctx->err);
+    requires pb_valid((pb_cursor *)objects);
+    requires \valid(hdr) && \separated(hdr, objects, ctx);
+    requires ctx->err == \null || \separated(ctx->err, objects, hdr);
+    assigns *hdr, ctx->anomalies, ctx->first_anomaly, *ctx->err;
+    ensures pb_ctx_ok(ctx) && ctx->err == \old(ctx->err);
+    ensures \result == PERFBUF_OK ==> pb_valid(hdr);
 */
-perfbuf_status pb_v1_read_object(pb_ctx *ctx, pb_cursor *objects, bool deep,
-                                 perfbuf_v1_object *out)
+static perfbuf_status read_object_header(pb_ctx *ctx, const pb_cursor *objects, pb_cursor *hdr)
 {
     size_t at = objects->pos;
     pb_cursor peek;
     peek = *objects;
-    pb_cursor hdr;
     perfbuf_status st = pb_take_struct(ctx, &peek, PBS_PERF_OBJECT_TYPE,
-                                       PBF_PERF_OBJECT_TYPE_TotalByteLength, &hdr);
+                                       PBF_PERF_OBJECT_TYPE_TotalByteLength, hdr);
     if (st != PERFBUF_OK) {
         return st;
     }
-    uint32_t total = pb_field32(&hdr, PBF_PERF_OBJECT_TYPE_TotalByteLength);
-    uint32_t definition = pb_field32(&hdr, PBF_PERF_OBJECT_TYPE_DefinitionLength);
-    uint32_t header = pb_field32(&hdr, PBF_PERF_OBJECT_TYPE_HeaderLength);
+    uint32_t total = pb_field32(hdr, PBF_PERF_OBJECT_TYPE_TotalByteLength);
+    uint32_t definition = pb_field32(hdr, PBF_PERF_OBJECT_TYPE_DefinitionLength);
+    uint32_t header = pb_field32(hdr, PBF_PERF_OBJECT_TYPE_HeaderLength);
     st = check_length(ctx, total, PBS_PERF_OBJECT_TYPE, objects, at,
                       PBF_PERF_OBJECT_TYPE_TotalByteLength, true);
     if (st != PERFBUF_OK) {
@@ -753,25 +761,58 @@ perfbuf_status pb_v1_read_object(pb_ctx *ctx, pb_cursor *objects, bool deep,
         return pb_fail_compared(ctx, PERFBUF_E_SIZE_TOO_LARGE, at,
                                 PBF_PERF_OBJECT_TYPE_DefinitionLength, definition, total);
     }
-    pb_cursor obj;
-    pb_take_checked(objects, total, &obj);
+    return PERFBUF_OK;
+}
 
+/* The object's description from its header's fields, in a call that
+ * writes only *out, so that the many stores do not reach the proof of the
+ * caller's cursor (docs/proofs.md). */
+/*@ requires \valid(out) && pb_valid((pb_cursor *)hdr) && \separated(out, hdr);
+    assigns *out;
+*/
+static void describe_object(perfbuf_v1_object *out, const pb_cursor *hdr, size_t at,
+                            uint32_t total, uint32_t definition, uint32_t header)
+{
     out->offset = at;
     out->total_length = total;
     out->definition_length = definition;
     out->header_length = header;
-    out->name_title_index = pb_field32(&hdr, PBF_PERF_OBJECT_TYPE_ObjectNameTitleIndex);
-    out->help_title_index = pb_field32(&hdr, PBF_PERF_OBJECT_TYPE_ObjectHelpTitleIndex);
-    out->detail_level = pb_field32(&hdr, PBF_PERF_OBJECT_TYPE_DetailLevel);
-    out->counter_count = pb_field32(&hdr, PBF_PERF_OBJECT_TYPE_NumCounters);
-    out->default_counter = pb_i32(pb_field32(&hdr, PBF_PERF_OBJECT_TYPE_DefaultCounter));
-    out->num_instances = pb_i32(pb_field32(&hdr, PBF_PERF_OBJECT_TYPE_NumInstances));
-    out->code_page = pb_field32(&hdr, PBF_PERF_OBJECT_TYPE_CodePage);
-    out->perf_time = pb_i64(pb_field64(&hdr, PBF_PERF_OBJECT_TYPE_PerfTime));
-    out->perf_freq = pb_i64(pb_field64(&hdr, PBF_PERF_OBJECT_TYPE_PerfFreq));
+    out->name_title_index = pb_field32(hdr, PBF_PERF_OBJECT_TYPE_ObjectNameTitleIndex);
+    out->help_title_index = pb_field32(hdr, PBF_PERF_OBJECT_TYPE_ObjectHelpTitleIndex);
+    out->detail_level = pb_field32(hdr, PBF_PERF_OBJECT_TYPE_DetailLevel);
+    out->counter_count = pb_field32(hdr, PBF_PERF_OBJECT_TYPE_NumCounters);
+    out->default_counter = pb_i32(pb_field32(hdr, PBF_PERF_OBJECT_TYPE_DefaultCounter));
+    out->num_instances = pb_i32(pb_field32(hdr, PBF_PERF_OBJECT_TYPE_NumInstances));
+    out->code_page = pb_field32(hdr, PBF_PERF_OBJECT_TYPE_CodePage);
+    out->perf_time = pb_i64(pb_field64(hdr, PBF_PERF_OBJECT_TYPE_PerfTime));
+    out->perf_freq = pb_i64(pb_field64(hdr, PBF_PERF_OBJECT_TYPE_PerfFreq));
     out->definitions_offset = at + header;
     out->data_offset = at + definition;
     out->instance_count = out->num_instances > 0 ? (uint32_t)out->num_instances : 0;
+}
+
+/*@ requires pb_ctx_ok(ctx);
+    requires pb_valid(objects) && \valid(objects);
+    requires \valid(out) && \separated(objects, out, ctx);
+    requires ctx->err == \null || \separated(ctx->err, objects, out);
+    assigns objects->pos, *out, ctx->shape, ctx->anomalies, ctx->first_anomaly, *ctx->err;
+    ensures pb_valid(objects) && pb_ctx_ok(ctx) && ctx->err == \old(ctx->err);
+*/
+perfbuf_status pb_v1_read_object(pb_ctx *ctx, pb_cursor *objects, bool deep,
+                                 perfbuf_v1_object *out)
+{
+    size_t at = objects->pos;
+    pb_cursor hdr;
+    perfbuf_status st = read_object_header(ctx, objects, &hdr);
+    if (st != PERFBUF_OK) {
+        return st;
+    }
+    uint32_t total = pb_field32(&hdr, PBF_PERF_OBJECT_TYPE_TotalByteLength);
+    uint32_t definition = pb_field32(&hdr, PBF_PERF_OBJECT_TYPE_DefinitionLength);
+    uint32_t header = pb_field32(&hdr, PBF_PERF_OBJECT_TYPE_HeaderLength);
+    pb_cursor obj;
+    pb_take_checked(objects, total, &obj);
+    describe_object(out, &hdr, at, total, definition, header);
 
     if (out->counter_count > (definition - header) / PBS_PERF_COUNTER_DEFINITION) {
         return pb_fail_compared(ctx, PERFBUF_E_COUNT_TOO_LARGE, at,
