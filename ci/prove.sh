@@ -3,18 +3,16 @@
 # Proves with Frama-C WP, with Z3 and CVC4, every ACSL contract and every
 # run-time-error goal (no overflow, no out-of-bounds access) of the functions
 # each part names (docs/proofs.md lists them, with what is not proved yet):
-#   - the cursor core (src/core/cursor.h), the UTF-8 writer, the UTF-16LE,
-#     UTF-8 and code-page converters and the NUL scanners (src/core/text.c),
-#     the validation context and the helpers every structure reader calls
-#     (src/core/check.h, check.c, mix.h, le_load.h), the sorted-key lookup
-#     (src/core/order.c);
+#   - the cursor core (src/core/cursor.h), the UTF-8 writer and the NUL
+#     scanners (src/core/text.c), the validation context and the helpers
+#     every structure reader calls (src/core/check.h, check.c, mix.h,
+#     le_load.h), the sorted-key lookup (src/core/order.c);
 #   - the Counter/Help table reader (src/v1/counter_help.c), in full;
 #   - the V1 data block (src/v1/block.c, src/v1/internal.h): the parse's
 #     entry, its counter definitions' walk and instance reader, the leaf
 #     checks, the views, iterators and value reads, the instance walk, the
 #     object reader; not yet parse_block and the object walk in it; the
-#     first instance-name views and the UTF-8 instance name
-#     (src/v1/instance_names.c);
+#     first instance-name views (src/v1/instance_names.c);
 #   - the V2 query data (src/v2/query.c), in full: the parse's entry, its
 #     block walk and helpers, what a block contains, the iterators, views
 #     and value reads;
@@ -39,7 +37,7 @@ done
 
 # The functions each entry proves: the file's own, never what it includes
 # (those are proved by their own entry and called by contract).
-TEXT_FCTS=pb_utf8_out_init,utf8_length,pb_utf8_add_needed,pb_utf8_add_bound,pb_utf8_put,pb_utf8_finish,next_utf16,pb_utf16le_convert,pb_utf8_decode,next_utf8,perfbuf_codepage_supported,next_codepoint,pb_codepage_convert,pb_text_convert,pb_text_convert_to_nul
+TEXT_FCTS=pb_utf8_out_init,utf8_length,pb_utf8_add_needed,pb_utf8_add_bound,pb_utf8_put,pb_utf8_finish,next_utf16,pb_utf16le_convert
 CHECK_FCTS=limit_or,pb_ctx_init,pb_describe,pb_fail,pb_anomaly,pb_check_arguments,pb_strict,pb_window,pb_view_ctx,pb_view_utf16_to_utf8
 COUNTER_HELP_FCTS=next_string,parse_index,read_entry,walk_table,parse_table,perfbuf_names_parse,window,perfbuf_names_begin,perfbuf_names_next,perfbuf_names_text_utf8,perfbuf_names_find,slot_less,sift_down,sort_slots,perfbuf_names_index_build,perfbuf_names_index_find
 V2_META_FCTS=clear_counter_answer,perfbuf_v2_counter_reg_parse,perfbuf_v2_countersets_parse,perfbuf_v2_countersets_get,perfbuf_v2_instance_list_parse,perfbuf_v2_instance_list_begin,view_listed_instance,perfbuf_v2_instance_list_next,perfbuf_v2_listed_name_utf8,instance_type_known,detail_known,decode_counter,check_counter,perfbuf_v2_reginfo_counter,read_counter_id,pb_v2_find_ascending,perfbuf_v2_reginfo_find,check_reference,check_ids,pb_v2_find_in_keys
@@ -52,7 +50,7 @@ V1_BLOCK_FCTS=check_leftover,check_length,signature_ok,identity_step,field32,fie
 V1_WALK_FCTS=check_counter_fields,pb_v1_read_counter,read_system_name,pb_v1_parse_identity,fail_claim_budget,check_definitions,clear_block,perfbuf_v1_parse
 V2_QUERY_VIEWS_FCTS=perfbuf_v2_kind_name,window,take_sized,view_block,perfbuf_v2_blocks_begin,perfbuf_v2_blocks_next,perfbuf_v2_block_counter_id,perfbuf_v2_instances_begin,view_counter_data,view_instance_header,view_instance,read_row_at_stride,read_uniform_values,walk_values,read_values,perfbuf_v2_instances_next,perfbuf_v2_block_values_begin,perfbuf_v2_instance_values_begin,perfbuf_v2_values_next,perfbuf_v2_values_read,perfbuf_v2_instances_next_values,perfbuf_v2_instance_name_utf8,perfbuf_v2_instance_name_utf16
 V1_VIEWS_FCTS=pb_v1_view_object,pb_v1_view_counter,pb_v1_utf16_name_bytes,perfbuf_v1_objects_next,perfbuf_v1_find_object,perfbuf_v1_counters_next,perfbuf_v1_object_counter_block,perfbuf_v1_instances_next,pb_v1_object_at,pb_v1_object_of_block
-V1_NAMES_FCTS=name_window,perfbuf_v1_instance_name_bytes,name_span,instance_of_block,index_of_parse,perfbuf_v1_instance_name_utf8,bad_reference,is_block_index,foreign_index,code_page_known
+V1_NAMES_FCTS=name_window,perfbuf_v1_instance_name_bytes,name_span,instance_of_block
 V2_REGINFO_FCTS=clear_reginfo,store_reginfo,record_anomalies,read_reginfo_header,check_reginfo_counters,check_reginfo_references,parse_reginfo,perfbuf_v2_reginfo_parse,perfbuf_v2_reginfo_parse_indexed
 V1_INSTANCE_FCTS=read_instance_name,pb_v1_read_instance,check_instance_decoded
 V1_INSTANCE_KNOWN_FCTS=pb_v1_read_counter_block,pb_v1_read_instance_known,pb_v1_step_instance
@@ -296,11 +294,6 @@ planted "cursor: read_u16's contract claims 3 bytes" src/core/cursor.h \
 planted "text: pb_utf8_put without its room check" src/core/text.c \
   's/if (o->full || n > o->cap - o->used) {/if (o->full) {/' \
   text_proof.c -wp-split -wp-fct pb_utf8_put -wp-timeout 5
-# The code-page decoder maps byte 0xA0 through the 1252 table of 0x80..0x9F,
-# one entry past its end.
-planted "text: next_codepoint reads past the 1252 table" src/core/text.c \
-  's/} else if (b < 0xA0u) {/} else if (b <= 0xA0u) {/' \
-  text_proof.c -wp-split -wp-fct next_codepoint -wp-timeout 5
 # pb_window accepts an end past the buffer.
 planted "check: pb_window without its end check" src/core/check.c \
   's/if (end > size || pos > end) {/if (pos > end) {/' \
@@ -373,10 +366,6 @@ planted "v1 views: pb_v1_utf16_name_bytes keeps an odd tail" src/v1/block.c \
 planted "v1 instance names: name_span leaves an empty name's span unset" src/v1/instance_names.c \
   's/return pb_cursor_slice(\&all, 0, 0, span);/return true;/' \
   v1_instance_names_proof.c -wp-prover cvc4,z3 -wp-fct name_span -wp-timeout 5
-# The UTF-8 name hands the writer one byte more than the caller's buffer.
-planted "v1 instance names: perfbuf_v1_instance_name_utf8 writes one byte past the output" src/v1/instance_names.c \
-  's/pb_utf8_out_init(\&o, out, cap);/pb_utf8_out_init(\&o, out, cap + 1);/' \
-  v1_instance_names_proof.c -wp-prover cvc4,z3 -wp-fct perfbuf_v1_instance_name_utf8 -wp-timeout 5
 # The registration's counter walk decodes NumCounters counters without
 # checking that the bytes left hold them.
 planted "v2 meta: the registration's counter walk without its count check" src/v2/meta.c \

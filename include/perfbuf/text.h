@@ -46,7 +46,6 @@ PERFBUF_API PERFBUF_MUST_USE perfbuf_status perfbuf_codepage_to_utf8(uint32_t co
                                                                      size_t cap, size_t *len);
 
 /* True for the code pages perfbuf_codepage_to_utf8 converts. */
-/*@ assigns \nothing; */
 PERFBUF_API bool perfbuf_codepage_supported(uint32_t code_page);
 
 #ifdef __cplusplus

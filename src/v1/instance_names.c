@@ -14,9 +14,6 @@
 #include "v1/internal.h"
 
 /* index was built from this parse of b: same buffer, same stamp. */
-/*@ requires \valid_read(b) && \valid_read(index);
-    assigns \nothing;
-*/
 static bool index_of_parse(const perfbuf_v1_block *b, const perfbuf_v1_instance_index *index)
 {
     return index->block_data == b->data && pb_v1_same_parse(b, index->parse_id);
@@ -31,13 +28,6 @@ static pb_cursor name_window(const perfbuf_v1_block *b, const perfbuf_v1_instanc
     return pb_v1_window(b, inst->name_offset, inst->name_offset + inst->name_bytes);
 }
 
-/*@ requires b == \null || pb_v1_block_ok(b);
-    requires inst == \null || \valid_read(inst);
-    requires cap == 0 || \valid(out + (0 .. cap - 1));
-    requires len == \null || \valid(len);
-    requires \separated(out + (0 .. cap - 1), len);
-    assigns out[0 .. cap - 1], *len;
-*/
 perfbuf_status perfbuf_v1_instance_name_utf8(const perfbuf_v1_block *b,
                                              const perfbuf_v1_instance *inst, char *out,
                                              size_t cap, size_t *len)
@@ -266,12 +256,6 @@ static bool nth_instance(const perfbuf_v1_block *b, const perfbuf_v1_object *o, 
     return false;
 }
 
-/*@ requires err == \null || \valid(err);
-    requires \valid_read(inst);
-    requires 0 <= field < PB_FIELD_COUNT;
-    assigns *err;
-    ensures \result == PERFBUF_E_BAD_REFERENCE;
-*/
 static perfbuf_status bad_reference(perfbuf_error *err, const perfbuf_v1_instance *inst,
                                     pb_field_id field)
 {
@@ -293,11 +277,6 @@ typedef struct parent_place {
 
 /* Whether index answers for parents without a walk or a name scan: the
  * block form of this parse. */
-/*@ requires \valid_read(b);
-    requires index == \null || \valid_read(index);
-    assigns \nothing;
-    ensures \result ==> index != \null && index->slots != \null;
-*/
 static bool is_block_index(const perfbuf_v1_block *b, const perfbuf_v1_instance_index *index)
 {
     return index != NULL && index->slots != NULL && index_of_parse(b, index);
@@ -314,10 +293,6 @@ bool pb_v1_first_of_title(const perfbuf_v1_block *b, const perfbuf_v1_instance_i
 }
 
 /* An index the parent lookups refuse outright: one of another parse. */
-/*@ requires \valid_read(b);
-    requires index == \null || \valid_read(index);
-    assigns \nothing;
-*/
 static bool foreign_index(const perfbuf_v1_block *b, const perfbuf_v1_instance_index *index)
 {
     return index != NULL && !index_of_parse(b, index);
@@ -482,7 +457,6 @@ perfbuf_status pb_v1_parent_slot(const perfbuf_v1_block *b, const perfbuf_v1_obj
     return PERFBUF_OK;
 }
 
-/*@ assigns \nothing; */
 static bool code_page_known(uint32_t code_page)
 {
     return code_page == 0 || perfbuf_codepage_supported(code_page);
